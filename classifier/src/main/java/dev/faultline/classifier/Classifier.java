@@ -1,0 +1,486 @@
+package dev.faultline.classifier;
+
+import dev.faultline.classifier.internal.Cue;
+import dev.faultline.classifier.internal.CueMatcher;
+import dev.faultline.classifier.internal.Features;
+import dev.faultline.classifier.internal.TextIndex;
+import dev.faultline.classifier.internal.Tokenizer;
+import dev.faultline.classifier.internal.Zone;
+import dev.faultline.schemas.taxonomy.FixPattern;
+import dev.faultline.schemas.taxonomy.Kind;
+import dev.faultline.schemas.taxonomy.Phase;
+import dev.faultline.schemas.taxonomy.RootCause;
+import dev.faultline.schemas.taxonomy.Stage;
+import dev.faultline.schemas.taxonomy.Symptom;
+import dev.faultline.schemas.taxonomy.SymptomClass;
+import dev.faultline.schemas.taxonomy.Taxonomy;
+import dev.faultline.schemas.taxonomy.TaxonomyDimension;
+import java.util.EnumMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Explainable rule-based classifier of defect reports under taxonomy v1 (see the codebook). Every dimension gets a
+ * code, a confidence and the evidence (rule and words) that decided it; below the configured threshold a dimension
+ * answers {@code UNKNOWN}. Root cause and fix pattern are only assigned on explicit diagnosis or fix evidence. GitHub
+ * labels configured in {@link ClassifierConfig#labelOverrides()} win over the rules and are marked human-given.
+ *
+ * <p>Thread-safe and free of I/O per call: all phrase tables are compiled in the constructor; each call builds its
+ * own token index.
+ */
+public final class Classifier {
+
+  /** Version of the rules and taxonomy that produced a classification; stored with every label in the graph. */
+  public static final String VERSION = "rules-1.0.0+taxonomy-v1";
+
+  private static final Pattern TITLE_TAG = Pattern.compile("^\\s*[\\[【(]\\s*([^\\]】)]{1,40}?)\\s*[\\]】)]");
+
+  private final ClassifierConfig config;
+  private final Tokenizer tokenizer = new Tokenizer();
+  private final CueMatcher matcher;
+  private final VersionExtractor versions = new VersionExtractor();
+  private final Frameworks frameworks = new Frameworks();
+  private final Taxonomy taxonomy;
+
+  public Classifier(ClassifierConfig config) {
+    this.config = Objects.requireNonNull(config, "config");
+    this.matcher = new CueMatcher(tokenizer);
+    this.taxonomy = Taxonomy.load();
+  }
+
+  /** Classifies one issue or pull request. */
+  public Classification classify(IssueText in) {
+    Objects.requireNonNull(in, "in");
+    boolean pr = in.isMergedPullRequest();
+    TextIndex index = new TextIndex();
+    index.add(pr ? Zone.PR_TITLE : Zone.TITLE, in.title(), tokenizer);
+    index.add(pr ? Zone.PR_BODY : Zone.BODY, in.body(), tokenizer);
+    StringBuilder all = new StringBuilder(in.title().length() + in.body().length() + 64);
+    all.append(in.title()).append('\n').append(in.body());
+    for (Comment c : in.comments()) {
+      index.add(c.maintainer() ? Zone.MAINTAINER_COMMENT : Zone.COMMENT, c.body(), tokenizer);
+      all.append('\n').append(c.body());
+    }
+    boolean mergedFix = pr;
+    for (LinkedPullRequest p : in.pullRequests()) {
+      index.add(Zone.PR_TITLE, p.title(), tokenizer);
+      index.add(Zone.PR_BODY, p.body(), tokenizer);
+      mergedFix |= p.merged();
+    }
+    Features f = matcher.match(index);
+    Ctx ctx = new Ctx(in, f, index, pr, mergedFix, titleTag(in.title()));
+
+    Label<Kind> kind = kind(ctx);
+    Label<Symptom> symptom = kind.value() == Kind.BUG ? symptom(ctx) : Label.predicted(Symptom.NONE, kind.confidence(),
+        "not a defect report (" + kind.value() + ")");
+    symptom = threshold(symptom, Symptom.UNKNOWN);
+    Label<Stage> stage = threshold(stage(ctx, kind.value(), symptom.value()), Stage.UNKNOWN);
+    Label<Phase> phase = threshold(phase(ctx), Phase.UNKNOWN);
+    Label<Boolean> distributed = distributed(ctx, kind.value(), symptom.value());
+    Label<RootCause> rootCause = threshold(rootCause(ctx, kind.value(), symptom.value()), RootCause.UNKNOWN);
+    Label<FixPattern> fix = threshold(fixPattern(ctx, kind.value()), FixPattern.UNKNOWN);
+
+    // people's labels win
+    EnumMap<TaxonomyDimension, Label<String>> human = humanLabels(in);
+    if (human.containsKey(TaxonomyDimension.KIND)) {
+      kind = retype(human.get(TaxonomyDimension.KIND), Kind::valueOf);
+    }
+    if (human.containsKey(TaxonomyDimension.SYMPTOM)) {
+      symptom = retype(human.get(TaxonomyDimension.SYMPTOM), Symptom::valueOf);
+    }
+    if (human.containsKey(TaxonomyDimension.STAGE)) {
+      stage = retype(human.get(TaxonomyDimension.STAGE), Stage::valueOf);
+    }
+    if (human.containsKey(TaxonomyDimension.PHASE)) {
+      phase = retype(human.get(TaxonomyDimension.PHASE), Phase::valueOf);
+    }
+    Label<SymptomClass> symptomClass = symptomClass(symptom);
+
+    String lowerAll = all.toString().toLowerCase(Locale.ROOT);
+    Label<String> framework =
+        frameworks
+            .ofRepo(in.repo())
+            .map(fw -> Label.predicted(fw, 1.0, "repository " + in.repo()))
+            .orElseGet(
+                () ->
+                    frameworks
+                        .ofText(lowerAll)
+                        .map(fw -> Label.predicted(fw, 0.6, "first framework named in the text"))
+                        .orElse(Label.predicted((String) null, 0.0, "no known repository or framework name")));
+    Map<String, String> found = versions.extract(all);
+    return new Classification(
+        kind, symptom, symptomClass, rootCause, fix, stage, phase, distributed, framework, found, VERSION);
+  }
+
+  /** The confidence threshold in force. */
+  public ClassifierConfig config() {
+    return config;
+  }
+
+  // ------------------------------------------------------------------ context
+
+  private record Ctx(
+      IssueText in, Features f, TextIndex index, boolean pr, boolean mergedFix, String tag) {}
+
+  private static String titleTag(String title) {
+    Matcher m = TITLE_TAG.matcher(title);
+    return m.find() ? m.group(1).toLowerCase(Locale.ROOT) : "";
+  }
+
+  private static boolean tagIs(String tag, String... prefixes) {
+    for (String p : prefixes) {
+      if (tag.startsWith(p)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  // ------------------------------------------------------------------ kind
+
+  private Label<Kind> kind(Ctx c) {
+    Features f = c.f();
+    String tag = c.tag();
+    if (c.pr()) {
+      if (f.in(Cue.DOC, Zone.PR_TITLE) && !f.in(Cue.ERROR, Zone.PR_TITLE)) {
+        return Label.predicted(Kind.DOCUMENTATION, 0.7, "pull request title about docs: '" + f.phrase(Cue.DOC) + "'");
+      }
+      return Label.predicted(Kind.BUG, 0.6, "merged pull request: describes a fix");
+    }
+    if (f.any(Cue.TEMPLATE_PLACEHOLDER)) {
+      return Label.predicted(Kind.OTHER, 0.8, "unfilled template placeholder");
+    }
+    int bodyTokens = c.index().tokenCount(Zone.BODY);
+    boolean traceback = f.any(Cue.TRACEBACK) || f.any(Cue.HARD_CRASH);
+    double symptomEvidence = strongSymptomScore(f);
+    boolean errorInReport = traceback || f.reporter(Cue.ERROR) > 0 || symptomEvidence > 0;
+    if (bodyTokens < 12 && c.in().comments().isEmpty() && !errorInReport && c.in().title().length() < 40) {
+      return Label.predicted(Kind.OTHER, 0.6, "nearly empty report (" + bodyTokens + " words in the body)");
+    }
+    boolean docTitle = f.in(Cue.DOC, Zone.TITLE) || tagIs(tag, "doc");
+    boolean featureTitle =
+        tagIs(tag, "feature", "request", "enhancement", "shardformer", "proposal")
+            || (f.in(Cue.FEATURE, Zone.TITLE) && !f.in(Cue.ERROR, Zone.TITLE));
+    boolean questionTitle =
+        tagIs(tag, "question", "help", "usage")
+            || f.in(Cue.QUESTION, Zone.TITLE)
+            || c.in().title().trim().endsWith("?");
+    boolean strongBug = traceback || symptomEvidence >= 3 || f.in(Cue.ERROR, Zone.TITLE);
+
+    if (docTitle && !strongBug) {
+      return Label.predicted(Kind.DOCUMENTATION, 0.7, "docs in the title ('" + f.phrase(Cue.DOC) + "'), no failure");
+    }
+    if (questionTitle && !(traceback && f.reporter(Cue.ERROR) > 2)) {
+      return Label.predicted(Kind.QUESTION, 0.65, "question in the title, no framework traceback");
+    }
+    if (featureTitle && !traceback) {
+      return Label.predicted(Kind.FEATURE_REQUEST, 0.65, "request in the title ('" + f.phrase(Cue.FEATURE) + "')");
+    }
+    if (!errorInReport && f.reporter(Cue.QUESTION) > 0) {
+      return Label.predicted(Kind.QUESTION, 0.5, "asks '" + f.phrase(Cue.QUESTION) + "', reports no failure");
+    }
+    if (!errorInReport && f.reporter(Cue.FEATURE) > 1) {
+      return Label.predicted(Kind.FEATURE_REQUEST, 0.5, "asks for '" + f.phrase(Cue.FEATURE) + "', reports no failure");
+    }
+    if (!errorInReport && f.reporter(Cue.DOC) > 0) {
+      return Label.predicted(Kind.DOCUMENTATION, 0.45, "about '" + f.phrase(Cue.DOC) + "', reports no failure");
+    }
+    String why = traceback ? "traceback or crash" : errorInReport ? "failure reported ('" + firstOf(f, Cue.ERROR) + "')"
+        : "default: a report in an issue tracker of a framework";
+    return Label.predicted(Kind.BUG, errorInReport ? 0.8 : 0.45, why);
+  }
+
+  private static String firstOf(Features f, Cue cue) {
+    String p = f.phrase(cue);
+    return p == null ? "symptom words" : p;
+  }
+
+  private static double strongSymptomScore(Features f) {
+    return f.score(Cue.OOM) + f.score(Cue.HANG) + f.score(Cue.IMPORT) + f.score(Cue.BUILD_STRONG)
+        + f.score(Cue.COMM_ERROR);
+  }
+
+  // ------------------------------------------------------------------ symptom
+
+  /** Title cues in priority order: what a reader sees first decides. */
+  private static final Cue[] TITLE_ORDER = {
+    Cue.OOM, Cue.HANG, Cue.IMPORT, Cue.BUILD_STRONG, Cue.COMM_ERROR, Cue.CHECKPOINT, Cue.INCONSISTENT,
+    Cue.MEMORY_ANOMALY, Cue.PERFORMANCE, Cue.SETUP, Cue.INCORRECT, Cue.INSTALL, Cue.MALFUNCTION, Cue.CI
+  };
+
+  private Label<Symptom> symptom(Ctx c) {
+    Features f = c.f();
+    Zone title = c.pr() ? Zone.PR_TITLE : Zone.TITLE;
+    Zone body = c.pr() ? Zone.PR_BODY : Zone.BODY;
+    for (Cue cue : TITLE_ORDER) {
+      if (!f.in(cue, title)) {
+        continue;
+      }
+      if (cue == Cue.CHECKPOINT && f.count(Cue.ACT_CHECKPOINT, title) >= f.count(Cue.CHECKPOINT, title)) {
+        continue;
+      }
+      if (cue == Cue.MEMORY_ANOMALY && f.any(Cue.OOM)) {
+        return Label.predicted(Symptom.OUT_OF_MEMORY, 0.7, "memory growth in the title ends in an OOM");
+      }
+      if (cue == Cue.CI && !c.pr()) {
+        continue;
+      }
+      if (cue == Cue.SETUP && !(f.any(Cue.ERROR) || f.any(Cue.TRACEBACK))) {
+        continue;
+      }
+      Symptom s = symptomOf(cue);
+      return Label.predicted(s, 0.8, "title says '" + f.phrase(cue) + "'");
+    }
+    // body: score each symptom, the reporter's own post counts most
+    EnumMap<Symptom, Double> score = new EnumMap<>(Symptom.class);
+    score.put(Symptom.OUT_OF_MEMORY, 3.0 * f.score(Cue.OOM));
+    score.put(Symptom.HANG, 2.0 * f.score(Cue.HANG));
+    score.put(Symptom.IMPORT_ERROR, 2.5 * f.score(Cue.IMPORT));
+    score.put(Symptom.BUILD_INSTALL_FAILURE, 2.0 * f.score(Cue.BUILD_STRONG) + 0.5 * f.score(Cue.INSTALL));
+    score.put(Symptom.COMMUNICATION_FAILURE, 2.5 * f.score(Cue.COMM_ERROR));
+    score.put(Symptom.CHECKPOINT_FAILURE, 1.5 * Math.max(0, f.score(Cue.CHECKPOINT) - f.score(Cue.ACT_CHECKPOINT)));
+    score.put(Symptom.OUTPUT_INCONSISTENCY_ACROSS_DEVICES, 2.5 * f.score(Cue.INCONSISTENT));
+    score.put(Symptom.MEMORY_ANOMALY, f.any(Cue.OOM) ? 0 : 2.0 * f.score(Cue.MEMORY_ANOMALY));
+    score.put(Symptom.PERFORMANCE_DEGRADATION, 1.2 * f.score(Cue.PERFORMANCE));
+    score.put(Symptom.SETUP_FAILURE, 1.0 * f.score(Cue.SETUP));
+    score.put(Symptom.INCORRECT_OUTPUT, 1.2 * f.score(Cue.INCORRECT));
+    score.put(Symptom.FEATURE_MALFUNCTION, 1.0 * f.score(Cue.MALFUNCTION));
+    score.put(
+        Symptom.RUNTIME_CRASH,
+        (f.any(Cue.TRACEBACK) ? 3.0 : 0) + 1.5 * f.score(Cue.HARD_CRASH) + 0.5 * f.score(Cue.ERROR));
+    if (c.pr()) {
+      score.put(Symptom.CI_TEST_FAILURE, 1.0 * f.score(Cue.CI));
+    }
+    Symptom best = null;
+    double b = 0;
+    double second = 0;
+    for (Map.Entry<Symptom, Double> e : score.entrySet()) {
+      if (e.getValue() > b) {
+        second = b;
+        b = e.getValue();
+        best = e.getKey();
+      } else if (e.getValue() > second) {
+        second = e.getValue();
+      }
+    }
+    if (best == null || b < 1.0) {
+      return Label.predicted(Symptom.UNKNOWN, 0.3, "no observable symptom stated");
+    }
+    double conf = c.pr() ? 0.4 + 0.4 * (b - second) / b : 0.45 + 0.45 * (b - second) / b;
+    Cue cue = cueOf(best);
+    String words = cue == null ? "" : " ('" + f.phrase(cue) + "')";
+    return Label.predicted(best, conf, "body signals " + best + words + String.format(Locale.ROOT, " score %.1f vs %.1f", b, second));
+  }
+
+  private static Symptom symptomOf(Cue cue) {
+    return switch (cue) {
+      case OOM -> Symptom.OUT_OF_MEMORY;
+      case HANG -> Symptom.HANG;
+      case IMPORT -> Symptom.IMPORT_ERROR;
+      case BUILD_STRONG, INSTALL -> Symptom.BUILD_INSTALL_FAILURE;
+      case COMM_ERROR -> Symptom.COMMUNICATION_FAILURE;
+      case CHECKPOINT -> Symptom.CHECKPOINT_FAILURE;
+      case INCONSISTENT -> Symptom.OUTPUT_INCONSISTENCY_ACROSS_DEVICES;
+      case MEMORY_ANOMALY -> Symptom.MEMORY_ANOMALY;
+      case PERFORMANCE -> Symptom.PERFORMANCE_DEGRADATION;
+      case SETUP -> Symptom.SETUP_FAILURE;
+      case INCORRECT -> Symptom.INCORRECT_OUTPUT;
+      case MALFUNCTION -> Symptom.FEATURE_MALFUNCTION;
+      case CI -> Symptom.CI_TEST_FAILURE;
+      default -> Symptom.RUNTIME_CRASH;
+    };
+  }
+
+  private static Cue cueOf(Symptom s) {
+    return switch (s) {
+      case OUT_OF_MEMORY -> Cue.OOM;
+      case HANG -> Cue.HANG;
+      case IMPORT_ERROR -> Cue.IMPORT;
+      case BUILD_INSTALL_FAILURE -> Cue.BUILD_STRONG;
+      case COMMUNICATION_FAILURE -> Cue.COMM_ERROR;
+      case CHECKPOINT_FAILURE -> Cue.CHECKPOINT;
+      case OUTPUT_INCONSISTENCY_ACROSS_DEVICES -> Cue.INCONSISTENT;
+      case MEMORY_ANOMALY -> Cue.MEMORY_ANOMALY;
+      case PERFORMANCE_DEGRADATION -> Cue.PERFORMANCE;
+      case SETUP_FAILURE -> Cue.SETUP;
+      case INCORRECT_OUTPUT -> Cue.INCORRECT;
+      case FEATURE_MALFUNCTION -> Cue.MALFUNCTION;
+      case CI_TEST_FAILURE -> Cue.CI;
+      case RUNTIME_CRASH -> Cue.ERROR;
+      default -> null;
+    };
+  }
+
+  private Label<SymptomClass> symptomClass(Label<Symptom> s) {
+    Symptom v = s.value();
+    if (v == Symptom.NONE || v == Symptom.UNKNOWN) {
+      return new Label<>(SymptomClass.valueOf(v.name()), s.confidence(), s.evidence(), s.humanGiven());
+    }
+    String cls = taxonomy.symptomClassOf(v.name()).orElse("UNKNOWN");
+    return new Label<>(SymptomClass.valueOf(cls), s.confidence(), "class of " + v + " in " + taxonomy.version(),
+        s.humanGiven());
+  }
+
+  // ------------------------------------------------------------------ stage
+
+  private Label<Stage> stage(Ctx c, Kind kind, Symptom s) {
+    Features f = c.f();
+    switch (s) {
+      case BUILD_INSTALL_FAILURE, IMPORT_ERROR, SETUP_FAILURE:
+        return Label.predicted(Stage.INITIALIZATION, 0.85, s + " happens before the run starts");
+      case CHECKPOINT_FAILURE:
+        return Label.predicted(Stage.FAULT_TOLERANCE, 0.85, "checkpoint save/load/convert/resume");
+      case OUT_OF_MEMORY, MEMORY_ANOMALY:
+        return Label.predicted(Stage.MEMORY, 0.8, s + " is a memory-stage defect");
+      case COMMUNICATION_FAILURE:
+        return initOr(c, Stage.COMMUNICATION, "error raised by the communication library");
+      case HANG:
+        if (f.in(Cue.CHECKPOINT, c.pr() ? Zone.PR_TITLE : Zone.TITLE)) {
+          return Label.predicted(Stage.FAULT_TOLERANCE, 0.7, "hang while saving or loading a checkpoint");
+        }
+        return initOr(c, Stage.COMMUNICATION, "hang during the run, in collectives");
+      default:
+        break;
+    }
+    EnumMap<Stage, Double> score = new EnumMap<>(Stage.class);
+    score.put(Stage.SCHEDULING, 1.3 * f.score(Cue.SCHEDULING));
+    score.put(Stage.MEMORY, 1.0 * f.score(Cue.MEMORY));
+    score.put(Stage.COMMUNICATION, 1.0 * f.score(Cue.COMMUNICATION));
+    score.put(
+        Stage.FAULT_TOLERANCE,
+        1.2 * Math.max(0, f.score(Cue.CHECKPOINT) - f.score(Cue.ACT_CHECKPOINT)) + f.score(Cue.FAULT_TOLERANCE));
+    score.put(Stage.INITIALIZATION, 0.8 * f.score(Cue.INIT) + (kind == Kind.FEATURE_REQUEST ? 2.0 : 0));
+    score.put(Stage.COMPUTATION, 0.8 * f.score(Cue.COMPUTE) + (kind == Kind.BUG ? 1.0 : 0));
+    Stage best = Stage.UNKNOWN;
+    double b = 0;
+    double second = 0;
+    for (Map.Entry<Stage, Double> e : score.entrySet()) {
+      if (e.getValue() > b) {
+        second = b;
+        b = e.getValue();
+        best = e.getKey();
+      } else if (e.getValue() > second) {
+        second = e.getValue();
+      }
+    }
+    double min = kind == Kind.BUG ? 1.0 : 2.0;
+    if (b < min) {
+      return Label.predicted(Stage.UNKNOWN, 0.3, "no stage words");
+    }
+    double conf = 0.4 + 0.5 * (b - second) / b;
+    return Label.predicted(best, conf, String.format(Locale.ROOT, "stage words score %.1f vs %.1f", b, second));
+  }
+
+  private Label<Stage> initOr(Ctx c, Stage later, String why) {
+    Features f = c.f();
+    Zone title = c.pr() ? Zone.PR_TITLE : Zone.TITLE;
+    if (f.in(Cue.INIT, title) || f.count(Cue.INIT, Zone.BODY) >= 3) {
+      return Label.predicted(Stage.INITIALIZATION, 0.65, "at start-up ('" + f.phrase(Cue.INIT) + "')");
+    }
+    return Label.predicted(later, 0.7, why);
+  }
+
+  // ------------------------------------------------------------------ phase
+
+  private Label<Phase> phase(Ctx c) {
+    Features f = c.f();
+    double tr = f.score(Cue.TRAINING);
+    double inf = 1.3 * f.score(Cue.INFERENCE);
+    if (tr < 1.0 && inf < 1.0) {
+      return Label.predicted(Phase.UNKNOWN, 0.3, "text never says training or inference");
+    }
+    if (inf > tr) {
+      return Label.predicted(
+          Phase.INFERENCE, 0.5 + 0.4 * (inf - tr) / inf, "inference words ('" + f.phrase(Cue.INFERENCE) + "')");
+    }
+    return Label.predicted(Phase.TRAINING, 0.5 + 0.4 * (tr - inf) / tr, "training words ('" + f.phrase(Cue.TRAINING) + "')");
+  }
+
+  // ------------------------------------------------------------------ distributed-specific
+
+  private Label<Boolean> distributed(Ctx c, Kind kind, Symptom s) {
+    if (kind != Kind.BUG) {
+      return Label.predicted(null, 0.8, "no defect reported");
+    }
+    switch (s) {
+      case SETUP_FAILURE, COMMUNICATION_FAILURE, OUTPUT_INCONSISTENCY_ACROSS_DEVICES, HANG:
+        return Label.predicted(true, 0.85, s + " is distributed-specific");
+      case BUILD_INSTALL_FAILURE, IMPORT_ERROR, CI_TEST_FAILURE:
+        return Label.predicted(false, 0.85, s + " can happen on one device");
+      default:
+        break;
+    }
+    Features f = c.f();
+    double d = f.score(Cue.DISTRIBUTED);
+    double single = f.score(Cue.SINGLE_DEVICE);
+    if (d >= 3 && single < d) {
+      return Label.predicted(true, Math.min(0.9, 0.5 + d / 20), "distributed words ('" + f.phrase(Cue.DISTRIBUTED) + "')");
+    }
+    if (single > 0 || d == 0) {
+      return Label.predicted(false, 0.5, single > 0 ? "single-device words" : "no distributed words");
+    }
+    return Label.predicted(null, 0.3, "cannot tell whether it needs several devices");
+  }
+
+  // ------------------------------------------------------------------ root cause and fix
+
+  private Label<RootCause> rootCause(Ctx c, Kind kind, Symptom s) {
+    Features f = c.f();
+    if (kind == Kind.OTHER) {
+      return Label.predicted(RootCause.UNKNOWN, 0.9, "no defect");
+    }
+    boolean resolved = f.count(Cue.RESOLVED, Zone.COMMENT) + f.count(Cue.RESOLVED, Zone.MAINTAINER_COMMENT) > 0
+        || c.mergedFix();
+    Zone title = c.pr() ? Zone.PR_TITLE : Zone.TITLE;
+    if (f.in(Cue.VERSION_CAUSE, title)) {
+      return Label.predicted(
+          RootCause.VERSION_INCOMPATIBILITY, 0.6, "title names a version incompatibility ('" + f.phrase(Cue.VERSION_CAUSE) + "')");
+    }
+    int versionWords = f.total(Cue.VERSION_CAUSE) - f.count(Cue.VERSION_CAUSE, Zone.TITLE);
+    if (resolved && versionWords > 0 && f.total(Cue.VERSION_FIX) > 0) {
+      return Label.predicted(RootCause.VERSION_INCOMPATIBILITY, 0.55,
+          "resolution by a version change ('" + f.phrase(Cue.VERSION_FIX) + "', '" + f.phrase(Cue.VERSION_CAUSE) + "')");
+    }
+    return Label.predicted(RootCause.UNKNOWN, 0.8, "no diagnosis stated");
+  }
+
+  private Label<FixPattern> fixPattern(Ctx c, Kind kind) {
+    Features f = c.f();
+    int resolvedInThread = f.count(Cue.RESOLVED, Zone.COMMENT) + f.count(Cue.RESOLVED, Zone.MAINTAINER_COMMENT);
+    int versionFixInThread = f.count(Cue.VERSION_FIX, Zone.COMMENT) + f.count(Cue.VERSION_FIX, Zone.MAINTAINER_COMMENT)
+        + f.count(Cue.VERSION_FIX, Zone.PR_TITLE);
+    if (kind != Kind.OTHER && resolvedInThread > 0 && versionFixInThread > 0) {
+      return Label.predicted(FixPattern.VERSION_DEPENDENCY_MANAGEMENT, 0.55,
+          "thread reports it resolved by '" + f.phrase(Cue.VERSION_FIX) + "'");
+    }
+    return Label.predicted(FixPattern.UNKNOWN, 0.8, "no resolution visible");
+  }
+
+  // ------------------------------------------------------------------ helpers
+
+  private <T extends Enum<T>> Label<T> threshold(Label<T> l, T unknown) {
+    if (l.value() == unknown || l.confidence() >= config.confidenceThreshold()) {
+      return l;
+    }
+    return Label.predicted(unknown, l.confidence(),
+        String.format(Locale.ROOT, "below threshold %.2f: %s (%s)", config.confidenceThreshold(), l.value(), l.evidence()));
+  }
+
+  private EnumMap<TaxonomyDimension, Label<String>> humanLabels(IssueText in) {
+    EnumMap<TaxonomyDimension, Label<String>> out = new EnumMap<>(TaxonomyDimension.class);
+    for (String label : in.labels()) {
+      ClassifierConfig.LabelOverride o = config.labelOverrides().get(label.toLowerCase(Locale.ROOT));
+      if (o != null && !out.containsKey(o.dimension())) {
+        out.put(o.dimension(), Label.human(o.code(), "GitHub label '" + label + "'"));
+      }
+    }
+    return out;
+  }
+
+  private static <T> Label<T> retype(Label<String> l, java.util.function.Function<String, T> parse) {
+    return new Label<>(parse.apply(l.value()), l.confidence(), l.evidence(), true);
+  }
+}

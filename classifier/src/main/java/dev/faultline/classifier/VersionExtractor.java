@@ -1,0 +1,157 @@
+package dev.faultline.classifier;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Finds the versions of the framework and its dependencies as users state them: environment sections
+ * ("Python version: 3.10"), {@code pip freeze}/{@code pip list} lines, {@code ds_report} fields, "torch
+ * 2.1.0+cu118", nvidia-smi's "CUDA Version: 12.2", NCCL banners ("NCCL version 2.18.1+cuda12.1") and container
+ * image tags. Keys are lower-case component names ({@code torch}, {@code cuda}, {@code nccl}, {@code python}, ...),
+ * values are as written without a leading "v". Versions that appear only inside file or install paths
+ * ({@code /usr/lib/python3.10/...}, {@code DeepSpeed-0.7.3\setup.py}) are ignored. The first mention of a component
+ * wins. Stateless and thread-safe.
+ */
+public final class VersionExtractor {
+
+  /** Component aliases, longest first so that "torch cuda" beats "torch"; each maps to its key. */
+  private static final String[][] ALIASES = {
+    {"pytorch-lightning", "lightning"},
+    {"pytorch lightning", "lightning"},
+    {"lightning", "lightning"},
+    {"megatron-core", "megatron-core"},
+    {"megatron_core", "megatron-core"},
+    {"megatron core", "megatron-core"},
+    {"megatron-lm", "megatron-lm"},
+    {"torch cuda", "cuda"},
+    {"cuda toolkit", "cuda"},
+    {"cuda runtime", "cuda"},
+    {"cudatoolkit", "cudatoolkit"},
+    {"nvcc", "cuda"},
+    {"nvidia driver", "driver"},
+    {"driver", "driver"},
+    {"cuda", "cuda"},
+    {"deepspeed", "deepspeed"},
+    {"pytorch", "torch"},
+    {"torch", "torch"},
+    {"nccl", "nccl"},
+    {"python", "python"},
+    {"transformers", "transformers"},
+    {"colossalai", "colossalai"},
+    {"colossal-ai", "colossalai"},
+    {"vllm", "vllm"},
+    {"horovod", "horovod"},
+    {"apex", "apex"},
+    {"flash-attention", "flash-attn"},
+    {"flash_attn", "flash-attn"},
+    {"flash-attn", "flash-attn"},
+    {"flash attn", "flash-attn"},
+    {"flash attention", "flash-attn"},
+    {"triton", "triton"},
+    {"rocm", "rocm"},
+    {"tensorflow", "tensorflow"},
+    {"accelerate", "accelerate"},
+    {"openmpi", "openmpi"},
+    {"open mpi", "openmpi"},
+  };
+
+  private static final Map<String, String> KEY_OF_ALIAS;
+  private static final Pattern COMPONENT;
+  private static final Pattern IMAGE =
+      Pattern.compile("(?<![\\w/])(nvcr\\.io/[a-z0-9_./-]+):([0-9][a-z0-9_.\\-]*)", Pattern.CASE_INSENSITIVE);
+
+  static {
+    Map<String, String> keys = new LinkedHashMap<>();
+    StringBuilder alt = new StringBuilder();
+    for (String[] a : ALIASES) {
+      keys.put(a[0], a[1]);
+      if (alt.length() > 0) {
+        alt.append('|');
+      }
+      alt.append(Pattern.quote(a[0]));
+    }
+    KEY_OF_ALIAS = Map.copyOf(keys);
+    // alias, not inside a word, path, URL or "+cuda" suffix; optional qualifier; a separator; the version.
+    // Quantifiers are bounded and the classes disjoint, so matching is linear in the line length.
+    COMPONENT =
+        Pattern.compile(
+            "(?<![a-z0-9_./\\\\+=@-])("
+                + alt
+                + ")(?![a-z_])(?:[ \\t]{0,40}(?:version|ver\\.?|info|release))?"
+                + "[ \\t]{0,40}(?:==|>=|~=|:|=|-|\\bis\\b|\\bv(?=\\d))?[ \\t.:]{0,60}v?"
+                + "(\\d{1,4}(?:\\.\\d{1,6}){1,4}(?:[-+.]?[a-z0-9]{1,24}){0,6})"
+                + "(?![a-z0-9_]|/[a-z_]|\\\\)");
+  }
+
+  /** Versions stated in a text, component to version, in order of first mention. */
+  public Map<String, String> extract(CharSequence text) {
+    Map<String, String> out = new LinkedHashMap<>();
+    if (text == null) {
+      return out;
+    }
+    String s = text.toString();
+    int start = 0;
+    int n = s.length();
+    while (start < n) {
+      int end = s.indexOf('\n', start);
+      if (end < 0) {
+        end = n;
+      }
+      if (hasDottedNumber(s, start, end)) {
+        scanLine(s.substring(start, end), out);
+      }
+      start = end + 1;
+    }
+    return out;
+  }
+
+  private static boolean hasDottedNumber(String s, int from, int to) {
+    for (int i = from + 1; i < to - 1; i++) {
+      if (s.charAt(i) == '.' && isDigit(s.charAt(i - 1)) && isDigit(s.charAt(i + 1))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static boolean isDigit(char c) {
+    return c >= '0' && c <= '9';
+  }
+
+  private static void scanLine(String line, Map<String, String> out) {
+    String lower = asciiLower(line);
+    Matcher m = COMPONENT.matcher(lower);
+    while (m.find()) {
+      String key = KEY_OF_ALIAS.get(m.group(1));
+      String value = line.substring(m.start(2), m.end(2));
+      // "0.18.5/0.18.6": keep alternatives the user wrote side by side
+      int after = m.end(2);
+      if (after + 1 < line.length() && line.charAt(after) == '/' && isDigit(line.charAt(after + 1))) {
+        Matcher alt = ALT_VALUE.matcher(line).region(after + 1, line.length());
+        if (alt.lookingAt()) {
+          value = value + "/" + alt.group();
+        }
+      }
+      out.putIfAbsent(key, value);
+    }
+    Matcher img = IMAGE.matcher(line);
+    while (img.find()) {
+      out.putIfAbsent(img.group(1).toLowerCase(java.util.Locale.ROOT), img.group(2));
+    }
+  }
+
+  private static final Pattern ALT_VALUE = Pattern.compile("\\d{1,4}(?:\\.\\d{1,6}){1,4}");
+
+  /** Lower-cases ASCII letters only, so indices stay aligned with the original. */
+  static String asciiLower(String s) {
+    char[] c = s.toCharArray();
+    for (int i = 0; i < c.length; i++) {
+      if (c[i] >= 'A' && c[i] <= 'Z') {
+        c[i] = (char) (c[i] + 32);
+      }
+    }
+    return new String(c);
+  }
+}

@@ -1,0 +1,232 @@
+package dev.faultline.classifier.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.faultline.classifier.Classifier;
+import dev.faultline.classifier.ClassifierConfig;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * {@code eval --gold FILE [--predictions FILE]}: agreement of the classifier with adjudicated labels, per dimension
+ * (accuracy, macro-F1, Cohen's kappa), a symptom confusion table and version precision/recall, printed beside the
+ * annotators' own agreement from {@code ../shared/eval/README.md}. Without {@code --predictions} the gold file's
+ * records are classified in-process first.
+ */
+public final class EvalCommand {
+
+  static final String USAGE =
+      String.join(
+          "\n",
+          "usage: eval --gold FILE [--predictions FILE] [--errors FIELD] [--config CLASSPATH_RESOURCE]",
+          "  --gold         JSON lines with the classify input fields plus a 'gold' object",
+          "  --predictions  output of classify for the same records (default: classify them now)",
+          "  --errors       also list the disagreements on one field, e.g. symptom",
+          "  --config       classifier config resource (default " + ClassifierConfig.DEFAULT_RESOURCE + ")");
+
+  /** Annotator agreement (macro-F1, kappa) from the eval README: the targets. */
+  private static final Map<String, double[]> TARGETS = new LinkedHashMap<>();
+
+  static {
+    TARGETS.put("kind", new double[] {0.99, 0.98});
+    TARGETS.put("symptom", new double[] {0.96, 0.97});
+    TARGETS.put("root_cause", new double[] {0.88, 0.89});
+    TARGETS.put("fix_pattern", new double[] {0.87, 0.85});
+    TARGETS.put("stage", new double[] {0.96, 0.96});
+    TARGETS.put("phase", new double[] {0.96, 0.91});
+    TARGETS.put("distributed_specific", new double[] {0.93, 0.91});
+    TARGETS.put("framework", new double[] {1.00, Double.NaN});
+  }
+
+  private static final double TARGET_VERSION_P = 0.91;
+  private static final double TARGET_VERSION_R = 0.90;
+
+  private EvalCommand() {}
+
+  public static void main(String[] args) {
+    System.exit(run(args, System.out, System.err));
+  }
+
+  /** Runs the command; returns the process exit code (0 ok, 2 usage error, 1 I/O or data error). */
+  public static int run(String[] args, PrintStream out, PrintStream err) {
+    Args a;
+    try {
+      a = Args.parse(args, "--gold", "--predictions", "--errors", "--config");
+    } catch (IllegalArgumentException e) {
+      err.println(e.getMessage());
+      err.println(USAGE);
+      return 2;
+    }
+    if (a.help()) {
+      out.println(USAGE);
+      return 0;
+    }
+    if (a.get("--gold") == null) {
+      err.println("eval: --gold is required");
+      err.println(USAGE);
+      return 2;
+    }
+    ObjectMapper json = new ObjectMapper();
+    List<JsonNode> gold;
+    Map<String, JsonNode> predictions = new HashMap<>();
+    try {
+      gold = readLines(json, Path.of(a.get("--gold")));
+      if (a.get("--predictions") != null) {
+        for (JsonNode p : readLines(json, Path.of(a.get("--predictions")))) {
+          predictions.put(p.path("url").asText(), p);
+        }
+      } else {
+        ClassifierConfig config =
+            a.get("--config") == null ? ClassifierConfig.defaults() : ClassifierConfig.load(a.get("--config"));
+        Classifier classifier = new Classifier(config);
+        for (JsonNode g : gold) {
+          String url = g.path("url").asText();
+          predictions.put(url, Records.output(json, url, classifier.classify(Records.issue(g))));
+        }
+      }
+    } catch (IOException | IllegalStateException e) {
+      err.println("eval: " + e.getMessage());
+      return 1;
+    }
+
+    Map<String, Agreement> agreements = new LinkedHashMap<>();
+    TARGETS.keySet().forEach(f -> agreements.put(f, new Agreement()));
+    int vTp = 0;
+    int vPred = 0;
+    int vGold = 0;
+    int kTp = 0;
+    int missing = 0;
+    List<String> errors = new ArrayList<>();
+    String errorField = a.get("--errors");
+    for (JsonNode g : gold) {
+      String url = g.path("url").asText();
+      JsonNode gl = g.path("gold");
+      JsonNode p = predictions.get(url);
+      if (p == null) {
+        missing++;
+        continue;
+      }
+      for (String field : TARGETS.keySet()) {
+        String gv = Records.value(gl, field);
+        String pv = Records.value(p, field);
+        agreements.get(field).add(gv, pv);
+        if (field.equals(errorField) && !gv.equals(pv)) {
+          JsonNode ev = p.path("evidence").path(field);
+          errors.add(String.format(Locale.ROOT, "%-60s gold=%-22s pred=%-22s %s", url, gv, pv, ev.asText()));
+        }
+      }
+      Map<String, String> gvs = Records.versions(gl);
+      Map<String, String> pvs = Records.versions(p);
+      vGold += gvs.size();
+      vPred += pvs.size();
+      for (Map.Entry<String, String> e : pvs.entrySet()) {
+        if (e.getValue().equals(gvs.get(e.getKey()))) {
+          vTp++;
+        }
+        if (gvs.containsKey(e.getKey())) {
+          kTp++;
+        }
+      }
+      if ("versions".equals(errorField) && !gvs.equals(pvs)) {
+        errors.add(String.format(Locale.ROOT, "%-60s gold=%s pred=%s", url, gvs, pvs));
+      }
+    }
+
+    out.printf(Locale.ROOT, "faultline eval: %d gold records, %s%n", gold.size(), Classifier.VERSION);
+    if (missing > 0) {
+      out.printf(Locale.ROOT, "WARNING: %d gold records have no prediction (counted nowhere)%n", missing);
+    }
+    out.println();
+    out.printf(Locale.ROOT, "%-22s %5s %9s %9s %7s   %-20s%n", "dimension", "n", "accuracy", "macro-F1", "kappa",
+        "annotators F1/kappa");
+    out.println("-".repeat(82));
+    for (Map.Entry<String, Agreement> e : agreements.entrySet()) {
+      Agreement ag = e.getValue();
+      double[] t = TARGETS.get(e.getKey());
+      out.printf(Locale.ROOT, "%-22s %5d %9.3f %9.3f %7s   %.2f / %s%n", e.getKey(), ag.size(), ag.accuracy(),
+          ag.macroF1(), fmt(ag.kappa()), t[0], Double.isNaN(t[1]) ? "-" : String.format(Locale.ROOT, "%.2f", t[1]));
+    }
+    double p = vPred == 0 ? Double.NaN : vTp / (double) vPred;
+    double r = vGold == 0 ? Double.NaN : vTp / (double) vGold;
+    out.printf(Locale.ROOT, "%-22s %5d %9s %9s %7s   P %.2f R %.2f%n", "versions (key=value)", vGold, "", "", "",
+        TARGET_VERSION_P, TARGET_VERSION_R);
+    out.printf(Locale.ROOT, "    precision %.3f (%d/%d)  recall %.3f (%d/%d)  key-only P %.3f R %.3f%n", p, vTp,
+        vPred, r, vTp, vGold, vPred == 0 ? Double.NaN : kTp / (double) vPred, vGold == 0 ? Double.NaN : kTp / (double) vGold);
+    out.println();
+    printConfusion(out, agreements.get("symptom"));
+    if (!errors.isEmpty()) {
+      out.println();
+      out.println("disagreements on " + errorField + ":");
+      errors.forEach(out::println);
+    }
+    return 0;
+  }
+
+  private static String fmt(double v) {
+    return Double.isNaN(v) ? "-" : String.format(Locale.ROOT, "%.3f", v);
+  }
+
+  private static void printConfusion(PrintStream out, Agreement symptom) {
+    Map<String, Map<String, Integer>> m = symptom.confusion();
+    Set<String> cols = new TreeSet<>(symptom.classes());
+    List<String> colList = new ArrayList<>(cols);
+    out.println("symptom confusion (rows gold, columns predicted):");
+    StringBuilder head = new StringBuilder(String.format(Locale.ROOT, "%-36s", ""));
+    for (int i = 0; i < colList.size(); i++) {
+      head.append(String.format(Locale.ROOT, "%4s", abbrev(colList.get(i))));
+    }
+    out.println(head);
+    for (String row : colList) {
+      Map<String, Integer> r = m.getOrDefault(row, Map.of());
+      StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%-31s %4s", row, abbrev(row)));
+      for (String c : colList) {
+        int v = r.getOrDefault(c, 0);
+        line.append(String.format(Locale.ROOT, "%4s", v == 0 ? "." : Integer.toString(v)));
+      }
+      out.println(line);
+    }
+  }
+
+  /** Short column names: initials of the words, e.g. OUT_OF_MEMORY -> OOM. */
+  private static String abbrev(String code) {
+    StringBuilder b = new StringBuilder();
+    for (String w : code.split("_")) {
+      if (!w.isEmpty()) {
+        b.append(w.charAt(0));
+      }
+    }
+    String s = b.toString();
+    return s.length() == 1 ? code.substring(0, Math.min(3, code.length())) : s;
+  }
+
+  private static List<JsonNode> readLines(ObjectMapper json, Path file) throws IOException {
+    List<JsonNode> out = new ArrayList<>();
+    try (BufferedReader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+      String line;
+      int n = 0;
+      while ((line = r.readLine()) != null) {
+        n++;
+        if (!line.isBlank()) {
+          try {
+            out.add(json.readTree(line));
+          } catch (IOException e) {
+            throw new IOException(file + " line " + n + " is not JSON: " + e.getMessage(), e);
+          }
+        }
+      }
+    }
+    return out;
+  }
+}

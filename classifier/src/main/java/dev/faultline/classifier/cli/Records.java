@@ -1,0 +1,102 @@
+package dev.faultline.classifier.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.faultline.classifier.Classification;
+import dev.faultline.classifier.IssueText;
+import dev.faultline.classifier.Label;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/** The JSON lines format of {@code classify} input and output and of the gold file ({@code ../shared/eval}). */
+final class Records {
+
+  /** Output fields, in the order of the gold records. */
+  static final List<String> FIELDS =
+      List.of(
+          "kind", "symptom", "root_cause", "fix_pattern", "stage", "phase", "distributed_specific", "framework",
+          "versions");
+
+  private Records() {}
+
+  static IssueText issue(JsonNode r) {
+    List<String> labels = new ArrayList<>();
+    r.path("labels").forEach(l -> labels.add(l.asText()));
+    return ThreadText.parse(
+        r.path("url").asText(""),
+        r.path("repo").asText(""),
+        r.path("number").asInt(0),
+        r.path("title").asText(""),
+        r.path("state").asText(""),
+        labels,
+        r.path("text").asText(""));
+  }
+
+  static ObjectNode output(ObjectMapper json, String url, Classification c) {
+    ObjectNode o = json.createObjectNode();
+    o.put("url", url);
+    o.put("kind", c.kind().value().name());
+    o.put("symptom", c.symptom().value().name());
+    o.put("root_cause", c.rootCause().value().name());
+    o.put("fix_pattern", c.fixPattern().value().name());
+    o.put("stage", c.stage().value().name());
+    o.put("phase", c.phase().value().name());
+    if (c.distributedSpecific().value() == null) {
+      o.putNull("distributed_specific");
+    } else {
+      o.put("distributed_specific", c.distributedSpecific().value());
+    }
+    if (c.framework().value() == null) {
+      o.putNull("framework");
+    } else {
+      o.put("framework", c.framework().value());
+    }
+    ObjectNode v = o.putObject("versions");
+    c.versions().forEach(v::put);
+    ObjectNode conf = o.putObject("confidence");
+    ObjectNode ev = o.putObject("evidence");
+    put(conf, ev, "kind", c.kind());
+    put(conf, ev, "symptom", c.symptom());
+    put(conf, ev, "root_cause", c.rootCause());
+    put(conf, ev, "fix_pattern", c.fixPattern());
+    put(conf, ev, "stage", c.stage());
+    put(conf, ev, "phase", c.phase());
+    put(conf, ev, "distributed_specific", c.distributedSpecific());
+    put(conf, ev, "framework", c.framework());
+    o.put("classifier_version", c.classifierVersion());
+    return o;
+  }
+
+  private static void put(ObjectNode conf, ObjectNode ev, String field, Label<?> l) {
+    conf.put(field, Math.round(l.confidence() * 1000) / 1000.0);
+    ev.put(field, (l.humanGiven() ? "[human] " : "") + l.evidence());
+  }
+
+  /** A field of a gold or prediction record as a comparable string ("null" for JSON null or missing). */
+  static String value(JsonNode rec, String field) {
+    JsonNode n = rec.get(field);
+    if (n == null || n.isNull()) {
+      return "null";
+    }
+    return n.asText();
+  }
+
+  static Map<String, String> versions(JsonNode rec) {
+    Map<String, String> m = new java.util.LinkedHashMap<>();
+    JsonNode v = rec.get("versions");
+    if (v != null && v.isObject()) {
+      v.fields().forEachRemaining(e -> m.put(e.getKey().toLowerCase(java.util.Locale.ROOT), normalise(e.getValue().asText())));
+    }
+    return m;
+  }
+
+  static String normalise(String version) {
+    String s = version.trim();
+    if (s.startsWith("v") || s.startsWith("V")) {
+      s = s.substring(1);
+    }
+    return s;
+  }
+}

@@ -1,0 +1,174 @@
+package dev.faultline.classifier.internal;
+
+import java.util.List;
+
+/**
+ * The word-level signals the rules use, each a list of phrases (see {@link Phrase}). Derived from the codebook's
+ * "signals" column and from how these frameworks report their failures. Immutable.
+ */
+public enum Cue {
+  // ---- generic failure evidence
+  TRACEBACK("traceback", "most recent call last", "stack trace", "stacktrace", "core dumped", "call stack"),
+  ERROR(
+      "error", "errors", "exception", "failed", "fails", "fail", "failure", "crash*", "abort*", "raise*",
+      "runtimeerror", "valueerror", "typeerror", "attributeerror", "keyerror", "indexerror", "assertionerror",
+      "notimplementederror", "zerodivisionerror", "filenotfounderror", "oserror", "not work", "does not work",
+      "doesnt work", "not working", "cannot", "cant", "unable", "broken", "breaks", "报 错", "错 误", "失 败"),
+  HARD_CRASH(
+      "segmentation fault", "segfault", "sigsegv", "sigabrt", "illegal memory access", "core dumped",
+      "coredump", "cuda error", "device side assert", "illegal instruction", "bus error", "exitcode", "exit code"),
+  // ---- symptoms
+  BUILD_STRONG(
+      "error building extension", "building extension", "failed building wheel", "subprocess exited with error",
+      "compilation error", "compile error", "compiling", "ld returned", "ninja", "nvcc fatal", "nvcc error",
+      "unable to pre compile", "pre compile", "precompile", "build error", "build fail*", "failed to build",
+      "error building", "build_ext", "cpp_extension", "op_builder", "ds_build", "cuda_ext", "cuda_home",
+      "fused_adam_frontend", "cuda o", "gcc", "cmake", "legacy install failure", "metadata generation failed",
+      "could not build wheels", "msvc", "cl exe", "编 译"),
+  INSTALL(
+      "pip install", "pip3 install", "install*", "setup py", "wheel", "build*", "compil*", "pypi", "conda install",
+      "安 装"),
+  IMPORT(
+      "importerror", "modulenotfounderror", "no module named", "cannot import name", "cannot import", "import error",
+      "undefined symbol", "failed to import", "could not import", "import fail*", "not found apex",
+      "apex not found", "apex required", "apex is not installed", "is not installed", "not installed"),
+  SETUP(
+      "address already in use", "rendezvous", "hostfile", "pdsh", "ssh", "master_addr", "master_port",
+      "master addr", "master port", "connection refused", "connection reset", "init_process_group",
+      "rsa private key", "permission denied publickey", "launcher", "elastic launcher", "torchrun",
+      "mpirun", "colossalai run", "deepspeed launcher", "multi node", "multinode", "multiple nodes",
+      "nodes", "eaddrinuse", "errno 98", "socket", "store", "tcpstore", "could not resolve", "hostname",
+      "no route to host", "ibv", "infiniband"),
+  OOM(
+      "out of memory", "outofmemoryerror", "outofmemory", "oom", "ooms", "cuda oom", "tried to allocate",
+      "cannot allocate memory", "memoryerror", "killed", "oom killer", "sigkill", "显 存 不 足", "内 存 不 足",
+      "爆 显 存"),
+  MEMORY_ANOMALY(
+      "memory leak", "leak", "leaks", "leaking", "memory usage", "memory consumption", "more memory",
+      "higher memory", "memory increase*", "memory grows", "memory growth", "all gpu memory", "all the gpu memory",
+      "memory not released", "memory reduction", "memory footprint", "memory keeps", "uses more",
+      "use more", "memory is not", "显 存 占 用"),
+  HANG(
+      "hang", "hangs", "hanging", "hung", "stuck", "deadlock*", "freez*", "frozen", "no progress",
+      "watchdog", "timed out", "timeout", "time out", "never returns", "never finishes", "blocked",
+      "blocks", "block the", "waiting forever", "forever", "no response", "not responding", "卡 住", "卡 死"),
+  COMM_ERROR(
+      "nccl error", "ncclinternalerror", "ncclsystemerror", "ncclunhandledcudaerror", "ncclinvalidusage",
+      "ncclremoteerror", "nccl failure", "unhandled system error", "unhandled cuda error", "internal error nccl",
+      "nccl communicator", "nccl internal", "nccl warn", "gloo error", "gloo connect", "mpi error",
+      "mpi_abort", "nccl version", "distbackenderror", "collective operation", "nccl operation"),
+  CHECKPOINT(
+      "checkpoint", "checkpoints", "save_checkpoint", "load_checkpoint", "universal checkpoint",
+      "universal_checkpoint*", "ds_to_universal", "zero_to_fp32", "state_dict", "load_state_dict",
+      "resume", "resuming", "resumed", "convert*", "conversion", "save_pretrained", "save model",
+      "saving", "ckpt", "save_model", "load_model", "loading the saved", "saved model"),
+  ACT_CHECKPOINT(
+      "activation checkpoint*", "gradient checkpoint*", "checkpoint_activations", "checkpointing activations",
+      "activations checkpoint*", "recompute*", "checkpoint function", "partition_activations",
+      "partition activations"),
+  PERFORMANCE(
+      "slow", "slower", "slowdown", "slow down", "slows down", "throughput", "tflops", "mfu", "latency",
+      "performance", "faster", "speed", "samples per sec*", "tokens per sec*", "scaling efficiency",
+      "速 度", "慢"),
+  INCONSISTENT(
+      "discrepancy", "inconsisten*", "different results", "different loss", "loss difference", "differ across",
+      "across ranks", "between ranks", "across devices", "different ranks", "not consistent", "not identical",
+      "mismatch between", "different from single", "different outputs", "different output"),
+  INCORRECT(
+      "nan", "nans", "inf", "loss is nan", "diverge*", "not decrease", "doesnt decrease", "does not decrease",
+      "cannot decrease", "can not decrease", "not converge", "incorrect", "wrong", "accuracy", "loss spike",
+      "not learn", "doesnt learn", "garbage", "gibberish", "incorrect gradient", "wrong gradient", "gradient is",
+      "gradients are", "overflow", "precision", "unstable", "loss scale", "exploding", "zero loss", "loss is 0"),
+  MALFUNCTION(
+      "no effect", "ignored", "ignores", "always false", "always true", "not take effect", "does not take effect",
+      "silently", "no reduction", "not applied", "has no effect", "not respected", "doesnt work",
+      "does not work", "not working", "arent working", "isnt working", "not supported", "is reported",
+      "reported by", "flops", "profiler"),
+  CI(
+      "ci", "unit test", "unit tests", "unittest", "pytest", "test_*", "test case", "tests", "test", "testing", "workflow",
+      "github actions", "nv torch latest", "nightly", "ci failure", "ci test"),
+  TEMPLATE_PLACEHOLDER("env github_workflow", "github_workflow"),
+  // ---- kinds
+  QUESTION(
+      "how to", "how do i", "how can i", "how should i", "how do we", "how can we", "is it possible",
+      "i wonder", "wondering", "could you explain", "can you explain", "any suggestion*", "what is",
+      "what does", "is there a way", "is there any", "does deepspeed support", "does it support",
+      "do you support", "any idea", "any ideas", "question", "questions", "confus*", "understand",
+      "clarif*", "请 问", "如 何", "怎 么"),
+  FEATURE(
+      "support", "feature", "feature request", "request", "enhancement", "would be nice", "would be great",
+      "please add", "add support", "it would be", "proposal", "motivation", "could you add", "can you add",
+      "plan to support", "roadmap", "new model"),
+  DOC(
+      "doc", "docs", "documentation", "readme", "tutorial", "docstring", "typo", "typos", "api reference",
+      "website", "文 档"),
+  // ---- stages
+  INIT(
+      "initialize", "initialization", "initializing", "init", "deepspeed initialize", "zero init", "zero.init",
+      "from_pretrained", "load the model", "loading model", "model loading", "loading the model", "start*",
+      "launch*", "construct*", "config", "when creating", "setup", "import", "engine", "build model"),
+  COMMUNICATION(
+      "nccl", "gloo", "mpi", "allreduce", "all_reduce", "all reduce", "allgather", "all_gather", "all gather",
+      "reduce_scatter", "reduce scatter", "reducescatter", "alltoall", "all_to_all", "all to all", "broadcast",
+      "barrier", "send", "recv", "isend", "irecv", "p2p", "collective", "collectives", "communication",
+      "overlap_comm", "overlap comm", "overlap grad reduce", "overlap param gather", "overlap-grad-reduce",
+      "grad reduce", "param gather", "hpz", "qgz", "qwz", "process group", "process_group", "comm"),
+  COMPUTE(
+      "forward", "backward", "kernel", "kernels", "optimizer step", "optimizer", "fp16", "bf16", "fp8",
+      "fused", "loss", "gradient", "gradients", "attention", "matmul", "cuda kernel", "triton", "generate",
+      "generation", "inference", "moe", "sparse attention", "dtype", "precision", "flops", "tensor"),
+  MEMORY(
+      "zero 3", "zero3", "zero 2", "zero2", "zero stage", "stage 3", "stage3", "stage 2", "stage2",
+      "zero_optimization", "offload", "offloading", "nvme", "cpu_adam", "cpuadam", "partition*", "memory",
+      "activation checkpoint*", "gemini", "zero_init", "zero init", "zero.init", "low level zero",
+      "lowlevelzero", "fragmentation", "allocat*"),
+  SCHEDULING(
+      "pipeline", "pipelinemodule", "pipeline parallel*", "pp_size", "pp size", "pp", "pipeline_model_parallel*",
+      "micro batch*", "microbatch*", "micro_batch*", "1f1b", "interleav*", "schedule", "scheduler",
+      "scheduling", "num_micro", "virtual pipeline", "batching", "continuous batching", "pipe"),
+  FAULT_TOLERANCE("elastic", "fault toleran*", "recovery", "restart", "universal checkpoint"),
+  // ---- phase
+  TRAINING(
+      "train", "training", "trainer", "trains", "fine tun*", "finetun*", "pretrain*", "pre train*", "backward",
+      "optimizer", "adam", "adamw", "fused_adam", "cpu_adam", "epoch", "epochs", "sft", "rlhf", "ppo",
+      "dpo", "gradient*", "grad", "loss", "lr", "zero", "zero3", "zero2", "zero_optimization", "train_batch_size",
+      "fsdp", "训 练", "微 调"),
+  INFERENCE(
+      "inference", "generate", "generation", "serving", "serve", "init_inference", "kernel injection",
+      "kernel_inject", "replace_with_kernel_inject", "deepspeed inference", "deepspeed mii", "mii",
+      "prefill", "decode", "decoding", "text generation", "vllm", "推 理"),
+  // ---- distributed-specific
+  DISTRIBUTED(
+      "rank", "ranks", "world_size", "world size", "multi node", "multinode", "multi gpu", "multigpu",
+      "multiple gpus", "multiple nodes", "nccl", "gloo", "allreduce", "all_reduce", "allgather", "all_gather",
+      "reduce_scatter", "alltoall", "tensor parallel*", "tensor_parallel*", "tensor model parallel*",
+      "pipeline parallel*", "sequence parallel*", "context parallel*", "expert parallel*", "data parallel*",
+      "tp_size", "pp_size", "tp size", "pp size", "zero 3", "zero3", "zero 2", "zero2", "zero 1", "zero1",
+      "zero stage", "stage 3", "fsdp", "sharded", "sharding", "shardformer", "offload", "process group",
+      "torchrun", "hostfile", "nodes", "distributed", "ddp", "gemini", "hybridparallelplugin",
+      "expert parallel", "ep_size", "8 gpus", "gpus", "processes", "pipelinemodule", "model parallel*",
+      "mp_size", "universal checkpoint", "partition*"),
+  SINGLE_DEVICE("single gpu", "one gpu", "1 gpu", "single device", "single process", "cpu only", "on cpu"),
+  // ---- root cause / fix evidence
+  RESOLVED(
+      "solved", "resolved", "fixed", "fixes", "works now", "it works", "worked", "working now", "the fix",
+      "this fixes", "solution", "solve", "solves", "fix this", "fixed by", "fixed in", "workaround"),
+  VERSION_CAUSE(
+      "incompatible", "incompatibility", "not compatible", "compatib*", "version mismatch", "mismatch version",
+      "older version", "newer version", "latest version", "new version", "old version", "removed in",
+      "deprecated", "no longer", "renamed", "version of", "versions", "pypi version", "update pypi"),
+  VERSION_FIX(
+      "downgrad*", "upgrad*", "pin", "pinned", "pinning", "update to", "updating", "reinstall*", "install the latest",
+      "from source", "newer version", "older version", "latest version", "switch to version", "use version",
+      "rebuild", "install an older", "nightly");
+
+  private final List<String> phrases;
+
+  Cue(String... phrases) {
+    this.phrases = List.of(phrases);
+  }
+
+  public List<String> phrases() {
+    return phrases;
+  }
+}
