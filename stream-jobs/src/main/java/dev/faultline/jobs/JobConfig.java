@@ -1,0 +1,104 @@
+package dev.faultline.jobs;
+
+import dev.faultline.graph.GraphConfig;
+import dev.faultline.jobs.sink.SinkOptions;
+import dev.faultline.schemas.Topic;
+import java.io.Serializable;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Properties;
+
+/**
+ * Everything a job needs from its deployment, parsed once in {@code main}: the same jar runs on a MiniCluster or a
+ * Flink cluster, only these values differ.
+ *
+ * @param kafkaBootstrap Kafka bootstrap servers
+ * @param kafkaProperties extra Kafka client properties (security: {@code security.protocol}, {@code sasl.*}, {@code ssl.*})
+ * @param groupId consumer group of the issue pipeline
+ * @param graph Neo4j connection
+ * @param sink graph sink batching
+ * @param checkpointInterval how often state and offsets are checkpointed
+ * @param parallelism job parallelism (0 = the cluster's default)
+ */
+public record JobConfig(
+    String kafkaBootstrap,
+    Map<String, String> kafkaProperties,
+    String groupId,
+    GraphConfig graph,
+    SinkOptions sink,
+    Duration checkpointInterval,
+    int parallelism)
+    implements Serializable {
+
+  public JobConfig {
+    if (kafkaBootstrap == null || kafkaBootstrap.isBlank()) {
+      throw new IllegalArgumentException("Kafka bootstrap servers are empty: pass --kafka-bootstrap HOST:PORT or set FAULTLINE_KAFKA_BOOTSTRAP_SERVERS");
+    }
+    kafkaProperties = Map.copyOf(kafkaProperties == null ? Map.of() : kafkaProperties);
+  }
+
+  public String deliveriesTopic() {
+    return Topic.DELIVERIES.topicName();
+  }
+
+  public String deadLetterTopic() {
+    return Topic.DEAD_LETTER.topicName();
+  }
+
+  /** Kafka client properties: bootstrap plus the extra ones. */
+  public Properties kafkaClientProperties() {
+    Properties p = new Properties();
+    p.putAll(kafkaProperties);
+    p.put("bootstrap.servers", kafkaBootstrap);
+    return p;
+  }
+
+  /**
+   * Reads {@code --name value} arguments, falling back to environment variables: {@code --kafka-bootstrap}
+   * (FAULTLINE_KAFKA_BOOTSTRAP_SERVERS), {@code --neo4j-uri} (FAULTLINE_NEO4J_URI), {@code --neo4j-user}, {@code
+   * --neo4j-password}, {@code --neo4j-database}, {@code --group-id}, {@code --checkpoint-interval-ms}, {@code
+   * --parallelism}, {@code --sink-batch-size}, {@code --sink-flush-ms}; {@code --kafka.X value} passes Kafka client
+   * property X (e.g. {@code --kafka.security.protocol SASL_SSL}).
+   */
+  public static JobConfig fromArgs(String[] args, Map<String, String> env) {
+    Map<String, String> a = new HashMap<>();
+    Map<String, String> kafka = new HashMap<>();
+    for (int i = 0; i < args.length; i++) {
+      String name = args[i];
+      if (!name.startsWith("--") || i + 1 >= args.length) {
+        throw new IllegalArgumentException("Expected --name value pairs, got '" + name + "'");
+      }
+      String value = args[++i];
+      if (name.startsWith("--kafka.")) {
+        kafka.put(name.substring("--kafka.".length()), value);
+      } else {
+        a.put(name.substring(2), value);
+      }
+    }
+    Map<String, String> graphEnv = new HashMap<>(env);
+    putIfPresent(graphEnv, "FAULTLINE_NEO4J_URI", a.get("neo4j-uri"));
+    putIfPresent(graphEnv, "FAULTLINE_NEO4J_USER", a.get("neo4j-user"));
+    putIfPresent(graphEnv, "FAULTLINE_NEO4J_PASSWORD", a.get("neo4j-password"));
+    putIfPresent(graphEnv, "FAULTLINE_NEO4J_DATABASE", a.get("neo4j-database"));
+    SinkOptions sink =
+        new SinkOptions(
+            Integer.parseInt(a.getOrDefault("sink-batch-size", Integer.toString(SinkOptions.DEFAULTS.batchSize()))),
+            Duration.ofMillis(Long.parseLong(a.getOrDefault("sink-flush-ms", Long.toString(SinkOptions.DEFAULTS.flushInterval().toMillis())))),
+            SinkOptions.DEFAULTS.maxBackoff());
+    return new JobConfig(
+        a.getOrDefault("kafka-bootstrap", env.getOrDefault("FAULTLINE_KAFKA_BOOTSTRAP_SERVERS", "127.0.0.1:9092")),
+        kafka,
+        a.getOrDefault("group-id", "faultline-issue-pipeline"),
+        GraphConfig.fromEnvironment(graphEnv),
+        sink,
+        Duration.ofMillis(Long.parseLong(a.getOrDefault("checkpoint-interval-ms", "5000"))),
+        Integer.parseInt(a.getOrDefault("parallelism", "0")));
+  }
+
+  private static void putIfPresent(Map<String, String> m, String k, String v) {
+    if (v != null) {
+      m.put(k, v);
+    }
+  }
+}

@@ -1,0 +1,184 @@
+package dev.faultline.jobs;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.faultline.embedded.EmbeddedKafka;
+import dev.faultline.embedded.EmbeddedNeo4j;
+import dev.faultline.graph.GraphConfig;
+import dev.faultline.graph.GraphSchema;
+import dev.faultline.jobs.sink.SinkOptions;
+import dev.faultline.schemas.AvroCodec;
+import dev.faultline.schemas.DeadLetter;
+import dev.faultline.schemas.Delivery;
+import dev.faultline.schemas.DeliverySource;
+import dev.faultline.schemas.Topic;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.function.BooleanSupplier;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.neo4j.driver.AuthTokens;
+import org.neo4j.driver.Driver;
+import org.neo4j.driver.GraphDatabase;
+import org.neo4j.driver.Record;
+
+/** The issue pipeline on a real KRaft broker, a real Neo4j server and a Flink MiniCluster. */
+class IssuePipelineIT {
+  private static final String PASSWORD = "pipeline-it-password";
+  @TempDir static Path dir;
+  private static EmbeddedKafka kafka;
+  private static EmbeddedNeo4j neo4j;
+  private static Driver driver;
+  private static JobClient job;
+
+  @BeforeAll
+  static void startStack() throws Exception {
+    kafka = EmbeddedKafka.start(dir.resolve("kafka"), 0);
+    kafka.createTopics(2, List.of(Topic.DELIVERIES.topicName(), Topic.DEAD_LETTER.topicName()));
+    neo4j = EmbeddedNeo4j.start(dir.resolve("neo4j"), 0, 0, PASSWORD);
+    driver = GraphDatabase.driver(neo4j.boltUri(), AuthTokens.basic("neo4j", PASSWORD));
+    new GraphSchema(driver, "neo4j").migrate();
+    JobConfig config =
+        new JobConfig(
+            kafka.bootstrapServers(),
+            Map.of(),
+            "it-" + UUID.randomUUID(),
+            new GraphConfig(neo4j.boltUri().toString(), "neo4j", PASSWORD, "neo4j"),
+            new SinkOptions(100, Duration.ofMillis(100), Duration.ofSeconds(1)),
+            Duration.ofSeconds(1),
+            2);
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(2);
+    IssuePipelineJob.build(env, config);
+    job = env.executeAsync(IssuePipelineJob.NAME);
+  }
+
+  @AfterAll
+  static void stopStack() throws Exception {
+    if (job != null) {
+      job.cancel().get();
+    }
+    driver.close();
+    neo4j.close();
+    kafka.close();
+  }
+
+  @Test
+  void writesTheLatestStateOfAnIssueWhateverTheArrivalOrder() throws Exception {
+    String repo = "acme/trainer-" + UUID.randomUUID().toString().substring(0, 8);
+    send(delivery(repo, 7, "opened", "Loss is NaN", "open", "2024-03-01T10:00:00Z"));
+    send(delivery(repo, 7, "closed", "Loss is NaN with ZeRO-3", "closed", "2024-03-03T10:00:00Z"));
+    // An older edit arrives last: it must not win.
+    send(delivery(repo, 7, "edited", "stale title", "open", "2024-03-02T10:00:00Z"));
+    String id = repo + "#7";
+    awaitTrue(() -> "closed".equals(stateOf(id)), "issue " + id + " closed in the graph");
+    // Wait for the stale edit to pass through too, then check nothing regressed.
+    send(delivery(repo, 8, "opened", "marker", "open", "2024-03-04T10:00:00Z"));
+    awaitTrue(() -> stateOf(repo + "#8") != null, "marker issue written");
+    Record r = driver.executableQuery("MATCH (i:Issue {id: $id})-[:IN_REPO]->(:Repository {fullName: $repo}) RETURN i.title AS title, count(*) AS n")
+        .withParameters(Map.of("id", id, "repo", repo)).execute().records().get(0);
+    assertEquals("Loss is NaN with ZeRO-3", r.get("title").asString());
+    assertEquals(1, r.get("n").asLong());
+  }
+
+  @Test
+  void sendsUnreadableRecordsToTheDeadLetterTopicAndKeepsRunning() throws Exception {
+    String repo = "acme/poison-" + UUID.randomUUID().toString().substring(0, 8);
+    try (KafkaProducer<String, byte[]> producer = producer()) {
+      producer.send(new ProducerRecord<>(Topic.DELIVERIES.topicName(), repo + "#1", "not avro".getBytes(StandardCharsets.UTF_8))).get();
+    }
+    send(new Delivery("d-" + UUID.randomUUID(), "issues", "opened", repo, Instant.now(), DeliverySource.WEBHOOK, "{not json"));
+    send(delivery(repo, 2, "opened", "healthy issue after poison", "open", "2024-05-01T00:00:00Z"));
+    awaitTrue(() -> stateOf(repo + "#2") != null, "issue after the poison records written");
+    List<DeadLetter> letters = deadLettersFor(repo, 2);
+    assertEquals(2, letters.size());
+    assertEquals("issue-pipeline/normalise", letters.get(0).getStage());
+  }
+
+  private static List<DeadLetter> deadLettersFor(String repo, int expected) throws Exception {
+    AvroCodec<DeadLetter> codec = AvroCodec.deadLetters();
+    List<DeadLetter> found = new ArrayList<>();
+    try (KafkaConsumer<byte[], byte[]> consumer =
+        new KafkaConsumer<>(
+            Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(), ConsumerConfig.GROUP_ID_CONFIG, "dlq-" + UUID.randomUUID(),
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"),
+            new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+      consumer.subscribe(List.of(Topic.DEAD_LETTER.topicName()));
+      long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+      while (found.size() < expected && System.nanoTime() < deadline) {
+        for (ConsumerRecord<byte[], byte[]> rec : consumer.poll(Duration.ofMillis(200))) {
+          DeadLetter letter = codec.decode(rec.value());
+          if (letter.getKey() != null && letter.getKey().startsWith(repo)) {
+            found.add(letter);
+          }
+        }
+      }
+    }
+    return found;
+  }
+
+  static Delivery delivery(String repo, int number, String action, String title, String state, String updatedAt) {
+    String payload =
+        """
+        {"action": "%s", "issue": {"number": %d, "title": "%s", "state": "%s", "body": "body text",
+          "html_url": "https://github.com/%s/issues/%d", "user": {"login": "reporter"}, "labels": [{"name": "bug"}],
+          "created_at": "2024-03-01T10:00:00Z", "updated_at": "%s", "closed_at": null},
+         "repository": {"full_name": "%s"}}
+        """
+            .formatted(action, number, title, state, repo, number, updatedAt, repo);
+    return new Delivery("d-" + UUID.randomUUID(), "issues", action, repo, Instant.now(), DeliverySource.WEBHOOK, payload);
+  }
+
+  private static KafkaProducer<String, byte[]> producer() {
+    return new KafkaProducer<>(
+        Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(), ProducerConfig.ACKS_CONFIG, "all"),
+        new StringSerializer(), new ByteArraySerializer());
+  }
+
+  private static void send(Delivery d) throws Exception {
+    try (KafkaProducer<String, byte[]> producer = producer()) {
+      String key = d.getRepository() + "#" + extractNumber(d);
+      producer.send(new ProducerRecord<>(Topic.DELIVERIES.topicName(), key, AvroCodec.deliveries().encode(d))).get();
+    }
+  }
+
+  private static String extractNumber(Delivery d) {
+    var m = java.util.regex.Pattern.compile("\"number\": (\\d+)").matcher(d.getPayloadJson());
+    return m.find() ? m.group(1) : "0";
+  }
+
+  private static String stateOf(String id) {
+    List<Record> records =
+        driver.executableQuery("MATCH (i:Issue {id: $id}) RETURN i.state AS state").withParameters(Map.of("id", id)).execute().records();
+    return records.isEmpty() ? null : records.get(0).get("state").asString();
+  }
+
+  static void awaitTrue(BooleanSupplier condition, String what) throws InterruptedException {
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    while (System.nanoTime() < deadline) {
+      if (condition.getAsBoolean()) {
+        return;
+      }
+      Thread.sleep(100);
+    }
+    throw new AssertionError("Timed out after 60 s waiting for: " + what);
+  }
+}
