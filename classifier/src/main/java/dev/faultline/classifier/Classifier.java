@@ -36,6 +36,10 @@ public final class Classifier {
   /** Version of the rules and taxonomy that produced a classification; stored with every label in the graph. */
   public static final String VERSION = "rules-1.0.0+taxonomy-v1";
 
+  /** Frameworks used for training only: without inference words, their defects show in training. */
+  private static final java.util.Set<String> TRAINING_FRAMEWORKS =
+      java.util.Set.of("Megatron-LM", "Megatron-DeepSpeed", "Colossal-AI", "Horovod", "NeMo");
+
   private static final Pattern TITLE_TAG = Pattern.compile("^\\s*[\\[【(]\\s*([^\\]】)]{1,40}?)\\s*[\\]】)]");
 
   private final ClassifierConfig config;
@@ -78,7 +82,8 @@ public final class Classifier {
         "not a defect report (" + kind.value() + ")");
     symptom = threshold(symptom, Symptom.UNKNOWN);
     Label<Stage> stage = threshold(stage(ctx, kind.value(), symptom.value()), Stage.UNKNOWN);
-    Label<Phase> phase = threshold(phase(ctx), Phase.UNKNOWN);
+    String repoFramework = frameworks.ofRepo(in.repo()).orElse(null);
+    Label<Phase> phase = threshold(phase(ctx, kind.value(), symptom.value(), repoFramework), Phase.UNKNOWN);
     Label<Boolean> distributed = distributed(ctx, kind.value(), symptom.value());
     Label<RootCause> rootCause = threshold(rootCause(ctx, kind.value(), symptom.value()), RootCause.UNKNOWN);
     Label<FixPattern> fix = threshold(fixPattern(ctx, kind.value()), FixPattern.UNKNOWN);
@@ -173,7 +178,8 @@ public final class Classifier {
     if (docTitle && !strongBug) {
       return Label.predicted(Kind.DOCUMENTATION, 0.7, "docs in the title ('" + f.phrase(Cue.DOC) + "'), no failure");
     }
-    if (questionTitle && !(traceback && f.reporter(Cue.ERROR) > 2)) {
+    boolean failureInTitle = f.in(Cue.ERROR, Zone.TITLE) || f.in(Cue.IMPORT, Zone.TITLE) || f.in(Cue.OOM, Zone.TITLE);
+    if (questionTitle && !failureInTitle && !(traceback && f.reporter(Cue.ERROR) > 2)) {
       return Label.predicted(Kind.QUESTION, 0.65, "question in the title, no framework traceback");
     }
     if (featureTitle && !traceback) {
@@ -208,13 +214,16 @@ public final class Classifier {
   /** Title cues in priority order: what a reader sees first decides. */
   private static final Cue[] TITLE_ORDER = {
     Cue.OOM, Cue.HANG, Cue.IMPORT, Cue.BUILD_STRONG, Cue.COMM_ERROR, Cue.CHECKPOINT, Cue.INCONSISTENT,
-    Cue.MEMORY_ANOMALY, Cue.PERFORMANCE, Cue.SETUP, Cue.INCORRECT, Cue.INSTALL, Cue.MALFUNCTION, Cue.CI
+    Cue.MALFUNCTION, Cue.MEMORY_ANOMALY, Cue.INCORRECT, Cue.PERFORMANCE, Cue.SETUP, Cue.INSTALL
   };
 
   private Label<Symptom> symptom(Ctx c) {
     Features f = c.f();
     Zone title = c.pr() ? Zone.PR_TITLE : Zone.TITLE;
     Zone body = c.pr() ? Zone.PR_BODY : Zone.BODY;
+    if (c.pr() && f.in(Cue.CI, title)) {
+      return Label.predicted(Symptom.CI_TEST_FAILURE, 0.7, "pull request fixes tests ('" + f.phrase(Cue.CI) + "')");
+    }
     for (Cue cue : TITLE_ORDER) {
       if (!f.in(cue, title)) {
         continue;
@@ -224,9 +233,6 @@ public final class Classifier {
       }
       if (cue == Cue.MEMORY_ANOMALY && f.any(Cue.OOM)) {
         return Label.predicted(Symptom.OUT_OF_MEMORY, 0.7, "memory growth in the title ends in an OOM");
-      }
-      if (cue == Cue.CI && !c.pr()) {
-        continue;
       }
       if (cue == Cue.SETUP && !(f.any(Cue.ERROR) || f.any(Cue.TRACEBACK))) {
         continue;
@@ -245,7 +251,7 @@ public final class Classifier {
     score.put(Symptom.OUTPUT_INCONSISTENCY_ACROSS_DEVICES, 2.5 * f.score(Cue.INCONSISTENT));
     score.put(Symptom.MEMORY_ANOMALY, f.any(Cue.OOM) ? 0 : 2.0 * f.score(Cue.MEMORY_ANOMALY));
     score.put(Symptom.PERFORMANCE_DEGRADATION, 1.2 * f.score(Cue.PERFORMANCE));
-    score.put(Symptom.SETUP_FAILURE, 1.0 * f.score(Cue.SETUP));
+    score.put(Symptom.SETUP_FAILURE, 1.0 * f.score(Cue.SETUP) + 0.3 * f.score(Cue.SETUP_WEAK));
     score.put(Symptom.INCORRECT_OUTPUT, 1.2 * f.score(Cue.INCORRECT));
     score.put(Symptom.FEATURE_MALFUNCTION, 1.0 * f.score(Cue.MALFUNCTION));
     score.put(
@@ -267,6 +273,10 @@ public final class Classifier {
       }
     }
     if (best == null || b < 1.0) {
+      if (!c.pr() && (f.any(Cue.ERROR) || f.any(Cue.NOT_WORKING))) {
+        return Label.predicted(Symptom.RUNTIME_CRASH, 0.4, "a failure without a more specific symptom ('"
+            + firstOf(f, f.any(Cue.ERROR) ? Cue.ERROR : Cue.NOT_WORKING) + "')");
+      }
       return Label.predicted(Symptom.UNKNOWN, 0.3, "no observable symptom stated");
     }
     double conf = c.pr() ? 0.4 + 0.4 * (b - second) / b : 0.45 + 0.45 * (b - second) / b;
@@ -328,6 +338,16 @@ public final class Classifier {
 
   private Label<Stage> stage(Ctx c, Kind kind, Symptom s) {
     Features f = c.f();
+    Zone titleZone = c.pr() ? Zone.PR_TITLE : Zone.TITLE;
+    if (kind == Kind.BUG
+        && s != Symptom.BUILD_INSTALL_FAILURE
+        && s != Symptom.IMPORT_ERROR
+        && f.count(Cue.CHECKPOINT, titleZone) > f.count(Cue.ACT_CHECKPOINT, titleZone)) {
+      return Label.predicted(Stage.FAULT_TOLERANCE, 0.75, "checkpoint in the title ('" + f.phrase(Cue.CHECKPOINT) + "')");
+    }
+    if (kind == Kind.BUG && f.in(Cue.ACT_CHECKPOINT, titleZone)) {
+      return Label.predicted(Stage.MEMORY, 0.7, "activation checkpointing is a memory-stage feature");
+    }
     switch (s) {
       case BUILD_INSTALL_FAILURE, IMPORT_ERROR, SETUP_FAILURE:
         return Label.predicted(Stage.INITIALIZATION, 0.85, s + " happens before the run starts");
@@ -347,13 +367,13 @@ public final class Classifier {
     }
     EnumMap<Stage, Double> score = new EnumMap<>(Stage.class);
     score.put(Stage.SCHEDULING, 1.3 * f.score(Cue.SCHEDULING));
-    score.put(Stage.MEMORY, 1.0 * f.score(Cue.MEMORY));
+    score.put(Stage.MEMORY, 1.0 * f.score(Cue.MEMORY) + f.score(Cue.ACT_CHECKPOINT));
     score.put(Stage.COMMUNICATION, 1.0 * f.score(Cue.COMMUNICATION));
     score.put(
         Stage.FAULT_TOLERANCE,
         1.2 * Math.max(0, f.score(Cue.CHECKPOINT) - f.score(Cue.ACT_CHECKPOINT)) + f.score(Cue.FAULT_TOLERANCE));
-    score.put(Stage.INITIALIZATION, 0.8 * f.score(Cue.INIT) + (kind == Kind.FEATURE_REQUEST ? 2.0 : 0));
-    score.put(Stage.COMPUTATION, 0.8 * f.score(Cue.COMPUTE) + (kind == Kind.BUG ? 1.0 : 0));
+    score.put(Stage.INITIALIZATION, 1.0 * f.score(Cue.INIT) + (kind == Kind.FEATURE_REQUEST ? 2.0 : 0));
+    score.put(Stage.COMPUTATION, 0.8 * f.score(Cue.COMPUTE) + (kind == Kind.BUG && !c.pr() ? 1.0 : 0));
     Stage best = Stage.UNKNOWN;
     double b = 0;
     double second = 0;
@@ -366,7 +386,7 @@ public final class Classifier {
         second = e.getValue();
       }
     }
-    double min = kind == Kind.BUG ? 1.0 : 2.0;
+    double min = c.pr() ? 4.0 : kind == Kind.BUG ? 1.0 : 2.0;
     if (b < min) {
       return Label.predicted(Stage.UNKNOWN, 0.3, "no stage words");
     }
@@ -385,11 +405,18 @@ public final class Classifier {
 
   // ------------------------------------------------------------------ phase
 
-  private Label<Phase> phase(Ctx c) {
+  private Label<Phase> phase(Ctx c, Kind kind, Symptom s, String framework) {
     Features f = c.f();
     double tr = f.score(Cue.TRAINING);
     double inf = 1.3 * f.score(Cue.INFERENCE);
     if (tr < 1.0 && inf < 1.0) {
+      if (framework != null
+          && TRAINING_FRAMEWORKS.contains(framework)
+          && (kind == Kind.BUG || kind == Kind.QUESTION || kind == Kind.FEATURE_REQUEST)
+          && s != Symptom.BUILD_INSTALL_FAILURE
+          && s != Symptom.IMPORT_ERROR) {
+        return Label.predicted(Phase.TRAINING, 0.5, framework + " is a training framework; no inference words");
+      }
       return Label.predicted(Phase.UNKNOWN, 0.3, "text never says training or inference");
     }
     if (inf > tr) {

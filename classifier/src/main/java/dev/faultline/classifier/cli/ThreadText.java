@@ -67,8 +67,10 @@ final class ThreadText {
       posts.add(new String[] {author, kind, cur.toString().strip()});
     }
     boolean haveBody = false;
+    boolean anyDescription = posts.stream().anyMatch(p -> p[1] == null || "description".equals(p[1]));
     for (String[] post : posts) {
-      if (!haveBody && (post[1] == null || "description".equals(post[1]))) {
+      // an excerpt that starts mid-thread: its first post stands in for the opening post
+      if (!haveBody && (!anyDescription || post[1] == null || "description".equals(post[1]))) {
         body = post[2];
         reporter = post[0];
         haveBody = true;

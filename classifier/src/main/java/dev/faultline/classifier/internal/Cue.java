@@ -13,6 +13,8 @@ public enum Cue {
       "error", "errors", "exception", "failed", "fails", "fail", "failure", "crash*", "abort*", "raise*",
       "runtimeerror", "valueerror", "typeerror", "attributeerror", "keyerror", "indexerror", "assertionerror",
       "notimplementederror", "zerodivisionerror", "filenotfounderror", "oserror", "not work", "does not work",
+      "can not", "could not", "has no attribute", "object has no attribute", "not defined", "unexpected keyword",
+      "missing required", "assert", "assertion", "raises",
       "doesnt work", "not working", "cannot", "cant", "unable", "broken", "breaks", "报 错", "错 误", "失 败"),
   HARD_CRASH(
       "segmentation fault", "segfault", "sigsegv", "sigabrt", "illegal memory access", "core dumped",
@@ -26,19 +28,22 @@ public enum Cue {
       "fused_adam_frontend", "cuda o", "gcc", "cmake", "legacy install failure", "metadata generation failed",
       "could not build wheels", "msvc", "cl exe", "编 译"),
   INSTALL(
-      "pip install", "pip3 install", "install*", "setup py", "wheel", "build*", "compil*", "pypi", "conda install",
+      "pip install", "pip3 install", "install", "installing", "installation", "installed", "setup py", "wheel",
+      "build", "building", "builds", "pypi", "conda install",
       "安 装"),
   IMPORT(
       "importerror", "modulenotfounderror", "no module named", "cannot import name", "cannot import", "import error",
       "undefined symbol", "failed to import", "could not import", "import fail*", "not found apex",
       "apex not found", "apex required", "apex is not installed", "is not installed", "not installed"),
   SETUP(
-      "address already in use", "rendezvous", "hostfile", "pdsh", "ssh", "master_addr", "master_port",
-      "master addr", "master port", "connection refused", "connection reset", "init_process_group",
-      "rsa private key", "permission denied publickey", "launcher", "elastic launcher", "torchrun",
-      "mpirun", "colossalai run", "deepspeed launcher", "multi node", "multinode", "multiple nodes",
-      "nodes", "eaddrinuse", "errno 98", "socket", "store", "tcpstore", "could not resolve", "hostname",
-      "no route to host", "ibv", "infiniband"),
+      "address already in use", "rendezvous", "hostfile", "pdsh", "ssh",
+      "master addr", "master port", "connection refused", "connection reset",
+      "rsa private key", "private key", "permission denied publickey", "elastic launcher", "eaddrinuse",
+      "errno 98", "tcpstore", "could not resolve", "no route to host", "init_process_group", "launcher fail*",
+      "multi node", "multinode", "multiple nodes", "multi machine", "two nodes", "2 nodes"),
+  SETUP_WEAK(
+      "launcher", "torchrun", "mpirun", "colossalai run", "deepspeed launcher", "nodes", "socket", "store",
+      "hostname", "ibv", "infiniband", "world_size", "local_rank", "master_addr", "master_port"),
   OOM(
       "out of memory", "outofmemoryerror", "outofmemory", "oom", "ooms", "cuda oom", "tried to allocate",
       "cannot allocate memory", "memoryerror", "killed", "oom killer", "sigkill", "显 存 不 足", "内 存 不 足",
@@ -46,7 +51,7 @@ public enum Cue {
   MEMORY_ANOMALY(
       "memory leak", "leak", "leaks", "leaking", "memory usage", "memory consumption", "more memory",
       "higher memory", "memory increase*", "memory grows", "memory growth", "all gpu memory", "all the gpu memory",
-      "memory not released", "memory reduction", "memory footprint", "memory keeps", "uses more",
+      "memory not released", "memory footprint", "memory keeps", "uses more",
       "use more", "memory is not", "显 存 占 用"),
   HANG(
       "hang", "hangs", "hanging", "hung", "stuck", "deadlock*", "freez*", "frozen", "no progress",
@@ -58,12 +63,12 @@ public enum Cue {
       "nccl communicator", "nccl internal", "nccl warn", "gloo error", "gloo connect", "mpi error",
       "mpi_abort", "nccl version", "distbackenderror", "collective operation", "nccl operation"),
   CHECKPOINT(
-      "checkpoint", "checkpoints", "save_checkpoint", "load_checkpoint", "universal checkpoint",
+      "checkpoint", "checkpoints", "checkpointing", "save_checkpoint", "load_checkpoint", "universal checkpoint",
       "universal_checkpoint*", "ds_to_universal", "zero_to_fp32", "state_dict", "load_state_dict",
       "resume", "resuming", "resumed", "convert*", "conversion", "save_pretrained", "save model",
       "saving", "ckpt", "save_model", "load_model", "loading the saved", "saved model"),
   ACT_CHECKPOINT(
-      "activation checkpoint*", "gradient checkpoint*", "checkpoint_activations", "checkpointing activations",
+      "activation checkpoint*", "activation_checkpoint*", "gradient checkpoint*", "checkpoint_activations", "checkpointing activations",
       "activations checkpoint*", "recompute*", "checkpoint function", "partition_activations",
       "partition activations"),
   PERFORMANCE(
@@ -81,9 +86,9 @@ public enum Cue {
       "gradients are", "overflow", "precision", "unstable", "loss scale", "exploding", "zero loss", "loss is 0"),
   MALFUNCTION(
       "no effect", "ignored", "ignores", "always false", "always true", "not take effect", "does not take effect",
-      "silently", "no reduction", "not applied", "has no effect", "not respected", "doesnt work",
-      "does not work", "not working", "arent working", "isnt working", "not supported", "is reported",
-      "reported by", "flops", "profiler"),
+      "silently", "no reduction", "brings no", "not applied", "has no effect", "not respected", "is reported",
+      "reported by", "flops", "profiler", "is always", "never used", "not used", "not reduce", "does not reduce"),
+  NOT_WORKING("doesnt work", "does not work", "not working", "arent working", "isnt working", "not work", "dont work"),
   CI(
       "ci", "unit test", "unit tests", "unittest", "pytest", "test_*", "test case", "tests", "test", "testing", "workflow",
       "github actions", "nv torch latest", "nightly", "ci failure", "ci test"),
@@ -106,6 +111,7 @@ public enum Cue {
   INIT(
       "initialize", "initialization", "initializing", "init", "deepspeed initialize", "zero init", "zero.init",
       "from_pretrained", "load the model", "loading model", "model loading", "loading the model", "start*",
+      "initializ*", "lazyinit*", "lazy init*", "zero_init", "is_zero_init*", "zero init", "startup", "start up",
       "launch*", "construct*", "config", "when creating", "setup", "import", "engine", "build model"),
   COMMUNICATION(
       "nccl", "gloo", "mpi", "allreduce", "all_reduce", "all reduce", "allgather", "all_gather", "all gather",
@@ -120,7 +126,7 @@ public enum Cue {
   MEMORY(
       "zero 3", "zero3", "zero 2", "zero2", "zero stage", "stage 3", "stage3", "stage 2", "stage2",
       "zero_optimization", "offload", "offloading", "nvme", "cpu_adam", "cpuadam", "partition*", "memory",
-      "activation checkpoint*", "gemini", "zero_init", "zero init", "zero.init", "low level zero",
+      "activation checkpoint*", "activation_checkpoint*", "gemini", "low level zero",
       "lowlevelzero", "fragmentation", "allocat*"),
   SCHEDULING(
       "pipeline", "pipelinemodule", "pipeline parallel*", "pp_size", "pp size", "pp", "pipeline_model_parallel*",
@@ -132,7 +138,8 @@ public enum Cue {
       "train", "training", "trainer", "trains", "fine tun*", "finetun*", "pretrain*", "pre train*", "backward",
       "optimizer", "adam", "adamw", "fused_adam", "cpu_adam", "epoch", "epochs", "sft", "rlhf", "ppo",
       "dpo", "gradient*", "grad", "loss", "lr", "zero", "zero3", "zero2", "zero_optimization", "train_batch_size",
-      "fsdp", "训 练", "微 调"),
+      "fsdp", "pipeline", "pipelinemodule", "activation checkpoint*", "activation_checkpoint*",
+      "partition_activations", "megatron", "gpt", "llama", "pretrained", "训 练", "微 调"),
   INFERENCE(
       "inference", "generate", "generation", "serving", "serve", "init_inference", "kernel injection",
       "kernel_inject", "replace_with_kernel_inject", "deepspeed inference", "deepspeed mii", "mii",
