@@ -48,7 +48,7 @@ final class ThreadText {
       Matcher p = POST.matcher(line);
       Matcher c = CONTINUED.matcher(line);
       if (p.matches() || c.matches()) {
-        if (kind != null || cur.length() > 0) {
+        if (kind != null || !cur.toString().isBlank()) {
           posts.add(new String[] {author, kind, cur.toString().strip()});
         }
         cur.setLength(0);
@@ -63,7 +63,7 @@ final class ThreadText {
       }
       cur.append(line).append('\n');
     }
-    if (kind != null || cur.length() > 0) {
+    if (kind != null || !cur.toString().isBlank()) {
       posts.add(new String[] {author, kind, cur.toString().strip()});
     }
     boolean haveBody = false;

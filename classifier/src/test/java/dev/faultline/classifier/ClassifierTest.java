@@ -1,0 +1,215 @@
+package dev.faultline.classifier;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.faultline.schemas.taxonomy.FixPattern;
+import dev.faultline.schemas.taxonomy.Kind;
+import dev.faultline.schemas.taxonomy.Phase;
+import dev.faultline.schemas.taxonomy.RootCause;
+import dev.faultline.schemas.taxonomy.Stage;
+import dev.faultline.schemas.taxonomy.Symptom;
+import dev.faultline.schemas.taxonomy.SymptomClass;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.Test;
+
+/** Behaviour of the rules on invented issue texts. */
+class ClassifierTest {
+
+  private final Classifier classifier = new Classifier(ClassifierConfig.defaults());
+
+  private static IssueText issue(String title, String body) {
+    return IssueText.of("deepspeedai/DeepSpeed", 1, title, body);
+  }
+
+  @Test
+  void classifiesNcclWatchdogTimeoutAsHang() {
+    Classification c =
+        classifier.classify(
+            issue(
+                "Training stalls after 300 steps with watchdog timeout",
+                "Running on 4 nodes with 8 GPUs each. After a few hundred iterations all ranks stop.\n"
+                    + "[Rank 3] Watchdog caught collective operation timeout: WorkNCCL(OpType=ALLREDUCE) ran for"
+                    + " 1800000 milliseconds before timing out."));
+    assertEquals(Kind.BUG, c.kind().value());
+    assertEquals(Symptom.HANG, c.symptom().value());
+    assertEquals(SymptomClass.HANG, c.symptomClass().value());
+    assertEquals(Stage.COMMUNICATION, c.stage().value());
+    assertEquals(Boolean.TRUE, c.distributedSpecific().value());
+    assertTrue(c.symptom().evidence().contains("watchdog"), c.symptom().evidence());
+  }
+
+  @Test
+  void classifiesCudaOutOfMemoryAsOutOfMemoryInMemoryStage() {
+    Classification c =
+        classifier.classify(
+            issue(
+                "[BUG] ZeRO-3 offload still runs out of memory",
+                "When I fine-tune a 13B model with zero stage 3 and cpu offload I get\n"
+                    + "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB"));
+    assertEquals(Symptom.OUT_OF_MEMORY, c.symptom().value());
+    assertEquals(SymptomClass.CRASH, c.symptomClass().value());
+    assertEquals(Stage.MEMORY, c.stage().value());
+    assertEquals(Phase.TRAINING, c.phase().value());
+  }
+
+  @Test
+  void classifiesExtensionBuildFailureAsBuildInstallFailureOnOneDevice() {
+    Classification c =
+        classifier.classify(
+            issue(
+                "Error building extension 'cpu_adam' on a fresh machine",
+                "pip install deepspeed works but the JIT build of cpu_adam fails:\n"
+                    + "ninja: build stopped: subcommand failed.\nRuntimeError: Error building extension 'cpu_adam'"));
+    assertEquals(Symptom.BUILD_INSTALL_FAILURE, c.symptom().value());
+    assertEquals(SymptomClass.BUILD_FAILURE, c.symptomClass().value());
+    assertEquals(Stage.INITIALIZATION, c.stage().value());
+    assertEquals(Boolean.FALSE, c.distributedSpecific().value());
+  }
+
+  @Test
+  void classifiesMissingModuleAsImportError() {
+    Classification c =
+        classifier.classify(
+            issue("ModuleNotFoundError after upgrade", "import colossalai\nModuleNotFoundError: No module named 'foo_ext'"));
+    assertEquals(Symptom.IMPORT_ERROR, c.symptom().value());
+    assertEquals(Stage.INITIALIZATION, c.stage().value());
+  }
+
+  @Test
+  void classifiesCheckpointLoadFailureAsFaultTolerance() {
+    Classification c =
+        classifier.classify(
+            issue(
+                "[BUG] load_checkpoint fails after changing the number of GPUs",
+                "I saved a checkpoint with 8 ranks and try to resume on 4 ranks. load_checkpoint raises\n"
+                    + "RuntimeError: size mismatch for optimizer state"));
+    assertEquals(Symptom.CHECKPOINT_FAILURE, c.symptom().value());
+    assertEquals(Stage.FAULT_TOLERANCE, c.stage().value());
+  }
+
+  @Test
+  void answersQuestionWithoutTracebackWithSymptomNone() {
+    Classification c =
+        classifier.classify(
+            issue(
+                "How do I choose the micro batch size for pipeline parallelism?",
+                "I am not sure how gradient accumulation interacts with the number of pipeline stages. Any"
+                    + " suggestions?"));
+    assertEquals(Kind.QUESTION, c.kind().value());
+    assertEquals(Symptom.NONE, c.symptom().value());
+    assertNull(c.distributedSpecific().value());
+  }
+
+  @Test
+  void treatsQuestionTaggedReportWithFrameworkTracebackAsBug() {
+    Classification c =
+        classifier.classify(
+            issue(
+                "[QUESTION] ImportError when launching the example",
+                "Traceback (most recent call last):\n  File \"train.py\", line 3\n"
+                    + "ImportError: cannot import name 'fused_thing' from 'apex'"));
+    assertEquals(Kind.BUG, c.kind().value());
+    assertEquals(Symptom.IMPORT_ERROR, c.symptom().value());
+  }
+
+  @Test
+  void treatsEmptyTemplateAsOther() {
+    Classification c = classifier.classify(issue("[BUG]", ""));
+    assertEquals(Kind.OTHER, c.kind().value());
+    assertEquals(Symptom.NONE, c.symptom().value());
+  }
+
+  @Test
+  void leavesRootCauseAndFixUnknownWithoutDiagnosis() {
+    Classification c =
+        classifier.classify(
+            issue("Segmentation fault in forward pass", "The run crashes with a segmentation fault (core dumped)."));
+    assertEquals(Symptom.RUNTIME_CRASH, c.symptom().value());
+    assertEquals(RootCause.UNKNOWN, c.rootCause().value());
+    assertEquals(FixPattern.UNKNOWN, c.fixPattern().value());
+  }
+
+  @Test
+  void assignsVersionFixWhenThreadReportsResolutionByUpgrade() {
+    IssueText in =
+        new IssueText(
+            "hpcaitech/ColossalAI",
+            7,
+            "ImportError: cannot import name 'OldContext'",
+            "After pip install I cannot import the context class.",
+            List.of(),
+            List.of(
+                new Comment("maint", true, "This class was removed in the new version; it is deprecated."),
+                new Comment("reporter", false, "I had to downgrade to the older release and now it works. Solved.")),
+            List.of(),
+            "closed");
+    Classification c = classifier.classify(in);
+    assertEquals(RootCause.VERSION_INCOMPATIBILITY, c.rootCause().value());
+    assertEquals(FixPattern.VERSION_DEPENDENCY_MANAGEMENT, c.fixPattern().value());
+  }
+
+  @Test
+  void letsConfiguredGithubLabelDecidePhaseAsHumanGiven() {
+    IssueText in =
+        new IssueText(
+            "deepspeedai/DeepSpeed",
+            2,
+            "Kernel launch fails",
+            "CUDA error: an illegal memory access was encountered",
+            List.of("bug", "inference"),
+            List.of(),
+            List.of(),
+            "open");
+    Classification c = classifier.classify(in);
+    assertEquals(Phase.INFERENCE, c.phase().value());
+    assertTrue(c.phase().humanGiven());
+    assertEquals(1.0, c.phase().confidence());
+    assertFalse(c.symptom().humanGiven());
+  }
+
+  @Test
+  void answersUnknownBelowTheConfiguredThreshold() {
+    Classifier strict = new Classifier(new ClassifierConfig(0.95, java.util.Map.of()));
+    Classification c =
+        strict.classify(issue("Something is off", "The numbers look wrong sometimes after a while, not sure why."));
+    assertEquals(Symptom.UNKNOWN, c.symptom().value());
+    assertTrue(c.symptom().evidence().startsWith("below threshold"), c.symptom().evidence());
+  }
+
+  @Test
+  void namesFrameworkVersionsAndClassifierVersion() {
+    Classification c =
+        classifier.classify(
+            issue("Crash on startup", "Environment:\n- torch 2.1.0+cu118\n- deepspeed==0.12.3\nRuntimeError: boom"));
+    assertEquals("DeepSpeed", c.framework().value());
+    assertEquals("2.1.0+cu118", c.versions().get("torch"));
+    assertEquals("0.12.3", c.versions().get("deepspeed"));
+    assertEquals(Classifier.VERSION, c.classifierVersion());
+  }
+
+  @Test
+  void givesSameAnswersFromManyThreads() throws Exception {
+    IssueText in = issue("NCCL error: unhandled system error", "ncclSystemError during all_reduce on rank 5");
+    Classification expected = classifier.classify(in);
+    ExecutorService pool = Executors.newFixedThreadPool(4);
+    try {
+      List<Future<Classification>> results = new ArrayList<>();
+      for (int i = 0; i < 200; i++) {
+        results.add(pool.submit(() -> classifier.classify(in)));
+      }
+      for (Future<Classification> r : results) {
+        assertEquals(expected, r.get());
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    assertEquals(Symptom.COMMUNICATION_FAILURE, expected.symptom().value());
+  }
+}
