@@ -13,6 +13,7 @@ import org.neo4j.configuration.connectors.HttpConnector;
 import org.neo4j.configuration.connectors.HttpsConnector;
 import org.neo4j.configuration.helpers.SocketAddress;
 import org.neo4j.graphdb.GraphDatabaseService;
+import org.neo4j.graphdb.QueryExecutionException;
 import org.neo4j.harness.Neo4j;
 import org.neo4j.harness.Neo4jBuilders;
 import org.slf4j.Logger;
@@ -68,8 +69,15 @@ public final class EmbeddedNeo4j implements AutoCloseable {
             .build();
     try {
       GraphDatabaseService system = neo4j.databaseManagementService().database("system");
-      system.executeTransactionally(
-          "ALTER USER neo4j SET PASSWORD $password CHANGE NOT REQUIRED", Map.of("password", password));
+      try {
+        system.executeTransactionally(
+            "ALTER USER neo4j SET PASSWORD $password CHANGE NOT REQUIRED", Map.of("password", password));
+      } catch (QueryExecutionException e) {
+        // A restart on the same store with the same password: nothing to change.
+        if (e.getMessage() == null || !e.getMessage().contains("cannot be the same")) {
+          throw e;
+        }
+      }
     } catch (RuntimeException e) {
       neo4j.close();
       throw e;

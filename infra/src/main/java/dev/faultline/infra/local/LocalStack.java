@@ -1,0 +1,170 @@
+package dev.faultline.infra.local;
+
+import dev.faultline.embedded.EmbeddedKafka;
+import dev.faultline.embedded.EmbeddedNeo4j;
+import dev.faultline.graph.GraphConfig;
+import dev.faultline.graph.GraphSchema;
+import dev.faultline.jobs.IssuePipelineJob;
+import dev.faultline.jobs.JobConfig;
+import dev.faultline.jobs.sink.SinkOptions;
+import dev.faultline.schemas.Topic;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.flink.api.common.JobID;
+import org.apache.flink.api.common.JobStatus;
+import org.neo4j.driver.AuthTokens;
+import org.neo4j.driver.Driver;
+import org.neo4j.driver.GraphDatabase;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The whole system in one process: Kafka (KRaft), Neo4j, a Flink MiniCluster running the jobs, and the webhook
+ * receiver, all on loopback, all state under one data directory.
+ */
+public final class LocalStack implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(LocalStack.class);
+  /** Partitions of each topic on the local broker; parallelism 2 of the jobs reads them evenly. */
+  static final int PARTITIONS = 4;
+
+  private final LocalOptions options;
+  private final LocalSecrets secrets;
+  private final List<AutoCloseable> started = new ArrayList<>();
+  private EmbeddedKafka kafka;
+  private Admin kafkaAdmin;
+  private EmbeddedNeo4j neo4j;
+  private Driver driver;
+  private LocalFlink flink;
+  private JobID pipelineJob;
+  private LocalReceiver receiver;
+
+  private LocalStack(LocalOptions options, LocalSecrets secrets) {
+    this.options = options;
+    this.secrets = secrets;
+  }
+
+  /** Starts everything, in dependency order; on failure stops what was started and rethrows. */
+  public static LocalStack start(LocalOptions options, Map<String, String> env) throws Exception {
+    Path dataDir = options.dataDir().toAbsolutePath();
+    Files.createDirectories(dataDir);
+    LocalStack stack = new LocalStack(options, LocalSecrets.resolve(dataDir, env));
+    try {
+      stack.startAll(dataDir, env);
+      return stack;
+    } catch (Exception | Error e) {
+      stack.close();
+      throw e;
+    }
+  }
+
+  private void startAll(Path dataDir, Map<String, String> env) throws Exception {
+    kafka = EmbeddedKafka.start(dataDir.resolve("kafka"), options.kafkaPort());
+    started.add(kafka);
+    kafka.createTopics(PARTITIONS, Arrays.stream(Topic.values()).map(Topic::topicName).toList());
+    kafkaAdmin = kafka.admin();
+    started.add(kafkaAdmin);
+
+    neo4j = EmbeddedNeo4j.start(dataDir.resolve("neo4j"), options.boltPort(), options.neo4jHttpPort(), secrets.neo4jPassword());
+    started.add(neo4j);
+    GraphConfig graph = new GraphConfig(neo4j.boltUri().toString(), EmbeddedNeo4j.USER, secrets.neo4jPassword(), "neo4j");
+    driver = GraphDatabase.driver(graph.uri(), AuthTokens.basic(graph.user(), graph.password()));
+    started.add(driver);
+    new GraphSchema(driver, graph.database()).migrate();
+
+    flink = LocalFlink.start(dataDir.resolve("flink"), 4, options.flinkRestPort());
+    started.add(flink);
+    JobConfig job =
+        new JobConfig(kafka.bootstrapServers(), Map.of(), "faultline-issue-pipeline", graph, SinkOptions.DEFAULTS, Duration.ofSeconds(5), 2);
+    pipelineJob = flink.submit(IssuePipelineJob.NAME, env2 -> IssuePipelineJob.build(env2, job));
+    started.add(() -> flink.checkpointAndCancel(pipelineJob, Duration.ofSeconds(10)));
+    flink.awaitRunning(pipelineJob, Duration.ofSeconds(60));
+
+    receiver =
+        LocalReceiver.start(
+            options,
+            secrets,
+            kafka,
+            dataDir,
+            env,
+            List.of(
+                LocalReceiver.check("kafka", this::kafkaProblem),
+                LocalReceiver.check("neo4j", this::neo4jProblem),
+                LocalReceiver.check("flink-job", this::jobProblem)));
+    started.add(receiver);
+  }
+
+  Optional<String> kafkaProblem() {
+    if (kafka == null || !kafka.isRunning()) {
+      return Optional.of("broker not running");
+    }
+    try {
+      kafkaAdmin.describeCluster().nodes().get(2, TimeUnit.SECONDS);
+      return Optional.empty();
+    } catch (Exception e) {
+      return Optional.of("broker not answering: " + e.getMessage());
+    }
+  }
+
+  Optional<String> neo4jProblem() {
+    try {
+      driver.verifyConnectivity();
+      return Optional.empty();
+    } catch (RuntimeException e) {
+      return Optional.of("not reachable: " + e.getMessage());
+    }
+  }
+
+  Optional<String> jobProblem() {
+    JobStatus status = flink.status(pipelineJob);
+    return status == JobStatus.RUNNING ? Optional.empty() : Optional.of(IssuePipelineJob.NAME + " is " + status);
+  }
+
+  public EmbeddedKafka kafka() {
+    return kafka;
+  }
+
+  public EmbeddedNeo4j neo4j() {
+    return neo4j;
+  }
+
+  public LocalFlink flink() {
+    return flink;
+  }
+
+  public JobID pipelineJob() {
+    return pipelineJob;
+  }
+
+  public LocalReceiver receiver() {
+    return receiver;
+  }
+
+  public Path dataDir() {
+    return options.dataDir().toAbsolutePath();
+  }
+
+  public LocalSecrets secrets() {
+    return secrets;
+  }
+
+  /** Stops everything in reverse start order: receiver, job (after a final checkpoint), Flink, Neo4j, Kafka. */
+  @Override
+  public void close() {
+    for (int i = started.size() - 1; i >= 0; i--) {
+      try {
+        started.get(i).close();
+      } catch (Exception e) {
+        LOG.warn("Stopping {} failed: {}", started.get(i).getClass().getSimpleName(), e.getMessage());
+      }
+    }
+    started.clear();
+  }
+}
