@@ -1,0 +1,121 @@
+package dev.faultline.ingest;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * Which GitHub events and actions faultline uses, and what the receiver reads from a payload. Everything else is
+ * still recorded in the raw topic (downstream skips it), so a later version can use it by replaying the topic.
+ */
+public final class GitHubEvents {
+  private static final Set<String> ALL_ACTIONS = Set.of("*");
+
+  /** Used events and their used actions ({@code *}: all). */
+  private static final Map<String, Set<String>> USED =
+      Map.of(
+          "issues", ALL_ACTIONS,
+          "issue_comment", ALL_ACTIONS,
+          "pull_request", Set.of("opened", "edited", "closed", "reopened"),
+          "release", ALL_ACTIONS,
+          "label", ALL_ACTIONS,
+          "ping", ALL_ACTIONS);
+
+  private static final Pattern EVENT_NAME = Pattern.compile("[a-z][a-z_]{0,63}");
+  private static final Pattern ACTION_NAME = Pattern.compile("[a-z][a-z_]{0,63}");
+
+  private GitHubEvents() {}
+
+  /** True for an event name as GitHub spells them ({@code issue_comment}); guards metric tags and logs. */
+  public static boolean isWellFormedEvent(String event) {
+    return event != null && EVENT_NAME.matcher(event).matches();
+  }
+
+  /** True when faultline uses this event and action. */
+  public static boolean isUsed(String event, String action) {
+    Set<String> actions = USED.get(event);
+    return actions != null && (actions == ALL_ACTIONS || (action != null && actions.contains(action)));
+  }
+
+  /** The top-level {@code action}, when the payload has one. */
+  public static Optional<String> action(JsonNode payload) {
+    JsonNode action = payload.path("action");
+    return action.isTextual() && !action.asText().isEmpty() ? Optional.of(action.asText()) : Optional.empty();
+  }
+
+  /** A bounded tag value for metrics: the action when it looks like one, else {@code other}. */
+  public static String actionTag(String action) {
+    if (action == null) {
+      return "none";
+    }
+    return ACTION_NAME.matcher(action).matches() ? action : "other";
+  }
+
+  /** A bounded tag value for metrics: the event when it is one GitHub sends and we know, else {@code other}. */
+  public static String eventTag(String event) {
+    if (event == null) {
+      return "none";
+    }
+    return USED.containsKey(event) || KNOWN_UNUSED.contains(event) ? event : "other";
+  }
+
+  private static final Set<String> KNOWN_UNUSED =
+      Set.of(
+          "milestone", "pull_request_review", "pull_request_review_comment", "pull_request_review_thread", "push",
+          "create", "delete", "fork", "watch", "star", "discussion", "discussion_comment", "workflow_run",
+          "workflow_job", "check_run", "check_suite", "status", "sub_issues", "issue_dependencies", "member",
+          "repository", "installation", "installation_repositories", "meta", "deployment", "deployment_status",
+          "public", "gollum", "commit_comment", "project", "project_card", "project_column", "projects_v2_item");
+
+  /**
+   * When the change this delivery reports happened, from a timestamp the change itself sets ({@code updated_at} of
+   * the issue, pull request or comment; a release's publication). Empty when the payload has no such timestamp
+   * (labels, deletions, transfers), in which case the delivery's age cannot be judged.
+   */
+  public static Optional<Instant> changedAt(String event, String action, JsonNode payload) {
+    if ("deleted".equals(action) || "transferred".equals(action)) {
+      // The object's timestamps need not move when it is deleted or transferred: its age says nothing.
+      return Optional.empty();
+    }
+    return switch (event) {
+      case "issues" -> instant(payload.path("issue").path("updated_at"));
+      case "issue_comment" -> instant(payload.path("comment").path("updated_at"));
+      case "pull_request" -> instant(payload.path("pull_request").path("updated_at"));
+      case "release" -> {
+        Optional<Instant> updated = instant(payload.path("release").path("updated_at"));
+        if (updated.isPresent() || "edited".equals(action)) {
+          yield updated;
+        }
+        yield latest(
+            instant(payload.path("release").path("published_at")),
+            instant(payload.path("release").path("created_at")));
+      }
+      default -> Optional.empty();
+    };
+  }
+
+  private static Optional<Instant> latest(Optional<Instant> a, Optional<Instant> b) {
+    if (a.isEmpty()) {
+      return b;
+    }
+    if (b.isEmpty()) {
+      return a;
+    }
+    return a.get().isAfter(b.get()) ? a : b;
+  }
+
+  private static Optional<Instant> instant(JsonNode node) {
+    if (!node.isTextual()) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(Instant.parse(node.asText()));
+    } catch (DateTimeParseException e) {
+      return Optional.empty();
+    }
+  }
+}
