@@ -104,7 +104,6 @@ public final class Classifier {
     }
     Label<SymptomClass> symptomClass = symptomClass(symptom);
 
-    String lowerAll = all.toString().toLowerCase(Locale.ROOT);
     Label<String> framework =
         frameworks
             .ofRepo(in.repo())
@@ -112,7 +111,7 @@ public final class Classifier {
             .orElseGet(
                 () ->
                     frameworks
-                        .ofText(lowerAll)
+                        .ofText(all.toString().toLowerCase(Locale.ROOT))
                         .map(fw -> Label.predicted(fw, 0.6, "first framework named in the text"))
                         .orElse(Label.predicted((String) null, 0.0, "no known repository or framework name")));
     Map<String, String> found = versions.extract(all);
@@ -257,9 +256,6 @@ public final class Classifier {
     score.put(
         Symptom.RUNTIME_CRASH,
         (f.any(Cue.TRACEBACK) ? 3.0 : 0) + 1.5 * f.score(Cue.HARD_CRASH) + 0.5 * f.score(Cue.ERROR));
-    if (c.pr()) {
-      score.put(Symptom.CI_TEST_FAILURE, 1.0 * f.score(Cue.CI));
-    }
     Symptom best = null;
     double b = 0;
     double second = 0;
@@ -441,13 +437,17 @@ public final class Classifier {
         break;
     }
     Features f = c.f();
-    double d = f.score(Cue.DISTRIBUTED);
+    double d = f.score(Cue.DISTRIBUTED) + 0.4 * f.score(Cue.DISTRIBUTED_WEAK);
     double single = f.score(Cue.SINGLE_DEVICE);
     if (d >= 3 && single < d) {
-      return Label.predicted(true, Math.min(0.9, 0.5 + d / 20), "distributed words ('" + f.phrase(Cue.DISTRIBUTED) + "')");
+      String p = f.phrase(Cue.DISTRIBUTED) != null ? f.phrase(Cue.DISTRIBUTED) : f.phrase(Cue.DISTRIBUTED_WEAK);
+      return Label.predicted(true, Math.min(0.9, 0.5 + d / 20), "distributed words ('" + p + "')");
     }
-    if (single > 0 || d == 0) {
-      return Label.predicted(false, 0.5, single > 0 ? "single-device words" : "no distributed words");
+    if (single > 0) {
+      return Label.predicted(false, 0.5, "single-device words ('" + f.phrase(Cue.SINGLE_DEVICE) + "')");
+    }
+    if (!c.pr() && d == 0 && (s == Symptom.RUNTIME_CRASH || s == Symptom.FEATURE_MALFUNCTION)) {
+      return Label.predicted(false, 0.4, "no distributed words at all");
     }
     return Label.predicted(null, 0.3, "cannot tell whether it needs several devices");
   }

@@ -134,12 +134,31 @@ public final class VersionExtractor {
           value = value + "/" + alt.group();
         }
       }
-      out.putIfAbsent(key, value);
+      value = stripFileSuffix(value);
+      String earlier = out.get(key);
+      // first mention wins, unless a later one states the same version more precisely ("1.12" then "1.12.1")
+      if (earlier == null || (value.startsWith(earlier) && value.length() > earlier.length()
+          && value.charAt(earlier.length()) == '.')) {
+        out.put(key, value);
+      }
     }
     Matcher img = IMAGE.matcher(line);
     while (img.find()) {
       out.putIfAbsent(img.group(1).toLowerCase(java.util.Locale.ROOT), img.group(2));
     }
+  }
+
+  private static final String[] FILE_SUFFIXES = {".tar", ".whl", ".zip", ".gz", ".py", ".egg"};
+
+  /** "0.15.2.tar.gz" as written in an archive name is version "0.15.2". */
+  private static String stripFileSuffix(String value) {
+    for (String suffix : FILE_SUFFIXES) {
+      int i = value.indexOf(suffix);
+      if (i > 0) {
+        value = value.substring(0, i);
+      }
+    }
+    return value;
   }
 
   private static final Pattern ALT_VALUE = Pattern.compile("\\d{1,4}(?:\\.\\d{1,6}){1,4}");

@@ -150,20 +150,22 @@ public enum Cue {
       "multiple gpus", "multiple nodes", "nccl", "gloo", "allreduce", "all_reduce", "allgather", "all_gather",
       "reduce_scatter", "alltoall", "tensor parallel*", "tensor_parallel*", "tensor model parallel*",
       "pipeline parallel*", "sequence parallel*", "context parallel*", "expert parallel*", "data parallel*",
-      "tp_size", "pp_size", "tp size", "pp size", "zero 3", "zero3", "zero 2", "zero2", "zero 1", "zero1",
-      "zero stage", "stage 3", "fsdp", "sharded", "sharding", "shardformer", "offload", "process group",
-      "torchrun", "hostfile", "nodes", "distributed", "ddp", "gemini", "hybridparallelplugin",
-      "expert parallel", "ep_size", "8 gpus", "gpus", "processes", "pipelinemodule", "model parallel*",
-      "mp_size", "universal checkpoint", "partition*"),
+      "tp_size", "pp_size", "tp size", "pp size", "tp", "pp", "ep", "fsdp", "sharded", "sharding", "shardformer",
+      "process group", "torchrun", "hostfile", "nodes", "ddp", "hybridparallelplugin", "ep_size", "8 gpus",
+      "pipelinemodule", "model parallel*", "mp_size", "hpz", "overlap grad reduce", "overlap param gather",
+      "distributed optimizer", "across ranks"),
+  DISTRIBUTED_WEAK(
+      "zero 3", "zero3", "zero 2", "zero2", "zero 1", "zero1", "zero stage", "stage 3", "offload", "gemini",
+      "partition*", "universal checkpoint", "distributed", "gpus", "processes", "zero"),
   SINGLE_DEVICE("single gpu", "one gpu", "1 gpu", "single device", "single process", "cpu only", "on cpu"),
   // ---- root cause / fix evidence
   RESOLVED(
       "solved", "resolved", "fixed", "fixes", "works now", "it works", "worked", "working now", "the fix",
       "this fixes", "solution", "solve", "solves", "fix this", "fixed by", "fixed in", "workaround"),
   VERSION_CAUSE(
-      "incompatible", "incompatibility", "not compatible", "compatib*", "version mismatch", "mismatch version",
-      "older version", "newer version", "latest version", "new version", "old version", "removed in",
-      "deprecated", "no longer", "renamed", "version of", "versions", "pypi version", "update pypi"),
+      "incompatible", "incompatibility", "not compatible", "version mismatch", "mismatch version",
+      "removed in", "deprecated", "no longer", "renamed", "pypi version", "update pypi", "older version",
+      "newer version", "was removed", "has been removed"),
   VERSION_FIX(
       "downgrad*", "upgrad*", "pin", "pinned", "pinning", "update to", "updating", "reinstall*", "install the latest",
       "from source", "newer version", "older version", "latest version", "switch to version", "use version",
