@@ -161,9 +161,6 @@ public final class Classifier {
     boolean traceback = f.any(Cue.TRACEBACK) || f.any(Cue.HARD_CRASH);
     double symptomEvidence = strongSymptomScore(f);
     boolean errorInReport = traceback || f.reporter(Cue.ERROR) > 0 || symptomEvidence > 0;
-    if (bodyTokens < 12 && c.in().comments().isEmpty() && !errorInReport && c.in().title().length() < 40) {
-      return Label.predicted(Kind.OTHER, 0.6, "nearly empty report (" + bodyTokens + " words in the body)");
-    }
     boolean docTitle = f.in(Cue.DOC, Zone.TITLE) || tagIs(tag, "doc");
     boolean featureTitle =
         tagIs(tag, "feature", "request", "enhancement", "shardformer", "proposal")
@@ -173,6 +170,15 @@ public final class Classifier {
             || f.in(Cue.QUESTION, Zone.TITLE)
             || c.in().title().trim().endsWith("?");
     boolean strongBug = traceback || symptomEvidence >= 3 || f.in(Cue.ERROR, Zone.TITLE);
+    if (bodyTokens < 12
+        && c.in().comments().isEmpty()
+        && !errorInReport
+        && !docTitle
+        && !featureTitle
+        && !questionTitle
+        && c.in().title().length() < 40) {
+      return Label.predicted(Kind.OTHER, 0.6, "nearly empty report (" + bodyTokens + " words in the body)");
+    }
 
     if (docTitle && !strongBug) {
       return Label.predicted(Kind.DOCUMENTATION, 0.7, "docs in the title ('" + f.phrase(Cue.DOC) + "'), no failure");

@@ -168,8 +168,7 @@ public enum Cue {
       "newer version", "was removed", "has been removed"),
   VERSION_FIX(
       "downgrad*", "upgrad*", "pin", "pinned", "pinning", "update to", "updating", "reinstall*", "install the latest",
-      "from source", "newer version", "older version", "latest version", "switch to version", "use version",
-      "rebuild", "install an older", "nightly");
+      "from source", "switch to version", "use version", "rebuild", "install an older", "older release");
 
   private final List<String> phrases;
 
