@@ -29,6 +29,10 @@ public final class AvroCodec<T extends SpecificRecordBase> {
     return new AvroCodec<>(new IssueRecord());
   }
 
+  public static AvroCodec<ClassifiedIssue> classifiedIssues() {
+    return new AvroCodec<>(new ClassifiedIssue());
+  }
+
   public static AvroCodec<DeadLetter> deadLetters() {
     return new AvroCodec<>(new DeadLetter());
   }
