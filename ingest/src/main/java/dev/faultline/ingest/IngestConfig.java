@@ -183,14 +183,7 @@ public record IngestConfig(
     }
     b.secrets(secrets);
     b.bootstrapServers(env.getOrDefault(ENV_BOOTSTRAP_SERVERS, DEFAULT_BOOTSTRAP_SERVERS).trim());
-    Map<String, String> producer = new TreeMap<>();
-    env.forEach(
-        (k, v) -> {
-          if (k.startsWith(ENV_PRODUCER_PREFIX) && k.length() > ENV_PRODUCER_PREFIX.length()) {
-            producer.put(k.substring(ENV_PRODUCER_PREFIX.length()).toLowerCase(Locale.ROOT).replace('_', '.'), v);
-          }
-        });
-    b.producerProperties(producer);
+    b.producerProperties(producerPropertiesFromEnvironment(env));
     b.deliveryTopic(env.getOrDefault(ENV_DELIVERY_TOPIC, Topic.DELIVERIES.topicName()));
     String spool = env.get(ENV_SPOOL_DIR);
     b.spoolDir(spool != null && !spool.isBlank() ? Path.of(spool) : dataDir.resolve("spool"));
@@ -207,6 +200,18 @@ public record IngestConfig(
       b.handoffTimeout(parseDuration(env, ENV_HANDOFF_TIMEOUT));
     }
     return b.build();
+  }
+
+  /** Every {@value #ENV_PRODUCER_PREFIX}{@code X_Y} variable as the producer property {@code x.y}. */
+  public static Map<String, String> producerPropertiesFromEnvironment(Map<String, String> env) {
+    Map<String, String> producer = new TreeMap<>();
+    env.forEach(
+        (k, v) -> {
+          if (k.startsWith(ENV_PRODUCER_PREFIX) && k.length() > ENV_PRODUCER_PREFIX.length()) {
+            producer.put(k.substring(ENV_PRODUCER_PREFIX.length()).toLowerCase(Locale.ROOT).replace('_', '.'), v);
+          }
+        });
+    return producer;
   }
 
   private static long parseLong(Map<String, String> env, String name) {
