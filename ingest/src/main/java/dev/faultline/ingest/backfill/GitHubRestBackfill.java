@@ -104,7 +104,8 @@ public final class GitHubRestBackfill {
         GitHubApi.Page page = api.get(url);
         boolean reachedSince = false;
         for (JsonNode item : page.body()) {
-          Optional<Instant> updated = instant(item.path("updated_at"));
+          Optional<Instant> updated =
+              firstText(item, "updated_at", "published_at", "created_at").flatMap(GitHubRestBackfill::instant);
           if (effectiveSince.isPresent() && updated.isPresent() && updated.get().isBefore(effectiveSince.get())) {
             // Releases and pulls have no since parameter; pulls come newest first when since is set.
             reachedSince = listing == Listing.PULLS;
@@ -223,12 +224,9 @@ public final class GitHubRestBackfill {
     return Optional.empty();
   }
 
-  private static Optional<Instant> instant(JsonNode node) {
-    if (!node.isTextual()) {
-      return Optional.empty();
-    }
+  private static Optional<Instant> instant(String text) {
     try {
-      return Optional.of(Instant.parse(node.asText()));
+      return Optional.of(Instant.parse(text));
     } catch (DateTimeParseException e) {
       return Optional.empty();
     }
