@@ -1,0 +1,193 @@
+package dev.faultline.graph.query;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A named, parameterised Cypher query read from a {@code .cypher} resource whose leading {@code //} comment lines
+ * form its header:
+ *
+ * <pre>
+ * // @name new-bugs-per-release
+ * // @description Bugs filed against each release, per framework.
+ * // @description (a second line continues the description)
+ * // @param framework String = null  -- framework name; null = all
+ * // @param bucket String(week|month) = month  -- period length
+ * // @param issue String  -- required: no default
+ * // @column framework String  -- the framework
+ * </pre>
+ *
+ * <p>The header ends at the first line that is not a {@code //} comment; the whole text, header included, is the
+ * statement sent to Neo4j (Cypher ignores the comments).
+ *
+ * @param name kebab-case query name
+ * @param description what the query answers
+ * @param parameters declared parameters, in header order
+ * @param columns declared result columns, in result order
+ * @param cypher the statement
+ */
+public record QueryDefinition(
+    String name, String description, List<QueryParameter> parameters, List<QueryColumn> columns, String cypher) {
+
+  private static final Pattern NAME = Pattern.compile("[a-z0-9]+(-[a-z0-9]+)*");
+  private static final Pattern PARAM =
+      Pattern.compile(
+          "(?<name>[A-Za-z_][A-Za-z0-9_]*)\\s+(?<type>[A-Za-z]+)(\\((?<allowed>[^)]*)\\))?"
+              + "(\\s*=\\s*(?<default>\\S+))?\\s*(--\\s*(?<description>.*))?");
+  private static final Pattern COLUMN =
+      Pattern.compile("(?<name>[A-Za-z_][A-Za-z0-9_]*)(\\s+(?<type>[^\\s-][^\\s]*))?\\s*(--\\s*(?<description>.*))?");
+
+  public QueryDefinition {
+    Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(cypher, "cypher");
+    description = description == null ? "" : description;
+    parameters = List.copyOf(parameters);
+    columns = List.copyOf(columns);
+  }
+
+  /**
+   * Parses a query file.
+   *
+   * @param source where the text came from, for error messages
+   * @throws IllegalArgumentException naming the source and the line when the header is malformed
+   */
+  public static QueryDefinition parse(String source, String text) {
+    String name = null;
+    StringBuilder description = new StringBuilder();
+    List<QueryParameter> parameters = new ArrayList<>();
+    List<QueryColumn> columns = new ArrayList<>();
+    Set<String> seen = new HashSet<>();
+    int lineNumber = 0;
+    for (String line : text.split("\\R")) {
+      lineNumber++;
+      String trimmed = line.strip();
+      if (trimmed.isEmpty()) {
+        continue;
+      }
+      if (!trimmed.startsWith("//")) {
+        break;
+      }
+      String comment = trimmed.substring(2).strip();
+      if (!comment.startsWith("@")) {
+        continue;
+      }
+      int space = comment.indexOf(' ');
+      String tag = space < 0 ? comment : comment.substring(0, space);
+      String rest = space < 0 ? "" : comment.substring(space + 1).strip();
+      String where = source + " line " + lineNumber;
+      switch (tag) {
+        case "@name" -> {
+          if (!NAME.matcher(rest).matches()) {
+            throw new IllegalArgumentException(where + ": query name '" + rest + "' must be kebab-case");
+          }
+          name = rest;
+        }
+        case "@description" -> description.append(description.isEmpty() ? "" : " ").append(rest);
+        case "@param" -> {
+          QueryParameter parameter = parseParameter(where, rest);
+          if (!seen.add(parameter.name())) {
+            throw new IllegalArgumentException(where + ": parameter '" + parameter.name() + "' declared twice");
+          }
+          parameters.add(parameter);
+        }
+        case "@column" -> {
+          Matcher m = COLUMN.matcher(rest);
+          if (!m.matches()) {
+            throw new IllegalArgumentException(where + ": expected '@column name Type -- description'");
+          }
+          columns.add(new QueryColumn(m.group("name"), m.group("type"), strip(m.group("description"))));
+        }
+        default -> throw new IllegalArgumentException(
+            where + ": unknown tag " + tag + ": use @name, @description, @param or @column");
+      }
+    }
+    if (name == null) {
+      throw new IllegalArgumentException(source + ": the header has no '// @name query-name' line");
+    }
+    if (columns.isEmpty()) {
+      throw new IllegalArgumentException(source + ": the header declares no '// @column' lines");
+    }
+    return new QueryDefinition(name, description.toString(), parameters, columns, text);
+  }
+
+  private static QueryParameter parseParameter(String where, String text) {
+    Matcher m = PARAM.matcher(text);
+    if (!m.matches()) {
+      throw new IllegalArgumentException(
+          where + ": expected '@param name Type[(a|b)] [= default] [-- description]', got '" + text + "'");
+    }
+    QueryParameter.Type type;
+    try {
+      type = QueryParameter.Type.fromHeader(m.group("type"));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(where + ": " + e.getMessage(), e);
+    }
+    List<String> allowed =
+        m.group("allowed") == null
+            ? List.of()
+            : List.of(m.group("allowed").strip().split("\\s*\\|\\s*"));
+    String defaultText = m.group("default");
+    QueryParameter declared =
+        new QueryParameter(m.group("name"), type, allowed, defaultText == null, null, strip(m.group("description")));
+    if (defaultText == null) {
+      return declared;
+    }
+    try {
+      Object value = declared.convert(defaultText);
+      return new QueryParameter(declared.name(), type, allowed, false, value, declared.description());
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(where + ": bad default: " + e.getMessage(), e);
+    }
+  }
+
+  private static String strip(String s) {
+    return s == null ? "" : s.strip();
+  }
+
+  /** The declared parameter of that name. */
+  public Optional<QueryParameter> parameter(String parameterName) {
+    return parameters.stream().filter(p -> p.name().equals(parameterName)).findFirst();
+  }
+
+  /** The declared column names, in order. */
+  public List<String> columnNames() {
+    return columns.stream().map(QueryColumn::name).toList();
+  }
+
+  /**
+   * The Cypher parameter map for values given as text: each declared parameter converted, or its default when not
+   * given. Every declared parameter is present in the result (Cypher needs {@code $x} bound even when null).
+   *
+   * @throws IllegalArgumentException for an undeclared parameter, a missing required one or a bad value
+   */
+  public Map<String, Object> bind(Map<String, String> values) {
+    for (String given : values.keySet()) {
+      if (parameter(given).isEmpty()) {
+        throw new IllegalArgumentException(
+            "query '" + name + "' has no parameter '" + given + "': its parameters are "
+                + (parameters.isEmpty()
+                    ? "none"
+                    : String.join(", ", parameters.stream().map(QueryParameter::name).toList())));
+      }
+    }
+    Map<String, Object> bound = new HashMap<>();
+    for (QueryParameter p : parameters) {
+      Object value = values.containsKey(p.name()) ? p.convert(values.get(p.name())) : p.defaultValue();
+      if (value == null && p.required()) {
+        throw new IllegalArgumentException(
+            "query '" + name + "' needs parameter '" + p.name() + "' (" + p.typeText() + "): pass --param "
+                + p.name() + "=VALUE");
+      }
+      bound.put(p.name(), value);
+    }
+    return bound;
+  }
+}

@@ -1,0 +1,142 @@
+package dev.faultline.graph.query;
+
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeParseException;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+
+/**
+ * One parameter of a named query, as its header declares it:
+ *
+ * <pre>// @param name Type[(a|b|c)] [= default] [-- description]</pre>
+ *
+ * <p>No {@code = default} makes the parameter required; {@code = null} makes it optional with no value (the query
+ * treats null as "no filter"). A list of allowed values in parentheses is a whitelist checked before the query
+ * runs.
+ *
+ * @param name the Cypher parameter name, without {@code $}
+ * @param type how a string value is converted
+ * @param allowedValues the whitelist, empty when any value of the type is accepted
+ * @param required whether a value must be given (no default declared)
+ * @param defaultValue the converted default, {@code null} when none or {@code = null}
+ * @param description what the parameter does
+ */
+public record QueryParameter(
+    String name, Type type, List<String> allowedValues, boolean required, Object defaultValue, String description) {
+
+  /** The value types a query parameter can have, with their conversion from text. */
+  public enum Type {
+    /** Text as given. */
+    STRING("String"),
+    /** A whole number, passed to Cypher as an INTEGER (Java {@code Long}). */
+    INTEGER("Integer"),
+    /** A decimal number, passed as a FLOAT (Java {@code Double}). */
+    FLOAT("Float"),
+    /** {@code true} or {@code false}. */
+    BOOLEAN("Boolean"),
+    /**
+     * An instant, passed as a Cypher DATETIME: {@code 2024-05-01} (midnight UTC), {@code 2024-05-01T12:00:00}
+     * (UTC) or with an offset, {@code 2024-05-01T12:00:00+02:00}.
+     */
+    DATETIME("DateTime");
+
+    private final String headerName;
+
+    Type(String headerName) {
+      this.headerName = headerName;
+    }
+
+    /** The spelling in query headers. */
+    public String headerName() {
+      return headerName;
+    }
+
+    static Type fromHeader(String text) {
+      for (Type t : values()) {
+        if (t.headerName.equalsIgnoreCase(text)) {
+          return t;
+        }
+      }
+      throw new IllegalArgumentException(
+          "unknown parameter type '" + text + "': use one of String, Integer, Float, Boolean, DateTime");
+    }
+  }
+
+  public QueryParameter {
+    Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(type, "type");
+    allowedValues = allowedValues == null ? List.of() : List.copyOf(allowedValues);
+    description = description == null ? "" : description;
+  }
+
+  /**
+   * Converts a value given as text to this parameter's type and checks the whitelist; {@code null} or the literal
+   * {@code null} gives {@code null}.
+   *
+   * @throws IllegalArgumentException naming the parameter, the bad value and what is expected
+   */
+  public Object convert(String raw) {
+    if (raw == null || raw.equals("null")) {
+      return null;
+    }
+    String text = raw.strip();
+    if (!allowedValues.isEmpty() && !allowedValues.contains(text)) {
+      throw new IllegalArgumentException(
+          "parameter '" + name + "' is '" + text + "': use one of " + String.join(", ", allowedValues));
+    }
+    try {
+      return switch (type) {
+        case STRING -> text;
+        case INTEGER -> Long.parseLong(text);
+        case FLOAT -> Double.parseDouble(text);
+        case BOOLEAN -> parseBoolean(text);
+        case DATETIME -> parseDateTime(text);
+      };
+    } catch (NumberFormatException | DateTimeParseException e) {
+      throw new IllegalArgumentException(
+          "parameter '" + name + "' is '" + text + "', not " + expected(), e);
+    }
+  }
+
+  /** The header form of type and whitelist, e.g. {@code String(week|month)}. */
+  public String typeText() {
+    return allowedValues.isEmpty()
+        ? type.headerName()
+        : type.headerName() + "(" + String.join("|", allowedValues) + ")";
+  }
+
+  private String expected() {
+    return switch (type) {
+      case STRING -> "a string";
+      case INTEGER -> "a whole number such as 10";
+      case FLOAT -> "a number such as 0.5";
+      case BOOLEAN -> "true or false";
+      case DATETIME -> "a date or date-time such as 2024-05-01 or 2024-05-01T12:00:00Z";
+    };
+  }
+
+  private Boolean parseBoolean(String text) {
+    return switch (text.toLowerCase(Locale.ROOT)) {
+      case "true" -> Boolean.TRUE;
+      case "false" -> Boolean.FALSE;
+      default -> throw new IllegalArgumentException(
+          "parameter '" + name + "' is '" + text + "', not " + expected());
+    };
+  }
+
+  private static ZonedDateTime parseDateTime(String text) {
+    if (text.length() == 10) {
+      return LocalDate.parse(text).atStartOfDay(ZoneOffset.UTC);
+    }
+    try {
+      return OffsetDateTime.parse(text).toZonedDateTime();
+    } catch (DateTimeParseException e) {
+      return LocalDateTime.parse(text).atZone(ZoneOffset.UTC);
+    }
+  }
+}

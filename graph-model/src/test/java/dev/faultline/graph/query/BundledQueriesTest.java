@@ -1,0 +1,69 @@
+package dev.faultline.graph.query;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+/** The query files shipped in the library: each parses, and its header matches its Cypher. */
+class BundledQueriesTest {
+  private static final Pattern PARAMETER_USE = Pattern.compile("\\$([A-Za-z_][A-Za-z0-9_]*)");
+  private static final Pattern RETURN_ALIAS = Pattern.compile("\\bAS\\s+([A-Za-z_][A-Za-z0-9_]*)");
+
+  private final List<QueryDefinition> queries = QueryLibrary.loadDefinitions();
+
+  @Test
+  void everyIndexedFileParsesWithADescription() {
+    assertTrue(queries.size() >= 13, "queries: " + queries.size());
+    for (QueryDefinition q : queries) {
+      assertFalse(q.description().isBlank(), q.name() + " has no description");
+      q.parameters().forEach(p -> assertFalse(p.description().isBlank(), q.name() + "." + p.name() + " undocumented"));
+    }
+  }
+
+  @Test
+  void everyParameterUsedInTheCypherIsDeclaredAndEveryDeclaredOneIsUsed() {
+    for (QueryDefinition q : queries) {
+      Set<String> used = new TreeSet<>();
+      Matcher m = PARAMETER_USE.matcher(body(q));
+      while (m.find()) {
+        used.add(m.group(1));
+      }
+      Set<String> declared = q.parameters().stream().map(QueryParameter::name).collect(Collectors.toCollection(TreeSet::new));
+      assertEquals(declared, used, q.name());
+    }
+  }
+
+  @Test
+  void everyDeclaredColumnIsReturned() {
+    for (QueryDefinition q : queries) {
+      String body = body(q);
+      String lastReturn = body.substring(body.lastIndexOf("RETURN "));
+      for (String column : q.columnNames()) {
+        boolean aliased = RETURN_ALIAS.matcher(body).results().anyMatch(r -> r.group(1).equals(column));
+        boolean bare = Pattern.compile("(RETURN |, |\\n\\s+)" + column + "(,|\\n|$)").matcher(lastReturn).find();
+        assertTrue(aliased || bare, q.name() + " does not return column " + column);
+      }
+    }
+  }
+
+  @Test
+  void dimensionParametersAreWhitelisted() {
+    for (QueryDefinition q : queries) {
+      q.parameter("dimension")
+          .filter(p -> !q.name().equals("emerging-categories"))
+          .ifPresent(p -> assertFalse(p.allowedValues().isEmpty(), q.name() + ".dimension has no whitelist"));
+    }
+  }
+
+  private static String body(QueryDefinition q) {
+    return q.cypher().lines().filter(l -> !l.strip().startsWith("//")).collect(Collectors.joining("\n"));
+  }
+}
