@@ -34,11 +34,14 @@ import java.util.regex.Pattern;
 public final class Classifier {
 
   /** Version of the rules and taxonomy that produced a classification; stored with every label in the graph. */
-  public static final String VERSION = "rules-1.0.0+taxonomy-v1";
+  public static final String VERSION = "rules-1.1.0+taxonomy-v1";
 
   /** Frameworks used for training only: without inference words, their defects show in training. */
   private static final java.util.Set<String> TRAINING_FRAMEWORKS =
-      java.util.Set.of("Megatron-LM", "Megatron-DeepSpeed", "Colossal-AI", "Horovod", "NeMo");
+      java.util.Set.of("Megatron-LM", "Megatron-DeepSpeed", "Horovod", "NeMo");
+
+  /** Frameworks that only serve models: without training words, their defects show in inference. */
+  private static final java.util.Set<String> INFERENCE_FRAMEWORKS = java.util.Set.of("vLLM");
 
   private static final Pattern TITLE_TAG = Pattern.compile("^\\s*[\\[【(]\\s*([^\\]】)]{1,40}?)\\s*[\\]】)]");
 
@@ -86,7 +89,7 @@ public final class Classifier {
     Label<Phase> phase = threshold(phase(ctx, kind.value(), symptom.value(), repoFramework), Phase.UNKNOWN);
     Label<Boolean> distributed = distributed(ctx, kind.value(), symptom.value());
     Label<RootCause> rootCause = threshold(rootCause(ctx, kind.value(), symptom.value()), RootCause.UNKNOWN);
-    Label<FixPattern> fix = threshold(fixPattern(ctx, kind.value()), FixPattern.UNKNOWN);
+    Label<FixPattern> fix = threshold(fixPattern(ctx, kind.value(), symptom.value()), FixPattern.UNKNOWN);
 
     // people's labels win
     EnumMap<TaxonomyDimension, Label<String>> human = humanLabels(in);
@@ -149,7 +152,9 @@ public final class Classifier {
     Features f = c.f();
     String tag = c.tag();
     if (c.pr()) {
-      if (f.in(Cue.DOC, Zone.PR_TITLE) && !f.in(Cue.ERROR, Zone.PR_TITLE)) {
+      boolean behaviourBroken = f.in(Cue.ERROR, Zone.PR_TITLE) || f.in(Cue.ERROR, Zone.PR_BODY)
+          || f.in(Cue.INCORRECT, Zone.PR_BODY);
+      if (f.in(Cue.DOC, Zone.PR_TITLE) && !behaviourBroken) {
         return Label.predicted(Kind.DOCUMENTATION, 0.7, "pull request title about docs: '" + f.phrase(Cue.DOC) + "'");
       }
       return Label.predicted(Kind.BUG, 0.6, "merged pull request: describes a fix");
@@ -419,6 +424,9 @@ public final class Classifier {
           && s != Symptom.IMPORT_ERROR) {
         return Label.predicted(Phase.TRAINING, 0.5, framework + " is a training framework; no inference words");
       }
+      if (framework != null && INFERENCE_FRAMEWORKS.contains(framework) && kind == Kind.BUG) {
+        return Label.predicted(Phase.INFERENCE, 0.5, framework + " is an inference engine; no training words");
+      }
       return Label.predicted(Phase.UNKNOWN, 0.3, "text never says training or inference");
     }
     if (inf > tr) {
@@ -460,10 +468,69 @@ public final class Classifier {
 
   // ------------------------------------------------------------------ root cause and fix
 
+  /** Stated causes, most specific first: on a tie the earlier one wins. */
+  private static final Object[][] CAUSES = {
+    {Cue.CAUSE_COMMUNICATION, RootCause.DISTRIBUTED_COMMUNICATION_ERROR},
+    {Cue.CAUSE_CONCURRENCY, RootCause.CONCURRENCY_ERROR},
+    {Cue.CAUSE_DIST_TENSOR, RootCause.DISTRIBUTED_TENSOR_ERROR},
+    {Cue.CAUSE_EXCEPTION, RootCause.INCORRECT_EXCEPTION_HANDLING},
+    {Cue.CAUSE_DEPENDENCY, RootCause.DEPENDENT_MODULE_ISSUE},
+    {Cue.CAUSE_PRECONDITION, RootCause.PRECONDITION_MISSING},
+    {Cue.CAUSE_ASSIGNMENT, RootCause.INCORRECT_ASSIGNMENT},
+    {Cue.CAUSE_IMPLEMENTATION, RootCause.INCORRECT_IMPLEMENTATION},
+    {Cue.CAUSE_API_MISUSE, RootCause.API_MISUSE},
+    {Cue.CAUSE_CONFIG, RootCause.CONFIGURATION_ERROR},
+  };
+
+  /** Stated fixes, most specific first. */
+  private static final Object[][] FIXES = {
+    {Cue.FIX_VERSION_COMPAT, FixPattern.VERSION_COMPATIBILITY_HANDLING},
+    {Cue.FIX_CONDITION, FixPattern.CONDITIONAL_LOGIC},
+    {Cue.FIX_PARAMETER, FixPattern.PARAMETER_HANDLING},
+    {Cue.FIX_REWRITE, FixPattern.LOGIC_REWRITE},
+  };
+
+  /**
+   * How often a cue occurs where the codebook accepts a diagnosis or a fix: a pull request's own title and
+   * description, maintainers' comments, other comments of a thread that states a diagnosis or a resolution, and the
+   * reporter's post when it carries an explicit code-level diagnosis.
+   */
+  private static int stated(Ctx c, Cue cue) {
+    Features f = c.f();
+    int n = f.count(cue, Zone.PR_TITLE) + f.count(cue, Zone.PR_BODY) + f.count(cue, Zone.MAINTAINER_COMMENT);
+    if (f.in(Cue.DIAGNOSIS, Zone.COMMENT) || f.in(Cue.RESOLVED, Zone.COMMENT)
+        || f.in(Cue.DIAGNOSIS, Zone.MAINTAINER_COMMENT) || f.in(Cue.RESOLVED, Zone.MAINTAINER_COMMENT)) {
+      n += f.count(cue, Zone.COMMENT);
+    }
+    if (f.in(Cue.DIAGNOSIS, Zone.BODY)) {
+      n += f.count(cue, Zone.BODY) + f.count(cue, Zone.TITLE);
+    }
+    return n;
+  }
+
   private Label<RootCause> rootCause(Ctx c, Kind kind, Symptom s) {
     Features f = c.f();
-    if (kind == Kind.OTHER) {
+    if (kind != Kind.BUG) {
       return Label.predicted(RootCause.UNKNOWN, 0.9, "no defect");
+    }
+    for (String label : c.in().labels()) {
+      if (label.toLowerCase(Locale.ROOT).contains("upstream")) {
+        return Label.predicted(RootCause.DEPENDENT_MODULE_ISSUE, 0.6, "GitHub label '" + label + "': bug in a dependency");
+      }
+    }
+    Cue bestCue = null;
+    RootCause best = null;
+    int bestN = 0;
+    for (Object[] cause : CAUSES) {
+      int n = stated(c, (Cue) cause[0]);
+      if (n > bestN) {
+        bestN = n;
+        bestCue = (Cue) cause[0];
+        best = (RootCause) cause[1];
+      }
+    }
+    if (best != null) {
+      return Label.predicted(best, 0.55, "stated cause ('" + f.phrase(bestCue) + "')");
     }
     boolean resolved = f.count(Cue.RESOLVED, Zone.COMMENT) + f.count(Cue.RESOLVED, Zone.MAINTAINER_COMMENT) > 0
         || c.mergedFix();
@@ -477,19 +544,86 @@ public final class Classifier {
       return Label.predicted(RootCause.VERSION_INCOMPATIBILITY, 0.55,
           "resolution by a version change ('" + f.phrase(Cue.VERSION_FIX) + "', '" + f.phrase(Cue.VERSION_CAUSE) + "')");
     }
+    if (s == Symptom.IMPORT_ERROR && !c.pr() && f.reporter(Cue.API_MOVED) > 0
+        && f.count(Cue.VERSION_CAUSE, Zone.COMMENT) + f.count(Cue.VERSION_CAUSE, Zone.MAINTAINER_COMMENT)
+            + f.count(Cue.INSTALL_ADVICE, Zone.COMMENT) + f.count(Cue.INSTALL_ADVICE, Zone.MAINTAINER_COMMENT) > 0) {
+      return Label.predicted(RootCause.VERSION_INCOMPATIBILITY, 0.5,
+          "a name the installed version does not export ('" + f.phrase(Cue.API_MOVED) + "'), replies point at versions");
+    }
+    if (f.any(Cue.CAUSE_ENVIRONMENT)) {
+      return Label.predicted(RootCause.ENVIRONMENT_INCOMPATIBILITY, 0.5,
+          "the error names an unsupported environment ('" + f.phrase(Cue.CAUSE_ENVIRONMENT) + "')");
+    }
     return Label.predicted(RootCause.UNKNOWN, 0.8, "no diagnosis stated");
   }
 
-  private Label<FixPattern> fixPattern(Ctx c, Kind kind) {
+  private Label<FixPattern> fixPattern(Ctx c, Kind kind, Symptom symptom) {
     Features f = c.f();
+    if (kind == Kind.OTHER) {
+      return Label.predicted(FixPattern.UNKNOWN, 0.8, "no defect");
+    }
     int resolvedInThread = f.count(Cue.RESOLVED, Zone.COMMENT) + f.count(Cue.RESOLVED, Zone.MAINTAINER_COMMENT);
     int versionFixInThread = f.count(Cue.VERSION_FIX, Zone.COMMENT) + f.count(Cue.VERSION_FIX, Zone.MAINTAINER_COMMENT)
         + f.count(Cue.VERSION_FIX, Zone.PR_TITLE);
-    if (kind != Kind.OTHER && resolvedInThread > 0 && versionFixInThread > 0) {
+    if (resolvedInThread > 0 && versionFixInThread > 0) {
       return Label.predicted(FixPattern.VERSION_DEPENDENCY_MANAGEMENT, 0.55,
           "thread reports it resolved by '" + f.phrase(Cue.VERSION_FIX) + "'");
     }
+    boolean installSymptom = symptom == Symptom.BUILD_INSTALL_FAILURE || symptom == Symptom.IMPORT_ERROR;
+    if (installSymptom && !c.pr() && f.count(Cue.INSTALL_ADVICE, Zone.COMMENT) + f.count(Cue.INSTALL_ADVICE,
+        Zone.MAINTAINER_COMMENT) > 0) {
+      return Label.predicted(FixPattern.VERSION_DEPENDENCY_MANAGEMENT, 0.5,
+          "a reply to a build/import failure says how to install ('" + f.phrase(Cue.INSTALL_ADVICE) + "')");
+    }
+    if (addsConditionInPatch(c.in())) {
+      return Label.predicted(FixPattern.CONDITIONAL_LOGIC, 0.55, "a patch in the thread adds an if-branch");
+    }
+    Cue bestCue = null;
+    FixPattern best = null;
+    int bestN = 0;
+    for (Object[] fix : FIXES) {
+      int n = stated(c, (Cue) fix[0]);
+      if (n > bestN) {
+        bestN = n;
+        bestCue = (Cue) fix[0];
+        best = (FixPattern) fix[1];
+      }
+    }
+    if (best != null) {
+      return Label.predicted(best, 0.5, "stated fix ('" + f.phrase(bestCue) + "')");
+    }
     return Label.predicted(FixPattern.UNKNOWN, 0.8, "no resolution visible");
+  }
+
+  /** A unified diff in the body or a comment whose added lines open an {@code if}. Linear scan, no regex. */
+  static boolean addsConditionInPatch(IssueText in) {
+    if (addsCondition(in.body())) {
+      return true;
+    }
+    for (Comment cm : in.comments()) {
+      if (addsCondition(cm.body())) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static boolean addsCondition(String t) {
+    if (t == null || t.indexOf("@@") < 0) {
+      return false;
+    }
+    int i = t.indexOf("\n+");
+    while (i >= 0) {
+      int j = i + 2;
+      while (j < t.length() && (t.charAt(j) == ' ' || t.charAt(j) == '\t')) {
+        j++;
+      }
+      if (j > i + 2 && t.startsWith("if ", j)) {
+        return true;
+      }
+      i = t.indexOf("\n+", i + 2);
+    }
+    return false;
   }
 
   // ------------------------------------------------------------------ helpers

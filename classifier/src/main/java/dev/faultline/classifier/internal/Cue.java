@@ -139,7 +139,7 @@ public enum Cue {
       "optimizer", "adam", "adamw", "fused_adam", "cpu_adam", "epoch", "epochs", "sft", "rlhf", "ppo",
       "dpo", "gradient*", "grad", "loss", "lr", "zero", "zero3", "zero2", "zero_optimization", "train_batch_size",
       "fsdp", "pipeline", "pipelinemodule", "activation checkpoint*", "activation_checkpoint*",
-      "partition_activations", "megatron", "gpt", "llama", "pretrained", "训 练", "微 调"),
+      "partition_activations", "训 练", "微 调"),
   INFERENCE(
       "inference", "generate", "generation", "serving", "serve", "init_inference", "kernel injection",
       "kernel_inject", "replace_with_kernel_inject", "deepspeed inference", "deepspeed mii", "mii",
@@ -165,10 +165,71 @@ public enum Cue {
   VERSION_CAUSE(
       "incompatible", "incompatibility", "not compatible", "version mismatch", "mismatch version",
       "removed in", "deprecated", "no longer", "renamed", "pypi version", "update pypi", "older version",
-      "newer version", "was removed", "has been removed"),
+      "newer version", "was removed", "has been removed", "outdated", "out of date", "moved to", "has been moved",
+      "was moved"),
   VERSION_FIX(
       "downgrad*", "upgrad*", "pin", "pinned", "pinning", "update to", "updating", "reinstall*", "install the latest",
-      "from source", "switch to version", "use version", "rebuild", "install an older", "older release");
+      "from source", "switch to version", "use version", "rebuild", "install an older", "older release", "bump*",
+      "pin the", "pin to"),
+  // ---- diagnosis: the thread or PR says why it broke (codebook section 9: only stated causes count)
+  DIAGNOSIS(
+      "the issue is", "the problem is", "the bug is", "root cause", "is caused by", "was caused by", "caused by",
+      "this is because", "this happens because", "the reason is", "the culprit", "the fix is", "fix is to",
+      "proposed fix", "suggested fix", "should be", "instead of", "introduced in", "introduced by", "this pr fixes",
+      "this fixes", "this pr", "fix for"),
+  CAUSE_IMPLEMENTATION(
+      "typo", "typos", "copy paste", "wrong index", "off by one", "wrong condition",
+      "inverted condition", "logic error", "wrong logic", "incorrect logic", "wrong formula", "wrong calculation",
+      "incorrect calculation", "miscalculat*", "incorrectly computed", "computed incorrectly", "wrong computation"),
+  CAUSE_PRECONDITION(
+      "add a check", "adds a check", "added a check", "missing check", "without checking", "no check", "not divisible",
+      "divisible by", "divisibility", "guard against", "check for none", "none check", "is not none", "edge case",
+      "corner case", "empty list", "world size is 1", "world_size 1", "when world_size"),
+  CAUSE_COMMUNICATION(
+      "wrong process group", "wrong group", "incorrect process group", "incorrect group", "wrong collective",
+      "collective order", "order of collectives", "mismatched collective*", "wrong src", "wrong dst", "wrong rank",
+      "incorrect rank", "wrong communicator", "wrong pg", "default process group", "wrong backend", "collectives mismatch"),
+  CAUSE_CONCURRENCY(
+      "race condition", "race conditions", "data race", "racing", "missing sync*", "stream sync*",
+      "not synchronized", "without synchroniz*", "synchronization issue", "out of order", "thread safe*",
+      "thread unsafe", "concurren*"),
+  CAUSE_DIST_TENSOR(
+      "tensor slicing", "slicing", "reshard*", "sharded tensor", "shard metadata", "sharding metadata",
+      "tensor metadata", "wrong partition size", "partitioned tensor", "tp slicing", "merge the shards",
+      "merging shards"),
+  CAUSE_EXCEPTION(
+      "swallow*", "exception is ignored", "error is ignored", "errors are ignored", "silently ignored",
+      "is ignored when", "should raise", "should be raised", "not raised", "is not raised", "masks the", "error handling", "exception handling", "bare except", "no error message",
+      "without an error", "without error"),
+  CAUSE_DEPENDENCY("upstream bug", "upstream issue", "bug in nccl", "nccl bug", "bug in pytorch", "pytorch bug",
+      "bug in transformers", "bug in apex", "issue in nccl", "issue in pytorch", "bug in triton"),
+  CAUSE_ENVIRONMENT(
+      "unsupported gpu architecture", "not supported on windows", "compute capability", "unsupported architecture",
+      "not supported on this gpu", "driver is too old", "driver version is insufficient", "glibc"),
+  CAUSE_API_MISUSE("api change*", "changed api", "changed the api", "wrong api", "misuse*",
+      "deprecated api", "incorrect use of", "incorrect usage of", "wrong usage"),
+  CAUSE_CONFIG("wrong default", "incorrect default", "default value", "config key", "env var", "environment variable",
+      "build flag", "wrong flag", "wrong config", "misconfigur*"),
+  CAUSE_ASSIGNMENT("stale value", "wrong value", "incorrectly set", "wrongly set", "was not updated", "is not updated",
+      "not reset", "overwritten", "overwrites", "wrong variable"),
+  // ---- fix evidence
+  FIX_CONDITION(
+      "add a check", "adds a check", "added a check", "add check", "check whether", "check if", "guard", "early return",
+      "return early", "skip when", "skip if", "only when", "only if", "if condition", "conditional", "handle the case",
+      "handle case", "handles the case", "should only"),
+  FIX_PARAMETER(
+      "rename* arg*", "rename* param*", "renam* the argument", "default value", "pass the argument",
+      "pass argument", "propagat*", "kwarg*", "argument validation", "validate the argument", "args"),
+  FIX_VERSION_COMPAT(
+      "backward compat*", "backwards compat*", "version check", "older versions", "for newer versions",
+      "compat shim", "version guard", "version gate*", "depending on the version", "is_torch_version"),
+  /** Advice in a reply to a build or import failure: install, rebuild or change a version. */
+  /** A name that a module no longer exports: the API moved between versions. */
+  API_MOVED("cannot import name", "has no attribute", "no module named"),
+  INSTALL_ADVICE(
+      "pip install", "pip3 install", "ds_build_*", "install sh", "reinstall*", "upgrad*", "downgrad*", "version",
+      "versions", "prebuilt", "pre built", "rebuild", "from source", "conda install"),
+  FIX_REWRITE("refactor*", "rewrite", "rewrote", "rewritten", "reimplement*", "redesign*");
 
   private final List<String> phrases;
 
