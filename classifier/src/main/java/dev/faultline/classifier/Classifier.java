@@ -159,7 +159,7 @@ public final class Classifier {
       }
       return Label.predicted(Kind.BUG, 0.6, "merged pull request: describes a fix");
     }
-    if (f.any(Cue.TEMPLATE_PLACEHOLDER)) {
+    if (f.any(Cue.TEMPLATE_PLACEHOLDER) || placeholderTitle(c.in().title())) {
       return Label.predicted(Kind.OTHER, 0.8, "unfilled template placeholder");
     }
     int bodyTokens = c.index().tokenCount(Zone.BODY);
@@ -173,7 +173,7 @@ public final class Classifier {
     boolean questionTitle =
         tagIs(tag, "question", "help", "usage")
             || f.in(Cue.QUESTION, Zone.TITLE)
-            || c.in().title().trim().endsWith("?");
+            || (c.in().title().trim().endsWith("?") && !tagIs(tag, "bug"));
     boolean strongBug = traceback || symptomEvidence >= 3 || f.in(Cue.ERROR, Zone.TITLE);
     if (bodyTokens < 12
         && c.in().comments().isEmpty()
@@ -189,7 +189,9 @@ public final class Classifier {
       return Label.predicted(Kind.DOCUMENTATION, 0.7, "docs in the title ('" + f.phrase(Cue.DOC) + "'), no failure");
     }
     boolean failureInTitle = f.in(Cue.ERROR, Zone.TITLE) || f.in(Cue.IMPORT, Zone.TITLE) || f.in(Cue.OOM, Zone.TITLE);
-    if (questionTitle && !failureInTitle && !(traceback && f.reporter(Cue.ERROR) > 2)) {
+    // codebook 9: a "[QUESTION]" whose post carries a traceback of the framework's code is a bug report
+    boolean tracebackInPost = f.in(Cue.TRACEBACK, Zone.BODY);
+    if (questionTitle && !failureInTitle && !tracebackInPost && !(traceback && f.reporter(Cue.ERROR) > 2)) {
       return Label.predicted(Kind.QUESTION, 0.65, "question in the title, no framework traceback");
     }
     if (featureTitle && !traceback) {
@@ -207,6 +209,19 @@ public final class Classifier {
     String why = traceback ? "traceback or crash" : errorInReport ? "failure reported ('" + firstOf(f, Cue.ERROR) + "')"
         : "default: a report in an issue tracker of a framework";
     return Label.predicted(Kind.BUG, errorInReport ? 0.8 : 0.45, why);
+  }
+
+  private static final java.util.Set<String> PLACEHOLDER_TITLES = java.util.Set.of(
+      "delete", "deleted", "del", "remove", "removed", "test", "testing", "none", "null", "na", "n/a", "spam", "-", ".",
+      "title", "issue", "untitled", "ignore", "please delete");
+
+  /** A title that only says the post was withdrawn or is a test: spam or an emptied report. */
+  static boolean placeholderTitle(String title) {
+    String t = title.trim().toLowerCase(Locale.ROOT);
+    while (t.endsWith(".") || t.endsWith("!")) {
+      t = t.substring(0, t.length() - 1).trim();
+    }
+    return t.isEmpty() || PLACEHOLDER_TITLES.contains(t);
   }
 
   private static String firstOf(Features f, Cue cue) {

@@ -80,8 +80,8 @@ public final class VersionExtractor {
             "(?<![a-z0-9_./\\\\+=@-])("
                 + alt
                 + ")(?![a-z_])(?:[ \\t]{0,40}(?:version|ver\\.?|info|release))?"
-                + "[ \\t]{0,40}(?:==|>=|~=|:|=|-|\\bis\\b|\\bv(?=\\d))?[ \\t.:]{0,60}v?"
-                + "(\\d{1,4}(?:\\.\\d{1,6}){1,4}(?:[-+.]?[a-z0-9]{1,24}){0,6})"
+                + "[ \\t]{0,40}(?:==|>=|~=|:-|:|=|-|\\bis\\b|\\bv(?=\\d))?[ \\t.:]{0,60}[`'\"*]{0,3}v?"
+                + "((?:[\u2265\u2264][ \\t]?)?\\d{1,4}(?:\\.\\d{1,6}){1,4}(?:[-+.]?[a-z0-9]{1,24}){0,6})"
                 + "(?![a-z0-9_]|/[a-z_]|\\\\)");
   }
 
@@ -104,6 +104,7 @@ public final class VersionExtractor {
       }
       start = end + 1;
     }
+    scanFrameworkLines(s, out);
     return out;
   }
 
@@ -118,6 +119,44 @@ public final class VersionExtractor {
 
   private static boolean isDigit(char c) {
     return c >= '0' && c <= '9';
+  }
+
+  /** "Framework: TensorFlow" then "Framework version: 2.4.0" (Horovod's template): the name is on the line before. */
+  private static final Pattern FRAMEWORK_NAME =
+      Pattern.compile("\\bframework[ \\t]{0,4}:[ \\t]{0,8}([a-z][a-z0-9_.-]{1,30})[ \\t]*$");
+  private static final Pattern FRAMEWORK_VERSION =
+      Pattern.compile("\\bframework[ \\t]{1,4}version[ \\t]{0,4}:[ \\t]{0,8}v?(\\d{1,4}(?:\\.\\d{1,6}){1,4}[a-z0-9.+-]{0,24})");
+
+  /** "1.13+cuda11.6" after torch: the torch version and the CUDA it was built with. */
+  private static final Pattern TORCH_PLUS_CUDA = Pattern.compile("(\\d{1,4}(?:\\.\\d{1,6}){1,4})\\+cuda(\\d{1,3}(?:\\.\\d{1,3}){1,2})");
+
+  private static void scanFrameworkLines(String s, Map<String, String> out) {
+    String lower = asciiLower(s);
+    if (!lower.contains("framework")) {
+      return;
+    }
+    String name = null;
+    int start = 0;
+    int n = lower.length();
+    while (start < n) {
+      int end = lower.indexOf('\n', start);
+      if (end < 0) {
+        end = n;
+      }
+      String line = lower.substring(start, end);
+      if (line.contains("framework")) {
+        Matcher v = FRAMEWORK_VERSION.matcher(line);
+        if (name != null && v.find()) {
+          String key = KEY_OF_ALIAS.getOrDefault(name, name);
+          out.putIfAbsent(key, s.substring(start + v.start(1), start + v.end(1)));
+          name = null;
+        } else {
+          Matcher m = FRAMEWORK_NAME.matcher(line);
+          name = m.find() ? m.group(1) : null;
+        }
+      }
+      start = end + 1;
+    }
   }
 
   private static void scanLine(String line, Map<String, String> out) {
@@ -135,6 +174,13 @@ public final class VersionExtractor {
         }
       }
       value = stripFileSuffix(value);
+      if ("torch".equals(key)) {
+        Matcher tc = TORCH_PLUS_CUDA.matcher(value);
+        if (tc.matches()) {
+          value = tc.group(1);
+          out.putIfAbsent("cuda", tc.group(2));
+        }
+      }
       String earlier = out.get(key);
       // first mention wins, unless a later one states the same version more precisely ("1.12" then "1.12.1")
       if (earlier == null || (value.startsWith(earlier) && value.length() > earlier.length()

@@ -133,4 +133,44 @@ class DiagnosisRulesTest {
                 "RuntimeError: file not found when reading the llama config"));
     assertEquals(Phase.UNKNOWN, c.phase().value());
   }
+
+  @Test
+  void questionTaggedPostWithTracebackIsBug() {
+    Classification c =
+        classifier.classify(
+            IssueText.of("deepspeedai/DeepSpeed", 9, "[Question] loading a model with init_inference",
+                "When I call init_inference I get:\nTraceback (most recent call last):\n  File \"run.py\", line 3\n"
+                    + "KeyError: 'attn'"));
+    assertEquals(Kind.BUG, c.kind().value());
+  }
+
+  @Test
+  void questionTaggedPostWithoutTracebackStaysQuestion() {
+    Classification c =
+        classifier.classify(
+            IssueText.of("deepspeedai/DeepSpeed", 9, "[Question] how to set the bucket size",
+                "How do I choose reduce_bucket_size for a 7B model on 16 GPUs?"));
+    assertEquals(Kind.QUESTION, c.kind().value());
+  }
+
+  @Test
+  void bugTaggedTitleEndingInQuestionMarkIsStillBug() {
+    Classification c =
+        classifier.classify(
+            IssueText.of("deepspeedai/DeepSpeed", 9, "[BUG] reported step time keeps growing?",
+                "Each iteration the profiler reports a larger value although the model is unchanged. Code below.\n"
+                    + "for i in range(10): prof.start_profile(); step(); prof.stop_profile()"));
+    assertEquals(Kind.BUG, c.kind().value());
+  }
+
+  @Test
+  void withdrawnPostWithPlaceholderTitleIsOther() {
+    Classification c =
+        classifier.classify(
+            new IssueText("hpcaitech/ColossalAI", 9, "deleted", "", List.of(),
+                List.of(new Comment("a", false, "We are still working on the training results, stay tuned."),
+                    new Comment("b", false, "any progress?")),
+                List.of(), "closed"));
+    assertEquals(Kind.OTHER, c.kind().value());
+  }
 }

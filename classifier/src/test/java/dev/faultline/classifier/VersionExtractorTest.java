@@ -82,4 +82,27 @@ class VersionExtractorTest {
     Map<String, String> v = extractor.extract("docker run nvcr.io/nvidia/pytorch:23.10-py3 bash");
     assertEquals("23.10-py3", v.get("nvcr.io/nvidia/pytorch"));
   }
+
+  @Test
+  void readsFrameworkNameAndVersionFromTwoLineTemplate() {
+    var v = new VersionExtractor().extract("1. Framework: PyTorch\n2. Framework version: 1.9.1\n3. Horovod version: 0.22.0\n");
+    assertEquals("1.9.1", v.get("torch"));
+    assertEquals("0.22.0", v.get("horovod"));
+  }
+
+  @Test
+  void splitsTorchPlusCudaIntoTorchAndCuda() {
+    var v = new VersionExtractor().extract("pytorch: 1.12+cuda11.3\n");
+    assertEquals("1.12", v.get("torch"));
+    assertEquals("11.3", v.get("cuda"));
+  }
+
+  @Test
+  void keepsQuotedValuesAndStatedRanges() {
+    var v = new VersionExtractor().extract("torch version :- '2.0.1+cu117'\nSince transformers `4.40.0`\n"
+        + "broken with deepspeed \u2265 0.14.1\n");
+    assertEquals("2.0.1+cu117", v.get("torch"));
+    assertEquals("4.40.0", v.get("transformers"));
+    assertEquals("\u2265 0.14.1", v.get("deepspeed"));
+  }
 }
