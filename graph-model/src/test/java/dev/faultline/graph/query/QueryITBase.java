@@ -1,0 +1,48 @@
+package dev.faultline.graph.query;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.neo4j.driver.Driver;
+
+/** Base of the query integration tests: the shared server, an empty graph before each test, a library on it. */
+@ExtendWith(SharedNeo4j.class)
+abstract class QueryITBase {
+  protected GraphFixture graph;
+  protected QueryLibrary library;
+
+  @BeforeEach
+  void emptyGraph(Driver driver) {
+    graph = new GraphFixture(driver, SharedNeo4j.DATABASE);
+    graph.clear();
+    library = new QueryLibrary(driver, SharedNeo4j.DATABASE);
+  }
+
+  /** An expected row: alternating column names and values, in column order. */
+  static Map<String, Object> row(Object... keyValues) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    for (int i = 0; i < keyValues.length; i += 2) {
+      m.put((String) keyValues[i], keyValues[i + 1]);
+    }
+    return m;
+  }
+
+  /** Runs a query with {@code name=value} pairs. */
+  List<Map<String, Object>> run(String query, String... nameValues) {
+    Map<String, String> params = new LinkedHashMap<>();
+    for (int i = 0; i < nameValues.length; i += 2) {
+      params.put(nameValues[i], nameValues[i + 1]);
+    }
+    return library.run(query, params);
+  }
+
+  /** The values of one column, in row order. */
+  static List<Object> column(List<Map<String, Object>> rows, String name) {
+    List<Object> values = new ArrayList<>();
+    rows.forEach(r -> values.add(r.get(name)));
+    return values;
+  }
+}
