@@ -17,9 +17,9 @@
 // @column fixPattern String  -- its fix pattern
 // @column createdAt DateTime  -- when it was opened
 // @column score Integer  -- similarity score, see the description
-// @column sharedLabels List<String>  -- label names both have
-// @column sharedVersions List<String>  -- Version ids both report
-// @column sharedTitleWords List<String>  -- title words both have
+// @column sharedLabels List<String>  -- label names both have, sorted
+// @column sharedVersions List<String>  -- Version ids both report, sorted
+// @column sharedTitleWords List<String>  -- title words both have, in the order of the given issue's title
 // @column fixes List<Map>  -- PRs that FIXES it: {id, title, url, merged, mergedAt, additions, deletions}, by id
 MATCH (i:Issue {id: $issue})
 WITH i,
@@ -29,8 +29,8 @@ WITH i,
      [',', '.', ':', ';', '(', ')', '[', ']', '{', '}', '"', '\'', '`', '!', '?', '/', '\\', '=', '<', '>', '|', '*']
        AS punctuation
 WITH i, stop, punctuation,
-     COLLECT { MATCH (i)-[:HAS_LABEL]->(l:Label) RETURN l.name } AS labels,
-     COLLECT { MATCH (i)-[:REPORTS]->(v:Version) RETURN v.id } AS versions,
+     COLLECT { MATCH (i)-[:HAS_LABEL]->(l:Label) RETURN l.name AS name ORDER BY name } AS labels,
+     COLLECT { MATCH (i)-[:REPORTS]->(v:Version) RETURN v.id AS vid ORDER BY vid } AS versions,
      reduce(t = toLower(coalesce(i.title, '')), p IN punctuation | replace(t, p, ' ')) AS cleanTitle
 WITH i, stop, punctuation, labels, versions,
      reduce(ws = [], w IN split(cleanTitle, ' ') |

@@ -282,6 +282,9 @@ final class GraphFixture {
       props.put("classifierVersion", "rules-test");
       props.put("classifiedAt", createdAt);
       props.put("humanGiven", humanGiven);
+      props.put("kindConfidence", 0.9);
+      props.put("phaseConfidence", 0.6);
+      props.put("distributedSpecificConfidence", distributedSpecific == null ? null : 0.7);
       props.put("transferredTo", transferredTo);
 
       Map<String, Object> row = new HashMap<>();
