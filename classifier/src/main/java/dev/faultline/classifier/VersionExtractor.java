@@ -131,10 +131,10 @@ public final class VersionExtractor {
   private static final Pattern TORCH_PLUS_CUDA = Pattern.compile("(\\d{1,4}(?:\\.\\d{1,6}){1,4})\\+cuda(\\d{1,3}(?:\\.\\d{1,3}){1,2})");
 
   private static void scanFrameworkLines(String s, Map<String, String> out) {
-    String lower = asciiLower(s);
-    if (!lower.contains("framework")) {
+    if (s.indexOf("ramework") < 0) {
       return;
     }
+    String lower = asciiLower(s);
     String name = null;
     int start = 0;
     int n = lower.length();
