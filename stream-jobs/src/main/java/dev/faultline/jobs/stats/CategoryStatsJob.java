@@ -1,0 +1,167 @@
+package dev.faultline.jobs.stats;
+
+import dev.faultline.jobs.stats.functions.DailyCountAggregate;
+import dev.faultline.jobs.stats.functions.DailyCountWindow;
+import dev.faultline.jobs.stats.functions.DeltaEventTime;
+import dev.faultline.jobs.stats.functions.IssueContributionFunction;
+import dev.faultline.jobs.stats.functions.NewCombinationDetector;
+import dev.faultline.jobs.stats.functions.ReleaseCounts;
+import dev.faultline.jobs.stats.functions.RollingCounts;
+import dev.faultline.jobs.stats.records.CategoryStat;
+import dev.faultline.jobs.stats.records.ClassifiedEvent;
+import dev.faultline.jobs.stats.records.ContributionDelta;
+import dev.faultline.jobs.stats.records.DailyCount;
+import dev.faultline.jobs.stats.records.StatAlert;
+import dev.faultline.jobs.stats.sink.AlertSerializer;
+import dev.faultline.jobs.stats.sink.CategoryStatSerializer;
+import dev.faultline.jobs.stats.sink.Neo4jStatsSink;
+import dev.faultline.jobs.stats.source.ClassifiedIssueDeserializer;
+import java.util.Properties;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.connector.base.DeliveryGuarantee;
+import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
+import org.apache.flink.connector.kafka.sink.KafkaSink;
+import org.apache.flink.connector.kafka.source.KafkaSource;
+import org.apache.flink.connector.kafka.source.KafkaSourceBuilder;
+import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
+import org.apache.flink.core.execution.CheckpointingMode;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.windowing.assigners.TumblingEventTimeWindows;
+import org.apache.flink.util.OutputTag;
+import org.apache.kafka.clients.consumer.OffsetResetStrategy;
+
+/**
+ * The category-stats job: rolling and per-release counts of classified issues per framework × dimension × category,
+ * and emerging-category alerts. {@link #main} runs it on a cluster, {@link #build} wires Kafka and Neo4j, {@link
+ * #apply} is the pipeline as a function of streams.
+ *
+ * <pre>
+ * classified ─keyBy issue─► IssueContributionFunction ─► DeltaEventTime ─keyBy key─► daily tumbling window
+ *                            │ release deltas ─keyBy─► ReleaseCounts ────────────┐      (allowed lateness)
+ *                            │ category×stage ─keyBy framework─► NewCombination  │        │ result   │ too late
+ *                            ▼                                    Detector ─► alerts       ▼          ▼
+ *                                                                     RollingCounts (windows, correction, surge)
+ *                                                                       ─► stats  ─► alerts
+ * </pre>
+ */
+public final class CategoryStatsJob {
+  public static final String NAME = "faultline-category-stats";
+  /** Deltas the daily window no longer accepts: the correction path. */
+  public static final OutputTag<ContributionDelta> TOO_LATE = new OutputTag<>("too-late-deltas", TypeInformation.of(ContributionDelta.class));
+
+  /** Streams the job produces. */
+  public record Outputs(DataStream<CategoryStat> stats, DataStream<StatAlert> alerts) {}
+
+  private CategoryStatsJob() {}
+
+  public static void main(String[] args) throws Exception {
+    StatsConfig config = StatsConfig.fromArgs(args, System.getenv());
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+    build(env, config);
+    env.execute(NAME);
+  }
+
+  /** Adds the job's source, pipeline and sinks to {@code env}, with exactly-once checkpointing. */
+  public static void build(StreamExecutionEnvironment env, StatsConfig config) {
+    env.enableCheckpointing(config.checkpointInterval().toMillis(), CheckpointingMode.EXACTLY_ONCE);
+    if (config.parallelism() > 0) {
+      env.setParallelism(config.parallelism());
+    }
+    KafkaSourceBuilder<ClassifiedEvent> source =
+        KafkaSource.<ClassifiedEvent>builder()
+            .setBootstrapServers(config.kafkaBootstrap())
+            .setProperties(config.kafkaClientProperties())
+            // Only what the issue pipeline committed: its transactions may abort.
+            .setProperty("isolation.level", "read_committed")
+            .setTopics(config.inputTopic())
+            .setGroupId(config.groupId())
+            .setStartingOffsets(OffsetsInitializer.committedOffsets(OffsetResetStrategy.EARLIEST))
+            .setDeserializer(new ClassifiedIssueDeserializer());
+    if (config.bounded()) {
+      source.setBounded(OffsetsInitializer.latest());
+    }
+    // Watermarks per Kafka partition (split), so one slow partition holds the watermark and an idle one does not.
+    DataStream<ClassifiedEvent> events =
+        env.fromSource(source.build(), watermarks(config), "classified issues").uid("classified-source");
+    Outputs out = apply(events, config);
+    out.stats().sinkTo(kafkaSink(config, "stats", new CategoryStatSerializer(config.statsTopic()))).uid("stats-kafka-sink").name("faultline.stats");
+    out.stats().sinkTo(Neo4jStatsSink.counts(config.graph(), config.sink())).uid("stats-graph-sink").name("graph CategoryCount");
+    out.alerts().sinkTo(kafkaSink(config, "alerts", new AlertSerializer(config.alertsTopic()))).uid("alerts-kafka-sink").name("faultline.alerts");
+    out.alerts().sinkTo(Neo4jStatsSink.alerts(config.graph(), config.sink())).uid("alerts-graph-sink").name("graph Alert");
+  }
+
+  /**
+   * Event time = {@code updatedAt}, bounded out-of-orderness, idle partitions released. Use it on any source feeding
+   * {@link #apply}.
+   */
+  public static WatermarkStrategy<ClassifiedEvent> watermarks(StatsConfig config) {
+    return WatermarkStrategy.<ClassifiedEvent>forBoundedOutOfOrderness(config.outOfOrderness())
+        .withTimestampAssigner((e, previous) -> e.updatedAt)
+        .withIdleness(config.idleness());
+  }
+
+  /** An exactly-once (transactional) Kafka sink; {@code name} tells its transactional ids apart. */
+  public static <T> KafkaSink<T> kafkaSink(StatsConfig config, String name, KafkaRecordSerializationSchema<T> serializer) {
+    Properties producer = config.kafkaClientProperties();
+    // Below the broker's transaction.max.timeout.ms (15 min by default); Flink's default (1 h) is refused.
+    producer.putIfAbsent("transaction.timeout.ms", "600000");
+    return KafkaSink.<T>builder()
+        .setKafkaProducerConfig(producer)
+        .setRecordSerializer(serializer)
+        .setDeliveryGuarantee(DeliveryGuarantee.EXACTLY_ONCE)
+        .setTransactionalIdPrefix(config.transactionalIdPrefix() + "-" + name)
+        .build();
+  }
+
+  /**
+   * The pipeline: classified issues (with timestamps and watermarks, see {@link #watermarks}) in, counts and alerts
+   * out.
+   */
+  public static Outputs apply(DataStream<ClassifiedEvent> events, StatsConfig config) {
+    SingleOutputStreamOperator<ContributionDelta> deltas =
+        events
+            // All records of an issue meet in one task: its history decides what it contributes.
+            .keyBy(e -> e.id)
+            .process(new IssueContributionFunction(config.issueStateTtl()))
+            .uid("issue-contributions")
+            .name("issue contributions");
+    SingleOutputStreamOperator<DailyCount> daily =
+        deltas
+            .transform("event time of deltas", TypeInformation.of(ContributionDelta.class), new DeltaEventTime())
+            .uid("delta-event-time")
+            .keyBy(d -> d.statKey)
+            // Tumbling buckets, not sliding windows: a sliding window operator silently drops an element that is late
+            // for some of its windows but not all; a bucket is either on time or goes whole to the correction path.
+            .window(TumblingEventTimeWindows.of(config.slide()))
+            .allowedLateness(config.allowedLateness())
+            .sideOutputLateData(TOO_LATE)
+            .aggregate(new DailyCountAggregate(), new DailyCountWindow())
+            .uid("daily-counts")
+            .name("daily counts");
+    SingleOutputStreamOperator<CategoryStat> rolling =
+        daily
+            .keyBy(c -> c.statKey)
+            .connect(daily.getSideOutput(TOO_LATE).keyBy(d -> d.statKey))
+            .process(new RollingCounts(config))
+            .uid("rolling-counts")
+            .name("rolling counts, corrections, surge detector");
+    DataStream<CategoryStat> releases =
+        deltas
+            .getSideOutput(IssueContributionFunction.RELEASE_DELTAS)
+            .keyBy(r -> r.releaseKey)
+            .process(new ReleaseCounts(config.issueStateTtl()))
+            .uid("release-counts")
+            .name("release counts");
+    DataStream<StatAlert> combinations =
+        deltas
+            .getSideOutput(IssueContributionFunction.COMBINATIONS)
+            .keyBy(c -> c.framework)
+            .process(new NewCombinationDetector(config.newCombinationWarmup(), config.issueStateTtl()))
+            .uid("new-combinations")
+            .name("new category × stage detector");
+    return new Outputs(rolling.union(releases), rolling.getSideOutput(RollingCounts.ALERTS).union(combinations));
+  }
+}

@@ -1,0 +1,87 @@
+package dev.faultline.jobs.stats.records;
+
+import dev.faultline.jobs.stats.domain.Categories;
+import dev.faultline.jobs.stats.domain.Dimension;
+import dev.faultline.schemas.ClassifiedIssue;
+import java.util.Objects;
+
+/**
+ * An issue's classification after a change, as the statistics job carries it between operators (a Flink POJO; the
+ * Avro class stops at the source). Categories are taxonomy codes, one field per {@link Dimension}.
+ */
+public class ClassifiedEvent {
+  public String id;
+  public String framework;
+  /** The framework's own version the issue reports, or null. */
+  public String frameworkVersion;
+  /** open, closed or deleted. */
+  public String state;
+  public long createdAt;
+  /** Event time of the record. */
+  public long updatedAt;
+  public String symptom;
+  public String symptomClass;
+  public String rootCause;
+  public String fixPattern;
+  public String stage;
+  public String phase;
+  /** TRUE, FALSE or UNKNOWN. */
+  public String distributedSpecific;
+
+  public ClassifiedEvent() {}
+
+  public static ClassifiedEvent fromAvro(ClassifiedIssue c) {
+    ClassifiedEvent e = new ClassifiedEvent();
+    e.id = c.getId();
+    e.framework = c.getFramework();
+    e.frameworkVersion = c.getFrameworkVersion();
+    e.state = c.getState();
+    e.createdAt = c.getCreatedAt().toEpochMilli();
+    e.updatedAt = c.getUpdatedAt().toEpochMilli();
+    e.symptom = c.getSymptom().name();
+    e.symptomClass = c.getSymptomClass().name();
+    e.rootCause = c.getRootCause().name();
+    e.fixPattern = c.getFixPattern().name();
+    e.stage = c.getStage().name();
+    e.phase = c.getPhase().name();
+    e.distributedSpecific = Categories.ofFlag(c.getDistributedSpecific());
+    return e;
+  }
+
+  /** The category of one dimension. */
+  public String category(Dimension d) {
+    return switch (d) {
+      case SYMPTOM -> symptom;
+      case SYMPTOM_CLASS -> symptomClass;
+      case ROOT_CAUSE -> rootCause;
+      case FIX_PATTERN -> fixPattern;
+      case STAGE -> stage;
+      case PHASE -> phase;
+      case DISTRIBUTED_SPECIFIC -> distributedSpecific;
+    };
+  }
+
+  public boolean deleted() {
+    return "deleted".equals(state);
+  }
+
+  /** Same classification content (everything the statistics read), whatever the time. */
+  public boolean sameContent(ClassifiedEvent o) {
+    return Objects.equals(framework, o.framework)
+        && Objects.equals(frameworkVersion, o.frameworkVersion)
+        && deleted() == o.deleted()
+        && createdAt == o.createdAt
+        && Objects.equals(symptom, o.symptom)
+        && Objects.equals(symptomClass, o.symptomClass)
+        && Objects.equals(rootCause, o.rootCause)
+        && Objects.equals(fixPattern, o.fixPattern)
+        && Objects.equals(stage, o.stage)
+        && Objects.equals(phase, o.phase)
+        && Objects.equals(distributedSpecific, o.distributedSpecific);
+  }
+
+  @Override
+  public String toString() {
+    return "ClassifiedEvent{" + id + " @" + updatedAt + " " + framework + " " + symptom + "/" + rootCause + "/" + stage + "}";
+  }
+}

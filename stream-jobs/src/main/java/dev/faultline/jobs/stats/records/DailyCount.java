@@ -1,0 +1,26 @@
+package dev.faultline.jobs.stats.records;
+
+/** The net count of one statistics key on one UTC day, as the daily event-time window last computed it. */
+public class DailyCount {
+  public String statKey;
+  public String framework;
+  public String dimension;
+  public String category;
+  /** Start of the day, epoch millis. */
+  public long day;
+  public long count;
+  /** A few issues that entered the category that day. */
+  public String[] examples;
+
+  public DailyCount() {}
+
+  public DailyCount(String framework, String dimension, String category, long day, long count, String[] examples) {
+    this.statKey = StatKeys.of(framework, dimension, category);
+    this.framework = framework;
+    this.dimension = dimension;
+    this.category = category;
+    this.day = day;
+    this.count = count;
+    this.examples = examples;
+  }
+}

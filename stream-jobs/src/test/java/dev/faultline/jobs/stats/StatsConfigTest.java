@@ -1,0 +1,51 @@
+package dev.faultline.jobs.stats;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class StatsConfigTest {
+  private static final Map<String, String> ENV = Map.of("FAULTLINE_NEO4J_PASSWORD", "secret");
+
+  @Test
+  void defaultsAreSevenAndThirtyDaySlidingByADay() {
+    StatsConfig c = StatsConfig.fromArgs(new String[0], ENV);
+    assertEquals(List.of(Duration.ofDays(7), Duration.ofDays(30)), c.windows());
+    assertEquals(Duration.ofDays(1), c.slide());
+    assertEquals(30, c.maxWindowSlides());
+    assertEquals(Duration.ofDays(7), c.surgeWindow());
+    assertFalse(c.bounded());
+    assertFalse(c.toString().contains("secret"), "password masked");
+  }
+
+  @Test
+  void readsWindowsAndEventTimeSettings() {
+    StatsConfig c = StatsConfig.fromArgs(
+        new String[] {"--windows", "P14D,P3D", "--allowed-lateness", "P2D", "--out-of-orderness", "PT1H", "--surge-min-count", "8", "--bounded", "true"}, ENV);
+    assertEquals(List.of(Duration.ofDays(3), Duration.ofDays(14)), c.windows());
+    assertEquals(Duration.ofDays(2), c.allowedLateness());
+    assertEquals(Duration.ofHours(1), c.outOfOrderness());
+    assertEquals(8, c.surgeMinCount());
+    assertTrue(c.bounded());
+  }
+
+  @Test
+  void rejectsAWindowThatIsNotWholeSlides() {
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> StatsConfig.fromArgs(new String[] {"--windows", "PT36H"}, ENV));
+    assertTrue(e.getMessage().contains("multiple of the slide"), e.getMessage());
+  }
+
+  @Test
+  void namesTheFlagOfABadDuration() {
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> StatsConfig.fromArgs(new String[] {"--idleness", "5 minutes"}, ENV));
+    assertTrue(e.getMessage().contains("--idleness"), e.getMessage());
+  }
+}
