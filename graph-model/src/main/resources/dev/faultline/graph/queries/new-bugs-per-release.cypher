@@ -18,9 +18,12 @@ WHERE ($framework IS NULL OR r.framework = $framework)
   AND ($since IS NULL OR r.publishedAt >= $since)
   AND ($to IS NULL OR r.publishedAt < $to)
   AND ($includePrereleases OR NOT coalesce(r.prerelease, false))
-OPTIONAL MATCH (i:Issue)-[:FILED_AGAINST]->(r)
+// Counted from each release outward, so the planner never scans issues per release.
+CALL (r) {
+  MATCH (r)<-[:FILED_AGAINST]-(i:Issue)
   WHERE i.kind = 'BUG' AND i.state <> 'deleted' AND i.transferredTo IS NULL
-WITH r, count(i) AS bugs, count(CASE WHEN i.state = 'open' THEN 1 END) AS openBugs
+  RETURN count(i) AS bugs, count(CASE WHEN i.state = 'open' THEN 1 END) AS openBugs
+}
 RETURN r.framework AS framework, r.id AS release, r.version AS version, r.tag AS tag,
        r.publishedAt AS publishedAt, r.prerelease AS prerelease, bugs, openBugs
 ORDER BY framework, publishedAt, version

@@ -1,0 +1,216 @@
+package dev.faultline.infra;
+
+import dev.faultline.graph.GraphConfig;
+import dev.faultline.graph.query.QueryDefinition;
+import dev.faultline.graph.query.QueryLibrary;
+import dev.faultline.graph.query.QueryParameter;
+import dev.faultline.graph.query.ResultFormatter;
+import java.io.PrintStream;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.neo4j.driver.AuthTokens;
+import org.neo4j.driver.Driver;
+import org.neo4j.driver.GraphDatabase;
+import org.neo4j.driver.exceptions.AuthenticationException;
+import org.neo4j.driver.exceptions.ClientException;
+import org.neo4j.driver.exceptions.ServiceUnavailableException;
+
+/**
+ * {@code faultline query --list} and {@code faultline query NAME [--param k=v]... [--format table|json|csv]}: the
+ * graph's named queries, run against the Neo4j named by the environment.
+ */
+final class QueryCommand implements Command {
+  static final String USAGE =
+      """
+      Usage: faultline query --list
+             faultline query NAME [--param NAME=VALUE]... [--format table|json|csv]
+
+      Runs one of the graph's named Cypher queries (read-only) and prints its rows.
+        --list              list the queries with their parameters, types and defaults
+        --param NAME=VALUE  a query parameter; repeat for several. VALUE 'null' means no value
+        --format FORMAT     table (default), json (an array of row objects) or csv
+
+      Environment: FAULTLINE_NEO4J_URI (default bolt://127.0.0.1:7687), FAULTLINE_NEO4J_USER (default neo4j),
+      FAULTLINE_NEO4J_PASSWORD, FAULTLINE_NEO4J_DATABASE (default neo4j).
+      """;
+
+  private final Map<String, String> environment;
+
+  QueryCommand() {
+    this(System.getenv());
+  }
+
+  /** A command reading its Neo4j settings from {@code environment} (tests pass their own). */
+  QueryCommand(Map<String, String> environment) {
+    this.environment = environment;
+  }
+
+  @Override
+  public String name() {
+    return "query";
+  }
+
+  @Override
+  public String summary() {
+    return "run a named graph query (--list shows them) and print table, json or csv";
+  }
+
+  @Override
+  public int run(String[] args, PrintStream out, PrintStream err) {
+    Arguments arguments;
+    try {
+      arguments = Arguments.parse(args);
+    } catch (IllegalArgumentException e) {
+      err.println("faultline query: " + e.getMessage());
+      err.print(USAGE);
+      return 2;
+    }
+    if (arguments.help) {
+      out.print(USAGE);
+      return 0;
+    }
+    if (arguments.list) {
+      out.print(describe(QueryLibrary.loadDefinitions()));
+      return 0;
+    }
+    List<QueryDefinition> definitions = QueryLibrary.loadDefinitions();
+    QueryDefinition query =
+        definitions.stream().filter(d -> d.name().equals(arguments.query)).findFirst().orElse(null);
+    if (query == null) {
+      err.println(
+          "faultline query: unknown query '" + arguments.query + "': run 'faultline query --list' to see them");
+      return 2;
+    }
+    try {
+      query.bind(arguments.parameters);
+    } catch (IllegalArgumentException e) {
+      err.println("faultline query " + query.name() + ": " + e.getMessage());
+      return 2;
+    }
+    GraphConfig config;
+    try {
+      config = GraphConfig.fromEnvironment(environment);
+    } catch (IllegalArgumentException | NullPointerException e) {
+      err.println("faultline query: " + e.getMessage());
+      return 2;
+    }
+    try (Driver driver = GraphDatabase.driver(config.uri(), AuthTokens.basic(config.user(), config.password()))) {
+      List<Map<String, Object>> rows =
+          new QueryLibrary(driver, config.database()).run(query.name(), arguments.parameters);
+      out.print(new ResultFormatter(arguments.format).format(query.columnNames(), rows));
+      return 0;
+    } catch (ServiceUnavailableException e) {
+      err.println(
+          "faultline query: cannot reach Neo4j at " + config.uri()
+              + ": start the local stack ('faultline local') or set FAULTLINE_NEO4J_URI (" + e.getMessage() + ")");
+      return 1;
+    } catch (AuthenticationException e) {
+      err.println(
+          "faultline query: Neo4j refused user '" + config.user()
+              + "': check FAULTLINE_NEO4J_USER and FAULTLINE_NEO4J_PASSWORD");
+      return 1;
+    } catch (ClientException e) {
+      err.println("faultline query " + query.name() + ": Neo4j rejected the query: " + e.getMessage());
+      return 1;
+    }
+  }
+
+  /** The {@code --list} text: each query, its description, its parameters and its columns. */
+  static String describe(List<QueryDefinition> definitions) {
+    StringBuilder b = new StringBuilder();
+    for (QueryDefinition q : definitions) {
+      b.append(q.name()).append('\n');
+      b.append("  ").append(q.description()).append('\n');
+      if (q.parameters().isEmpty()) {
+        b.append("  parameters: none\n");
+      }
+      for (QueryParameter p : q.parameters()) {
+        String value =
+            p.required() ? "required" : "default " + (p.defaultValue() == null ? "null" : render(p.defaultValue()));
+        b.append("  --param ")
+            .append(p.name())
+            .append('=')
+            .append(p.typeText())
+            .append("  (")
+            .append(value)
+            .append(")  ")
+            .append(p.description())
+            .append('\n');
+      }
+      b.append("  columns: ").append(String.join(", ", q.columnNames())).append("\n\n");
+    }
+    return b.toString();
+  }
+
+  private static String render(Object value) {
+    if (value instanceof java.time.ZonedDateTime t) {
+      return java.time.format.DateTimeFormatter.ISO_OFFSET_DATE_TIME.format(t);
+    }
+    return String.valueOf(value);
+  }
+
+  /** The parsed command line. */
+  static final class Arguments {
+    boolean help;
+    boolean list;
+    String query;
+    ResultFormatter.Format format = ResultFormatter.Format.TABLE;
+    final Map<String, String> parameters = new LinkedHashMap<>();
+
+    static Arguments parse(String[] args) {
+      Arguments a = new Arguments();
+      Deque<String> rest = new ArrayDeque<>(List.of(args));
+      while (!rest.isEmpty()) {
+        String arg = rest.poll();
+        String option = arg;
+        String inline = null;
+        if (arg.startsWith("--") && arg.contains("=")) {
+          option = arg.substring(0, arg.indexOf('='));
+          inline = arg.substring(arg.indexOf('=') + 1);
+        }
+        switch (option) {
+          case "--help", "-h" -> a.help = true;
+          case "--list" -> a.list = true;
+          case "--format" -> a.format = ResultFormatter.Format.parse(value(rest, inline, option));
+          case "--param", "-p" -> {
+            String pair = value(rest, inline, option);
+            int eq = pair.indexOf('=');
+            if (eq <= 0) {
+              throw new IllegalArgumentException("--param needs NAME=VALUE, got '" + pair + "'");
+            }
+            String name = pair.substring(0, eq).strip();
+            if (a.parameters.put(name, pair.substring(eq + 1)) != null) {
+              throw new IllegalArgumentException("--param " + name + " given twice");
+            }
+          }
+          default -> {
+            if (arg.startsWith("-")) {
+              throw new IllegalArgumentException("unknown option " + arg);
+            }
+            if (a.query != null) {
+              throw new IllegalArgumentException("one query at a time: got '" + a.query + "' and '" + arg + "'");
+            }
+            a.query = arg;
+          }
+        }
+      }
+      if (!a.help && !a.list && a.query == null) {
+        throw new IllegalArgumentException("name a query or use --list");
+      }
+      return a;
+    }
+
+    private static String value(Deque<String> rest, String inline, String option) {
+      if (inline != null) {
+        return inline;
+      }
+      if (rest.isEmpty()) {
+        throw new IllegalArgumentException(option + " needs a value");
+      }
+      return rest.poll();
+    }
+  }
+}
