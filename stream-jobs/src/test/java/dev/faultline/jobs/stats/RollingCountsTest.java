@@ -69,6 +69,23 @@ class RollingCountsTest {
   }
 
   @Test
+  void aTooLateDeltaThatOvertakesTheWindowResultWaitsForItsCleanupTime() throws Exception {
+    // The retraction of an issue, too late for the daily window, arrives before that window's result holding the
+    // issue's addition (side output and main output are separate channels).
+    harness.processBothWatermarks(new Watermark(T0 + 3 * DAY));
+    harness.processElement2(new ContributionDelta(FW, "SYMPTOM", "HANG", T0 + 1000, -1, "ds#1"), T0 + 1000);
+    assertTrue(harness.extractOutputValues().isEmpty(), "nothing emitted before the window result is known");
+    harness.processElement1(daily("HANG", T0, 1, "ds#1"), T0 + DAY - 1);
+    harness.processBothWatermarks(new Watermark(T0 + 8 * DAY));
+    List<CategoryStat> out = harness.extractOutputValues();
+    assertTrue(out.stream().allMatch(s -> s.count >= 0), out.toString());
+    assertEquals(0, Fixtures.latest(out).get(FW + "/symptom/HANG/P7D/2024-03-01").count);
+    harness.processBothWatermarks(new Watermark(Long.MAX_VALUE));
+    assertTrue(Fixtures.latest(harness.extractOutputValues()).values().stream().allMatch(s -> s.count == 0));
+    assertEquals(0, harness.numEventTimeTimers());
+  }
+
+  @Test
   void forgetsDaysAfterTheCountStateTtl() throws Exception {
     harness.setStateTtlProcessingTime(0);
     harness.processElement1(daily("HANG", T0, 2, "ds#1"), T0 + DAY - 1);

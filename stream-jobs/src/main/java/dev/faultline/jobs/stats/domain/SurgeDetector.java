@@ -12,7 +12,7 @@ import java.util.Optional;
  * @param minBaselineRate floor of the expected count per window, so a category never seen before needs more than a
  *     couple of issues to count as a surge
  */
-public record SurgeDetector(double sensitivity, long minCount, double minBaselineRate) {
+public record SurgeDetector(double sensitivity, long minCount, double minBaselineRate) implements java.io.Serializable {
 
   public SurgeDetector {
     if (!(sensitivity > 0 && sensitivity < 1)) {

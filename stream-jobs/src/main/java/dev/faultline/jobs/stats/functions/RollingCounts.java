@@ -22,6 +22,7 @@ import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.streaming.api.TimerService;
 import org.apache.flink.streaming.api.functions.co.KeyedCoProcessFunction;
 import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
@@ -30,9 +31,14 @@ import org.apache.flink.util.OutputTag;
  * Keyed by framework × dimension × category: sums daily buckets into the rolling windows, takes the correction path,
  * and runs the surge detector.
  *
- * <p>Input 1 is the daily window's results (absolute, re-sent on every allowed-late firing); input 2 the deltas the
- * daily window dropped as too late (its late-data side output). A day's count is the window's last result plus the
- * sum of its too-late deltas: additions that commute, so the counts do not depend on which input arrives first.
+ * <p>Input 1 is the daily window's changes (one per firing: at the bucket's end and per allowed-late delta); input 2
+ * the deltas the daily window dropped as too late (its late-data side output). A day's count is the sum of both:
+ * additions that commute, so the counts do not depend on which input arrives first, and survive a restore.
+ *
+ * <p>A too-late delta can overtake the daily window's last result for its day (side output and main output are
+ * separate channels). It is therefore held as pending until the watermark reaches the day's cleanup time (end of the
+ * day + allowed lateness), when every result of that day's window has arrived; then it is applied and the closed
+ * windows are re-emitted. No transient (e.g. negative) count is ever emitted.
  *
  * <p>Emission: a rolling window is emitted when the watermark passes its end (event-time timer), and again whenever
  * a later change touches a day inside an already emitted window (updated results). The surge detector runs once per
@@ -54,6 +60,7 @@ public final class RollingCounts extends KeyedCoProcessFunction<String, DailyCou
   private final long baseline;
   private final SurgeDetector detector;
   private final Duration stateTtl;
+  private final long allowedLateness;
   private transient MapState<Long, DayState> days;
   private transient ValueState<Long> episode;
 
@@ -66,6 +73,7 @@ public final class RollingCounts extends KeyedCoProcessFunction<String, DailyCou
     this.baseline = config.surgeBaseline().toMillis();
     this.detector = config.surgeDetector();
     this.stateTtl = config.countStateTtl();
+    this.allowedLateness = config.allowedLateness().toMillis();
   }
 
   @Override
@@ -81,38 +89,47 @@ public final class RollingCounts extends KeyedCoProcessFunction<String, DailyCou
 
   @Override
   public void processElement1(DailyCount daily, Context ctx, Collector<CategoryStat> out) throws Exception {
-    DayState s = dayFor(daily.day, ctx);
-    s.windowCount = daily.count;
-    s.windowExamples = daily.examples == null ? new String[0] : daily.examples;
+    DayState s = dayFor(daily.day);
+    s.windowCount += daily.count;
+    s.windowExamples = daily.examples == null ? s.windowExamples : daily.examples;
     days.put(daily.day, s);
-    emitClosedWindowsContaining(daily.day, ctx.getCurrentKey(), ctx.timerService().currentWatermark(), out);
+    touched(daily.day, ctx.getCurrentKey(), ctx.timerService(), out);
   }
 
   @Override
   public void processElement2(ContributionDelta late, Context ctx, Collector<CategoryStat> out) throws Exception {
     long day = bucketOf(late.time);
-    DayState s = dayFor(day, ctx);
-    s.lateCount += late.delta;
+    DayState s = dayFor(day);
     s.lateExamples = Examples.apply(s.lateExamples, late.delta, late.issueId);
-    days.put(day, s);
-    emitClosedWindowsContaining(day, ctx.getCurrentKey(), ctx.timerService().currentWatermark(), out);
+    long ready = readyAt(day);
+    if (ctx.timerService().currentWatermark() >= ready) {
+      s.lateCount += late.delta;
+      days.put(day, s);
+      touched(day, ctx.getCurrentKey(), ctx.timerService(), out);
+    } else {
+      s.pendingLate += late.delta;
+      days.put(day, s);
+      ctx.timerService().registerEventTimeTimer(ready);
+    }
   }
 
-  private DayState dayFor(long day, Context ctx) throws Exception {
+  /** When every result of the daily window of {@code day} has passed this operator: the window's cleanup time. */
+  private long readyAt(long day) {
+    return day + slide - 1 + allowedLateness;
+  }
+
+  private DayState dayFor(long day) throws Exception {
     DayState s = days.get(day);
-    if (s == null) {
-      s = new DayState();
-      // The window ends this day contributes to: each is emitted when the watermark passes it.
-      for (int k = 1; k <= maxSlides; k++) {
-        ctx.timerService().registerEventTimeTimer(day + k * slide - 1);
-      }
-    }
-    return s;
+    return s == null ? new DayState() : s;
   }
 
   @Override
   public void onTimer(long timestamp, OnTimerContext ctx, Collector<CategoryStat> out) throws Exception {
+    applyPending(timestamp, ctx, out);
     long end = timestamp + 1;
+    if (Math.floorMod(end, slide) != 0) {
+      return; // only a pending-delta timer
+    }
     String[] key = StatKeys.split(ctx.getCurrentKey());
     long from = end - Math.max(windows[windows.length - 1], surgeWindow + baseline);
     Range r = load(from, end);
@@ -122,6 +139,22 @@ public final class RollingCounts extends KeyedCoProcessFunction<String, DailyCou
       }
     }
     detectSurge(key, end, r, ctx);
+  }
+
+  /** Applies the too-late deltas of the day whose cleanup time is {@code timestamp}, and re-emits its closed windows. */
+  private void applyPending(long timestamp, OnTimerContext ctx, Collector<CategoryStat> out) throws Exception {
+    long day = timestamp + 1 - slide - allowedLateness;
+    if (Math.floorMod(day, slide) != 0) {
+      return;
+    }
+    DayState s = days.get(day);
+    if (s == null || s.pendingLate == 0) {
+      return;
+    }
+    s.lateCount += s.pendingLate;
+    s.pendingLate = 0;
+    days.put(day, s);
+    touched(day, ctx.getCurrentKey(), ctx.timerService(), out);
   }
 
   private void detectSurge(String[] key, long end, Range r, OnTimerContext ctx) throws Exception {
@@ -159,8 +192,20 @@ public final class RollingCounts extends KeyedCoProcessFunction<String, DailyCou
     ctx.output(ALERTS, a);
   }
 
-  /** Re-emits the windows containing {@code day} that the watermark has already passed (updated results). */
-  private void emitClosedWindowsContaining(long day, String statKey, long watermark, Collector<CategoryStat> out) throws Exception {
+  /**
+   * After a change to {@code day}: re-emits the windows containing it that the watermark has passed (updated results)
+   * and registers a timer at the end of each one still open. Timers are registered on every change, not only on a
+   * day's first: after a restore the watermark starts again from the beginning (it is not checkpointed), and a
+   * window whose timer fired before the checkpoint must still be emitted again when the watermark passes.
+   */
+  private void touched(long day, String statKey, TimerService timers, Collector<CategoryStat> out) throws Exception {
+    long watermark = timers.currentWatermark();
+    for (int k = 1; k <= maxSlides; k++) {
+      long end = day + k * slide;
+      if (end - 1 > watermark) {
+        timers.registerEventTimeTimer(end - 1);
+      }
+    }
     if (day + slide - 1 > watermark) {
       return; // no window containing the day has closed: the timers will emit them
     }

@@ -1,6 +1,6 @@
 package dev.faultline.jobs.stats.records;
 
-/** The net count of one statistics key on one UTC day, as the daily event-time window last computed it. */
+/** A change of the net count of one statistics key on one UTC day, from one firing of the daily event-time window. */
 public class DailyCount {
   public String statKey;
   public String framework;
@@ -8,6 +8,7 @@ public class DailyCount {
   public String category;
   /** Start of the day, epoch millis. */
   public long day;
+  /** Change since the window's previous firing (its whole sum on the first firing). */
   public long count;
   /** A few issues that entered the category that day. */
   public String[] examples;

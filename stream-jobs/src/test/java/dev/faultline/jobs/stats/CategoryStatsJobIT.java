@@ -1,0 +1,402 @@
+package dev.faultline.jobs.stats;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.faultline.embedded.EmbeddedKafka;
+import dev.faultline.embedded.EmbeddedNeo4j;
+import dev.faultline.graph.GraphConfig;
+import dev.faultline.jobs.sink.SinkOptions;
+import dev.faultline.jobs.stats.domain.IssueContributions;
+import dev.faultline.jobs.stats.records.CategoryStat;
+import dev.faultline.jobs.stats.records.ClassifiedEvent;
+import dev.faultline.jobs.stats.records.StatAlert;
+import dev.faultline.jobs.stats.sink.AlertSerializer;
+import dev.faultline.jobs.stats.sink.CategoryStatSerializer;
+import dev.faultline.schemas.Alert;
+import dev.faultline.schemas.AvroCodec;
+import dev.faultline.schemas.ClassifiedIssue;
+import dev.faultline.schemas.Topic;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.functions.RichMapFunction;
+import org.apache.flink.api.common.state.CheckpointListener;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.JobManagerOptions;
+import org.apache.flink.configuration.RestOptions;
+import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.configuration.TaskManagerOptions;
+import org.apache.flink.connector.datagen.source.DataGeneratorSource;
+import org.apache.flink.connector.datagen.source.GeneratorFunction;
+import org.apache.flink.core.execution.CheckpointingMode;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.neo4j.driver.AuthTokens;
+import org.neo4j.driver.Driver;
+import org.neo4j.driver.GraphDatabase;
+import org.neo4j.driver.Record;
+
+/**
+ * The category-stats job on a Flink MiniCluster (parallelism 2, loopback), a real KRaft broker and a real Neo4j. Each
+ * test uses its own framework name, so tests sharing the topics and the graph do not see each other's numbers.
+ */
+class CategoryStatsJobIT {
+  private static final String PASSWORD = "stats-it-password";
+  private static final Duration DEADLINE = Duration.ofSeconds(90);
+  @TempDir static Path dir;
+  private static EmbeddedKafka kafka;
+  private static EmbeddedNeo4j neo4j;
+  private static Driver driver;
+
+  @BeforeAll
+  static void startServers() throws Exception {
+    kafka = EmbeddedKafka.start(dir.resolve("kafka"), 0);
+    kafka.createTopics(2, List.of(Topic.ISSUES_CLASSIFIED.topicName(), Topic.STATS.topicName(), Topic.ALERTS.topicName()));
+    neo4j = EmbeddedNeo4j.start(dir.resolve("neo4j"), 0, 0, PASSWORD);
+    driver = GraphDatabase.driver(neo4j.boltUri(), AuthTokens.basic("neo4j", PASSWORD));
+    // The lead adds these to the migrations; until then the test creates them.
+    driver.executableQuery("CREATE CONSTRAINT category_count_id IF NOT EXISTS FOR (n:CategoryCount) REQUIRE n.id IS UNIQUE").execute();
+    driver.executableQuery("CREATE CONSTRAINT alert_id IF NOT EXISTS FOR (n:Alert) REQUIRE n.id IS UNIQUE").execute();
+    driver.executableQuery("CREATE CONSTRAINT issue_id IF NOT EXISTS FOR (n:Issue) REQUIRE n.id IS UNIQUE").execute();
+  }
+
+  @AfterAll
+  static void stopServers() throws Exception {
+    driver.close();
+    neo4j.close();
+    kafka.close();
+  }
+
+  /** Small lateness and out-of-orderness, so shuffled input drives most deltas through the correction path. */
+  private static StatsConfig config(String name) {
+    return StatsConfig.defaults(kafka.bootstrapServers(), new GraphConfig(neo4j.boltUri().toString(), "neo4j", PASSWORD, "neo4j"))
+        .withKafka(kafka.bootstrapServers(), "stats-it-" + name, "stats-it-" + name)
+        .withRuntime(new SinkOptions(500, Duration.ofMillis(100), Duration.ofSeconds(1)), Duration.ofMillis(300), 2, true)
+        .withEventTime(Duration.ofDays(1), Duration.ofHours(1), Duration.ofSeconds(1));
+  }
+
+  private static Configuration loopback() {
+    Configuration conf = new Configuration();
+    conf.set(RestOptions.BIND_ADDRESS, "127.0.0.1");
+    conf.set(RestOptions.ADDRESS, "127.0.0.1");
+    conf.set(RestOptions.BIND_PORT, "0");
+    conf.set(JobManagerOptions.ADDRESS, "127.0.0.1");
+    conf.set(JobManagerOptions.BIND_HOST, "127.0.0.1");
+    conf.set(TaskManagerOptions.HOST, "127.0.0.1");
+    conf.set(TaskManagerOptions.BIND_HOST, "127.0.0.1");
+    conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
+    conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 3);
+    conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(200));
+    return conf;
+  }
+
+  @Test
+  void timeOrderedAndShuffledInputGiveTheSameFinalCounts() throws Exception {
+    String fw = "fw-order-" + UUID.randomUUID().toString().substring(0, 6);
+    List<ClassifiedEvent> ordered = Fixtures.history(fw, 150, 90, 3);
+    List<ClassifiedEvent> shuffled = new ArrayList<>(ordered);
+    Collections.shuffle(shuffled, new Random(5));
+    StatsConfig config = config("order");
+
+    Map<String, Long> live = finalCounts(runCollecting(ordered, config));
+    Map<String, Long> backfill = finalCounts(runCollecting(shuffled, config));
+
+    assertEquals(withoutZeros(live), withoutZeros(backfill));
+    List<IssueContributions.Entry> entries = Fixtures.finalEntries(ordered);
+    Map<String, CategoryStat> latest = Fixtures.latest(runCollecting(shuffled, config));
+    for (CategoryStat s : latest.values()) {
+      if (s.windowStart != null) {
+        assertEquals(Fixtures.expectedCount(entries, s), s.count, s.id);
+      }
+    }
+    assertCoversEveryEntry(entries, latest);
+  }
+
+  @Test
+  void writesExactCountsAndOneAlertPerEpisodeToKafkaAndTheGraph() throws Exception {
+    String fw = "fw-kafka-" + UUID.randomUUID().toString().substring(0, 6);
+    List<ClassifiedEvent> events = new ArrayList<>(Fixtures.history(fw, 200, 120, 17));
+    Collections.shuffle(events, new Random(1)); // a backfill: out of order
+    produce(events);
+
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(2, loopback());
+    CategoryStatsJob.build(env, config("kafka-" + fw));
+    JobClient job = env.executeAsync(CategoryStatsJob.NAME);
+    job.getJobExecutionResult().get(DEADLINE.toSeconds(), TimeUnit.SECONDS);
+
+    Map<String, dev.faultline.schemas.CategoryStat> stats = new HashMap<>();
+    for (ConsumerRecord<byte[], byte[]> r : readCommitted(Topic.STATS.topicName())) {
+      dev.faultline.schemas.CategoryStat s = AvroCodec.of(new dev.faultline.schemas.CategoryStat()).decode(r.value());
+      if (s.getFramework().equals(fw)) {
+        stats.put(s.getId(), s);
+      }
+    }
+    List<IssueContributions.Entry> entries = Fixtures.finalEntries(events);
+    assertFalse(stats.isEmpty());
+    for (dev.faultline.schemas.CategoryStat s : stats.values()) {
+      if (s.getWindowStart() != null) {
+        CategoryStat probe = CategoryStat.rolling(fw, s.getDimension().name(), s.getCategory(), s.getWindow(), s.getWindowStart().toEpochMilli(),
+            s.getWindowEnd().toEpochMilli(), 0);
+        assertEquals(Fixtures.expectedCount(entries, probe), s.getCount(), s.getId());
+      }
+    }
+    // Release counts: issues per reported release, once each.
+    long releaseIssues = stats.values().stream().filter(s -> s.getRelease() != null && s.getDimension().name().equals("STAGE"))
+        .mapToLong(dev.faultline.schemas.CategoryStat::getCount).sum();
+    assertEquals(expectedReleaseIssues(events), releaseIssues);
+
+    List<Alert> alerts = new ArrayList<>();
+    for (ConsumerRecord<byte[], byte[]> r : readCommitted(Topic.ALERTS.topicName())) {
+      Alert a = AvroCodec.of(new Alert()).decode(r.value());
+      if (a.getFramework().equals(fw)) {
+        alerts.add(a);
+      }
+    }
+    Set<String> ids = new HashSet<>();
+    for (Alert a : alerts) {
+      assertTrue(ids.add(a.getId()), "alert raised twice: " + a.getId());
+    }
+    Alert hangSurge = alerts.stream().filter(a -> a.getKind().name().equals("SURGE") && a.getCategory().equals("HANG")).findFirst()
+        .orElseThrow(() -> new AssertionError("no HANG surge among " + ids));
+    assertFalse(hangSurge.getExampleIssueIds().isEmpty());
+    assertTrue(hangSurge.getScore() > 3 && hangSurge.getCount() >= 5, hangSurge.toString());
+
+    // The graph holds the same numbers, and the alerts with their examples.
+    List<Record> nodes = driver.executableQuery("MATCH (c:CategoryCount {framework: $fw}) RETURN c.id AS id, c.count AS count")
+        .withParameters(Map.of("fw", fw)).execute().records();
+    assertEquals(stats.size(), nodes.size());
+    for (Record n : nodes) {
+      assertEquals(stats.get(n.get("id").asString()).getCount(), n.get("count").asLong(), n.get("id").asString());
+    }
+    Record alertNode = driver.executableQuery("MATCH (a:Alert {id: $id})-[:EXAMPLE]->(i:Issue) RETURN a.explanation AS why, count(i) AS examples")
+        .withParameters(Map.of("id", hangSurge.getId())).execute().records().get(0);
+    assertEquals(hangSurge.getExampleIssueIds().size(), alertNode.get("examples").asLong());
+    assertEquals(hangSurge.getExplanation(), alertNode.get("why").asString());
+    assertEquals(alerts.size(), driver.executableQuery("MATCH (a:Alert {framework: $fw}) RETURN count(a) AS n")
+        .withParameters(Map.of("fw", fw)).execute().records().get(0).get("n").asLong());
+  }
+
+  @Test
+  void aTaskFailureMidStreamLeavesTheCountsExact() throws Exception {
+    String fw = "fw-failover-" + UUID.randomUUID().toString().substring(0, 6);
+    List<ClassifiedEvent> events = Fixtures.history(fw, 150, 90, 23);
+    ArrayList<byte[]> encoded = new ArrayList<>();
+    AvroCodec<ClassifiedIssue> codec = AvroCodec.classifiedIssues();
+    for (ClassifiedEvent e : events) {
+      encoded.add(codec.encode(Fixtures.toAvro(e)));
+    }
+    StatsConfig config = config("failover-" + fw);
+    FailOnceAfterCheckpoint.reset(events.size() / 4);
+
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(2, loopback());
+    env.enableCheckpointing(200, CheckpointingMode.EXACTLY_ONCE);
+    // A throttled, checkpointed source (~3 s of input), so checkpoints complete mid-stream before the failure.
+    DataGeneratorSource<ClassifiedEvent> source =
+        new DataGeneratorSource<>(new Replay(encoded), encoded.size(), RateLimiterStrategy.perSecond(encoded.size() / 3.0),
+            TypeInformation.of(ClassifiedEvent.class));
+    DataStream<ClassifiedEvent> input =
+        env.fromSource(source, CategoryStatsJob.watermarks(config), "replay").map(new FailOnceAfterCheckpoint()).returns(ClassifiedEvent.class);
+    CategoryStatsJob.Outputs out = CategoryStatsJob.apply(input, config);
+    out.stats().sinkTo(CategoryStatsJob.kafkaSink(config, "stats", new CategoryStatSerializer(Topic.STATS.topicName())));
+    out.alerts().sinkTo(CategoryStatsJob.kafkaSink(config, "alerts", new AlertSerializer(Topic.ALERTS.topicName())));
+    env.executeAsync("failover").getJobExecutionResult().get(DEADLINE.toSeconds(), TimeUnit.SECONDS);
+
+    assertTrue(FailOnceAfterCheckpoint.FAILED.get(), "the injected failure happened");
+    Map<String, Long> counts = new HashMap<>();
+    List<String> alertIds = new ArrayList<>();
+    for (ConsumerRecord<byte[], byte[]> r : readCommitted(Topic.STATS.topicName())) {
+      dev.faultline.schemas.CategoryStat s = AvroCodec.of(new dev.faultline.schemas.CategoryStat()).decode(r.value());
+      if (s.getFramework().equals(fw) && s.getWindowStart() != null) {
+        CategoryStat probe = CategoryStat.rolling(fw, s.getDimension().name(), s.getCategory(), s.getWindow(), s.getWindowStart().toEpochMilli(),
+            s.getWindowEnd().toEpochMilli(), s.getCount());
+        counts.put(probe.id, s.getCount());
+        assertTrue(s.getCount() >= 0, "never negative, not even for a moment: " + s);
+      }
+    }
+    for (ConsumerRecord<byte[], byte[]> r : readCommitted(Topic.ALERTS.topicName())) {
+      Alert a = AvroCodec.of(new Alert()).decode(r.value());
+      if (a.getFramework().equals(fw)) {
+        alertIds.add(a.getId());
+      }
+    }
+    List<IssueContributions.Entry> entries = Fixtures.finalEntries(events);
+    assertFalse(counts.isEmpty());
+    for (Map.Entry<String, Long> c : counts.entrySet()) {
+      String[] p = c.getKey().split("/");
+      // id: framework/dimensionKey/category/window/date
+      CategoryStat probe = probeOf(fw, p);
+      assertEquals(Fixtures.expectedCount(entries, probe), c.getValue().longValue(), c.getKey());
+    }
+    assertEquals(new HashSet<>(alertIds).size(), alertIds.size(), "no alert twice after the restart: " + alertIds);
+  }
+
+  private static CategoryStat probeOf(String fw, String[] idParts) {
+    String dimension =
+        java.util.Arrays.stream(dev.faultline.jobs.stats.domain.Dimension.values()).filter(d -> d.key().equals(idParts[1])).findFirst().orElseThrow().name();
+    long windowMillis = Duration.parse(idParts[3]).toMillis();
+    long start = java.time.LocalDate.parse(idParts[4]).atStartOfDay(java.time.ZoneOffset.UTC).toInstant().toEpochMilli();
+    return CategoryStat.rolling(fw, dimension, idParts[2], idParts[3], start, start + windowMillis, 0);
+  }
+
+  private static long expectedReleaseIssues(List<ClassifiedEvent> events) {
+    Map<String, ClassifiedEvent> newest = new HashMap<>();
+    for (ClassifiedEvent e : events) {
+      newest.merge(e.id, e, (a, b) -> b.updatedAt > a.updatedAt ? b : a);
+    }
+    return newest.values().stream().filter(e -> e.frameworkVersion != null && !e.deleted()).count();
+  }
+
+  private static void assertCoversEveryEntry(List<IssueContributions.Entry> entries, Map<String, CategoryStat> latest) {
+    long day = Fixtures.DAY;
+    for (IssueContributions.Entry e : entries) {
+      long start = Math.floorDiv(e.time(), day) * day - 6 * day;
+      String id = e.framework() + "/" + e.dimension().key() + "/" + e.category() + "/P7D/"
+          + java.time.Instant.ofEpochMilli(start).atOffset(java.time.ZoneOffset.UTC).toLocalDate();
+      assertTrue(latest.containsKey(id), "missing window " + id);
+    }
+  }
+
+  private static List<CategoryStat> runCollecting(List<ClassifiedEvent> events, StatsConfig config) throws Exception {
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(2, loopback());
+    DataStream<ClassifiedEvent> input =
+        env.fromData(events.stream().map(Fixtures::copy).toList(), TypeInformation.of(ClassifiedEvent.class))
+            .assignTimestampsAndWatermarks(CategoryStatsJob.watermarks(config));
+    List<CategoryStat> out = new ArrayList<>();
+    try (var it = CategoryStatsJob.apply(input, config).stats().executeAndCollect()) {
+      it.forEachRemaining(out::add);
+    }
+    return out;
+  }
+
+  private static Map<String, Long> finalCounts(List<CategoryStat> stats) {
+    Map<String, Long> m = new HashMap<>();
+    Fixtures.latest(stats).forEach((id, s) -> m.put(id, s.count));
+    return m;
+  }
+
+  private static Map<String, Long> withoutZeros(Map<String, Long> m) {
+    Map<String, Long> out = new HashMap<>(m);
+    out.values().removeIf(v -> v == 0);
+    return out;
+  }
+
+  private static void produce(List<ClassifiedEvent> events) throws Exception {
+    AvroCodec<ClassifiedIssue> codec = AvroCodec.classifiedIssues();
+    try (KafkaProducer<byte[], byte[]> producer =
+        new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(), ProducerConfig.ACKS_CONFIG, "all"),
+            new ByteArraySerializer(), new ByteArraySerializer())) {
+      for (ClassifiedEvent e : events) {
+        producer.send(new ProducerRecord<>(Topic.ISSUES_CLASSIFIED.topicName(), e.id.getBytes(StandardCharsets.UTF_8), codec.encode(Fixtures.toAvro(e))));
+      }
+      producer.flush();
+    }
+  }
+
+  /** Everything committed to {@code topic} so far (read_committed, up to the last stable offsets). */
+  private static List<ConsumerRecord<byte[], byte[]>> readCommitted(String topic) {
+    List<ConsumerRecord<byte[], byte[]>> out = new ArrayList<>();
+    try (KafkaConsumer<byte[], byte[]> consumer =
+        new KafkaConsumer<>(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(), ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"),
+            new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+      List<TopicPartition> partitions = consumer.partitionsFor(topic).stream().map(p -> new TopicPartition(topic, p.partition())).toList();
+      consumer.assign(partitions);
+      consumer.seekToBeginning(partitions);
+      Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
+      long deadline = System.nanoTime() + DEADLINE.toNanos();
+      while (partitions.stream().anyMatch(p -> consumer.position(p) < end.get(p))) {
+        if (System.nanoTime() > deadline) {
+          throw new AssertionError("Timed out reading " + topic + " up to " + end);
+        }
+        consumer.poll(Duration.ofMillis(200)).forEach(out::add);
+      }
+    }
+    return out;
+  }
+
+  /** Replays pre-encoded records by index, decoding them as the Kafka source would. */
+  static final class Replay implements GeneratorFunction<Long, ClassifiedEvent> {
+    private final ArrayList<byte[]> records;
+    private transient AvroCodec<ClassifiedIssue> codec;
+
+    Replay(ArrayList<byte[]> records) {
+      this.records = records;
+    }
+
+    @Override
+    public ClassifiedEvent map(Long index) {
+      if (codec == null) {
+        codec = AvroCodec.classifiedIssues();
+      }
+      try {
+        return ClassifiedEvent.fromAvro(codec.decode(records.get(index.intValue())));
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+  }
+
+  /** Throws once, in one subtask, after a checkpoint has completed and some records have passed. */
+  static final class FailOnceAfterCheckpoint extends RichMapFunction<ClassifiedEvent, ClassifiedEvent> implements CheckpointListener {
+    static final AtomicBoolean FAILED = new AtomicBoolean();
+    static volatile boolean checkpointed;
+    static volatile int threshold;
+    private transient int seen;
+
+    static void reset(int after) {
+      FAILED.set(false);
+      checkpointed = false;
+      threshold = after;
+    }
+
+    @Override
+    public void open(OpenContext openContext) {
+      seen = 0;
+    }
+
+    @Override
+    public ClassifiedEvent map(ClassifiedEvent e) {
+      seen++;
+      if (checkpointed && seen >= threshold && FAILED.compareAndSet(false, true)) {
+        throw new IllegalStateException("injected failure after " + seen + " records");
+      }
+      return e;
+    }
+
+    @Override
+    public void notifyCheckpointComplete(long checkpointId) {
+      checkpointed = true;
+    }
+  }
+}
