@@ -1,5 +1,6 @@
 package dev.faultline.graph;
 
+import dev.faultline.schemas.taxonomy.Taxonomy;
 import java.util.List;
 import java.util.Map;
 import org.neo4j.driver.Driver;
@@ -10,7 +11,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Applies the versioned schema migrations ({@code migrations/V*.cypher}, listed in {@code migrations/index.txt}) in
  * order, each once: applied versions are recorded as {@code (:FaultlineMigration {version})}. Every statement is
- * idempotent too ({@code IF NOT EXISTS}, {@code MERGE}), so a half-applied migration is simply re-run.
+ * idempotent too ({@code IF NOT EXISTS}, {@code MERGE}), so a half-applied migration is simply re-run. The
+ * taxonomy nodes are then seeded from the taxonomy resource.
  */
 public final class GraphSchema {
   private static final Logger LOG = LoggerFactory.getLogger(GraphSchema.class);
@@ -58,6 +60,7 @@ public final class GraphSchema {
         LOG.info("Applied graph migration {}", file);
       }
     }
+    new TaxonomySeeder(driver, database, Taxonomy.load()).seed();
     return applied;
   }
 }

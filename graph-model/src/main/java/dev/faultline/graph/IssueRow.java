@@ -1,14 +1,20 @@
 package dev.faultline.graph;
 
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * One issue's latest state as the graph stores it. Plain values only, so it maps to Cypher parameters directly.
+ * One issue's newest state and classification as the graph stores it. Plain values only, so it maps to Cypher
+ * parameters directly.
  *
  * @param id {@code owner/repo#n}
- * @param updatedAtMillis GitHub's {@code updated_at}; a row older than what the graph holds changes nothing
+ * @param stateVersion the newest event time folded into this state (issue, comment or linked PR); a row with a
+ *     lower version than the stored one changes nothing
+ * @param updatedAtMillis GitHub's {@code updated_at} of the issue
+ * @param transferredTo the new id when the issue was transferred, else null
+ * @param classification null when not classified
  */
 public record IssueRow(
     String id,
@@ -23,9 +29,42 @@ public record IssueRow(
     List<String> labels,
     long createdAtMillis,
     long updatedAtMillis,
-    Long closedAtMillis) {
+    Long closedAtMillis,
+    long stateVersion,
+    int commentCount,
+    String transferredTo,
+    ClassificationRow classification) {
 
-  /** The Cypher parameter map of this row. */
+  /**
+   * The classification of an issue, as codes of the taxonomy.
+   *
+   * @param distributedSpecific null when the text cannot tell
+   * @param confidence dimension name (kind, symptom, rootCause, fixPattern, stage, phase, distributedSpecific) to confidence
+   * @param evidence dimension name to the rule and words that decided it
+   * @param humanGiven dimension names whose value a GitHub label set
+   */
+  public record ClassificationRow(
+      String kind,
+      String symptom,
+      String symptomClass,
+      String rootCause,
+      String fixPattern,
+      String stage,
+      String phase,
+      Boolean distributedSpecific,
+      String frameworkVersion,
+      Map<String, String> versions,
+      Map<String, Double> confidence,
+      Map<String, String> evidence,
+      List<String> humanGiven,
+      String classifierVersion,
+      long classifiedAtMillis) {}
+
+  /** Codes that mean "no category": no edge is drawn for them. */
+  private static boolean known(String code) {
+    return code != null && !code.equals("UNKNOWN") && !code.equals("NONE");
+  }
+
   public Map<String, Object> toParameters() {
     Map<String, Object> m = new HashMap<>();
     m.put("id", id);
@@ -41,6 +80,64 @@ public record IssueRow(
     m.put("createdAt", createdAtMillis);
     m.put("updatedAt", updatedAtMillis);
     m.put("closedAt", closedAtMillis);
+    m.put("stateVersion", stateVersion);
+    m.put("commentCount", commentCount);
+    m.put("transferredTo", transferredTo);
+    ClassificationRow c = classification;
+    Map<String, Object> props = new HashMap<>();
+    List<Map<String, Object>> versionRows = new ArrayList<>();
+    if (c != null) {
+      props.put("kind", c.kind());
+      props.put("symptom", c.symptom());
+      props.put("symptomClass", c.symptomClass());
+      props.put("rootCause", c.rootCause());
+      props.put("fixPattern", c.fixPattern());
+      props.put("stage", c.stage());
+      props.put("phase", c.phase());
+      props.put("distributedSpecific", c.distributedSpecific());
+      props.put("frameworkVersion", c.frameworkVersion());
+      props.put("classifierVersion", c.classifierVersion());
+      props.put("classifiedAt", java.time.Instant.ofEpochMilli(c.classifiedAtMillis()).atZone(java.time.ZoneOffset.UTC));
+      props.put("humanGiven", c.humanGiven() == null ? List.of() : c.humanGiven());
+      props.put("kindConfidence", confidence(c, "kind"));
+      props.put("phaseConfidence", confidence(c, "phase"));
+      props.put("distributedSpecificConfidence", confidence(c, "distributedSpecific"));
+      if (c.versions() != null) {
+        c.versions()
+            .forEach(
+                (component, version) ->
+                    versionRows.add(Map.of("id", component + "@" + version, "component", component, "version", version)));
+      }
+      m.put("symptomEdge", edge(c, "symptom", c.symptom()));
+      m.put("rootCauseEdge", edge(c, "rootCause", c.rootCause()));
+      m.put("fixPatternEdge", edge(c, "fixPattern", c.fixPattern()));
+      m.put("stageEdge", edge(c, "stage", c.stage()));
+    } else {
+      m.put("symptomEdge", null);
+      m.put("rootCauseEdge", null);
+      m.put("fixPatternEdge", null);
+      m.put("stageEdge", null);
+    }
+    m.put("frameworkVersion", c == null ? null : c.frameworkVersion());
+    m.put("classification", props);
+    m.put("versions", versionRows);
     return m;
+  }
+
+  private static Double confidence(ClassificationRow c, String dimension) {
+    return c.confidence() == null ? null : c.confidence().get(dimension);
+  }
+
+  private static Map<String, Object> edge(ClassificationRow c, String dimension, String code) {
+    if (!known(code)) {
+      return null;
+    }
+    Map<String, Object> e = new HashMap<>();
+    e.put("code", code);
+    e.put("confidence", confidence(c, dimension));
+    e.put("evidence", c.evidence() == null ? null : c.evidence().get(dimension));
+    e.put("humanGiven", c.humanGiven() != null && c.humanGiven().contains(dimension));
+    e.put("classifierVersion", c.classifierVersion());
+    return e;
   }
 }

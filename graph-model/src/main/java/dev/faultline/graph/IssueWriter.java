@@ -1,34 +1,25 @@
 package dev.faultline.graph;
 
-import java.util.List;
-import java.util.Map;
 import org.neo4j.driver.Driver;
-import org.neo4j.driver.SessionConfig;
 
-/**
- * Writes issue rows in one {@code UNWIND $rows … MERGE} transaction per batch, inside a transaction function so the
- * driver retries transient failures. Idempotent: MERGE on constrained keys, and a row whose {@code updatedAt} is
- * older than the stored one leaves the issue as it is, so replays and out-of-order arrivals change nothing.
- */
-public final class IssueWriter {
-  private static final String UPSERT = CypherResources.load("write/upsert-issues.cypher");
-
-  private final Driver driver;
-  private final String database;
-
+/** Upserts issues with their classification, labels, versions and release (write/upsert-issues.cypher). */
+public final class IssueWriter extends BatchWriter<IssueRow> {
   public IssueWriter(Driver driver, String database) {
-    this.driver = driver;
-    this.database = database;
+    super(driver, database, "write/upsert-issues.cypher");
   }
 
-  /** Writes the batch in one transaction. */
-  public void write(List<IssueRow> rows) {
-    if (rows.isEmpty()) {
-      return;
-    }
-    List<Map<String, Object>> params = rows.stream().map(IssueRow::toParameters).toList();
-    try (var session = driver.session(SessionConfig.forDatabase(database))) {
-      session.executeWrite(tx -> tx.run(UPSERT, Map.of("rows", params)).consume());
-    }
+  @Override
+  public String keyOf(IssueRow row) {
+    return row.id();
+  }
+
+  @Override
+  public long versionOf(IssueRow row) {
+    return row.stateVersion();
+  }
+
+  @Override
+  public java.util.Map<String, Object> toParameters(IssueRow row) {
+    return row.toParameters();
   }
 }

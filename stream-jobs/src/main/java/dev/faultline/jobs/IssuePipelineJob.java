@@ -2,7 +2,13 @@ package dev.faultline.jobs;
 
 import dev.faultline.jobs.records.RawDelivery;
 import dev.faultline.jobs.sink.DeadLetterSerializer;
-import dev.faultline.jobs.sink.Neo4jIssueSink;
+import dev.faultline.graph.IssueWriter;
+import dev.faultline.graph.PullRequestWriter;
+import dev.faultline.graph.ReleaseWriter;
+import dev.faultline.jobs.records.ClassifiedIssueEvent;
+import dev.faultline.jobs.sink.ClassifiedIssueSerializer;
+import dev.faultline.jobs.sink.Neo4jBatchSink;
+import java.util.Properties;
 import dev.faultline.jobs.source.RawDeliveryDeserializer;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.connector.base.DeliveryGuarantee;
@@ -26,6 +32,10 @@ public final class IssuePipelineJob {
     env.execute(NAME);
   }
 
+  private static <R> Neo4jBatchSink<R> graphSink(String stage, Neo4jBatchSink.WriterFactory<R> writers, JobConfig config) {
+    return new Neo4jBatchSink<>(stage, config.graph(), config.sink(), writers, config.kafkaClientProperties(), config.deadLetterTopic());
+  }
+
   /** Adds the job's sources, pipeline and sinks to {@code env}. */
   public static void build(StreamExecutionEnvironment env, JobConfig config) {
     env.enableCheckpointing(config.checkpointInterval().toMillis(), CheckpointingMode.EXACTLY_ONCE);
@@ -46,9 +56,30 @@ public final class IssuePipelineJob {
         IssuePipeline.apply(
             env.fromSource(source, WatermarkStrategy.noWatermarks(), "deliveries").uid("deliveries-source"));
     out.issues()
-        .sinkTo(new Neo4jIssueSink(config.graph(), config.sink(), config.kafkaClientProperties(), config.deadLetterTopic()))
+        .sinkTo(graphSink("issue-pipeline/neo4j-issues", IssueWriter::new, config))
         .uid("neo4j-issue-sink")
         .name("neo4j issues");
+    out.pullRequests()
+        .sinkTo(graphSink("issue-pipeline/neo4j-pull-requests", PullRequestWriter::new, config))
+        .uid("neo4j-pull-request-sink")
+        .name("neo4j pull requests");
+    out.releases()
+        .sinkTo(graphSink("issue-pipeline/neo4j-releases", ReleaseWriter::new, config))
+        .uid("neo4j-release-sink")
+        .name("neo4j releases");
+    Properties classifiedProducer = config.kafkaClientProperties();
+    // Below the broker's transaction.max.timeout.ms (15 min by default), above any checkpoint pause.
+    classifiedProducer.setProperty("transaction.timeout.ms", "900000");
+    out.classified()
+        .sinkTo(
+            KafkaSink.<ClassifiedIssueEvent>builder()
+                .setKafkaProducerConfig(classifiedProducer)
+                .setRecordSerializer(new ClassifiedIssueSerializer(config.classifiedTopic()))
+                .setDeliveryGuarantee(DeliveryGuarantee.EXACTLY_ONCE)
+                .setTransactionalIdPrefix(config.groupId() + "-classified")
+                .build())
+        .uid("classified-issue-sink")
+        .name("classified issues");
     out.rejected()
         .sinkTo(
             KafkaSink.<dev.faultline.jobs.records.Rejected>builder()

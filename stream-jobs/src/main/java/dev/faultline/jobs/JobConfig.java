@@ -42,6 +42,10 @@ public record JobConfig(
     return Topic.DELIVERIES.topicName();
   }
 
+  public String classifiedTopic() {
+    return Topic.ISSUES_CLASSIFIED.topicName();
+  }
+
   public String deadLetterTopic() {
     return Topic.DEAD_LETTER.topicName();
   }

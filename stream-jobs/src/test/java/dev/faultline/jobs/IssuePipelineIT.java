@@ -11,6 +11,8 @@ import dev.faultline.schemas.AvroCodec;
 import dev.faultline.schemas.DeadLetter;
 import dev.faultline.schemas.Delivery;
 import dev.faultline.schemas.DeliverySource;
+import dev.faultline.schemas.DeliveryKey;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.faultline.schemas.Topic;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -53,7 +55,7 @@ class IssuePipelineIT {
   @BeforeAll
   static void startStack() throws Exception {
     kafka = EmbeddedKafka.start(dir.resolve("kafka"), 0);
-    kafka.createTopics(2, List.of(Topic.DELIVERIES.topicName(), Topic.DEAD_LETTER.topicName()));
+    kafka.createTopics(2, List.of(Topic.DELIVERIES.topicName(), Topic.DEAD_LETTER.topicName(), Topic.ISSUES_CLASSIFIED.topicName()));
     neo4j = EmbeddedNeo4j.start(dir.resolve("neo4j"), 0, 0, PASSWORD);
     driver = GraphDatabase.driver(neo4j.boltUri(), AuthTokens.basic("neo4j", PASSWORD));
     new GraphSchema(driver, "neo4j").migrate();
@@ -113,6 +115,64 @@ class IssuePipelineIT {
     assertEquals("issue-pipeline/normalise", letters.get(0).getStage());
   }
 
+  @Test
+  void reclassifiesWhenTheIssueChangesAndLinksTheFixingPullRequestAndRelease() throws Exception {
+    String repo = "deepspeedai/DeepSpeed";
+    int n = 90_000 + new java.util.Random().nextInt(9_999);
+    String id = repo + "#" + n;
+    send(Deliveries.release(repo, "v0.14.0", "2024-01-10T00:00:00Z"));
+    awaitTrue(() -> count("MATCH (r:Release {id: 'DeepSpeed@0.14.0'}) RETURN count(r)", id) == 1, "release written");
+    send(Deliveries.issue(repo, n, "opened", "Training hangs: NCCL watchdog timeout in all_reduce after 30 minutes",
+        "With ZeRO-3 on 16 GPUs the job hangs.\ndeepspeed 0.14.0\ntorch 2.3.0", "open", "2024-02-01T10:00:00Z"));
+    awaitTrue(() -> "HANG".equals(value(id, "i.symptom")), "issue classified as HANG");
+    assertEquals(1L, count("MATCH (:Issue {id: $id})-[:HAS_SYMPTOM]->(:Symptom {code: 'HANG'}) RETURN count(*)", id));
+    assertEquals(1L, count("MATCH (:Issue {id: $id})-[:FILED_AGAINST]->(:Release {id: 'DeepSpeed@0.14.0'}) RETURN count(*)", id));
+    assertEquals(1L, count("MATCH (:Issue {id: $id})-[:REPORTS]->(:Version {id: 'torch@2.3.0'}) RETURN count(*)", id));
+
+    // The reporter edits the issue: now it is an out-of-memory crash. The old symptom edge must go.
+    send(Deliveries.issue(repo, n, "edited", "CUDA out of memory with ZeRO-3 offload",
+        "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.", "open", "2024-02-02T10:00:00Z"));
+    awaitTrue(() -> "OUT_OF_MEMORY".equals(value(id, "i.symptom")), "issue re-classified as OUT_OF_MEMORY");
+    assertEquals(1L, count("MATCH (:Issue {id: $id})-[r:HAS_SYMPTOM]->() RETURN count(r)", id));
+
+    // A maintainer comments, then a merged PR says it fixes the issue.
+    send(Deliveries.comment(repo, n, 7001, "Confirmed, looking into it.", "MEMBER", "2024-02-03T10:00:00Z"));
+    awaitTrue(() -> Long.valueOf(1).equals(value(id, "i.commentCount")), "comment counted");
+    send(Deliveries.mergedPullRequest(repo, n + 1, "Fix offload buffer sizing", "Fixes #" + n + ". Add a check before allocating.", "2024-02-05T10:00:00Z"));
+    awaitTrue(() -> count("MATCH (p:PullRequest {merged: true})-[:FIXES]->(:Issue {id: $id}) RETURN count(p)", id) == 1, "FIXES edge");
+    awaitTrue(() -> classifiedRecords(id) >= 4, "a classified record per change on " + Topic.ISSUES_CLASSIFIED.topicName());
+  }
+
+  private static long classifiedRecords(String id) {
+    try (KafkaConsumer<byte[], byte[]> consumer =
+        new KafkaConsumer<>(
+            Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(), ConsumerConfig.GROUP_ID_CONFIG, "c-" + UUID.randomUUID(),
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest", ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"),
+            new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+      consumer.subscribe(List.of(Topic.ISSUES_CLASSIFIED.topicName()));
+      long n = 0;
+      long deadline = System.nanoTime() + Duration.ofSeconds(3).toNanos();
+      while (System.nanoTime() < deadline) {
+        for (ConsumerRecord<byte[], byte[]> rec : consumer.poll(Duration.ofMillis(200))) {
+          if (id.equals(new String(rec.key(), StandardCharsets.UTF_8))) {
+            n++;
+          }
+        }
+      }
+      return n;
+    }
+  }
+
+  private static Object value(String id, String expression) {
+    List<Record> records =
+        driver.executableQuery("MATCH (i:Issue {id: $id}) RETURN " + expression + " AS v").withParameters(Map.of("id", id)).execute().records();
+    return records.isEmpty() || records.get(0).get("v").isNull() ? null : records.get(0).get("v").asObject();
+  }
+
+  private static long count(String statement, String id) {
+    return driver.executableQuery(statement).withParameters(Map.of("id", id)).execute().records().get(0).get(0).asLong();
+  }
+
   private static List<DeadLetter> deadLettersFor(String repo, int expected) throws Exception {
     AvroCodec<DeadLetter> codec = AvroCodec.deadLetters();
     List<DeadLetter> found = new ArrayList<>();
@@ -155,14 +215,14 @@ class IssuePipelineIT {
 
   private static void send(Delivery d) throws Exception {
     try (KafkaProducer<String, byte[]> producer = producer()) {
-      String key = d.getRepository() + "#" + extractNumber(d);
+      String key;
+      try {
+        key = DeliveryKey.of(d.getEvent(), new ObjectMapper().readTree(d.getPayloadJson()));
+      } catch (java.io.IOException notJson) {
+        key = d.getRepository();
+      }
       producer.send(new ProducerRecord<>(Topic.DELIVERIES.topicName(), key, AvroCodec.deliveries().encode(d))).get();
     }
-  }
-
-  private static String extractNumber(Delivery d) {
-    var m = java.util.regex.Pattern.compile("\"number\": (\\d+)").matcher(d.getPayloadJson());
-    return m.find() ? m.group(1) : "0";
   }
 
   private static String stateOf(String id) {

@@ -1,13 +1,16 @@
+// One row per issue: its newest known state and classification (IssueRow.toParameters()).
 UNWIND $rows AS row
 MERGE (f:Framework {name: row.framework})
 MERGE (r:Repository {fullName: row.repo})
 MERGE (r)-[:OF]->(f)
 MERGE (i:Issue {id: row.id})
 WITH i, r, row
-// Latest state wins whatever the arrival order: an older row leaves the issue untouched.
-WHERE i.updatedAt IS NULL OR i.updatedAt <= datetime({epochMillis: row.updatedAt})
-SET i.number = row.number,
+// Newest state wins whatever the arrival order: a row older than the stored state changes nothing.
+WHERE i.stateVersion IS NULL OR i.stateVersion <= row.stateVersion
+SET i.stateVersion = row.stateVersion,
+    i.number = row.number,
     i.repo = row.repo,
+    i.framework = row.framework,
     i.title = row.title,
     i.body = row.body,
     i.state = row.state,
@@ -15,13 +18,63 @@ SET i.number = row.number,
     i.author = row.author,
     i.createdAt = datetime({epochMillis: row.createdAt}),
     i.updatedAt = datetime({epochMillis: row.updatedAt}),
-    i.closedAt = CASE WHEN row.closedAt IS NULL THEN null ELSE datetime({epochMillis: row.closedAt}) END
+    i.closedAt = CASE WHEN row.closedAt IS NULL THEN null ELSE datetime({epochMillis: row.closedAt}) END,
+    i.commentCount = row.commentCount,
+    i.transferredTo = row.transferredTo,
+    i += row.classification
 MERGE (i)-[:IN_REPO]->(r)
 WITH i, row
-OPTIONAL MATCH (i)-[old:HAS_LABEL]->(gone:Label)
-WHERE NOT gone.name IN row.labels
-DELETE old
-WITH DISTINCT i, row
+CALL (i, row) {
+  OPTIONAL MATCH (i)-[old:HAS_LABEL]->(gone:Label)
+  WHERE NOT gone.name IN row.labels
+  DELETE old
+}
 FOREACH (name IN row.labels |
   MERGE (l:Label {name: name})
-  MERGE (i)-[:HAS_LABEL]->(l));
+  MERGE (i)-[:HAS_LABEL]->(l))
+WITH i, row
+// Re-classification replaces the classification edges: no stale HAS_SYMPTOM survives a change of symptom.
+CALL (i, row) {
+  OPTIONAL MATCH (i)-[old:HAS_SYMPTOM|CAUSED_BY|RESOLVED_BY|IN_STAGE|REPORTS|FILED_AGAINST|TRANSFERRED_TO]->()
+  DELETE old
+}
+CALL (i, row) {
+  MATCH (s:Symptom {code: row.symptomEdge.code})
+  MERGE (i)-[e:HAS_SYMPTOM]->(s)
+  SET e = row.symptomEdge
+}
+CALL (i, row) {
+  MATCH (c:RootCause {code: row.rootCauseEdge.code})
+  MERGE (i)-[e:CAUSED_BY]->(c)
+  SET e = row.rootCauseEdge
+}
+CALL (i, row) {
+  MATCH (p:FixPattern {code: row.fixPatternEdge.code})
+  MERGE (i)-[e:RESOLVED_BY]->(p)
+  SET e = row.fixPatternEdge
+}
+CALL (i, row) {
+  MATCH (s:Stage {code: row.stageEdge.code})
+  MERGE (i)-[e:IN_STAGE]->(s)
+  SET e = row.stageEdge
+}
+FOREACH (v IN row.versions |
+  MERGE (ver:Version {id: v.id})
+  ON CREATE SET ver.component = v.component, ver.version = v.version
+  MERGE (i)-[:REPORTS]->(ver))
+FOREACH (target IN CASE WHEN row.transferredTo IS NULL THEN [] ELSE [row.transferredTo] END |
+  MERGE (n:Issue {id: target})
+  MERGE (i)-[:TRANSFERRED_TO]->(n))
+WITH i, row
+// The release it reports, else the latest release of its framework published before it was opened.
+CALL (i, row) {
+  OPTIONAL MATCH (exact:Release {id: row.framework + '@' + row.frameworkVersion})
+  OPTIONAL MATCH (prev:Release {framework: row.framework})
+  WHERE prev.publishedAt <= i.createdAt
+  WITH exact, prev
+  ORDER BY prev.publishedAt DESC
+  LIMIT 1
+  WITH coalesce(exact, prev) AS release
+  WHERE release IS NOT NULL
+  MERGE (i)-[:FILED_AGAINST]->(release)
+}

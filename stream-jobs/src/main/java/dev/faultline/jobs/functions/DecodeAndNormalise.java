@@ -1,27 +1,26 @@
 package dev.faultline.jobs.functions;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.faultline.jobs.normalise.IssueNormaliser;
+import dev.faultline.jobs.normalise.GitHubNormaliser;
 import dev.faultline.jobs.normalise.PoisonRecordException;
-import dev.faultline.jobs.records.IssueEvent;
+import dev.faultline.jobs.records.GitHubEvent;
 import dev.faultline.jobs.records.RawDelivery;
 import dev.faultline.jobs.records.Rejected;
 import dev.faultline.schemas.AvroCodec;
 import dev.faultline.schemas.Delivery;
 import java.io.IOException;
-import java.util.Optional;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
 
-/** Decodes the Avro envelope and normalises issue events; anything unreadable goes to the dead-letter side output. */
-public final class DecodeAndNormalise extends ProcessFunction<RawDelivery, IssueEvent> {
+/** Decodes the Avro envelope and normalises the facts it carries; anything unreadable goes to the dead-letter side output. */
+public final class DecodeAndNormalise extends ProcessFunction<RawDelivery, GitHubEvent> {
   public static final String STAGE = "issue-pipeline/normalise";
 
   private final OutputTag<Rejected> rejected;
   private transient AvroCodec<Delivery> codec;
-  private transient IssueNormaliser normaliser;
+  private transient GitHubNormaliser normaliser;
 
   public DecodeAndNormalise(OutputTag<Rejected> rejected) {
     this.rejected = rejected;
@@ -30,11 +29,11 @@ public final class DecodeAndNormalise extends ProcessFunction<RawDelivery, Issue
   @Override
   public void open(OpenContext openContext) {
     codec = AvroCodec.deliveries();
-    normaliser = new IssueNormaliser(new ObjectMapper());
+    normaliser = new GitHubNormaliser(new ObjectMapper());
   }
 
   @Override
-  public void processElement(RawDelivery raw, Context ctx, Collector<IssueEvent> out) {
+  public void processElement(RawDelivery raw, Context ctx, Collector<GitHubEvent> out) {
     Delivery delivery;
     try {
       delivery = codec.decode(raw.value);
@@ -43,8 +42,7 @@ public final class DecodeAndNormalise extends ProcessFunction<RawDelivery, Issue
       return;
     }
     try {
-      Optional<IssueEvent> event = normaliser.normalise(delivery);
-      event.ifPresent(out::collect);
+      normaliser.normalise(delivery).forEach(out::collect);
     } catch (PoisonRecordException | RuntimeException e) {
       ctx.output(rejected, reject(raw, delivery.getDeliveryId(), e.getMessage()));
     }

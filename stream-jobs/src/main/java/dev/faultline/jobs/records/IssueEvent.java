@@ -25,6 +25,10 @@ public class IssueEvent {
   public long createdAt;
   public long updatedAt;
   public Long closedAt;
+  /** GitHub's comment count of the issue, when the payload gives it. */
+  public Integer comments;
+  /** The new id when the issue was transferred to another repository. */
+  public String transferredTo;
 
   public IssueEvent() {}
 

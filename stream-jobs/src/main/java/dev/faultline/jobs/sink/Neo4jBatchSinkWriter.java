@@ -1,9 +1,8 @@
 package dev.faultline.jobs.sink;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.faultline.graph.BatchWriter;
 import dev.faultline.graph.GraphConfig;
-import dev.faultline.graph.IssueRow;
-import dev.faultline.graph.IssueWriter;
 import dev.faultline.jobs.records.Rejected;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -22,24 +21,32 @@ import org.neo4j.driver.exceptions.TransientException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-final class Neo4jIssueSinkWriter implements SinkWriter<IssueRow> {
-  static final String STAGE = "issue-pipeline/neo4j-sink";
-  private static final Logger LOG = LoggerFactory.getLogger(Neo4jIssueSinkWriter.class);
+final class Neo4jBatchSinkWriter<R> implements SinkWriter<R> {
+  private static final Logger LOG = LoggerFactory.getLogger(Neo4jBatchSinkWriter.class);
 
+  private final String stage;
   private final SinkOptions options;
   private final KafkaDeadLetters deadLetters;
   private final ProcessingTimeService timers;
   private final Driver driver;
-  private final IssueWriter writer;
-  private final RowBuffer<IssueRow> buffer = new RowBuffer<>(IssueRow::id, IssueRow::updatedAtMillis);
+  private final BatchWriter<R> writer;
+  private final RowBuffer<R> buffer;
   private final ObjectMapper json = new ObjectMapper();
 
-  Neo4jIssueSinkWriter(GraphConfig graph, SinkOptions options, KafkaDeadLetters deadLetters, ProcessingTimeService timers) {
+  Neo4jBatchSinkWriter(
+      String stage,
+      GraphConfig graph,
+      SinkOptions options,
+      Neo4jBatchSink.WriterFactory<R> writers,
+      KafkaDeadLetters deadLetters,
+      ProcessingTimeService timers) {
+    this.stage = stage;
     this.options = options;
     this.deadLetters = deadLetters;
     this.timers = timers;
     this.driver = GraphDatabase.driver(graph.uri(), AuthTokens.basic(graph.user(), graph.password()));
-    this.writer = new IssueWriter(driver, graph.database());
+    this.writer = writers.create(driver, graph.database());
+    this.buffer = new RowBuffer<>(writer::keyOf, writer::versionOf);
     scheduleFlush();
   }
 
@@ -53,7 +60,7 @@ final class Neo4jIssueSinkWriter implements SinkWriter<IssueRow> {
   }
 
   @Override
-  public void write(IssueRow row, Context context) throws InterruptedException {
+  public void write(R row, Context context) throws InterruptedException {
     buffer.add(row);
     if (buffer.size() >= options.batchSize()) {
       flushBuffer();
@@ -72,7 +79,7 @@ final class Neo4jIssueSinkWriter implements SinkWriter<IssueRow> {
   }
 
   /** Writes the batch; when Neo4j rejects it for its content, halves it until the bad rows are found and dead-lettered. */
-  private void writeOrIsolate(List<IssueRow> rows) throws InterruptedException {
+  private void writeOrIsolate(List<R> rows) throws InterruptedException {
     try {
       writeRetrying(rows);
     } catch (ClientException e) {
@@ -87,42 +94,43 @@ final class Neo4jIssueSinkWriter implements SinkWriter<IssueRow> {
   }
 
   /** Retries, with capped exponential backoff, as long as Neo4j is unreachable: the job must outlive a Neo4j restart. */
-  private void writeRetrying(List<IssueRow> rows) throws InterruptedException {
+  private void writeRetrying(List<R> rows) throws InterruptedException {
     long backoff = 100;
     int attempt = 0;
     while (true) {
       try {
         writer.write(rows);
         if (attempt > 0) {
-          LOG.info("Neo4j write succeeded after {} retries", attempt);
+          LOG.info("{}: Neo4j write succeeded after {} retries", stage, attempt);
         }
         return;
       } catch (ServiceUnavailableException | SessionExpiredException | TransientException e) {
         attempt++;
-        LOG.warn("Neo4j unavailable ({}), retrying {} rows in {} ms (attempt {})", e.getMessage(), rows.size(), backoff, attempt);
+        LOG.warn("{}: Neo4j unavailable ({}), retrying {} rows in {} ms (attempt {})", stage, e.getMessage(), rows.size(), backoff, attempt);
       } catch (SecurityException e) {
         attempt++;
-        LOG.error("Neo4j refused the credentials ({}); retrying in {} ms", e.getMessage(), backoff);
+        LOG.error("{}: Neo4j refused the credentials ({}); retrying in {} ms", stage, e.getMessage(), backoff);
       } catch (ClientException e) {
         throw e;
       } catch (Neo4jException e) {
         attempt++;
-        LOG.warn("Neo4j error ({}), retrying {} rows in {} ms (attempt {})", e.getMessage(), rows.size(), backoff, attempt);
+        LOG.warn("{}: Neo4j error ({}), retrying {} rows in {} ms (attempt {})", stage, e.getMessage(), rows.size(), backoff, attempt);
       }
       Thread.sleep(backoff);
       backoff = Math.min(backoff * 2, options.maxBackoff().toMillis());
     }
   }
 
-  private void deadLetter(IssueRow row, Exception e) throws InterruptedException {
-    LOG.error("Neo4j rejected issue {}: {}; sent to the dead-letter topic", row.id(), e.getMessage());
+  private void deadLetter(R row, Exception e) throws InterruptedException {
+    String key = writer.keyOf(row);
+    LOG.error("{}: Neo4j rejected {}: {}; sent to the dead-letter topic", stage, key, e.getMessage());
     byte[] payload;
     try {
-      payload = json.writeValueAsString(row.toParameters()).getBytes(StandardCharsets.UTF_8);
+      payload = json.writeValueAsString(writer.toParameters(row)).getBytes(StandardCharsets.UTF_8);
     } catch (IOException io) {
       payload = null;
     }
-    deadLetters.send(new Rejected(STAGE, e.getClass().getSimpleName() + ": " + e.getMessage(), row.id(), null, payload, System.currentTimeMillis()));
+    deadLetters.send(new Rejected(stage, e.getClass().getSimpleName() + ": " + e.getMessage(), key, null, payload, System.currentTimeMillis()));
   }
 
   @Override
@@ -133,5 +141,4 @@ final class Neo4jIssueSinkWriter implements SinkWriter<IssueRow> {
       driver.close();
     }
   }
-
 }

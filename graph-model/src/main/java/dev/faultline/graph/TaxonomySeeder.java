@@ -1,0 +1,60 @@
+package dev.faultline.graph;
+
+import dev.faultline.schemas.taxonomy.Taxonomy;
+import dev.faultline.schemas.taxonomy.TaxonomyDimension;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.neo4j.driver.Driver;
+import org.neo4j.driver.SessionConfig;
+
+/**
+ * Creates or updates the taxonomy nodes (symptom classes, symptoms with their IS_A edges, root causes, fix patterns,
+ * stages) from the one taxonomy resource. Idempotent; run at every start after the migrations.
+ */
+public final class TaxonomySeeder {
+  private static final List<String> STATEMENTS = CypherResources.statements("write/seed-taxonomy.cypher");
+
+  private final Driver driver;
+  private final String database;
+  private final Taxonomy taxonomy;
+
+  public TaxonomySeeder(Driver driver, String database, Taxonomy taxonomy) {
+    this.driver = driver;
+    this.database = database;
+    this.taxonomy = taxonomy;
+  }
+
+  public void seed() {
+    Map<String, Object> params = new HashMap<>();
+    params.put("version", taxonomy.version());
+    params.put("classes", rows(TaxonomyDimension.SYMPTOM_CLASS));
+    params.put("symptoms", rows(TaxonomyDimension.SYMPTOM));
+    params.put("rootCauses", rows(TaxonomyDimension.ROOT_CAUSE));
+    params.put("fixPatterns", rows(TaxonomyDimension.FIX_PATTERN));
+    params.put("stages", rows(TaxonomyDimension.STAGE));
+    try (var session = driver.session(SessionConfig.forDatabase(database))) {
+      session.executeWrite(
+          tx -> {
+            STATEMENTS.forEach(s -> tx.run(s, params).consume());
+            return null;
+          });
+    }
+  }
+
+  private List<Map<String, Object>> rows(TaxonomyDimension dimension) {
+    return taxonomy.dimension(dimension).codes().stream()
+        .map(
+            c -> {
+              Map<String, Object> row = new HashMap<>();
+              row.put("code", c.code());
+              row.put("name", c.name());
+              row.put("definition", c.definition());
+              row.put("symptomClass", c.symptomClass());
+              row.put("group", c.group() == null ? null : c.group().name());
+              row.put("distributedSpecific", c.distributedSpecific());
+              return row;
+            })
+        .toList();
+  }
+}

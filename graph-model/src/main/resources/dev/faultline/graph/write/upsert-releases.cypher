@@ -1,0 +1,34 @@
+// One row per release (ReleaseRow.toParameters()), then the issues it now explains are filed against it.
+UNWIND $rows AS row
+MERGE (f:Framework {name: row.framework})
+MERGE (rel:Release {id: row.framework + '@' + row.version})
+SET rel.framework = row.framework,
+    rel.version = row.version,
+    rel.tag = row.tag,
+    rel.repo = row.repo,
+    rel.url = row.url,
+    rel.publishedAt = datetime({epochMillis: row.publishedAt}),
+    rel.prerelease = row.prerelease,
+    rel.deleted = row.deleted
+MERGE (rel)-[:OF]->(f)
+WITH rel, row
+// Issues that report this very version.
+CALL (rel, row) {
+  MATCH (i:Issue {framework: row.framework, frameworkVersion: row.version})
+  OPTIONAL MATCH (i)-[old:FILED_AGAINST]->(other)
+  WHERE other <> rel
+  DELETE old
+  MERGE (i)-[:FILED_AGAINST]->(rel)
+}
+// Issues that report no version and were opened between this release and the next one.
+CALL (rel, row) {
+  OPTIONAL MATCH (next:Release {framework: row.framework})
+  WHERE next.publishedAt > rel.publishedAt
+  WITH rel, min(next.publishedAt) AS until
+  MATCH (i:Issue {framework: row.framework})
+  WHERE i.frameworkVersion IS NULL AND i.createdAt >= rel.publishedAt AND (until IS NULL OR i.createdAt < until)
+  OPTIONAL MATCH (i)-[old:FILED_AGAINST]->(other)
+  WHERE other <> rel
+  DELETE old
+  MERGE (i)-[:FILED_AGAINST]->(rel)
+}

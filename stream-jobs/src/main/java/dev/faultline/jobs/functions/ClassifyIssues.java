@@ -1,0 +1,55 @@
+package dev.faultline.jobs.functions;
+
+import dev.faultline.classifier.Classifier;
+import dev.faultline.classifier.ClassifierConfig;
+import dev.faultline.jobs.classify.IssueAccumulator;
+import dev.faultline.jobs.classify.IssueClassification;
+import dev.faultline.jobs.records.ClassifiedIssueEvent;
+import dev.faultline.jobs.records.GitHubEvent;
+import java.time.Duration;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.state.StateTtlConfig;
+import org.apache.flink.api.common.state.ValueState;
+import org.apache.flink.api.common.state.ValueStateDescriptor;
+import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
+import org.apache.flink.util.Collector;
+
+/**
+ * Keyed by issue id: folds issue, comment and fix-link facts into the issue's state and re-classifies whenever what
+ * the classifier sees changed. A fact that changes nothing (a redelivery, an older state) emits nothing.
+ */
+public final class ClassifyIssues extends KeyedProcessFunction<String, GitHubEvent, ClassifiedIssueEvent> {
+  /** Issues untouched this long drop out of state; a later event starts from what it carries. */
+  static final Duration STATE_TTL = Duration.ofDays(400);
+
+  private transient ValueState<IssueAccumulator> state;
+  private transient IssueClassification classification;
+
+  @Override
+  public void open(OpenContext openContext) {
+    ValueStateDescriptor<IssueAccumulator> descriptor = new ValueStateDescriptor<>("issue", IssueAccumulator.class);
+    descriptor.enableTimeToLive(StateTtlConfig.newBuilder(STATE_TTL).build());
+    state = getRuntimeContext().getState(descriptor);
+    classification = new IssueClassification(new Classifier(ClassifierConfig.defaults()));
+  }
+
+  @Override
+  public void processElement(GitHubEvent fact, Context ctx, Collector<ClassifiedIssueEvent> out) throws Exception {
+    IssueAccumulator acc = state.value();
+    if (acc == null) {
+      acc = new IssueAccumulator();
+    }
+    boolean changed = acc.fold(fact);
+    if (!changed) {
+      return;
+    }
+    state.update(acc);
+    if (acc.issue != null) {
+      out.collect(
+          new ClassifiedIssueEvent(
+              classification.classify(acc, acc.stateVersion),
+              fact.deliveryId,
+              IssueClassification.fixingPullRequests(acc)));
+    }
+  }
+}
