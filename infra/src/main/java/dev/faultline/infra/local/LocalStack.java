@@ -67,13 +67,13 @@ public final class LocalStack implements AutoCloseable {
 
   private void startAll(Path dataDir, Map<String, String> env) throws Exception {
     kafka = EmbeddedKafka.start(dataDir.resolve("kafka"), options.kafkaPort());
-    started.add(kafka);
+    started.add(() -> kafka.close());
     kafka.createTopics(PARTITIONS, Arrays.stream(Topic.values()).map(Topic::topicName).toList());
     kafkaAdmin = kafka.admin();
     started.add(kafkaAdmin);
 
     neo4j = EmbeddedNeo4j.start(dataDir.resolve("neo4j"), options.boltPort(), options.neo4jHttpPort(), secrets.neo4jPassword());
-    started.add(neo4j);
+    started.add(() -> neo4j.close());
     GraphConfig graph = new GraphConfig(neo4j.boltUri().toString(), EmbeddedNeo4j.USER, secrets.neo4jPassword(), "neo4j");
     driver = GraphDatabase.driver(graph.uri(), AuthTokens.basic(graph.user(), graph.password()));
     started.add(driver);
@@ -99,6 +99,29 @@ public final class LocalStack implements AutoCloseable {
                 LocalReceiver.check("neo4j", this::neo4jProblem),
                 LocalReceiver.check("flink-job", this::jobProblem)));
     started.add(receiver);
+  }
+
+  /** Fault drill: stops the broker, waits {@code down}, starts it again on the same log directory and port. */
+  public void restartKafka(Duration down) throws Exception {
+    int port = kafka.port();
+    kafka.close();
+    Thread.sleep(down.toMillis());
+    kafka = EmbeddedKafka.start(dataDir().resolve("kafka"), port);
+  }
+
+  /** Fault drill: stops Neo4j, waits {@code down}, starts it again on the same store and ports. */
+  public void restartNeo4j(Duration down) throws Exception {
+    int bolt = neo4j.boltUri().getPort();
+    int http = neo4j.httpUri().getPort();
+    neo4j.close();
+    Thread.sleep(down.toMillis());
+    neo4j = EmbeddedNeo4j.start(dataDir().resolve("neo4j"), bolt, http, secrets.neo4jPassword());
+  }
+
+  /** Fault drill: kills the Flink task manager (every running task fails) and starts a fresh one. */
+  public void failTaskManager() throws Exception {
+    flink.cluster().terminateTaskManager(0).get(30, TimeUnit.SECONDS);
+    flink.cluster().startTaskManager();
   }
 
   Optional<String> kafkaProblem() {

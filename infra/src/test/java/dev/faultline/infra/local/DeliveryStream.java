@@ -1,0 +1,98 @@
+package dev.faultline.infra.local;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+/**
+ * A stream of signed deliveries for fault drills: for each of N issues of one repository an {@code opened} and a
+ * later {@code closed} event, sent at a steady pace from a background thread while the test injects a fault.
+ */
+final class DeliveryStream implements AutoCloseable {
+  final String repo;
+  final int issues;
+  private final Map<String, Integer> answers = new ConcurrentHashMap<>();
+  private final ExecutorService sender = Executors.newSingleThreadExecutor();
+
+  DeliveryStream(String repo, int issues) {
+    this.repo = repo;
+    this.issues = issues;
+  }
+
+  /** Starts sending through {@code client}, pausing {@code pace} between deliveries. */
+  Future<?> start(StackClient client, Duration pace) {
+    return sender.submit(
+        () -> {
+          for (int n = 1; n <= issues; n++) {
+            send(client, n, "opened", "open", "2024-06-01T08:00:00Z");
+            send(client, n, "closed", "closed", "2024-06-02T08:00:00Z");
+            sleep(pace);
+          }
+          return null;
+        });
+  }
+
+  private void send(StackClient client, int number, String action, String state, String updatedAt) throws Exception {
+    String id = UUID.randomUUID().toString();
+    byte[] body = payload(repo, number, action, state, updatedAt).getBytes(StandardCharsets.UTF_8);
+    int status = -1;
+    // A client retries on connection errors and 5xx, as GitHub's redelivery would; each delivery keeps its id.
+    for (int attempt = 0; attempt < 60 && (status < 200 || status >= 300); attempt++) {
+      try {
+        status = client.deliver("issues", id, body).statusCode();
+      } catch (java.io.IOException e) {
+        status = -1;
+      }
+      if (status < 200 || status >= 300) {
+        sleep(Duration.ofMillis(500));
+      }
+    }
+    answers.put(id, status);
+  }
+
+  static String payload(String repo, int number, String action, String state, String updatedAt) {
+    return """
+        {"action": "%s", "issue": {"number": %d, "title": "Rank %d hangs in all_reduce", "body": "NCCL watchdog timeout", "state": "%s",
+          "html_url": "https://github.com/%s/issues/%d", "user": {"login": "someone"}, "labels": [],
+          "created_at": "2024-06-01T08:00:00Z", "updated_at": "%s", "closed_at": %s},
+         "repository": {"full_name": "%s"}}
+        """
+        .formatted(action, number, number, state, repo, number, updatedAt, "closed".equals(state) ? "\"" + updatedAt + "\"" : "null", repo);
+  }
+
+  /** Statuses of deliveries that were not answered 2xx. */
+  List<Integer> failures() {
+    List<Integer> bad = new ArrayList<>();
+    answers.values().forEach(s -> {
+      if (s < 200 || s >= 300) {
+        bad.add(s);
+      }
+    });
+    return bad;
+  }
+
+  int answered() {
+    return answers.size();
+  }
+
+  private static void sleep(Duration d) {
+    try {
+      Thread.sleep(d.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  @Override
+  public void close() {
+    sender.shutdownNow();
+  }
+}

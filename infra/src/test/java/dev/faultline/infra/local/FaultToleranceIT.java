@@ -1,0 +1,91 @@
+package dev.faultline.infra.local;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The promise under single faults: every delivery answered 2xx reaches the graph exactly once, in its latest state,
+ * while a stream of signed deliveries is in flight and Kafka, Neo4j or a Flink task manager goes away.
+ */
+class FaultToleranceIT {
+  private static final int ISSUES = 40;
+  @TempDir static Path dataDir;
+  private static LocalStack stack;
+  private static StackClient client;
+
+  @BeforeAll
+  static void start() throws Exception {
+    stack = LocalStack.start(new LocalOptions(dataDir, 0, 0, 0, 0, 0), Map.of());
+    client = StackClient.of(stack);
+    StackClient.await(() -> healthy(), Duration.ofSeconds(60), "/health 200");
+  }
+
+  @AfterAll
+  static void stop() {
+    if (stack != null) {
+      stack.close();
+    }
+  }
+
+  @Test
+  void kafkaRestartMidStreamLosesAndDoublesNothing() throws Exception {
+    drill("acme/kafka-drill", () -> stack.restartKafka(Duration.ofSeconds(3)));
+  }
+
+  @Test
+  void neo4jRestartMidStreamLosesAndDoublesNothing() throws Exception {
+    drill("acme/neo4j-drill", () -> stack.restartNeo4j(Duration.ofSeconds(2)));
+  }
+
+  @Test
+  void taskManagerFailureMidStreamLosesAndDoublesNothing() throws Exception {
+    drill("acme/task-drill", () -> stack.failTaskManager());
+  }
+
+  interface Fault {
+    void inject() throws Exception;
+  }
+
+  private static void drill(String repo, Fault fault) throws Exception {
+    try (DeliveryStream stream = new DeliveryStream(repo, ISSUES)) {
+      Future<?> sending = stream.start(client, Duration.ofMillis(50));
+      StackClient.await(() -> stream.answered() >= ISSUES / 2, Duration.ofSeconds(60), "first deliveries answered");
+      fault.inject();
+      sending.get(5, TimeUnit.MINUTES);
+      assertEquals(List.of(), stream.failures(), "deliveries not answered 2xx");
+      StackClient.await(
+          () -> count("MATCH (i:Issue {repo: $repo, state: 'closed'}) RETURN count(i)", repo) == ISSUES,
+          Duration.ofSeconds(120),
+          ISSUES + " closed issues of " + repo + " in the graph");
+      assertEquals(ISSUES, count("MATCH (i:Issue {repo: $repo}) RETURN count(i)", repo), "issues of " + repo);
+      assertEquals(ISSUES, count("MATCH (i:Issue {repo: $repo})-[:IN_REPO]->(:Repository) RETURN count(*)", repo), "IN_REPO edges");
+      StackClient.await(() -> healthy(), Duration.ofSeconds(60), "/health 200 after the fault");
+    }
+  }
+
+  private static boolean healthy() {
+    try {
+      return client.health().statusCode() == 200;
+    } catch (Exception e) {
+      return false;
+    }
+  }
+
+  private static long count(String statement, String repo) {
+    try {
+      return client.count(statement, Map.of("repo", repo));
+    } catch (Exception e) {
+      return -1;
+    }
+  }
+}
