@@ -97,7 +97,13 @@ final class WebhookController {
     if (!DELIVERY_ID.matcher(deliveryId).matches()) {
       throw new BadRequestResponse(DELIVERY_HEADER + " is not a delivery GUID (letters, digits and -, at most 128)");
     }
-    byte[] body = RequestBodies.readLimited(ctx.req().getInputStream(), declared, config.maxBodyBytes());
+    byte[] body;
+    try {
+      body = RequestBodies.readLimited(ctx.req().getInputStream(), declared, config.maxBodyBytes());
+    } catch (IOException e) {
+      // The client went away or stalled past the idle timeout mid-body.
+      throw new BadRequestResponse("Request body could not be read completely (" + e.getClass().getSimpleName() + ")");
+    }
     if (signature != null) {
       String header = ctx.header(WebhookSignature.HEADER);
       if (header == null || header.isBlank()) {

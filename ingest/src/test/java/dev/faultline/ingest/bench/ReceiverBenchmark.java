@@ -1,0 +1,335 @@
+package dev.faultline.ingest.bench;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.faultline.embedded.EmbeddedKafka;
+import dev.faultline.ingest.IngestConfig;
+import dev.faultline.ingest.KafkaDeliveryPublisher;
+import dev.faultline.ingest.SpoolingPublisher;
+import dev.faultline.ingest.WebhookApp;
+import dev.faultline.ingest.WebhookSignature;
+import dev.faultline.ingest.backfill.BackfillCommand;
+import dev.faultline.ingest.backfill.GhArchiveReader;
+import dev.faultline.ingest.backfill.RepositoryFilter;
+import dev.faultline.schemas.AvroCodec;
+import dev.faultline.schemas.Delivery;
+import dev.faultline.schemas.DeliveryKey;
+import dev.faultline.schemas.DeliverySource;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.BufferedInputStream;
+import java.io.BufferedReader;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.zip.GZIPInputStream;
+import java.util.zip.GZIPOutputStream;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+/**
+ * Receiver and backfill throughput, printed, not asserted. Not a test: run it by hand (see the report or
+ * {@code ingest/README} note):
+ *
+ * <pre>
+ * mvn -B -o -q -pl ingest test-compile dependency:build-classpath -Dmdep.outputFile=target/cp.txt
+ * java -cp ingest/target/test-classes:ingest/target/classes:$(cat ingest/target/cp.txt) \
+ *   dev.faultline.ingest.bench.ReceiverBenchmark [concurrency] [requests]
+ * </pre>
+ */
+public final class ReceiverBenchmark {
+  private static final String SECRET = "bench-secret";
+
+  public static void main(String[] args) throws Exception {
+    int concurrency = args.length > 0 ? Integer.parseInt(args[0]) : 32;
+    int requests = args.length > 1 ? Integer.parseInt(args[1]) : 20_000;
+    Path dir = Files.createTempDirectory("faultline-bench");
+    System.out.printf(Locale.ROOT, "cores=%d, concurrency=%d, requests=%d%n",
+        Runtime.getRuntime().availableProcessors(), concurrency, requests);
+    try (EmbeddedKafka kafka = EmbeddedKafka.start(dir.resolve("kafka"), 0)) {
+      kafka.createTopics(3, List.of("bench-receiver", "bench-bare", "bench-backfill"));
+      byte[] payload = payload12k();
+      receiver(kafka, dir, payload, concurrency, requests, false);
+      receiver(kafka, dir, payload, concurrency, requests, true);
+      bareProducer(kafka, payload, concurrency, requests);
+      if (!Boolean.getBoolean("bench.skipBackfill")) {
+        backfill(kafka, dir);
+      }
+    }
+    // The HTTP client's executor threads would keep the JVM alive.
+    System.exit(0);
+  }
+
+  /** Acknowledges at once: the receiver's own ceiling (HTTP, HMAC, JSON parse, Avro envelope), without Kafka. */
+  private static final class NoopPublisher implements dev.faultline.ingest.DeliveryPublisher {
+    private final AvroCodec<Delivery> codec = AvroCodec.deliveries();
+
+    @Override
+    public CompletableFuture<Void> publish(String key, Delivery delivery) {
+      codec.encode(delivery);
+      return CompletableFuture.completedFuture(null);
+    }
+
+    @Override
+    public void close() {}
+  }
+
+  static byte[] payload12k() throws Exception {
+    ObjectMapper mapper = new ObjectMapper();
+    ObjectNode p = mapper.createObjectNode();
+    p.put("action", "opened");
+    ObjectNode issue = p.putObject("issue");
+    issue.put("number", 1);
+    issue.put("title", "NCCL timeout in ZeRO-3 allgather");
+    issue.put("updated_at", "2099-01-01T00:00:00Z");
+    StringBuilder body = new StringBuilder();
+    Random r = new Random(1);
+    while (body.length() < 11_700) {
+      body.append("word").append(r.nextInt(10_000)).append(' ');
+    }
+    issue.put("body", body.toString());
+    p.putObject("repository").put("full_name", "microsoft/DeepSpeed");
+    byte[] bytes = mapper.writeValueAsBytes(p);
+    System.out.printf(Locale.ROOT, "payload: %d bytes%n", bytes.length);
+    return bytes;
+  }
+
+  private static void receiver(
+      EmbeddedKafka kafka, Path dir, byte[] payload, int concurrency, int requests, boolean noKafka)
+      throws Exception {
+    IngestConfig config = IngestConfig.builder().secret(SECRET).bootstrapServers(kafka.bootstrapServers())
+        .deliveryTopic("bench-receiver").spoolDir(dir.resolve("spool")).maxDeliveryAge(Duration.ZERO).build();
+    String signature = WebhookSignature.sign(SECRET, payload);
+    try (dev.faultline.ingest.DeliveryPublisher publisher = noKafka
+        ? new NoopPublisher()
+        : SpoolingPublisher.open(KafkaDeliveryPublisher.create(config), config.spoolDir(), config.handoffTimeout())) {
+      WebhookApp app = new WebhookApp(config, publisher, List.of(),
+          new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), List.of()).start("127.0.0.1", 0);
+      try {
+        HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .executor(Executors.newFixedThreadPool(4)).build();
+        URI uri = URI.create("http://127.0.0.1:" + app.port() + WebhookApp.WEBHOOK_PATH);
+        AtomicLong ids = new AtomicLong(noKafka ? 10_000_000 : 0);
+        Sender send = () -> {
+          HttpRequest request = HttpRequest.newBuilder(uri)
+              .header("Content-Type", "application/json")
+              .header("X-GitHub-Event", "issues")
+              .header("X-GitHub-Delivery", "bench-" + ids.incrementAndGet())
+              .header(WebhookSignature.HEADER, signature)
+              .POST(HttpRequest.BodyPublishers.ofByteArray(payload)).build();
+          return client.sendAsync(request, HttpResponse.BodyHandlers.discarding()).thenAccept(r -> {
+            if (r.statusCode() != 200) {
+              throw new IllegalStateException("status " + r.statusCode());
+            }
+          });
+        };
+        run("warm-up receiver", send, concurrency, Math.min(requests, 3000), false);
+        run(noKafka ? "receiver  POST→no-op publisher (ceiling)" : "receiver  POST→Kafka acks=all", send,
+            concurrency, requests, true);
+      } finally {
+        app.stop();
+      }
+    }
+  }
+
+  private static void bareProducer(EmbeddedKafka kafka, byte[] payload, int concurrency, int requests)
+      throws Exception {
+    IngestConfig config = IngestConfig.builder().secret(SECRET).bootstrapServers(kafka.bootstrapServers()).build();
+    AvroCodec<Delivery> codec = AvroCodec.deliveries();
+    String json = new String(payload, StandardCharsets.UTF_8);
+    String key = DeliveryKey.of("issues", new ObjectMapper().readTree(payload));
+    try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(
+        KafkaDeliveryPublisher.producerProperties(config), new StringSerializer(), new ByteArraySerializer())) {
+      AtomicLong ids = new AtomicLong();
+      Sender send = () -> {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        Delivery d = Delivery.newBuilder().setDeliveryId("bare-" + ids.incrementAndGet()).setEvent("issues")
+            .setAction("opened").setRepository("microsoft/DeepSpeed").setReceivedAt(Instant.now())
+            .setSource(DeliverySource.WEBHOOK).setPayloadJson(json).build();
+        producer.send(new ProducerRecord<>("bench-bare", key, codec.encode(d)), (m, e) -> {
+          if (e != null) {
+            done.completeExceptionally(e);
+          } else {
+            done.complete(null);
+          }
+        });
+        return done;
+      };
+      run("warm-up bare producer", send, concurrency, Math.min(requests, 3000), false);
+      run("baseline  bare KafkaProducer acks=all", send, concurrency, requests, true);
+    }
+  }
+
+  interface Sender {
+    CompletableFuture<Void> send();
+  }
+
+  /** Keeps {@code concurrency} sends outstanding until {@code total} completed; prints rate and percentiles. */
+  private static void run(String label, Sender sender, int concurrency, int total, boolean print)
+      throws Exception {
+    Semaphore permits = new Semaphore(concurrency);
+    long[] latencies = new long[total];
+    AtomicLong failures = new AtomicLong();
+    long start = System.nanoTime();
+    for (int i = 0; i < total; i++) {
+      permits.acquire();
+      int n = i;
+      long t0 = System.nanoTime();
+      sender.send().whenComplete((v, e) -> {
+        latencies[n] = System.nanoTime() - t0;
+        if (e != null) {
+          failures.incrementAndGet();
+        }
+        permits.release();
+      });
+    }
+    permits.acquire(concurrency);
+    double seconds = (System.nanoTime() - start) / 1e9;
+    if (!print) {
+      return;
+    }
+    Arrays.sort(latencies);
+    System.out.printf(Locale.ROOT, "%-42s %8.0f req/s  p50 %6.2f ms  p99 %6.2f ms  (%d requests, %d failed)%n",
+        label, total / seconds, latencies[total / 2] / 1e6, latencies[(int) (total * 0.99)] / 1e6, total,
+        failures.get());
+  }
+
+  // ---------------------------------------------------------------------------------------------------------
+  // GH Archive backfill
+
+  private static void backfill(EmbeddedKafka kafka, Path dir) throws Exception {
+    for (double share : new double[] {0.001, 1.0}) {
+      Path file = dir.resolve("gharchive-" + share + ".json.gz");
+      int events = 200_000;
+      long size = generate(file, events, share);
+      System.out.printf(Locale.ROOT, "%nGH Archive file: %d events, %.1f MB gzipped, %.1f%% of the chosen repositories%n",
+          events, size / 1e6, share * 100);
+      for (int round = 0; round < 2; round++) {
+        boolean print = round == 1;
+        baselineParse(file, events, print);
+        readerOnly(file, print);
+      }
+      // End to end through the command, real Kafka, acks=all.
+      long t0 = System.nanoTime();
+      long cpu0 = processCpu();
+      int code = BackfillCommand.run(new String[] {"gharchive", "--bootstrap-servers", kafka.bootstrapServers(),
+          "--topic", "bench-backfill", file.toString()}, new PrintStream(OutputStream.nullOutputStream()), System.err);
+      double wall = (System.nanoTime() - t0) / 1e9;
+      double cpu = (processCpu() - cpu0) / 1e9;
+      System.out.printf(Locale.ROOT, "  %-44s %9.0f events/s wall, %9.0f events per CPU-second (exit %d)%n",
+          "backfill command → Kafka acks=all", events / wall, events / cpu, code);
+    }
+  }
+
+  private static long processCpu() {
+    return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+        .getProcessCpuTime();
+  }
+
+  private static void baselineParse(Path file, int events, boolean print) throws Exception {
+    ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    ObjectMapper mapper = new ObjectMapper();
+    long cpu0 = threads.getCurrentThreadCpuTime();
+    long t0 = System.nanoTime();
+    long n = 0;
+    try (BufferedReader in = new BufferedReader(new InputStreamReader(
+        new GZIPInputStream(new BufferedInputStream(Files.newInputStream(file), 1 << 16), 1 << 16),
+        StandardCharsets.UTF_8), 1 << 16)) {
+      String line;
+      while ((line = in.readLine()) != null) {
+        mapper.readTree(line);
+        n++;
+      }
+    }
+    double cpu = (threads.getCurrentThreadCpuTime() - cpu0) / 1e9;
+    double wall = (System.nanoTime() - t0) / 1e9;
+    if (print) {
+      System.out.printf(Locale.ROOT, "  %-44s %9.0f events/s wall, %9.0f events per CPU-second%n",
+          "baseline gunzip + JSON parse (readTree)", n / wall, n / cpu);
+    }
+  }
+
+  private static void readerOnly(Path file, boolean print) throws Exception {
+    ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    AtomicLong encodedBytes = new AtomicLong();
+    AvroCodec<Delivery> codec = AvroCodec.deliveries();
+    GhArchiveReader reader = new GhArchiveReader(new ObjectMapper(), RepositoryFilter.defaults(), Clock.systemUTC());
+    long cpu0 = threads.getCurrentThreadCpuTime();
+    long t0 = System.nanoTime();
+    GhArchiveReader.Counts counts;
+    try (InputStream in = new GZIPInputStream(new BufferedInputStream(Files.newInputStream(file), 1 << 16), 1 << 16)) {
+      counts = reader.read(in, d -> encodedBytes.addAndGet(codec.encode(d.delivery()).length));
+    }
+    double cpu = (threads.getCurrentThreadCpuTime() - cpu0) / 1e9;
+    double wall = (System.nanoTime() - t0) / 1e9;
+    if (print) {
+      System.out.printf(Locale.ROOT, "  %-44s %9.0f events/s wall, %9.0f events per CPU-second (%d kept)%n",
+          "reader: gunzip + filter + convert + Avro", counts.events() / wall, counts.events() / cpu, counts.kept());
+    }
+  }
+
+  /** A GH Archive-like hour: mostly other repositories and event types, ~1-3 KB a line. */
+  static long generate(Path file, int events, double chosenShare) throws Exception {
+    ObjectMapper mapper = new ObjectMapper();
+    Random random = new Random(42);
+    String[] types = {"PushEvent", "WatchEvent", "CreateEvent", "IssuesEvent", "IssueCommentEvent",
+        "PullRequestEvent", "ReleaseEvent", "ForkEvent"};
+    List<String> chosen = RepositoryFilter.DEFAULT_REPOSITORIES;
+    StringBuilder filler = new StringBuilder();
+    while (filler.length() < 1500) {
+      filler.append("lorem ipsum dolor sit amet ");
+    }
+    try (OutputStream out = new GZIPOutputStream(Files.newOutputStream(file), 1 << 16)) {
+      for (int i = 0; i < events; i++) {
+        boolean mine = random.nextDouble() < chosenShare;
+        String type = mine ? types[3 + random.nextInt(4)] : types[random.nextInt(types.length)];
+        String repo = mine ? chosen.get(random.nextInt(chosen.size())) : "user" + random.nextInt(100_000) + "/repo";
+        ObjectNode e = mapper.createObjectNode();
+        e.put("id", Long.toString(40_000_000_000L + i));
+        e.put("type", type);
+        e.putObject("actor").put("id", random.nextInt(1_000_000)).put("login", "user" + random.nextInt(1000));
+        e.putObject("repo").put("id", random.nextInt(1_000_000)).put("name", repo)
+            .put("url", "https://api.github.com/repos/" + repo);
+        ObjectNode payload = e.putObject("payload");
+        payload.put("action", "opened");
+        ObjectNode issue = payload.putObject(type.equals("PullRequestEvent") ? "pull_request" : "issue");
+        issue.put("number", random.nextInt(10_000));
+        issue.put("title", "title " + i);
+        issue.put("body", filler.substring(0, 500 + random.nextInt(1000)));
+        issue.put("updated_at", "2024-03-01T10:00:00Z");
+        if (type.equals("PullRequestEvent")) {
+          payload.put("number", issue.get("number").asInt());
+        }
+        e.put("public", true);
+        e.put("created_at", "2024-03-01T10:00:00Z");
+        out.write(mapper.writeValueAsBytes(e));
+        out.write('\n');
+      }
+    }
+    return Files.size(file);
+  }
+
+}
