@@ -44,7 +44,7 @@ final class DeliveryStream implements AutoCloseable {
     byte[] body = payload(repo, number, action, state, updatedAt).getBytes(StandardCharsets.UTF_8);
     int status = -1;
     // A client retries on connection errors and 5xx, as GitHub's redelivery would; each delivery keeps its id.
-    for (int attempt = 0; attempt < 60 && (status < 200 || status >= 300); attempt++) {
+    for (int attempt = 0; attempt < 360 && (status < 200 || status >= 300); attempt++) {
       try {
         status = client.deliver("issues", id, body).statusCode();
       } catch (java.io.IOException e) {
