@@ -2,6 +2,7 @@ package dev.faultline.infra;
 
 import dev.faultline.classifier.cli.ClassifyCommand;
 import dev.faultline.classifier.cli.EvalCommand;
+import dev.faultline.ingest.backfill.BackfillCommand;
 import dev.faultline.infra.local.LocalCommand;
 import java.io.PrintStream;
 import java.util.Arrays;
@@ -24,6 +25,8 @@ public final class Faultline {
             new LocalCommand(),
             Command.of("classify", "classify issues from a JSONL file with the stream's classifier", ClassifyCommand::run),
             Command.of("eval", "measure the classifier against a labelled JSONL file", EvalCommand::run),
+            Command.of("backfill", "feed history (GH Archive files, GitHub REST API) through the delivery topic", BackfillCommand::run),
+            new QueryCommand(),
             new MigrateCommand()));
   }
 
