@@ -26,12 +26,16 @@ WITH count(i) AS bugs,
      percentileCont(
        CASE WHEN i.state = 'closed' AND i.closedAt IS NOT NULL
             THEN duration.inSeconds(i.createdAt, i.closedAt).seconds / 86400.0 END, 0.5) AS medianDays,
-     count(CASE WHEN i.state = 'closed' AND i.closedAt IS NOT NULL THEN 1 END) AS closed,
-     collect(i) AS issues
-CALL (issues) {
-  UNWIND issues AS i
-  MATCH (pr:PullRequest)-[:FIXES]->(i)
+     count(CASE WHEN i.state = 'closed' AND i.closedAt IS NOT NULL THEN 1 END) AS closed
+// Fixing PRs counted from the PR side (a PR has few relationships, an issue many), with the same issue filters.
+CALL () {
+  MATCH (pr:PullRequest)-[:FIXES]->(i:Issue)
+  USING SCAN pr:PullRequest
   WHERE pr.merged = true AND pr.additions IS NOT NULL AND pr.deletions IS NOT NULL
+    AND i.kind = 'BUG' AND i.state <> 'deleted' AND i.transferredTo IS NULL
+    AND ($framework IS NULL OR i.framework = $framework)
+    AND ($from IS NULL OR i.createdAt >= $from)
+    AND ($to IS NULL OR i.createdAt < $to)
   WITH DISTINCT pr
   RETURN count(pr) AS fixingPrs, count(CASE WHEN pr.additions + pr.deletions <= $maxLines THEN 1 END) AS smallFixes
 }

@@ -14,15 +14,17 @@ WITH coalesce($asOf, datetime()) AS now,
       {bucket: '1-3 months', lo: 28, hi: 91},
       {bucket: '3-12 months', lo: 91, hi: 365},
       {bucket: 'over 1 year', lo: 365, hi: null}] AS buckets
-CALL (now) {
+// One aggregation pass: each issue's bucket index, then count and oldest (earliest [createdAt, id]) per bucket.
+CALL (now, buckets) {
   MATCH (i:Issue)
   WHERE i.state = 'open' AND i.kind = 'BUG' AND i.transferredTo IS NULL
     AND ($framework IS NULL OR i.framework = $framework)
     AND i.createdAt <= now
-  WITH i ORDER BY i.createdAt, i.id
-  RETURN collect({id: i.id, days: duration.inSeconds(i.createdAt, now).seconds / 86400.0}) AS ages
+  WITH i, duration.inSeconds(i.createdAt, now).seconds / 86400.0 AS days
+  WITH size([x IN buckets WHERE x.lo <= days]) - 1 AS b, count(i) AS n, min([i.createdAt, i.id]) AS oldest
+  RETURN collect({b: b, n: n, oldest: oldest[1]}) AS counts
 }
-UNWIND buckets AS b
-WITH b, [a IN ages WHERE a.days >= b.lo AND (b.hi IS NULL OR a.days < b.hi)] AS inBucket
-RETURN b.bucket AS bucket, b.lo AS fromDays, b.hi AS toDays, size(inBucket) AS openBugs, inBucket[0].id AS oldest
+UNWIND range(0, size(buckets) - 1) AS idx
+WITH buckets[idx] AS b, head([c IN counts WHERE c.b = idx]) AS c
+RETURN b.bucket AS bucket, b.lo AS fromDays, b.hi AS toDays, coalesce(c.n, 0) AS openBugs, c.oldest AS oldest
 ORDER BY fromDays
