@@ -148,6 +148,11 @@ public final class FlinkRestClient {
     return get("jobs/" + jobId).path("state").asText();
   }
 
+  /** {@code GET /jobs/:id/checkpoints}: counts, the latest completed checkpoint, and what the job was restored from. */
+  public JsonNode checkpoints(String jobId) throws IOException {
+    return get("jobs/" + jobId + "/checkpoints");
+  }
+
   /** Waits until the job and every task of it run (sources read, sinks write), or fails with the job's state. */
   public void awaitRunning(String jobId, Duration timeout) throws IOException, InterruptedException {
     Instant deadline = Instant.now().plus(timeout);

@@ -126,6 +126,10 @@ class FlinkClusterIT {
         resumeArgs.addAll(List.of("--from-savepoint", savepoint));
         String second = submit(flink, resumeArgs);
         rest.awaitRunning(second, Duration.ofSeconds(60));
+        var restored = rest.checkpoints(second).path("latest").path("restored");
+        assertTrue(restored.path("is_savepoint").asBoolean(), "second job not restored from a savepoint: " + restored);
+        String savepointName = Path.of(java.net.URI.create(savepoint).getPath()).getFileName().toString();
+        assertTrue(restored.path("external_path").asText().endsWith(savepointName), "restored from " + restored + ", not " + savepoint);
 
         // 4. More: eight new issues and one more edit of an old one.
         for (int n = 13; n <= 20; n++) {
