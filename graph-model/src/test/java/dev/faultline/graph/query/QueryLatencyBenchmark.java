@@ -28,14 +28,27 @@ import org.neo4j.driver.SessionConfig;
  * Query latency of every library query on a synthetic graph of 100,000 issues, and the write ceiling: a bare
  * {@code UNWIND $rows MERGE (i:Issue {id: row.id}) SET i += row.props} of the same rows. Printed, not asserted.
  *
- * <p>Not part of {@code mvn verify} (the class name matches neither {@code *Test} nor {@code *IT}). Run with
+ * <p>Not part of {@code mvn verify} (the class name matches neither {@code *Test} nor {@code *IT}). Run it through
+ * failsafe:
  *
  * <pre>
  * mvn -B -o -pl graph-model verify -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false -Dit.test=QueryLatencyBenchmark
  * </pre>
  *
- * or as a plain main class on the test classpath. System properties: {@code faultline.bench.issues} (100000),
- * {@code faultline.bench.runs} (timed runs per query, 20), {@code faultline.bench.seed} (42).
+ * or, in a tree where others build at the same time (a concurrent build of graph-model empties {@code target/}
+ * under a running test), as a plain main class from a copy of the classes:
+ *
+ * <pre>
+ * mkdir -p /tmp/bench
+ * mvn -B -o -q -pl graph-model test-compile dependency:build-classpath -Dmdep.includeScope=test \
+ *     -Dmdep.outputFile=/tmp/bench/cp.txt
+ * cp -r graph-model/target/classes graph-model/target/test-classes /tmp/bench/
+ * java -Xmx3g -cp "/tmp/bench/test-classes:/tmp/bench/classes:$(cat /tmp/bench/cp.txt)" \
+ *     dev.faultline.graph.query.QueryLatencyBenchmark
+ * </pre>
+ *
+ * System properties: {@code faultline.bench.issues} (100000), {@code faultline.bench.runs} (timed runs per query,
+ * 20), {@code faultline.bench.seed} (42). It takes about five minutes on two cores.
  *
  * <p>The synthetic graph follows {@code graph-model/README.md} and is written with the test fixture's statements
  * in UNWIND batches of 1000: six frameworks with skewed shares, about 40 releases each, issues spread over four and a
@@ -100,7 +113,10 @@ public final class QueryLatencyBenchmark {
       System.out.printf(Locale.ROOT, "%nSynthetic graph: %d issues, %d releases, %d pull requests, %d alerts%n",
           data.issues.size(), data.releases.size(), data.pullRequests.size(), data.alerts.size());
 
-      // The ceiling first, on an empty Issue label, as the pipeline writer meets it on a backfill.
+      // The ceiling first, on an empty Issue label, as the pipeline writer meets it on a backfill; after one
+      // untimed pass so that JIT, page cache and store files are as warm as for the writes measured later.
+      writeRate(graph, CEILING, data.issues);
+      deleteIssues(driver);
       double ceiling = writeRate(graph, CEILING, data.issues);
       double ceilingUpdate = writeRate(graph, CEILING, data.issues);
       deleteIssues(driver);
@@ -109,7 +125,8 @@ public final class QueryLatencyBenchmark {
       double model = writeRate(graph, GraphFixture.WRITE_ISSUES, data.issues);
       double prs = writeRate(graph, GraphFixture.WRITE_PULL_REQUESTS, data.pullRequests);
       writeRate(graph, GraphFixture.WRITE_ALERTS, data.alerts);
-      System.out.printf(Locale.ROOT, "%nWrites (UNWIND batches of %d, one transaction each)%n", BATCH);
+      System.out.printf(Locale.ROOT, "%nWrites (UNWIND batches of %d, one transaction each; load average %.1f)%n", BATCH,
+          java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
       System.out.printf(Locale.ROOT, "  ceiling: bare MERGE (i:Issue {id}) SET i += props, new nodes   %,10.0f rows/s%n",
           ceiling);
       System.out.printf(Locale.ROOT, "  ceiling: the same rows again, existing nodes                %,10.0f rows/s%n",
@@ -120,7 +137,10 @@ public final class QueryLatencyBenchmark {
 
       QueryLibrary library = new QueryLibrary(driver, DATABASE);
       List<String> sampleBugs = data.sampleBugIds;
-      System.out.printf(Locale.ROOT, "%nQuery latency over %d runs after 3 warm-up runs (ms)%n", runs);
+      // Printed because the figures mean little without it on a shared machine.
+      var os = java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+      System.out.printf(Locale.ROOT, "%nQuery latency over %d runs after 3 warm-up runs (ms); %d cores, load average %.1f%n",
+          runs, os.getAvailableProcessors(), os.getSystemLoadAverage());
       System.out.printf(Locale.ROOT, "  %-28s %8s %8s %8s %8s%n", "query", "p50", "p95", "max", "rows");
       for (QueryDefinition q : library.list()) {
         long[] nanos = new long[runs];
@@ -140,7 +160,7 @@ public final class QueryLatencyBenchmark {
         System.out.printf(Locale.ROOT, "  %-28s %8.1f %8.1f %8.1f %8d%n", q.name(), percentile(nanos, 0.50) / 1e6,
             percentile(nanos, 0.95) / 1e6, nanos[nanos.length - 1] / 1e6, rows);
       }
-      System.out.println();
+      System.out.printf(Locale.ROOT, "  load average at the end: %.1f%n%n", os.getSystemLoadAverage());
     } finally {
       try (Stream<Path> paths = Files.walk(directory)) {
         paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
