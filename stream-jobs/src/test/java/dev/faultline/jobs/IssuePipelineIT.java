@@ -1,6 +1,7 @@
 package dev.faultline.jobs;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.faultline.embedded.EmbeddedKafka;
 import dev.faultline.embedded.EmbeddedNeo4j;
@@ -141,6 +142,38 @@ class IssuePipelineIT {
     send(Deliveries.mergedPullRequest(repo, n + 1, "Fix offload buffer sizing", "Fixes #" + n + ". Add a check before allocating.", "2024-02-05T10:00:00Z"));
     awaitTrue(() -> count("MATCH (p:PullRequest {merged: true})-[:FIXES]->(:Issue {id: $id}) RETURN count(p)", id) == 1, "FIXES edge");
     awaitTrue(() -> classifiedRecords(id) >= 4, "a classified record per change on " + Topic.ISSUES_CLASSIFIED.topicName());
+  }
+
+  @Test
+  void mutatedPayloadsNeverStopTheJobAndPoisonEndsInTheDeadLetterTopic() throws Exception {
+    String repo = "acme/fuzz-" + UUID.randomUUID().toString().substring(0, 8);
+    byte[] seed = Deliveries.issue(repo, 1, "opened", "seed", "body", "open", "2024-04-01T00:00:00Z").getPayloadJson().getBytes(StandardCharsets.UTF_8);
+    dev.faultline.embedded.PayloadMutator mutator = new dev.faultline.embedded.PayloadMutator(42);
+    try (KafkaProducer<String, byte[]> producer = producer()) {
+      for (int i = 0; i < 300; i++) {
+        String payload = new String(mutator.mutate(seed), StandardCharsets.UTF_8);
+        Delivery d = new Delivery("fuzz-" + i, "issues", "opened", repo, Instant.now(), DeliverySource.WEBHOOK, payload);
+        producer.send(new ProducerRecord<>(Topic.DELIVERIES.topicName(), repo + "#1", AvroCodec.deliveries().encode(d)));
+      }
+      producer.flush();
+    }
+    String marker = repo + "#2";
+    send(Deliveries.issue(repo, 2, "opened", "after the storm", "body", "open", "2024-04-02T00:00:00Z"));
+    awaitTrue(() -> stateOf(marker) != null, "an issue sent after 300 mutated payloads is written");
+    assertEquals(org.apache.flink.api.common.JobStatus.RUNNING, job.getJobStatus().get());
+    List<DeadLetter> letters = deadLettersFor(repo, 1);
+    assertTrue(!letters.isEmpty(), "some mutated payloads were poison");
+    letters.forEach(l -> assertTrue(!l.getReason().isBlank(), "a dead letter says why"));
+  }
+
+  @Test
+  void titlesThatLookLikeCypherOrScriptAreStoredAsText() throws Exception {
+    String repo = "acme/inject-" + UUID.randomUUID().toString().substring(0, 8);
+    String title = "'}) MATCH (n) DETACH DELETE n // <script>alert(1)</script>";
+    send(Deliveries.issue(repo, 1, "opened", title, "$rows ${jndi:ldap://x} \"; DROP", "open", "2024-04-01T00:00:00Z"));
+    awaitTrue(() -> stateOf(repo + "#1") != null, "issue written");
+    assertEquals(title, value(repo + "#1", "i.title"));
+    assertTrue(count("MATCH (i:Issue) RETURN count(i)", repo) > 1, "the rest of the graph is still there");
   }
 
   private static long classifiedRecords(String id) {

@@ -27,6 +27,10 @@ public final class GitHubNormaliser {
   private static final Set<String> PR_ACTIONS = Set.of("opened", "edited", "closed", "reopened", "synchronize", "ready_for_review");
   private static final Set<String> MAINTAINER_ASSOCIATIONS = Set.of("OWNER", "MEMBER", "COLLABORATOR");
 
+  /** GitHub's rules: owner up to 39 characters, name up to 100, letters, digits, '-', '_' and '.'. */
+  private static final java.util.regex.Pattern REPOSITORY =
+      java.util.regex.Pattern.compile("[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})/[A-Za-z0-9._-]{1,100}");
+
   private final ObjectMapper json;
 
   public GitHubNormaliser(ObjectMapper json) {
@@ -48,6 +52,9 @@ public final class GitHubNormaliser {
       throw poison(delivery, "payload is not a JSON object");
     }
     String repo = DeliveryKey.repository(payload).orElseThrow(() -> poison(delivery, "has no repository.full_name"));
+    if (!REPOSITORY.matcher(repo).matches()) {
+      throw poison(delivery, "has a repository.full_name that is not owner/name: " + abbreviate(repo));
+    }
     String action = delivery.getAction() != null ? delivery.getAction() : text(payload, "action");
     return switch (event) {
       case "issues" -> List.of(issueFact(delivery, payload, repo, action, GitHubEvent.Type.ISSUE));
@@ -193,6 +200,10 @@ public final class GitHubNormaliser {
       t = t.substring(dash + 1);
     }
     return t.length() > 1 && (t.charAt(0) == 'v' || t.charAt(0) == 'V') && Character.isDigit(t.charAt(1)) ? t.substring(1) : t;
+  }
+
+  private static String abbreviate(String s) {
+    return s.length() <= 80 ? s : s.substring(0, 80) + "… (" + s.length() + " chars)";
   }
 
   private static GitHubEvent fact(GitHubEvent.Type type, String key, Delivery delivery, String action) {

@@ -23,6 +23,8 @@ import org.slf4j.LoggerFactory;
 
 final class Neo4jBatchSinkWriter<R> implements SinkWriter<R> {
   private static final Logger LOG = LoggerFactory.getLogger(Neo4jBatchSinkWriter.class);
+  /** A database error seen this often for one batch is taken to be about its data, not a passing condition. */
+  private static final int MAX_DATA_ERROR_RETRIES = 3;
 
   private final String stage;
   private final SinkOptions options;
@@ -82,7 +84,8 @@ final class Neo4jBatchSinkWriter<R> implements SinkWriter<R> {
   private void writeOrIsolate(List<R> rows) throws InterruptedException {
     try {
       writeRetrying(rows);
-    } catch (ClientException e) {
+    } catch (RejectedByNeo4j rejected) {
+      Neo4jException e = rejected.cause;
       if (rows.size() == 1) {
         deadLetter(rows.get(0), e);
         return;
@@ -93,10 +96,25 @@ final class Neo4jBatchSinkWriter<R> implements SinkWriter<R> {
     }
   }
 
-  /** Retries, with capped exponential backoff, as long as Neo4j is unreachable: the job must outlive a Neo4j restart. */
-  private void writeRetrying(List<R> rows) throws InterruptedException {
+  /** Neo4j refused the batch for what it contains: retrying it as it is would never succeed. */
+  private static final class RejectedByNeo4j extends Exception {
+    final Neo4jException cause;
+
+    RejectedByNeo4j(Neo4jException cause) {
+      super(cause);
+      this.cause = cause;
+    }
+  }
+
+  /**
+   * Retries, with capped exponential backoff, as long as Neo4j is unreachable or busy: the job must outlive a Neo4j
+   * restart. Errors about the data itself (a client error, or a database error that repeats) end the retries, so the
+   * rows that cause them can be isolated and dead-lettered instead of stalling the job.
+   */
+  private void writeRetrying(List<R> rows) throws InterruptedException, RejectedByNeo4j {
     long backoff = 100;
     int attempt = 0;
+    int dataErrors = 0;
     while (true) {
       try {
         writer.write(rows);
@@ -111,9 +129,12 @@ final class Neo4jBatchSinkWriter<R> implements SinkWriter<R> {
         attempt++;
         LOG.error("{}: Neo4j refused the credentials ({}); retrying in {} ms", stage, e.getMessage(), backoff);
       } catch (ClientException e) {
-        throw e;
+        throw new RejectedByNeo4j(e);
       } catch (Neo4jException e) {
         attempt++;
+        if (++dataErrors >= MAX_DATA_ERROR_RETRIES) {
+          throw new RejectedByNeo4j(e);
+        }
         LOG.warn("{}: Neo4j error ({}), retrying {} rows in {} ms (attempt {})", stage, e.getMessage(), rows.size(), backoff, attempt);
       }
       Thread.sleep(backoff);
