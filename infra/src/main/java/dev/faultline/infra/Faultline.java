@@ -3,6 +3,8 @@ package dev.faultline.infra;
 import dev.faultline.classifier.cli.ClassifyCommand;
 import dev.faultline.classifier.cli.EvalCommand;
 import dev.faultline.ingest.backfill.BackfillCommand;
+import dev.faultline.infra.cluster.IngestCommand;
+import dev.faultline.infra.cluster.JobsCommand;
 import dev.faultline.infra.local.LocalCommand;
 import java.io.PrintStream;
 import java.util.Arrays;
@@ -27,7 +29,9 @@ public final class Faultline {
             Command.of("eval", "measure the classifier against a labelled JSONL file", EvalCommand::run),
             Command.of("backfill", "feed history (GH Archive files, GitHub REST API) through the delivery topic", BackfillCommand::run),
             new QueryCommand(),
-            new MigrateCommand()));
+            new MigrateCommand(),
+            new JobsCommand(),
+            new IngestCommand()));
   }
 
   public static void main(String[] args) {
@@ -38,6 +42,7 @@ public final class Faultline {
       System.err.println("faultline: " + e.getMessage());
       code = 1;
     }
+    // 'local' returns from its shutdown hook: exiting there would wait on the hook itself.
     if (code != 0 || !(args.length > 0 && args[0].equals("local"))) {
       System.exit(code);
     }
