@@ -38,11 +38,20 @@ public final class IssuePipelineJob {
 
   /** Adds the job's sources, pipeline and sinks to {@code env}. */
   public static void build(StreamExecutionEnvironment env, JobConfig config) {
+    build(env, config, false);
+  }
+
+  /**
+   * As {@link #build(StreamExecutionEnvironment, JobConfig)}; when {@code bounded}, the source stops at the offsets
+   * that are latest when the job starts, so the job ends once it has processed what the topic held (a replay, a
+   * re-classification of history, a benchmark).
+   */
+  public static void build(StreamExecutionEnvironment env, JobConfig config, boolean bounded) {
     env.enableCheckpointing(config.checkpointInterval().toMillis(), CheckpointingMode.EXACTLY_ONCE);
     if (config.parallelism() > 0) {
       env.setParallelism(config.parallelism());
     }
-    KafkaSource<RawDelivery> source =
+    var sourceBuilder =
         KafkaSource.<RawDelivery>builder()
             .setBootstrapServers(config.kafkaBootstrap())
             .setProperties(config.kafkaClientProperties())
@@ -50,8 +59,11 @@ public final class IssuePipelineJob {
             .setGroupId(config.groupId())
             // First start: everything in the raw topic. Later starts: the checkpoint's offsets, else the group's.
             .setStartingOffsets(OffsetsInitializer.committedOffsets(OffsetResetStrategy.EARLIEST))
-            .setDeserializer(new RawDeliveryDeserializer())
-            .build();
+            .setDeserializer(new RawDeliveryDeserializer());
+    if (bounded) {
+      sourceBuilder.setBounded(OffsetsInitializer.latest());
+    }
+    KafkaSource<RawDelivery> source = sourceBuilder.build();
     IssuePipeline.Outputs out =
         IssuePipeline.apply(
             env.fromSource(source, WatermarkStrategy.noWatermarks(), "deliveries").uid("deliveries-source"));

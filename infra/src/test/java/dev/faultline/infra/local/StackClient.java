@@ -16,7 +16,7 @@ import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
 /** What a user does against a running stack, over HTTP only: signed deliveries, /health, Cypher over Neo4j's HTTP API. */
-final class StackClient {
+public final class StackClient {
   private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
   private final ObjectMapper json = new ObjectMapper();
   private final int receiverPort;
@@ -24,7 +24,7 @@ final class StackClient {
   private final String neo4jPassword;
   private final String secret;
 
-  StackClient(int receiverPort, URI neo4jHttp, String neo4jPassword, String secret) {
+  public StackClient(int receiverPort, URI neo4jHttp, String neo4jPassword, String secret) {
     this.receiverPort = receiverPort;
     this.neo4jHttp = neo4jHttp;
     this.neo4jPassword = neo4jPassword;
@@ -36,13 +36,13 @@ final class StackClient {
         stack.receiver().port(), stack.neo4j().httpUri(), stack.secrets().neo4jPassword(), stack.secrets().webhookSecret());
   }
 
-  static String sign(String secret, byte[] body) throws Exception {
+  public static String sign(String secret, byte[] body) throws Exception {
     Mac mac = Mac.getInstance("HmacSHA256");
     mac.init(new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
     return "sha256=" + HexFormat.of().formatHex(mac.doFinal(body));
   }
 
-  HttpResponse<String> deliver(String event, String deliveryId, byte[] body) throws Exception {
+  public HttpResponse<String> deliver(String event, String deliveryId, byte[] body) throws Exception {
     HttpRequest request =
         HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + receiverPort + "/webhooks/github"))
             .header("Content-Type", "application/json")
@@ -54,14 +54,14 @@ final class StackClient {
     return http.send(request, HttpResponse.BodyHandlers.ofString());
   }
 
-  HttpResponse<String> health() throws Exception {
+  public HttpResponse<String> health() throws Exception {
     return http.send(
         HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + receiverPort + "/health")).GET().build(),
         HttpResponse.BodyHandlers.ofString());
   }
 
   /** Runs one Cypher statement through Neo4j's HTTP API and returns the first column of each row. */
-  JsonNode cypher(String statement, Map<String, Object> parameters) throws Exception {
+  public JsonNode cypher(String statement, Map<String, Object> parameters) throws Exception {
     String body = json.writeValueAsString(Map.of("statements", new Object[] {Map.of("statement", statement, "parameters", parameters)}));
     String auth = Base64.getEncoder().encodeToString(("neo4j:" + neo4jPassword).getBytes(StandardCharsets.UTF_8));
     HttpRequest request =
@@ -78,12 +78,12 @@ final class StackClient {
     return result.path("results").path(0).path("data");
   }
 
-  long count(String statement, Map<String, Object> parameters) throws Exception {
+  public long count(String statement, Map<String, Object> parameters) throws Exception {
     JsonNode data = cypher(statement, parameters);
     return data.isEmpty() ? 0 : data.path(0).path("row").path(0).asLong();
   }
 
-  static void await(BooleanSupplier condition, Duration timeout, String what) throws InterruptedException {
+  public static void await(BooleanSupplier condition, Duration timeout, String what) throws InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (System.nanoTime() < deadline) {
       if (condition.getAsBoolean()) {

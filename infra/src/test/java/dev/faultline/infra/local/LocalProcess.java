@@ -1,0 +1,96 @@
+package dev.faultline.infra.local;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/** {@code faultline local} as a child JVM on fixed free ports, as a user runs it, for drills and benchmarks. */
+public final class LocalProcess implements AutoCloseable {
+  public static final String WEBHOOK_SECRET = "child-stack-webhook-secret";
+  public static final String NEO4J_PASSWORD = "child-stack-neo4j-password";
+
+  private final Path dataDir;
+  private final Path logDir;
+  private final int http = freePort();
+  private final int kafka = freePort();
+  private final int bolt = freePort();
+  private final int neo4jHttp = freePort();
+  private final List<Process> processes = new ArrayList<>();
+
+  public LocalProcess(Path dataDir, Path logDir) throws IOException {
+    this.dataDir = dataDir;
+    this.logDir = logDir;
+    Files.createDirectories(logDir);
+  }
+
+  /** Starts the stack in a new JVM; its output goes to {@code logDir/logName}. */
+  public Process launch(String logName) throws IOException {
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    for (String opt : System.getProperty("faultline.addOpens", "").split(" ")) {
+      if (!opt.isBlank()) {
+        command.add(opt);
+      }
+    }
+    command.addAll(List.of("-Xmx2g", "-cp", System.getProperty("java.class.path"), "dev.faultline.infra.Faultline", "local"));
+    command.addAll(
+        List.of(
+            "--data-dir", dataDir.toString(),
+            "--http-port", Integer.toString(http),
+            "--kafka-port", Integer.toString(kafka),
+            "--bolt-port", Integer.toString(bolt),
+            "--neo4j-http-port", Integer.toString(neo4jHttp),
+            "--flink-rest-port", "0"));
+    ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(logDir.resolve(logName).toFile());
+    builder.environment().putAll(Map.of("FAULTLINE_WEBHOOK_SECRET", WEBHOOK_SECRET, "FAULTLINE_NEO4J_PASSWORD", NEO4J_PASSWORD));
+    Process p = builder.start();
+    processes.add(p);
+    return p;
+  }
+
+  /** A client for the stack's receiver and Neo4j HTTP API. */
+  public StackClient client() {
+    return new StackClient(http, URI.create("http://127.0.0.1:" + neo4jHttp + "/"), NEO4J_PASSWORD, WEBHOOK_SECRET);
+  }
+
+  /** Resident set size now and at its peak, in MiB, from /proc (Linux). */
+  public static long[] rssMiB(Process p) throws IOException {
+    long rss = 0;
+    long hwm = 0;
+    for (String line : Files.readAllLines(Path.of("/proc", Long.toString(p.pid()), "status"))) {
+      if (line.startsWith("VmRSS:")) {
+        rss = Long.parseLong(line.replaceAll("\\D", "")) / 1024;
+      } else if (line.startsWith("VmHWM:")) {
+        hwm = Long.parseLong(line.replaceAll("\\D", "")) / 1024;
+      }
+    }
+    return new long[] {rss, hwm};
+  }
+
+  @Override
+  public void close() throws InterruptedException {
+    for (Process p : processes) {
+      p.destroy();
+      if (!p.waitFor(30, TimeUnit.SECONDS)) {
+        p.destroyForcibly();
+        p.waitFor(30, TimeUnit.SECONDS);
+      }
+    }
+  }
+
+  static int freePort() {
+    try (ServerSocket s = new ServerSocket()) {
+      s.bind(new InetSocketAddress("127.0.0.1", 0));
+      return s.getLocalPort();
+    } catch (IOException e) {
+      throw new IllegalStateException("no free port", e);
+    }
+  }
+}
