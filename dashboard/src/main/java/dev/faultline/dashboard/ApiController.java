@@ -1,0 +1,287 @@
+package dev.faultline.dashboard;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.faultline.graph.query.QueryLibrary;
+import io.javalin.http.Context;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The read-only JSON API under {@code /api/}: one small method per endpoint, each validating its parameters
+ * ({@link ApiParams}, {@link Scope}), running named queries of the {@link QueryLibrary} (aggregation happens in
+ * Neo4j, lists are limited) and answering JSON.
+ */
+final class ApiController {
+  static final List<String> DIMENSIONS =
+      List.of("symptom", "symptomClass", "rootCause", "fixPattern", "stage", "phase", "kind", "distributedSpecific");
+  static final List<String> BUCKETS = List.of("week", "month");
+  static final List<String> KINDS = List.of("BUG", "FEATURE_REQUEST", "QUESTION", "DOCUMENTATION", "OTHER");
+  static final List<String> ALERT_KINDS = List.of("SURGE", "NEW_COMBINATION");
+  static final int MAX_PAGE_SIZE = 200;
+
+  private final QueryLibrary queries;
+  private final ObjectMapper mapper;
+  private final SeedFigures seeds;
+
+  ApiController(QueryLibrary queries, ObjectMapper mapper, SeedFigures seeds) {
+    this.queries = queries;
+    this.mapper = mapper;
+    this.seeds = seeds;
+  }
+
+  /** {@code GET /api/filters}: the choices of the filters (frameworks with their releases) and of the trend chart. */
+  void filters(Context ctx) {
+    params(ctx);
+    Map<String, Object> body = new LinkedHashMap<>();
+    List<Map<String, Object>> frameworks = new ArrayList<>();
+    for (Map<String, Object> row : queries.run("frameworks-and-releases")) {
+      Map<String, Object> f = new LinkedHashMap<>();
+      f.put("name", row.get("framework"));
+      f.put("issues", row.get("issues"));
+      f.put("releases", row.get("releases"));
+      frameworks.add(f);
+    }
+    body.put("frameworks", frameworks);
+    body.put("dimensions", DIMENSIONS);
+    body.put("buckets", BUCKETS);
+    body.put("kinds", KINDS);
+    json(ctx, body);
+  }
+
+  /** {@code GET /api/releases}: bug reports filed against each release with its date, per framework. */
+  void releases(Context ctx) {
+    ApiParams p = scopedParams(ctx, "includePrereleases");
+    Scope scope = scope(p);
+    Map<String, String> q = new LinkedHashMap<>();
+    if (scope.framework() != null) {
+      q.put("framework", scope.framework());
+    }
+    // A chosen release is highlighted among its framework's releases rather than shown alone.
+    if (scope.release() == null) {
+      put(q, "since", scope.from());
+      put(q, "to", scope.to());
+    }
+    q.put("includePrereleases", String.valueOf(p.bool("includePrereleases", true)));
+    List<Map<String, Object>> rows = queries.run("new-bugs-per-release", q);
+    Map<String, Object> body = scoped(scope);
+    body.put("releases", rows);
+    body.put("bugs", rows.stream().mapToLong(r -> ((Number) r.get("bugs")).longValue()).sum());
+    json(ctx, body);
+  }
+
+  /** {@code GET /api/trends}: issues per period and category of one dimension, as chart series. */
+  void trends(Context ctx) {
+    ApiParams p = scopedParams(ctx, "dimension", "bucket", "kind", "includeUnknown");
+    Scope scope = scope(p);
+    String dimension = p.choice("dimension", DIMENSIONS).orElse("symptom");
+    String bucket = p.choice("bucket", BUCKETS).orElse("month");
+    Map<String, String> q = scope.queryParameters();
+    q.put("dimension", dimension);
+    q.put("bucket", bucket);
+    q.put("kind", p.choice("kind", KINDS).orElse("BUG"));
+    q.put("includeUnknown", String.valueOf(p.bool("includeUnknown", false)));
+    Map<String, Object> body = scoped(scope);
+    body.put("dimension", dimension);
+    body.put("bucket", bucket);
+    body.put("kind", q.get("kind"));
+    body.putAll(Shapes.trendSeries(queries.run("category-trends", q)));
+    json(ctx, body);
+  }
+
+  /** {@code GET /api/heatmap}: bug reports per stage and symptom as a matrix. */
+  void heatMap(Context ctx) {
+    Scope scope = scope(scopedParams(ctx));
+    Map<String, Object> body = scoped(scope);
+    body.putAll(Shapes.heatMap(queries.run("stage-symptom-matrix", scope.queryParameters())));
+    json(ctx, body);
+  }
+
+  /** {@code GET /api/distributed-share}: share of distributed-specific issues overall and per framework, with P2's. */
+  void distributedShare(Context ctx) {
+    ApiParams p = scopedParams(ctx, "kind");
+    Scope scope = scope(p);
+    Map<String, String> q = scope.queryParameters();
+    q.remove("framework");
+    q.put("kind", p.choice("kind", KINDS).orElse("BUG"));
+    List<Map<String, Object>> rows = queries.run("distributed-specific-share", q);
+    Map<String, Object> body = scoped(scope);
+    Map<String, Object> overall = rows.isEmpty() ? null : rows.get(0);
+    List<Map<String, Object>> perFramework = rows.stream().skip(1).toList();
+    if (scope.framework() != null) {
+      // The chosen framework's row is "this data"; the others stay for comparison.
+      overall = perFramework.stream().filter(r -> scope.framework().equals(r.get("framework"))).findFirst().orElse(emptyShare(scope.framework()));
+    }
+    body.put("share", overall);
+    body.put("overall", rows.isEmpty() ? emptyShare(null) : rows.get(0));
+    body.put("frameworks", perFramework);
+    body.put("seed", seeds.figure("distributedSpecificShare"));
+    json(ctx, body);
+  }
+
+  private static Map<String, Object> emptyShare(String framework) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("scope", "framework");
+    m.put("framework", framework);
+    m.put("issues", 0L);
+    m.put("distributedSpecific", 0L);
+    m.put("notDistributedSpecific", 0L);
+    m.put("undetermined", 0L);
+    m.put("share", null);
+    return m;
+  }
+
+  /** {@code GET /api/headline}: the seeds' headline figures recomputed from this data, beside the seeds' own. */
+  void headline(Context ctx) {
+    ApiParams p = scopedParams(ctx, "maxLines");
+    Scope scope = scope(p);
+    Map<String, String> q = scope.queryParameters();
+    q.put("maxLines", String.valueOf(p.integer("maxLines", 10, 0, 100_000)));
+    List<Map<String, Object>> figures = new ArrayList<>();
+    for (Map<String, Object> row : queries.run("headline-summary", q)) {
+      Map<String, Object> f = new LinkedHashMap<>(row);
+      f.put("seed", seeds.figure((String) row.get("metric")));
+      figures.add(f);
+    }
+    Map<String, Object> body = scoped(scope);
+    body.put("figures", figures);
+    body.put("studies", seeds.studies());
+    body.put("seedSource", seeds.source());
+    json(ctx, body);
+  }
+
+  /** {@code GET /api/alerts}: emerging-category alerts, newest first, with explanations and example issues. */
+  void alerts(Context ctx) {
+    ApiParams p = params(ctx, "framework", "dimension", "kind", "since", "limit");
+    Map<String, String> q = new LinkedHashMap<>();
+    p.framework("framework").ifPresent(v -> q.put("framework", v));
+    p.choice("dimension", DIMENSIONS).ifPresent(v -> q.put("dimension", v));
+    p.choice("kind", ALERT_KINDS).ifPresent(v -> q.put("kind", v));
+    put(q, "since", p.instant("since").orElse(null));
+    q.put("limit", String.valueOf(p.integer("limit", 50, 1, MAX_PAGE_SIZE)));
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("alerts", queries.run("emerging-categories", q));
+    json(ctx, body);
+  }
+
+  /** {@code GET /api/issues}: one page of issues, newest first, with the filters and the total. */
+  void issues(Context ctx) {
+    ApiParams p = scopedParams(ctx, "kind", "symptom", "stage", "page", "size");
+    Scope scope = scope(p);
+    int size = p.integer("size", 25, 1, MAX_PAGE_SIZE);
+    int page = p.integer("page", 0, 0, 1_000_000);
+    Map<String, String> q = new LinkedHashMap<>();
+    if (scope.framework() != null) {
+      q.put("framework", scope.framework());
+    }
+    if (scope.release() != null) {
+      // The list is exact: issues filed against the release, within any range the user gave.
+      q.put("release", scope.release());
+    }
+    p.instant("from").ifPresent(v -> put(q, "from", v));
+    p.instant("to").ifPresent(v -> put(q, "to", v));
+    p.choice("kind", KINDS).ifPresent(v -> q.put("kind", v));
+    p.code("symptom").ifPresent(v -> q.put("symptom", v));
+    p.code("stage").ifPresent(v -> q.put("stage", v));
+    q.put("skip", String.valueOf((long) page * size));
+    q.put("limit", String.valueOf(size));
+    Map<String, Object> row = queries.run("issue-list", q).get(0);
+    Map<String, Object> body = scoped(scope);
+    body.put("total", row.get("total"));
+    body.put("page", page);
+    body.put("size", size);
+    body.put("issues", row.get("issues"));
+    json(ctx, body);
+  }
+
+  /** {@code GET /api/issue?id=owner/repo#n}: one issue's drill-down with similar past issues and their fixes. */
+  void issue(Context ctx) {
+    ApiParams p = params(ctx, "id", "similar");
+    String id = p.issueId("id");
+    int similar = p.integer("similar", 5, 0, 50);
+    List<Map<String, Object>> rows = queries.run("issue-drill-down", Map.of("issue", id));
+    if (rows.isEmpty()) {
+      throw ApiError.notFound("No issue " + id + " in the graph");
+    }
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("issue", rows.get(0));
+    body.put(
+        "similar",
+        similar == 0 ? List.of() : queries.run("similar-issues", Map.of("issue", id, "limit", String.valueOf(similar))));
+    json(ctx, body);
+  }
+
+  /** {@code GET /api/changes}: the graph's current change marker (what the event stream compares). */
+  void changes(Context ctx) {
+    params(ctx);
+    json(ctx, Map.of("marker", marker()));
+  }
+
+  /** The graph's change marker: the {@code graph-change-marker} row as one string. */
+  String marker() {
+    List<Map<String, Object>> rows = queries.run("graph-change-marker");
+    return rows.isEmpty() ? "" : String.valueOf(new ArrayList<>(rows.get(0).values()));
+  }
+
+  /** {@code GET /api/*} that is no endpoint. */
+  void unknownEndpoint(Context ctx) {
+    throw ApiError.notFound(
+        "No such API endpoint: " + ctx.path()
+            + "; endpoints: /api/filters, /api/releases, /api/trends, /api/heatmap, /api/distributed-share,"
+            + " /api/headline, /api/alerts, /api/issues, /api/issue, /api/changes, /api/events");
+  }
+
+  private ApiParams params(Context ctx, String... own) {
+    return new ApiParams(ctx.queryParamMap(), Set.of(own));
+  }
+
+  private Scope scope(ApiParams p) {
+    return Scope.resolve(p, this::releasesOf);
+  }
+
+  /** The parameters of a scoped endpoint: its own and the filters of {@link Scope}. */
+  private ApiParams scopedParams(Context ctx, String... own) {
+    Set<String> names = new LinkedHashSet<>(Scope.PARAMETERS);
+    names.addAll(List.of(own));
+    return new ApiParams(ctx.queryParamMap(), names);
+  }
+
+  @SuppressWarnings("unchecked")
+  private List<Scope.Release> releasesOf(String framework) {
+    List<Scope.Release> out = new ArrayList<>();
+    for (Map<String, Object> row : queries.run("frameworks-and-releases", Map.of("framework", framework))) {
+      for (Map<String, Object> r : (List<Map<String, Object>>) row.get("releases")) {
+        Object at = r.get("publishedAt");
+        out.add(
+            new Scope.Release(
+                (String) r.get("id"), framework, at == null ? null : OffsetDateTime.parse((String) at).toInstant()));
+      }
+    }
+    return out;
+  }
+
+  private static Map<String, Object> scoped(Scope scope) {
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("scope", scope.describe());
+    return body;
+  }
+
+  private static void put(Map<String, String> q, String name, Instant value) {
+    if (value != null) {
+      q.put(name, value.toString());
+    }
+  }
+
+  private void json(Context ctx, Object body) {
+    try {
+      ctx.contentType("application/json").result(mapper.writeValueAsString(body));
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new IllegalStateException("Cannot serialise a response", e);
+    }
+  }
+}

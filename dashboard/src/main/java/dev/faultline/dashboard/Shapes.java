@@ -1,0 +1,127 @@
+package dev.faultline.dashboard;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+
+/** Pure reshaping of query rows into what the charts draw; no I/O, so tested without a server. */
+final class Shapes {
+  /** Categories drawn as their own series in a trend chart; the rest are summed as {@link #OTHER}. */
+  static final int MAX_SERIES = 8;
+
+  static final String OTHER = "OTHER";
+
+  private Shapes() {}
+
+  /**
+   * {@code category-trends} rows ({@code period, category, issues}) as one series per category over the sorted
+   * periods, zero-filled; the {@link #MAX_SERIES} largest categories by total kept apart, the rest summed as
+   * {@code OTHER}. Series are ordered by total, largest first (ties by code).
+   */
+  static Map<String, Object> trendSeries(List<Map<String, Object>> rows) {
+    TreeSet<String> periodSet = new TreeSet<>();
+    Map<String, Map<String, Long>> byCategory = new LinkedHashMap<>();
+    for (Map<String, Object> row : rows) {
+      String period = String.valueOf(row.get("period"));
+      String category = String.valueOf(row.get("category"));
+      long issues = ((Number) row.get("issues")).longValue();
+      periodSet.add(period);
+      byCategory.computeIfAbsent(category, c -> new LinkedHashMap<>()).merge(period, issues, Long::sum);
+    }
+    List<String> periods = List.copyOf(periodSet);
+    List<Map.Entry<String, Long>> totals = new ArrayList<>();
+    byCategory.forEach((c, counts) -> totals.add(Map.entry(c, counts.values().stream().mapToLong(Long::longValue).sum())));
+    totals.sort(Map.Entry.<String, Long>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()));
+    List<Map<String, Object>> series = new ArrayList<>();
+    long[] other = new long[periods.size()];
+    boolean hasOther = false;
+    for (int rank = 0; rank < totals.size(); rank++) {
+      String category = totals.get(rank).getKey();
+      Map<String, Long> counts = byCategory.get(category);
+      if (rank < MAX_SERIES) {
+        List<Long> values = periods.stream().map(p -> counts.getOrDefault(p, 0L)).toList();
+        series.add(seriesOf(category, values, totals.get(rank).getValue()));
+      } else {
+        hasOther = true;
+        for (int p = 0; p < periods.size(); p++) {
+          other[p] += counts.getOrDefault(periods.get(p), 0L);
+        }
+      }
+    }
+    if (hasOther) {
+      List<Long> values = new ArrayList<>();
+      long total = 0;
+      for (long v : other) {
+        values.add(v);
+        total += v;
+      }
+      series.add(seriesOf(OTHER, values, total));
+    }
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("periods", periods);
+    out.put("series", series);
+    out.put("total", totals.stream().mapToLong(Map.Entry::getValue).sum());
+    return out;
+  }
+
+  private static Map<String, Object> seriesOf(String category, List<Long> values, long total) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("category", category);
+    m.put("counts", values);
+    m.put("total", total);
+    return m;
+  }
+
+  /**
+   * {@code stage-symptom-matrix} rows ({@code stage, symptomClass, symptom, issues}) as a matrix: stages and symptoms
+   * ordered by their totals (largest first, ties by code), {@code cells[stage][symptom]} counts, 0 for empty cells.
+   */
+  static Map<String, Object> heatMap(List<Map<String, Object>> rows) {
+    Map<String, Long> stageTotals = new LinkedHashMap<>();
+    Map<String, Long> symptomTotals = new LinkedHashMap<>();
+    Map<String, String> symptomClass = new LinkedHashMap<>();
+    Map<String, Long> cell = new LinkedHashMap<>();
+    for (Map<String, Object> row : rows) {
+      String stage = String.valueOf(row.get("stage"));
+      String symptom = String.valueOf(row.get("symptom"));
+      long issues = ((Number) row.get("issues")).longValue();
+      stageTotals.merge(stage, issues, Long::sum);
+      symptomTotals.merge(symptom, issues, Long::sum);
+      symptomClass.putIfAbsent(symptom, (String) row.get("symptomClass"));
+      cell.merge(stage + "\u0000" + symptom, issues, Long::sum);
+    }
+    List<String> stages = byTotal(stageTotals);
+    List<String> symptoms = byTotal(symptomTotals);
+    List<List<Long>> cells = new ArrayList<>();
+    long max = 0;
+    for (String st : stages) {
+      List<Long> line = new ArrayList<>();
+      for (String sy : symptoms) {
+        long v = cell.getOrDefault(st + "\u0000" + sy, 0L);
+        max = Math.max(max, v);
+        line.add(v);
+      }
+      cells.add(line);
+    }
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("stages", stages);
+    out.put("symptoms", symptoms);
+    out.put("symptomClasses", symptoms.stream().map(symptomClass::get).toList());
+    out.put("cells", cells);
+    out.put("stageTotals", stages.stream().map(stageTotals::get).toList());
+    out.put("symptomTotals", symptoms.stream().map(symptomTotals::get).toList());
+    out.put("max", max);
+    out.put("total", stageTotals.values().stream().mapToLong(Long::longValue).sum());
+    return out;
+  }
+
+  private static List<String> byTotal(Map<String, Long> totals) {
+    return totals.entrySet().stream()
+        .sorted(Map.Entry.<String, Long>comparingByValue(Comparator.reverseOrder()).thenComparing(Map.Entry.comparingByKey()))
+        .map(Map.Entry::getKey)
+        .toList();
+  }
+}

@@ -1,0 +1,190 @@
+// One render function per view. Each fetches its data for the current state and fills the view's elements.
+import { get } from './api.js';
+import { draw, color } from './charts.js';
+import { el, fill, text, githubLink, issueLink, percent, day, num } from './dom.js';
+
+const FIGURE_NAMES = {
+  bugs: 'Bug reports',
+  distributedSpecificShare: 'Distributed-specific share',
+  smallFixShare: 'Small fixes (≤ 10 changed lines)',
+  trainingShare: 'Training bugs',
+  inferenceShare: 'Inference bugs',
+  bothShare: 'Training and inference bugs',
+  medianDaysToClose: 'Median days to close',
+};
+
+function figureValue(metric, value) {
+  if (value === null || value === undefined) return '—';
+  if (metric === 'bugs') return num(value);
+  if (metric === 'medianDaysToClose') return Number(value).toFixed(1) + ' days';
+  return percent(value);
+}
+
+export async function overview(state) {
+  const filters = state.filters;
+  const [headline, share, releases] = await Promise.all([
+    get('headline', filters),
+    get('distributed-share', filters),
+    get('releases', filters),
+  ]);
+
+  const body = document.querySelector('#headline-table tbody');
+  body.replaceChildren(
+    ...headline.figures.map((f) =>
+      el('tr', { dataset: { metric: f.metric } },
+        el('td', {}, FIGURE_NAMES[f.metric] || f.metric),
+        el('td', { class: 'num this' }, figureValue(f.metric, f.value)),
+        el('td', { class: 'muted small' }, f.denominator === null || f.denominator === undefined
+          ? f.description
+          : f.numerator === null || f.numerator === undefined
+            ? 'over ' + num(f.denominator) + ' closed bugs'
+            : num(f.numerator) + ' of ' + num(f.denominator)),
+        el('td', { class: 'seed' }, f.seed && f.seed.value !== null
+          ? figureValue(f.metric, f.seed.value) + ' (' + f.seed.source + ')'
+          : '— (' + (f.seed ? f.seed.source : 'none') + ')',
+          f.seed ? el('div', { class: 'muted small' }, f.seed.note) : null))));
+  text('headline-studies', 'Seeds from the codebook: ' +
+    headline.studies.map((s) => s.id + ' — ' + s.title + ' (' + s.reference + '; ' + s.scope + ')').join(' · '));
+
+  const mine = share.share;
+  const known = mine ? mine.distributedSpecific + mine.notDistributedSpecific : 0;
+  text('ds-summary', mine && mine.share !== null
+    ? percent(mine.share) + ' of ' + num(known) + ' bugs with a known answer are distributed-specific'
+      + ' (P2: ' + percent(share.seed.value) + ')'
+    : 'No bugs with a known answer in this scope (P2: ' + percent(share.seed.value) + ')');
+  const rows = [{ ...share.overall, framework: 'All' }, ...share.frameworks];
+  draw('ds-chart', {
+    type: 'bar',
+    data: {
+      labels: [...rows.map((r) => r.framework), 'P2 (seed)'],
+      datasets: [{
+        label: 'distributed-specific share (%)',
+        data: [...rows.map((r) => r.share === null ? 0 : Math.round(r.share * 1000) / 10), share.seed.value * 100],
+        backgroundColor: [...rows.map((r, i) => (r.framework === (state.filters.framework || 'All') ? '#2557a7' : '#9db4da')), '#d97706'],
+      }],
+    },
+    options: { plugins: { legend: { display: false } }, scales: { y: { beginAtZero: true, max: 100 } } },
+  });
+
+  const list = releases.releases;
+  text('releases-summary', num(releases.bugs) + ' bug reports filed against ' + num(list.length) + ' releases');
+  const shown = list.slice(-40);
+  draw('releases-chart', {
+    type: 'bar',
+    data: {
+      labels: shown.map((r) => r.framework + ' ' + r.version + ' (' + day(r.publishedAt) + ')'),
+      datasets: [{
+        label: 'bug reports',
+        data: shown.map((r) => r.bugs),
+        backgroundColor: shown.map((r) => (r.release === releases.scope.release ? '#d97706' : color(frameworkIndex(list, r.framework)))),
+      }],
+    },
+    options: { plugins: { legend: { display: false } }, scales: { y: { beginAtZero: true, ticks: { precision: 0 } } } },
+  });
+  document.querySelector('#releases-table tbody').replaceChildren(
+    ...list.slice().reverse().slice(0, 200).map((r) =>
+      el('tr', { class: r.release === releases.scope.release ? 'selected' : null, dataset: { release: r.release } },
+        el('td', {}, r.framework), el('td', {}, r.version), el('td', {}, day(r.publishedAt)),
+        el('td', { class: 'num' }, num(r.bugs)), el('td', { class: 'num' }, num(r.openBugs)))));
+}
+
+function frameworkIndex(list, framework) {
+  return [...new Set(list.map((r) => r.framework))].indexOf(framework);
+}
+
+export async function trends(state) {
+  const data = await get('trends', { ...state.filters, dimension: state.dimension, bucket: state.bucket });
+  text('trends-summary', num(data.total) + ' bug reports by ' + data.dimension + ' per ' + data.bucket
+    + (data.series.length ? ', ' + data.series.length + ' series' : ''));
+  draw('trends-chart', {
+    type: 'line',
+    data: {
+      labels: data.periods,
+      datasets: data.series.map((s, i) => ({
+        label: s.category, data: s.counts, borderColor: color(i), backgroundColor: color(i), tension: 0.2,
+      })),
+    },
+    options: { scales: { y: { beginAtZero: true, ticks: { precision: 0 } } } },
+  });
+  document.querySelector('#trends-table tbody').replaceChildren(
+    ...data.series.map((s) => el('tr', { dataset: { category: s.category } },
+      el('td', {}, s.category), el('td', { class: 'num' }, num(s.total)))));
+
+  const heat = await get('heatmap', state.filters);
+  text('heatmap-summary', num(heat.total) + ' bug reports with a known stage and symptom');
+  const table = fill('heatmap');
+  table.append(el('thead', {}, el('tr', {}, el('th', {}, 'stage \\ symptom'),
+    ...heat.symptoms.map((s, i) => el('th', { title: heat.symptomClasses[i] || '' }, s)))));
+  table.append(el('tbody', {}, ...heat.stages.map((stage, r) => el('tr', {},
+    el('th', { class: 'row' }, stage),
+    ...heat.cells[r].map((v, c) => {
+      const cell = el('td', { dataset: { stage, symptom: heat.symptoms[c] } }, v === 0 ? '' : String(v));
+      if (v > 0) {
+        const alpha = 0.15 + 0.85 * (v / heat.max);
+        cell.style.backgroundColor = 'rgba(37, 87, 167, ' + alpha.toFixed(2) + ')';
+        cell.style.color = alpha > 0.55 ? '#fff' : '#1d2330';
+      }
+      return cell;
+    })))));
+}
+
+export async function alerts(state) {
+  const data = await get('alerts', { framework: state.filters.framework, limit: 50 });
+  text('alerts-summary', data.alerts.length === 0 ? 'No emerging-category alerts' : data.alerts.length + ' alerts, newest first');
+  fill('alert-list', ...data.alerts.map((a) => el('li', { class: a.kind, dataset: { alert: a.id } },
+    el('div', { class: 'what' }, a.kind + ' · ' + a.dimension + ' ' + a.category + ' · ' + a.framework),
+    el('div', { class: 'muted small' }, 'raised ' + day(a.raisedAt) + ' · window ' + day(a.windowStart) + ' – ' + day(a.windowEnd)
+      + ' · ' + num(a.count) + ' issues, baseline ' + Number(a.baseline).toFixed(1) + ', score ' + Number(a.score).toFixed(2)),
+    el('p', { class: 'explanation' }, a.explanation),
+    a.examples.length ? el('div', { class: 'small' }, 'Examples: ',
+      ...a.examples.flatMap((x, i) => [i ? ', ' : '', issueLink(x.id), ' ', el('span', { class: 'muted' }, x.title || '')])) : null)));
+}
+
+export async function issues(state) {
+  const data = await get('issues', { ...state.filters, page: state.page, size: 25 });
+  const first = data.page * data.size;
+  text('issues-summary', num(data.total) + ' issues' + (data.total ? ', newest first' : ''));
+  text('issues-page', data.total === 0 ? '' : (first + 1) + '–' + (first + data.issues.length) + ' of ' + num(data.total));
+  document.getElementById('issues-prev').disabled = data.page === 0;
+  document.getElementById('issues-next').disabled = first + data.issues.length >= data.total;
+  document.querySelector('#issue-table tbody').replaceChildren(
+    ...data.issues.map((i) => el('tr', { dataset: { issue: i.id } },
+      el('td', {}, day(i.createdAt)), el('td', {}, issueLink(i.id)), el('td', { class: 'title' }, i.title || ''),
+      el('td', {}, i.framework), el('td', {}, i.kind), el('td', {}, i.symptom), el('td', {}, i.stage),
+      el('td', {}, i.distributedSpecific === null || i.distributedSpecific === undefined ? '?' : i.distributedSpecific ? 'yes' : 'no'))));
+}
+
+export async function issue(state) {
+  const data = await get('issue', { id: state.issue });
+  const i = data.issue;
+  text('issue-title', i.title || i.id);
+  text('issue-meta', i.id + ' · ' + i.state + ' · ' + i.framework + (i.frameworkVersion ? ' ' + i.frameworkVersion : '')
+    + ' · opened ' + day(i.createdAt) + (i.closedAt ? ' · closed ' + day(i.closedAt) : '')
+    + (i.release ? ' · filed against ' + i.release.id : '') + ' · classifier ' + (i.classifierVersion || '—'));
+  const link = document.getElementById('issue-link');
+  if (typeof i.url === 'string' && /^https:\/\/github\.com\//.test(i.url)) {
+    link.href = i.url;
+    link.hidden = false;
+  } else {
+    link.hidden = true;
+  }
+  document.querySelector('#issue-labels tbody').replaceChildren(
+    ...i.classifications.map((c) => el('tr', { dataset: { dimension: c.dimension } },
+      el('td', {}, c.dimension), el('td', {}, c.code === null ? '—' : c.code),
+      el('td', { class: 'num' }, c.confidence === null || c.confidence === undefined ? '—' : Number(c.confidence).toFixed(2)),
+      el('td', { class: 'evidence' }, c.evidence || ''),
+      el('td', {}, c.humanGiven ? el('span', { class: 'badge human' }, 'human (GitHub label)') : el('span', { class: 'badge' }, 'classifier')))));
+  text('issue-gh-labels', i.labels.length ? 'GitHub labels: ' + i.labels.join(', ') : 'No GitHub labels');
+  fill('issue-fixes', ...(i.fixes.length ? i.fixes.map(prItem) : [el('li', { class: 'muted' }, 'No linked fixing PR')]));
+  fill('issue-similar', ...(data.similar.length ? data.similar.map((s) => el('li', { dataset: { issue: s.id } },
+    issueLink(s.id), ' ', el('span', {}, s.title || ''),
+    el('div', { class: 'muted small' }, 'score ' + s.score + ' · ' + s.symptom + ' / ' + s.stage + ' · ' + s.state),
+    s.fixes.length ? el('ul', { class: 'plain small' }, ...s.fixes.map(prItem)) : el('div', { class: 'muted small' }, 'no fixing PR')))
+    : [el('li', { class: 'muted' }, 'No similar past issue')]));
+}
+
+function prItem(pr) {
+  const size = pr.additions === null || pr.additions === undefined ? '' : ' (+' + pr.additions + ' −' + pr.deletions + ')';
+  return el('li', { dataset: { pr: pr.id } }, githubLink(pr.url, pr.id), ' ', el('span', {}, pr.title || ''),
+    el('span', { class: 'muted small' }, (pr.merged ? ' merged ' + day(pr.mergedAt) : ' not merged') + size));
+}

@@ -1,0 +1,367 @@
+package dev.faultline.dashboard;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.BufferedReader;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.neo4j.driver.Driver;
+
+/** Every endpoint of the dashboard's API against a real Neo4j holding the {@link KnownGraph}. */
+@ExtendWith(SharedGraph.class)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class DashboardApiIT {
+  private final ObjectMapper json = new ObjectMapper();
+  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  private KnownGraph graph;
+  private TestServer server;
+
+  @BeforeAll
+  void start(Driver driver) {
+    graph = new KnownGraph(driver);
+    server = new TestServer(driver);
+  }
+
+  @BeforeEach
+  void knownGraph() {
+    graph.reset();
+  }
+
+  @AfterAll
+  void stop() {
+    server.close();
+  }
+
+  @Test
+  void filtersListFrameworksWithIssueCountsAndReleasesNewestFirst() throws Exception {
+    JsonNode body = ok("/api/filters");
+    JsonNode frameworks = body.get("frameworks");
+    assertEquals(2, frameworks.size());
+    assertEquals("DeepSpeed", frameworks.get(0).get("name").asText());
+    assertEquals(6, frameworks.get(0).get("issues").asInt());
+    assertEquals(List.of("DeepSpeed@0.15.0", "DeepSpeed@0.14.1", "DeepSpeed@0.14.0"), texts(frameworks.get(0).get("releases"), "id"));
+    assertEquals("PyTorch", frameworks.get(1).get("name").asText());
+    assertTrue(texts(body.get("dimensions"), null).contains("rootCause"));
+  }
+
+  @Test
+  void releasesCountBugsFiledAgainstEachReleaseWithItsDate() throws Exception {
+    JsonNode body = ok("/api/releases");
+    JsonNode releases = body.get("releases");
+    assertEquals(List.of("DeepSpeed@0.14.0", "DeepSpeed@0.14.1", "DeepSpeed@0.15.0", "PyTorch@2.3.0"), texts(releases, "release"));
+    assertEquals(List.of(2, 2, 1, 2), ints(releases, "bugs"));
+    assertEquals(List.of(1, 1, 1, 1), ints(releases, "openBugs"));
+    assertEquals("2024-03-01T00:00:00Z", releases.get(1).get("publishedAt").asText());
+    assertEquals(7, body.get("bugs").asInt());
+  }
+
+  @Test
+  void releasesOfOneFrameworkLeaveTheOthersOut() throws Exception {
+    JsonNode body = ok("/api/releases?framework=PyTorch");
+    assertEquals(List.of("PyTorch@2.3.0"), texts(body.get("releases"), "release"));
+    assertEquals("PyTorch", body.get("scope").get("framework").asText());
+  }
+
+  @Test
+  void trendsGiveOneZeroFilledSeriesPerCategoryLargestFirst() throws Exception {
+    JsonNode body = ok("/api/trends?dimension=symptom&bucket=month");
+    assertEquals(List.of("2024-01-01", "2024-02-01", "2024-03-01", "2024-04-01", "2024-05-01"), texts(body.get("periods"), null));
+    JsonNode series = body.get("series");
+    assertEquals(List.of("HANG", "OUT_OF_MEMORY", "CHECKPOINT_FAILURE", "INCORRECT_OUTPUT"), texts(series, "category"));
+    assertEquals(List.of(1, 0, 1, 1, 0), intsOf(series.get(0).get("counts")));
+    assertEquals(3, series.get(0).get("total").asInt());
+    assertEquals(7, body.get("total").asInt());
+  }
+
+  @Test
+  void trendsOfAnotherDimensionAndFrameworkFollowTheFilters() throws Exception {
+    JsonNode body = ok("/api/trends?dimension=stage&framework=PyTorch");
+    assertEquals(List.of("COMMUNICATION", "MEMORY"), texts(body.get("series"), "category"));
+    assertEquals("stage", body.get("dimension").asText());
+  }
+
+  @Test
+  void heatMapCountsBugsPerStageAndSymptom() throws Exception {
+    JsonNode body = ok("/api/heatmap");
+    List<String> stages = texts(body.get("stages"), null);
+    List<String> symptoms = texts(body.get("symptoms"), null);
+    assertEquals(7, body.get("total").asInt());
+    assertEquals(2, body.get("max").asInt());
+    int communication = stages.indexOf("COMMUNICATION");
+    assertEquals(2, body.get("cells").get(communication).get(symptoms.indexOf("HANG")).asInt());
+    assertEquals(0, body.get("cells").get(communication).get(symptoms.indexOf("OUT_OF_MEMORY")).asInt());
+    assertEquals(1, body.get("cells").get(stages.indexOf("INITIALIZATION")).get(symptoms.indexOf("HANG")).asInt());
+  }
+
+  @Test
+  void distributedShareIsGivenOverallPerFrameworkAndBesideP2() throws Exception {
+    JsonNode body = ok("/api/distributed-share");
+    assertEquals(0.6667, body.get("share").get("share").asDouble(), 1e-9);
+    assertEquals(1, body.get("share").get("undetermined").asInt());
+    assertEquals(List.of("DeepSpeed", "PyTorch"), texts(body.get("frameworks"), "framework"));
+    assertEquals(0.75, body.get("frameworks").get(0).get("share").asDouble(), 1e-9);
+    assertEquals(0.451, body.get("seed").get("value").asDouble(), 1e-9);
+    assertEquals("P2", body.get("seed").get("source").asText());
+    JsonNode pytorch = ok("/api/distributed-share?framework=PyTorch");
+    assertEquals(0.5, pytorch.get("share").get("share").asDouble(), 1e-9);
+    assertEquals(0.6667, pytorch.get("overall").get("share").asDouble(), 1e-9);
+  }
+
+  @Test
+  void headlineFiguresStandBesideTheSeedsFigures() throws Exception {
+    JsonNode figures = ok("/api/headline").get("figures");
+    assertEquals(7.0, figure(figures, "bugs").get("value").asDouble());
+    assertEquals(849, figure(figures, "bugs").get("seed").get("value").asInt());
+    assertEquals(0.6667, figure(figures, "distributedSpecificShare").get("value").asDouble(), 1e-9);
+    assertEquals(0.451, figure(figures, "distributedSpecificShare").get("seed").get("value").asDouble(), 1e-9);
+    assertEquals(0.6667, figure(figures, "smallFixShare").get("value").asDouble(), 1e-9);
+    assertTrue(figure(figures, "smallFixShare").get("seed").get("value").isNull(), "the codebook states no P1 figure");
+    assertEquals(10.0, figure(figures, "medianDaysToClose").get("value").asDouble(), 1e-9);
+    assertEquals(0.6667, figure(figures, "trainingShare").get("value").asDouble(), 1e-9);
+  }
+
+  @Test
+  void alertsComeNewestFirstWithExplanationAndExampleIssues() throws Exception {
+    JsonNode alerts = ok("/api/alerts").get("alerts");
+    assertEquals(List.of("alert-oom-pt", "alert-hang-ds"), texts(alerts, "id"));
+    assertEquals("HANG in DeepSpeed: 2 issues this week against 0.3 expected", alerts.get(1).get("explanation").asText());
+    assertEquals(List.of("deepspeedai/DeepSpeed#101", "deepspeedai/DeepSpeed#104"), texts(alerts.get(1).get("examples"), "id"));
+    assertEquals(List.of("alert-hang-ds"), texts(ok("/api/alerts?framework=DeepSpeed&kind=SURGE").get("alerts"), "id"));
+  }
+
+  @Test
+  void issuesArePagedNewestFirstWithTheTotal() throws Exception {
+    JsonNode first = ok("/api/issues?size=3");
+    assertEquals(8, first.get("total").asInt());
+    assertEquals(List.of("pytorch/pytorch#202", "deepspeedai/DeepSpeed#106", "pytorch/pytorch#201"), texts(first.get("issues"), "id"));
+    JsonNode last = ok("/api/issues?size=3&page=2");
+    assertEquals(List.of("deepspeedai/DeepSpeed#102", "deepspeedai/DeepSpeed#101"), texts(last.get("issues"), "id"));
+    assertEquals(KnownGraph.SCRIPT_TITLE, ok("/api/issues?symptom=CHECKPOINT_FAILURE").get("issues").get(0).get("title").asText());
+    assertEquals(2, ok("/api/issues?framework=PyTorch").get("total").asInt());
+    assertEquals(2, ok("/api/issues?stage=COMMUNICATION&kind=BUG").get("total").asInt());
+  }
+
+  @Test
+  void releaseFilterListsIssuesFiledAgainstItAndNarrowsAggregatesToItsWindow() throws Exception {
+    JsonNode issues = ok("/api/issues?release=" + enc("DeepSpeed@0.14.1"));
+    assertEquals(List.of("deepspeedai/DeepSpeed#105", "deepspeedai/DeepSpeed#104", "deepspeedai/DeepSpeed#103"), texts(issues.get("issues"), "id"));
+    JsonNode scope = ok("/api/heatmap?release=" + enc("DeepSpeed@0.14.1")).get("scope");
+    assertEquals("DeepSpeed", scope.get("framework").asText());
+    assertEquals("2024-03-01T00:00:00Z", scope.get("from").asText());
+    assertEquals("2024-05-01T00:00:00Z", scope.get("to").asText());
+    assertEquals(2, ok("/api/heatmap?release=" + enc("DeepSpeed@0.14.1")).get("total").asInt());
+    assertEquals(2.0, figure(ok("/api/headline?release=" + enc("DeepSpeed@0.14.1")).get("figures"), "bugs").get("value").asDouble());
+  }
+
+  @Test
+  void timeRangeNarrowsTheAggregates() throws Exception {
+    assertEquals(3, ok("/api/heatmap?from=2024-03-01&to=2024-04-30").get("total").asInt());
+    assertEquals(List.of("2024-03-01", "2024-04-01"), texts(ok("/api/trends?from=2024-03-01&to=2024-04-30").get("periods"), null));
+  }
+
+  @Test
+  void issueDrillDownShowsLabelsWithConfidenceEvidenceHumanGivenFixesAndSimilarIssues() throws Exception {
+    JsonNode body = ok("/api/issue?id=" + enc("deepspeedai/DeepSpeed#101"));
+    JsonNode issue = body.get("issue");
+    assertEquals("NCCL watchdog timeout in ZeRO-3 allgather", issue.get("title").asText());
+    assertEquals("https://github.com/deepspeedai/DeepSpeed/issues/101", issue.get("url").asText());
+    JsonNode symptom = classification(issue, "symptom");
+    assertEquals("HANG", symptom.get("code").asText());
+    assertEquals(0.8, symptom.get("confidence").asDouble(), 1e-9);
+    assertEquals("title says 'NCCL'", symptom.get("evidence").asText());
+    assertTrue(symptom.get("humanGiven").asBoolean());
+    assertTrue(!classification(issue, "stage").get("humanGiven").asBoolean());
+    assertEquals(List.of("deepspeedai/DeepSpeed#110"), texts(issue.get("fixes"), "id"));
+    assertEquals(List.of("bug", "hang"), texts(issue.get("labels"), null));
+
+    JsonNode similar = ok("/api/issue?id=" + enc("pytorch/pytorch#201")).get("similar");
+    assertEquals("deepspeedai/DeepSpeed#101", similar.get(0).get("id").asText());
+    assertEquals(List.of("deepspeedai/DeepSpeed#110"), texts(similar.get(0).get("fixes"), "id"));
+  }
+
+  @Test
+  void unknownIssueIsNotFound() throws Exception {
+    HttpResponse<String> response = get("/api/issue?id=" + enc("deepspeedai/DeepSpeed#999"));
+    assertEquals(404, response.statusCode());
+    assertTrue(json.readTree(response.body()).get("error").asText().contains("#999"));
+  }
+
+  @Test
+  void badParametersAre400WithAJsonErrorNamingTheParameter() throws Exception {
+    assertBadParameter("/api/issue?id=" + enc("not an id"), "id");
+    assertBadParameter("/api/issue", "id");
+    assertBadParameter("/api/trends?dimension=colour", "dimension");
+    assertBadParameter("/api/trends?bucket=year", "bucket");
+    assertBadParameter("/api/heatmap?from=yesterday", "from");
+    assertBadParameter("/api/heatmap?from=2024-05-01&to=2024-01-01", "to");
+    assertBadParameter("/api/issues?size=100000", "size");
+    assertBadParameter("/api/issues?page=-1", "page");
+    assertBadParameter("/api/issues?symptom=" + enc("<b>"), "symptom");
+    assertBadParameter("/api/releases?framework=" + enc("x'}) DETACH DELETE n //"), "framework");
+    assertBadParameter("/api/releases?release=" + enc("DeepSpeed@9.9.9"), "release");
+    assertBadParameter("/api/releases?framework=PyTorch&release=" + enc("DeepSpeed@0.14.1"), "release");
+    assertBadParameter("/api/alerts?limit=abc", "limit");
+    assertBadParameter("/api/issues?frmework=PyTorch", "frmework");
+    assertBadParameter("/api/issues?framework=PyTorch&framework=DeepSpeed", "framework");
+  }
+
+  @Test
+  void everyMethodButGetIsRefusedWith405() throws Exception {
+    for (String path : List.of("/api/issues", "/api/issue?id=a/b%231", "/", "/assets/app.js", "/api/events")) {
+      for (String method : List.of("POST", "PUT", "PATCH", "DELETE")) {
+        HttpResponse<String> response =
+            http.send(
+                HttpRequest.newBuilder(URI.create(server.base() + path)).method(method, HttpRequest.BodyPublishers.ofString("{}")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(405, response.statusCode(), method + " " + path);
+        assertEquals("GET", response.headers().firstValue("Allow").orElse(""), method + " " + path);
+        assertEquals(405, json.readTree(response.body()).get("status").asInt());
+      }
+    }
+  }
+
+  @Test
+  void unknownApiPathIsANotFoundJsonError() throws Exception {
+    HttpResponse<String> response = get("/api/nothing-here");
+    assertEquals(404, response.statusCode());
+    assertTrue(json.readTree(response.body()).get("error").asText().contains("/api/issues"));
+  }
+
+  @Test
+  void pageIsServedWithAStrictContentSecurityPolicyAndChartJsFromTheWebjar() throws Exception {
+    HttpResponse<String> page = get("/");
+    assertEquals(200, page.statusCode());
+    assertTrue(page.headers().firstValue("Content-Type").orElse("").startsWith("text/html"));
+    assertTrue(page.headers().firstValue("Content-Security-Policy").orElse("").contains("script-src 'self'"));
+    assertTrue(page.body().contains("/assets/vendor/chart.js/dist/chart.umd.js"));
+    assertTrue(!page.body().contains("cdn") && !page.body().contains("https://"), "no third-party assets");
+    HttpResponse<String> chart = get("/assets/vendor/chart.js/dist/chart.umd.js");
+    assertEquals(200, chart.statusCode());
+    assertTrue(chart.body().contains("Chart.js v" + Dashboard.chartJsVersion()));
+    for (String asset : List.of("app.js", "views.js", "api.js", "dom.js", "charts.js", "style.css")) {
+      assertEquals(200, get("/assets/" + asset).statusCode(), asset);
+    }
+  }
+
+  @Test
+  void changeMarkerMovesWhenTheGraphIsWritten() throws Exception {
+    String before = ok("/api/changes").get("marker").asText();
+    assertEquals(before, ok("/api/changes").get("marker").asText(), "stable while nothing is written");
+    graph.addBug("pytorch/pytorch", "PyTorch", 299, "New hang", "2024-06-01T00:00:00Z");
+    assertNotEquals(before, ok("/api/changes").get("marker").asText());
+  }
+
+  @Test
+  void eventStreamGreetsThenAnnouncesAChangeWhenAnIssueLands() throws Exception {
+    HttpRequest request = HttpRequest.newBuilder(URI.create(server.base() + "/api/events")).header("Accept", "text/event-stream").build();
+    HttpResponse<InputStream> response = http.send(request, HttpResponse.BodyHandlers.ofInputStream());
+    assertEquals(200, response.statusCode());
+    try (BufferedReader lines = new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8))) {
+      assertEquals("event: hello", nextEvent(lines));
+      graph.addBug("pytorch/pytorch", "PyTorch", 298, "Another hang", "2024-06-02T00:00:00Z");
+      assertEquals("event: change", nextEvent(lines));
+    }
+  }
+
+  /** The next {@code event:} line, waiting at most 10 s. */
+  private static String nextEvent(BufferedReader lines) throws Exception {
+    CompletableFuture<String> next =
+        CompletableFuture.supplyAsync(
+            () -> {
+              try {
+                String line;
+                while ((line = lines.readLine()) != null) {
+                  if (line.startsWith("event:")) {
+                    return line;
+                  }
+                }
+                return null;
+              } catch (Exception e) {
+                throw new IllegalStateException(e);
+              }
+            });
+    return next.get(10, TimeUnit.SECONDS);
+  }
+
+  private void assertBadParameter(String path, String parameter) throws Exception {
+    HttpResponse<String> response = get(path);
+    assertEquals(400, response.statusCode(), path + " -> " + response.body());
+    JsonNode body = json.readTree(response.body());
+    assertEquals(parameter, body.get("parameter").asText(), path);
+    assertTrue(body.get("error").asText().startsWith(parameter + ": "), body.toString());
+  }
+
+  private JsonNode ok(String path) throws Exception {
+    HttpResponse<String> response = get(path);
+    assertEquals(200, response.statusCode(), path + " -> " + response.body());
+    assertTrue(response.headers().firstValue("Content-Type").orElse("").startsWith("application/json"));
+    return json.readTree(response.body());
+  }
+
+  private HttpResponse<String> get(String path) throws Exception {
+    return http.send(HttpRequest.newBuilder(URI.create(server.base() + path)).timeout(Duration.ofSeconds(30)).build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
+  private static String enc(String s) {
+    return URLEncoder.encode(s, StandardCharsets.UTF_8);
+  }
+
+  private static JsonNode figure(JsonNode figures, String metric) {
+    for (JsonNode f : figures) {
+      if (f.get("metric").asText().equals(metric)) {
+        return f;
+      }
+    }
+    throw new AssertionError("no figure " + metric + " in " + figures);
+  }
+
+  private static JsonNode classification(JsonNode issue, String dimension) {
+    for (JsonNode c : issue.get("classifications")) {
+      if (c.get("dimension").asText().equals(dimension)) {
+        return c;
+      }
+    }
+    throw new AssertionError("no " + dimension + " in " + issue);
+  }
+
+  private static List<String> texts(JsonNode array, String field) {
+    List<String> out = new ArrayList<>();
+    array.forEach(n -> out.add(field == null ? n.asText() : n.get(field).asText()));
+    return out;
+  }
+
+  private static List<Integer> ints(JsonNode array, String field) {
+    List<Integer> out = new ArrayList<>();
+    array.forEach(n -> out.add(n.get(field).asInt()));
+    return out;
+  }
+
+  private static List<Integer> intsOf(JsonNode array) {
+    List<Integer> out = new ArrayList<>();
+    array.forEach(n -> out.add(n.asInt()));
+    return out;
+  }
+
+}

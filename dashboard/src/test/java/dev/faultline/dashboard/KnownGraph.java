@@ -1,0 +1,163 @@
+package dev.faultline.dashboard;
+
+import dev.faultline.graph.IssueRow;
+import dev.faultline.graph.IssueRow.ClassificationRow;
+import dev.faultline.graph.IssueWriter;
+import dev.faultline.graph.PullRequestRow;
+import dev.faultline.graph.PullRequestWriter;
+import dev.faultline.graph.ReleaseRow;
+import dev.faultline.graph.ReleaseWriter;
+import dev.faultline.graph.stats.AlertRow;
+import dev.faultline.graph.stats.StatsWriter;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.neo4j.driver.Driver;
+import org.neo4j.driver.SessionConfig;
+
+/**
+ * The small known graph of the dashboard tests, written with the production writers (so it is the model of
+ * {@code graph-model/README.md} exactly): two frameworks, four releases, eight issues (seven bugs), three fixing PRs
+ * and two alerts. The expected figures the tests assert are worked out in the comments.
+ *
+ * <pre>
+ * bugs per release: DeepSpeed@0.14.0 2 (#101, #102) · @0.14.1 2 (#103, #104) · @0.15.0 1 (#106) · PyTorch@2.3.0 2
+ * distributed-specific (bugs): true #101 #102 #104 #201, false #103 #202, unknown #106 → 4/6 = 66.7%
+ *   DeepSpeed 3/4 = 75%, PyTorch 1/2 = 50%
+ * stage × symptom: COMMUNICATION×HANG 2, MEMORY×OUT_OF_MEMORY 2, FAULT_TOLERANCE×CHECKPOINT_FAILURE 1,
+ *   INITIALIZATION×HANG 1, COMPUTATION×INCORRECT_OUTPUT 1
+ * symptoms (bugs): HANG 3, OUT_OF_MEMORY 2, CHECKPOINT_FAILURE 1, INCORRECT_OUTPUT 1
+ * fixes: merged PRs of sizes 4, 25, 4 → small-fix share 2/3; closed bugs take 10, 15, 4 days → median 10
+ * </pre>
+ */
+final class KnownGraph {
+  static final String DS = "DeepSpeed";
+  static final String PT = "PyTorch";
+  static final String DS_REPO = "deepspeedai/DeepSpeed";
+  static final String PT_REPO = "pytorch/pytorch";
+  /** A title that looks like markup: the page must show it as text. */
+  static final String SCRIPT_TITLE = "Checkpoint resume fails <script>window.__pwned=1</script><b>bold</b>";
+
+  private final Driver driver;
+
+  KnownGraph(Driver driver) {
+    this.driver = driver;
+  }
+
+  /** Empties the graph (taxonomy and migration nodes kept) and writes the known graph. */
+  void reset() {
+    try (var session = driver.session(SessionConfig.forDatabase(SharedGraph.DATABASE))) {
+      session.executeWrite(
+          tx ->
+              tx.run(
+                      "MATCH (n) WHERE n:Issue OR n:PullRequest OR n:Release OR n:Alert OR n:Framework OR n:Repository"
+                          + " OR n:Label OR n:Version OR n:CategoryCount DETACH DELETE n")
+                  .consume());
+    }
+    new ReleaseWriter(driver, SharedGraph.DATABASE)
+        .write(
+            List.of(
+                release(DS, DS_REPO, "0.14.0", "2024-01-10T00:00:00Z"),
+                release(DS, DS_REPO, "0.14.1", "2024-03-01T00:00:00Z"),
+                release(DS, DS_REPO, "0.15.0", "2024-05-01T00:00:00Z"),
+                release(PT, PT_REPO, "2.3.0", "2024-04-24T00:00:00Z")));
+    new IssueWriter(driver, SharedGraph.DATABASE)
+        .write(
+            List.of(
+                bug(DS_REPO, DS, 101, "NCCL watchdog timeout in ZeRO-3 allgather", "2024-01-15T09:00:00Z", "2024-01-25T09:00:00Z",
+                    "HANG", "HANG", "DISTRIBUTED_COMMUNICATION_ERROR", "DISTRIBUTED_TUNING", "COMMUNICATION", "TRAINING", true,
+                    List.of("bug", "hang"), List.of("symptom")),
+                bug(DS_REPO, DS, 102, "OOM when offloading optimizer states", "2024-02-10T09:00:00Z", null,
+                    "OUT_OF_MEMORY", "CRASH", "ALLOCATION_STRATEGY_ERROR", "UNKNOWN", "MEMORY", "TRAINING", true,
+                    List.of("bug"), List.of()),
+                bug(DS_REPO, DS, 103, SCRIPT_TITLE, "2024-03-05T09:00:00Z", "2024-03-20T09:00:00Z",
+                    "CHECKPOINT_FAILURE", "CRASH", "INCORRECT_IMPLEMENTATION", "CONDITIONAL_LOGIC", "FAULT_TOLERANCE", "TRAINING", false,
+                    List.of("bug"), List.of()),
+                bug(DS_REPO, DS, 104, "Hang at init_process_group with 2 nodes", "2024-03-10T09:00:00Z", null,
+                    "HANG", "HANG", "CONFIGURATION_ERROR", "UNKNOWN", "INITIALIZATION", "TRAINING", true,
+                    List.of("bug"), List.of()),
+                issue(DS_REPO, DS, 105, "Support FP8 training", "2024-03-12T09:00:00Z", null, "FEATURE_REQUEST",
+                    "NONE", "NONE", "UNKNOWN", "UNKNOWN", "UNKNOWN", "UNKNOWN", null, List.of("enhancement"), List.of("kind")),
+                bug(DS_REPO, DS, 106, "Wrong loss with pipeline parallel", "2024-05-05T09:00:00Z", null,
+                    "INCORRECT_OUTPUT", "INCORRECT_FUNCTIONALITY", "UNKNOWN", "UNKNOWN", "COMPUTATION", "INFERENCE", null,
+                    List.of(), List.of()),
+                bug(PT_REPO, PT, 201, "DDP allreduce hangs with NCCL 2.20", "2024-04-28T09:00:00Z", "2024-05-02T09:00:00Z",
+                    "HANG", "HANG", "DISTRIBUTED_COMMUNICATION_ERROR", "VERSION_DEPENDENCY_MANAGEMENT", "COMMUNICATION", "BOTH", true,
+                    List.of("oncall: distributed"), List.of()),
+                bug(PT_REPO, PT, 202, "FSDP OOM with large model", "2024-05-10T09:00:00Z", null,
+                    "OUT_OF_MEMORY", "CRASH", "UNKNOWN", "UNKNOWN", "MEMORY", "UNKNOWN", false,
+                    List.of(), List.of())));
+    new PullRequestWriter(driver, SharedGraph.DATABASE)
+        .write(
+            List.of(
+                pr(DS_REPO, DS, 110, "Raise the allgather timeout for ZeRO-3", "2024-01-25T08:00:00Z", 3, 1, List.of(DS_REPO + "#101")),
+                pr(DS_REPO, DS, 111, "Guard checkpoint path handling", "2024-03-20T08:00:00Z", 20, 5, List.of(DS_REPO + "#103")),
+                pr(PT_REPO, PT, 210, "Pin NCCL to 2.19 for DDP", "2024-05-02T08:00:00Z", 2, 2, List.of(PT_REPO + "#201"))));
+    new StatsWriter(driver, SharedGraph.DATABASE)
+        .writeAlerts(
+            List.of(
+                new AlertRow("alert-hang-ds", DS, "symptom", "HANG", null, "SURGE", millis("2024-03-04T00:00:00Z"),
+                    millis("2024-03-11T00:00:00Z"), 2, 0.3, 4.2, "HANG in DeepSpeed: 2 issues this week against 0.3 expected",
+                    millis("2024-03-11T00:00:00Z"), List.of(DS_REPO + "#101", DS_REPO + "#104")),
+                new AlertRow("alert-oom-pt", PT, "symptom", "OUT_OF_MEMORY", "MEMORY", "NEW_COMBINATION",
+                    millis("2024-05-04T00:00:00Z"), millis("2024-05-11T00:00:00Z"), 1, 0.0, 1.0,
+                    "OUT_OF_MEMORY in stage MEMORY is new for PyTorch", millis("2024-05-11T00:00:00Z"),
+                    List.of(PT_REPO + "#202"))));
+  }
+
+  /** Writes one more bug report, as the pipeline would when a delivery lands. */
+  void addBug(String repo, String framework, int number, String title, String createdAt) {
+    new IssueWriter(driver, SharedGraph.DATABASE)
+        .write(
+            List.of(
+                bug(repo, framework, number, title, createdAt, null, "HANG", "HANG", "UNKNOWN", "UNKNOWN",
+                    "COMMUNICATION", "TRAINING", true, List.of(), List.of())));
+  }
+
+  static long millis(String iso) {
+    return Instant.parse(iso).toEpochMilli();
+  }
+
+  private static ReleaseRow release(String framework, String repo, String version, String at) {
+    return new ReleaseRow(framework, repo, version, "v" + version, "https://github.com/" + repo + "/releases/tag/v" + version,
+        millis(at), false, false);
+  }
+
+  private static IssueRow bug(String repo, String framework, int number, String title, String created, String closed,
+      String symptom, String symptomClass, String rootCause, String fixPattern, String stage, String phase,
+      Boolean distributed, List<String> labels, List<String> humanGiven) {
+    return issue(repo, framework, number, title, created, closed, "BUG", symptom, symptomClass, rootCause, fixPattern,
+        stage, phase, distributed, labels, humanGiven);
+  }
+
+  private static IssueRow issue(String repo, String framework, int number, String title, String created, String closed,
+      String kind, String symptom, String symptomClass, String rootCause, String fixPattern, String stage, String phase,
+      Boolean distributed, List<String> labels, List<String> humanGiven) {
+    long createdAt = millis(created);
+    Long closedAt = closed == null ? null : millis(closed);
+    long updated = closedAt == null ? createdAt : closedAt;
+    Map<String, Double> confidence = new HashMap<>();
+    Map<String, String> evidence = new HashMap<>();
+    for (String d : List.of("kind", "symptom", "rootCause", "fixPattern", "stage", "phase", "distributedSpecific")) {
+      confidence.put(d, 0.8);
+      evidence.put(d, "rule " + d + ": words in the title");
+    }
+    evidence.put("symptom", "title says '" + title.split(" ")[0] + "'");
+    ClassificationRow classification =
+        new ClassificationRow(kind, symptom, symptomClass, rootCause, fixPattern, stage, phase, distributed, null,
+            Map.of(), confidence, evidence, humanGiven, "rules-test", updated);
+    return new IssueRow(repo + "#" + number, repo, framework, number, title, "body of " + number,
+        closed == null ? "open" : "closed", "https://github.com/" + repo + "/issues/" + number, "someone",
+        new ArrayList<>(labels), createdAt, updated, closedAt, updated, 1, null, classification);
+  }
+
+  private static PullRequestRow pr(String repo, String framework, int number, String title, String mergedAt,
+      int additions, int deletions, List<String> fixes) {
+    long merged = millis(mergedAt);
+    return new PullRequestRow(repo + "#" + number, repo, framework, number, title,
+        "https://github.com/" + repo + "/pull/" + number, "closed", true, merged, merged - 3_600_000, merged,
+        additions, deletions, 1, fixes);
+  }
+}

@@ -1,0 +1,34 @@
+package dev.faultline.dashboard;
+
+import dev.faultline.graph.query.QueryLibrary;
+import io.javalin.Javalin;
+import java.time.Duration;
+import org.neo4j.driver.Driver;
+
+/** A real Javalin server on a free loopback port with only the dashboard registered, as a host application does. */
+final class TestServer implements AutoCloseable {
+  final Dashboard dashboard;
+  final Javalin app;
+
+  TestServer(Driver driver) {
+    this.dashboard = new Dashboard(new QueryLibrary(driver, SharedGraph.DATABASE), Duration.ofMillis(300));
+    this.app =
+        Javalin.create(
+                cfg -> {
+                  cfg.startup.showJavalinBanner = false;
+                  cfg.startup.showOldJavalinVersionWarning = false;
+                  dashboard.register(cfg);
+                })
+            .start("127.0.0.1", 0);
+  }
+
+  String base() {
+    return "http://127.0.0.1:" + app.port();
+  }
+
+  @Override
+  public void close() {
+    dashboard.close();
+    app.stop();
+  }
+}
