@@ -7,6 +7,7 @@ import dev.faultline.ingest.KafkaDeliveryPublisher;
 import dev.faultline.ingest.SpoolHealthCheck;
 import dev.faultline.ingest.SpoolingPublisher;
 import dev.faultline.ingest.WebhookApp;
+import io.javalin.config.JavalinConfig;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.nio.file.Path;
@@ -15,6 +16,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /** The webhook receiver of the local stack, wired to the embedded broker, with the stack's health checks. */
@@ -45,6 +47,19 @@ public final class LocalReceiver implements AutoCloseable {
   static LocalReceiver start(
       LocalOptions options, LocalSecrets secrets, EmbeddedKafka kafka, Path dataDir, Map<String, String> env, List<HealthCheck> stackChecks)
       throws Exception {
+    return start(options, secrets, kafka, dataDir, env, stackChecks, List.of());
+  }
+
+  /** As above, with further routes on the same server (the dashboard's {@code register}). */
+  static LocalReceiver start(
+      LocalOptions options,
+      LocalSecrets secrets,
+      EmbeddedKafka kafka,
+      Path dataDir,
+      Map<String, String> env,
+      List<HealthCheck> stackChecks,
+      List<Consumer<JavalinConfig>> extraRoutes)
+      throws Exception {
     Map<String, String> ingestEnv = new HashMap<>(env);
     ingestEnv.put(IngestConfig.ENV_SECRET, secrets.webhookSecret());
     ingestEnv.put(IngestConfig.ENV_BOOTSTRAP_SERVERS, kafka.bootstrapServers());
@@ -58,7 +73,7 @@ public final class LocalReceiver implements AutoCloseable {
     publisher.bindTo(registry);
     List<HealthCheck> checks = new ArrayList<>(stackChecks);
     checks.add(new SpoolHealthCheck(publisher, SpoolHealthCheck.DEFAULT_MAX_DEPTH));
-    WebhookApp app = new WebhookApp(config, publisher, checks, registry, List.of());
+    WebhookApp app = new WebhookApp(config, publisher, checks, registry, extraRoutes);
     app.start("127.0.0.1", options.httpPort());
     return new LocalReceiver(app, publisher);
   }
