@@ -314,7 +314,10 @@ class DashboardBrowserIT {
     return browser.findElements(By.cssSelector(css)).stream().map(WebElement::getText).toList();
   }
 
+  /** Read in one script, so a re-render between element look-ups cannot leave a stale reference. */
+  @SuppressWarnings("unchecked")
   private List<String> attributes(String css, String attribute) {
-    return browser.findElements(By.cssSelector(css)).stream().map(e -> e.getAttribute(attribute)).toList();
+    return (List<String>)
+        script("return [...document.querySelectorAll(arguments[0])].map(e => e.getAttribute(arguments[1]))", css, attribute);
   }
 }

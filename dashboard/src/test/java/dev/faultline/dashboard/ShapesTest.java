@@ -1,0 +1,54 @@
+package dev.faultline.dashboard;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class ShapesTest {
+  private static Map<String, Object> trend(String period, String category, long issues) {
+    return Map.of("period", period, "category", category, "issues", issues);
+  }
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void trendSeriesAreZeroFilledAndOrderedByTotal() {
+    Map<String, Object> out =
+        Shapes.trendSeries(List.of(trend("2024-01-01", "OOM", 1), trend("2024-02-01", "HANG", 2), trend("2024-01-01", "HANG", 1)));
+    assertEquals(List.of("2024-01-01", "2024-02-01"), out.get("periods"));
+    List<Map<String, Object>> series = (List<Map<String, Object>>) out.get("series");
+    assertEquals("HANG", series.get(0).get("category"));
+    assertEquals(List.of(1L, 2L), series.get(0).get("counts"));
+    assertEquals(List.of(1L, 0L), series.get(1).get("counts"));
+    assertEquals(4L, out.get("total"));
+  }
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void categoriesBeyondTheLargestAreSummedAsOther() {
+    List<Map<String, Object>> rows = new ArrayList<>();
+    for (int i = 0; i < Shapes.MAX_SERIES + 2; i++) {
+      rows.add(trend("2024-01-01", "C" + i, 100 - i));
+    }
+    List<Map<String, Object>> series = (List<Map<String, Object>>) Shapes.trendSeries(rows).get("series");
+    assertEquals(Shapes.MAX_SERIES + 1, series.size());
+    assertEquals(Shapes.OTHER, series.get(Shapes.MAX_SERIES).get("category"));
+    assertEquals((long) (100 - Shapes.MAX_SERIES) + (100 - Shapes.MAX_SERIES - 1), series.get(Shapes.MAX_SERIES).get("total"));
+  }
+
+  @Test
+  void heatMapIsAMatrixWithZeroForEmptyCells() {
+    Map<String, Object> out =
+        Shapes.heatMap(
+            List.of(
+                Map.of("stage", "COMMUNICATION", "symptomClass", "HANG", "symptom", "HANG", "issues", 2L),
+                Map.of("stage", "MEMORY", "symptomClass", "CRASH", "symptom", "OUT_OF_MEMORY", "issues", 1L)));
+    assertEquals(List.of("COMMUNICATION", "MEMORY"), out.get("stages"));
+    assertEquals(List.of("HANG", "OUT_OF_MEMORY"), out.get("symptoms"));
+    assertEquals(List.of(List.of(2L, 0L), List.of(0L, 1L)), out.get("cells"));
+    assertEquals(2L, out.get("max"));
+    assertEquals(3L, out.get("total"));
+  }
+}
