@@ -101,7 +101,7 @@ export async function trends(state) {
     data: {
       labels: data.periods,
       datasets: data.series.map((s, i) => ({
-        label: s.category, data: s.counts, borderColor: color(i), backgroundColor: color(i), tension: 0.2,
+        label: s.category, data: s.counts, borderColor: color(i), backgroundColor: color(i), tension: 0,
       })),
     },
     options: { scales: { y: { beginAtZero: true, ticks: { precision: 0 } } } },
@@ -149,7 +149,7 @@ export async function issues(state) {
   document.getElementById('issues-next').disabled = first + data.issues.length >= data.total;
   document.querySelector('#issue-table tbody').replaceChildren(
     ...data.issues.map((i) => el('tr', { dataset: { issue: i.id } },
-      el('td', {}, day(i.createdAt)), el('td', {}, issueLink(i.id)), el('td', { class: 'title' }, i.title || ''),
+      el('td', { class: 'nowrap' }, day(i.createdAt)), el('td', { class: 'nowrap' }, issueLink(i.id)), el('td', { class: 'title' }, i.title || ''),
       el('td', {}, i.framework), el('td', {}, i.kind), el('td', {}, i.symptom), el('td', {}, i.stage),
       el('td', {}, i.distributedSpecific === null || i.distributedSpecific === undefined ? '?' : i.distributedSpecific ? 'yes' : 'no'))));
 }
