@@ -15,6 +15,8 @@ import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.flink.connector.kafka.source.KafkaSource;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
+import org.apache.flink.configuration.CheckpointingOptions;
+import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.CheckpointingMode;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.kafka.clients.consumer.OffsetResetStrategy;
@@ -48,6 +50,13 @@ public final class IssuePipelineJob {
    */
   public static void build(StreamExecutionEnvironment env, JobConfig config, boolean bounded) {
     env.enableCheckpointing(config.checkpointInterval().toMillis(), CheckpointingMode.EXACTLY_ONCE);
+    if (config.checkpointDir() != null) {
+      // Issue state outgrows the JobManager's memory-backed storage (5 MB) quickly: checkpoints go to files.
+      Configuration storage = new Configuration();
+      storage.set(CheckpointingOptions.CHECKPOINT_STORAGE, "filesystem");
+      storage.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, config.checkpointDir());
+      env.configure(storage);
+    }
     if (config.parallelism() > 0) {
       env.setParallelism(config.parallelism());
     }

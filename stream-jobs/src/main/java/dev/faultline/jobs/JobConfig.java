@@ -20,6 +20,8 @@ import java.util.Properties;
  * @param sink graph sink batching
  * @param checkpointInterval how often state and offsets are checkpointed
  * @param parallelism job parallelism (0 = the cluster's default)
+ * @param checkpointDir durable checkpoint storage (e.g. {@code s3://bucket/faultline}, {@code file:///data/ckpt});
+ *     null leaves it to the cluster's configuration
  */
 public record JobConfig(
     String kafkaBootstrap,
@@ -28,7 +30,8 @@ public record JobConfig(
     GraphConfig graph,
     SinkOptions sink,
     Duration checkpointInterval,
-    int parallelism)
+    int parallelism,
+    String checkpointDir)
     implements Serializable {
 
   public JobConfig {
@@ -62,7 +65,7 @@ public record JobConfig(
    * Reads {@code --name value} arguments, falling back to environment variables: {@code --kafka-bootstrap}
    * (FAULTLINE_KAFKA_BOOTSTRAP_SERVERS), {@code --neo4j-uri} (FAULTLINE_NEO4J_URI), {@code --neo4j-user}, {@code
    * --neo4j-password}, {@code --neo4j-database}, {@code --group-id}, {@code --checkpoint-interval-ms}, {@code
-   * --parallelism}, {@code --sink-batch-size}, {@code --sink-flush-ms}; {@code --kafka.X value} passes Kafka client
+   * --parallelism}, {@code --checkpoint-dir} (FAULTLINE_CHECKPOINT_DIR), {@code --sink-batch-size}, {@code --sink-flush-ms}; {@code --kafka.X value} passes Kafka client
    * property X (e.g. {@code --kafka.security.protocol SASL_SSL}).
    */
   public static JobConfig fromArgs(String[] args, Map<String, String> env) {
@@ -97,7 +100,8 @@ public record JobConfig(
         GraphConfig.fromEnvironment(graphEnv),
         sink,
         Duration.ofMillis(Long.parseLong(a.getOrDefault("checkpoint-interval-ms", "5000"))),
-        Integer.parseInt(a.getOrDefault("parallelism", "0")));
+        Integer.parseInt(a.getOrDefault("parallelism", "0")),
+        a.getOrDefault("checkpoint-dir", env.get("FAULTLINE_CHECKPOINT_DIR")));
   }
 
   private static void putIfPresent(Map<String, String> m, String k, String v) {

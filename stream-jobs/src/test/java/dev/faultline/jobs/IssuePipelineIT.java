@@ -68,7 +68,8 @@ class IssuePipelineIT {
             new GraphConfig(neo4j.boltUri().toString(), "neo4j", PASSWORD, "neo4j"),
             new SinkOptions(100, Duration.ofMillis(100), Duration.ofSeconds(1)),
             Duration.ofSeconds(1),
-            2);
+            2,
+            dir.resolve("checkpoints").toUri().toString());
     StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(2);
     IssuePipelineJob.build(env, config);
     job = env.executeAsync(IssuePipelineJob.NAME);

@@ -4,14 +4,21 @@
 // @description Polled by the dashboard to tell open pages that the data changed. One row.
 // @column issues Integer  -- Issue nodes
 // @column newestStateVersion Integer  -- largest Issue.stateVersion (epoch millis of the newest event folded in)
-// @column newestClassifiedAt DateTime  -- latest Issue.classifiedAt
+// @column newestClassifiedAt DateTime  -- classification time of the issue with the newest state
 // @column pullRequests Integer  -- PullRequest nodes
 // @column releases Integer  -- Release nodes
 // @column alerts Integer  -- Alert nodes
 // @column newestAlertAt DateTime  -- latest Alert.raisedAt
+// Index-backed (issue_state_version): polled every few seconds, it must not scan every issue.
+CALL () {
+  OPTIONAL MATCH (i:Issue)
+  WHERE i.stateVersion IS NOT NULL
+  WITH i ORDER BY i.stateVersion DESC LIMIT 1
+  RETURN i.stateVersion AS newestStateVersion, i.classifiedAt AS newestClassifiedAt
+}
 CALL () {
   MATCH (i:Issue)
-  RETURN count(i) AS issues, max(i.stateVersion) AS newestStateVersion, max(i.classifiedAt) AS newestClassifiedAt
+  RETURN count(i) AS issues
 }
 CALL () {
   MATCH (a:Alert)

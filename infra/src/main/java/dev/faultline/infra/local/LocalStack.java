@@ -3,7 +3,9 @@ package dev.faultline.infra.local;
 import dev.faultline.embedded.EmbeddedKafka;
 import dev.faultline.embedded.EmbeddedNeo4j;
 import dev.faultline.graph.GraphConfig;
+import dev.faultline.dashboard.Dashboard;
 import dev.faultline.graph.GraphSchema;
+import dev.faultline.graph.query.QueryLibrary;
 import dev.faultline.jobs.IssuePipelineJob;
 import dev.faultline.jobs.JobConfig;
 import dev.faultline.jobs.sink.SinkOptions;
@@ -78,11 +80,13 @@ public final class LocalStack implements AutoCloseable {
     driver = GraphDatabase.driver(graph.uri(), AuthTokens.basic(graph.user(), graph.password()));
     started.add(driver);
     new GraphSchema(driver, graph.database()).migrate();
+    Dashboard dashboard = new Dashboard(new QueryLibrary(driver, graph.database()));
+    started.add(dashboard);
 
     flink = LocalFlink.start(dataDir.resolve("flink"), 4, options.flinkRestPort());
     started.add(flink);
     JobConfig job =
-        new JobConfig(kafka.bootstrapServers(), Map.of(), "faultline-issue-pipeline", graph, SinkOptions.DEFAULTS, Duration.ofSeconds(5), 2);
+        new JobConfig(kafka.bootstrapServers(), Map.of(), "faultline-issue-pipeline", graph, SinkOptions.DEFAULTS, Duration.ofSeconds(5), 2, null);
     pipelineJob = flink.submit(IssuePipelineJob.NAME, env2 -> IssuePipelineJob.build(env2, job));
     started.add(() -> flink.checkpointAndCancel(pipelineJob, Duration.ofSeconds(10)));
     flink.awaitRunning(pipelineJob, Duration.ofSeconds(60));
@@ -97,7 +101,8 @@ public final class LocalStack implements AutoCloseable {
             List.of(
                 LocalReceiver.check("kafka", this::kafkaProblem),
                 LocalReceiver.check("neo4j", this::neo4jProblem),
-                LocalReceiver.check("flink-job", this::jobProblem)));
+                LocalReceiver.check("flink-job", this::jobProblem)),
+            List.of(dashboard::register));
     started.add(receiver);
   }
 

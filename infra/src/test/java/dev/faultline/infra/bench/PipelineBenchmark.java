@@ -184,7 +184,8 @@ public final class PipelineBenchmark {
     JobConfig config =
         new JobConfig(
             kafka.bootstrapServers(), Map.of(), "bench-pipeline-" + UUID.randomUUID(),
-            new GraphConfig(neo4j.boltUri().toString(), "neo4j", PASSWORD, "neo4j"), SinkOptions.DEFAULTS, Duration.ofSeconds(5), 2);
+            new GraphConfig(neo4j.boltUri().toString(), "neo4j", PASSWORD, "neo4j"), SinkOptions.DEFAULTS, Duration.ofSeconds(5), 2,
+            Files.createTempDirectory("bench-ckpt").toUri().toString());
     IssuePipelineJob.build(env, config, true);
     env.execute("bench-pipeline");
   }
