@@ -6,7 +6,10 @@ import java.time.Duration;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
+import java.nio.file.Files;
+import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.StateBackendOptions;
 import org.apache.flink.configuration.JobManagerOptions;
 import org.apache.flink.configuration.RestOptions;
 import org.apache.flink.configuration.TaskManagerOptions;
@@ -50,6 +53,10 @@ public final class CategoryStatsBenchmark {
     conf.set(JobManagerOptions.BIND_HOST, "127.0.0.1");
     conf.set(TaskManagerOptions.HOST, "127.0.0.1");
     conf.set(TaskManagerOptions.BIND_HOST, "127.0.0.1");
+    // Checkpoints as in production (the per-issue history outgrows the 5 MB JobManager storage): files, heap state.
+    conf.set(StateBackendOptions.STATE_BACKEND, "hashmap");
+    conf.set(CheckpointingOptions.CHECKPOINT_STORAGE, "filesystem");
+    conf.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, Files.createTempDirectory("stats-bench").toUri().toString());
     StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(1, conf);
     env.enableCheckpointing(Duration.ofSeconds(10).toMillis());
     DataGeneratorSource<ClassifiedEvent> source =

@@ -53,6 +53,12 @@ class RollingCountsTest {
     // Weeks later, a delta for that day the daily window no longer takes: the closed windows are re-emitted.
     harness.processBothWatermarks(new Watermark(T0 + 20 * DAY));
     harness.processElement2(new ContributionDelta(FW, "SYMPTOM", "HANG", T0 + 3_600_000, 1, "ds#3"), T0 + 3_600_000);
+    harness.processElement2(new ContributionDelta(FW, "SYMPTOM", "HANG", T0 + 7_200_000, 1, "ds#4"), T0 + 7_200_000);
+    harness.processElement2(new ContributionDelta(FW, "SYMPTOM", "HANG", T0 + 7_200_000, -1, "ds#4"), T0 + 7_200_000);
+    int before = harness.extractOutputValues().size();
+    harness.processBothWatermarks(new Watermark(T0 + 20 * DAY + 1));
+    // Three changes, one re-emission of each closed window holding the day: 7 of 7 days, 20 of 30 days.
+    assertEquals(7 + 20, harness.extractOutputValues().size() - before);
     Map<String, CategoryStat> corrected = Fixtures.latest(harness.extractOutputValues());
     assertEquals(3, corrected.get(FW + "/symptom/HANG/P7D/2024-02-24").count);
     assertEquals(3, corrected.get(FW + "/symptom/HANG/P7D/2024-03-01").count);

@@ -13,6 +13,9 @@ import dev.faultline.jobs.stats.records.StatAlert;
 import dev.faultline.jobs.stats.records.StatKeys;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.TreeSet;
 import java.util.List;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.MapState;
@@ -40,8 +43,8 @@ import org.apache.flink.util.OutputTag;
  * day + allowed lateness), when every result of that day's window has arrived; then it is applied and the closed
  * windows are re-emitted. No transient (e.g. negative) count is ever emitted.
  *
- * <p>Emission: a rolling window is emitted when the watermark passes its end (event-time timer), and again whenever
- * a later change touches a day inside an already emitted window (updated results). The surge detector runs once per
+ * <p>Emission: a rolling window is emitted when the watermark passes its end (event-time timer), and again at the
+ * next watermark after later changes touched a day inside it (updated results, coalesced per watermark). The surge detector runs once per
  * window end of the shortest window, on the counts known then; one alert per episode (consecutive surging window
  * ends), the episode held in state.
  *
@@ -63,6 +66,7 @@ public final class RollingCounts extends KeyedCoProcessFunction<String, DailyCou
   private final long allowedLateness;
   private transient MapState<Long, DayState> days;
   private transient ValueState<Long> episode;
+  private transient MapState<Long, Boolean> dirty;
 
   public RollingCounts(StatsConfig config) {
     this.slide = config.slide().toMillis();
@@ -85,6 +89,9 @@ public final class RollingCounts extends KeyedCoProcessFunction<String, DailyCou
     ValueStateDescriptor<Long> e = new ValueStateDescriptor<>("surge-episode", Types.LONG);
     e.enableTimeToLive(ttl);
     episode = getRuntimeContext().getState(e);
+    MapStateDescriptor<Long, Boolean> dd = new MapStateDescriptor<>("dirty-days", Types.LONG, Types.BOOLEAN);
+    dd.enableTimeToLive(ttl);
+    dirty = getRuntimeContext().getMapState(dd);
   }
 
   @Override
@@ -93,7 +100,8 @@ public final class RollingCounts extends KeyedCoProcessFunction<String, DailyCou
     s.windowCount += daily.count;
     s.windowExamples = daily.examples == null ? s.windowExamples : daily.examples;
     days.put(daily.day, s);
-    touched(daily.day, ctx.getCurrentKey(), ctx.timerService(), out);
+    touched(daily.day, ctx.timerService());
+    flushIfFinal(ctx.getCurrentKey(), ctx.timerService(), out);
   }
 
   @Override
@@ -105,7 +113,8 @@ public final class RollingCounts extends KeyedCoProcessFunction<String, DailyCou
     if (ctx.timerService().currentWatermark() >= ready) {
       s.lateCount += late.delta;
       days.put(day, s);
-      touched(day, ctx.getCurrentKey(), ctx.timerService(), out);
+      touched(day, ctx.timerService());
+      flushIfFinal(ctx.getCurrentKey(), ctx.timerService(), out);
     } else {
       s.pendingLate += late.delta;
       days.put(day, s);
@@ -125,7 +134,8 @@ public final class RollingCounts extends KeyedCoProcessFunction<String, DailyCou
 
   @Override
   public void onTimer(long timestamp, OnTimerContext ctx, Collector<CategoryStat> out) throws Exception {
-    applyPending(timestamp, ctx, out);
+    applyPending(timestamp, ctx);
+    flushDirty(ctx.getCurrentKey(), ctx.timerService().currentWatermark(), out);
     long end = timestamp + 1;
     if (Math.floorMod(end, slide) != 0) {
       return; // only a pending-delta timer
@@ -142,7 +152,7 @@ public final class RollingCounts extends KeyedCoProcessFunction<String, DailyCou
   }
 
   /** Applies the too-late deltas of the day whose cleanup time is {@code timestamp}, and re-emits its closed windows. */
-  private void applyPending(long timestamp, OnTimerContext ctx, Collector<CategoryStat> out) throws Exception {
+  private void applyPending(long timestamp, OnTimerContext ctx) throws Exception {
     long day = timestamp + 1 - slide - allowedLateness;
     if (Math.floorMod(day, slide) != 0) {
       return;
@@ -154,7 +164,7 @@ public final class RollingCounts extends KeyedCoProcessFunction<String, DailyCou
     s.lateCount += s.pendingLate;
     s.pendingLate = 0;
     days.put(day, s);
-    touched(day, ctx.getCurrentKey(), ctx.timerService(), out);
+    touched(day, ctx.timerService()); // the caller flushes
   }
 
   private void detectSurge(String[] key, long end, Range r, OnTimerContext ctx) throws Exception {
@@ -193,12 +203,14 @@ public final class RollingCounts extends KeyedCoProcessFunction<String, DailyCou
   }
 
   /**
-   * After a change to {@code day}: re-emits the windows containing it that the watermark has passed (updated results)
-   * and registers a timer at the end of each one still open. Timers are registered on every change, not only on a
-   * day's first: after a restore the watermark starts again from the beginning (it is not checkpointed), and a
-   * window whose timer fired before the checkpoint must still be emitted again when the watermark passes.
+   * After a change to {@code day}: registers a timer at the end of each window containing it that is still open, and
+   * marks the day dirty when windows containing it have closed, for one re-emission at the next watermark (updated
+   * results, coalesced: each allowed-late delta fires the daily window again, and re-emitting every window per firing
+   * multiplied the output). Timers are registered on every change, not only on a day's first: after a restore the
+   * watermark starts again from the beginning (it is not checkpointed), and a window whose timer fired before the
+   * checkpoint must still be emitted again when the watermark passes.
    */
-  private void touched(long day, String statKey, TimerService timers, Collector<CategoryStat> out) throws Exception {
+  private void touched(long day, TimerService timers) throws Exception {
     long watermark = timers.currentWatermark();
     for (int k = 1; k <= maxSlides; k++) {
       long end = day + k * slide;
@@ -206,17 +218,56 @@ public final class RollingCounts extends KeyedCoProcessFunction<String, DailyCou
         timers.registerEventTimeTimer(end - 1);
       }
     }
-    if (day + slide - 1 > watermark) {
-      return; // no window containing the day has closed: the timers will emit them
+    if (day + slide - 1 <= watermark) {
+      dirty.put(day, Boolean.TRUE);
+      if (watermark < Long.MAX_VALUE) {
+        timers.registerEventTimeTimer(watermark + 1);
+      }
     }
+  }
+
+  /** After the final watermark no timer fires again: flush now. */
+  private void flushIfFinal(String statKey, TimerService timers, Collector<CategoryStat> out) throws Exception {
+    if (timers.currentWatermark() == Long.MAX_VALUE) {
+      flushDirty(statKey, Long.MAX_VALUE, out);
+    }
+  }
+
+  /** Re-emits, once each, the closed windows that contain a dirty day. */
+  private void flushDirty(String statKey, long watermark, Collector<CategoryStat> out) throws Exception {
+    if (dirty.isEmpty()) {
+      return;
+    }
+    List<Long> dirtyDays = new ArrayList<>();
+    for (Long d : dirty.keys()) {
+      dirtyDays.add(d);
+    }
+    dirty.clear();
     String[] key = StatKeys.split(statKey);
-    Range r = load(day - (maxSlides - 1) * slide, day + maxSlides * slide);
+    Map<Long, DayState> cache = new HashMap<>();
     for (int w = 0; w < windows.length; w++) {
-      for (long end = day + slide; end <= day + windows[w]; end += slide) {
-        if (end - 1 <= watermark) {
-          out.collect(CategoryStat.rolling(key[0], key[1], key[2], windowLabels[w], end - windows[w], end, r.sum(end - windows[w], end)));
+      TreeSet<Long> ends = new TreeSet<>();
+      for (long day : dirtyDays) {
+        for (long end = day + slide; end <= day + windows[w] && end - 1 <= watermark; end += slide) {
+          ends.add(end);
         }
       }
+      for (long end : ends) {
+        long sum = 0;
+        for (long d = end - windows[w]; d < end; d += slide) {
+          DayState s = cache.computeIfAbsent(d, this::dayOrNull);
+          sum += s == null ? 0 : s.count();
+        }
+        out.collect(CategoryStat.rolling(key[0], key[1], key[2], windowLabels[w], end - windows[w], end, sum));
+      }
+    }
+  }
+
+  private DayState dayOrNull(long day) {
+    try {
+      return days.get(day);
+    } catch (Exception e) {
+      throw new IllegalStateException("Could not read the count state of day " + day, e);
     }
   }
 
