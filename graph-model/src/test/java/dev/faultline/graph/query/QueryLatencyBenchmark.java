@@ -48,7 +48,8 @@ import org.neo4j.driver.SessionConfig;
  * </pre>
  *
  * System properties: {@code faultline.bench.issues} (100000), {@code faultline.bench.runs} (timed runs per query,
- * 20), {@code faultline.bench.seed} (42). It takes about five minutes on two cores.
+ * 20), {@code faultline.bench.seed} (42), {@code faultline.bench.out} (a file: also write the figures there as one flat
+ * JSON object, for {@code faultline bench}). It takes about five minutes on two cores.
  *
  * <p>The synthetic graph follows {@code graph-model/README.md} and is written with the test fixture's statements
  * in UNWIND batches of 1000: six frameworks with skewed shares, about 40 releases each, issues spread over four and a
@@ -134,6 +135,12 @@ public final class QueryLatencyBenchmark {
       System.out.printf(Locale.ROOT, "  test fixture's full issue write (labels, versions, release, 4 edges) %,10.0f rows/s%n",
           model);
       System.out.printf(Locale.ROOT, "  pull requests with FIXES                                     %,10.0f rows/s%n", prs);
+      Map<String, Double> results = new java.util.TreeMap<>();
+      results.put("issues", (double) issues);
+      results.put("ceiling_rows_per_s", ceiling);
+      results.put("ceiling_update_rows_per_s", ceilingUpdate);
+      results.put("fixture_write_rows_per_s", model);
+      results.put("pr_write_rows_per_s", prs);
 
       QueryLibrary library = new QueryLibrary(driver, DATABASE);
       List<String> sampleBugs = data.sampleBugIds;
@@ -159,6 +166,12 @@ public final class QueryLatencyBenchmark {
         Arrays.sort(nanos);
         System.out.printf(Locale.ROOT, "  %-28s %8.1f %8.1f %8.1f %8d%n", q.name(), percentile(nanos, 0.50) / 1e6,
             percentile(nanos, 0.95) / 1e6, nanos[nanos.length - 1] / 1e6, rows);
+        results.put("query_p50_ms_" + q.name(), percentile(nanos, 0.50) / 1e6);
+        results.put("query_p95_ms_" + q.name(), percentile(nanos, 0.95) / 1e6);
+      }
+      String out = System.getProperty("faultline.bench.out");
+      if (out != null) {
+        Files.writeString(Path.of(out), json(results));
       }
       System.out.printf(Locale.ROOT, "  load average at the end: %.1f%n%n", os.getSystemLoadAverage());
     } finally {
@@ -166,6 +179,14 @@ public final class QueryLatencyBenchmark {
         paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
       }
     }
+  }
+
+  /** A flat JSON object of numbers; the keys are query names and fixed identifiers, nothing to escape. */
+  static String json(Map<String, Double> values) {
+    StringBuilder b = new StringBuilder("{\n");
+    values.forEach((k, v) -> b.append(b.length() > 2 ? ",\n" : "").append("  \"").append(k).append("\": ")
+        .append(String.format(Locale.ROOT, "%.3f", v)));
+    return b.append("\n}\n").toString();
   }
 
   /** Nearest-rank percentile of sorted values. */

@@ -38,7 +38,9 @@ import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Random;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
@@ -59,6 +61,10 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * java -cp ingest/target/test-classes:ingest/target/classes:$(cat ingest/target/cp.txt) \
  *   dev.faultline.ingest.bench.ReceiverBenchmark [concurrency] [requests]
  * </pre>
+ *
+ * <p>System properties: {@code faultline.bench.out} (a file: also write the figures there as one flat JSON object, for
+ * {@code faultline bench}), {@code faultline.bench.backfillEvents} (events per generated GH Archive file, 200000),
+ * {@code bench.skipBackfill}.
  */
 public final class ReceiverBenchmark {
   private static final String SECRET = "bench-secret";
@@ -72,15 +78,26 @@ public final class ReceiverBenchmark {
     try (EmbeddedKafka kafka = EmbeddedKafka.start(dir.resolve("kafka"), 0)) {
       kafka.createTopics(3, List.of("bench-receiver", "bench-bare", "bench-backfill"));
       byte[] payload = payload12k();
-      receiver(kafka, dir, payload, concurrency, requests, false);
-      receiver(kafka, dir, payload, concurrency, requests, true);
-      bareProducer(kafka, payload, concurrency, requests);
+      Map<String, Double> results = new TreeMap<>();
+      put(results, "receiver", receiver(kafka, dir, payload, concurrency, requests, false));
+      put(results, "receiver_noop", receiver(kafka, dir, payload, concurrency, requests, true));
+      put(results, "bare_producer", bareProducer(kafka, payload, concurrency, requests));
       if (!Boolean.getBoolean("bench.skipBackfill")) {
-        backfill(kafka, dir);
+        backfill(kafka, dir, results);
+      }
+      String out = System.getProperty("faultline.bench.out");
+      if (out != null) {
+        Files.writeString(Path.of(out), new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(results));
       }
     }
     // The HTTP client's executor threads would keep the JVM alive.
     System.exit(0);
+  }
+
+  private static void put(Map<String, Double> results, String prefix, double[] rateP50P99) {
+    results.put(prefix + "_req_per_s", rateP50P99[0]);
+    results.put(prefix + "_p50_ms", rateP50P99[1]);
+    results.put(prefix + "_p99_ms", rateP50P99[2]);
   }
 
   /** Acknowledges at once: the receiver's own ceiling (HTTP, HMAC, JSON parse, Avro envelope), without Kafka. */
@@ -117,7 +134,7 @@ public final class ReceiverBenchmark {
     return bytes;
   }
 
-  private static void receiver(
+  private static double[] receiver(
       EmbeddedKafka kafka, Path dir, byte[] payload, int concurrency, int requests, boolean noKafka)
       throws Exception {
     IngestConfig config = IngestConfig.builder().secret(SECRET).bootstrapServers(kafka.bootstrapServers())
@@ -147,7 +164,7 @@ public final class ReceiverBenchmark {
           });
         };
         run("warm-up receiver", send, concurrency, Math.min(requests, 3000), false);
-        run(noKafka ? "receiver  POST→no-op publisher (ceiling)" : "receiver  POST→Kafka acks=all", send,
+        return run(noKafka ? "receiver  POST→no-op publisher (ceiling)" : "receiver  POST→Kafka acks=all", send,
             concurrency, requests, true);
       } finally {
         app.stop();
@@ -155,7 +172,7 @@ public final class ReceiverBenchmark {
     }
   }
 
-  private static void bareProducer(EmbeddedKafka kafka, byte[] payload, int concurrency, int requests)
+  private static double[] bareProducer(EmbeddedKafka kafka, byte[] payload, int concurrency, int requests)
       throws Exception {
     IngestConfig config = IngestConfig.builder().secret(SECRET).bootstrapServers(kafka.bootstrapServers()).build();
     AvroCodec<Delivery> codec = AvroCodec.deliveries();
@@ -179,7 +196,7 @@ public final class ReceiverBenchmark {
         return done;
       };
       run("warm-up bare producer", send, concurrency, Math.min(requests, 3000), false);
-      run("baseline  bare KafkaProducer acks=all", send, concurrency, requests, true);
+      return run("baseline  bare KafkaProducer acks=all", send, concurrency, requests, true);
     }
   }
 
@@ -187,8 +204,11 @@ public final class ReceiverBenchmark {
     CompletableFuture<Void> send();
   }
 
-  /** Keeps {@code concurrency} sends outstanding until {@code total} completed; prints rate and percentiles. */
-  private static void run(String label, Sender sender, int concurrency, int total, boolean print)
+  /**
+   * Keeps {@code concurrency} sends outstanding until {@code total} completed; prints rate and percentiles and returns
+   * them (requests/s, p50 ms, p99 ms), or {@code null} when not printing (a warm-up).
+   */
+  private static double[] run(String label, Sender sender, int concurrency, int total, boolean print)
       throws Exception {
     Semaphore permits = new Semaphore(concurrency);
     long[] latencies = new long[total];
@@ -209,28 +229,36 @@ public final class ReceiverBenchmark {
     permits.acquire(concurrency);
     double seconds = (System.nanoTime() - start) / 1e9;
     if (!print) {
-      return;
+      return null;
     }
     Arrays.sort(latencies);
     System.out.printf(Locale.ROOT, "%-42s %8.0f req/s  p50 %6.2f ms  p99 %6.2f ms  (%d requests, %d failed)%n",
         label, total / seconds, latencies[total / 2] / 1e6, latencies[(int) (total * 0.99)] / 1e6, total,
         failures.get());
+    return new double[] {total / seconds, latencies[total / 2] / 1e6, latencies[(int) (total * 0.99)] / 1e6};
   }
 
   // ---------------------------------------------------------------------------------------------------------
   // GH Archive backfill
 
-  private static void backfill(EmbeddedKafka kafka, Path dir) throws Exception {
+  private static void backfill(EmbeddedKafka kafka, Path dir, Map<String, Double> results) throws Exception {
     for (double share : new double[] {0.001, 1.0}) {
       Path file = dir.resolve("gharchive-" + share + ".json.gz");
-      int events = 200_000;
+      int events = Integer.getInteger("faultline.bench.backfillEvents", 200_000);
+      String suffix = share < 1 ? "_sparse" : "_all";
       long size = generate(file, events, share);
       System.out.printf(Locale.ROOT, "%nGH Archive file: %d events, %.1f MB gzipped, %.1f%% of the chosen repositories%n",
           events, size / 1e6, share * 100);
       for (int round = 0; round < 2; round++) {
         boolean print = round == 1;
-        baselineParse(file, events, print);
-        readerOnly(file, print);
+        double[] parse = baselineParse(file, events, print);
+        double[] reader = readerOnly(file, print);
+        if (print) {
+          results.put("parse_events_per_s" + suffix, parse[0]);
+          results.put("parse_events_per_cpu_s" + suffix, parse[1]);
+          results.put("reader_events_per_s" + suffix, reader[0]);
+          results.put("reader_events_per_cpu_s" + suffix, reader[1]);
+        }
       }
       // End to end through the command, real Kafka, acks=all.
       long t0 = System.nanoTime();
@@ -241,6 +269,10 @@ public final class ReceiverBenchmark {
       double cpu = (processCpu() - cpu0) / 1e9;
       System.out.printf(Locale.ROOT, "  %-44s %9.0f events/s wall, %9.0f events per CPU-second (exit %d)%n",
           "backfill command → Kafka acks=all", events / wall, events / cpu, code);
+      if (code == 0) {
+        results.put("command_events_per_s" + suffix, events / wall);
+        results.put("command_events_per_cpu_s" + suffix, events / cpu);
+      }
     }
   }
 
@@ -249,7 +281,8 @@ public final class ReceiverBenchmark {
         .getProcessCpuTime();
   }
 
-  private static void baselineParse(Path file, int events, boolean print) throws Exception {
+  /** Returns events per wall second and per CPU second. */
+  private static double[] baselineParse(Path file, int events, boolean print) throws Exception {
     ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     ObjectMapper mapper = new ObjectMapper();
     long cpu0 = threads.getCurrentThreadCpuTime();
@@ -270,9 +303,11 @@ public final class ReceiverBenchmark {
       System.out.printf(Locale.ROOT, "  %-44s %9.0f events/s wall, %9.0f events per CPU-second%n",
           "baseline gunzip + JSON parse (readTree)", n / wall, n / cpu);
     }
+    return new double[] {n / wall, n / cpu};
   }
 
-  private static void readerOnly(Path file, boolean print) throws Exception {
+  /** Returns events per wall second and per CPU second. */
+  private static double[] readerOnly(Path file, boolean print) throws Exception {
     ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     AtomicLong encodedBytes = new AtomicLong();
     AvroCodec<Delivery> codec = AvroCodec.deliveries();
@@ -289,6 +324,7 @@ public final class ReceiverBenchmark {
       System.out.printf(Locale.ROOT, "  %-44s %9.0f events/s wall, %9.0f events per CPU-second (%d kept)%n",
           "reader: gunzip + filter + convert + Avro", counts.events() / wall, counts.events() / cpu, counts.kept());
     }
+    return new double[] {counts.events() / wall, counts.events() / cpu};
   }
 
   /** A GH Archive-like hour: mostly other repositories and event types, ~1-3 KB a line. */

@@ -1,0 +1,578 @@
+package dev.faultline.infra;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.faultline.infra.bench.BenchReport;
+import dev.faultline.infra.bench.FigureSpec;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+/**
+ * {@code faultline bench}: runs every stage's benchmark beside its baseline, N times, on this machine, and writes
+ * {@code target/bench/report.md} with PNG charts.
+ *
+ * <p>The benchmarks live in the test sources of their modules. One Maven call compiles them and writes each module's
+ * test classpath; the classes are copied under {@code target/bench/classes} (so a concurrent build of the same tree
+ * cannot empty them under a running benchmark); then each benchmark runs as a child JVM per repeat, writes one flat
+ * JSON object into {@code target/bench/raw/<stage>-<repeat>.json}, and {@link BenchReport} aggregates them. Child
+ * output goes to {@code target/bench/logs/}.
+ */
+public final class BenchCommand implements Command {
+  /** The stages in run order; within a repeat every stage runs once, so slow drifts of load touch all stages alike. */
+  enum Stage {
+    CLASSIFIER("classifier", "faultline-classifier", "classifier: issues/s at 1/4/16 KB vs tokenising alone (JMH)"),
+    RECEIVER("receiver", "faultline-ingest", "receiver: 12 KB deliveries/s, p50/p99 vs bare KafkaProducer; backfill vs gunzip+parse"),
+    STATS("stats", "faultline-stream-jobs", "statistics job events/s vs pass-through"),
+    QUERY("query", "faultline-graph-model", "graph writes vs bare MERGE; query p50/p95 (synthetic graph)"),
+    PIPELINE("pipeline", "faultline-infra", "Kafka→classify→Neo4j vs discard; writer vs bare MERGE; latency; RSS");
+
+    final String id;
+    final String artifact;
+    final String what;
+
+    Stage(String id, String artifact, String what) {
+      this.id = id;
+      this.artifact = artifact;
+      this.what = what;
+    }
+
+    String module() {
+      return artifact.substring("faultline-".length());
+    }
+  }
+
+  /** Sizes of one run: the default and {@code --quick}. */
+  record Sizes(
+      String jmhArgs, int receiverRequests, int backfillEvents, long statsEvents, int queryIssues, int queryRuns,
+      int pipelineEvents) {
+    static final Sizes DEFAULT = new Sizes("-f 1 -wi 2 -w 1s -i 3 -r 1s -t 1", 4000, 40_000, 300_000, 20_000, 10, 4000);
+    static final Sizes QUICK = new Sizes("-f 1 -wi 1 -w 1s -i 2 -r 1s -t 1", 1000, 10_000, 50_000, 3000, 5, 1000);
+  }
+
+  /** Parsed arguments. */
+  record Options(
+      int repeats, boolean quick, List<Stage> stages, Path out, boolean offline, Optional<String> mavenRepoLocal,
+      boolean skipBuild, boolean reportOnly, Duration stageTimeout) {}
+
+  private static final Pattern STATS_LINE =
+      Pattern.compile("round \\d+: pass-through ([\\d,.]+) events/s; category-stats ([\\d,.]+) events/s");
+  private static final Duration HEARTBEAT = Duration.ofSeconds(30);
+  private static final Pattern ANSI = Pattern.compile("\u001b\\[[0-9;]*m");
+
+  private final ObjectMapper json = new ObjectMapper();
+
+  @Override
+  public String name() {
+    return "bench";
+  }
+
+  @Override
+  public String summary() {
+    return "run every stage's benchmark beside its baseline; writes target/bench/report.md and charts";
+  }
+
+  /** For {@code bench/run}, until the launcher lists the command. */
+  public static void main(String[] args) throws Exception {
+    System.exit(new BenchCommand().run(args, System.out, System.err));
+  }
+
+  static String usage() {
+    StringBuilder b = new StringBuilder();
+    b.append("""
+        Usage: faultline bench [--repeats N] [--quick] [--only STAGE,...] [--out DIR] [--offline]
+                               [--maven-repo-local DIR] [--skip-build] [--report-only] [--stage-timeout MINUTES]
+
+        Runs each stage's benchmark beside its baseline in the same run, N times, and writes DIR/report.md with one
+        PNG chart per section (median bars, min-max whiskers). Every figure: absolute value, ratio to its baseline,
+        min/median/max over the repeats; the report records cores, load average at start and end, date, git commit.
+        Nothing is asserted. Needs the source tree and Maven (it compiles the benchmarks from the modules' tests).
+
+          --repeats N          repeats of every stage (default 3; 1 with --quick)
+          --quick              small sizes, one repeat: a smoke run of a few minutes
+          --only STAGES        comma-separated subset of the stages below
+          --out DIR            output directory (default <source root>/target/bench)
+          --offline            pass -o to Maven (machines without network, dependencies already present)
+          --maven-repo-local D pass -Dmaven.repo.local=D to Maven
+          --skip-build         reuse DIR/classes and DIR/cp from an earlier run
+          --report-only        only regenerate report.md and charts from DIR/raw
+          --stage-timeout MIN  kill a stage's repeat after this many minutes (default 20)
+
+        Stages:
+        """);
+    for (Stage s : Stage.values()) {
+      b.append(String.format(Locale.ROOT, "  %-11s %s%n", s.id, s.what));
+    }
+    b.append("\nDefault run: about 20 minutes on 2 cores; --quick about 5. See bench/README.md.\n");
+    return b.toString();
+  }
+
+  static Options parse(String[] args, Path root) {
+    Integer repeats = null;
+    boolean quick = false;
+    List<Stage> stages = List.of(Stage.values());
+    Path out = root.resolve("target").resolve("bench");
+    boolean offline = false;
+    Optional<String> repo = Optional.empty();
+    boolean skipBuild = false;
+    boolean reportOnly = false;
+    Duration timeout = Duration.ofMinutes(20);
+    for (int i = 0; i < args.length; i++) {
+      String a = args[i];
+      switch (a) {
+        case "--repeats" -> {
+          repeats = Integer.parseInt(value(args, ++i, a));
+          if (repeats < 1) {
+            throw new IllegalArgumentException("--repeats must be at least 1, got " + repeats);
+          }
+        }
+        case "--quick" -> quick = true;
+        case "--only" -> {
+          List<Stage> chosen = new ArrayList<>();
+          for (String id : value(args, ++i, a).split(",")) {
+            chosen.add(Arrays.stream(Stage.values()).filter(s -> s.id.equals(id.trim())).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("--only: unknown stage '" + id + "'; stages: "
+                    + Arrays.stream(Stage.values()).map(s -> s.id).toList())));
+          }
+          stages = Arrays.stream(Stage.values()).filter(chosen::contains).toList();
+        }
+        case "--out" -> out = Path.of(value(args, ++i, a)).toAbsolutePath();
+        case "--offline" -> offline = true;
+        case "--maven-repo-local" -> repo = Optional.of(Path.of(value(args, ++i, a)).toAbsolutePath().toString());
+        case "--skip-build" -> skipBuild = true;
+        case "--report-only" -> reportOnly = true;
+        case "--stage-timeout" -> timeout = Duration.ofMinutes(Long.parseLong(value(args, ++i, a)));
+        default -> throw new IllegalArgumentException("unknown argument '" + a + "'; see faultline bench --help");
+      }
+    }
+    return new Options(repeats != null ? repeats : quick ? 1 : 3, quick, stages, out, offline, repo, skipBuild,
+        reportOnly, timeout);
+  }
+
+  private static String value(String[] args, int i, String flag) {
+    if (i >= args.length) {
+      throw new IllegalArgumentException(flag + " needs a value; see faultline bench --help");
+    }
+    return args[i];
+  }
+
+  @Override
+  public int run(String[] args, PrintStream out, PrintStream err) throws Exception {
+    if (Arrays.asList(args).contains("--help") || Arrays.asList(args).contains("-h")) {
+      out.print(usage());
+      return 0;
+    }
+    Path root = sourceRoot();
+    Options options = parse(args, root);
+    Path raw = options.out().resolve("raw");
+    if (options.reportOnly()) {
+      return report(options.out(), raw, out);
+    }
+    System.setProperty("java.awt.headless", "true");
+    Progress progress = new Progress(out, Instant.now());
+    Map<String, Object> machine = new LinkedHashMap<>();
+    machine.put("date", Instant.now().truncatedTo(ChronoUnit.SECONDS).toString());
+    machine.put("commit", commit(root));
+    machine.put("cores", Runtime.getRuntime().availableProcessors());
+    machine.put("loadStart", loadAverage());
+    machine.put("mode", options.quick() ? "quick" : "default");
+    machine.put("repeats", options.repeats());
+    machine.put("java", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
+    machine.put("os", System.getProperty("os.name") + " " + System.getProperty("os.version") + " " + System.getProperty("os.arch"));
+    Sizes sizes = options.quick() ? Sizes.QUICK : Sizes.DEFAULT;
+    machine.put("sizes", sizes.toString());
+    progress.line("bench: %s run, %d repeat(s) of %s; %d cores, load average %s; output in %s",
+        machine.get("mode"), options.repeats(), options.stages().stream().map(s -> s.id).toList(), machine.get("cores"),
+        machine.get("loadStart"), options.out());
+
+    deleteRecursively(raw);
+    deleteRecursively(options.out().resolve("logs"));
+    Files.createDirectories(raw);
+    Files.createDirectories(options.out().resolve("logs"));
+    if (!options.skipBuild()) {
+      progress.line("build: compiling the benchmarks (mvn test-compile of %s) ...", options.stages().stream().map(Stage::module).toList());
+      int code = build(root, options, progress);
+      if (code != 0) {
+        err.printf("faultline bench: the Maven build failed (exit %d); see %s%n", code, options.out().resolve("logs/build.log"));
+        return 1;
+      }
+    }
+    List<String> failures = new ArrayList<>();
+    for (int repeat = 1; repeat <= options.repeats(); repeat++) {
+      for (Stage stage : options.stages()) {
+        String what = String.format(Locale.ROOT, "%s, repeat %d/%d", stage.id, repeat, options.repeats());
+        progress.line("%s: started (load average %s)", what, loadAverage());
+        Instant t0 = Instant.now();
+        boolean ok;
+        try {
+          ok = runStage(stage, repeat, sizes, options, progress, what);
+        } catch (IOException | RuntimeException e) {
+          progress.line("%s: failed: %s", what, e.getMessage());
+          ok = false;
+        }
+        progress.line("%s: %s in %s", what, ok ? "done" : "FAILED (see logs/" + stage.id + "-" + repeat + ".log)",
+            Progress.format(Duration.between(t0, Instant.now())));
+        if (!ok && !failures.contains(stage.id + " (repeat " + repeat + ")")) {
+          failures.add(stage.id + " (repeat " + repeat + ")");
+        }
+      }
+    }
+    machine.put("loadEnd", loadAverage());
+    machine.put("elapsed", Progress.format(Duration.between(progress.start, Instant.now())));
+    machine.put("failures", failures);
+    Files.writeString(raw.resolve("machine.json"), json.writerWithDefaultPrettyPrinter().writeValueAsString(machine));
+    progress.line("bench: all stages done; load average %s", machine.get("loadEnd"));
+    int code = report(options.out(), raw, out);
+    return code != 0 ? code : failures.isEmpty() ? 0 : 1;
+  }
+
+  private static int report(Path outDir, Path raw, PrintStream out) throws IOException {
+    if (!Files.isDirectory(raw)) {
+      throw new IllegalArgumentException("no raw results in " + raw + "; run faultline bench first");
+    }
+    System.setProperty("java.awt.headless", "true");
+    for (Path p : new BenchReport(FigureSpec.ALL).write(raw, outDir)) {
+      out.println("wrote " + p);
+    }
+    return 0;
+  }
+
+  // ------------------------------------------------------------------------------------------------------------
+  // Build: one Maven call compiles the benchmarks and writes each module's test classpath.
+
+  private int build(Path root, Options options, Progress progress) throws IOException, InterruptedException {
+    List<String> command = new ArrayList<>(List.of(mvn(), "-B", "-q", "-f", root.resolve("pom.xml").toString()));
+    if (options.offline()) {
+      command.add("-o");
+    }
+    options.mavenRepoLocal().ifPresent(r -> command.add("-Dmaven.repo.local=" + r));
+    command.addAll(List.of("-pl", String.join(",", options.stages().stream().map(Stage::module).toList()), "-Pbench",
+        "test-compile", "dependency:build-classpath", "-Dmdep.includeScope=test",
+        "-Dmdep.outputFile=target/faultline-bench-test.cp"));
+    Path log = options.out().resolve("logs").resolve("build.log");
+    int code = runChild(command, root, log, options.stageTimeout(), progress, "build");
+    if (code != 0) {
+      return code;
+    }
+    Path classes = options.out().resolve("classes");
+    deleteRecursively(classes);
+    Map<String, String> rewrite = new LinkedHashMap<>();
+    for (Stage s : options.stages()) {
+      Path target = root.resolve(s.module()).resolve("target");
+      Path copy = classes.resolve(s.module());
+      copyTree(target.resolve("classes"), copy.resolve("classes"));
+      copyTree(target.resolve("test-classes"), copy.resolve("test-classes"));
+      rewrite.put(target.resolve("classes").toString(), copy.resolve("classes").toString());
+      rewrite.put(target.resolve("test-classes").toString(), copy.resolve("test-classes").toString());
+    }
+    // Modules built in the same reactor appear in each other's classpaths as target/classes: point them at the copies.
+    Files.createDirectories(options.out().resolve("cp"));
+    for (Stage s : options.stages()) {
+      String cp = Files.readString(root.resolve(s.module()).resolve("target/faultline-bench-test.cp")).trim();
+      List<String> entries = new ArrayList<>();
+      entries.add(classes.resolve(s.module()).resolve("test-classes").toString());
+      entries.add(classes.resolve(s.module()).resolve("classes").toString());
+      for (String e : cp.split(java.io.File.pathSeparator)) {
+        entries.add(rewrite.getOrDefault(e, e));
+      }
+      Files.writeString(options.out().resolve("cp").resolve(s.id + ".txt"), String.join(java.io.File.pathSeparator, entries));
+    }
+    progress.line("build: done; classes copied to %s", classes);
+    return 0;
+  }
+
+  private static String mvn() {
+    return Optional.ofNullable(System.getenv("MVN")).orElse("mvn");
+  }
+
+  // ------------------------------------------------------------------------------------------------------------
+  // Stages
+
+  private boolean runStage(Stage stage, int repeat, Sizes sizes, Options options, Progress progress, String what)
+      throws IOException, InterruptedException {
+    Path outDir = options.out();
+    Path raw = outDir.resolve("raw").resolve(stage.id + "-" + repeat + ".json");
+    Path log = outDir.resolve("logs").resolve(stage.id + "-" + repeat + ".log");
+    Path work = Files.createTempDirectory("faultline-bench-" + stage.id);
+    String cp = Files.readString(outDir.resolve("cp").resolve(stage.id + ".txt")).trim();
+    List<String> command = new ArrayList<>(List.of(javaBin()));
+    List<String> opens = addOpens();
+    try {
+      switch (stage) {
+        case CLASSIFIER -> {
+          Path jmh = work.resolve("jmh.json");
+          command.addAll(List.of("-cp", cp, "org.openjdk.jmh.Main"));
+          command.addAll(List.of(sizes.jmhArgs().split(" ")));
+          command.addAll(List.of("-rf", "json", "-rff", jmh.toString(), "dev.faultline.classifier.bench"));
+          if (runChild(command, outDir, log, options.stageTimeout(), progress, what) != 0 || !Files.exists(jmh)) {
+            return false;
+          }
+          writeJson(raw, fromJmh(json.readTree(jmh.toFile())));
+        }
+        case RECEIVER -> {
+          command.addAll(List.of("-Xmx2g", "-Dfaultline.bench.out=" + raw,
+              "-Dfaultline.bench.backfillEvents=" + sizes.backfillEvents(), "-cp", cp,
+              "dev.faultline.ingest.bench.ReceiverBenchmark", "32", Integer.toString(sizes.receiverRequests())));
+          return runChild(command, outDir, log, options.stageTimeout(), progress, what) == 0 && Files.exists(raw);
+        }
+        case STATS -> {
+          command.addAll(opens);
+          command.addAll(List.of("-Xmx2g", "-Dfaultline.bench.out=" + raw, "-cp", cp,
+              "dev.faultline.jobs.stats.CategoryStatsBenchmark", Long.toString(sizes.statsEvents())));
+          if (runChild(command, outDir, log, options.stageTimeout(), progress, what) != 0) {
+            return false;
+          }
+          if (!Files.exists(raw)) {
+            // A benchmark main without the JSON output: its printed lines carry the same figures.
+            Optional<Map<String, Double>> parsed = parseStats(Files.readString(log, StandardCharsets.UTF_8));
+            if (parsed.isEmpty()) {
+              return false;
+            }
+            writeJson(raw, parsed.get());
+          }
+        }
+        case QUERY -> {
+          command.addAll(List.of("-Xmx3g", "-Dfaultline.bench.out=" + raw,
+              "-Dfaultline.bench.issues=" + sizes.queryIssues(), "-Dfaultline.bench.runs=" + sizes.queryRuns(), "-cp", cp,
+              "dev.faultline.graph.query.QueryLatencyBenchmark"));
+          return runChild(command, outDir, log, options.stageTimeout(), progress, what) == 0 && Files.exists(raw);
+        }
+        case PIPELINE -> {
+          command.addAll(opens);
+          command.addAll(List.of("-Xmx2g", "-Dfaultline.addOpens=" + String.join(" ", opens), "-cp", cp,
+              "dev.faultline.infra.bench.PipelineBenchmark", Integer.toString(sizes.pipelineEvents()), work.toString()));
+          if (runChild(command, outDir, log, options.stageTimeout(), progress, what) != 0
+              || !Files.exists(work.resolve("pipeline.json"))) {
+            return false;
+          }
+          Files.copy(work.resolve("pipeline.json"), raw, StandardCopyOption.REPLACE_EXISTING);
+        }
+        default -> throw new IllegalStateException("stage " + stage);
+      }
+      return true;
+    } finally {
+      deleteRecursively(work);
+    }
+  }
+
+  /** JMH's JSON results as {@code classify_<bytes>_per_s} and {@code tokenize_<bytes>_per_s}. */
+  static Map<String, Double> fromJmh(JsonNode results) {
+    Map<String, Double> values = new TreeMap<>();
+    for (JsonNode r : results) {
+      String benchmark = r.path("benchmark").asText();
+      String method = benchmark.substring(benchmark.lastIndexOf('.') + 1);
+      String name = method.startsWith("tokenize") ? "tokenize" : method;
+      String bytes = r.path("params").path("bytes").asText("all");
+      values.put(name + "_" + bytes + "_per_s", r.path("primaryMetric").path("score").asDouble());
+    }
+    return values;
+  }
+
+  /** The last round of {@code CategoryStatsBenchmark}'s printed output. */
+  static Optional<Map<String, Double>> parseStats(String output) {
+    Matcher m = STATS_LINE.matcher(output);
+    Map<String, Double> values = null;
+    while (m.find()) {
+      values = Map.of("passthrough_events_per_s", number(m.group(1)), "stats_events_per_s", number(m.group(2)));
+    }
+    return Optional.ofNullable(values);
+  }
+
+  /** A number as {@code %,.0f} prints it in an English or C locale. */
+  private static double number(String printed) {
+    return Double.parseDouble(printed.replace(",", ""));
+  }
+
+  private void writeJson(Path file, Map<String, Double> values) throws IOException {
+    Files.writeString(file, json.writerWithDefaultPrettyPrinter().writeValueAsString(values));
+  }
+
+  /**
+   * Runs {@code command} with output to {@code log}; prints a heartbeat with the log's last line while it runs, and
+   * kills it (and the processes it started) after {@code timeout}. Returns its exit code, or -1 on timeout.
+   */
+  private static int runChild(List<String> command, Path dir, Path log, Duration timeout, Progress progress, String what)
+      throws IOException, InterruptedException {
+    Files.createDirectories(log.getParent());
+    Process p = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
+        .redirectOutput(log.toFile()).start();
+    Instant deadline = Instant.now().plus(timeout);
+    Instant started = Instant.now();
+    try {
+      while (!p.waitFor(HEARTBEAT.toMillis(), TimeUnit.MILLISECONDS)) {
+        if (Instant.now().isAfter(deadline)) {
+          progress.line("%s: no result after %s; stopping it", what, Progress.format(timeout));
+          return -1;
+        }
+        progress.line("%s: running for %s ... %s", what, Progress.format(Duration.between(started, Instant.now())), lastLine(log));
+      }
+      return p.exitValue();
+    } finally {
+      if (p.isAlive()) {
+        // The pipeline benchmark starts a local stack of its own: stop it too, not only its parent.
+        p.descendants().forEach(ProcessHandle::destroy);
+        p.destroy();
+        if (!p.waitFor(30, TimeUnit.SECONDS)) {
+          p.descendants().forEach(ProcessHandle::destroyForcibly);
+          p.destroyForcibly();
+        }
+      }
+    }
+  }
+
+  private static String lastLine(Path log) {
+    try {
+      List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
+      for (int i = lines.size() - 1; i >= 0; i--) {
+        String line = ANSI.matcher(lines.get(i)).replaceAll("").strip();
+        if (!line.isEmpty()) {
+          return line.length() > 100 ? line.substring(0, 100) + "…" : line;
+        }
+      }
+    } catch (IOException | UncheckedIOException e) {
+      // A log that is not readable (yet, or mid-write in another charset) has no last line to show.
+    }
+    return "";
+  }
+
+  // ------------------------------------------------------------------------------------------------------------
+  // Machine and tree
+
+  /** The source root: the directory with the parent pom, from this class's location (infra/target/...) or the cwd. */
+  static Path sourceRoot() {
+    List<Path> candidates = new ArrayList<>();
+    try {
+      candidates.add(Path.of(BenchCommand.class.getProtectionDomain().getCodeSource().getLocation().toURI()));
+    } catch (URISyntaxException | RuntimeException e) {
+      // No code source (an unusual class loader): the working directory below will do.
+    }
+    candidates.add(Path.of("").toAbsolutePath());
+    for (Path start : candidates) {
+      for (Path p = start; p != null; p = p.getParent()) {
+        if (Files.exists(p.resolve("pom.xml")) && Files.isDirectory(p.resolve("infra")) && Files.isDirectory(p.resolve("classifier"))) {
+          return p;
+        }
+      }
+    }
+    throw new IllegalArgumentException("cannot find the faultline source tree (a directory with pom.xml, infra/ and "
+        + "classifier/); run faultline bench from inside it");
+  }
+
+  private static String commit(Path root) {
+    try {
+      String head = exec(root, "git", "rev-parse", "--short=12", "HEAD").strip();
+      boolean dirty = !exec(root, "git", "status", "--porcelain", "--untracked-files=no").isBlank();
+      return head + (dirty ? " (with uncommitted changes in the tree)" : "");
+    } catch (IOException | InterruptedException e) {
+      return "unknown (" + e.getMessage() + ")";
+    }
+  }
+
+  private static String exec(Path dir, String... command) throws IOException, InterruptedException {
+    Process p = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true).start();
+    String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    if (p.waitFor() != 0) {
+      throw new IOException(String.join(" ", command) + " exited " + p.exitValue());
+    }
+    return output;
+  }
+
+  /** 1-, 5- and 15-minute load averages from /proc/loadavg, or the JVM's 1-minute figure elsewhere. */
+  static String loadAverage() {
+    try {
+      String[] f = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
+      return f[0] + " " + f[1] + " " + f[2];
+    } catch (IOException | RuntimeException e) {
+      return String.format(Locale.ROOT, "%.2f", ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+    }
+  }
+
+  private static String javaBin() {
+    return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+  }
+
+  /**
+   * The {@code --add-opens} flags Flink needs on Java 17: those this JVM was started with (the launcher passes the
+   * parent pom's {@code flink.addOpens}), else the same list.
+   */
+  static List<String> addOpens() {
+    List<String> own = ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+        .filter(a -> a.startsWith("--add-opens=")).toList();
+    if (!own.isEmpty()) {
+      return own;
+    }
+    return Stream.of("java.lang", "java.util", "java.lang.reflect", "java.time", "java.nio", "sun.nio.ch", "java.net",
+            "java.io", "java.util.concurrent", "java.util.concurrent.atomic", "java.text", "java.math")
+        .map(p -> "--add-opens=java.base/" + p + "=ALL-UNNAMED").toList();
+  }
+
+  private static void copyTree(Path from, Path to) throws IOException {
+    if (!Files.isDirectory(from)) {
+      throw new IOException(from + " does not exist: the Maven build did not compile it (or a concurrent build removed it)");
+    }
+    try (Stream<Path> paths = Files.walk(from)) {
+      for (Path p : paths.toList()) {
+        Path target = to.resolve(from.relativize(p).toString());
+        if (Files.isDirectory(p)) {
+          Files.createDirectories(target);
+        } else {
+          Files.copy(p, target, StandardCopyOption.REPLACE_EXISTING);
+        }
+      }
+    }
+  }
+
+  private static void deleteRecursively(Path dir) throws IOException {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    try (Stream<Path> paths = Files.walk(dir)) {
+      for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(p);
+      }
+    }
+  }
+
+  /** Progress lines with the elapsed time of the whole run. */
+  static final class Progress {
+    private final PrintStream out;
+    final Instant start;
+
+    Progress(PrintStream out, Instant start) {
+      this.out = out;
+      this.start = start;
+    }
+
+    void line(String format, Object... args) {
+      out.printf(Locale.ROOT, "[bench %s] %s%n", format(Duration.between(start, Instant.now())), String.format(Locale.ROOT, format, args));
+      out.flush();
+    }
+
+    static String format(Duration d) {
+      long s = d.toSeconds();
+      return String.format(Locale.ROOT, "%d:%02d", s / 60, s % 60);
+    }
+  }
+}
