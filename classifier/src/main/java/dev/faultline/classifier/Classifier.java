@@ -34,7 +34,7 @@ import java.util.regex.Pattern;
 public final class Classifier {
 
   /** Version of the rules and taxonomy that produced a classification; stored with every label in the graph. */
-  public static final String VERSION = "rules-1.1.0+taxonomy-v1";
+  public static final String VERSION = "rules-1.2.0+taxonomy-v1";
 
   /** Frameworks used for training only: without inference words, their defects show in training. */
   private static final java.util.Set<String> TRAINING_FRAMEWORKS =
@@ -197,7 +197,9 @@ public final class Classifier {
     if (featureTitle && !traceback) {
       return Label.predicted(Kind.FEATURE_REQUEST, 0.65, "request in the title ('" + f.phrase(Cue.FEATURE) + "')");
     }
-    if (!errorInReport && f.reporter(Cue.QUESTION) > 0) {
+    // a feature that silently misbehaves, or an incompatibility named in the title, is a reported failure too
+    boolean quietFailure = f.reporter(Cue.MALFUNCTION) > 0 || f.in(Cue.VERSION_CAUSE, Zone.TITLE);
+    if (!errorInReport && !quietFailure && f.reporter(Cue.QUESTION) > 0) {
       return Label.predicted(Kind.QUESTION, 0.5, "asks '" + f.phrase(Cue.QUESTION) + "', reports no failure");
     }
     if (!errorInReport && f.reporter(Cue.FEATURE) > 1) {
@@ -361,7 +363,7 @@ public final class Classifier {
   private Label<Stage> stage(Ctx c, Kind kind, Symptom s) {
     Features f = c.f();
     Zone titleZone = c.pr() ? Zone.PR_TITLE : Zone.TITLE;
-    if (kind == Kind.BUG
+    if (kind != Kind.OTHER
         && s != Symptom.BUILD_INSTALL_FAILURE
         && s != Symptom.IMPORT_ERROR
         && f.count(Cue.CHECKPOINT, titleZone) > f.count(Cue.ACT_CHECKPOINT, titleZone)) {
@@ -389,13 +391,19 @@ public final class Classifier {
     }
     EnumMap<Stage, Double> score = new EnumMap<>(Stage.class);
     score.put(Stage.SCHEDULING, 1.3 * f.score(Cue.SCHEDULING));
-    score.put(Stage.MEMORY, 1.0 * f.score(Cue.MEMORY) + f.score(Cue.ACT_CHECKPOINT));
+    // codebook 9: activation checkpointing is a memory-stage feature, whatever engine it runs in
+    score.put(Stage.MEMORY, 1.0 * f.score(Cue.MEMORY) + 2.0 * f.score(Cue.ACT_CHECKPOINT));
     score.put(Stage.COMMUNICATION, 1.0 * f.score(Cue.COMMUNICATION));
     score.put(
         Stage.FAULT_TOLERANCE,
         1.2 * Math.max(0, f.score(Cue.CHECKPOINT) - f.score(Cue.ACT_CHECKPOINT)) + f.score(Cue.FAULT_TOLERANCE));
-    score.put(Stage.INITIALIZATION, 1.0 * f.score(Cue.INIT) + (kind == Kind.FEATURE_REQUEST ? 2.0 : 0));
-    score.put(Stage.COMPUTATION, 0.8 * f.score(Cue.COMPUTE) + (kind == Kind.BUG && !c.pr() ? 1.0 : 0));
+    // engine/model/process-group construction calls; for questions and requests, installing is start-up too
+    double install = kind == Kind.BUG ? 0 : f.score(Cue.INSTALL) + f.score(Cue.BUILD_STRONG) + f.score(Cue.IMPORT);
+    score.put(Stage.INITIALIZATION, 1.0 * f.score(Cue.INIT) + 3.0 * f.score(Cue.INIT_STRONG) + install
+        + (kind == Kind.FEATURE_REQUEST ? 2.0 : 0));
+    // wrong numbers (NaN, divergence, wrong gradients) show in the computation, whatever memory scheme runs
+    score.put(Stage.COMPUTATION, 0.8 * f.score(Cue.COMPUTE) + (kind == Kind.BUG && !c.pr() ? 1.0 : 0)
+        + (s == Symptom.INCORRECT_OUTPUT ? 6.0 : 0));
     Stage best = Stage.UNKNOWN;
     double b = 0;
     double second = 0;
@@ -419,7 +427,7 @@ public final class Classifier {
   private Label<Stage> initOr(Ctx c, Stage later, String why) {
     Features f = c.f();
     Zone title = c.pr() ? Zone.PR_TITLE : Zone.TITLE;
-    if (f.in(Cue.INIT, title) || f.count(Cue.INIT, Zone.BODY) >= 3) {
+    if (f.in(Cue.INIT, title) || f.in(Cue.INIT_STRONG, title) || f.count(Cue.INIT, Zone.BODY) >= 3) {
       return Label.predicted(Stage.INITIALIZATION, 0.65, "at start-up ('" + f.phrase(Cue.INIT) + "')");
     }
     return Label.predicted(later, 0.7, why);

@@ -195,6 +195,86 @@ class ClassifierTest {
   }
 
   @Test
+  void putsCrashInsideEngineConstructionInInitializationStage() {
+    Classification c =
+        classifier.classify(
+            issue(
+                "[BUG] TypeError raised inside deepspeed.initialize with a custom optimizer",
+                "Calling model_engine, opt, _, _ = deepspeed.initialize(model=net, optimizer=my_opt)\n"
+                    + "Traceback (most recent call last):\n  File \"run.py\", line 12\n"
+                    + "TypeError: unsupported operand type(s) for the forward kernel loss"));
+    assertEquals(Kind.BUG, c.kind().value());
+    assertEquals(Stage.INITIALIZATION, c.stage().value());
+  }
+
+  @Test
+  void putsActivationCheckpointingCrashInMemoryStageEvenInPipelineEngine() {
+    Classification c =
+        classifier.classify(
+            issue(
+                "[BUG] crash when activation checkpointing is on",
+                "In the pipeline engine, activation_checkpoint_interval set to 1 makes the step raise an error.\n"
+                    + "Traceback (most recent call last):\nRuntimeError: expected a tensor"));
+    assertEquals(Stage.MEMORY, c.stage().value());
+  }
+
+  @Test
+  void putsWrongNumbersInComputationStageWhateverTheShardingScheme() {
+    Classification c =
+        classifier.classify(
+            issue(
+                "Loss becomes NaN with ZeRO stage 2 offload",
+                "After 100 steps with zero stage 2 and cpu offload, the loss is nan and accuracy drops."));
+    assertEquals(Symptom.INCORRECT_OUTPUT, c.symptom().value());
+    assertEquals(Stage.COMPUTATION, c.stage().value());
+  }
+
+  @Test
+  void putsCheckpointFeatureRequestInFaultToleranceStage() {
+    Classification c =
+        classifier.classify(
+            issue(
+                "[FEATURE] save/load of sharded optimizer states for the hybrid plugin",
+                "It would be nice to support saving the sharded optimizer states, please add support."));
+    assertEquals(Kind.FEATURE_REQUEST, c.kind().value());
+    assertEquals(Stage.FAULT_TOLERANCE, c.stage().value());
+  }
+
+  @Test
+  void putsInstallationQuestionInInitializationStage() {
+    Classification c =
+        classifier.classify(
+            issue(
+                "[QUESTION] can I install the package with an older CUDA toolkit?",
+                "Is it possible to pip install it on a cluster where only an old toolkit is available?"));
+    assertEquals(Kind.QUESTION, c.kind().value());
+    assertEquals(Stage.INITIALIZATION, c.stage().value());
+  }
+
+  @Test
+  void doesNotReadOpReportBoilerplateAsBuildOrImportFailure() {
+    Classification c =
+        classifier.classify(
+            issue(
+                "Error when training with torch.compile enabled",
+                "I get an error in the forward pass after enabling compile.\n"
+                    + "NOTE: Ops not installed will be just-in-time (JIT) compiled at runtime if needed.\n"
+                    + "JIT compiled ops requires ninja\nninja .................. [OKAY]"));
+    assertEquals(Kind.BUG, c.kind().value());
+    assertFalse(c.symptom().value() == Symptom.IMPORT_ERROR, c.symptom().evidence());
+  }
+
+  @Test
+  void treatsBugReportOfSilentlyIgnoredSettingWithAQuestionInItAsBug() {
+    Classification c =
+        classifier.classify(
+            issue(
+                "[BUG] offload setting silently ignored by the trainer",
+                "The offload_optimizer device is silently ignored and has no effect. Is there a way to force it?"));
+    assertEquals(Kind.BUG, c.kind().value());
+  }
+
+  @Test
   void givesSameAnswersFromManyThreads() throws Exception {
     IssueText in = issue("NCCL error: unhandled system error", "ncclSystemError during all_reduce on rank 5");
     Classification expected = classifier.classify(in);

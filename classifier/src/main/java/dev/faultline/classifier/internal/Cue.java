@@ -22,7 +22,8 @@ public enum Cue {
   // ---- symptoms
   BUILD_STRONG(
       "error building extension", "building extension", "failed building wheel", "subprocess exited with error",
-      "compilation error", "compile error", "compiling", "ld returned", "ninja", "nvcc fatal", "nvcc error",
+      "compilation error", "compile error", "compiling", "ld returned", "ninja is required", "ninja error",
+      "ninja build stopped", "build stopped", "nvcc fatal", "nvcc error",
       "unable to pre compile", "pre compile", "precompile", "build error", "build fail*", "failed to build",
       "error building", "build_ext", "cpp_extension", "op_builder", "ds_build", "cuda_ext", "cuda_home",
       "fused_adam_frontend", "cuda o", "gcc", "cmake", "legacy install failure", "metadata generation failed",
@@ -34,7 +35,7 @@ public enum Cue {
   IMPORT(
       "importerror", "modulenotfounderror", "no module named", "cannot import name", "cannot import", "import error",
       "undefined symbol", "failed to import", "could not import", "import fail*", "not found apex",
-      "apex not found", "apex required", "apex is not installed", "is not installed", "not installed"),
+      "apex not found", "apex required", "apex is not installed", "is not installed", "are not installed"),
   SETUP(
       "address already in use", "rendezvous", "hostfile", "pdsh", "ssh",
       "master addr", "master port", "connection refused", "connection reset",
@@ -66,7 +67,7 @@ public enum Cue {
       "checkpoint", "checkpoints", "checkpointing", "save_checkpoint", "load_checkpoint", "universal checkpoint",
       "universal_checkpoint*", "ds_to_universal", "zero_to_fp32", "state_dict", "load_state_dict",
       "resume", "resuming", "resumed", "convert*", "conversion", "save_pretrained", "save model",
-      "saving", "ckpt", "save_model", "load_model", "loading the saved", "saved model"),
+      "saving", "save load", "load save", "ckpt", "save_model", "load_model", "loading the saved", "saved model"),
   ACT_CHECKPOINT(
       "activation checkpoint*", "activation_checkpoint*", "gradient checkpoint*", "checkpoint_activations", "checkpointing activations",
       "activations checkpoint*", "recompute*", "checkpoint function", "partition_activations",
@@ -113,11 +114,17 @@ public enum Cue {
       "from_pretrained", "load the model", "loading model", "model loading", "loading the model", "start*",
       "initializ*", "lazyinit*", "lazy init*", "zero_init", "is_zero_init*", "zero init", "startup", "start up",
       "launch*", "construct*", "config", "when creating", "setup", "import", "engine", "build model"),
+  /** Calls that build the engine, the model or the process groups: a failure inside them is at start-up. */
+  INIT_STRONG(
+      "deepspeed initialize", "init_inference", "deepspeed init_inference", "inferenceengine", "init_process_group",
+      "initialize_model_parallel", "init_distributed", "initialize_distributed", "during initialization",
+      "when initializing", "while initializing", "fails to initialize", "failed to initialize", "at startup",
+      "at start up", "during startup", "engine initialization", "model initialization"),
   COMMUNICATION(
       "nccl", "gloo", "mpi", "allreduce", "all_reduce", "all reduce", "allgather", "all_gather", "all gather",
       "reduce_scatter", "reduce scatter", "reducescatter", "alltoall", "all_to_all", "all to all", "broadcast",
       "barrier", "send", "recv", "isend", "irecv", "p2p", "collective", "collectives", "communication",
-      "overlap_comm", "overlap comm", "overlap grad reduce", "overlap param gather", "overlap-grad-reduce",
+      "a2a", "overlap_comm", "overlap comm", "overlap grad reduce", "overlap param gather", "overlap-grad-reduce",
       "grad reduce", "param gather", "hpz", "qgz", "qwz", "process group", "process_group", "comm"),
   COMPUTE(
       "forward", "backward", "kernel", "kernels", "optimizer step", "optimizer", "fp16", "bf16", "fp8",
@@ -131,7 +138,8 @@ public enum Cue {
   SCHEDULING(
       "pipeline", "pipelinemodule", "pipeline parallel*", "pp_size", "pp size", "pp", "pipeline_model_parallel*",
       "micro batch*", "microbatch*", "micro_batch*", "1f1b", "interleav*", "schedule", "scheduler",
-      "scheduling", "num_micro", "virtual pipeline", "batching", "continuous batching", "pipe"),
+      "scheduling", "num_micro", "virtual pipeline", "virtual stage*", "model chunk*", "batching",
+      "continuous batching", "pipe"),
   FAULT_TOLERANCE("elastic", "fault toleran*", "recovery", "restart", "universal checkpoint"),
   // ---- phase
   TRAINING(
