@@ -1,9 +1,9 @@
 package dev.faultline.infra;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.faultline.infra.bench.BenchReport;
 import dev.faultline.infra.bench.FigureSpec;
+import dev.faultline.infra.bench.RawResults;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -24,9 +24,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
@@ -77,8 +75,6 @@ public final class BenchCommand implements Command {
       int repeats, boolean quick, List<Stage> stages, Path out, boolean offline, Optional<String> mavenRepoLocal,
       boolean skipBuild, boolean reportOnly, Duration stageTimeout) {}
 
-  private static final Pattern STATS_LINE =
-      Pattern.compile("round \\d+: pass-through ([\\d,.]+) events/s; category-stats ([\\d,.]+) events/s");
   private static final Duration HEARTBEAT = Duration.ofSeconds(30);
   private static final Pattern ANSI = Pattern.compile("\u001b\\[[0-9;]*m");
 
@@ -329,7 +325,7 @@ public final class BenchCommand implements Command {
           if (runChild(command, outDir, log, options.stageTimeout(), progress, what) != 0 || !Files.exists(jmh)) {
             return false;
           }
-          writeJson(raw, fromJmh(json.readTree(jmh.toFile())));
+          writeJson(raw, RawResults.fromJmh(json.readTree(jmh.toFile())));
         }
         case RECEIVER -> {
           command.addAll(List.of("-Xmx2g", "-Dfaultline.bench.out=" + raw,
@@ -346,7 +342,7 @@ public final class BenchCommand implements Command {
           }
           if (!Files.exists(raw)) {
             // A benchmark main without the JSON output: its printed lines carry the same figures.
-            Optional<Map<String, Double>> parsed = parseStats(Files.readString(log, StandardCharsets.UTF_8));
+            Optional<Map<String, Double>> parsed = RawResults.parseStats(Files.readString(log, StandardCharsets.UTF_8));
             if (parsed.isEmpty()) {
               return false;
             }
@@ -375,34 +371,6 @@ public final class BenchCommand implements Command {
     } finally {
       deleteRecursively(work);
     }
-  }
-
-  /** JMH's JSON results as {@code classify_<bytes>_per_s} and {@code tokenize_<bytes>_per_s}. */
-  static Map<String, Double> fromJmh(JsonNode results) {
-    Map<String, Double> values = new TreeMap<>();
-    for (JsonNode r : results) {
-      String benchmark = r.path("benchmark").asText();
-      String method = benchmark.substring(benchmark.lastIndexOf('.') + 1);
-      String name = method.startsWith("tokenize") ? "tokenize" : method;
-      String bytes = r.path("params").path("bytes").asText("all");
-      values.put(name + "_" + bytes + "_per_s", r.path("primaryMetric").path("score").asDouble());
-    }
-    return values;
-  }
-
-  /** The last round of {@code CategoryStatsBenchmark}'s printed output. */
-  static Optional<Map<String, Double>> parseStats(String output) {
-    Matcher m = STATS_LINE.matcher(output);
-    Map<String, Double> values = null;
-    while (m.find()) {
-      values = Map.of("passthrough_events_per_s", number(m.group(1)), "stats_events_per_s", number(m.group(2)));
-    }
-    return Optional.ofNullable(values);
-  }
-
-  /** A number as {@code %,.0f} prints it in an English or C locale. */
-  private static double number(String printed) {
-    return Double.parseDouble(printed.replace(",", ""));
   }
 
   private void writeJson(Path file, Map<String, Double> values) throws IOException {
