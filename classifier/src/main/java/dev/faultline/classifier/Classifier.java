@@ -162,6 +162,13 @@ public final class Classifier {
     if (f.any(Cue.TEMPLATE_PLACEHOLDER) || placeholderTitle(c.in().title())) {
       return Label.predicted(Kind.OTHER, 0.8, "unfilled template placeholder");
     }
+    // codebook 9: an empty template is OTHER: a title that is only the template's tag over the template's own text
+    if (c.in().comments().isEmpty()
+        && placeholderTitle(TITLE_TAG.matcher(c.in().title()).replaceFirst(""))
+        && f.count(Cue.TEMPLATE_BOILERPLATE, Zone.BODY) >= 3
+        && c.index().tokenCount(Zone.BODY) < 150) {
+      return Label.predicted(Kind.OTHER, 0.75, "template tag as title over the template's unedited text");
+    }
     int bodyTokens = c.index().tokenCount(Zone.BODY);
     boolean traceback = f.any(Cue.TRACEBACK) || f.any(Cue.HARD_CRASH);
     double symptomEvidence = strongSymptomScore(f);
@@ -474,7 +481,8 @@ public final class Classifier {
         break;
     }
     Features f = c.f();
-    double d = f.score(Cue.DISTRIBUTED) + 0.4 * f.score(Cue.DISTRIBUTED_WEAK);
+    double d = f.score(Cue.DISTRIBUTED) + 0.4 * f.score(Cue.DISTRIBUTED_WEAK)
+        + 2.0 * f.score(Cue.INIT_DISTRIBUTED);
     double single = f.score(Cue.SINGLE_DEVICE);
     if (d >= 3 && single < d) {
       String p = f.phrase(Cue.DISTRIBUTED) != null ? f.phrase(Cue.DISTRIBUTED) : f.phrase(Cue.DISTRIBUTED_WEAK);

@@ -275,6 +275,21 @@ class ClassifierTest {
   }
 
   @Test
+  void treatsTagOnlyTitleOverUneditedTemplateAsOther() {
+    Classification c =
+        classifier.classify(
+            issue(
+                "[FEATURE]",
+                "**Is your request related to a problem?**\nA clear and concise description of the problem.\n"
+                    + "**Describe the solution you'd like**\nA clear and concise description of what you want.\n"
+                    + "**Alternatives**\nA clear and concise description of any alternatives.\n"
+                    + "**Additional context**\nAdd any other context here."));
+    assertEquals(Kind.OTHER, c.kind().value());
+    assertEquals(Stage.UNKNOWN, c.stage().value());
+    assertNull(c.distributedSpecific().value());
+  }
+
+  @Test
   void givesSameAnswersFromManyThreads() throws Exception {
     IssueText in = issue("NCCL error: unhandled system error", "ncclSystemError during all_reduce on rank 5");
     Classification expected = classifier.classify(in);

@@ -94,6 +94,10 @@ public enum Cue {
       "ci", "unit test", "unit tests", "unittest", "pytest", "test_*", "test case", "tests", "test", "testing", "workflow",
       "github actions", "nv torch latest", "nightly", "ci failure", "ci test"),
   TEMPLATE_PLACEHOLDER("env github_workflow", "github_workflow"),
+  /** Instructions of the issue templates, left in place when the reporter writes nothing of their own. */
+  TEMPLATE_BOILERPLATE(
+      "a clear and concise description", "add any other context", "steps to reproduce the behavior",
+      "if applicable add screenshots", "describe alternatives youve considered", "describe the solution youd like"),
   // ---- kinds
   QUESTION(
       "how to", "how do i", "how can i", "how should i", "how do we", "how can we", "is it possible",
@@ -165,7 +169,13 @@ public enum Cue {
   DISTRIBUTED_WEAK(
       "zero 3", "zero3", "zero 2", "zero2", "zero 1", "zero1", "zero stage", "stage 3", "offload", "gemini",
       "partition*", "universal checkpoint", "distributed", "gpus", "processes", "zero"),
-  SINGLE_DEVICE("single gpu", "one gpu", "1 gpu", "single device", "single process", "cpu only", "on cpu"),
+  /** Process-group construction: only a run of several processes has one. */
+  INIT_DISTRIBUTED(
+      "init_process_group", "initialize_model_parallel", "init_distributed", "initialize_distributed",
+      "new_group", "device_mesh", "init_device_mesh"),
+  SINGLE_DEVICE(
+      "single gpu", "one gpu", "1 gpu", "single device", "single process", "cpu only", "on cpu", "num_gpus 1",
+      "nproc_per_node 1", "mp_size 1"),
   // ---- root cause / fix evidence
   RESOLVED(
       "solved", "resolved", "fixed", "fixes", "works now", "it works", "worked", "working now", "the fix",
