@@ -37,7 +37,8 @@ public final class CategoryStatsBenchmark {
   public static void main(String[] args) throws Exception {
     long n = args.length > 0 ? Long.parseLong(args[0]) : 1_000_000;
     StatsConfig config = StatsConfig.defaults("127.0.0.1:9092", new GraphConfig("bolt://127.0.0.1:7687", "neo4j", "unused", "neo4j"));
-    System.out.printf("events=%d, one slot, windows %s sliding by %s, in-order live stream with re-classifications%n", n, config.windows(), config.slide());
+    System.out.printf("events=%d, one slot, windows %s sliding by %s, in-order live stream with re-classifications%n", n,
+        config.windows().stream().map(dev.faultline.jobs.stats.domain.Explanations::windowLabel).toList(), dev.faultline.jobs.stats.domain.Explanations.windowLabel(config.slide()));
     double pass = 0;
     double stats = 0;
     for (int round = 1; round <= 2; round++) {

@@ -21,8 +21,6 @@ import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.MapState;
 import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.state.StateTtlConfig;
-import org.apache.flink.api.common.state.ValueState;
-import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.api.TimerService;
@@ -45,11 +43,11 @@ import org.apache.flink.util.OutputTag;
  *
  * <p>Emission: a rolling window is emitted when the watermark passes its end (event-time timer), and again at the
  * next watermark after later changes touched a day inside it (updated results, coalesced per watermark). The surge detector runs once per
- * window end of the shortest window, on the counts known then; one alert per episode (consecutive surging window
- * ends), the episode held in state.
+ * window end of the shortest window and again when later data re-emits that window; one alert per episode (a run
+ * of consecutive surging window ends, kept in state).
  *
- * <p>State: one {@link DayState} per day with data, under a TTL refreshed on write; the open episode, under the same
- * TTL. Timers: one per window end for the {@code longest window / slide} ends after each day with data; all fire as
+ * <p>State: one {@link DayState} per day with data, the surging window ends and the days awaiting re-emission, all
+ * under a TTL refreshed on write. Timers: one per window end for the {@code longest window / slide} ends after each day with data; all fire as
  * the watermark passes, none is left behind.
  */
 public final class RollingCounts extends KeyedCoProcessFunction<String, DailyCount, ContributionDelta, CategoryStat> {
@@ -65,7 +63,7 @@ public final class RollingCounts extends KeyedCoProcessFunction<String, DailyCou
   private final Duration stateTtl;
   private final long allowedLateness;
   private transient MapState<Long, DayState> days;
-  private transient ValueState<Long> episode;
+  private transient MapState<Long, Boolean> surging;
   private transient MapState<Long, Boolean> dirty;
 
   public RollingCounts(StatsConfig config) {
@@ -86,9 +84,9 @@ public final class RollingCounts extends KeyedCoProcessFunction<String, DailyCou
     MapStateDescriptor<Long, DayState> d = new MapStateDescriptor<>("days", Types.LONG, TypeInformation.of(DayState.class));
     d.enableTimeToLive(ttl);
     days = getRuntimeContext().getMapState(d);
-    ValueStateDescriptor<Long> e = new ValueStateDescriptor<>("surge-episode", Types.LONG);
+    MapStateDescriptor<Long, Boolean> e = new MapStateDescriptor<>("surging-window-ends", Types.LONG, Types.BOOLEAN);
     e.enableTimeToLive(ttl);
-    episode = getRuntimeContext().getState(e);
+    surging = getRuntimeContext().getMapState(e);
     MapStateDescriptor<Long, Boolean> dd = new MapStateDescriptor<>("dirty-days", Types.LONG, Types.BOOLEAN);
     dd.enableTimeToLive(ttl);
     dirty = getRuntimeContext().getMapState(dd);
@@ -99,9 +97,9 @@ public final class RollingCounts extends KeyedCoProcessFunction<String, DailyCou
     DayState s = dayFor(daily.day);
     s.windowCount += daily.count;
     s.windowExamples = daily.examples == null ? s.windowExamples : daily.examples;
+    touched(daily.day, s, ctx.timerService());
     days.put(daily.day, s);
-    touched(daily.day, ctx.timerService());
-    flushIfFinal(ctx.getCurrentKey(), ctx.timerService(), out);
+    flushIfFinal(ctx, out);
   }
 
   @Override
@@ -112,9 +110,9 @@ public final class RollingCounts extends KeyedCoProcessFunction<String, DailyCou
     long ready = readyAt(day);
     if (ctx.timerService().currentWatermark() >= ready) {
       s.lateCount += late.delta;
+      touched(day, s, ctx.timerService());
       days.put(day, s);
-      touched(day, ctx.timerService());
-      flushIfFinal(ctx.getCurrentKey(), ctx.timerService(), out);
+      flushIfFinal(ctx, out);
     } else {
       s.pendingLate += late.delta;
       days.put(day, s);
@@ -135,7 +133,7 @@ public final class RollingCounts extends KeyedCoProcessFunction<String, DailyCou
   @Override
   public void onTimer(long timestamp, OnTimerContext ctx, Collector<CategoryStat> out) throws Exception {
     applyPending(timestamp, ctx);
-    flushDirty(ctx.getCurrentKey(), ctx.timerService().currentWatermark(), out);
+    flushDirty(ctx, ctx.timerService().currentWatermark(), out);
     long end = timestamp + 1;
     if (Math.floorMod(end, slide) != 0) {
       return; // only a pending-delta timer
@@ -148,7 +146,7 @@ public final class RollingCounts extends KeyedCoProcessFunction<String, DailyCou
         out.collect(CategoryStat.rolling(key[0], key[1], key[2], windowLabels[w], end - windows[w], end, r.sum(end - windows[w], end)));
       }
     }
-    detectSurge(key, end, r, ctx);
+    detectSurge(key, end, r::sum, r.examples(end - surgeWindow, end), ctx);
   }
 
   /** Applies the too-late deltas of the day whose cleanup time is {@code timestamp}, and re-emits its closed windows. */
@@ -163,11 +161,22 @@ public final class RollingCounts extends KeyedCoProcessFunction<String, DailyCou
     }
     s.lateCount += s.pendingLate;
     s.pendingLate = 0;
+    touched(day, s, ctx.timerService()); // the caller flushes
     days.put(day, s);
-    touched(day, ctx.timerService()); // the caller flushes
   }
 
-  private void detectSurge(String[] key, long end, Range r, OnTimerContext ctx) throws Exception {
+  /** Sum of the day counts in [start, end). */
+  private interface Sums {
+    long sum(long start, long end) throws Exception;
+  }
+
+  /**
+   * Tests the surge window ending at {@code end}; runs at the window's end and again whenever later data re-emits it
+   * (a shuffled backfill may pass a window's end long before its data arrive). An episode is a run of consecutive
+   * surging window ends: an alert is raised for a surging end only when neither it nor a neighbouring end was
+   * surging already, so each episode alerts once even when its windows are tested out of order.
+   */
+  private void detectSurge(String[] key, long end, Sums r, String[] examples, Context ctx) throws Exception {
     if (!Categories.informative(key[2])) {
       return;
     }
@@ -176,13 +185,14 @@ public final class RollingCounts extends KeyedCoProcessFunction<String, DailyCou
     int baselineDays = (int) (baseline / slide);
     SurgeDetector.Verdict v = detector.test(r.sum(start, end), windowDays, r.sum(start - baseline, start), baselineDays);
     if (!v.surge()) {
-      episode.clear();
+      surging.remove(end);
       return;
     }
-    if (episode.value() != null) {
-      return; // the same episode: alerted already
+    boolean sameEpisode = surging.contains(end) || surging.contains(end - slide) || surging.contains(end + slide);
+    surging.put(end, Boolean.TRUE);
+    if (sameEpisode) {
+      return;
     }
-    episode.update(start);
     Dimension dim = Dimension.valueOf(key[1]);
     StatAlert a = new StatAlert();
     a.id = key[0] + "/" + dim.key() + "/" + key[2] + "/SURGE/" + Explanations.dateLabel(start);
@@ -196,7 +206,7 @@ public final class RollingCounts extends KeyedCoProcessFunction<String, DailyCou
     a.baseline = v.expected();
     a.score = v.score();
     a.raisedAt = end;
-    a.exampleIssueIds = r.examples(start, end);
+    a.exampleIssueIds = examples;
     a.explanation =
         Explanations.surge(key[0], dim, key[2], v.count(), Duration.ofMillis(surgeWindow), end, v.expected(), Duration.ofMillis(baseline), v.pValue());
     ctx.output(ALERTS, a);
@@ -208,9 +218,10 @@ public final class RollingCounts extends KeyedCoProcessFunction<String, DailyCou
    * results, coalesced: each allowed-late delta fires the daily window again, and re-emitting every window per firing
    * multiplied the output). Timers are registered on every change, not only on a day's first: after a restore the
    * watermark starts again from the beginning (it is not checkpointed), and a window whose timer fired before the
-   * checkpoint must still be emitted again when the watermark passes.
+   * checkpoint must be emitted again when the watermark passes. (Registering only when the watermark went backwards
+   * is not enough: timers also fire between changes.)
    */
-  private void touched(long day, TimerService timers) throws Exception {
+  private void touched(long day, DayState s, TimerService timers) throws Exception {
     long watermark = timers.currentWatermark();
     for (int k = 1; k <= maxSlides; k++) {
       long end = day + k * slide;
@@ -227,14 +238,14 @@ public final class RollingCounts extends KeyedCoProcessFunction<String, DailyCou
   }
 
   /** After the final watermark no timer fires again: flush now. */
-  private void flushIfFinal(String statKey, TimerService timers, Collector<CategoryStat> out) throws Exception {
-    if (timers.currentWatermark() == Long.MAX_VALUE) {
-      flushDirty(statKey, Long.MAX_VALUE, out);
+  private void flushIfFinal(Context ctx, Collector<CategoryStat> out) throws Exception {
+    if (ctx.timerService().currentWatermark() == Long.MAX_VALUE) {
+      flushDirty(ctx, Long.MAX_VALUE, out);
     }
   }
 
-  /** Re-emits, once each, the closed windows that contain a dirty day. */
-  private void flushDirty(String statKey, long watermark, Collector<CategoryStat> out) throws Exception {
+  /** Re-emits, once each, the closed windows that contain a dirty day, and re-tests the surge windows among them. */
+  private void flushDirty(Context ctx, long watermark, Collector<CategoryStat> out) throws Exception {
     if (dirty.isEmpty()) {
       return;
     }
@@ -243,8 +254,16 @@ public final class RollingCounts extends KeyedCoProcessFunction<String, DailyCou
       dirtyDays.add(d);
     }
     dirty.clear();
-    String[] key = StatKeys.split(statKey);
+    String[] key = StatKeys.split(ctx.getCurrentKey());
     Map<Long, DayState> cache = new HashMap<>();
+    Sums sums = (start, end) -> {
+      long sum = 0;
+      for (long d = start; d < end; d += slide) {
+        DayState s = cache.computeIfAbsent(d, this::dayOrNull);
+        sum += s == null ? 0 : s.count();
+      }
+      return sum;
+    };
     for (int w = 0; w < windows.length; w++) {
       TreeSet<Long> ends = new TreeSet<>();
       for (long day : dirtyDays) {
@@ -253,12 +272,18 @@ public final class RollingCounts extends KeyedCoProcessFunction<String, DailyCou
         }
       }
       for (long end : ends) {
-        long sum = 0;
-        for (long d = end - windows[w]; d < end; d += slide) {
-          DayState s = cache.computeIfAbsent(d, this::dayOrNull);
-          sum += s == null ? 0 : s.count();
+        out.collect(CategoryStat.rolling(key[0], key[1], key[2], windowLabels[w], end - windows[w], end, sums.sum(end - windows[w], end)));
+        if (windows[w] == surgeWindow) {
+          List<String[]> examples = new ArrayList<>();
+          for (long d = end - slide; d >= end - surgeWindow; d -= slide) {
+            DayState s = cache.computeIfAbsent(d, this::dayOrNull);
+            if (s != null) {
+              examples.add(s.windowExamples);
+              examples.add(s.lateExamples);
+            }
+          }
+          detectSurge(key, end, sums, Examples.union(examples, DailyAccumulator.MAX_EXAMPLES), ctx);
         }
-        out.collect(CategoryStat.rolling(key[0], key[1], key[2], windowLabels[w], end - windows[w], end, sum));
       }
     }
   }
