@@ -408,9 +408,11 @@ public final class Classifier {
     double install = kind == Kind.BUG ? 0 : f.score(Cue.INSTALL) + f.score(Cue.BUILD_STRONG) + f.score(Cue.IMPORT);
     score.put(Stage.INITIALIZATION, 1.0 * f.score(Cue.INIT) + 3.0 * f.score(Cue.INIT_STRONG) + install
         + (kind == Kind.FEATURE_REQUEST ? 2.0 : 0));
-    // wrong numbers (NaN, divergence, wrong gradients) show in the computation, whatever memory scheme runs
+    // wrong numbers (NaN, divergence, wrong gradients) show in the computation, whatever memory scheme runs,
+    // unless the title blames a communication feature
+    boolean numerics = s == Symptom.INCORRECT_OUTPUT && !f.in(Cue.COMMUNICATION, titleZone);
     score.put(Stage.COMPUTATION, 0.8 * f.score(Cue.COMPUTE) + (kind == Kind.BUG && !c.pr() ? 1.0 : 0)
-        + (s == Symptom.INCORRECT_OUTPUT ? 6.0 : 0));
+        + (numerics ? 3.0 : 0));
     Stage best = Stage.UNKNOWN;
     double b = 0;
     double second = 0;

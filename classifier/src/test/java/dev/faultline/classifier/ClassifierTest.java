@@ -290,6 +290,17 @@ class ClassifierTest {
   }
 
   @Test
+  void keepsWrongNumbersInCommunicationStageWhenTheTitleBlamesACommunicationFeature() {
+    Classification c =
+        classifier.classify(
+            issue(
+                "[BUG] loss does not decrease when overlapping the all-reduce with backward",
+                "Turning on the overlap makes the loss flat; turning it off fixes the loss curve."));
+    assertEquals(Symptom.INCORRECT_OUTPUT, c.symptom().value());
+    assertEquals(Stage.COMMUNICATION, c.stage().value());
+  }
+
+  @Test
   void givesSameAnswersFromManyThreads() throws Exception {
     IssueText in = issue("NCCL error: unhandled system error", "ncclSystemError during all_reduce on rank 5");
     Classification expected = classifier.classify(in);
