@@ -223,8 +223,8 @@ class ClassifierTest {
     Classification c =
         classifier.classify(
             issue(
-                "Loss becomes NaN with ZeRO stage 2 offload",
-                "After 100 steps with zero stage 2 and cpu offload, the loss is nan and accuracy drops."));
+                "Loss becomes NaN after a few steps with ZeRO stage 2",
+                "After 100 steps the loss is nan and accuracy drops; the fused optimizer is used."));
     assertEquals(Symptom.INCORRECT_OUTPUT, c.symptom().value());
     assertEquals(Stage.COMPUTATION, c.stage().value());
   }
@@ -294,8 +294,8 @@ class ClassifierTest {
     Classification c =
         classifier.classify(
             issue(
-                "[BUG] loss does not decrease when overlapping the all-reduce with backward",
-                "Turning on the overlap makes the loss flat; turning it off fixes the loss curve."));
+                "[BUG] loss does not decrease with overlap_comm enabled",
+                "Setting overlap_comm to true in the config makes the training curve flat."));
     assertEquals(Symptom.INCORRECT_OUTPUT, c.symptom().value());
     assertEquals(Stage.COMMUNICATION, c.stage().value());
   }
