@@ -66,8 +66,8 @@ public final class BenchCommand implements Command {
   record Sizes(
       String jmhArgs, int receiverRequests, int backfillEvents, long statsEvents, int queryIssues, int queryRuns,
       int pipelineEvents) {
-    static final Sizes DEFAULT = new Sizes("-f 1 -wi 2 -w 1s -i 3 -r 1s -t 1", 4000, 40_000, 300_000, 20_000, 10, 4000);
-    static final Sizes QUICK = new Sizes("-f 1 -wi 1 -w 1s -i 2 -r 1s -t 1", 1000, 10_000, 50_000, 3000, 5, 1000);
+    static final Sizes DEFAULT = new Sizes("-f 1 -wi 2 -w 1s -i 3 -r 1s -t 1", 2000, 20_000, 60_000, 10_000, 10, 2000);
+    static final Sizes QUICK = new Sizes("-f 1 -wi 1 -w 1s -i 2 -r 1s -t 1", 500, 5_000, 20_000, 2000, 3, 500);
   }
 
   /** Parsed arguments. */

@@ -32,6 +32,7 @@ import javax.imageio.ImageIO;
  * <p>{@code java dev.faultline.infra.bench.BenchReport RAW_DIR OUT_DIR}
  */
 public final class BenchReport {
+  private static final Pattern QUERY_LATENCY = Pattern.compile("query_p(50|95)_ms_(.+)");
   private static final Pattern RAW_FILE = Pattern.compile("([a-z][a-z0-9_]*)-(\\d+)\\.json");
 
   /** What one repeat of one stage measured. */
@@ -189,7 +190,7 @@ public final class BenchReport {
     b.append("| | |\n|---|---|\n");
     row(b, "date (UTC)", m.get("date"));
     row(b, "git commit", m.get("commit"));
-    row(b, "mode", m.get("mode") + ", " + m.get("repeats") + " repeats");
+    row(b, "mode", m.get("mode") + ", repeats: " + m.get("repeats"));
     row(b, "cores", m.get("cores"));
     row(b, "load average at start (1/5/15 min)", m.get("loadStart"));
     row(b, "load average at end (1/5/15 min)", m.get("loadEnd"));
@@ -225,15 +226,36 @@ public final class BenchReport {
         }
       });
     }
-    if (!report.extras().isEmpty()) {
+    queryLatencies(b, report.extras());
+    List<Extra> others = report.extras().stream().filter(e -> !QUERY_LATENCY.matcher(e.key()).matches()).toList();
+    if (!others.isEmpty()) {
       b.append("\n## other measurements\n\nRaw keys without a baseline of their own (units in the key's name).\n\n");
       b.append("| stage | key | median | min | max | repeats |\n|---|---|---:|---:|---:|---:|\n");
-      for (Extra e : report.extras()) {
+      for (Extra e : others) {
         b.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %d |%n", e.stage(), e.key(), number(e.value().median()),
             number(e.value().min()), number(e.value().max()), e.value().n()));
       }
     }
     return b.toString();
+  }
+
+  /** The library queries' p50/p95 (keys {@code query_p50_ms_<name>}, {@code query_p95_ms_<name>}), one row a query. */
+  private static void queryLatencies(StringBuilder b, List<Extra> extras) {
+    Map<String, Spread[]> byQuery = new TreeMap<>();
+    for (Extra e : extras) {
+      Matcher m = QUERY_LATENCY.matcher(e.key());
+      if (m.matches()) {
+        byQuery.computeIfAbsent(m.group(2), k -> new Spread[2])[m.group(1).equals("50") ? 0 : 1] = e.value();
+      }
+    }
+    if (byQuery.isEmpty()) {
+      return;
+    }
+    b.append("\n## query latency\n\nEach library query on the synthetic graph of the query stage (no baseline: absolute).\n\n");
+    b.append("| query | p50 | p95 |\n|---|---:|---:|\n");
+    byQuery.forEach((name, s) -> b.append("| ").append(name).append(" | ")
+        .append(s[0] == null ? "—" : spread(s[0], "ms")).append(" | ")
+        .append(s[1] == null ? "—" : spread(s[1], "ms")).append(" |\n"));
   }
 
   private static void row(StringBuilder b, String name, Object value) {
@@ -254,6 +276,9 @@ public final class BenchReport {
 
   /** Thousands grouped, digits enough for small values. */
   static String number(double v) {
+    if (v == 0) {
+      return "0";
+    }
     double a = Math.abs(v);
     String pattern = a >= 100 ? "%,.0f" : a >= 10 ? "%,.1f" : "%,.2f";
     return String.format(Locale.ROOT, pattern, v);

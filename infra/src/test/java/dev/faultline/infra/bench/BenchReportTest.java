@@ -31,7 +31,7 @@ class BenchReportTest {
     Files.writeString(raw.resolve("stats-1.json"), "{\"stats_events_per_s\": 30000, \"passthrough_events_per_s\": 120000}");
     Files.writeString(raw.resolve("pipeline-1.json"),
         "{\"latency_p50_ms_at_10\": 250, \"latency_p50_ms_at_500\": -1, \"local_idle_rss_mib\": 900, \"local_peak_rss_mib\": 1350}");
-    Files.writeString(raw.resolve("query-1.json"), "{\"query_p50_ms_top_symptoms\": 12.5}");
+    Files.writeString(raw.resolve("query-1.json"), "{\"query_p50_ms_top_symptoms\": 12.5, \"issues\": 2000}");
     Files.writeString(raw.resolve("notes.txt"), "not a raw result");
     Files.writeString(raw.resolve("machine.json"),
         "{\"date\": \"2026-11-22T01:30:00Z\", \"commit\": \"abc1234\", \"cores\": 2, \"mode\": \"default\", \"repeats\": 3,"
@@ -70,7 +70,8 @@ class BenchReportTest {
     assertTrue(r.rows().stream().noneMatch(x -> x.spec().key().equals("latency_p50_ms_at_500")));
     assertEquals(250, row(r, "latency", "latency_p50_ms_at_10", null).value().median());
     // Keys outside the catalogue are kept.
-    assertEquals(List.of(new BenchReport.Extra("query", "query_p50_ms_top_symptoms", new Spread(12.5, 12.5, 12.5, 1))), r.extras());
+    assertEquals(List.of(new BenchReport.Extra("query", "issues", new Spread(2000, 2000, 2000, 1)),
+        new BenchReport.Extra("query", "query_p50_ms_top_symptoms", new Spread(12.5, 12.5, 12.5, 1))), r.extras());
   }
 
   @Test
@@ -89,7 +90,8 @@ class BenchReportTest {
             + "| 200 req/s [200–200] | 0.40× [0.25–0.50] |"), text);
     assertTrue(text.contains("| category statistics job, one slot | 30,000 events/s | pass-through job | 120,000 events/s | 0.25× |"), text);
     assertTrue(text.contains("**Not measured**") && text.contains("classifier"), text);
-    assertTrue(text.contains("| query | query_p50_ms_top_symptoms | 12.5 | 12.5 | 12.5 | 1 |"), text);
+    assertTrue(text.contains("| top_symptoms | 12.5 ms | — |"), text);
+    assertTrue(text.contains("| query | issues | 2,000 | 2,000 | 2,000 | 1 |"), text);
     assertTrue(text.contains("![receiver-req-s](receiver-req-s.png)"), text);
 
     List<Path> pngs = written.stream().filter(p -> p.toString().endsWith(".png")).toList();
