@@ -227,9 +227,10 @@ class CategoryStatsJobIT {
 
     StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(2, loopback());
     env.enableCheckpointing(200, CheckpointingMode.EXACTLY_ONCE);
-    // A throttled, checkpointed source (~3 s of input), so checkpoints complete mid-stream before the failure.
+    // A throttled, checkpointed source (~8 s of input), so checkpoints complete mid-stream before the failure even on
+    // a loaded machine.
     DataGeneratorSource<ClassifiedEvent> source =
-        new DataGeneratorSource<>(new Replay(encoded), encoded.size(), RateLimiterStrategy.perSecond(encoded.size() / 3.0),
+        new DataGeneratorSource<>(new Replay(encoded), encoded.size(), RateLimiterStrategy.perSecond(encoded.size() / 8.0),
             TypeInformation.of(ClassifiedEvent.class));
     DataStream<ClassifiedEvent> input =
         env.fromSource(source, CategoryStatsJob.watermarks(config), "replay").map(new FailOnceAfterCheckpoint()).returns(ClassifiedEvent.class);
