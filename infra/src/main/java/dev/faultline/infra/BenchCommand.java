@@ -388,6 +388,9 @@ public final class BenchCommand implements Command {
         .redirectOutput(log.toFile()).start();
     Instant deadline = Instant.now().plus(timeout);
     Instant started = Instant.now();
+    // Ctrl-C on the bench must not leave a benchmark (or the local stack it started) running.
+    Thread stopOnExit = new Thread(() -> stop(p), "bench-stop-child");
+    Runtime.getRuntime().addShutdownHook(stopOnExit);
     try {
       while (!p.waitFor(HEARTBEAT.toMillis(), TimeUnit.MILLISECONDS)) {
         if (Instant.now().isAfter(deadline)) {
@@ -398,15 +401,32 @@ public final class BenchCommand implements Command {
       }
       return p.exitValue();
     } finally {
-      if (p.isAlive()) {
-        // The pipeline benchmark starts a local stack of its own: stop it too, not only its parent.
-        p.descendants().forEach(ProcessHandle::destroy);
-        p.destroy();
-        if (!p.waitFor(30, TimeUnit.SECONDS)) {
-          p.descendants().forEach(ProcessHandle::destroyForcibly);
-          p.destroyForcibly();
-        }
+      stop(p);
+      try {
+        Runtime.getRuntime().removeShutdownHook(stopOnExit);
+      } catch (IllegalStateException e) {
+        // Already shutting down: the hook is running or ran.
       }
+    }
+  }
+
+  /** Stops {@code p} and the processes it started (the pipeline benchmark starts a local stack of its own). */
+  private static void stop(Process p) {
+    if (!p.isAlive()) {
+      return;
+    }
+    List<ProcessHandle> children = p.descendants().toList();
+    children.forEach(ProcessHandle::destroy);
+    p.destroy();
+    try {
+      if (!p.waitFor(30, TimeUnit.SECONDS)) {
+        children.forEach(ProcessHandle::destroyForcibly);
+        p.destroyForcibly();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      children.forEach(ProcessHandle::destroyForcibly);
+      p.destroyForcibly();
     }
   }
 
