@@ -57,7 +57,8 @@ public final class LocalCommand implements Command {
           Kafka (KRaft)      %s
           Neo4j Bolt         %s
           Neo4j HTTP API     %s   (user neo4j)
-          Flink REST         %s   (job %s)
+          Flink REST         %s   (jobs %s, %s)
+          Dashboard          http://127.0.0.1:%d/
           Data directory     %s
 
           Webhook secret     %s%s
@@ -75,6 +76,8 @@ public final class LocalCommand implements Command {
             stack.neo4j().httpUri(),
             stack.flink().restAddress(),
             stack.pipelineJob(),
+            stack.statsJob(),
+            http,
             stack.dataDir(),
             s.webhookSecret(),
             s.webhookGenerated() ? "   (generated; set FAULTLINE_WEBHOOK_SECRET to choose one)" : "",

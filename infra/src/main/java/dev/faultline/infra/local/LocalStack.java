@@ -9,6 +9,8 @@ import dev.faultline.graph.query.QueryLibrary;
 import dev.faultline.jobs.IssuePipelineJob;
 import dev.faultline.jobs.JobConfig;
 import dev.faultline.jobs.sink.SinkOptions;
+import dev.faultline.jobs.stats.CategoryStatsJob;
+import dev.faultline.jobs.stats.StatsConfig;
 import dev.faultline.schemas.Topic;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -46,6 +48,7 @@ public final class LocalStack implements AutoCloseable {
   private Driver driver;
   private LocalFlink flink;
   private JobID pipelineJob;
+  private JobID statsJob;
   private LocalReceiver receiver;
 
   private LocalStack(LocalOptions options, LocalSecrets secrets) {
@@ -90,6 +93,18 @@ public final class LocalStack implements AutoCloseable {
     pipelineJob = flink.submit(IssuePipelineJob.NAME, env2 -> IssuePipelineJob.build(env2, job));
     started.add(() -> flink.checkpointAndCancel(pipelineJob, Duration.ofSeconds(10)));
     flink.awaitRunning(pipelineJob, Duration.ofSeconds(60));
+    // Locally most of the four partitions sit idle between deliveries: let them stop holding the watermark soon.
+    StatsConfig stats =
+        StatsConfig.fromArgs(
+            new String[] {
+              "--kafka-bootstrap", kafka.bootstrapServers(),
+              "--neo4j-uri", graph.uri(), "--neo4j-user", graph.user(), "--neo4j-password", graph.password(),
+              "--checkpoint-interval-ms", "5000", "--parallelism", "1", "--idleness", "PT10S"
+            },
+            Map.of());
+    statsJob = flink.submit(CategoryStatsJob.NAME, env2 -> CategoryStatsJob.build(env2, stats));
+    started.add(() -> flink.checkpointAndCancel(statsJob, Duration.ofSeconds(10)));
+    flink.awaitRunning(statsJob, Duration.ofSeconds(60));
 
     receiver =
         LocalReceiver.start(
@@ -101,7 +116,7 @@ public final class LocalStack implements AutoCloseable {
             List.of(
                 LocalReceiver.check("kafka", this::kafkaProblem),
                 LocalReceiver.check("neo4j", this::neo4jProblem),
-                LocalReceiver.check("flink-job", this::jobProblem)),
+                LocalReceiver.check("flink-jobs", this::jobProblem)),
             List.of(dashboard::register));
     started.add(receiver);
   }
@@ -151,8 +166,16 @@ public final class LocalStack implements AutoCloseable {
   }
 
   Optional<String> jobProblem() {
-    JobStatus status = flink.status(pipelineJob);
-    return status == JobStatus.RUNNING ? Optional.empty() : Optional.of(IssuePipelineJob.NAME + " is " + status);
+    List<String> problems = new ArrayList<>();
+    JobStatus pipeline = flink.status(pipelineJob);
+    if (pipeline != JobStatus.RUNNING) {
+      problems.add(IssuePipelineJob.NAME + " is " + pipeline);
+    }
+    JobStatus statistics = flink.status(statsJob);
+    if (statistics != JobStatus.RUNNING) {
+      problems.add(CategoryStatsJob.NAME + " is " + statistics);
+    }
+    return problems.isEmpty() ? Optional.empty() : Optional.of(String.join("; ", problems));
   }
 
   public EmbeddedKafka kafka() {
@@ -169,6 +192,10 @@ public final class LocalStack implements AutoCloseable {
 
   public JobID pipelineJob() {
     return pipelineJob;
+  }
+
+  public JobID statsJob() {
+    return statsJob;
   }
 
   public LocalReceiver receiver() {
