@@ -8,7 +8,7 @@ import dev.faultline.graph.PullRequestWriter;
 import dev.faultline.graph.ReleaseRow;
 import dev.faultline.graph.ReleaseWriter;
 import dev.faultline.graph.stats.AlertRow;
-import dev.faultline.graph.stats.StatsWriter;
+import dev.faultline.graph.stats.AlertWriter;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -95,8 +95,8 @@ final class KnownGraph {
                 pr(DS_REPO, DS, 110, "Raise the allgather timeout for ZeRO-3", "2024-01-25T08:00:00Z", 3, 1, List.of(DS_REPO + "#101")),
                 pr(DS_REPO, DS, 111, "Guard checkpoint path handling", "2024-03-20T08:00:00Z", 20, 5, List.of(DS_REPO + "#103")),
                 pr(PT_REPO, PT, 210, "Pin NCCL to 2.19 for DDP", "2024-05-02T08:00:00Z", 2, 2, List.of(PT_REPO + "#201"))));
-    new StatsWriter(driver, SharedGraph.DATABASE)
-        .writeAlerts(
+    new AlertWriter(driver, SharedGraph.DATABASE)
+        .write(
             List.of(
                 new AlertRow("alert-hang-ds", DS, "symptom", "HANG", null, "SURGE", millis("2024-03-04T00:00:00Z"),
                     millis("2024-03-11T00:00:00Z"), 2, 0.3, 4.2, "HANG in DeepSpeed: 2 issues this week against 0.3 expected",

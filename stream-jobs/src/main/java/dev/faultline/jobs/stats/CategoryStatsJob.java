@@ -1,5 +1,9 @@
 package dev.faultline.jobs.stats;
 
+import dev.faultline.graph.stats.AlertWriter;
+import dev.faultline.graph.stats.CategoryCountWriter;
+import dev.faultline.jobs.sink.Neo4jBatchSink;
+import dev.faultline.schemas.Topic;
 import dev.faultline.jobs.stats.functions.DailyCountAggregate;
 import dev.faultline.jobs.stats.functions.DailyCountWindow;
 import dev.faultline.jobs.stats.functions.DeltaEventTime;
@@ -14,7 +18,6 @@ import dev.faultline.jobs.stats.records.DailyCount;
 import dev.faultline.jobs.stats.records.StatAlert;
 import dev.faultline.jobs.stats.sink.AlertSerializer;
 import dev.faultline.jobs.stats.sink.CategoryStatSerializer;
-import dev.faultline.jobs.stats.sink.Neo4jStatsSink;
 import dev.faultline.jobs.stats.source.ClassifiedIssueDeserializer;
 import java.util.Properties;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
@@ -88,9 +91,25 @@ public final class CategoryStatsJob {
         env.fromSource(source.build(), watermarks(config), "classified issues").uid("classified-source");
     Outputs out = apply(events, config);
     out.stats().sinkTo(kafkaSink(config, "stats", new CategoryStatSerializer(config.statsTopic()))).uid("stats-kafka-sink").name("faultline.stats");
-    out.stats().sinkTo(Neo4jStatsSink.counts(config.graph(), config.sink())).uid("stats-graph-sink").name("graph CategoryCount");
+    out.stats()
+        .map(CategoryStat::toRow)
+        .uid("stats-graph-rows")
+        .name("CategoryCount rows")
+        .sinkTo(graphSink("category-stats/neo4j-counts", CategoryCountWriter::new, config))
+        .uid("stats-graph-sink")
+        .name("graph CategoryCount");
     out.alerts().sinkTo(kafkaSink(config, "alerts", new AlertSerializer(config.alertsTopic()))).uid("alerts-kafka-sink").name("faultline.alerts");
-    out.alerts().sinkTo(Neo4jStatsSink.alerts(config.graph(), config.sink())).uid("alerts-graph-sink").name("graph Alert");
+    out.alerts()
+        .map(StatAlert::toRow)
+        .uid("alerts-graph-rows")
+        .name("Alert rows")
+        .sinkTo(graphSink("category-stats/neo4j-alerts", AlertWriter::new, config))
+        .uid("alerts-graph-sink")
+        .name("graph Alert");
+  }
+
+  private static <R> Neo4jBatchSink<R> graphSink(String stage, Neo4jBatchSink.WriterFactory<R> writers, StatsConfig config) {
+    return new Neo4jBatchSink<>(stage, config.graph(), config.sink(), writers, config.kafkaClientProperties(), Topic.DEAD_LETTER.topicName());
   }
 
   /**
