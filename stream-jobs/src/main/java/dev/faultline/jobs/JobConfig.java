@@ -5,7 +5,6 @@ import dev.faultline.jobs.sink.SinkOptions;
 import dev.faultline.schemas.Topic;
 import java.io.Serializable;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.Properties;
 
@@ -69,44 +68,20 @@ public record JobConfig(
    * property X (e.g. {@code --kafka.security.protocol SASL_SSL}).
    */
   public static JobConfig fromArgs(String[] args, Map<String, String> env) {
-    Map<String, String> a = new HashMap<>();
-    Map<String, String> kafka = new HashMap<>();
-    for (int i = 0; i < args.length; i++) {
-      String name = args[i];
-      if (!name.startsWith("--") || i + 1 >= args.length) {
-        throw new IllegalArgumentException("Expected --name value pairs, got '" + name + "'");
-      }
-      String value = args[++i];
-      if (name.startsWith("--kafka.")) {
-        kafka.put(name.substring("--kafka.".length()), value);
-      } else {
-        a.put(name.substring(2), value);
-      }
-    }
-    Map<String, String> graphEnv = new HashMap<>(env);
-    putIfPresent(graphEnv, "FAULTLINE_NEO4J_URI", a.get("neo4j-uri"));
-    putIfPresent(graphEnv, "FAULTLINE_NEO4J_USER", a.get("neo4j-user"));
-    putIfPresent(graphEnv, "FAULTLINE_NEO4J_PASSWORD", a.get("neo4j-password"));
-    putIfPresent(graphEnv, "FAULTLINE_NEO4J_DATABASE", a.get("neo4j-database"));
+    JobArgs a = JobArgs.parse(args);
     SinkOptions sink =
         new SinkOptions(
-            Integer.parseInt(a.getOrDefault("sink-batch-size", Integer.toString(SinkOptions.DEFAULTS.batchSize()))),
-            Duration.ofMillis(Long.parseLong(a.getOrDefault("sink-flush-ms", Long.toString(SinkOptions.DEFAULTS.flushInterval().toMillis())))),
+            Integer.parseInt(a.get("sink-batch-size", Integer.toString(SinkOptions.DEFAULTS.batchSize()))),
+            Duration.ofMillis(Long.parseLong(a.get("sink-flush-ms", Long.toString(SinkOptions.DEFAULTS.flushInterval().toMillis())))),
             SinkOptions.DEFAULTS.maxBackoff());
     return new JobConfig(
-        a.getOrDefault("kafka-bootstrap", env.getOrDefault("FAULTLINE_KAFKA_BOOTSTRAP_SERVERS", "127.0.0.1:9092")),
-        kafka,
-        a.getOrDefault("group-id", "faultline-issue-pipeline"),
-        GraphConfig.fromEnvironment(graphEnv),
+        a.kafkaBootstrap(env),
+        a.kafka(),
+        a.get("group-id", "faultline-issue-pipeline"),
+        a.graph(env),
         sink,
-        Duration.ofMillis(Long.parseLong(a.getOrDefault("checkpoint-interval-ms", "5000"))),
-        Integer.parseInt(a.getOrDefault("parallelism", "0")),
-        a.getOrDefault("checkpoint-dir", env.get("FAULTLINE_CHECKPOINT_DIR")));
-  }
-
-  private static void putIfPresent(Map<String, String> m, String k, String v) {
-    if (v != null) {
-      m.put(k, v);
-    }
+        Duration.ofMillis(Long.parseLong(a.get("checkpoint-interval-ms", "5000"))),
+        Integer.parseInt(a.get("parallelism", "0")),
+        a.get("checkpoint-dir", env.get("FAULTLINE_CHECKPOINT_DIR")));
   }
 }

@@ -7,8 +7,8 @@ import dev.faultline.schemas.Topic;
 import java.io.Serializable;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
+import dev.faultline.jobs.JobArgs;
 import java.util.Map;
 import java.util.Properties;
 
@@ -182,27 +182,10 @@ public record StatsConfig(
    * --sink-batch-size}, {@code --sink-flush-ms}. Durations are ISO-8601.
    */
   public static StatsConfig fromArgs(String[] args, Map<String, String> env) {
-    Map<String, String> a = new HashMap<>();
-    Map<String, String> kafka = new HashMap<>();
-    for (int i = 0; i < args.length; i++) {
-      String name = args[i];
-      if (!name.startsWith("--") || i + 1 >= args.length) {
-        throw new IllegalArgumentException("Expected --name value pairs, got '" + name + "'");
-      }
-      String value = args[++i];
-      if (name.startsWith("--kafka.")) {
-        kafka.put(name.substring("--kafka.".length()), value);
-      } else {
-        a.put(name.substring(2), value);
-      }
-    }
-    Map<String, String> graphEnv = new HashMap<>(env);
-    putIfPresent(graphEnv, "FAULTLINE_NEO4J_URI", a.get("neo4j-uri"));
-    putIfPresent(graphEnv, "FAULTLINE_NEO4J_USER", a.get("neo4j-user"));
-    putIfPresent(graphEnv, "FAULTLINE_NEO4J_PASSWORD", a.get("neo4j-password"));
-    putIfPresent(graphEnv, "FAULTLINE_NEO4J_DATABASE", a.get("neo4j-database"));
-    StatsConfig d = defaults(a.getOrDefault("kafka-bootstrap", env.getOrDefault("FAULTLINE_KAFKA_BOOTSTRAP_SERVERS", "127.0.0.1:9092")),
-        GraphConfig.fromEnvironment(graphEnv));
+    JobArgs parsed = JobArgs.parse(args);
+    Map<String, String> a = parsed.named();
+    Map<String, String> kafka = parsed.kafka();
+    StatsConfig d = defaults(parsed.kafkaBootstrap(env), parsed.graph(env));
     SinkOptions sink =
         new SinkOptions(
             intArg(a, "sink-batch-size", d.sink.batchSize()),
@@ -271,12 +254,6 @@ public record StatsConfig(
   private static void notNegative(String what, Duration d) {
     if (d == null || d.isNegative()) {
       throw new IllegalArgumentException(what + " must be zero or positive, was " + d);
-    }
-  }
-
-  private static void putIfPresent(Map<String, String> m, String k, String v) {
-    if (v != null) {
-      m.put(k, v);
     }
   }
 }
