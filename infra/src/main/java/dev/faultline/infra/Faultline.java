@@ -31,7 +31,8 @@ public final class Faultline {
             new QueryCommand(),
             new MigrateCommand(),
             new JobsCommand(),
-            new IngestCommand()));
+            new IngestCommand(),
+            new BenchCommand()));
   }
 
   public static void main(String[] args) {
