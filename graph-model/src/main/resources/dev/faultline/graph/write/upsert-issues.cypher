@@ -38,26 +38,15 @@ CALL (i, row) {
   OPTIONAL MATCH (i)-[old:HAS_SYMPTOM|CAUSED_BY|RESOLVED_BY|IN_STAGE|REPORTS|FILED_AGAINST|TRANSFERRED_TO]->()
   DELETE old
 }
-CALL (i, row) {
-  MATCH (s:Symptom {code: row.symptomEdge.code})
-  MERGE (i)-[e:HAS_SYMPTOM]->(s)
-  SET e = row.symptomEdge
-}
-CALL (i, row) {
-  MATCH (c:RootCause {code: row.rootCauseEdge.code})
-  MERGE (i)-[e:CAUSED_BY]->(c)
-  SET e = row.rootCauseEdge
-}
-CALL (i, row) {
-  MATCH (p:FixPattern {code: row.fixPatternEdge.code})
-  MERGE (i)-[e:RESOLVED_BY]->(p)
-  SET e = row.fixPatternEdge
-}
-CALL (i, row) {
-  MATCH (s:Stage {code: row.stageEdge.code})
-  MERGE (i)-[e:IN_STAGE]->(s)
-  SET e = row.stageEdge
-}
+OPTIONAL MATCH (symptom:Symptom {code: row.symptomEdge.code})
+OPTIONAL MATCH (cause:RootCause {code: row.rootCauseEdge.code})
+OPTIONAL MATCH (fix:FixPattern {code: row.fixPatternEdge.code})
+OPTIONAL MATCH (stage:Stage {code: row.stageEdge.code})
+// The old edges were all deleted above, so CREATE cannot double an edge.
+FOREACH (n IN CASE WHEN symptom IS NULL THEN [] ELSE [symptom] END | CREATE (i)-[e:HAS_SYMPTOM]->(n) SET e = row.symptomEdge)
+FOREACH (n IN CASE WHEN cause IS NULL THEN [] ELSE [cause] END | CREATE (i)-[e:CAUSED_BY]->(n) SET e = row.rootCauseEdge)
+FOREACH (n IN CASE WHEN fix IS NULL THEN [] ELSE [fix] END | CREATE (i)-[e:RESOLVED_BY]->(n) SET e = row.fixPatternEdge)
+FOREACH (n IN CASE WHEN stage IS NULL THEN [] ELSE [stage] END | CREATE (i)-[e:IN_STAGE]->(n) SET e = row.stageEdge)
 FOREACH (v IN row.versions |
   MERGE (ver:Version {id: v.id})
   ON CREATE SET ver.component = v.component, ver.version = v.version
@@ -69,12 +58,14 @@ WITH i, row
 // The release it reports, else the latest release of its framework published before it was opened.
 CALL (i, row) {
   OPTIONAL MATCH (exact:Release {id: row.framework + '@' + row.frameworkVersion})
-  OPTIONAL MATCH (prev:Release {framework: row.framework})
-  WHERE prev.publishedAt <= i.createdAt
-  WITH exact, prev
-  ORDER BY prev.publishedAt DESC
-  LIMIT 1
-  WITH coalesce(exact, prev) AS release
-  WHERE release IS NOT NULL
-  MERGE (i)-[:FILED_AGAINST]->(release)
+  CALL (exact, i, row) {
+    WITH exact WHERE exact IS NULL
+    MATCH (prev:Release {framework: row.framework})
+    WHERE prev.publishedAt <= i.createdAt
+    RETURN prev ORDER BY prev.publishedAt DESC LIMIT 1
+    UNION
+    WITH exact WHERE exact IS NOT NULL
+    RETURN exact AS prev
+  }
+  MERGE (i)-[:FILED_AGAINST]->(prev)
 }
