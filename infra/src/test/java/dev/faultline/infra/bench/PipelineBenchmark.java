@@ -204,14 +204,30 @@ public final class PipelineBenchmark {
     return rows;
   }
 
+  /** The ceiling: the same rows' issue properties written with a bare UNWIND … MERGE, no relationships. */
   private static void bareMerge(Driver driver, List<IssueRow> rows) {
     for (int i = 0; i < rows.size(); i += 1000) {
       List<Map<String, Object>> batch =
           rows.subList(i, Math.min(rows.size(), i + 1000)).stream()
-              .map(r -> Map.<String, Object>of("id", "ceiling:" + r.id(), "props", Map.of("title", r.title(), "state", r.state(), "number", r.number())))
+              .map(
+                  r -> {
+                    Map<String, Object> props = new HashMap<>();
+                    r.toParameters().forEach((k, v) -> {
+                      if (v instanceof String || v instanceof Number || v instanceof Boolean) {
+                        props.put(k, v);
+                      }
+                    });
+                    props.putAll(r.toParameters().get("classification") instanceof Map<?, ?> c ? castMap(c) : Map.of());
+                    return Map.<String, Object>of("id", "ceiling:" + r.id(), "props", props);
+                  })
               .toList();
       driver.executableQuery("UNWIND $rows AS row MERGE (i:Issue {id: row.id}) SET i += row.props").withParameters(Map.of("rows", batch)).execute();
     }
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> castMap(Map<?, ?> m) {
+    return (Map<String, Object>) m;
   }
 
   private static void fullWriter(Driver driver, List<IssueRow> rows) {
