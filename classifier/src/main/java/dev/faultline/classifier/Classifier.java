@@ -16,6 +16,7 @@ import dev.faultline.schemas.taxonomy.SymptomClass;
 import dev.faultline.schemas.taxonomy.Taxonomy;
 import dev.faultline.schemas.taxonomy.TaxonomyDimension;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
@@ -502,26 +503,40 @@ public final class Classifier {
   // ------------------------------------------------------------------ root cause and fix
 
   /** Stated causes, most specific first: on a tie the earlier one wins. */
-  private static final Object[][] CAUSES = {
-    {Cue.CAUSE_COMMUNICATION, RootCause.DISTRIBUTED_COMMUNICATION_ERROR},
-    {Cue.CAUSE_CONCURRENCY, RootCause.CONCURRENCY_ERROR},
-    {Cue.CAUSE_DIST_TENSOR, RootCause.DISTRIBUTED_TENSOR_ERROR},
-    {Cue.CAUSE_EXCEPTION, RootCause.INCORRECT_EXCEPTION_HANDLING},
-    {Cue.CAUSE_DEPENDENCY, RootCause.DEPENDENT_MODULE_ISSUE},
-    {Cue.CAUSE_PRECONDITION, RootCause.PRECONDITION_MISSING},
-    {Cue.CAUSE_ASSIGNMENT, RootCause.INCORRECT_ASSIGNMENT},
-    {Cue.CAUSE_IMPLEMENTATION, RootCause.INCORRECT_IMPLEMENTATION},
-    {Cue.CAUSE_API_MISUSE, RootCause.API_MISUSE},
-    {Cue.CAUSE_CONFIG, RootCause.CONFIGURATION_ERROR},
-  };
+  private static final List<Map.Entry<Cue, RootCause>> CAUSES =
+      List.of(
+          Map.entry(Cue.CAUSE_COMMUNICATION, RootCause.DISTRIBUTED_COMMUNICATION_ERROR),
+          Map.entry(Cue.CAUSE_CONCURRENCY, RootCause.CONCURRENCY_ERROR),
+          Map.entry(Cue.CAUSE_DIST_TENSOR, RootCause.DISTRIBUTED_TENSOR_ERROR),
+          Map.entry(Cue.CAUSE_EXCEPTION, RootCause.INCORRECT_EXCEPTION_HANDLING),
+          Map.entry(Cue.CAUSE_DEPENDENCY, RootCause.DEPENDENT_MODULE_ISSUE),
+          Map.entry(Cue.CAUSE_PRECONDITION, RootCause.PRECONDITION_MISSING),
+          Map.entry(Cue.CAUSE_ASSIGNMENT, RootCause.INCORRECT_ASSIGNMENT),
+          Map.entry(Cue.CAUSE_IMPLEMENTATION, RootCause.INCORRECT_IMPLEMENTATION),
+          Map.entry(Cue.CAUSE_API_MISUSE, RootCause.API_MISUSE),
+          Map.entry(Cue.CAUSE_CONFIG, RootCause.CONFIGURATION_ERROR));
 
   /** Stated fixes, most specific first. */
-  private static final Object[][] FIXES = {
-    {Cue.FIX_VERSION_COMPAT, FixPattern.VERSION_COMPATIBILITY_HANDLING},
-    {Cue.FIX_CONDITION, FixPattern.CONDITIONAL_LOGIC},
-    {Cue.FIX_PARAMETER, FixPattern.PARAMETER_HANDLING},
-    {Cue.FIX_REWRITE, FixPattern.LOGIC_REWRITE},
-  };
+  private static final List<Map.Entry<Cue, FixPattern>> FIXES =
+      List.of(
+          Map.entry(Cue.FIX_VERSION_COMPAT, FixPattern.VERSION_COMPATIBILITY_HANDLING),
+          Map.entry(Cue.FIX_CONDITION, FixPattern.CONDITIONAL_LOGIC),
+          Map.entry(Cue.FIX_PARAMETER, FixPattern.PARAMETER_HANDLING),
+          Map.entry(Cue.FIX_REWRITE, FixPattern.LOGIC_REWRITE));
+
+  /** The table entry whose cue is stated most often (the first on ties, so the table's order is its priority). */
+  private <T> Map.Entry<Cue, T> mostStated(Ctx c, List<Map.Entry<Cue, T>> table) {
+    Map.Entry<Cue, T> best = null;
+    int bestN = 0;
+    for (Map.Entry<Cue, T> entry : table) {
+      int n = stated(c, entry.getKey());
+      if (n > bestN) {
+        bestN = n;
+        best = entry;
+      }
+    }
+    return best;
+  }
 
   /**
    * How often a cue occurs where the codebook accepts a diagnosis or a fix: a pull request's own title and
@@ -551,19 +566,9 @@ public final class Classifier {
         return Label.predicted(RootCause.DEPENDENT_MODULE_ISSUE, 0.6, "GitHub label '" + label + "': bug in a dependency");
       }
     }
-    Cue bestCue = null;
-    RootCause best = null;
-    int bestN = 0;
-    for (Object[] cause : CAUSES) {
-      int n = stated(c, (Cue) cause[0]);
-      if (n > bestN) {
-        bestN = n;
-        bestCue = (Cue) cause[0];
-        best = (RootCause) cause[1];
-      }
-    }
-    if (best != null) {
-      return Label.predicted(best, 0.55, "stated cause ('" + f.phrase(bestCue) + "')");
+    Map.Entry<Cue, RootCause> cause = mostStated(c, CAUSES);
+    if (cause != null) {
+      return Label.predicted(cause.getValue(), 0.55, "stated cause ('" + f.phrase(cause.getKey()) + "')");
     }
     boolean resolved = f.count(Cue.RESOLVED, Zone.COMMENT) + f.count(Cue.RESOLVED, Zone.MAINTAINER_COMMENT) > 0
         || c.mergedFix();
@@ -611,19 +616,9 @@ public final class Classifier {
     if (addsConditionInPatch(c.in())) {
       return Label.predicted(FixPattern.CONDITIONAL_LOGIC, 0.55, "a patch in the thread adds an if-branch");
     }
-    Cue bestCue = null;
-    FixPattern best = null;
-    int bestN = 0;
-    for (Object[] fix : FIXES) {
-      int n = stated(c, (Cue) fix[0]);
-      if (n > bestN) {
-        bestN = n;
-        bestCue = (Cue) fix[0];
-        best = (FixPattern) fix[1];
-      }
-    }
-    if (best != null) {
-      return Label.predicted(best, 0.5, "stated fix ('" + f.phrase(bestCue) + "')");
+    Map.Entry<Cue, FixPattern> fix = mostStated(c, FIXES);
+    if (fix != null) {
+      return Label.predicted(fix.getValue(), 0.5, "stated fix ('" + f.phrase(fix.getKey()) + "')");
     }
     return Label.predicted(FixPattern.UNKNOWN, 0.8, "no resolution visible");
   }
