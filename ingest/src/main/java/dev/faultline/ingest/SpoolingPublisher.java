@@ -209,6 +209,10 @@ public final class SpoolingPublisher implements DeliveryPublisher, MeterBinder {
         }
         List<CompletableFuture<Void>> sends = new ArrayList<>(batch.size());
         for (SpoolFile.Entry entry : batch) {
+          if (!sends.isEmpty() && sends.get(sends.size() - 1).isCompletedExceptionally()) {
+            // Kafka refused an earlier one: sending the rest would only put them ahead of it on the retry.
+            break;
+          }
           sends.add(delegate.publish(entry.key(), codec.decode(entry.value())));
         }
         CompletableFuture.allOf(sends.toArray(CompletableFuture[]::new))

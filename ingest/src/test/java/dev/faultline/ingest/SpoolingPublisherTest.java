@@ -82,6 +82,32 @@ class SpoolingPublisherTest {
   }
 
   @Test
+  void aRefusedSendStopsItsDrainBatchSoNothingOvertakesItOrIsSentTwice() throws Exception {
+    java.util.concurrent.atomic.AtomicBoolean down = new java.util.concurrent.atomic.AtomicBoolean(true);
+    java.util.concurrent.atomic.AtomicInteger refusalsLeft = new java.util.concurrent.atomic.AtomicInteger(1);
+    List<String> delivered = new java.util.concurrent.CopyOnWriteArrayList<>();
+    RecordingPublisher kafka =
+        new RecordingPublisher()
+            .answering(
+                p -> {
+                  // The broker is down; then it refuses one send of the drain; then it takes everything.
+                  if (down.get() || refusalsLeft.getAndDecrement() > 0) {
+                    return CompletableFuture.failedFuture(new IllegalStateException("broker down"));
+                  }
+                  delivered.add(p.delivery().getDeliveryId());
+                  return CompletableFuture.completedFuture(null);
+                });
+    try (SpoolingPublisher publisher = SpoolingPublisher.open(kafka, dir, Duration.ofSeconds(5))) {
+      for (String id : ids(0, 30)) {
+        assertEquals(Handoff.SPOOLED, publisher.handOff("k", delivery(id)).get(5, TimeUnit.SECONDS));
+      }
+      down.set(false);
+      await(Duration.ofSeconds(10), () -> "spool drained, depth " + publisher.depth(), () -> !publisher.isSpooling());
+      assertEquals(ids(0, 30), delivered, "each once, in the order accepted");
+    }
+  }
+
+  @Test
   void spoolsWhenKafkaDoesNotAnswerWithinTheHandoffTimeout() throws Exception {
     RecordingPublisher kafka = new RecordingPublisher().answering(p -> new CompletableFuture<>());
     try (SpoolingPublisher publisher = SpoolingPublisher.open(kafka, dir, Duration.ofMillis(200))) {
