@@ -45,7 +45,8 @@ public final class BenchCommand implements Command {
     RECEIVER("receiver", "faultline-ingest", "receiver: 12 KB deliveries/s, p50/p99 vs bare KafkaProducer; backfill vs gunzip+parse"),
     STATS("stats", "faultline-stream-jobs", "statistics job events/s vs pass-through"),
     QUERY("query", "faultline-graph-model", "graph writes vs bare MERGE; query p50/p95 (synthetic graph)"),
-    PIPELINE("pipeline", "faultline-infra", "Kafka→classify→Neo4j vs discard; writer vs bare MERGE; latency; RSS");
+    PIPELINE("pipeline", "faultline-infra", "Kafka→classify→Neo4j vs discard; writer vs bare MERGE; latency; RSS"),
+    SOAK("soak", "faultline-infra", "soak: signed deliveries at a fixed rate into faultline local; lost, p99, memory (only with --only)");
 
     final String id;
     final String artifact;
@@ -65,9 +66,10 @@ public final class BenchCommand implements Command {
   /** Sizes of one run: the default and {@code --quick}. */
   record Sizes(
       String jmhArgs, int receiverRequests, int backfillEvents, long statsEvents, int queryIssues, int queryRuns,
-      int pipelineEvents) {
-    static final Sizes DEFAULT = new Sizes("-f 1 -wi 2 -w 1s -i 3 -r 1s -t 1", 2000, 20_000, 60_000, 10_000, 10, 2000);
-    static final Sizes QUICK = new Sizes("-f 1 -wi 1 -w 1s -i 2 -r 1s -t 1", 500, 5_000, 20_000, 2000, 3, 500);
+      int pipelineEvents, int soakRate, int soakSeconds) {
+    static final Sizes DEFAULT =
+        new Sizes("-f 1 -wi 2 -w 1s -i 3 -r 1s -t 1", 2000, 20_000, 60_000, 10_000, 10, 2000, 200, 600);
+    static final Sizes QUICK = new Sizes("-f 1 -wi 1 -w 1s -i 2 -r 1s -t 1", 500, 5_000, 20_000, 2000, 3, 500, 100, 60);
   }
 
   /** Parsed arguments. */
@@ -128,7 +130,8 @@ public final class BenchCommand implements Command {
   static Options parse(String[] args, Path root) {
     Integer repeats = null;
     boolean quick = false;
-    List<Stage> stages = List.of(Stage.values());
+    // The soak runs for ten minutes at full rate: only when asked for by name.
+    List<Stage> stages = Arrays.stream(Stage.values()).filter(s -> s != Stage.SOAK).toList();
     Path out = root.resolve("target").resolve("bench");
     boolean offline = false;
     Optional<String> repo = Optional.empty();
@@ -364,6 +367,12 @@ public final class BenchCommand implements Command {
             return false;
           }
           Files.copy(work.resolve("pipeline.json"), raw, StandardCopyOption.REPLACE_EXISTING);
+        }
+        case SOAK -> {
+          command.addAll(List.of("-Xmx1g", "-Dfaultline.bench.out=" + raw, "-cp", cp,
+              "dev.faultline.infra.bench.SoakBenchmark", Integer.toString(sizes.soakRate()),
+              Integer.toString(sizes.soakSeconds())));
+          return runChild(command, outDir, log, options.stageTimeout(), progress, what) == 0 && Files.exists(raw);
         }
         default -> throw new IllegalStateException("stage " + stage);
       }

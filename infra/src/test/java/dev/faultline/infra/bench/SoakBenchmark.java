@@ -21,9 +21,14 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * A bounded soak of {@code faultline local} (a child process on loopback): signed deliveries at a fixed rate for a
  * fixed time, then a check that every delivery answered 2xx is in the graph once, the answer-time percentiles, and
- * the stack's resident memory sampled through the run (flat means no leak). Printed as a report, never asserted.
+ * the stack's memory sampled through the run: resident set every 30 s, and every 2 minutes the live heap (heap used
+ * right after a full collection the soak asks for with {@code jcmd}; each costs one short pause in the answer times).
+ * A JVM's resident set grows until its heap is sized, so the live heap is what shows a leak: flat means none.
+ * Printed as a report, never asserted.
  *
- * <p>{@code java -cp <infra test classpath> dev.faultline.infra.bench.SoakBenchmark [rate=200] [seconds=600]}
+ * <p>{@code ./faultline bench --only soak} (200/s for 600 s; {@code --quick}: 100/s for 60 s), or {@code java -cp <infra
+ * test classpath> dev.faultline.infra.bench.SoakBenchmark [rate=200] [seconds=600]}; with {@code
+ * -Dfaultline.bench.out=FILE} the figures are also written to FILE as JSON.
  */
 public final class SoakBenchmark {
   public static void main(String[] args) throws Exception {
@@ -32,6 +37,7 @@ public final class SoakBenchmark {
     Path dir = Files.createTempDirectory("faultline-soak");
     ObjectMapper json = new ObjectMapper();
     SyntheticIssues text = new SyntheticIssues(3);
+    Map<String, Double> results = new java.util.TreeMap<>();
     String repo = "soak/run-" + UUID.randomUUID().toString().substring(0, 8);
     try (LocalProcess stack = new LocalProcess(dir.resolve("data"), dir.resolve("logs"))) {
       Process p = stack.launch("local.log");
@@ -42,6 +48,8 @@ public final class SoakBenchmark {
       AtomicInteger accepted = new AtomicInteger();
       AtomicInteger refused = new AtomicInteger();
       List<long[]> rss = new ArrayList<>();
+      List<long[]> live = new ArrayList<>();
+      long nextLive = System.nanoTime() + Duration.ofSeconds(60).toNanos();
       ExecutorService senders = Executors.newFixedThreadPool(32);
       int total = rate * seconds;
       long start = System.nanoTime();
@@ -57,6 +65,12 @@ public final class SoakBenchmark {
           rss.add(new long[] {(System.nanoTime() - start) / 1_000_000_000L, r[0]});
           System.out.printf("  t=%4ds sent=%,d accepted=%,d rss=%,d MiB%n", rss.get(rss.size() - 1)[0], n, accepted.get(), r[0]);
           nextSample += Duration.ofSeconds(30).toNanos();
+        }
+        if (System.nanoTime() >= nextLive) {
+          long mib = liveHeapMiB(p.pid());
+          live.add(new long[] {(System.nanoTime() - start) / 1_000_000_000L, mib});
+          System.out.printf("  t=%4ds live heap after full GC %,d MiB%n", live.get(live.size() - 1)[0], mib);
+          nextLive += Duration.ofSeconds(120).toNanos();
         }
         ObjectNode payload = json.createObjectNode();
         payload.put("action", "opened");
@@ -89,14 +103,64 @@ public final class SoakBenchmark {
       List<Long> sorted = new ArrayList<>(answerMs);
       Collections.sort(sorted);
       long[] end = LocalProcess.rssMiB(p);
+      live.add(new long[] {(System.nanoTime() - start) / 1_000_000_000L, liveHeapMiB(p.pid())});
       System.out.println();
       System.out.println("soak report");
       System.out.printf("  sent %,d in %.0f s (%.0f/s offered %d/s); accepted %,d, refused %,d%n", total, sendSeconds, total / sendSeconds, rate, accepted.get(), refused.get());
       System.out.printf("  in the graph: %,d of %,d accepted (%s)%n", inGraph, accepted.get(), inGraph == accepted.get() ? "nothing lost" : "MISSING " + (accepted.get() - inGraph));
       System.out.printf("  answer time p50 %d ms, p99 %d ms, max %d ms%n", pct(sorted, 50), pct(sorted, 99), sorted.isEmpty() ? -1 : sorted.get(sorted.size() - 1));
       System.out.printf("  resident memory: first sample %,d MiB, last sample %,d MiB, peak %,d MiB%n", rss.get(0)[1], rss.get(rss.size() - 1)[1], end[1]);
+      StringBuilder liveLine = new StringBuilder();
+      live.forEach(l -> liveLine.append(String.format(" %ds:%,d", l[0], l[1])));
+      System.out.printf("  live heap after full GC (MiB):%s%n", liveLine);
+      if (live.size() >= 2) {
+        long[] first = live.get(0);
+        long[] last = live.get(live.size() - 1);
+        double perMinute = (last[1] - first[1]) / Math.max(1.0, (last[0] - first[0]) / 60.0);
+        System.out.printf("  live heap from %ds to %ds: %+,d MiB (%+.1f MiB/min)%n", first[0], last[0], last[1] - first[1], perMinute);
+        results.put("soak_live_heap_first_mib", (double) first[1]);
+        results.put("soak_live_heap_last_mib", (double) last[1]);
+        results.put("soak_live_heap_mib_per_min", perMinute);
+      }
+      results.put("soak_rate_per_s", (double) rate);
+      results.put("soak_seconds", (double) seconds);
+      results.put("soak_sent", (double) total);
+      results.put("soak_accepted", (double) accepted.get());
+      results.put("soak_refused", (double) refused.get());
+      results.put("soak_in_graph", (double) inGraph);
+      results.put("soak_lost", (double) (accepted.get() - inGraph));
+      results.put("soak_answer_p50_ms", (double) pct(sorted, 50));
+      results.put("soak_answer_p99_ms", (double) pct(sorted, 99));
+      results.put("soak_answer_max_ms", sorted.isEmpty() ? -1.0 : (double) sorted.get(sorted.size() - 1));
+      results.put("soak_rss_first_mib", (double) rss.get(0)[1]);
+      results.put("soak_rss_last_mib", (double) rss.get(rss.size() - 1)[1]);
+      results.put("soak_rss_peak_mib", (double) end[1]);
+      String out = System.getProperty("faultline.bench.out");
+      if (out != null) {
+        Files.writeString(Path.of(out), json.writerWithDefaultPrettyPrinter().writeValueAsString(results));
+      }
     }
     System.exit(0);
+  }
+
+  /** Heap used right after a full collection of the process {@code pid}, in MiB (-1 when jcmd cannot tell). */
+  static long liveHeapMiB(long pid) {
+    try {
+      Path jcmd = Path.of(ProcessHandle.current().info().command().orElse("java")).resolveSibling("jcmd");
+      run(jcmd.toString(), Long.toString(pid), "GC.run");
+      String info = run(jcmd.toString(), Long.toString(pid), "GC.heap_info");
+      java.util.regex.Matcher m = java.util.regex.Pattern.compile("used (\\d+)K").matcher(info);
+      return m.find() ? Long.parseLong(m.group(1)) / 1024 : -1;
+    } catch (Exception e) {
+      return -1;
+    }
+  }
+
+  private static String run(String... command) throws Exception {
+    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    p.waitFor(60, TimeUnit.SECONDS);
+    return out;
   }
 
   private static long pct(List<Long> sorted, int p) {
