@@ -5,6 +5,7 @@ import dev.faultline.graph.query.QueryLibrary;
 import io.javalin.http.Context;
 import java.time.Instant;
 import java.time.OffsetDateTime;
+import java.time.Period;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -90,7 +91,8 @@ final class ApiController {
     body.put("dimension", dimension);
     body.put("bucket", bucket);
     body.put("kind", q.get("kind"));
-    body.putAll(Shapes.trendSeries(queries.run("category-trends", q)));
+    Period step = "week".equals(bucket) ? Period.ofWeeks(1) : Period.ofMonths(1);
+    body.putAll(Shapes.trendSeries(queries.run("category-trends", q), step));
     json(ctx, body);
   }
 

@@ -1,5 +1,7 @@
 package dev.faultline.dashboard;
 
+import java.time.LocalDate;
+import java.time.Period;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -17,11 +19,14 @@ final class Shapes {
   private Shapes() {}
 
   /**
-   * {@code category-trends} rows ({@code period, category, issues}) as one series per category over the sorted
-   * periods, zero-filled; the {@link #MAX_SERIES} largest categories by total kept apart, the rest summed as
+   * {@code category-trends} rows ({@code period, category, issues}) as one series per category over every period
+   * from the first to the last, {@code step} apart (a period without issues is there with zeros, so the time axis
+   * stays linear), zero-filled; the {@link #MAX_SERIES} largest categories by total kept apart, the rest summed as
    * {@code OTHER}. Series are ordered by total, largest first (ties by code).
+   *
+   * @param step the bucket: a week or a month (periods are ISO dates of their first day)
    */
-  static Map<String, Object> trendSeries(List<Map<String, Object>> rows) {
+  static Map<String, Object> trendSeries(List<Map<String, Object>> rows, Period step) {
     TreeSet<String> periodSet = new TreeSet<>();
     Map<String, Map<String, Long>> byCategory = new LinkedHashMap<>();
     for (Map<String, Object> row : rows) {
@@ -31,7 +36,7 @@ final class Shapes {
       periodSet.add(period);
       byCategory.computeIfAbsent(category, c -> new LinkedHashMap<>()).merge(period, issues, Long::sum);
     }
-    List<String> periods = List.copyOf(periodSet);
+    List<String> periods = withEmptyPeriods(periodSet, step);
     List<Map.Entry<String, Long>> totals = new ArrayList<>();
     byCategory.forEach((c, counts) -> totals.add(Map.entry(c, counts.values().stream().mapToLong(Long::longValue).sum())));
     totals.sort(Map.Entry.<String, Long>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()));
@@ -65,6 +70,18 @@ final class Shapes {
     out.put("series", series);
     out.put("total", totals.stream().mapToLong(Map.Entry::getValue).sum());
     return out;
+  }
+
+  /** The periods and every {@code step} between the first and the last of them, sorted. */
+  private static List<String> withEmptyPeriods(TreeSet<String> periods, Period step) {
+    TreeSet<String> all = new TreeSet<>(periods);
+    if (!periods.isEmpty()) {
+      LocalDate last = LocalDate.parse(periods.last());
+      for (LocalDate d = LocalDate.parse(periods.first()); d.isBefore(last); d = d.plus(step)) {
+        all.add(d.toString());
+      }
+    }
+    return List.copyOf(all);
   }
 
   private static Map<String, Object> seriesOf(String category, List<Long> values, long total) {

@@ -2,12 +2,15 @@ package dev.faultline.dashboard;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.time.Period;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class ShapesTest {
+  private static final Period MONTH = Period.ofMonths(1);
+
   private static Map<String, Object> trend(String period, String category, long issues) {
     return Map.of("period", period, "category", category, "issues", issues);
   }
@@ -16,7 +19,8 @@ class ShapesTest {
   @SuppressWarnings("unchecked")
   void trendSeriesAreZeroFilledAndOrderedByTotal() {
     Map<String, Object> out =
-        Shapes.trendSeries(List.of(trend("2024-01-01", "OOM", 1), trend("2024-02-01", "HANG", 2), trend("2024-01-01", "HANG", 1)));
+        Shapes.trendSeries(
+            List.of(trend("2024-01-01", "OOM", 1), trend("2024-02-01", "HANG", 2), trend("2024-01-01", "HANG", 1)), MONTH);
     assertEquals(List.of("2024-01-01", "2024-02-01"), out.get("periods"));
     List<Map<String, Object>> series = (List<Map<String, Object>>) out.get("series");
     assertEquals("HANG", series.get(0).get("category"));
@@ -27,12 +31,24 @@ class ShapesTest {
 
   @Test
   @SuppressWarnings("unchecked")
+  void periodsWithoutIssuesStayOnTheTimeAxisAsZeros() {
+    Map<String, Object> months = Shapes.trendSeries(List.of(trend("2024-01-01", "HANG", 1), trend("2024-04-01", "HANG", 2)), MONTH);
+    assertEquals(List.of("2024-01-01", "2024-02-01", "2024-03-01", "2024-04-01"), months.get("periods"));
+    assertEquals(List.of(1L, 0L, 0L, 2L), ((List<Map<String, Object>>) months.get("series")).get(0).get("counts"));
+    Map<String, Object> weeks =
+        Shapes.trendSeries(List.of(trend("2024-02-26", "HANG", 1), trend("2024-03-11", "OOM", 1)), Period.ofWeeks(1));
+    assertEquals(List.of("2024-02-26", "2024-03-04", "2024-03-11"), weeks.get("periods"));
+    assertEquals(List.of(), Shapes.trendSeries(List.of(), MONTH).get("periods"));
+  }
+
+  @Test
+  @SuppressWarnings("unchecked")
   void categoriesBeyondTheLargestAreSummedAsOther() {
     List<Map<String, Object>> rows = new ArrayList<>();
     for (int i = 0; i < Shapes.MAX_SERIES + 2; i++) {
       rows.add(trend("2024-01-01", "C" + i, 100 - i));
     }
-    List<Map<String, Object>> series = (List<Map<String, Object>>) Shapes.trendSeries(rows).get("series");
+    List<Map<String, Object>> series = (List<Map<String, Object>>) Shapes.trendSeries(rows, MONTH).get("series");
     assertEquals(Shapes.MAX_SERIES + 1, series.size());
     assertEquals(Shapes.OTHER, series.get(Shapes.MAX_SERIES).get("category"));
     assertEquals((long) (100 - Shapes.MAX_SERIES) + (100 - Shapes.MAX_SERIES - 1), series.get(Shapes.MAX_SERIES).get("total"));
