@@ -1,4 +1,16 @@
 // One row per issue: its newest known state and classification (IssueRow.toParameters()).
+// Issues and releases of one framework are decided one transaction at a time: each statement first takes the write
+// lock of its frameworks' nodes (in name order, so two batches cannot deadlock on them), before it reads the other
+// kind. Otherwise an issue written while a newer release is being written reads the releases without it, the release
+// reads the issues without this one, and the issue stays filed against the older release.
+CALL () {
+  UNWIND $rows AS row
+  WITH DISTINCT row.framework AS name
+  ORDER BY name
+  MERGE (f:Framework {name: name})
+  SET f.writeLock = true
+  REMOVE f.writeLock
+}
 UNWIND $rows AS row
 MERGE (f:Framework {name: row.framework})
 MERGE (r:Repository {fullName: row.repo})
