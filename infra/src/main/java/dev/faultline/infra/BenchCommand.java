@@ -75,7 +75,7 @@ public final class BenchCommand implements Command {
   /** Parsed arguments. */
   record Options(
       int repeats, boolean quick, List<Stage> stages, Path out, boolean offline, Optional<String> mavenRepoLocal,
-      boolean skipBuild, boolean reportOnly, Duration stageTimeout) {}
+      boolean skipBuild, boolean reportOnly, Duration stageTimeout, int soakIssues) {}
 
   private static final Duration HEARTBEAT = Duration.ofSeconds(30);
   private static final Pattern ANSI = Pattern.compile("\u001b\\[[0-9;]*m");
@@ -102,6 +102,7 @@ public final class BenchCommand implements Command {
     b.append("""
         Usage: faultline bench [--repeats N] [--quick] [--only STAGE,...] [--out DIR] [--offline]
                                [--maven-repo-local DIR] [--skip-build] [--report-only] [--stage-timeout MINUTES]
+                               [--soak-issues N]
 
         Runs each stage's benchmark beside its baseline in the same run, N times, and writes DIR/report.md with one
         PNG chart per section (median bars, min-max whiskers). Every figure: absolute value, ratio to its baseline,
@@ -117,6 +118,8 @@ public final class BenchCommand implements Command {
           --skip-build         reuse DIR/classes and DIR/cp from an earlier run
           --report-only        only regenerate report.md and charts from DIR/raw
           --stage-timeout MIN  kill a stage's repeat after this many minutes (default 20)
+          --soak-issues N      soak: cycle the deliveries over N issues (opened, then edited), so the pipeline's
+                               per-issue state is bounded; 0 (default): every delivery opens a new issue
 
         Stages:
         """);
@@ -138,6 +141,7 @@ public final class BenchCommand implements Command {
     boolean skipBuild = false;
     boolean reportOnly = false;
     Duration timeout = Duration.ofMinutes(20);
+    int soakIssues = 0;
     for (int i = 0; i < args.length; i++) {
       String a = args[i];
       switch (a) {
@@ -163,11 +167,17 @@ public final class BenchCommand implements Command {
         case "--skip-build" -> skipBuild = true;
         case "--report-only" -> reportOnly = true;
         case "--stage-timeout" -> timeout = Duration.ofMinutes(Long.parseLong(value(args, ++i, a)));
+        case "--soak-issues" -> {
+          soakIssues = Integer.parseInt(value(args, ++i, a));
+          if (soakIssues < 0) {
+            throw new IllegalArgumentException("--soak-issues must be 0 or more, got " + soakIssues);
+          }
+        }
         default -> throw new IllegalArgumentException("unknown argument '" + a + "'; see faultline bench --help");
       }
     }
     return new Options(repeats != null ? repeats : quick ? 1 : 3, quick, stages, out, offline, repo, skipBuild,
-        reportOnly, timeout);
+        reportOnly, timeout, soakIssues);
   }
 
   private static String value(String[] args, int i, String flag) {
@@ -371,7 +381,7 @@ public final class BenchCommand implements Command {
         case SOAK -> {
           command.addAll(List.of("-Xmx1g", "-Dfaultline.bench.out=" + raw, "-cp", cp,
               "dev.faultline.infra.bench.SoakBenchmark", Integer.toString(sizes.soakRate()),
-              Integer.toString(sizes.soakSeconds())));
+              Integer.toString(sizes.soakSeconds()), Integer.toString(options.soakIssues())));
           return runChild(command, outDir, log, options.stageTimeout(), progress, what) == 0 && Files.exists(raw);
         }
         default -> throw new IllegalStateException("stage " + stage);

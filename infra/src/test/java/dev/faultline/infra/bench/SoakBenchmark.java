@@ -27,13 +27,20 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Printed as a report, never asserted.
  *
  * <p>{@code ./faultline bench --only soak} (200/s for 600 s; {@code --quick}: 100/s for 60 s), or {@code java -cp <infra
- * test classpath> dev.faultline.infra.bench.SoakBenchmark [rate=200] [seconds=600]}; with {@code
+ * test classpath> dev.faultline.infra.bench.SoakBenchmark [rate=200] [seconds=600] [issues=0]}; with {@code
  * -Dfaultline.bench.out=FILE} the figures are also written to FILE as JSON.
+ *
+ * <p>With {@code issues=0} every delivery opens a new issue, so the pipeline's keyed state (each tracked issue's
+ * accumulated thread, kept for re-classification) grows with the run by design. With {@code issues=N} the deliveries
+ * cycle over N issues, opening them and then editing them with ever newer {@code updated_at}: the state is bounded, so
+ * a live heap that still grows would be a leak. Then "nothing lost" means every issue shows the newest edit that was
+ * answered 2xx.
  */
 public final class SoakBenchmark {
   public static void main(String[] args) throws Exception {
     int rate = args.length > 0 ? Integer.parseInt(args[0]) : 200;
     int seconds = args.length > 1 ? Integer.parseInt(args[1]) : 600;
+    int issues = args.length > 2 ? Integer.parseInt(args[2]) : 0;
     Path dir = Files.createTempDirectory("faultline-soak");
     ObjectMapper json = new ObjectMapper();
     SyntheticIssues text = new SyntheticIssues(3);
@@ -43,7 +50,10 @@ public final class SoakBenchmark {
       Process p = stack.launch("local.log");
       StackClient client = stack.client();
       StackClient.await(() -> healthy(client), Duration.ofSeconds(180), "local stack healthy");
-      System.out.printf("soak: %d deliveries/s for %d s against faultline local (pid %d)%n", rate, seconds, p.pid());
+      System.out.printf("soak: %d deliveries/s for %d s against faultline local (pid %d), %s%n", rate, seconds, p.pid(),
+          issues == 0 ? "each delivery a new issue" : "cycling over " + issues + " issues (opened, then edited)");
+      java.util.concurrent.atomic.AtomicIntegerArray newestAccepted =
+          new java.util.concurrent.atomic.AtomicIntegerArray(Math.max(1, issues) + 1);
       ConcurrentLinkedQueue<Long> answerMs = new ConcurrentLinkedQueue<>();
       AtomicInteger accepted = new AtomicInteger();
       AtomicInteger refused = new AtomicInteger();
@@ -72,15 +82,17 @@ public final class SoakBenchmark {
           System.out.printf("  t=%4ds live heap after full GC %,d MiB%n", live.get(live.size() - 1)[0], mib);
           nextLive += Duration.ofSeconds(120).toNanos();
         }
+        int number = issues == 0 ? n : (n - 1) % issues + 1;
+        int sequence = n;
         ObjectNode payload = json.createObjectNode();
-        payload.put("action", "opened");
+        payload.put("action", issues == 0 || n <= issues ? "opened" : "edited");
         ObjectNode issue = payload.putObject("issue");
-        issue.put("number", n);
-        issue.put("title", text.title());
+        issue.put("number", number);
+        issue.put("title", title(sequence, text.title()));
         issue.put("body", text.body(1_000));
         issue.put("state", "open");
         issue.put("created_at", "2024-05-01T00:00:00Z");
-        issue.put("updated_at", "2024-05-01T00:00:00Z");
+        issue.put("updated_at", java.time.Instant.parse("2024-05-01T00:00:00Z").plusSeconds(n).toString());
         payload.putObject("repository").put("full_name", repo);
         byte[] body = json.writeValueAsBytes(payload);
         senders.submit(
@@ -89,6 +101,9 @@ public final class SoakBenchmark {
               int status = client.deliver("issues", UUID.randomUUID().toString(), body).statusCode();
               answerMs.add((System.nanoTime() - t) / 1_000_000);
               (status / 100 == 2 ? accepted : refused).incrementAndGet();
+              if (issues > 0 && status / 100 == 2) {
+                newestAccepted.accumulateAndGet(number, sequence, Math::max);
+              }
               return status;
             });
       }
@@ -97,8 +112,24 @@ public final class SoakBenchmark {
       double sendSeconds = (System.nanoTime() - start) / 1e9;
       long deadline = System.nanoTime() + Duration.ofMinutes(5).toNanos();
       long inGraph = 0;
-      while (System.nanoTime() < deadline && (inGraph = count(client, repo)) < accepted.get()) {
-        Thread.sleep(1_000);
+      long expected;
+      if (issues == 0) {
+        expected = accepted.get();
+        while (System.nanoTime() < deadline && (inGraph = count(client, repo)) < expected) {
+          Thread.sleep(1_000);
+        }
+      } else {
+        // Every issue in the state of the newest edit answered 2xx: its title carries that edit's sequence number.
+        List<Map<String, Object>> newest = new ArrayList<>();
+        for (int k = 1; k <= issues; k++) {
+          if (newestAccepted.get(k) > 0) {
+            newest.add(Map.of("id", repo + "#" + k, "prefix", title(newestAccepted.get(k), "")));
+          }
+        }
+        expected = newest.size();
+        while (System.nanoTime() < deadline && (inGraph = newestState(client, newest)) < expected) {
+          Thread.sleep(1_000);
+        }
       }
       List<Long> sorted = new ArrayList<>(answerMs);
       Collections.sort(sorted);
@@ -107,7 +138,9 @@ public final class SoakBenchmark {
       System.out.println();
       System.out.println("soak report");
       System.out.printf("  sent %,d in %.0f s (%.0f/s offered %d/s); accepted %,d, refused %,d%n", total, sendSeconds, total / sendSeconds, rate, accepted.get(), refused.get());
-      System.out.printf("  in the graph: %,d of %,d accepted (%s)%n", inGraph, accepted.get(), inGraph == accepted.get() ? "nothing lost" : "MISSING " + (accepted.get() - inGraph));
+      System.out.printf("  in the graph: %,d of %,d %s (%s)%n", inGraph, expected,
+          issues == 0 ? "accepted deliveries' issues" : "issues in their newest accepted state",
+          inGraph == expected ? "nothing lost" : "MISSING " + (expected - inGraph));
       System.out.printf("  answer time p50 %d ms, p99 %d ms, max %d ms%n", pct(sorted, 50), pct(sorted, 99), sorted.isEmpty() ? -1 : sorted.get(sorted.size() - 1));
       System.out.printf("  resident memory: first sample %,d MiB, last sample %,d MiB, peak %,d MiB%n", rss.get(0)[1], rss.get(rss.size() - 1)[1], end[1]);
       StringBuilder liveLine = new StringBuilder();
@@ -128,7 +161,8 @@ public final class SoakBenchmark {
       results.put("soak_accepted", (double) accepted.get());
       results.put("soak_refused", (double) refused.get());
       results.put("soak_in_graph", (double) inGraph);
-      results.put("soak_lost", (double) (accepted.get() - inGraph));
+      results.put("soak_lost", (double) (expected - inGraph));
+      results.put("soak_issues", (double) (issues == 0 ? accepted.get() : issues));
       results.put("soak_answer_p50_ms", (double) pct(sorted, 50));
       results.put("soak_answer_p99_ms", (double) pct(sorted, 99));
       results.put("soak_answer_max_ms", sorted.isEmpty() ? -1.0 : (double) sorted.get(sorted.size() - 1));
@@ -161,6 +195,21 @@ public final class SoakBenchmark {
     String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
     p.waitFor(60, TimeUnit.SECONDS);
     return out;
+  }
+
+  /** A title that carries the delivery's sequence number, so the stored state tells which edit it is. */
+  private static String title(int sequence, String text) {
+    return "[soak " + sequence + "] " + text;
+  }
+
+  private static long newestState(StackClient client, List<Map<String, Object>> newest) {
+    try {
+      return client.count(
+          "UNWIND $newest AS e MATCH (i:Issue {id: e.id}) WHERE i.title STARTS WITH e.prefix RETURN count(i)",
+          Map.of("newest", newest));
+    } catch (Exception e) {
+      return -1;
+    }
   }
 
   private static long pct(List<Long> sorted, int p) {
