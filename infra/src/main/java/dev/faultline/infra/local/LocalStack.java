@@ -49,6 +49,7 @@ public final class LocalStack implements AutoCloseable {
   private LocalFlink flink;
   private JobID pipelineJob;
   private JobID statsJob;
+  private StatsConfig stats;
   private LocalReceiver receiver;
 
   private LocalStack(LocalOptions options, LocalSecrets secrets) {
@@ -93,15 +94,7 @@ public final class LocalStack implements AutoCloseable {
     pipelineJob = flink.submit(IssuePipelineJob.NAME, env2 -> IssuePipelineJob.build(env2, job));
     started.add(() -> flink.checkpointAndCancel(pipelineJob, Duration.ofSeconds(10)));
     flink.awaitRunning(pipelineJob, Duration.ofSeconds(60));
-    // Locally most of the four partitions sit idle between deliveries: let them stop holding the watermark soon.
-    StatsConfig stats =
-        StatsConfig.fromArgs(
-            new String[] {
-              "--kafka-bootstrap", kafka.bootstrapServers(),
-              "--neo4j-uri", graph.uri(), "--neo4j-user", graph.user(), "--neo4j-password", graph.password(),
-              "--checkpoint-interval-ms", "5000", "--parallelism", "1", "--idleness", "PT10S"
-            },
-            Map.of());
+    stats = statsConfig(kafka.bootstrapServers(), graph);
     statsJob = flink.submit(CategoryStatsJob.NAME, env2 -> CategoryStatsJob.build(env2, stats));
     started.add(() -> flink.checkpointAndCancel(statsJob, Duration.ofSeconds(10)));
     flink.awaitRunning(statsJob, Duration.ofSeconds(60));
@@ -119,6 +112,21 @@ public final class LocalStack implements AutoCloseable {
                 LocalReceiver.check("flink-jobs", this::jobProblem)),
             List.of(dashboard::register));
     started.add(receiver);
+  }
+
+  /**
+   * The statistics job's settings on the local stack: the defaults, checkpointed every 5 s, parallelism 1, and idle
+   * partitions released after 10 s.
+   */
+  static StatsConfig statsConfig(String kafkaBootstrap, GraphConfig graph) {
+    // Locally most of the four partitions sit idle between deliveries: let them stop holding the watermark soon.
+    return StatsConfig.fromArgs(
+        new String[] {
+          "--kafka-bootstrap", kafkaBootstrap,
+          "--neo4j-uri", graph.uri(), "--neo4j-user", graph.user(), "--neo4j-password", graph.password(),
+          "--checkpoint-interval-ms", "5000", "--parallelism", "1", "--idleness", "PT10S"
+        },
+        Map.of());
   }
 
   /** Fault drill: stops the broker, waits {@code down}, starts it again on the same log directory and port. */
@@ -196,6 +204,11 @@ public final class LocalStack implements AutoCloseable {
 
   public JobID statsJob() {
     return statsJob;
+  }
+
+  /** The settings the statistics job runs with. */
+  public StatsConfig statsConfig() {
+    return stats;
   }
 
   public LocalReceiver receiver() {

@@ -14,6 +14,11 @@ import java.util.concurrent.Future;
 /**
  * A stream of signed deliveries for fault drills: for each of N issues of one repository an {@code opened} and a
  * later {@code closed} event, sent at a steady pace from a background thread while the test injects a fault.
+ *
+ * <p>Event times: odd issues open and close on June 2nd, even ones on June 1st (08:00 and 20:00 UTC). The June 2nd
+ * events move the statistics job's watermark past June 1st early, so the even issues reach its daily window late and
+ * fire it again, during the fault. Each issue's events fall on one day, so every statistics window either holds all
+ * of an issue's history or none of it, and a recount from the graph is exact ({@link StatsRecount}).
  */
 final class DeliveryStream implements AutoCloseable {
   final String repo;
@@ -31,17 +36,18 @@ final class DeliveryStream implements AutoCloseable {
     return sender.submit(
         () -> {
           for (int n = 1; n <= issues; n++) {
-            send(client, n, "opened", "open", "2024-06-01T08:00:00Z");
-            send(client, n, "closed", "closed", "2024-06-02T08:00:00Z");
+            String day = n % 2 == 0 ? "2024-06-01" : "2024-06-02";
+            send(client, n, "opened", "open", day + "T08:00:00Z", day + "T08:00:00Z");
+            send(client, n, "closed", "closed", day + "T08:00:00Z", day + "T20:00:00Z");
             sleep(pace);
           }
           return null;
         });
   }
 
-  private void send(StackClient client, int number, String action, String state, String updatedAt) throws Exception {
+  private void send(StackClient client, int number, String action, String state, String createdAt, String updatedAt) throws Exception {
     String id = UUID.randomUUID().toString();
-    byte[] body = payload(repo, number, action, state, updatedAt).getBytes(StandardCharsets.UTF_8);
+    byte[] body = payload(repo, number, action, state, createdAt, updatedAt).getBytes(StandardCharsets.UTF_8);
     int status = -1;
     // A client retries on connection errors and 5xx, as GitHub's redelivery would; each delivery keeps its id.
     for (int attempt = 0; attempt < 360 && (status < 200 || status >= 300); attempt++) {
@@ -57,14 +63,15 @@ final class DeliveryStream implements AutoCloseable {
     answers.put(id, status);
   }
 
-  static String payload(String repo, int number, String action, String state, String updatedAt) {
+  static String payload(String repo, int number, String action, String state, String createdAt, String updatedAt) {
     return """
         {"action": "%s", "issue": {"number": %d, "title": "Rank %d hangs in all_reduce", "body": "NCCL watchdog timeout", "state": "%s",
           "html_url": "https://github.com/%s/issues/%d", "user": {"login": "someone"}, "labels": [],
-          "created_at": "2024-06-01T08:00:00Z", "updated_at": "%s", "closed_at": %s},
+          "created_at": "%s", "updated_at": "%s", "closed_at": %s},
          "repository": {"full_name": "%s"}}
         """
-        .formatted(action, number, number, state, repo, number, updatedAt, "closed".equals(state) ? "\"" + updatedAt + "\"" : "null", repo);
+        .formatted(
+            action, number, number, state, repo, number, createdAt, updatedAt, "closed".equals(state) ? "\"" + updatedAt + "\"" : "null", repo);
   }
 
   /** Statuses of deliveries that were not answered 2xx. */

@@ -2,6 +2,7 @@ package dev.faultline.infra.local;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.faultline.jobs.stats.StatsConfig;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -13,7 +14,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code faultline local} killed with -9 while signed deliveries are in flight, then started again on the same data
- * directory: every delivery answered 2xx is in the graph exactly once, in its latest state.
+ * directory: every delivery answered 2xx is in the graph exactly once, in its latest state; the statistics equal a
+ * recount of the graph's issues ({@link StatsRecount}); the dead-letter topic is empty.
  */
 class KillAndRestartIT {
   private static final int ISSUES = 40;
@@ -41,6 +43,9 @@ class KillAndRestartIT {
           Duration.ofSeconds(120),
           ISSUES + " closed issues after the restart");
       assertEquals(ISSUES, count(client, "MATCH (i:Issue {repo: 'acme/kill-drill'}) RETURN count(i)"));
+      StatsConfig stats = LocalStack.statsConfig(stack.kafkaBootstrap(), stack.graph());
+      new StatsRecount(client, stats, LocalStack.PARTITIONS).awaitAgreement(Duration.ofMinutes(3));
+      assertEquals(List.of(), DeadLetterTopic.read(stack.kafkaBootstrap()), "dead letters: the drill poisons nothing");
     }
   }
 

@@ -1,5 +1,6 @@
 package dev.faultline.infra.local;
 
+import dev.faultline.graph.GraphConfig;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -58,6 +59,16 @@ public final class LocalProcess implements AutoCloseable {
   /** A client for the stack's receiver and Neo4j HTTP API. */
   public StackClient client() {
     return new StackClient(http, URI.create("http://127.0.0.1:" + neo4jHttp + "/"), NEO4J_PASSWORD, WEBHOOK_SECRET);
+  }
+
+  /** The stack's Kafka bootstrap servers. */
+  public String kafkaBootstrap() {
+    return "127.0.0.1:" + kafka;
+  }
+
+  /** The stack's Neo4j over Bolt, as its jobs reach it. */
+  public GraphConfig graph() {
+    return new GraphConfig("bolt://127.0.0.1:" + bolt, "neo4j", NEO4J_PASSWORD, "neo4j");
   }
 
   /** Resident set size now and at its peak, in MiB, from /proc (Linux). */
