@@ -1,5 +1,6 @@
 package dev.faultline.dashboard;
 
+import dev.faultline.graph.testing.SharedNeo4j;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -29,7 +30,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.neo4j.driver.Driver;
 
 /** Every endpoint of the dashboard's API against a real Neo4j holding the {@link KnownGraph}. */
-@ExtendWith(SharedGraph.class)
+@ExtendWith(SharedNeo4j.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class DashboardApiIT {
   private final ObjectMapper json = new ObjectMapper();

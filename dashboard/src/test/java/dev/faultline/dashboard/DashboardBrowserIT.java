@@ -1,5 +1,6 @@
 package dev.faultline.dashboard;
 
+import dev.faultline.graph.testing.SharedNeo4j;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -32,7 +33,7 @@ import org.openqa.selenium.WebElement;
  *
  * <p>Skipped (not failed) where {@code /usr/bin/chromium} or {@code /usr/bin/chromedriver} is missing.
  */
-@ExtendWith(SharedGraph.class)
+@ExtendWith(SharedNeo4j.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class DashboardBrowserIT {

@@ -9,6 +9,7 @@ import dev.faultline.graph.ReleaseRow;
 import dev.faultline.graph.ReleaseWriter;
 import dev.faultline.graph.stats.AlertRow;
 import dev.faultline.graph.stats.AlertWriter;
+import dev.faultline.graph.testing.SharedNeo4j;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -48,7 +49,7 @@ final class KnownGraph {
 
   /** Empties the graph (taxonomy and migration nodes kept) and writes the known graph. */
   void reset() {
-    try (var session = driver.session(SessionConfig.forDatabase(SharedGraph.DATABASE))) {
+    try (var session = driver.session(SessionConfig.forDatabase(SharedNeo4j.DATABASE))) {
       session.executeWrite(
           tx ->
               tx.run(
@@ -56,14 +57,14 @@ final class KnownGraph {
                           + " OR n:Label OR n:Version OR n:CategoryCount DETACH DELETE n")
                   .consume());
     }
-    new ReleaseWriter(driver, SharedGraph.DATABASE)
+    new ReleaseWriter(driver, SharedNeo4j.DATABASE)
         .write(
             List.of(
                 release(DS, DS_REPO, "0.14.0", "2024-01-10T00:00:00Z"),
                 release(DS, DS_REPO, "0.14.1", "2024-03-01T00:00:00Z"),
                 release(DS, DS_REPO, "0.15.0", "2024-05-01T00:00:00Z"),
                 release(PT, PT_REPO, "2.3.0", "2024-04-24T00:00:00Z")));
-    new IssueWriter(driver, SharedGraph.DATABASE)
+    new IssueWriter(driver, SharedNeo4j.DATABASE)
         .write(
             List.of(
                 bug(DS_REPO, DS, 101, "NCCL watchdog timeout in ZeRO-3 allgather", "2024-01-15T09:00:00Z", "2024-01-25T09:00:00Z",
@@ -89,13 +90,13 @@ final class KnownGraph {
                 bug(PT_REPO, PT, 202, "FSDP OOM with large model", "2024-05-10T09:00:00Z", null,
                     "OUT_OF_MEMORY", "CRASH", "UNKNOWN", "UNKNOWN", "MEMORY", "UNKNOWN", false,
                     List.of(), List.of())));
-    new PullRequestWriter(driver, SharedGraph.DATABASE)
+    new PullRequestWriter(driver, SharedNeo4j.DATABASE)
         .write(
             List.of(
                 pr(DS_REPO, DS, 110, "Raise the allgather timeout for ZeRO-3", "2024-01-25T08:00:00Z", 3, 1, List.of(DS_REPO + "#101")),
                 pr(DS_REPO, DS, 111, "Guard checkpoint path handling", "2024-03-20T08:00:00Z", 20, 5, List.of(DS_REPO + "#103")),
                 pr(PT_REPO, PT, 210, "Pin NCCL to 2.19 for DDP", "2024-05-02T08:00:00Z", 2, 2, List.of(PT_REPO + "#201"))));
-    new AlertWriter(driver, SharedGraph.DATABASE)
+    new AlertWriter(driver, SharedNeo4j.DATABASE)
         .write(
             List.of(
                 new AlertRow("alert-hang-ds", DS, "symptom", "HANG", null, "SURGE", millis("2024-03-04T00:00:00Z"),
@@ -109,7 +110,7 @@ final class KnownGraph {
 
   /** Writes one more bug report, as the pipeline would when a delivery lands. */
   void addBug(String repo, String framework, int number, String title, String createdAt) {
-    new IssueWriter(driver, SharedGraph.DATABASE)
+    new IssueWriter(driver, SharedNeo4j.DATABASE)
         .write(
             List.of(
                 bug(repo, framework, number, title, createdAt, null, "HANG", "HANG", "UNKNOWN", "UNKNOWN",

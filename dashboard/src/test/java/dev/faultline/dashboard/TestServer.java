@@ -1,6 +1,7 @@
 package dev.faultline.dashboard;
 
 import dev.faultline.graph.query.QueryLibrary;
+import dev.faultline.graph.testing.SharedNeo4j;
 import io.javalin.Javalin;
 import java.time.Duration;
 import org.neo4j.driver.Driver;
@@ -11,7 +12,7 @@ final class TestServer implements AutoCloseable {
   final Javalin app;
 
   TestServer(Driver driver) {
-    this.dashboard = new Dashboard(new QueryLibrary(driver, SharedGraph.DATABASE), Duration.ofMillis(300));
+    this.dashboard = new Dashboard(new QueryLibrary(driver, SharedNeo4j.DATABASE), Duration.ofMillis(300));
     this.app =
         Javalin.create(
                 cfg -> {

@@ -1,5 +1,6 @@
 package dev.faultline.graph.query;
 
+import dev.faultline.graph.testing.SharedNeo4j;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

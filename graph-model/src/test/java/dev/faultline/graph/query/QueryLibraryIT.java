@@ -1,5 +1,6 @@
 package dev.faultline.graph.query;
 
+import dev.faultline.graph.testing.SharedNeo4j;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
