@@ -18,6 +18,11 @@ public final class VersionExtractor {
 
   /** Component aliases, longest first so that "torch cuda" beats "torch"; each maps to its key. */
   private static final String[][] ALIASES = {
+    {"torch.__version__", "torch"},
+    {"deepspeed.__version__", "deepspeed"},
+    {"transformers.__version__", "transformers"},
+    {"cuda used to build pytorch", "cuda"},
+    {"nccl_version", "nccl"},
     {"pytorch-lightning", "lightning"},
     {"pytorch lightning", "lightning"},
     {"lightning", "lightning"},
@@ -79,7 +84,7 @@ public final class VersionExtractor {
         Pattern.compile(
             "(?<![a-z0-9_./\\\\+=@-])("
                 + alt
-                + ")(?![a-z_])(?:[ \\t]{0,40}(?:version|ver\\.?|info|release))?"
+                + ")(?![a-z_])[`'\"*]{0,2}(?:[ \\t]{0,40}(?:version|ver\\.?|info|release)(?:[ \\t]{0,4}\\([^)\\n]{1,20}\\))?[`'\"*]{0,3})?"
                 + "[ \\t]{0,40}(?:==|>=|~=|:-|:|=|-|\\bis\\b|\\bv(?=\\d))?[ \\t.:]{0,60}[`'\"*]{0,3}v?"
                 + "((?:[\u2265\u2264][ \\t]?)?\\d{1,4}(?:\\.\\d{1,6}){1,4}(?:[-+.]?[a-z0-9]{1,24}){0,6})"
                 + "(?![a-z0-9_]|/[a-z_]|\\\\)");
@@ -105,6 +110,7 @@ public final class VersionExtractor {
       start = end + 1;
     }
     scanFrameworkLines(s, out);
+    scanPipShow(s, out);
     return out;
   }
 
@@ -129,6 +135,43 @@ public final class VersionExtractor {
 
   /** "1.13+cuda11.6" after torch: the torch version and the CUDA it was built with. */
   private static final Pattern TORCH_PLUS_CUDA = Pattern.compile("(\\d{1,4}(?:\\.\\d{1,6}){1,4})\\+cuda(\\d{1,3}(?:\\.\\d{1,3}){1,2})");
+
+  /** {@code pip show}: "Name: deepspeed" then "Version: 0.12.6". */
+  private static final Pattern PIP_SHOW_NAME = Pattern.compile("^[ \\t]{0,8}name:[ \\t]{0,8}([a-z][a-z0-9_.-]{1,30})[ \\t]*$");
+  private static final Pattern PIP_SHOW_VERSION =
+      Pattern.compile("^[ \\t]{0,8}version:[ \\t]{0,8}v?(\\d{1,4}(?:\\.\\d{1,6}){1,4}[a-z0-9.+-]{0,24})");
+
+  private static void scanPipShow(String s, Map<String, String> out) {
+    if (s.indexOf("ame:") < 0) {
+      return;
+    }
+    String lower = asciiLower(s);
+    String name = null;
+    int start = 0;
+    int n = lower.length();
+    while (start < n) {
+      int end = lower.indexOf('\n', start);
+      if (end < 0) {
+        end = n;
+      }
+      String line = lower.substring(start, end);
+      Matcher v = PIP_SHOW_VERSION.matcher(line);
+      if (name != null && v.find()) {
+        String key = KEY_OF_ALIAS.get(name.replace('_', '-'));
+        if (key == null) {
+          key = KEY_OF_ALIAS.get(name);
+        }
+        if (key != null) {
+          out.putIfAbsent(key, s.substring(start + v.start(1), start + v.end(1)));
+        }
+        name = null;
+      } else {
+        Matcher m = PIP_SHOW_NAME.matcher(line);
+        name = m.find() ? m.group(1) : null;
+      }
+      start = end + 1;
+    }
+  }
 
   private static void scanFrameworkLines(String s, Map<String, String> out) {
     if (s.indexOf("ramework") < 0) {
@@ -188,11 +231,19 @@ public final class VersionExtractor {
         out.put(key, value);
       }
     }
+    Matcher pkg = NCCL_PACKAGE.matcher(lower);
+    if (pkg.find()) {
+      out.putIfAbsent("nccl", line.substring(pkg.start(1), pkg.end(1)));
+    }
     Matcher img = IMAGE.matcher(line);
     while (img.find()) {
       out.putIfAbsent(img.group(1).toLowerCase(java.util.Locale.ROOT), img.group(2));
     }
   }
+
+  /** A distribution's NCCL package pin, as NGC images list it: "libnccl2=2.6.4-1+cuda10.0". */
+  private static final Pattern NCCL_PACKAGE =
+      Pattern.compile("\\blibnccl(?:2|-dev)?=(\\d{1,3}(?:\\.\\d{1,4}){1,3}(?:-\\d{1,3})?(?:\\+cuda\\d{1,3}(?:\\.\\d{1,3})?)?)");
 
   private static final String[] FILE_SUFFIXES = {".tar", ".whl", ".zip", ".gz", ".py", ".egg"};
 

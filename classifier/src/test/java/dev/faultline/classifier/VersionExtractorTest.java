@@ -105,4 +105,42 @@ class VersionExtractorTest {
     assertEquals("4.40.0", v.get("transformers"));
     assertEquals("\u2265 0.14.1", v.get("deepspeed"));
   }
+
+  @Test
+  void readsPytorchCollectEnvReport() {
+    var v = extractor.extract("PyTorch version: 2.3.1+cu121\nIs debug build: False\nCUDA used to build PyTorch: 12.1\n"
+        + "Python version: 3.11.9 (main, Apr 19 2024, 16:48:06) [GCC 11.2.0] (64-bit runtime)\n"
+        + "Versions of relevant libraries:\n[pip3] torch==2.3.1\n[pip3] triton==2.3.1\n");
+    assertEquals("2.3.1+cu121", v.get("torch"));
+    assertEquals("12.1", v.get("cuda"));
+    assertEquals("3.11.9", v.get("python"));
+    assertEquals("2.3.1", v.get("triton"));
+  }
+
+  @Test
+  void readsMarkdownTemplatesWithQuotedOrBoldNamesAndQualifiers() {
+    var v = extractor.extract("- `transformers` version: 4.41.0\n- PyTorch version (GPU?): 2.2.0+cu118 (True)\n"
+        + "- **DeepSpeed version**: 0.14.4\n- **Python version**: 3.10\n");
+    assertEquals("4.41.0", v.get("transformers"));
+    assertEquals("2.2.0+cu118", v.get("torch"));
+    assertEquals("0.14.4", v.get("deepspeed"));
+    assertEquals("3.10", v.get("python"));
+  }
+
+  @Test
+  void readsNcclFromContainerEnvironmentAndPackagePins() {
+    assertEquals("2.19.3", extractor.extract("NCCL_VERSION=2.19.3\n").get("nccl"));
+    assertEquals("2.8.3-1+cuda11.1",
+        extractor.extract("ENV NV_LIBNCCL_PACKAGE=libnccl2=2.8.3-1+cuda11.1\n").get("nccl"));
+  }
+
+  @Test
+  void readsPipShowAndDunderVersionPrints() {
+    var v = extractor.extract("$ pip show deepspeed\nName: deepspeed\nVersion: 0.16.2\nSummary: DeepSpeed library\n"
+        + ">>> torch.__version__\n>>> print(torch.__version__ )\ntorch.__version__ = 2.4.0\n");
+    assertEquals("0.16.2", v.get("deepspeed"));
+    assertEquals("2.4.0", v.get("torch"));
+    var unknownPackage = extractor.extract("Name: numpy\nVersion: 1.26.4\n");
+    assertTrue(unknownPackage.isEmpty(), "only components the taxonomy names are kept: " + unknownPackage);
+  }
 }
