@@ -4,6 +4,7 @@ import dev.faultline.classifier.internal.Cue;
 import dev.faultline.classifier.internal.CueMatcher;
 import dev.faultline.classifier.internal.Features;
 import dev.faultline.classifier.internal.TextIndex;
+import dev.faultline.classifier.internal.ToolReport;
 import dev.faultline.classifier.internal.Tokenizer;
 import dev.faultline.classifier.internal.Zone;
 import dev.faultline.schemas.taxonomy.FixPattern;
@@ -65,11 +66,11 @@ public final class Classifier {
     boolean pr = in.isMergedPullRequest();
     TextIndex index = new TextIndex();
     index.add(pr ? Zone.PR_TITLE : Zone.TITLE, in.title(), tokenizer);
-    index.add(pr ? Zone.PR_BODY : Zone.BODY, in.body(), tokenizer);
+    index.add(pr ? Zone.PR_BODY : Zone.BODY, ToolReport.withoutFixedLines(in.body()), tokenizer);
     StringBuilder all = new StringBuilder(in.title().length() + in.body().length() + 64);
     all.append(in.title()).append('\n').append(in.body());
     for (Comment c : in.comments()) {
-      index.add(c.maintainer() ? Zone.MAINTAINER_COMMENT : Zone.COMMENT, c.body(), tokenizer);
+      index.add(c.maintainer() ? Zone.MAINTAINER_COMMENT : Zone.COMMENT, ToolReport.withoutFixedLines(c.body()), tokenizer);
       all.append('\n').append(c.body());
     }
     boolean mergedFix = pr;
@@ -313,7 +314,11 @@ public final class Classifier {
     }
     double conf = c.pr() ? 0.4 + 0.4 * (b - second) / b : 0.45 + 0.45 * (b - second) / b;
     Cue cue = cueOf(best);
-    String words = cue == null ? "" : " ('" + f.phrase(cue) + "')";
+    String phrase = cue == null ? null : f.phrase(cue);
+    if (phrase == null && best == Symptom.BUILD_INSTALL_FAILURE) {
+      phrase = f.phrase(Cue.INSTALL);
+    }
+    String words = phrase == null ? "" : " ('" + phrase + "')";
     return Label.predicted(best, conf, "body signals " + best + words + String.format(Locale.ROOT, " score %.1f vs %.1f", b, second));
   }
 
@@ -370,6 +375,9 @@ public final class Classifier {
 
   private Label<Stage> stage(Ctx c, Kind kind, Symptom s) {
     Features f = c.f();
+    if (kind == Kind.OTHER) {
+      return Label.predicted(Stage.UNKNOWN, 0.8, "nothing reported (OTHER): no stage");
+    }
     Zone titleZone = c.pr() ? Zone.PR_TITLE : Zone.TITLE;
     if (kind != Kind.OTHER
         && s != Symptom.BUILD_INSTALL_FAILURE
@@ -447,6 +455,9 @@ public final class Classifier {
 
   private Label<Phase> phase(Ctx c, Kind kind, Symptom s, String framework) {
     Features f = c.f();
+    if (kind == Kind.OTHER) {
+      return Label.predicted(Phase.UNKNOWN, 0.8, "nothing reported (OTHER): no phase");
+    }
     double tr = f.score(Cue.TRAINING);
     double inf = 1.3 * f.score(Cue.INFERENCE);
     if (tr < 1.0 && inf < 1.0) {

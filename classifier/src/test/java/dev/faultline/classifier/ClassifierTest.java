@@ -318,4 +318,24 @@ class ClassifierTest {
     }
     assertEquals(Symptom.COMMUNICATION_FAILURE, expected.symptom().value());
   }
+
+  @Test
+  void aPastedDsReportDoesNotMakeARuntimeCrashAnInstallFailure() {
+    String report = dev.faultline.classifier.internal.ToolReportTest.DS_REPORT;
+    Classification c =
+        classifier.classify(
+            issue(
+                "bf16 training with the pipeline engine",
+                "The first step fails.\n" + report + "RuntimeError: expected scalar type BFloat16 but found Float\n"));
+    assertEquals(Symptom.RUNTIME_CRASH, c.symptom().value(), c.symptom().evidence());
+    assertEquals("2.2.0", c.versions().get("torch"), "versions are still read from the report: " + c.versions());
+  }
+
+  @Test
+  void anEmptiedReportHasNoStageAndNoPhase() {
+    Classification c = classifier.classify(issue("delete", "training"));
+    assertEquals(Kind.OTHER, c.kind().value());
+    assertEquals(Stage.UNKNOWN, c.stage().value(), c.stage().evidence());
+    assertEquals(Phase.UNKNOWN, c.phase().value(), c.phase().evidence());
+  }
 }
