@@ -80,6 +80,15 @@ final class Agreement {
     return pe >= 1.0 ? 1.0 : (po - pe) / (1 - pe);
   }
 
+  /** The agreement over the given records (indices into this one, repeats allowed): one bootstrap resample. */
+  Agreement resample(int[] indices) {
+    Agreement a = new Agreement();
+    for (int i : indices) {
+      a.add(gold.get(i), pred.get(i));
+    }
+    return a;
+  }
+
   /** Confusion counts, gold class to predicted class to count. */
   Map<String, Map<String, Integer>> confusion() {
     Map<String, Map<String, Integer>> m = new TreeMap<>();

@@ -27,13 +27,20 @@ import java.util.TreeSet;
  */
 public final class EvalCommand {
 
+  static final int DEFAULT_RESAMPLES = 2000;
+  private static final long BOOTSTRAP_SEED = 20261122L;
+
   static final String USAGE =
       String.join(
           "\n",
-          "usage: eval --gold FILE [--predictions FILE] [--errors FIELD] [--config CLASSPATH_RESOURCE]",
+          "usage: eval --gold FILE [--predictions FILE] [--errors FIELD] [--half a|b] [--resamples N]"
+              + " [--config CLASSPATH_RESOURCE]",
           "  --gold         JSON lines with the classify input fields plus a 'gold' object",
           "  --predictions  output of classify for the same records (default: classify them now)",
           "  --errors       also list the disagreements on one field, e.g. symptom",
+          "  --half         only the records whose url's Java hashCode is even (a) or odd (b): a fixed split, so",
+          "                 rules can be developed reading one half and checked on the other",
+          "  --resamples    bootstrap resamples for the 95% intervals (default " + DEFAULT_RESAMPLES + ", 0: none)",
           "  --config       classifier config resource (default " + ClassifierConfig.DEFAULT_RESOURCE + ")");
 
   /** Annotator agreement (macro-F1, kappa) from the eval README: the targets. */
@@ -63,7 +70,7 @@ public final class EvalCommand {
   public static int run(String[] args, PrintStream out, PrintStream err) {
     Args a;
     try {
-      a = Args.parse(args, "--gold", "--predictions", "--errors", "--config");
+      a = Args.parse(args, "--gold", "--predictions", "--errors", "--config", "--half", "--resamples");
     } catch (IllegalArgumentException e) {
       err.println(e.getMessage());
       err.println(USAGE);
@@ -78,11 +85,31 @@ public final class EvalCommand {
       err.println(USAGE);
       return 2;
     }
+    String half = a.get("--half") == null ? null : a.get("--half").toLowerCase(Locale.ROOT);
+    if (half != null && !half.equals("a") && !half.equals("b")) {
+      err.println("eval: --half must be a or b, not '" + a.get("--half") + "'");
+      err.println(USAGE);
+      return 2;
+    }
+    int resamples;
+    try {
+      resamples = a.get("--resamples") == null ? DEFAULT_RESAMPLES : Integer.parseInt(a.get("--resamples"));
+      if (resamples < 0) {
+        throw new NumberFormatException("negative");
+      }
+    } catch (NumberFormatException e) {
+      err.println("eval: --resamples must be a whole number >= 0, not '" + a.get("--resamples") + "'");
+      err.println(USAGE);
+      return 2;
+    }
     ObjectMapper json = new ObjectMapper();
     List<JsonNode> gold;
     Map<String, JsonNode> predictions = new HashMap<>();
     try {
       gold = readLines(json, Path.of(a.get("--gold")));
+      if (half != null) {
+        gold.removeIf(g -> inHalf(g.path("url").asText()) != half.charAt(0));
+      }
       if (a.get("--predictions") != null) {
         for (JsonNode p : readLines(json, Path.of(a.get("--predictions")))) {
           predictions.put(p.path("url").asText(), p);
@@ -144,24 +171,35 @@ public final class EvalCommand {
       }
     }
 
-    out.printf(Locale.ROOT, "faultline eval: %d gold records, %s%n", gold.size(), Classifier.VERSION);
+    out.printf(Locale.ROOT, "faultline eval: %d gold records%s, %s%n", gold.size(),
+        half == null ? "" : " (half " + half + ")", Classifier.VERSION);
     if (missing > 0) {
       out.printf(Locale.ROOT, "WARNING: %d gold records have no prediction (counted nowhere)%n", missing);
     }
     out.println();
-    out.printf(Locale.ROOT, "%-22s %5s %9s %9s %7s   %-20s%n", "dimension", "n", "accuracy", "macro-F1", "kappa",
-        "annotators F1/kappa");
-    out.println("-".repeat(82));
+    out.printf(Locale.ROOT, "%-22s %5s %9s %9s %-13s %7s %-13s  %-20s %s%n", "dimension", "n", "accuracy",
+        "macro-F1", resamples > 0 ? "  95% interval" : "", "kappa", resamples > 0 ? "  95% interval" : "",
+        "annotators F1/kappa", "target");
+    out.println("-".repeat(118));
+    java.util.SplittableRandom random = new java.util.SplittableRandom(BOOTSTRAP_SEED);
     for (Map.Entry<String, Agreement> e : agreements.entrySet()) {
       Agreement ag = e.getValue();
       double[] t = TARGETS.get(e.getKey());
-      out.printf(Locale.ROOT, "%-22s %5d %9.3f %9.3f %7s   %.2f / %s%n", e.getKey(), ag.size(), ag.accuracy(),
-          ag.macroF1(), fmt(ag.kappa()), t[0], Double.isNaN(t[1]) ? "-" : String.format(Locale.ROOT, "%.2f", t[1]));
+      double f1 = ag.macroF1();
+      double kappa = ag.kappa();
+      double[][] ci = resamples > 0 && ag.size() > 0 ? bootstrap(ag, resamples, random) : null;
+      boolean met = f1 >= t[0] && (Double.isNaN(t[1]) || kappa >= t[1]);
+      boolean reachable = ci != null && ci[0][1] >= t[0] && (Double.isNaN(t[1]) || ci[1][1] >= t[1]);
+      out.printf(Locale.ROOT, "%-22s %5d %9.3f %9.3f %-13s %7s %-13s  %.2f / %-13s %s%n", e.getKey(), ag.size(),
+          ag.accuracy(), f1, interval(ci == null ? null : ci[0]), fmt(kappa), interval(ci == null ? null : ci[1]),
+          t[0], Double.isNaN(t[1]) ? "-" : String.format(Locale.ROOT, "%.2f", t[1]),
+          met ? "met" : reachable ? "below (target inside the interval)" : "below");
     }
     double p = vPred == 0 ? Double.NaN : vTp / (double) vPred;
     double r = vGold == 0 ? Double.NaN : vTp / (double) vGold;
-    out.printf(Locale.ROOT, "%-22s %5d %9s %9s %7s   P %.2f R %.2f%n", "versions (key=value)", vGold, "", "", "",
-        TARGET_VERSION_P, TARGET_VERSION_R);
+    out.printf(Locale.ROOT, "%-22s %5d %9s %9s %-13s %7s %-13s  P %.2f R %.2f          %s%n", "versions (key=value)",
+        vGold, "", "", "", "", "", TARGET_VERSION_P, TARGET_VERSION_R,
+        p >= TARGET_VERSION_P && r >= TARGET_VERSION_R ? "met" : "below");
     out.printf(Locale.ROOT, "    precision %.3f (%d/%d)  recall %.3f (%d/%d)  key-only P %.3f R %.3f%n", p, vTp,
         vPred, r, vTp, vGold, vPred == 0 ? Double.NaN : kTp / (double) vPred, vGold == 0 ? Double.NaN : kTp / (double) vGold);
     out.println();
@@ -172,6 +210,46 @@ public final class EvalCommand {
       errors.forEach(out::println);
     }
     return 0;
+  }
+
+  /**
+   * Percentile bootstrap over records: 2.5% and 97.5% quantiles of macro-F1 ({@code [0]}) and kappa ({@code [1]})
+   * over {@code n} resamples of the same size drawn with replacement. Shows how far a figure on a few hundred issues
+   * can move by the choice of issues alone.
+   */
+  static double[][] bootstrap(Agreement ag, int n, java.util.SplittableRandom random) {
+    double[] f1 = new double[n];
+    double[] kappa = new double[n];
+    int[] idx = new int[ag.size()];
+    for (int r = 0; r < n; r++) {
+      for (int i = 0; i < idx.length; i++) {
+        idx[i] = random.nextInt(idx.length);
+      }
+      Agreement sample = ag.resample(idx);
+      f1[r] = sample.macroF1();
+      kappa[r] = sample.kappa();
+    }
+    return new double[][] {quantiles(f1), quantiles(kappa)};
+  }
+
+  private static double[] quantiles(double[] values) {
+    double[] v = java.util.Arrays.stream(values).filter(d -> !Double.isNaN(d)).sorted().toArray();
+    if (v.length == 0) {
+      return new double[] {Double.NaN, Double.NaN};
+    }
+    return new double[] {v[(int) Math.floor(0.025 * (v.length - 1))], v[(int) Math.ceil(0.975 * (v.length - 1))]};
+  }
+
+  private static String interval(double[] ci) {
+    if (ci == null || Double.isNaN(ci[0])) {
+      return "";
+    }
+    return String.format(Locale.ROOT, "[%.2f, %.2f]", ci[0], ci[1]);
+  }
+
+  /** The fixed half of a record: 'a' when its url's {@link String#hashCode()} is even, else 'b'. */
+  static char inHalf(String url) {
+    return (url.hashCode() & 1) == 0 ? 'a' : 'b';
   }
 
   private static String fmt(double v) {

@@ -108,4 +108,48 @@ class CommandsTest {
     assertEquals("first reply", issue.comments().get(0).body());
     assertEquals("ben", issue.comments().get(0).author());
   }
+
+  @Test
+  void bootstrapIntervalsAreDegenerateForPerfectAgreementAndSpanThePointOtherwise() {
+    Agreement perfect = new Agreement();
+    Agreement mixed = new Agreement();
+    for (int i = 0; i < 60; i++) {
+      String g = i % 3 == 0 ? "A" : i % 3 == 1 ? "B" : "C";
+      perfect.add(g, g);
+      mixed.add(g, i % 5 == 0 ? "A" : g);
+    }
+    double[][] p = EvalCommand.bootstrap(perfect, 200, new java.util.SplittableRandom(1));
+    assertEquals(1.0, p[0][0], 1e-9);
+    assertEquals(1.0, p[1][1], 1e-9);
+    double[][] m = EvalCommand.bootstrap(mixed, 500, new java.util.SplittableRandom(1));
+    assertTrue(m[0][0] < mixed.macroF1() && mixed.macroF1() < m[0][1], java.util.Arrays.toString(m[0]));
+    assertTrue(m[1][0] < mixed.kappa() && mixed.kappa() < m[1][1], java.util.Arrays.toString(m[1]));
+  }
+
+  @Test
+  void evalHalvesSplitTheGoldFileByUrlAndRejectAnUnknownHalf(@TempDir Path dir) throws Exception {
+    String gold =
+        ",\"gold\":{\"kind\":\"BUG\",\"symptom\":\"OUT_OF_MEMORY\",\"root_cause\":\"UNKNOWN\","
+            + "\"fix_pattern\":\"UNKNOWN\",\"stage\":\"MEMORY\",\"phase\":\"TRAINING\","
+            + "\"distributed_specific\":null,\"framework\":\"Colossal-AI\",\"versions\":{}}}";
+    StringBuilder lines = new StringBuilder();
+    int inA = 0;
+    for (int i = 1; i <= 9; i++) {
+      String url = "https://example.org/acme/issues/" + i;
+      inA += EvalCommand.inHalf(url) == 'a' ? 1 : 0;
+      lines.append(ISSUE.replace("https://example.org/acme/issues/1", url)).append(gold).append('\n');
+    }
+    assertTrue(inA > 0 && inA < 9, "the fixture needs records in both halves: " + inA);
+    Path file = dir.resolve("gold.jsonl");
+    Files.writeString(file, lines.toString());
+    assertEquals(0, EvalCommand.run(new String[] {"--gold", file.toString(), "--half", "a"}, out, err));
+    assertTrue(outBytes.toString(StandardCharsets.UTF_8).contains(inA + " gold records (half a)"));
+    outBytes.reset();
+    assertEquals(0, EvalCommand.run(new String[] {"--gold", file.toString(), "--half", "B", "--resamples", "0"}, out, err));
+    String b = outBytes.toString(StandardCharsets.UTF_8);
+    assertTrue(b.contains((9 - inA) + " gold records (half b)"), b);
+    assertTrue(!b.contains("95% interval"), "no intervals without resamples: " + b);
+    assertEquals(2, EvalCommand.run(new String[] {"--gold", file.toString(), "--half", "c"}, out, err));
+    assertTrue(errBytes.toString(StandardCharsets.UTF_8).contains("--half must be a or b"));
+  }
 }
