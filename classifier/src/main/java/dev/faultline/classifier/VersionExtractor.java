@@ -63,31 +63,35 @@ public final class VersionExtractor {
   };
 
   private static final Map<String, String> KEY_OF_ALIAS;
-  private static final Pattern COMPONENT;
+
+  /** Aliases by their first character, in table order (the order a regex alternation would try them). */
+  private static final String[][] ALIASES_BY_FIRST_CHAR = new String[128][];
+
+  /**
+   * What follows an alias: not more of a word; an optional quote and qualifier ("version", "(GPU?)"); a separator;
+   * the version (group 1), not followed by more of a word, a path or a backslash. Quantifiers are bounded and the
+   * classes disjoint, so one attempt is linear in what it reads.
+   */
+  private static final Pattern AFTER_ALIAS =
+      Pattern.compile(
+          "(?![a-z_])[`'\"*]{0,2}(?:[ \\t]{0,40}(?:version|ver\\.?|info|release)(?:[ \\t]{0,4}\\([^)\\n]{1,20}\\))?"
+              + "[`'\"*]{0,3})?"
+              + "[ \\t]{0,40}(?:==|>=|~=|:-|:|=|-|\\bis\\b|\\bv(?=\\d))?[ \\t.:]{0,60}[`'\"*]{0,3}v?"
+              + "((?:[\u2265\u2264][ \\t]?)?\\d{1,4}(?:\\.\\d{1,6}){1,4}(?:[-+.]?[a-z0-9]{1,24}){0,6})"
+              + "(?![a-z0-9_]|/[a-z_]|\\\\)");
+
   private static final Pattern IMAGE =
       Pattern.compile("(?<![\\w/])(nvcr\\.io/[a-z0-9_./-]+):([0-9][a-z0-9_.\\-]*)", Pattern.CASE_INSENSITIVE);
 
   static {
     Map<String, String> keys = new LinkedHashMap<>();
-    StringBuilder alt = new StringBuilder();
+    Map<Character, java.util.List<String>> byFirst = new java.util.TreeMap<>();
     for (String[] a : ALIASES) {
       keys.put(a[0], a[1]);
-      if (alt.length() > 0) {
-        alt.append('|');
-      }
-      alt.append(Pattern.quote(a[0]));
+      byFirst.computeIfAbsent(a[0].charAt(0), c -> new java.util.ArrayList<>()).add(a[0]);
     }
     KEY_OF_ALIAS = Map.copyOf(keys);
-    // alias, not inside a word, path, URL or "+cuda" suffix; optional qualifier; a separator; the version.
-    // Quantifiers are bounded and the classes disjoint, so matching is linear in the line length.
-    COMPONENT =
-        Pattern.compile(
-            "(?<![a-z0-9_./\\\\+=@-])("
-                + alt
-                + ")(?![a-z_])[`'\"*]{0,2}(?:[ \\t]{0,40}(?:version|ver\\.?|info|release)(?:[ \\t]{0,4}\\([^)\\n]{1,20}\\))?[`'\"*]{0,3})?"
-                + "[ \\t]{0,40}(?:==|>=|~=|:-|:|=|-|\\bis\\b|\\bv(?=\\d))?[ \\t.:]{0,60}[`'\"*]{0,3}v?"
-                + "((?:[\u2265\u2264][ \\t]?)?\\d{1,4}(?:\\.\\d{1,6}){1,4}(?:[-+.]?[a-z0-9]{1,24}){0,6})"
-                + "(?![a-z0-9_]|/[a-z_]|\\\\)");
+    byFirst.forEach((c, list) -> ALIASES_BY_FIRST_CHAR[c] = list.toArray(new String[0]));
   }
 
   /** Versions stated in a text, component to version, in order of first mention. */
@@ -202,14 +206,45 @@ public final class VersionExtractor {
     }
   }
 
+  /** A character before which an alias is part of a word, path, URL, option or "+cuda" suffix. */
+  private static boolean joinsAlias(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || "_./\\+=@-".indexOf(c) >= 0;
+  }
+
+  /**
+   * Every "alias [qualifier] [separator] version" in a line, left to right, like {@code find()} of one pattern
+   * "(alias1|alias2|...)rest" would report them, but the aliases are looked up by first character at word starts
+   * instead of tried by the regex engine at every position: the rest of the pattern only runs where an alias is.
+   */
   private static void scanLine(String line, Map<String, String> out) {
     String lower = asciiLower(line);
-    Matcher m = COMPONENT.matcher(lower);
-    while (m.find()) {
-      String key = KEY_OF_ALIAS.get(m.group(1));
-      String value = line.substring(m.start(2), m.end(2));
+    Matcher m = AFTER_ALIAS.matcher(lower);
+    m.useTransparentBounds(true).useAnchoringBounds(false);
+    int n = lower.length();
+    int i = 0;
+    while (i < n) {
+      char ch = lower.charAt(i);
+      String[] candidates = ch < 128 ? ALIASES_BY_FIRST_CHAR[ch] : null;
+      if (candidates == null || (i > 0 && joinsAlias(lower.charAt(i - 1)))) {
+        i++;
+        continue;
+      }
+      String alias = null;
+      for (String a : candidates) {
+        if (lower.startsWith(a, i) && m.region(i + a.length(), n).lookingAt()) {
+          alias = a;
+          break;
+        }
+      }
+      if (alias == null) {
+        i++;
+        continue;
+      }
+      String key = KEY_OF_ALIAS.get(alias);
+      String value = line.substring(m.start(1), m.end(1));
+      i = Math.max(m.end(), i + 1);
       // "0.18.5/0.18.6": keep alternatives the user wrote side by side
-      int after = m.end(2);
+      int after = m.end(1);
       if (after + 1 < line.length() && line.charAt(after) == '/' && isDigit(line.charAt(after + 1))) {
         Matcher alt = ALT_VALUE.matcher(line).region(after + 1, line.length());
         if (alt.lookingAt()) {
