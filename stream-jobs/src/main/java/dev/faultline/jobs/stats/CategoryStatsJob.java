@@ -2,6 +2,7 @@ package dev.faultline.jobs.stats;
 
 import dev.faultline.graph.stats.AlertWriter;
 import dev.faultline.graph.stats.CategoryCountWriter;
+import dev.faultline.jobs.sink.DeadLetterSerializer;
 import dev.faultline.jobs.sink.Neo4jBatchSink;
 import dev.faultline.schemas.Topic;
 import dev.faultline.jobs.stats.functions.DailyCountAggregate;
@@ -11,8 +12,10 @@ import dev.faultline.jobs.stats.functions.IssueContributionFunction;
 import dev.faultline.jobs.stats.functions.NewCombinationDetector;
 import dev.faultline.jobs.stats.functions.ReleaseCounts;
 import dev.faultline.jobs.stats.functions.RollingCounts;
+import dev.faultline.jobs.stats.functions.SplitUndecodable;
 import dev.faultline.jobs.stats.records.CategoryStat;
 import dev.faultline.jobs.stats.records.ClassifiedEvent;
+import dev.faultline.jobs.stats.records.ClassifiedRecord;
 import dev.faultline.jobs.stats.records.ContributionDelta;
 import dev.faultline.jobs.stats.records.DailyCount;
 import dev.faultline.jobs.stats.records.StatAlert;
@@ -73,8 +76,8 @@ public final class CategoryStatsJob {
     if (config.parallelism() > 0) {
       env.setParallelism(config.parallelism());
     }
-    KafkaSourceBuilder<ClassifiedEvent> source =
-        KafkaSource.<ClassifiedEvent>builder()
+    KafkaSourceBuilder<ClassifiedRecord> source =
+        KafkaSource.<ClassifiedRecord>builder()
             .setBootstrapServers(config.kafkaBootstrap())
             .setProperties(config.kafkaClientProperties())
             // Only what the issue pipeline committed: its transactions may abort.
@@ -87,8 +90,17 @@ public final class CategoryStatsJob {
       source.setBounded(OffsetsInitializer.latest());
     }
     // Watermarks per Kafka partition (split), so one slow partition holds the watermark and an idle one does not.
-    DataStream<ClassifiedEvent> events =
-        env.fromSource(source.build(), watermarks(config), "classified issues").uid("classified-source");
+    SingleOutputStreamOperator<ClassifiedEvent> events =
+        env.fromSource(source.build(), sourceWatermarks(config), "classified issues")
+            .uid("classified-source")
+            .process(new SplitUndecodable())
+            .uid("split-undecodable")
+            .name("undecodable records to dead letters");
+    events
+        .getSideOutput(SplitUndecodable.UNDECODABLE)
+        .sinkTo(kafkaSink(config, "dead-letters", new DeadLetterSerializer(Topic.DEAD_LETTER.topicName())))
+        .uid("stats-dead-letter-sink")
+        .name("dead letters");
     Outputs out = apply(events, config);
     out.stats().sinkTo(kafkaSink(config, "stats", new CategoryStatSerializer(config.statsTopic()))).uid("stats-kafka-sink").name("faultline.stats");
     out.stats()
@@ -119,6 +131,16 @@ public final class CategoryStatsJob {
   public static WatermarkStrategy<ClassifiedEvent> watermarks(StatsConfig config) {
     return WatermarkStrategy.<ClassifiedEvent>forBoundedOutOfOrderness(config.outOfOrderness())
         .withTimestampAssigner((e, previous) -> e.updatedAt)
+        .withIdleness(config.idleness());
+  }
+
+  /**
+   * {@link #watermarks} for the Kafka source's records; a record that did not decode has no event time and must not
+   * move the watermark, so it gets the smallest timestamp there is.
+   */
+  static WatermarkStrategy<ClassifiedRecord> sourceWatermarks(StatsConfig config) {
+    return WatermarkStrategy.<ClassifiedRecord>forBoundedOutOfOrderness(config.outOfOrderness())
+        .withTimestampAssigner((r, previous) -> r.event != null ? r.event.updatedAt : Long.MIN_VALUE)
         .withIdleness(config.idleness());
   }
 

@@ -84,7 +84,8 @@ class CategoryStatsJobIT {
   @BeforeAll
   static void startServers() throws Exception {
     kafka = EmbeddedKafka.start(dir.resolve("kafka"), 0);
-    kafka.createTopics(2, List.of(Topic.ISSUES_CLASSIFIED.topicName(), Topic.STATS.topicName(), Topic.ALERTS.topicName()));
+    kafka.createTopics(2, List.of(Topic.ISSUES_CLASSIFIED.topicName(), Topic.STATS.topicName(), Topic.ALERTS.topicName(),
+        Topic.DEAD_LETTER.topicName()));
     neo4j = EmbeddedNeo4j.start(dir.resolve("neo4j"), 0, 0, PASSWORD);
     driver = GraphDatabase.driver(neo4j.boltUri(), AuthTokens.basic("neo4j", PASSWORD));
     // The lead adds these to the migrations; until then the test creates them.
@@ -310,6 +311,72 @@ class CategoryStatsJobIT {
     Map<String, Long> m = new HashMap<>();
     Fixtures.latest(stats).forEach((id, s) -> m.put(id, s.count));
     return m;
+  }
+
+  @Test
+  void undecodableRecordsGoToTheDeadLetterTopicWithTheReasonAndTheCountsStayExact() throws Exception {
+    String fw = "fw-poison-" + UUID.randomUUID().toString().substring(0, 6);
+    List<ClassifiedEvent> events = new ArrayList<>(Fixtures.history(fw, 60, 40, 23));
+    List<byte[]> poison = List.of(
+        ("not avro " + fw).getBytes(StandardCharsets.UTF_8),
+        new byte[] {(byte) 0xff, (byte) 0xfe, 1, 2, 3},
+        new byte[0]);
+    AvroCodec<ClassifiedIssue> codec = AvroCodec.classifiedIssues();
+    try (KafkaProducer<byte[], byte[]> producer =
+        new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(), ProducerConfig.ACKS_CONFIG, "all"),
+            new ByteArraySerializer(), new ByteArraySerializer())) {
+      for (int i = 0; i < events.size(); i++) {
+        ClassifiedEvent e = events.get(i);
+        producer.send(new ProducerRecord<>(Topic.ISSUES_CLASSIFIED.topicName(), e.id.getBytes(StandardCharsets.UTF_8),
+            codec.encode(Fixtures.toAvro(e))));
+        if (i % 25 == 0 && i / 25 < poison.size()) { // poison between valid records, not only at the end
+          producer.send(new ProducerRecord<>(Topic.ISSUES_CLASSIFIED.topicName(), (fw + "-poison-" + i).getBytes(StandardCharsets.UTF_8),
+              poison.get(i / 25)));
+        }
+      }
+      producer.flush();
+    }
+
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(2, loopback());
+    CategoryStatsJob.build(env, config("poison-" + fw));
+    env.executeAsync(CategoryStatsJob.NAME).getJobExecutionResult().get(DEADLINE.toSeconds(), TimeUnit.SECONDS);
+
+    // Every poison record is in the dead-letter topic, with stage, reason, key and the original bytes.
+    List<dev.faultline.schemas.DeadLetter> mine = new ArrayList<>();
+    for (ConsumerRecord<byte[], byte[]> r : readCommitted(Topic.DEAD_LETTER.topicName())) {
+      dev.faultline.schemas.DeadLetter d = AvroCodec.deadLetters().decode(r.value());
+      if (d.getKey() != null && d.getKey().startsWith(fw + "-poison-")) {
+        mine.add(d);
+      }
+    }
+    assertEquals(poison.size(), mine.size(), "one dead letter per poison record: " + mine);
+    for (dev.faultline.schemas.DeadLetter d : mine) {
+      assertEquals(dev.faultline.jobs.stats.source.ClassifiedIssueDeserializer.STAGE, d.getStage());
+      assertTrue(d.getReason().startsWith("undecodable ClassifiedIssue at " + Topic.ISSUES_CLASSIFIED.topicName()), d.getReason());
+      int i = Integer.parseInt(d.getKey().substring((fw + "-poison-").length()));
+      byte[] payload = new byte[d.getPayload().remaining()];
+      d.getPayload().get(payload);
+      assertTrue(java.util.Arrays.equals(poison.get(i / 25), payload), "payload kept as sent: " + d.getKey());
+    }
+    // ... and the valid records around them are counted exactly.
+    List<IssueContributions.Entry> entries = Fixtures.finalEntries(events);
+    Map<String, dev.faultline.schemas.CategoryStat> stats = new HashMap<>();
+    for (ConsumerRecord<byte[], byte[]> r : readCommitted(Topic.STATS.topicName())) {
+      dev.faultline.schemas.CategoryStat s = AvroCodec.of(new dev.faultline.schemas.CategoryStat()).decode(r.value());
+      if (s.getFramework().equals(fw)) {
+        stats.put(s.getId(), s); // per partition in offset order: the last one is the newest count
+      }
+    }
+    int compared = 0;
+    for (dev.faultline.schemas.CategoryStat s : stats.values()) {
+      if (s.getWindowStart() != null) {
+        CategoryStat probe = CategoryStat.rolling(fw, s.getDimension().name(), s.getCategory(), s.getWindow(),
+            s.getWindowStart().toEpochMilli(), s.getWindowEnd().toEpochMilli(), 0);
+        assertEquals(Fixtures.expectedCount(entries, probe), s.getCount(), s.getId());
+        compared++;
+      }
+    }
+    assertTrue(compared > 0, "the job produced no statistics for " + fw);
   }
 
   private static Map<String, Long> withoutZeros(Map<String, Long> m) {

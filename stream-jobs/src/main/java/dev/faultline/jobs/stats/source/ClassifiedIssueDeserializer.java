@@ -1,9 +1,12 @@
 package dev.faultline.jobs.stats.source;
 
+import dev.faultline.jobs.records.Rejected;
 import dev.faultline.jobs.stats.records.ClassifiedEvent;
+import dev.faultline.jobs.stats.records.ClassifiedRecord;
 import dev.faultline.schemas.AvroCodec;
 import dev.faultline.schemas.ClassifiedIssue;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import org.apache.flink.api.common.serialization.DeserializationSchema;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDeserializationSchema;
@@ -15,10 +18,14 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Decodes {@code faultline.issues.classified} values into {@link ClassifiedEvent} POJOs right at the source, so no
- * Avro class travels between operators. The topic is written by our own issue pipeline; a value that does not decode
- * is skipped, logged with its position and counted ({@code unreadableClassifiedRecords}), not a reason to stop.
+ * Avro class travels between operators. A value that does not decode is not a reason to stop: it comes out as a
+ * {@link Rejected} record (stage {@value #STAGE}, the decoder's error as the reason, the original bytes), logged with
+ * its position and counted ({@code unreadableClassifiedRecords}); the job sends it to the dead-letter topic.
  */
-public final class ClassifiedIssueDeserializer implements KafkaRecordDeserializationSchema<ClassifiedEvent> {
+public final class ClassifiedIssueDeserializer implements KafkaRecordDeserializationSchema<ClassifiedRecord> {
+  /** The dead letters' stage. */
+  public static final String STAGE = "category-stats/decode";
+
   private static final Logger LOG = LoggerFactory.getLogger(ClassifiedIssueDeserializer.class);
   private transient AvroCodec<ClassifiedIssue> codec;
   private transient Counter unreadable;
@@ -30,22 +37,29 @@ public final class ClassifiedIssueDeserializer implements KafkaRecordDeserializa
   }
 
   @Override
-  public void deserialize(ConsumerRecord<byte[], byte[]> record, Collector<ClassifiedEvent> out) {
+  public void deserialize(ConsumerRecord<byte[], byte[]> record, Collector<ClassifiedRecord> out) {
     if (codec == null) {
       codec = AvroCodec.classifiedIssues();
     }
+    ClassifiedEvent event;
     try {
-      out.collect(ClassifiedEvent.fromAvro(codec.decode(record.value())));
+      event = ClassifiedEvent.fromAvro(codec.decode(record.value()));
     } catch (IOException | RuntimeException e) {
       if (unreadable != null) {
         unreadable.inc();
       }
-      LOG.warn("Skipping unreadable classified record at {}-{} offset {}: {}", record.topic(), record.partition(), record.offset(), e.toString());
+      String where = record.topic() + "-" + record.partition() + " offset " + record.offset();
+      LOG.warn("Unreadable classified record at {}, sent to the dead-letter topic: {}", where, e.toString());
+      String key = record.key() == null ? null : new String(record.key(), StandardCharsets.UTF_8);
+      out.collect(ClassifiedRecord.rejected(new Rejected(STAGE, "undecodable ClassifiedIssue at " + where + ": " + e,
+          key, null, record.value(), System.currentTimeMillis())));
+      return;
     }
+    out.collect(ClassifiedRecord.of(event));
   }
 
   @Override
-  public TypeInformation<ClassifiedEvent> getProducedType() {
-    return TypeInformation.of(ClassifiedEvent.class);
+  public TypeInformation<ClassifiedRecord> getProducedType() {
+    return TypeInformation.of(ClassifiedRecord.class);
   }
 }
