@@ -146,39 +146,25 @@ public final class VersionExtractor {
       Pattern.compile("^[ \\t]{0,8}version:[ \\t]{0,8}v?(\\d{1,4}(?:\\.\\d{1,6}){1,4}[a-z0-9.+-]{0,24})");
 
   private static void scanPipShow(String s, Map<String, String> out) {
-    if (s.indexOf("ame:") < 0) {
-      return;
-    }
-    String lower = asciiLower(s);
-    String name = null;
-    int start = 0;
-    int n = lower.length();
-    while (start < n) {
-      int end = lower.indexOf('\n', start);
-      if (end < 0) {
-        end = n;
-      }
-      String line = lower.substring(start, end);
-      Matcher v = PIP_SHOW_VERSION.matcher(line);
-      if (name != null && v.find()) {
-        String key = KEY_OF_ALIAS.get(name.replace('_', '-'));
-        if (key == null) {
-          key = KEY_OF_ALIAS.get(name);
-        }
-        if (key != null) {
-          out.putIfAbsent(key, s.substring(start + v.start(1), start + v.end(1)));
-        }
-        name = null;
-      } else {
-        Matcher m = PIP_SHOW_NAME.matcher(line);
-        name = m.find() ? m.group(1) : null;
-      }
-      start = end + 1;
-    }
+    scanNameThenVersion(s, "ame:", null, PIP_SHOW_NAME, PIP_SHOW_VERSION, name -> {
+      String key = KEY_OF_ALIAS.get(name.replace('_', '-'));
+      return key != null ? key : KEY_OF_ALIAS.get(name); // only components the taxonomy names
+    }, out);
   }
 
   private static void scanFrameworkLines(String s, Map<String, String> out) {
-    if (s.indexOf("ramework") < 0) {
+    scanNameThenVersion(s, "ramework", "framework", FRAMEWORK_NAME, FRAMEWORK_VERSION,
+        name -> KEY_OF_ALIAS.getOrDefault(name, name), out);
+  }
+
+  /**
+   * Two-line templates: a line that names a component ({@code namePattern} group 1) directly followed by one that
+   * gives its version ({@code versionPattern} group 1). With a {@code lineMarker}, only lines containing it count as
+   * lines of the template. {@code keyOf} maps the lower-case name to a key, or to null to ignore it.
+   */
+  private static void scanNameThenVersion(String s, String present, String lineMarker, Pattern namePattern,
+      Pattern versionPattern, java.util.function.UnaryOperator<String> keyOf, Map<String, String> out) {
+    if (s.indexOf(present) < 0) {
       return;
     }
     String lower = asciiLower(s);
@@ -191,14 +177,16 @@ public final class VersionExtractor {
         end = n;
       }
       String line = lower.substring(start, end);
-      if (line.contains("framework")) {
-        Matcher v = FRAMEWORK_VERSION.matcher(line);
+      if (lineMarker == null || line.contains(lineMarker)) {
+        Matcher v = versionPattern.matcher(line);
         if (name != null && v.find()) {
-          String key = KEY_OF_ALIAS.getOrDefault(name, name);
-          out.putIfAbsent(key, s.substring(start + v.start(1), start + v.end(1)));
+          String key = keyOf.apply(name);
+          if (key != null) {
+            out.putIfAbsent(key, s.substring(start + v.start(1), start + v.end(1)));
+          }
           name = null;
         } else {
-          Matcher m = FRAMEWORK_NAME.matcher(line);
+          Matcher m = namePattern.matcher(line);
           name = m.find() ? m.group(1) : null;
         }
       }
