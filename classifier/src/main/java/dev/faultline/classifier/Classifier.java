@@ -458,6 +458,9 @@ public final class Classifier {
     if (kind == Kind.OTHER) {
       return Label.predicted(Phase.UNKNOWN, 0.8, "nothing reported (OTHER): no phase");
     }
+    if (f.reporter(Cue.BOTH_PHASES) > 0) {
+      return Label.predicted(Phase.BOTH, 0.6, "both phases ('" + f.phrase(Cue.BOTH_PHASES) + "')");
+    }
     double tr = f.score(Cue.TRAINING);
     double inf = 1.3 * f.score(Cue.INFERENCE);
     if (tr < 1.0 && inf < 1.0) {

@@ -338,4 +338,20 @@ class ClassifierTest {
     assertEquals(Stage.UNKNOWN, c.stage().value(), c.stage().evidence());
     assertEquals(Phase.UNKNOWN, c.phase().value(), c.phase().evidence());
   }
+
+  @Test
+  void aHybridEngineDefectIsOfBothPhasesAndPlainTrainingIsTraining() {
+    Classification both =
+        classifier.classify(
+            issue("[BUG] hybrid engine returns garbage tokens after the first PPO step",
+                "In step 3 the actor generates with the hybrid engine, then trains; after one update generation is"
+                    + " wrong."));
+    assertEquals(Phase.BOTH, both.phase().value(), both.phase().evidence());
+    assertTrue(both.phase().evidence().contains("hybrid engine"), both.phase().evidence());
+    Classification training =
+        classifier.classify(issue("[BUG] loss is NaN after 100 steps",
+            "Fine-tuning a 7B model with zero stage 2 and fp16 on 8 GPUs: the loss is fine at first, then it becomes"
+                + " NaN after about 100 optimizer steps, every run."));
+    assertEquals(Phase.TRAINING, training.phase().value(), training.phase().evidence());
+  }
 }

@@ -156,6 +156,14 @@ public enum Cue {
       "inference", "generate", "generation", "serving", "serve", "init_inference", "kernel injection",
       "kernel_inject", "replace_with_kernel_inject", "deepspeed inference", "deepspeed mii", "mii",
       "prefill", "decode", "decoding", "text generation", "vllm", "推 理"),
+  /**
+   * A defect of both phases: DeepSpeed's Hybrid Engine (DeepSpeed-Chat's RLHF step) switches one model between
+   * training and inference generation; or the text says so outright.
+   */
+  BOTH_PHASES(
+      "hybrid engine", "hybrid_engine", "hybridengine", "both training and inference", "both inference and training",
+      "training and inference both", "training as well as inference", "inference as well as training",
+      "for both training and inference", "in both training and inference"),
   // ---- distributed-specific
   DISTRIBUTED(
       "rank", "ranks", "world_size", "world size", "multi node", "multinode", "multi gpu", "multigpu",
