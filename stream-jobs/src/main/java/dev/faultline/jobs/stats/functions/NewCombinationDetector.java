@@ -21,10 +21,6 @@ import org.apache.flink.util.Collector;
  * stage, once the framework has {@code warmup} of event-time history before the issue (before that, everything is
  * new and nothing is news). Each pair alerts at most once, ever: the set of pairs seen is bounded by the taxonomy
  * (a few hundred per framework) and kept under a long TTL.
- *
- * <p>"First" is in event time, not arrival order: observations wait in state for the watermark to pass their time and
- * are then taken in time order (ties by pair and issue), so a shuffled backfill raises the same alerts as the same
- * history in order. An observation already behind the watermark is taken at once.
  */
 public final class NewCombinationDetector extends KeyedProcessFunction<String, ComboObservation, StatAlert> {
   private static final long DAY = Duration.ofDays(1).toMillis();
@@ -32,7 +28,6 @@ public final class NewCombinationDetector extends KeyedProcessFunction<String, C
   private final Duration stateTtl;
   private transient ValueState<Long> firstSeen;
   private transient MapState<String, Long> seen;
-  private transient MapState<Long, ComboObservation[]> pending;
 
   public NewCombinationDetector(Duration warmup, Duration stateTtl) {
     this.warmup = warmup.toMillis();
@@ -48,44 +43,10 @@ public final class NewCombinationDetector extends KeyedProcessFunction<String, C
     MapStateDescriptor<String, Long> s = new MapStateDescriptor<>("pairs-seen", Types.STRING, Types.LONG);
     s.enableTimeToLive(ttl);
     seen = getRuntimeContext().getMapState(s);
-    pending = getRuntimeContext().getMapState(new MapStateDescriptor<>("pending-observations", Types.LONG,
-        org.apache.flink.api.common.typeinfo.TypeInformation.of(ComboObservation[].class)));
   }
 
   @Override
   public void processElement(ComboObservation o, Context ctx, Collector<StatAlert> out) throws Exception {
-    if (o.time <= ctx.timerService().currentWatermark()) {
-      observe(o, out);
-      return;
-    }
-    ComboObservation[] waiting = pending.get(o.time);
-    ComboObservation[] now = waiting == null ? new ComboObservation[1] : java.util.Arrays.copyOf(waiting, waiting.length + 1);
-    now[now.length - 1] = o;
-    pending.put(o.time, now);
-    ctx.timerService().registerEventTimeTimer(o.time);
-  }
-
-  @Override
-  public void onTimer(long timestamp, OnTimerContext ctx, Collector<StatAlert> out) throws Exception {
-    ComboObservation[] due = pending.get(timestamp);
-    if (due == null) {
-      return;
-    }
-    pending.remove(timestamp);
-    java.util.Arrays.sort(due, ORDER);
-    for (ComboObservation o : due) {
-      observe(o, out);
-    }
-  }
-
-  /** Of observations at one instant, which counts first: a fixed order, so the result never depends on arrival. */
-  private static final java.util.Comparator<ComboObservation> ORDER =
-      java.util.Comparator.<ComboObservation, String>comparing(o -> o.dimension)
-          .thenComparing(o -> o.category)
-          .thenComparing(o -> o.stage)
-          .thenComparing(o -> o.issueId);
-
-  private void observe(ComboObservation o, Collector<StatAlert> out) throws Exception {
     Long first = firstSeen.value();
     if (first == null || o.time < first) {
       firstSeen.update(o.time);
