@@ -13,6 +13,7 @@ import java.util.Objects;
  * @param windowStart epoch millis, inclusive
  * @param windowEnd epoch millis, exclusive
  * @param raisedAt epoch millis of the event time the detector decided at
+ * @param withdrawn a revision that takes the alert back (later records showed it is not news)
  */
 public record AlertRow(
     String id,
@@ -28,13 +29,22 @@ public record AlertRow(
     double score,
     String explanation,
     long raisedAt,
-    List<String> exampleIssueIds) {
+    List<String> exampleIssueIds,
+    boolean withdrawn) {
 
   public AlertRow {
     Objects.requireNonNull(id, "id");
     Objects.requireNonNull(kind, "kind");
     Objects.requireNonNull(explanation, "explanation");
     exampleIssueIds = List.copyOf(exampleIssueIds == null ? List.of() : exampleIssueIds);
+  }
+
+  /** An alert in force (not withdrawn). */
+  public AlertRow(String id, String framework, String dimension, String category, String stage, String kind,
+      long windowStart, long windowEnd, long count, double baseline, double score, String explanation, long raisedAt,
+      List<String> exampleIssueIds) {
+    this(id, framework, dimension, category, stage, kind, windowStart, windowEnd, count, baseline, score, explanation,
+        raisedAt, exampleIssueIds, false);
   }
 
   /** The row as Cypher parameters ({@code row.*} in {@code stats-alerts.cypher}). */
@@ -54,6 +64,7 @@ public record AlertRow(
     m.put("explanation", explanation);
     m.put("raisedAt", raisedAt);
     m.put("exampleIssueIds", exampleIssueIds);
+    m.put("withdrawn", withdrawn);
     return m;
   }
 }

@@ -1,6 +1,7 @@
 // @name emerging-categories
 // @description Alerts of the category-statistics job (surges and new combinations), newest first, each with its
-// @description explanation and the example issues it links to.
+// @description explanation and the example issues it links to. Withdrawn alerts (taken back by a later revision) are
+// @description left out.
 // @param framework String = null  -- framework name; null = every framework
 // @param dimension String = null  -- only alerts of this dimension (e.g. symptom); null = all
 // @param kind String(SURGE|NEW_COMBINATION) = null  -- only alerts of this kind; null = both
@@ -20,7 +21,8 @@
 // @column explanation String  -- why it was raised, in words
 // @column examples List<Map>  -- example issues: {id, title, url, state}, by id
 MATCH (a:Alert)
-WHERE ($framework IS NULL OR a.framework = $framework)
+WHERE coalesce(a.withdrawn, false) = false
+  AND ($framework IS NULL OR a.framework = $framework)
   AND ($dimension IS NULL OR a.dimension = $dimension)
   AND ($kind IS NULL OR a.kind = $kind)
   AND ($since IS NULL OR a.raisedAt >= $since)

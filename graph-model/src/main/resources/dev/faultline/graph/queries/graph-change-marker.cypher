@@ -9,6 +9,7 @@
 // @column releases Integer  -- Release nodes
 // @column alerts Integer  -- Alert nodes
 // @column newestAlertAt DateTime  -- latest Alert.raisedAt
+// @column withdrawnAlerts Integer  -- Alert nodes taken back by a revision
 // Index-backed (issue_state_version): polled every few seconds, it must not scan every issue.
 CALL () {
   OPTIONAL MATCH (i:Issue)
@@ -22,9 +23,9 @@ CALL () {
 }
 CALL () {
   MATCH (a:Alert)
-  RETURN count(a) AS alerts, max(a.raisedAt) AS newestAlertAt
+  RETURN count(a) AS alerts, max(a.raisedAt) AS newestAlertAt, count(CASE WHEN a.withdrawn THEN 1 END) AS withdrawnAlerts
 }
 RETURN issues, newestStateVersion, newestClassifiedAt,
        COUNT { MATCH (p:PullRequest) } AS pullRequests,
        COUNT { MATCH (r:Release) } AS releases,
-       alerts, newestAlertAt
+       alerts, newestAlertAt, withdrawnAlerts

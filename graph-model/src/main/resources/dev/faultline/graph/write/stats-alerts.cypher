@@ -1,6 +1,7 @@
 // Alert rows of the category-stats job, with EXAMPLE edges to their example issues. MERGE on the constrained id:
-// an alert written twice (replay) is one node. Example issues not yet in the graph get a stub the issue pipeline
-// fills in later (MERGE on the constrained Issue.id).
+// an alert written twice (replay) is one node, and a later row of an id revises it: its examples replace the old
+// ones, and withdrawn = true takes it back (the query library no longer lists it). Example issues not yet in the
+// graph get a stub the issue pipeline fills in later (MERGE on the constrained Issue.id).
 UNWIND $rows AS row
 MERGE (a:Alert {id: row.id})
 SET a.framework = row.framework,
@@ -14,7 +15,14 @@ SET a.framework = row.framework,
     a.baseline = row.baseline,
     a.score = row.score,
     a.explanation = row.explanation,
-    a.raisedAt = datetime({epochMillis: row.raisedAt})
+    a.raisedAt = datetime({epochMillis: row.raisedAt}),
+    a.withdrawn = coalesce(row.withdrawn, false)
+WITH a, row
+CALL (a, row) {
+  MATCH (a)-[old:EXAMPLE]->(i:Issue)
+  WHERE NOT i.id IN row.exampleIssueIds
+  DELETE old
+}
 WITH a, row
 UNWIND row.exampleIssueIds AS exampleId
 MERGE (i:Issue {id: exampleId})

@@ -27,13 +27,15 @@ public class StatAlert {
   public String explanation;
   public long raisedAt;
   public String[] exampleIssueIds = new String[0];
+  /** A revision that takes the alert of this id back. */
+  public boolean withdrawn;
 
   public StatAlert() {}
 
   public AlertRow toRow() {
     return new AlertRow(
         id, framework, Dimension.valueOf(dimension).key(), category, stage, kind, windowStart, windowEnd, count, baseline, score, explanation, raisedAt,
-        List.of(exampleIssueIds));
+        List.of(exampleIssueIds), withdrawn);
   }
 
   public Alert toAvro() {
@@ -52,11 +54,12 @@ public class StatAlert {
         .setExampleIssueIds(List.of(exampleIssueIds))
         .setExplanation(explanation)
         .setRaisedAt(Instant.ofEpochMilli(raisedAt))
+        .setWithdrawn(withdrawn)
         .build();
   }
 
   @Override
   public String toString() {
-    return "StatAlert{" + id + " count=" + count + " baseline=" + baseline + " score=" + score + " examples=" + Arrays.toString(exampleIssueIds) + "}";
+    return "StatAlert{" + id + (withdrawn ? " WITHDRAWN" : "") + " count=" + count + " baseline=" + baseline + " score=" + score + " examples=" + Arrays.toString(exampleIssueIds) + "}";
   }
 }
