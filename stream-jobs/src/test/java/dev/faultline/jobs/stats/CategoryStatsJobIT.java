@@ -190,9 +190,11 @@ class CategoryStatsJobIT {
         alerts.add(a);
       }
     }
+    // A surge is raised once per episode; a new combination may be revised (re-emitted under its id) when the
+    // shuffled backfill delivers an earlier issue of the pair or of the framework later.
     Set<String> ids = new HashSet<>();
     for (Alert a : alerts) {
-      assertTrue(ids.add(a.getId()), "alert raised twice: " + a.getId());
+      assertTrue(ids.add(a.getId()) || a.getKind().name().equals("NEW_COMBINATION"), "alert raised twice: " + a.getId());
     }
     Alert hangSurge = alerts.stream().filter(a -> a.getKind().name().equals("SURGE") && a.getCategory().equals("HANG")).findFirst()
         .orElseThrow(() -> new AssertionError("no HANG surge among " + ids));
@@ -210,7 +212,7 @@ class CategoryStatsJobIT {
         .withParameters(Map.of("id", hangSurge.getId())).execute().records().get(0);
     assertEquals(hangSurge.getExampleIssueIds().size(), alertNode.get("examples").asLong());
     assertEquals(hangSurge.getExplanation(), alertNode.get("why").asString());
-    assertEquals(alerts.size(), driver.executableQuery("MATCH (a:Alert {framework: $fw}) RETURN count(a) AS n")
+    assertEquals(ids.size(), driver.executableQuery("MATCH (a:Alert {framework: $fw}) RETURN count(a) AS n")
         .withParameters(Map.of("fw", fw)).execute().records().get(0).get("n").asLong());
   }
 
@@ -255,7 +257,8 @@ class CategoryStatsJobIT {
     for (ConsumerRecord<byte[], byte[]> r : readCommitted(Topic.ALERTS.topicName())) {
       Alert a = AvroCodec.of(new Alert()).decode(r.value());
       if (a.getFramework().equals(fw)) {
-        alertIds.add(a.getId());
+        // a replay after the restart would repeat a record as it was; a revision of a new combination differs
+        alertIds.add(a.getKind().name().equals("NEW_COMBINATION") ? a.toString() : a.getId());
       }
     }
     List<IssueContributions.Entry> entries = Fixtures.finalEntries(events);

@@ -80,7 +80,7 @@ public final class NewCombinationDetector extends KeyedProcessFunction<String, C
       }
       for (String pair : pairs) {
         if (!pair.equals(pairOf(o))) {
-          decide(ctx.getCurrentKey(), pair, true, out);
+          decide(ctx.getCurrentKey(), pair, seen.get(pair), firstIssue.get(pair), before, out);
         }
       }
     }
@@ -96,7 +96,7 @@ public final class NewCombinationDetector extends KeyedProcessFunction<String, C
       firstIssue.put(pair, o.issueId);
     }
     if (moved || startMoved) {
-      decide(ctx.getCurrentKey(), pair, t != null || startMoved, out);
+      decide(ctx.getCurrentKey(), pair, t, issue, before == null ? o.time : before, out);
     }
   }
 
@@ -104,27 +104,34 @@ public final class NewCombinationDetector extends KeyedProcessFunction<String, C
     return o.dimension + "|" + o.category + "|" + o.stage;
   }
 
-  /** Emits the pair's alert if it is news now, or its withdrawal if it was in force and is news no longer. */
-  private void decide(String framework, String pair, boolean revision, Collector<StatAlert> out) throws Exception {
+  /**
+   * Emits the pair's alert if it is news now and was not in force with the same figures, or its withdrawal if it was
+   * in force and is news no longer. {@code prevTime}, {@code prevIssue} and {@code prevFirst} are the pair's first
+   * observation and the framework's start before this record (null time: a pair seen for the first time).
+   */
+  private void decide(String framework, String pair, Long prevTime, String prevIssue, long prevFirst,
+      Collector<StatAlert> out) throws Exception {
     long first = firstSeen.value();
     long time = seen.get(pair);
+    String issue = firstIssue.get(pair);
     boolean news = time - first >= warmup;
     boolean inForce = Boolean.TRUE.equals(alerted.get(pair));
+    if (news && inForce && prevTime != null && prevTime == time && java.util.Objects.equals(prevIssue, issue)
+        && (time - prevFirst) / DAY == (time - first) / DAY) {
+      return; // the alert in force says the same
+    }
     if (!news && !inForce) {
       return;
     }
-    String issue = firstIssue.get(pair);
     String[] parts = pair.split("\\|", 3);
     StatAlert a = alert(framework, Dimension.valueOf(parts[0]), parts[1], parts[2], time, first, issue);
-    if (!news) {
+    if (news) {
+      alerted.put(pair, true);
+    } else {
       a.withdrawn = true;
       a.explanation = "Withdrawn: " + parts[1] + " met stage " + parts[2] + " already " + (time - first) / DAY
           + " days into " + framework + "'s history, within the warm-up (" + issue + ").";
       alerted.put(pair, false);
-    } else if (!inForce || revision) {
-      alerted.put(pair, true);
-    } else {
-      return;
     }
     out.collect(a);
   }
