@@ -194,7 +194,9 @@ public final class Classifier {
       return Label.predicted(Kind.OTHER, 0.6, "nearly empty report (" + bodyTokens + " words in the body)");
     }
 
-    if (docTitle && !strongBug) {
+    // "Spelling error in the README": the error is the text's, not the code's
+    boolean docFault = docTitle && f.in(Cue.DOC_FAULT, Zone.TITLE) && !traceback;
+    if (docTitle && (!strongBug || docFault)) {
       return Label.predicted(Kind.DOCUMENTATION, 0.7, "docs in the title ('" + f.phrase(Cue.DOC) + "'), no failure");
     }
     boolean failureInTitle = f.in(Cue.ERROR, Zone.TITLE) || f.in(Cue.IMPORT, Zone.TITLE) || f.in(Cue.OOM, Zone.TITLE);

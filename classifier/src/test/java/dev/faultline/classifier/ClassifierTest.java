@@ -354,4 +354,20 @@ class ClassifierTest {
                 + " NaN after about 100 optimizer steps, every run."));
     assertEquals(Phase.TRAINING, training.phase().value(), training.phase().evidence());
   }
+
+  @Test
+  void aSpellingErrorInTheDocsIsDocumentationNotACrash() {
+    Classification c =
+        classifier.classify(
+            issue("Spelling error in the README of the launcher",
+                "The section on hostfiles spells 'slots' as 'slost' in two places, which is confusing for new users"
+                    + " who copy the example into their own hostfile."));
+    assertEquals(Kind.DOCUMENTATION, c.kind().value(), c.kind().evidence());
+    Classification crash =
+        classifier.classify(
+            issue("Error in README example: deepspeed.initialize raises TypeError",
+                "Running the README example fails.\nTraceback (most recent call last):\n  File \"ex.py\", line 3\n"
+                    + "TypeError: initialize() got an unexpected keyword argument 'args'"));
+    assertEquals(Kind.BUG, crash.kind().value(), crash.kind().evidence());
+  }
 }

@@ -112,6 +112,10 @@ public enum Cue {
   DOC(
       "doc", "docs", "documentation", "readme", "tutorial", "docstring", "typo", "typos", "api reference",
       "website", "文 档"),
+  /** A fault of the text itself: with a docs word in the title, an "error" that is not a failure of the code. */
+  DOC_FAULT(
+      "spelling error", "spelling errors", "spelling mistake", "spelling mistakes", "misspelled", "misspelling",
+      "grammar error", "grammatical error", "broken link", "broken links", "dead link", "dead links", "typo", "typos"),
   // ---- stages
   INIT(
       "initialize", "initialization", "initializing", "init", "deepspeed initialize", "zero init", "zero.init",
