@@ -100,18 +100,10 @@ class ConcurrentWritersIT {
   }
 
   private static ReleaseRow release(String framework, String version, long publishedAt) {
-    return new ReleaseRow(framework, "race/" + framework, version, "v" + version, null, publishedAt, false, false);
+    return WriterRows.release("race", framework, version, publishedAt);
   }
 
   private static IssueRow issue(String framework, int number, String version, long createdAt) {
-    IssueRow.ClassificationRow classification =
-        new IssueRow.ClassificationRow(
-            "BUG", "HANG", "HANG", "UNKNOWN", "UNKNOWN", "COMMUNICATION", "TRAINING", Boolean.TRUE, version,
-            version == null ? Map.of() : Map.of(framework.toLowerCase(), version), Map.of("symptom", 0.8), Map.of("symptom", "test"), List.of(),
-            "test", createdAt);
-    String repo = "race/" + framework;
-    return new IssueRow(
-        repo + "#" + number, repo, framework, number, "t" + number, "b", "open", null, "someone", List.of(),
-        createdAt, createdAt, null, createdAt, 0, null, classification);
+    return WriterRows.issue("race", framework, number, version, createdAt);
   }
 }

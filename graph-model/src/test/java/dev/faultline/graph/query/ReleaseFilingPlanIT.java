@@ -89,18 +89,10 @@ class ReleaseFilingPlanIT {
   }
 
   private static ReleaseRow release(String framework, String version, long publishedAt) {
-    return new ReleaseRow(framework, "plan/" + framework, version, "v" + version, null, publishedAt, false, false);
+    return WriterRows.release("plan", framework, version, publishedAt);
   }
 
   private static IssueRow issue(String framework, int number, String version, long createdAt) {
-    IssueRow.ClassificationRow classification =
-        new IssueRow.ClassificationRow(
-            "BUG", "HANG", "HANG", "UNKNOWN", "UNKNOWN", "COMMUNICATION", "TRAINING", Boolean.TRUE, version,
-            version == null ? Map.of() : Map.of(framework.toLowerCase(), version), Map.of("symptom", 0.8),
-            Map.of("symptom", "test"), List.of(), "test", createdAt);
-    String repo = "plan/" + framework;
-    return new IssueRow(
-        repo + "#" + number, repo, framework, number, "t" + number, "b", "open", null, "someone", List.of(),
-        createdAt, createdAt, null, createdAt, 0, null, classification);
+    return WriterRows.issue("plan", framework, number, version, createdAt);
   }
 }
