@@ -131,6 +131,36 @@ class RollingCountsTest {
   }
 
   @Test
+  void anEpisodeThatLaterRecordsTakeBackIsWithdrawnUnderItsId() throws Exception {
+    long t = T0 - 28 * DAY;
+    for (int w = 0; w < 4; w++) {
+      feed("HANG", t + w * 7 * DAY, 1);
+    }
+    for (int d = 0; d < 7; d++) {
+      feed("HANG", T0 + d * DAY, 3);
+    }
+    harness.processBothWatermarks(new Watermark(T0 + 20 * DAY));
+    List<StatAlert> raised = harness.getSideOutput(RollingCounts.ALERTS).stream().map(StreamRecord::getValue).toList();
+    assertEquals(1, raised.size(), raised.toString());
+    assertTrue(!raised.get(0).withdrawn);
+
+    // the burst's issues are re-classified out of HANG: too late for the daily windows, through the correction path
+    for (int d = 0; d < 7; d++) {
+      for (int i = 0; i < 3; i++) {
+        harness.processElement2(new ContributionDelta(FW, "SYMPTOM", "HANG", T0 + d * DAY + 1000, -1, "ds#" + d + "-" + i),
+            T0 + d * DAY + 1000);
+      }
+    }
+    harness.processBothWatermarks(new Watermark(T0 + 21 * DAY));
+    List<StatAlert> all = harness.getSideOutput(RollingCounts.ALERTS).stream().map(StreamRecord::getValue).toList();
+    assertEquals(2, all.size(), all.toString());
+    StatAlert withdrawn = all.get(1);
+    assertEquals(raised.get(0).id, withdrawn.id);
+    assertTrue(withdrawn.withdrawn);
+    assertTrue(withdrawn.explanation.startsWith("Withdrawn:"), withdrawn.explanation);
+  }
+
+  @Test
   void neverAlertsOnUnknown() throws Exception {
     for (int d = 0; d < 7; d++) {
       feed("UNKNOWN", T0 + d * DAY, 10);

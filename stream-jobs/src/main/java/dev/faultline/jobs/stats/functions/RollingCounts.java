@@ -64,6 +64,8 @@ public final class RollingCounts extends KeyedCoProcessFunction<String, DailyCou
   private final long allowedLateness;
   private transient MapState<Long, DayState> days;
   private transient MapState<Long, Boolean> surging;
+  /** Window end to the id of the alert in force for its episode (the end that raised it, or a surging neighbour). */
+  private transient MapState<Long, String> raised;
   private transient MapState<Long, Boolean> dirty;
 
   public RollingCounts(StatsConfig config) {
@@ -87,6 +89,9 @@ public final class RollingCounts extends KeyedCoProcessFunction<String, DailyCou
     MapStateDescriptor<Long, Boolean> e = new MapStateDescriptor<>("surging-window-ends", Types.LONG, Types.BOOLEAN);
     e.enableTimeToLive(ttl);
     surging = getRuntimeContext().getMapState(e);
+    MapStateDescriptor<Long, String> ra = new MapStateDescriptor<>("surge-alerts-raised", Types.LONG, Types.STRING);
+    ra.enableTimeToLive(ttl);
+    raised = getRuntimeContext().getMapState(ra);
     MapStateDescriptor<Long, Boolean> dd = new MapStateDescriptor<>("dirty-days", Types.LONG, Types.BOOLEAN);
     dd.enableTimeToLive(ttl);
     dirty = getRuntimeContext().getMapState(dd);
@@ -174,7 +179,9 @@ public final class RollingCounts extends KeyedCoProcessFunction<String, DailyCou
    * Tests the surge window ending at {@code end}; runs at the window's end and again whenever later data re-emits it
    * (a shuffled backfill may pass a window's end long before its data arrive). An episode is a run of consecutive
    * surging window ends: an alert is raised for a surging end only when neither it nor a neighbouring end was
-   * surging already, so each episode alerts once even when its windows are tested out of order.
+   * surging already, so each episode alerts once even when its windows are tested out of order. When later records
+   * (corrections, re-classifications) end an episode, its alert is emitted again with {@code withdrawn = true}; while
+   * a neighbouring end still surges, the episode and its alert go on.
    */
   private void detectSurge(String[] key, long end, Sums r, String[] examples, Context ctx) throws Exception {
     if (!Categories.informative(key[2])) {
@@ -186,6 +193,20 @@ public final class RollingCounts extends KeyedCoProcessFunction<String, DailyCou
     SurgeDetector.Verdict v = detector.test(r.sum(start, end), windowDays, r.sum(start - baseline, start), baselineDays);
     if (!v.surge()) {
       surging.remove(end);
+      String id = raised.get(end);
+      if (id != null) {
+        raised.remove(end);
+        if (surging.contains(end - slide)) {
+          raised.put(end - slide, id);
+        } else if (surging.contains(end + slide)) {
+          raised.put(end + slide, id);
+        } else {
+          StatAlert w = surgeAlert(key, id, start, end, v, examples);
+          w.withdrawn = true;
+          w.explanation = "Withdrawn: later records lowered it. " + w.explanation;
+          ctx.output(ALERTS, w);
+        }
+      }
       return;
     }
     boolean sameEpisode = surging.contains(end) || surging.contains(end - slide) || surging.contains(end + slide);
@@ -194,8 +215,15 @@ public final class RollingCounts extends KeyedCoProcessFunction<String, DailyCou
       return;
     }
     Dimension dim = Dimension.valueOf(key[1]);
+    String id = key[0] + "/" + dim.key() + "/" + key[2] + "/SURGE/" + Explanations.dateLabel(start);
+    raised.put(end, id);
+    ctx.output(ALERTS, surgeAlert(key, id, start, end, v, examples));
+  }
+
+  private StatAlert surgeAlert(String[] key, String id, long start, long end, SurgeDetector.Verdict v, String[] examples) {
+    Dimension dim = Dimension.valueOf(key[1]);
     StatAlert a = new StatAlert();
-    a.id = key[0] + "/" + dim.key() + "/" + key[2] + "/SURGE/" + Explanations.dateLabel(start);
+    a.id = id;
     a.framework = key[0];
     a.dimension = key[1];
     a.category = key[2];
@@ -209,7 +237,7 @@ public final class RollingCounts extends KeyedCoProcessFunction<String, DailyCou
     a.exampleIssueIds = examples;
     a.explanation =
         Explanations.surge(key[0], dim, key[2], v.count(), Duration.ofMillis(surgeWindow), end, v.expected(), Duration.ofMillis(baseline), v.pValue());
-    ctx.output(ALERTS, a);
+    return a;
   }
 
   /**
