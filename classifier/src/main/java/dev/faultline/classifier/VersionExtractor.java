@@ -75,6 +75,8 @@ public final class VersionExtractor {
   private static final Pattern AFTER_ALIAS =
       Pattern.compile(
           "(?![a-z_])[`'\"*]{0,2}(?:[ \\t]{0,40}(?:version|ver\\.?|info|release)(?:[ \\t]{0,4}\\([^)\\n]{1,20}\\))?"
+              // "the cuda version of `nvcc -V` is 11.3": where it was read, then " is"
+              + "(?:[ \\t]{1,4}(?:of|on|in|from|reported by)[ \\t][^\\n]{1,40}?(?=[ \\t]is\\b))?"
               + "[`'\"*]{0,3})?"
               + "[ \\t]{0,40}(?:==|>=|~=|:-|:|=|-|\\bis\\b|\\bv(?=\\d))?[ \\t.:]{0,60}[`'\"*]{0,3}v?"
               + "((?:[\u2265\u2264][ \\t]?)?\\d{1,4}(?:\\.\\d{1,6}){1,4}(?:[-+.]?[a-z0-9]{1,24}){0,6})"

@@ -143,4 +143,13 @@ class VersionExtractorTest {
     var unknownPackage = extractor.extract("Name: numpy\nVersion: 1.26.4\n");
     assertTrue(unknownPackage.isEmpty(), "only components the taxonomy names are kept: " + unknownPackage);
   }
+
+  @Test
+  void readsAVersionStatedWithWhereItWasRead() {
+    var v = extractor.extract("The CUDA version of `nvcc --version` is 12.1 and the torch version in my env is 2.2.1.\n"
+        + "The python version of the container is important here.\n");
+    assertEquals("12.1", v.get("cuda"));
+    assertEquals("2.2.1", v.get("torch"));
+    assertFalse(v.containsKey("python"), "no version follows: " + v);
+  }
 }
