@@ -45,6 +45,10 @@ public final class Classifier {
   /** Frameworks that only serve models: without training words, their defects show in inference. */
   private static final java.util.Set<String> INFERENCE_FRAMEWORKS = java.util.Set.of("vLLM");
 
+  /** "with commit [d64ba4c](…)", "at commit 1a2b3c4d": a hexadecimal commit id with letters and digits. */
+  private static final Pattern MEGATRON_COMMIT =
+      Pattern.compile("(?i)\\bcommit[ \\t]{1,4}\\[?`?((?=[0-9a-f]{0,39}[0-9])(?=[0-9a-f]{0,39}[a-f])[0-9a-f]{7,40})\\b");
+
   private static final Pattern TITLE_TAG = Pattern.compile("^\\s*[\\[【(]\\s*([^\\]】)]{1,40}?)\\s*[\\]】)]");
 
   private final ClassifierConfig config;
@@ -120,6 +124,13 @@ public final class Classifier {
                         .map(fw -> Label.predicted(fw, 0.6, "first framework named in the text"))
                         .orElse(Label.predicted((String) null, 0.0, "no known repository or framework name")));
     Map<String, String> found = versions.extract(all);
+    if ("Megatron-LM".equals(repoFramework) && !found.containsKey("megatron-lm") && !found.containsKey("megatron-core")) {
+      // Megatron-LM is mostly used from a checkout: its users name the commit they run
+      Matcher commit = MEGATRON_COMMIT.matcher(in.title() + "\n" + in.body());
+      if (commit.find()) {
+        found.put("megatron-lm", commit.group(1));
+      }
+    }
     return new Classification(
         kind, symptom, symptomClass, rootCause, fix, stage, phase, distributed, framework, found, VERSION);
   }

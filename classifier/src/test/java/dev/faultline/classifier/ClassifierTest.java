@@ -370,4 +370,21 @@ class ClassifierTest {
                     + "TypeError: initialize() got an unexpected keyword argument 'args'"));
     assertEquals(Kind.BUG, crash.kind().value(), crash.kind().evidence());
   }
+
+  @Test
+  void aMegatronCommitIsTheVersionItsUsersReport() {
+    Classification withCommit =
+        classifier.classify(IssueText.of("NVIDIA/Megatron-LM", 7, "[BUG] grad norm NaN with MoE",
+            "Pretraining a MoE model with commit [3f2a9c1](https://github.com/NVIDIA/Megatron-LM/commit/3f2a9c1e) the"
+                + " grad norm becomes NaN after 200 steps."));
+    assertEquals("3f2a9c1", withCommit.versions().get("megatron-lm"), withCommit.versions().toString());
+    Classification noHash =
+        classifier.classify(IssueText.of("NVIDIA/Megatron-LM", 8, "[BUG] grad norm NaN with MoE",
+            "Which commit ID should I use? The grad norm becomes NaN after 200 steps of pretraining."));
+    assertEquals(null, noHash.versions().get("megatron-lm"), noHash.versions().toString());
+    Classification otherRepo =
+        classifier.classify(IssueText.of("deepspeedai/DeepSpeed", 9, "[BUG] loss NaN",
+            "With commit 3f2a9c1e of my own training script the loss becomes NaN after 200 steps of training."));
+    assertEquals(null, otherRepo.versions().get("megatron-lm"), otherRepo.versions().toString());
+  }
 }
