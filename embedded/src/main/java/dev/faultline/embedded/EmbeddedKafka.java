@@ -3,8 +3,6 @@ package dev.faultline.embedded;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.OutputStream;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -198,10 +196,6 @@ public final class EmbeddedKafka implements AutoCloseable {
   }
 
   static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket()) {
-      socket.setReuseAddress(true);
-      socket.bind(new InetSocketAddress("127.0.0.1", 0));
-      return socket.getLocalPort();
-    }
+    return FreePorts.pick();
   }
 }

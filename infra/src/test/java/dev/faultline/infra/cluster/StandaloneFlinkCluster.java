@@ -3,7 +3,6 @@ package dev.faultline.infra.cluster;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -270,8 +269,6 @@ final class StandaloneFlinkCluster implements AutoCloseable {
   }
 
   static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-      return s.getLocalPort();
-    }
+    return dev.faultline.embedded.FreePorts.pick();
   }
 }

@@ -2,8 +2,6 @@ package dev.faultline.infra.local;
 
 import dev.faultline.graph.GraphConfig;
 import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -97,9 +95,8 @@ public final class LocalProcess implements AutoCloseable {
   }
 
   static int freePort() {
-    try (ServerSocket s = new ServerSocket()) {
-      s.bind(new InetSocketAddress("127.0.0.1", 0));
-      return s.getLocalPort();
+    try {
+      return dev.faultline.embedded.FreePorts.pick();
     } catch (IOException e) {
       throw new IllegalStateException("no free port", e);
     }
