@@ -26,18 +26,19 @@ class KillAndRestartIT {
     try (LocalProcess stack = new LocalProcess(dir.resolve("data"), dir)) {
       StackClient client = stack.client();
       Process first = stack.launch("first.log");
-      StackClient.await(() -> healthy(client), Duration.ofSeconds(120), "first start healthy");
+      stack.awaitHealthy(first, "first.log", Duration.ofSeconds(120), "first start healthy");
+      Process second;
       try (DeliveryStream stream = new DeliveryStream("acme/kill-drill", ISSUES)) {
         Future<?> sending = stream.start(client, Duration.ofMillis(50));
         StackClient.await(() -> stream.answered() >= ISSUES / 2, Duration.ofSeconds(60), "first deliveries answered");
         first.destroyForcibly();
         first.waitFor(30, TimeUnit.SECONDS);
         // The sender keeps retrying unanswered deliveries (as GitHub's redelivery would) until the stack is back.
-        stack.launch("second.log");
+        second = stack.launch("second.log");
         sending.get(5, TimeUnit.MINUTES);
         assertEquals(List.of(), stream.failures(), "deliveries never answered 2xx");
       }
-      StackClient.await(() -> healthy(client), Duration.ofSeconds(120), "second start healthy");
+      stack.awaitHealthy(second, "second.log", Duration.ofSeconds(120), "second start healthy");
       StackClient.await(
           () -> count(client, "MATCH (i:Issue {repo: 'acme/kill-drill', state: 'closed'}) RETURN count(i)") == ISSUES,
           Duration.ofSeconds(120),
@@ -46,14 +47,6 @@ class KillAndRestartIT {
       StatsConfig stats = LocalStack.statsConfig(stack.kafkaBootstrap(), stack.graph());
       new StatsRecount(client, stats, LocalStack.PARTITIONS).awaitAgreement(Duration.ofMinutes(3));
       assertEquals(List.of(), DeadLetterTopic.read(stack.kafkaBootstrap()), "dead letters: the drill poisons nothing");
-    }
-  }
-
-  private static boolean healthy(StackClient client) {
-    try {
-      return client.health().statusCode() == 200;
-    } catch (Exception e) {
-      return false;
     }
   }
 

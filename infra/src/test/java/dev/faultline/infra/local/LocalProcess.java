@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -52,6 +53,28 @@ public final class LocalProcess implements AutoCloseable {
     Process p = builder.start();
     processes.add(p);
     return p;
+  }
+
+  /**
+   * Waits for the stack's {@code /health} to answer 200; on a timeout the error carries whether the process still
+   * runs and the end of its log, which the temporary directory would otherwise take with it.
+   */
+  public void awaitHealthy(Process process, String logName, Duration timeout, String what) throws Exception {
+    StackClient client = client();
+    try {
+      StackClient.await(() -> {
+        try {
+          return client.health().statusCode() == 200;
+        } catch (Exception e) {
+          return false;
+        }
+      }, timeout, what);
+    } catch (AssertionError e) {
+      List<String> log = Files.exists(logDir.resolve(logName)) ? Files.readAllLines(logDir.resolve(logName)) : List.of();
+      String state = process.isAlive() ? "still running" : "exited with " + process.exitValue();
+      throw new AssertionError(e.getMessage() + "; the stack " + state + "; last lines of " + logName + ":\n"
+          + String.join("\n", log.subList(Math.max(0, log.size() - 40), log.size())), e);
+    }
   }
 
   /** A client for the stack's receiver and Neo4j HTTP API. */
