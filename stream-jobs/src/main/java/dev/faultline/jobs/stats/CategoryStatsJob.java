@@ -23,6 +23,7 @@ import dev.faultline.jobs.stats.sink.AlertSerializer;
 import dev.faultline.jobs.stats.sink.CategoryStatSerializer;
 import dev.faultline.jobs.stats.source.ClassifiedIssueDeserializer;
 import java.util.Properties;
+import org.apache.flink.api.common.eventtime.SerializableTimestampAssigner;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.connector.base.DeliveryGuarantee;
@@ -129,9 +130,7 @@ public final class CategoryStatsJob {
    * {@link #apply}.
    */
   public static WatermarkStrategy<ClassifiedEvent> watermarks(StatsConfig config) {
-    return WatermarkStrategy.<ClassifiedEvent>forBoundedOutOfOrderness(config.outOfOrderness())
-        .withTimestampAssigner((e, previous) -> e.updatedAt)
-        .withIdleness(config.idleness());
+    return watermarks(config, (e, previous) -> e.updatedAt);
   }
 
   /**
@@ -139,8 +138,12 @@ public final class CategoryStatsJob {
    * move the watermark, so it gets the smallest timestamp there is.
    */
   static WatermarkStrategy<ClassifiedRecord> sourceWatermarks(StatsConfig config) {
-    return WatermarkStrategy.<ClassifiedRecord>forBoundedOutOfOrderness(config.outOfOrderness())
-        .withTimestampAssigner((r, previous) -> r.event != null ? r.event.updatedAt : Long.MIN_VALUE)
+    return watermarks(config, (r, previous) -> r.event != null ? r.event.updatedAt : Long.MIN_VALUE);
+  }
+
+  private static <T> WatermarkStrategy<T> watermarks(StatsConfig config, SerializableTimestampAssigner<T> eventTime) {
+    return WatermarkStrategy.<T>forBoundedOutOfOrderness(config.outOfOrderness())
+        .withTimestampAssigner(eventTime)
         .withIdleness(config.idleness());
   }
 
