@@ -524,7 +524,8 @@ public final class Classifier {
     if (!c.pr() && d == 0 && (s == Symptom.RUNTIME_CRASH || s == Symptom.FEATURE_MALFUNCTION)) {
       return Label.predicted(false, 0.4, "no distributed words at all");
     }
-    return Label.predicted(null, 0.3, "cannot tell whether it needs several devices");
+    return Label.predicted(null, 0.3, String.format(Locale.ROOT,
+        "cannot tell whether it needs several devices (distributed words score %.1f, below 3)", d));
   }
 
   // ------------------------------------------------------------------ root cause and fix

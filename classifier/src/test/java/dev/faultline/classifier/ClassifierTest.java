@@ -1,6 +1,7 @@
 package dev.faultline.classifier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -92,6 +93,19 @@ class ClassifierTest {
                     + "RuntimeError: size mismatch for optimizer state"));
     assertEquals(Symptom.CHECKPOINT_FAILURE, c.symptom().value());
     assertEquals(Stage.FAULT_TOLERANCE, c.stage().value());
+  }
+
+  @Test
+  void countsLogLinesOfRankOneOrAboveAsSeveralProcesses() {
+    String log =
+        "[rank2]: Traceback (most recent call last):\n"
+            + "[rank2]:   File \"train.py\", line 12, in <module>\n"
+            + "[rank2]: ValueError: cannot reshape the embedding weight\n";
+    Classification several = classifier.classify(issue("Crash when the run starts", "It fails:\n" + log));
+    assertEquals(Boolean.TRUE, several.distributedSpecific().value());
+    // rank 0 alone is what a single process prints
+    Classification one = classifier.classify(issue("Crash when the run starts", "It fails:\n" + log.replace("rank2", "rank0")));
+    assertNotEquals(Boolean.TRUE, one.distributedSpecific().value());
   }
 
   @Test

@@ -177,7 +177,9 @@ public enum Cue {
       "tp_size", "pp_size", "tp size", "pp size", "tp", "pp", "ep", "fsdp", "sharded", "sharding", "shardformer",
       "process group", "torchrun", "hostfile", "nodes", "ddp", "hybridparallelplugin", "ep_size", "8 gpus",
       "pipelinemodule", "model parallel*", "mp_size", "hpz", "overlap grad reduce", "overlap param gather",
-      "distributed optimizer", "across ranks"),
+      "distributed optimizer", "across ranks",
+      // torchrun's per-process log prefix ("[rank3]:"): a line from rank 1 or above proves a second process
+      "rank1*", "rank2*", "rank3*", "rank4*", "rank5*", "rank6*", "rank7*", "rank8*", "rank9*"),
   DISTRIBUTED_WEAK(
       "zero 3", "zero3", "zero 2", "zero2", "zero 1", "zero1", "zero stage", "stage 3", "offload", "gemini",
       "partition*", "universal checkpoint", "distributed", "gpus", "processes", "zero"),
