@@ -36,7 +36,7 @@ import java.util.regex.Pattern;
 public final class Classifier {
 
   /** Version of the rules and taxonomy that produced a classification; stored with every label in the graph. */
-  public static final String VERSION = "rules-1.3.0+taxonomy-v1";
+  public static final String VERSION = "rules-1.3.1+taxonomy-v1";
 
   /** Frameworks used for training only: without inference words, their defects show in training. */
   private static final java.util.Set<String> TRAINING_FRAMEWORKS =
