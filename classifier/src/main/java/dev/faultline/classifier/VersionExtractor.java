@@ -256,13 +256,18 @@ public final class VersionExtractor {
         out.put(key, value);
       }
     }
-    Matcher pkg = NCCL_PACKAGE.matcher(lower);
-    if (pkg.find()) {
-      out.putIfAbsent("nccl", line.substring(pkg.start(1), pkg.end(1)));
+    // both patterns start at a literal: look for it first instead of letting find() try the regex at every position
+    if (lower.contains("libnccl")) {
+      Matcher pkg = NCCL_PACKAGE.matcher(lower);
+      if (pkg.find()) {
+        out.putIfAbsent("nccl", line.substring(pkg.start(1), pkg.end(1)));
+      }
     }
-    Matcher img = IMAGE.matcher(line);
-    while (img.find()) {
-      out.putIfAbsent(img.group(1).toLowerCase(java.util.Locale.ROOT), img.group(2));
+    if (lower.contains("nvcr.io/")) {
+      Matcher img = IMAGE.matcher(line);
+      while (img.find()) {
+        out.putIfAbsent(img.group(1).toLowerCase(java.util.Locale.ROOT), img.group(2));
+      }
     }
   }
 
