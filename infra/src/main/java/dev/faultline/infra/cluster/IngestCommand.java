@@ -77,8 +77,7 @@ public final class IngestCommand implements Command {
     try (Admin admin = Admin.create(adminProperties(config));
         SpoolingPublisher publisher =
             SpoolingPublisher.open(KafkaDeliveryPublisher.create(config), config.spoolDir(), config.handoffTimeout())) {
-      PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-      publisher.bindTo(registry);
+      PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT); // the app binds the publisher's meters
       List<HealthCheck> checks =
           List.of(new SpoolHealthCheck(publisher, SpoolHealthCheck.DEFAULT_MAX_DEPTH), kafkaCheck(admin, config.bootstrapServers()));
       WebhookApp app = new WebhookApp(config, publisher, checks, registry, List.of());

@@ -69,8 +69,7 @@ public final class LocalReceiver implements AutoCloseable {
     IngestConfig config = IngestConfig.fromEnvironment(ingestEnv, true, dataDir);
     SpoolingPublisher publisher =
         SpoolingPublisher.open(KafkaDeliveryPublisher.create(config), config.spoolDir(), config.handoffTimeout());
-    PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    publisher.bindTo(registry);
+    PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT); // the app binds the publisher's meters
     List<HealthCheck> checks = new ArrayList<>(stackChecks);
     checks.add(new SpoolHealthCheck(publisher, SpoolHealthCheck.DEFAULT_MAX_DEPTH));
     WebhookApp app = new WebhookApp(config, publisher, checks, registry, extraRoutes);
