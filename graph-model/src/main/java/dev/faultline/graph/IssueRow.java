@@ -102,6 +102,16 @@ public record IssueRow(
       props.put("kindConfidence", confidence(c, "kind"));
       props.put("phaseConfidence", confidence(c, "phase"));
       props.put("distributedSpecificConfidence", confidence(c, "distributedSpecific"));
+      // A dimension without an edge keeps its evidence on the issue: kind, phase and distributedSpecific always, the
+      // edge dimensions while UNKNOWN ("no diagnosis stated", "below threshold: ..."). A null removes what an
+      // earlier classification left once the edge carries it.
+      props.put("kindEvidence", evidence(c, "kind"));
+      props.put("phaseEvidence", evidence(c, "phase"));
+      props.put("distributedSpecificEvidence", evidence(c, "distributedSpecific"));
+      props.put("symptomEvidence", known(c.symptom()) ? null : evidence(c, "symptom"));
+      props.put("rootCauseEvidence", known(c.rootCause()) ? null : evidence(c, "rootCause"));
+      props.put("fixPatternEvidence", known(c.fixPattern()) ? null : evidence(c, "fixPattern"));
+      props.put("stageEvidence", known(c.stage()) ? null : evidence(c, "stage"));
       if (c.versions() != null) {
         c.versions()
             .forEach(
@@ -128,6 +138,10 @@ public record IssueRow(
     return c.confidence() == null ? null : c.confidence().get(dimension);
   }
 
+  private static String evidence(ClassificationRow c, String dimension) {
+    return c.evidence() == null ? null : c.evidence().get(dimension);
+  }
+
   private static Map<String, Object> edge(ClassificationRow c, String dimension, String code) {
     if (!known(code)) {
       return null;
@@ -135,7 +149,7 @@ public record IssueRow(
     Map<String, Object> e = new HashMap<>();
     e.put("code", code);
     e.put("confidence", confidence(c, dimension));
-    e.put("evidence", c.evidence() == null ? null : c.evidence().get(dimension));
+    e.put("evidence", evidence(c, dimension));
     e.put("humanGiven", c.humanGiven() != null && c.humanGiven().contains(dimension));
     e.put("classifierVersion", c.classifierVersion());
     return e;

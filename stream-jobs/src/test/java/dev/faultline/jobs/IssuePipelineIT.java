@@ -1,6 +1,8 @@
 package dev.faultline.jobs;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.faultline.embedded.EmbeddedKafka;
@@ -130,6 +132,11 @@ class IssuePipelineIT {
     assertEquals(1L, count("MATCH (:Issue {id: $id})-[:HAS_SYMPTOM]->(:Symptom {code: 'HANG'}) RETURN count(*)", id));
     assertEquals(1L, count("MATCH (:Issue {id: $id})-[:FILED_AGAINST]->(:Release {id: 'DeepSpeed@0.14.0'}) RETURN count(*)", id));
     assertEquals(1L, count("MATCH (:Issue {id: $id})-[:REPORTS]->(:Version {id: 'torch@2.3.0'}) RETURN count(*)", id));
+    // every label explains itself: dimensions without an edge keep their evidence on the issue
+    assertNotNull(value(id, "i.kindEvidence"), "kind evidence");
+    assertNotNull(value(id, "i.distributedSpecificEvidence"), "distributed-specific evidence");
+    assertEquals("UNKNOWN", value(id, "i.fixPattern"));
+    assertNotNull(value(id, "i.fixPatternEvidence"), "why the fix pattern is UNKNOWN");
 
     // The reporter edits the issue: now it is an out-of-memory crash. The old symptom edge must go.
     send(Deliveries.issue(repo, n, "edited", "CUDA out of memory with ZeRO-3 offload",
@@ -142,6 +149,10 @@ class IssuePipelineIT {
     awaitTrue(() -> Long.valueOf(1).equals(value(id, "i.commentCount")), "comment counted");
     send(Deliveries.mergedPullRequest(repo, n + 1, "Fix offload buffer sizing", "Fixes #" + n + ". Add a check before allocating.", "2024-02-05T10:00:00Z"));
     awaitTrue(() -> count("MATCH (p:PullRequest {merged: true})-[:FIXES]->(:Issue {id: $id}) RETURN count(p)", id) == 1, "FIXES edge");
+    // the fix's own words ("add a check") give the fix pattern: its evidence moves to the edge, none stays behind
+    awaitTrue(() -> count("MATCH (:Issue {id: $id})-[r:RESOLVED_BY]->(:FixPattern {code: 'CONDITIONAL_LOGIC'}) "
+        + "WHERE r.evidence IS NOT NULL RETURN count(r)", id) == 1, "RESOLVED_BY edge with its evidence");
+    assertNull(value(id, "i.fixPatternEvidence"), "fix-pattern evidence left on the issue");
     awaitTrue(() -> classifiedRecords(id) >= 4, "a classified record per change on " + Topic.ISSUES_CLASSIFIED.topicName());
   }
 

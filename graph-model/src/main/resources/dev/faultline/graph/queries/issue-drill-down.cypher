@@ -3,7 +3,8 @@
 // @description classification dimension with the confidence, evidence, classifier version and human-given flag of
 // @description its edge (dimensions without an edge -- kind, phase, distributedSpecific, symptomClass and unknown
 // @description values -- come from the issue's properties: confidence from kindConfidence, phaseConfidence,
-// @description distributedSpecificConfidence, human-given from its humanGiven list), its labels,
+// @description distributedSpecificConfidence, evidence from kindEvidence, symptomEvidence, ... , human-given
+// @description from its humanGiven list), its labels,
 // @description reported versions, the release it is filed against and the PRs that FIXES it. No row when the id
 // @description is unknown.
 // @param issue String  -- the issue id, owner/repo#number (required)
@@ -35,22 +36,23 @@ WITH i, coalesce(i.humanGiven, []) AS human,
      head([(i)-[r:RESOLVED_BY]->(n:FixPattern) | {code: n.code, edge: r}]) AS fixPattern,
      head([(i)-[r:IN_STAGE]->(n:Stage) | {code: n.code, edge: r}]) AS stage
 WITH i, human,
-     [{dimension: 'kind', value: i.kind, confidence: i.kindConfidence, found: null},
-      {dimension: 'symptom', value: i.symptom, confidence: null, found: symptom},
-      {dimension: 'symptomClass', value: i.symptomClass, confidence: null, found: null},
-      {dimension: 'rootCause', value: i.rootCause, confidence: null, found: rootCause},
-      {dimension: 'fixPattern', value: i.fixPattern, confidence: null, found: fixPattern},
-      {dimension: 'stage', value: i.stage, confidence: null, found: stage},
-      {dimension: 'phase', value: i.phase, confidence: i.phaseConfidence, found: null},
+     [{dimension: 'kind', value: i.kind, confidence: i.kindConfidence, evidence: i.kindEvidence, found: null},
+      {dimension: 'symptom', value: i.symptom, confidence: null, evidence: i.symptomEvidence, found: symptom},
+      {dimension: 'symptomClass', value: i.symptomClass, confidence: null, evidence: null, found: null},
+      {dimension: 'rootCause', value: i.rootCause, confidence: null, evidence: i.rootCauseEvidence, found: rootCause},
+      {dimension: 'fixPattern', value: i.fixPattern, confidence: null, evidence: i.fixPatternEvidence,
+       found: fixPattern},
+      {dimension: 'stage', value: i.stage, confidence: null, evidence: i.stageEvidence, found: stage},
+      {dimension: 'phase', value: i.phase, confidence: i.phaseConfidence, evidence: i.phaseEvidence, found: null},
       {dimension: 'distributedSpecific', value: toString(i.distributedSpecific),
-       confidence: i.distributedSpecificConfidence, found: null}] AS dimensions
+       confidence: i.distributedSpecificConfidence, evidence: i.distributedSpecificEvidence, found: null}] AS dimensions
 RETURN i.id AS id, i.repo AS repo, i.number AS number, i.title AS title, i.url AS url, i.author AS author,
        i.state AS state, i.framework AS framework, i.frameworkVersion AS frameworkVersion,
        i.createdAt AS createdAt, i.updatedAt AS updatedAt, i.closedAt AS closedAt, i.commentCount AS commentCount,
        i.transferredTo AS transferredTo, i.classifierVersion AS classifierVersion, i.classifiedAt AS classifiedAt,
        [d IN dimensions |
          CASE WHEN d.found IS NULL
-           THEN {dimension: d.dimension, code: d.value, confidence: d.confidence, evidence: null,
+           THEN {dimension: d.dimension, code: d.value, confidence: d.confidence, evidence: d.evidence,
                  classifierVersion: i.classifierVersion, humanGiven: d.dimension IN human, fromEdge: false}
            ELSE {dimension: d.dimension, code: d.found.code, confidence: d.found.edge.confidence,
                  evidence: d.found.edge.evidence, classifierVersion: d.found.edge.classifierVersion,

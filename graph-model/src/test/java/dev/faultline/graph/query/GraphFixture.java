@@ -285,6 +285,14 @@ final class GraphFixture {
       props.put("kindConfidence", 0.9);
       props.put("phaseConfidence", 0.6);
       props.put("distributedSpecificConfidence", distributedSpecific == null ? null : 0.7);
+      // evidence of the dimensions without an edge, as IssueRow writes it
+      props.put("kindEvidence", "kind rule for " + kind);
+      props.put("phaseEvidence", "phase rule for " + phase);
+      props.put("distributedSpecificEvidence", "distributed rule for " + distributedSpecific);
+      props.put("symptomEvidence", known(symptom) ? null : "no symptom rule");
+      props.put("rootCauseEvidence", known(rootCause) ? null : "no diagnosis rule");
+      props.put("fixPatternEvidence", known(fixPattern) ? null : "no resolution rule");
+      props.put("stageEvidence", known(stage) ? null : "no stage rule");
       props.put("transferredTo", transferredTo);
 
       Map<String, Object> row = new HashMap<>();
