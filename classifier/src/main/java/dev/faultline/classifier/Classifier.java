@@ -498,6 +498,9 @@ public final class Classifier {
 
   // ------------------------------------------------------------------ distributed-specific
 
+  /** Distributed words needed (weighted, see {@link #distributed}) to call a defect distributed-specific. */
+  private static final double DISTRIBUTED_MIN_SCORE = 3.0;
+
   private Label<Boolean> distributed(Ctx c, Kind kind, Symptom s) {
     if (kind != Kind.BUG) {
       return Label.predicted(null, 0.8, "no defect reported");
@@ -514,7 +517,7 @@ public final class Classifier {
     double d = f.score(Cue.DISTRIBUTED) + 0.4 * f.score(Cue.DISTRIBUTED_WEAK)
         + 2.0 * f.score(Cue.INIT_DISTRIBUTED);
     double single = f.score(Cue.SINGLE_DEVICE);
-    if (d >= 3 && single < d) {
+    if (d >= DISTRIBUTED_MIN_SCORE && single < d) {
       String p = f.phrase(Cue.DISTRIBUTED) != null ? f.phrase(Cue.DISTRIBUTED) : f.phrase(Cue.DISTRIBUTED_WEAK);
       return Label.predicted(true, Math.min(0.9, 0.5 + d / 20), "distributed words ('" + p + "')");
     }
@@ -525,7 +528,8 @@ public final class Classifier {
       return Label.predicted(false, 0.4, "no distributed words at all");
     }
     return Label.predicted(null, 0.3, String.format(Locale.ROOT,
-        "cannot tell whether it needs several devices (distributed words score %.1f, below 3)", d));
+        "cannot tell whether it needs several devices (distributed words score %.1f, below %.0f)", d,
+        DISTRIBUTED_MIN_SCORE));
   }
 
   // ------------------------------------------------------------------ root cause and fix
