@@ -55,8 +55,10 @@ public final class EmbeddedKafka implements AutoCloseable {
    */
   public static EmbeddedKafka start(Path logDir, int port) throws IOException {
     Files.createDirectories(logDir);
-    int brokerPort = port == 0 ? freePort() : port;
-    int controllerPort = freePort();
+    // two different free ports: the controller's must differ from the broker's, also from one given but not yet bound
+    int[] picked = FreePorts.pick(2);
+    int brokerPort = port == 0 ? picked[0] : port;
+    int controllerPort = picked[0] != brokerPort ? picked[0] : picked[1];
     Properties props = new Properties();
     props.put("process.roles", "broker,controller");
     props.put("node.id", Integer.toString(NODE_ID));
@@ -193,9 +195,5 @@ public final class EmbeddedKafka implements AutoCloseable {
     server.shutdown();
     server.awaitShutdown();
     LOG.info("Kafka broker stopped");
-  }
-
-  static int freePort() throws IOException {
-    return FreePorts.pick();
   }
 }

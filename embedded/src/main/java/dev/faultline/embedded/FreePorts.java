@@ -19,6 +19,21 @@ public final class FreePorts {
 
   private FreePorts() {}
 
+  /**
+   * {@code n} different ports, each free now, for servers of one process: picked one by one, two of them could be the
+   * same port (nothing is bound between the picks), and the second server to bind it fails.
+   */
+  public static int[] pick(int n) throws IOException {
+    java.util.Set<Integer> ports = new java.util.LinkedHashSet<>();
+    for (int attempt = 0; ports.size() < n; attempt++) {
+      if (attempt == 100 * n) {
+        throw new IOException("found only " + ports.size() + " of " + n + " different free ports on 127.0.0.1");
+      }
+      ports.add(pick());
+    }
+    return ports.stream().mapToInt(Integer::intValue).toArray();
+  }
+
   /** A port that is free now and not in the ephemeral range; falls back to {@code bind(0)} if none is found. */
   public static int pick() throws IOException {
     int below = ephemeralLow();

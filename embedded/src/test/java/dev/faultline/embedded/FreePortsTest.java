@@ -1,5 +1,6 @@
 package dev.faultline.embedded;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.InetSocketAddress;
@@ -17,6 +18,15 @@ class FreePortsTest {
       try (ServerSocket s = new ServerSocket()) {
         s.bind(new InetSocketAddress("127.0.0.1", port));
       }
+    }
+  }
+
+  @Test
+  void handsOutDifferentPortsForTheServersOfOneProcess() throws Exception {
+    int[] ports = FreePorts.pick(200);
+    assertEquals(200, java.util.Arrays.stream(ports).distinct().count(), java.util.Arrays.toString(ports));
+    for (int port : ports) {
+      assertTrue(port < FreePorts.ephemeralLow(), port + " is in the ephemeral range");
     }
   }
 }

@@ -31,15 +31,17 @@ final class StandaloneFlinkCluster implements AutoCloseable {
   private final Path lib;
   private final List<String> jvmOpens;
   private final int restPort;
+  private final int rpcPort;
   private final List<Process> processes = new ArrayList<>();
   private final List<Path> logs = new ArrayList<>();
   private final Thread killer = new Thread(this::destroyAll, "flink-cluster-killer");
 
-  private StandaloneFlinkCluster(Path home, Path lib, List<String> jvmOpens, int restPort) {
+  private StandaloneFlinkCluster(Path home, Path lib, List<String> jvmOpens, int restPort, int rpcPort) {
     this.home = home;
     this.lib = lib;
     this.jvmOpens = jvmOpens;
     this.restPort = restPort;
+    this.rpcPort = rpcPort;
   }
 
   /** Writes the config, starts the JobManager and the TaskManagers, and waits until all slots are registered. */
@@ -48,8 +50,9 @@ final class StandaloneFlinkCluster implements AutoCloseable {
       throw new IllegalStateException("No Flink lib directory at " + lib + ": run through Maven (mvn -pl infra verify), whose pre-integration-test phase fills it");
     }
     Files.createDirectories(home);
+    int[] ports = dev.faultline.embedded.FreePorts.pick(2); // different ports: the JobManager binds both
     StandaloneFlinkCluster cluster =
-        new StandaloneFlinkCluster(home.toAbsolutePath(), lib.toAbsolutePath(), Arrays.stream(jvmOpens.trim().split("\\s+")).filter(s -> !s.isEmpty()).toList(), freePort());
+        new StandaloneFlinkCluster(home.toAbsolutePath(), lib.toAbsolutePath(), Arrays.stream(jvmOpens.trim().split("\\s+")).filter(s -> !s.isEmpty()).toList(), ports[0], ports[1]);
     Runtime.getRuntime().addShutdownHook(cluster.killer);
     try {
       cluster.writeConfig(slotsPerTaskManager);
@@ -92,7 +95,7 @@ final class StandaloneFlinkCluster implements AutoCloseable {
             "\n",
             // Loopback only: RPC, blob server, REST, TaskManager data port.
             "jobmanager.rpc.address: 127.0.0.1",
-            "jobmanager.rpc.port: " + freePort(),
+            "jobmanager.rpc.port: " + rpcPort,
             "jobmanager.bind-host: 127.0.0.1",
             "rest.address: 127.0.0.1",
             "rest.bind-address: 127.0.0.1",
@@ -266,9 +269,5 @@ final class StandaloneFlinkCluster implements AutoCloseable {
 
   private static String java() {
     return Path.of(System.getProperty("java.home"), "bin", "java").toString();
-  }
-
-  static int freePort() throws IOException {
-    return dev.faultline.embedded.FreePorts.pick();
   }
 }

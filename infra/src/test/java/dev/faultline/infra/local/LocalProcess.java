@@ -18,15 +18,22 @@ public final class LocalProcess implements AutoCloseable {
 
   private final Path dataDir;
   private final Path logDir;
-  private final int http = freePort();
-  private final int kafka = freePort();
-  private final int bolt = freePort();
-  private final int neo4jHttp = freePort();
+  private final int http;
+  private final int kafka;
+  private final int bolt;
+  private final int neo4jHttp;
   private final List<Process> processes = new ArrayList<>();
 
   public LocalProcess(Path dataDir, Path logDir) throws IOException {
     this.dataDir = dataDir;
     this.logDir = logDir;
+    // four different ports: picked one by one, the HTTP port once came out equal to Kafka's, and the child died
+    // binding it ("Port already in use") while the health probe talked HTTP to its broker
+    int[] ports = dev.faultline.embedded.FreePorts.pick(4);
+    this.http = ports[0];
+    this.kafka = ports[1];
+    this.bolt = ports[2];
+    this.neo4jHttp = ports[3];
     Files.createDirectories(logDir);
   }
 
@@ -114,14 +121,6 @@ public final class LocalProcess implements AutoCloseable {
         p.destroyForcibly();
         p.waitFor(30, TimeUnit.SECONDS);
       }
-    }
-  }
-
-  static int freePort() {
-    try {
-      return dev.faultline.embedded.FreePorts.pick();
-    } catch (IOException e) {
-      throw new IllegalStateException("no free port", e);
     }
   }
 }
