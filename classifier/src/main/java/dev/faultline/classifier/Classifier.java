@@ -33,7 +33,7 @@ import java.util.regex.Pattern;
  * <p>Thread-safe and free of I/O per call: all phrase tables are compiled in the constructor; each call builds its
  * own token index.
  */
-public final class Classifier {
+public final class Classifier implements DefectClassifier {
 
   /** Version of the rules and taxonomy that produced a classification; stored with every label in the graph. */
   public static final String VERSION = "rules-1.3.1+taxonomy-v1";
@@ -65,7 +65,28 @@ public final class Classifier {
   }
 
   /** Classifies one issue or pull request. */
+  @Override
   public Classification classify(IssueText in) {
+    return analyse(in).classification();
+  }
+
+  @Override
+  public String version() {
+    return VERSION;
+  }
+
+  /**
+   * The rules' answer together with the cue counts they read: what the learned layer takes as features.
+   *
+   * @param classification the rules' labels
+   * @param reporterCues cue name to its count in the title, opening post and pull-request text (non-zero only)
+   * @param threadCues cue name to its count in the comments (non-zero only)
+   */
+  public record Analysis(
+      Classification classification, Map<String, Integer> reporterCues, Map<String, Integer> threadCues) {}
+
+  /** Classifies one issue or pull request and keeps the cue counts. */
+  public Analysis analyse(IssueText in) {
     Objects.requireNonNull(in, "in");
     boolean pr = in.isMergedPullRequest();
     TextIndex index = new TextIndex();
@@ -131,8 +152,23 @@ public final class Classifier {
         found.put("megatron-lm", commit.group(1));
       }
     }
-    return new Classification(
-        kind, symptom, symptomClass, rootCause, fix, stage, phase, distributed, framework, found, VERSION);
+    Map<String, Integer> reporterCues = new java.util.HashMap<>();
+    Map<String, Integer> threadCues = new java.util.HashMap<>();
+    for (Cue cue : Cue.values()) {
+      int r = f.reporter(cue);
+      int t = f.count(cue, Zone.COMMENT) + f.count(cue, Zone.MAINTAINER_COMMENT);
+      if (r > 0) {
+        reporterCues.put(cue.name(), r);
+      }
+      if (t > 0) {
+        threadCues.put(cue.name(), t);
+      }
+    }
+    return new Analysis(
+        new Classification(
+            kind, symptom, symptomClass, rootCause, fix, stage, phase, distributed, framework, found, VERSION),
+        reporterCues,
+        threadCues);
   }
 
   /** The confidence threshold in force. */
@@ -374,7 +410,8 @@ public final class Classifier {
     };
   }
 
-  private Label<SymptomClass> symptomClass(Label<Symptom> s) {
+  /** The top-level class of a symptom label, with its confidence. */
+  public Label<SymptomClass> symptomClass(Label<Symptom> s) {
     Symptom v = s.value();
     if (v == Symptom.NONE || v == Symptom.UNKNOWN) {
       return new Label<>(SymptomClass.valueOf(v.name()), s.confidence(), s.evidence(), s.humanGiven());

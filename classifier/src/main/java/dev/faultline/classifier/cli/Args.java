@@ -6,13 +6,13 @@ import java.util.Map;
 import java.util.Set;
 
 /** Minimal {@code --name value} / {@code --flag} parsing for the batch commands. */
-record Args(Map<String, String> values, boolean help) {
+public record Args(Map<String, String> values, boolean help) {
 
-  static Args parse(String[] args, String... known) {
+  public static Args parse(String[] args, String... known) {
     return parse(args, Set.of(), known);
   }
 
-  static Args parse(String[] args, Set<String> flags, String... known) {
+  public static Args parse(String[] args, Set<String> flags, String... known) {
     Map<String, String> v = new HashMap<>();
     boolean help = false;
     List<String> names = List.of(known);
@@ -34,11 +34,11 @@ record Args(Map<String, String> values, boolean help) {
     return new Args(Map.copyOf(v), help);
   }
 
-  String get(String name) {
+  public String get(String name) {
     return values.get(name);
   }
 
-  boolean flag(String name) {
+  public boolean flag(String name) {
     return values.containsKey(name);
   }
 }

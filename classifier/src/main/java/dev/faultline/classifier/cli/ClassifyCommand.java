@@ -2,7 +2,7 @@ package dev.faultline.classifier.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.faultline.classifier.Classifier;
+import dev.faultline.classifier.DefectClassifier;
 import dev.faultline.classifier.ClassifierConfig;
 import java.io.BufferedReader;
 import java.io.BufferedWriter;
@@ -14,7 +14,7 @@ import java.nio.file.Path;
 
 /**
  * {@code classify --input IN.jsonl --output OUT.jsonl [--config RESOURCE]}: batch classification with the same
- * {@link Classifier} the stream uses. Input lines carry {@code url, repo, number, title, state, labels, text}; output
+ * {@link dev.faultline.classifier.DefectClassifier} the stream uses. Input lines carry {@code url, repo, number, title, state, labels, text}; output
  * lines carry {@code url}, the codebook fields, {@code confidence} and {@code evidence} per field.
  */
 public final class ClassifyCommand {
@@ -22,10 +22,12 @@ public final class ClassifyCommand {
   static final String USAGE =
       String.join(
           "\n",
-          "usage: classify --input IN.jsonl --output OUT.jsonl [--config CLASSPATH_RESOURCE]",
+          "usage: classify --input IN.jsonl --output OUT.jsonl [--tier learned|rules] [--model FILE] [--config CLASSPATH_RESOURCE]",
           "  --input   JSON lines with url, repo, number, title, state, labels, text",
           "  --output  JSON lines with url, kind, symptom, root_cause, fix_pattern, stage, phase,",
           "            distributed_specific, framework, versions, confidence, evidence",
+          "  --tier    learned (default: the calibrated learned layer over the rules) or rules (the rules alone)",
+          "  --model   a learned-model artefact written by train (default: the committed one)",
           "  --config  classifier config resource (default " + ClassifierConfig.DEFAULT_RESOURCE + ")");
 
   private ClassifyCommand() {}
@@ -38,7 +40,7 @@ public final class ClassifyCommand {
   public static int run(String[] args, PrintStream out, PrintStream err) {
     Args a;
     try {
-      a = Args.parse(args, "--input", "--output", "--config");
+      a = Args.parse(args, "--input", "--output", "--config", "--tier", "--model");
     } catch (IllegalArgumentException e) {
       err.println(e.getMessage());
       err.println(USAGE);
@@ -55,7 +57,17 @@ public final class ClassifyCommand {
     }
     ClassifierConfig config =
         a.get("--config") == null ? ClassifierConfig.defaults() : ClassifierConfig.load(a.get("--config"));
-    Classifier classifier = new Classifier(config);
+    DefectClassifier classifier;
+    try {
+      classifier = Tiers.of(a.get("--tier") == null ? "learned" : a.get("--tier"), config, a.get("--model"));
+    } catch (IllegalArgumentException e) {
+      err.println("classify: " + e.getMessage());
+      err.println(USAGE);
+      return 2;
+    } catch (IOException | IllegalStateException e) {
+      err.println("classify: cannot load the learned model: " + e.getMessage());
+      return 1;
+    }
     ObjectMapper json = new ObjectMapper();
     Path in = Path.of(a.get("--input"));
     Path outPath = Path.of(a.get("--output"));
@@ -78,7 +90,7 @@ public final class ClassifyCommand {
           return 1;
         }
         String url = rec.path("url").asText("");
-        w.write(json.writeValueAsString(Records.output(json, url, classifier.classify(Records.issue(rec)))));
+        w.write(json.writeValueAsString(Records.output(json, url, classifier.classify(Records.issue(rec), Tiers.change(rec)))));
         w.write('\n');
         n++;
         if (n % 10_000 == 0) {
@@ -90,7 +102,7 @@ public final class ClassifyCommand {
       return 1;
     }
     double secs = (System.nanoTime() - started) / 1e9;
-    err.printf("classify: %d issues in %.2f s (%s) -> %s%n", n, secs, Classifier.VERSION, outPath);
+    err.printf("classify: %d issues in %.2f s (%s) -> %s%n", n, secs, classifier.version(), outPath);
     return 0;
   }
 }

@@ -2,7 +2,10 @@ package dev.faultline.classifier.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.faultline.classifier.Classifier;
+import dev.faultline.classifier.DefectClassifier;
+import dev.faultline.classifier.learned.Figures;
+import dev.faultline.classifier.learned.LearnedClassifier;
+import dev.faultline.classifier.learned.Target;
 import dev.faultline.classifier.ClassifierConfig;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -33,8 +36,11 @@ public final class EvalCommand {
   static final String USAGE =
       String.join(
           "\n",
-          "usage: eval --gold FILE [--predictions FILE] [--errors FIELD] [--half a|b] [--resamples N]"
-              + " [--config CLASSPATH_RESOURCE]",
+          "usage: eval --gold FILE [--tier learned|rules] [--model FILE] [--predictions FILE] [--errors FIELD]"
+              + " [--half a|b] [--resamples N] [--config CLASSPATH_RESOURCE]",
+          "  --tier         learned (default) or rules: whose answers the agreement table shows; the calibration",
+          "                 table shows both, and the learned layer's cross-validated figures follow",
+          "  --model        a learned-model artefact written by train (default: the committed one)",
           "  --gold         JSON lines with the classify input fields plus a 'gold' object",
           "  --predictions  output of classify for the same records (default: classify them now)",
           "  --errors       also list the disagreements on one field, e.g. symptom",
@@ -70,7 +76,8 @@ public final class EvalCommand {
   public static int run(String[] args, PrintStream out, PrintStream err) {
     Args a;
     try {
-      a = Args.parse(args, "--gold", "--predictions", "--errors", "--config", "--half", "--resamples");
+      a = Args.parse(args, "--gold", "--predictions", "--errors", "--config", "--half", "--resamples", "--tier",
+          "--model");
     } catch (IllegalArgumentException e) {
       err.println(e.getMessage());
       err.println(USAGE);
@@ -102,9 +109,18 @@ public final class EvalCommand {
       err.println(USAGE);
       return 2;
     }
+    String tier = a.get("--tier") == null ? "learned" : a.get("--tier");
+    if (!Tiers.NAMES.contains(tier)) {
+      err.println("eval: --tier must be one of " + Tiers.NAMES + ", not '" + tier + "'");
+      err.println(USAGE);
+      return 2;
+    }
     ObjectMapper json = new ObjectMapper();
     List<JsonNode> gold;
     Map<String, JsonNode> predictions = new HashMap<>();
+    Map<String, JsonNode> rulesPredictions = new HashMap<>();
+    String version = tier;
+    DefectClassifier learned = null;
     try {
       gold = readLines(json, Path.of(a.get("--gold")));
       if (half != null) {
@@ -117,10 +133,16 @@ public final class EvalCommand {
       } else {
         ClassifierConfig config =
             a.get("--config") == null ? ClassifierConfig.defaults() : ClassifierConfig.load(a.get("--config"));
-        Classifier classifier = new Classifier(config);
+        DefectClassifier classifier = Tiers.of(tier, config, a.get("--model"));
+        DefectClassifier rules = Tiers.of("rules", config, null);
+        version = classifier.version();
+        if (classifier != rules && !"rules".equals(tier)) {
+          learned = classifier;
+        }
         for (JsonNode g : gold) {
           String url = g.path("url").asText();
-          predictions.put(url, Records.output(json, url, classifier.classify(Records.issue(g))));
+          predictions.put(url, Records.output(json, url, classifier.classify(Records.issue(g), Tiers.change(g))));
+          rulesPredictions.put(url, Records.output(json, url, rules.classify(Records.issue(g))));
         }
       }
     } catch (IOException | IllegalStateException e) {
@@ -172,7 +194,7 @@ public final class EvalCommand {
     }
 
     out.printf(Locale.ROOT, "faultline eval: %d gold records%s, %s%n", gold.size(),
-        half == null ? "" : " (half " + half + ")", Classifier.VERSION);
+        half == null ? "" : " (half " + half + ")", version);
     if (missing > 0) {
       out.printf(Locale.ROOT, "WARNING: %d gold records have no prediction (counted nowhere)%n", missing);
     }
@@ -204,6 +226,33 @@ public final class EvalCommand {
         vPred, r, vTp, vGold, vPred == 0 ? Double.NaN : kTp / (double) vPred, vGold == 0 ? Double.NaN : kTp / (double) vGold);
     out.println();
     printConfusion(out, agreements.get("symptom"));
+    if (!rulesPredictions.isEmpty() && learned != null) {
+      out.println();
+      out.println("Confidence: accuracy of the 30/50/70% most confident answers and of all, expected calibration"
+          + " error (ECE, 10 bins),");
+      out.println("macro-F1 with its 95% bootstrap interval; rules alone beside the learned layer, same records:");
+      out.println(Figures.header());
+      for (Target t : Target.values()) {
+        List<String> g = new ArrayList<>();
+        List<String> rp = new ArrayList<>();
+        List<Double> rc = new ArrayList<>();
+        List<String> lp = new ArrayList<>();
+        List<Double> lc = new ArrayList<>();
+        for (JsonNode gr : gold) {
+          String url = gr.path("url").asText();
+          g.add(Records.value(gr.path("gold"), t.field));
+          rp.add(Records.value(rulesPredictions.get(url), t.field));
+          rc.add(rulesPredictions.get(url).path("confidence").path(t.field).asDouble());
+          lp.add(Records.value(predictions.get(url), t.field));
+          lc.add(predictions.get(url).path("confidence").path(t.field).asDouble());
+        }
+        out.println(Figures.of(g, rp, rc, Math.min(resamples, 1000), BOOTSTRAP_SEED).row(t.field, "rules"));
+        out.println(Figures.of(g, lp, lc, Math.min(resamples, 1000), BOOTSTRAP_SEED).row(t.field, "learned"));
+      }
+      if (learned instanceof LearnedClassifier lcl) {
+        CvReport.print(lcl.model().report(), out);
+      }
+    }
     if (!errors.isEmpty()) {
       out.println();
       out.println("disagreements on " + errorField + ":");

@@ -14,7 +14,7 @@ import java.util.regex.Pattern;
  * title}, then posts each opened by {@code author · description|comment|review · date}, possibly starting mid-thread
  * with {@code [turn N by author, continued]}.
  */
-final class ThreadText {
+public final class ThreadText {
 
   private static final Pattern POST =
       Pattern.compile("^(\\S+) · (description|comment|review) · \\d{4}-\\d{2}-\\d{2}\\s*$");
@@ -22,7 +22,7 @@ final class ThreadText {
 
   private ThreadText() {}
 
-  static IssueText parse(
+  public static IssueText parse(
       String url, String repo, int number, String title, String state, List<String> labels, String text) {
     boolean pullRequest = url != null && url.contains("/pull/");
     String body = "";

@@ -1,7 +1,7 @@
 package dev.faultline.jobs.classify;
 
 import dev.faultline.classifier.Classification;
-import dev.faultline.classifier.Classifier;
+import dev.faultline.classifier.DefectClassifier;
 import dev.faultline.classifier.Comment;
 import dev.faultline.classifier.IssueText;
 import dev.faultline.classifier.Label;
@@ -19,9 +19,9 @@ import java.util.Map;
 
 /** Classifies what an {@link IssueAccumulator} knows and maps the answer to the graph row and the topic record. */
 public final class IssueClassification {
-  private final Classifier classifier;
+  private final DefectClassifier classifier;
 
-  public IssueClassification(Classifier classifier) {
+  public IssueClassification(DefectClassifier classifier) {
     this.classifier = classifier;
   }
 

@@ -1,7 +1,6 @@
 package dev.faultline.jobs.functions;
 
-import dev.faultline.classifier.Classifier;
-import dev.faultline.classifier.ClassifierConfig;
+import dev.faultline.jobs.classify.ClassifierTier;
 import dev.faultline.jobs.classify.IssueAccumulator;
 import dev.faultline.jobs.classify.IssueClassification;
 import dev.faultline.jobs.records.ClassifiedIssueEvent;
@@ -22,15 +21,25 @@ public final class ClassifyIssues extends KeyedProcessFunction<String, GitHubEve
   /** Issues untouched this long drop out of state; a later event starts from what it carries. */
   static final Duration STATE_TTL = Duration.ofDays(400);
 
+  private final ClassifierTier tier;
   private transient ValueState<IssueAccumulator> state;
   private transient IssueClassification classification;
+
+  /** With the tier chosen by the environment ({@link ClassifierTier#fromEnvironment()}). */
+  public ClassifyIssues() {
+    this(ClassifierTier.fromEnvironment());
+  }
+
+  public ClassifyIssues(ClassifierTier tier) {
+    this.tier = tier;
+  }
 
   @Override
   public void open(OpenContext openContext) {
     ValueStateDescriptor<IssueAccumulator> descriptor = new ValueStateDescriptor<>("issue", IssueAccumulator.class);
     descriptor.enableTimeToLive(StateTtlConfig.newBuilder(STATE_TTL).build());
     state = getRuntimeContext().getState(descriptor);
-    classification = new IssueClassification(new Classifier(ClassifierConfig.defaults()));
+    classification = new IssueClassification(tier.classifier());
   }
 
   @Override

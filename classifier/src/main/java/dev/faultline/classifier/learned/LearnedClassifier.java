@@ -1,0 +1,208 @@
+package dev.faultline.classifier.learned;
+
+import dev.faultline.classifier.Classification;
+import dev.faultline.classifier.Classifier;
+import dev.faultline.classifier.ClassifierConfig;
+import dev.faultline.classifier.DefectClassifier;
+import dev.faultline.classifier.IssueText;
+import dev.faultline.classifier.Label;
+import dev.faultline.classifier.LinkedPullRequest;
+import dev.faultline.schemas.taxonomy.FixPattern;
+import dev.faultline.schemas.taxonomy.Kind;
+import dev.faultline.schemas.taxonomy.Phase;
+import dev.faultline.schemas.taxonomy.RootCause;
+import dev.faultline.schemas.taxonomy.Stage;
+import dev.faultline.schemas.taxonomy.Symptom;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Function;
+
+/**
+ * The offline default classifier: the rules, then a calibrated learned layer that reads the rules' answers and cue
+ * counts, the encoder's vector of the text, words of title and text, GitHub labels, and for merged changes their
+ * files and diff. Every label's confidence is the calibrated probability that it is right; below its dimension's
+ * threshold a dimension answers UNKNOWN (distributed-specific: cannot tell). The evidence names the features that
+ * weighed most and the nearest labelled training items (ids and labels). People's GitHub labels still win, framework
+ * and versions come from the rules, and a merged pull request linked to an issue lends the issue its root cause and
+ * fix pattern when the model is surer of them from the change than from the issue.
+ *
+ * <p>Thread-safe; loads the artefact and the encoder once per JVM through {@link #shared()}.
+ */
+public final class LearnedClassifier implements DefectClassifier {
+
+  /** The learned layer's own version; stored with the rules' version as the classifier version. */
+  public static final String LAYER_VERSION = "learned-1.0";
+
+  /** Nearest labelled items named in the evidence. */
+  static final int NEIGHBOURS = 3;
+
+  private final Classifier rules;
+  private final TextEmbedder embedder;
+  private final LearnedModel model;
+  private final String version;
+
+  public LearnedClassifier(Classifier rules, TextEmbedder embedder, LearnedModel model) {
+    this.rules = Objects.requireNonNull(rules, "rules");
+    this.embedder = Objects.requireNonNull(embedder, "embedder");
+    this.model = Objects.requireNonNull(model, "model");
+    if (!embedder.name().equals(model.encoder())) {
+      throw new IllegalArgumentException(
+          "the learned model was trained with encoder " + model.encoder() + ", not " + embedder.name());
+    }
+    this.version = model.version();
+  }
+
+  private static final class Holder {
+    static final LearnedClassifier INSTANCE =
+        new LearnedClassifier(
+            new Classifier(ClassifierConfig.defaults()), MiniLmEmbedder.shared(), LearnedModel.bundled());
+  }
+
+  /** The JVM's one learned classifier over the default rules and the committed artefact. */
+  public static LearnedClassifier shared() {
+    return Holder.INSTANCE;
+  }
+
+  /** The classifier version of an artefact trained now. */
+  public static String versionFor() {
+    return LAYER_VERSION + "+" + Classifier.VERSION;
+  }
+
+  @Override
+  public String version() {
+    return version;
+  }
+
+  /** The artefact in use. */
+  public LearnedModel model() {
+    return model;
+  }
+
+  @Override
+  public Classification classify(IssueText in) {
+    return classify(in, ChangeDetails.NONE);
+  }
+
+  @Override
+  public Classification classify(IssueText in, ChangeDetails change) {
+    Classifier.Analysis a = rules.analyse(in);
+    float[] v = embedder.embed(FeatureExtractor.embeddingText(in));
+    Scored s = score(FeatureExtractor.extract(in, change, a, v));
+    List<Neighbours.Near> near = model.neighbours().nearest(v, NEIGHBOURS);
+    Classification r = a.classification();
+
+    Label<Kind> kind = label(s, Target.KIND, Kind::valueOf, near, r.kind());
+    Label<Symptom> symptom = label(s, Target.SYMPTOM, Symptom::valueOf, near, r.symptom());
+    Label<RootCause> rootCause = label(s, Target.ROOT_CAUSE, RootCause::valueOf, near, r.rootCause());
+    Label<FixPattern> fix = label(s, Target.FIX_PATTERN, FixPattern::valueOf, near, r.fixPattern());
+    Label<Stage> stage = label(s, Target.STAGE, Stage::valueOf, near, r.stage());
+    Label<Phase> phase = label(s, Target.PHASE, Phase::valueOf, near, r.phase());
+    Label<Boolean> distributed =
+        label(s, Target.DISTRIBUTED, c -> "null".equals(c) ? null : Boolean.valueOf(c), near, r.distributedSpecific());
+
+    // A merged fix linked to the issue says how it was caused and fixed better than the issue's own thread.
+    for (LinkedPullRequest p : in.pullRequests()) {
+      if (!p.merged() || in.isMergedPullRequest()) {
+        continue;
+      }
+      IssueText pr = new IssueText(in.repo(), 0, p.title(), p.body(), List.of(), List.of(), List.of(), "merged");
+      Classifier.Analysis pa = rules.analyse(pr);
+      Scored ps = score(FeatureExtractor.extract(pr, ChangeDetails.NONE, pa, embedder.embed(
+          FeatureExtractor.embeddingText(pr))));
+      rootCause = fromFix(rootCause, ps, Target.ROOT_CAUSE, RootCause::valueOf, p);
+      fix = fromFix(fix, ps, Target.FIX_PATTERN, FixPattern::valueOf, p);
+    }
+    return new Classification(
+        kind, symptom, rules.symptomClass(symptom), rootCause, fix, stage, phase, distributed, r.framework(),
+        r.versions(), version);
+  }
+
+  /** The answers and what decided them. */
+  private record Scored(SparseVector x, Map<Target, Decision.Answer> answers) {}
+
+  private Scored score(RawFeatures raw) {
+    SparseVector x = model.vectorizer().vectorize(raw);
+    Map<Target, double[]> p = new java.util.EnumMap<>(Target.class);
+    model.models().forEach((t, m) -> p.put(t, m.probabilities(x)));
+    return new Scored(x, Decision.decide(model.models(), p));
+  }
+
+  private <T> Label<T> label(
+      Scored s, Target t, Function<String, T> parse, List<Neighbours.Near> near, Label<T> rulesLabel) {
+    if (rulesLabel.humanGiven()) {
+      return rulesLabel;
+    }
+    Decision.Answer a = s.answers().get(t);
+    return Label.predicted(parse.apply(a.code()), a.confidence(), evidence(s, t, a, near));
+  }
+
+  private <T> Label<T> fromFix(Label<T> own, Scored ps, Target t, Function<String, T> parse, LinkedPullRequest p) {
+    Decision.Answer a = ps.answers().get(t);
+    boolean known = !a.abstained() && !a.code().equals(t.abstain);
+    boolean ownUnknown = own.value() == null || own.value().toString().equals(t.abstain);
+    if (own.humanGiven() || !known || (!ownUnknown && a.confidence() <= own.confidence())) {
+      return own;
+    }
+    String title = p.title().length() > 80 ? p.title().substring(0, 80) + "…" : p.title();
+    return Label.predicted(parse.apply(a.code()), a.confidence(), String.format(Locale.ROOT,
+        "from the merged fix \"%s\": p=%.2f; %s", title, a.confidence(), topFeatures(ps.x(), t, a.code())));
+  }
+
+  private String evidence(Scored s, Target t, Decision.Answer a, List<Neighbours.Near> near) {
+    StringBuilder b = new StringBuilder();
+    DimensionModel m = model.models().get(t);
+    if (a.abstained()) {
+      b.append(String.format(Locale.ROOT, "below threshold %.2f: p=%.2f", m.threshold(), a.confidence()));
+    } else {
+      b.append(String.format(Locale.ROOT, "model p=%.2f", a.confidence()));
+    }
+    if (t == Target.SYMPTOM && "NONE".equals(a.code())) {
+      b.append(" (not a bug report)");
+    } else {
+      b.append("; ").append(topFeatures(s.x(), t, a.code()));
+    }
+    if (!near.isEmpty()) {
+      b.append("; nearest labelled: ");
+      List<String> parts = new ArrayList<>();
+      for (Neighbours.Near n : near) {
+        parts.add(String.format(Locale.ROOT, "%s (%s, %.2f)", n.id(), n.labels().getOrDefault(t.field, "?"),
+            n.similarity()));
+      }
+      b.append(String.join(", ", parts));
+    }
+    return b.toString();
+  }
+
+  /** The three features that added most to the answer's score, with their contributions. */
+  private String topFeatures(SparseVector x, Target t, String code) {
+    DimensionModel m = model.models().get(t);
+    int k = m.classes().indexOf(code);
+    if (k < 0) {
+      return "no features (class unseen in training)";
+    }
+    float[] w = m.weights()[k];
+    Map<String, Double> contrib = new HashMap<>();
+    for (int i = 0; i < x.index().length; i++) {
+      double c = w[x.index()[i]] * x.value()[i];
+      contrib.merge(model.vectorizer().name(x.index()[i]), c, Double::sum);
+    }
+    List<Map.Entry<String, Double>> top =
+        contrib.entrySet().stream()
+            .filter(e -> e.getValue() > 0)
+            .sorted(Map.Entry.<String, Double>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()))
+            .limit(3)
+            .toList();
+    if (top.isEmpty()) {
+      return "no feature for it (prior)";
+    }
+    List<String> parts = new ArrayList<>();
+    for (Map.Entry<String, Double> e : top) {
+      parts.add(String.format(Locale.ROOT, "%s (+%.2f)", e.getKey(), e.getValue()));
+    }
+    return "features: " + String.join(", ", parts);
+  }
+}

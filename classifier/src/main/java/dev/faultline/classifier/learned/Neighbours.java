@@ -1,0 +1,70 @@
+package dev.faultline.classifier.learned;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The labelled training items by their text vectors (quantised to bytes), to name the nearest ones as evidence:
+ * their ids (owner/repo#n or a commit) and labels, never their text.
+ *
+ * @param ids item ids
+ * @param labels per item, field to gold code
+ * @param vectors per item, the text vector scaled by {@link #SCALE} and rounded to bytes
+ */
+public record Neighbours(List<String> ids, List<Map<String, String>> labels, byte[][] vectors) {
+
+  /** Byte units per vector unit: the components of a unit vector of 384 dimensions stay well inside ±0.5. */
+  static final float SCALE = 254f;
+
+  /** One near item. */
+  public record Near(String id, double similarity, Map<String, String> labels) {}
+
+  static byte[] quantise(float[] v) {
+    byte[] b = new byte[v.length];
+    for (int i = 0; i < v.length; i++) {
+      b[i] = (byte) Math.max(-127, Math.min(127, Math.round(v[i] * SCALE)));
+    }
+    return b;
+  }
+
+  /** The k items most similar (cosine) to a vector, most similar first. */
+  public List<Near> nearest(float[] v, int k) {
+    byte[] q = quantise(v);
+    double qn = norm(q);
+    int[] best = new int[k];
+    double[] sim = new double[k];
+    java.util.Arrays.fill(best, -1);
+    java.util.Arrays.fill(sim, Double.NEGATIVE_INFINITY);
+    for (int i = 0; i < vectors.length; i++) {
+      byte[] x = vectors[i];
+      long dot = 0;
+      for (int j = 0; j < x.length; j++) {
+        dot += x[j] * q[j];
+      }
+      double s = dot / (norm(x) * qn + 1e-9);
+      for (int r = 0; r < k; r++) {
+        if (s > sim[r]) {
+          System.arraycopy(sim, r, sim, r + 1, k - r - 1);
+          System.arraycopy(best, r, best, r + 1, k - r - 1);
+          sim[r] = s;
+          best[r] = i;
+          break;
+        }
+      }
+    }
+    List<Near> out = new ArrayList<>();
+    for (int r = 0; r < k && best[r] >= 0; r++) {
+      out.add(new Near(ids.get(best[r]), sim[r], labels.get(best[r])));
+    }
+    return out;
+  }
+
+  private static double norm(byte[] x) {
+    long s = 0;
+    for (byte b : x) {
+      s += b * b;
+    }
+    return Math.sqrt(s);
+  }
+}

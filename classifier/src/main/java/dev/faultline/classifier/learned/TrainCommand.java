@@ -1,0 +1,285 @@
+package dev.faultline.classifier.learned;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.faultline.classifier.Classifier;
+import dev.faultline.classifier.ClassifierConfig;
+import dev.faultline.classifier.cli.Args;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Predicate;
+
+/**
+ * {@code train --data DIR [--dev FILE] [--output FILE] [--folds K] [--seed N] [--no-cv]}: trains the learned layer
+ * on the labelled corpus in DIR ({@code issues.jsonl}, {@code changes.jsonl}), cross-validates it (folds grouped by
+ * issue; rules alone, model alone and both; learning curve at 25/50/100% of each training fold), writes the artefact
+ * (weights, vocabulary, thresholds, training report; no corpus text), and, with {@code --dev}, reports the final
+ * model (trained without that file) on it. Deterministic: the same input gives the same artefact bytes.
+ */
+public final class TrainCommand {
+
+  static final long DEFAULT_SEED = 20261125L;
+
+  static final String USAGE =
+      String.join(
+          "\n",
+          "usage: train --data DIR [--dev FILE] [--output FILE] [--folds K] [--seed N] [--no-cv] [--cache DIR]",
+          "  --data    directory with issues.jsonl and changes.jsonl (labelled; e.g. ../shared/train)",
+          "  --dev     a labelled file kept out of training, reported on with the final model",
+          "  --output  artefact to write (default " + defaultOutput() + ")",
+          "  --folds   cross-validation folds (default 5)",
+          "  --seed    seed of folds and held-back split (default " + DEFAULT_SEED + ")",
+          "  --no-cv   skip cross-validation (the artefact then carries no cross-validated figures)",
+          "  --cache   directory keeping the text vectors between runs, by hash (default .faultline/train-cache)");
+
+  private TrainCommand() {}
+
+  static Path defaultOutput() {
+    return Path.of("classifier/src/main/resources" + LearnedModel.RESOURCE);
+  }
+
+  public static void main(String[] args) {
+    System.exit(run(args, System.out, System.err));
+  }
+
+  /** Runs the command; returns the exit code (0 ok, 2 usage or bad input, 1 I/O error). */
+  public static int run(String[] args, PrintStream out, PrintStream err) {
+    Args a;
+    try {
+      a = Args.parse(args, java.util.Set.of("--no-cv"), "--data", "--dev", "--output", "--folds", "--seed", "--cache");
+    } catch (IllegalArgumentException e) {
+      err.println("train: " + e.getMessage());
+      err.println(USAGE);
+      return 2;
+    }
+    if (a.help()) {
+      out.println(USAGE);
+      return 0;
+    }
+    if (a.get("--data") == null) {
+      err.println("train: --data is required");
+      err.println(USAGE);
+      return 2;
+    }
+    int folds;
+    long seed;
+    try {
+      folds = a.get("--folds") == null ? 5 : Integer.parseInt(a.get("--folds"));
+      seed = a.get("--seed") == null ? DEFAULT_SEED : Long.parseLong(a.get("--seed"));
+      if (folds < 2) {
+        throw new NumberFormatException("folds < 2");
+      }
+    } catch (NumberFormatException e) {
+      err.println("train: --folds must be a whole number >= 2 and --seed a whole number");
+      err.println(USAGE);
+      return 2;
+    }
+    boolean cv = !a.flag("--no-cv");
+    Path data = Path.of(a.get("--data"));
+    Path output = a.get("--output") == null ? defaultOutput() : Path.of(a.get("--output"));
+    try {
+      List<TrainingData.Item> items = new ArrayList<>();
+      items.addAll(TrainingData.read(data.resolve("issues.jsonl")));
+      items.addAll(TrainingData.read(data.resolve("changes.jsonl")));
+      List<TrainingData.Item> dev = a.get("--dev") == null ? List.of() : TrainingData.read(Path.of(a.get("--dev")));
+      Path cacheDir = Path.of(a.get("--cache") == null ? ".faultline/train-cache" : a.get("--cache"));
+      CachedEmbedder embedder = new CachedEmbedder(MiniLmEmbedder.shared(), cacheDir);
+      int code = train(items, dev, folds, seed, cv, output, embedder, out);
+      embedder.save();
+      return code;
+    } catch (TrainingData.BadInput e) {
+      err.println("train: " + e.getMessage());
+      return 2;
+    } catch (IOException e) {
+      err.println("train: " + e.getMessage());
+      return 1;
+    }
+  }
+
+  static int train(
+      List<TrainingData.Item> items, List<TrainingData.Item> devItems, int folds, long seed, boolean cv, Path output,
+      TextEmbedder embedder, PrintStream out) throws IOException {
+    Classifier rules = new Classifier(ClassifierConfig.defaults());
+    out.printf(Locale.ROOT, "faultline train: %d labelled items (%d issues, %d changes), encoder %s, %s%n",
+        items.size(), items.stream().filter(i -> !i.change()).count(), items.stream().filter(TrainingData.Item::change)
+            .count(), embedder.name(), LearnedClassifier.versionFor());
+    List<Example> all = features(items, rules, embedder, out, "training items");
+    ObjectMapper json = new ObjectMapper();
+    ObjectNode report = json.createObjectNode();
+    report.put("items", all.size());
+    report.put("folds", folds);
+    report.put("seed", seed);
+    Map<Target, Double> level = new EnumMap<>(Target.class);
+    if (cv) {
+      crossValidate(all, folds, seed, report, level, out);
+    } else {
+      for (Target t : Target.values()) {
+        level.put(t, 1.0);
+      }
+    }
+    long t0 = System.nanoTime();
+    Trainer.Fitted fitted = new Trainer(seed, n -> true).train(all);
+    out.printf(Locale.ROOT, "final model trained on all %d items in %.1f s: %s%n", all.size(),
+        (System.nanoTime() - t0) / 1e9, fitted.vectorizer());
+    ObjectNode calib = report.putObject("calibration");
+    fitted.models().forEach((t, m) -> {
+      ObjectNode d = calib.putObject(t.field);
+      d.put("temperature", Math.round(m.temperature() * 1000) / 1000.0);
+      d.put("threshold", m.threshold());
+      d.put("precisionLevel", level.get(t));
+      out.printf(Locale.ROOT, "  %-22s temperature %.3f, abstains below %.2f, precision 0.9 from confidence %.3f%n",
+          t.field, m.temperature(), m.threshold(), level.get(t));
+    });
+    List<String> ids = new ArrayList<>();
+    List<Map<String, String>> labels = new ArrayList<>();
+    byte[][] vectors = new byte[all.size()][];
+    for (int i = 0; i < all.size(); i++) {
+      Example e = all.get(i);
+      ids.add(e.id());
+      Map<String, String> l = new LinkedHashMap<>();
+      for (Target t : Target.values()) {
+        l.put(t.field, e.gold().get(t));
+      }
+      labels.add(l);
+      vectors[i] = Neighbours.quantise(e.raw().embedding());
+    }
+    LearnedModel model =
+        new LearnedModel(LearnedClassifier.versionFor(), embedder.name(), fitted.vectorizer(), fitted.models(), level,
+            new Neighbours(ids, labels, vectors), report);
+    if (!devItems.isEmpty()) {
+      out.printf(Locale.ROOT, "%n== %d items of --dev, final model (trained without them) beside the rules ==%n",
+          devItems.size());
+      List<Example> dev = features(devItems, rules, embedder, out, "dev items");
+      List<CrossValidation.Answered> answered = new ArrayList<>();
+      for (Example e : dev) {
+        answered.add(new CrossValidation.Answered(e, fitted.answer(e.raw())));
+      }
+      ObjectNode d = report.putObject("dev");
+      table(answered, 2000, seed, d, out);
+    }
+    Path parent = output.toAbsolutePath().getParent();
+    if (parent != null) {
+      Files.createDirectories(parent);
+    }
+    try (OutputStream o = Files.newOutputStream(output)) {
+      model.write(o);
+    }
+    out.printf(Locale.ROOT, "wrote %s (%,d bytes)%n", output, Files.size(output));
+    return 0;
+  }
+
+  static List<Example> features(
+      List<TrainingData.Item> items, Classifier rules, TextEmbedder embedder, PrintStream out, String what) {
+    long start = System.nanoTime();
+    int every = Math.max(1, items.size() / 10);
+    return TrainingData.examples(items, rules, embedder, n -> {
+      if (n % every == 0 || n == items.size()) {
+        double s = (System.nanoTime() - start) / 1e9;
+        out.printf(Locale.ROOT, "  features of %s: %d/%d (%.0f/s, ETA %.0f s)%n", what, n, items.size(), n / s,
+            (items.size() - n) / (n / s));
+      }
+    });
+  }
+
+  static void crossValidate(
+      List<Example> all, int folds, long seed, ObjectNode report, Map<Target, Double> level, PrintStream out) {
+    Map<String, Predicate<String>> variants = new LinkedHashMap<>();
+    variants.put("both", n -> true);
+    if (!Boolean.getBoolean("faultline.train.quick")) {
+      variants.put("model", Trainer.RULE_FEATURE.negate());
+    }
+    ObjectNode cvNode = report.putObject("crossValidation");
+    List<CrossValidation.Answered> both = null;
+    for (Map.Entry<String, Predicate<String>> v : variants.entrySet()) {
+      long t0 = System.nanoTime();
+      List<CrossValidation.Answered> ans =
+          CrossValidation.run(all, folds, seed, v.getValue(), 1.0, f -> out.printf(Locale.ROOT,
+              "  cross-validation (%s): fold %d/%d done, %.0f s%n", v.getKey(), f, folds,
+              (System.nanoTime() - t0) / 1e9));
+      if (both == null) {
+        both = ans;
+      } else {
+        ObjectNode m = cvNode.putObject("modelAlone");
+        out.printf(Locale.ROOT, "%n== ablation: the model without the rules' answers and cues (%d-fold) ==%n", folds);
+        table(ans, 0, seed, m, out, false);
+      }
+    }
+    out.printf(Locale.ROOT, "%n== %d-fold cross-validation on the training corpus (grouped by issue): rules alone and"
+        + " rules + model ==%n", folds);
+    table(both, 1000, seed, cvNode.putObject("all"), out);
+    for (boolean change : new boolean[] {false, true}) {
+      List<CrossValidation.Answered> part = both.stream().filter(x -> x.example().change() == change).toList();
+      out.printf(Locale.ROOT, "%n-- %s only --%n", change ? "changes" : "issues");
+      table(part, 0, seed, cvNode.putObject(change ? "changes" : "issues"), out);
+    }
+    for (Target t : Target.values()) {
+      List<Boolean> ok = new ArrayList<>();
+      List<Double> conf = new ArrayList<>();
+      for (CrossValidation.Answered x : both) {
+        Decision.Answer an = x.answers().get(t);
+        if (!an.abstained()) {
+          ok.add(an.code().equals(x.example().gold().get(t)));
+          conf.add(an.confidence());
+        }
+      }
+      level.put(t, Metrics.precisionLevel(ok, conf, 0.9));
+    }
+    if (Boolean.getBoolean("faultline.train.quick")) {
+      return;
+    }
+    ObjectNode curve = cvNode.putObject("learningCurve");
+    out.printf(Locale.ROOT, "%n== learning curve: macro-F1 with 25/50/100%% of each training fold ==%n");
+    Map<Double, List<CrossValidation.Answered>> byShare = new LinkedHashMap<>();
+    for (double share : new double[] {0.25, 0.5}) {
+      byShare.put(share, CrossValidation.run(all, folds, seed, n -> true, share, f -> {}));
+    }
+    byShare.put(1.0, both);
+    out.printf(Locale.ROOT, "%-22s %8s %8s %8s%n", "dimension", "25%", "50%", "100%");
+    for (Target t : Target.values()) {
+      ObjectNode c = curve.putObject(t.field);
+      StringBuilder row = new StringBuilder(String.format(Locale.ROOT, "%-22s", t.field));
+      for (Map.Entry<Double, List<CrossValidation.Answered>> e : byShare.entrySet()) {
+        List<String> g = e.getValue().stream().map(x -> x.example().gold().get(t)).toList();
+        List<String> p = e.getValue().stream().map(x -> x.answers().get(t).code()).toList();
+        double f1 = Metrics.macroF1(g, p);
+        c.put(String.valueOf((int) (e.getKey() * 100)), Math.round(f1 * 1000) / 1000.0);
+        row.append(String.format(Locale.ROOT, " %8.3f", f1));
+      }
+      out.println(row);
+    }
+  }
+
+  static void table(List<CrossValidation.Answered> ans, int resamples, long seed, ObjectNode into, PrintStream out) {
+    table(ans, resamples, seed, into, out, true);
+  }
+
+  /** Per dimension: the rules' figures (optional) and the model's, on the same answers. */
+  static void table(
+      List<CrossValidation.Answered> ans, int resamples, long seed, ObjectNode into, PrintStream out,
+      boolean withRules) {
+    out.println(Figures.header());
+    for (Target t : Target.values()) {
+      List<String> gold = ans.stream().map(x -> x.example().gold().get(t)).toList();
+      if (withRules) {
+        Figures r = Figures.of(gold, ans.stream().map(x -> x.example().rulesCode(t)).toList(),
+            ans.stream().map(x -> x.example().rulesConfidence(t)).toList(), resamples, seed);
+        out.println(r.row(t.field, "rules"));
+        r.into(into.putObject(t.field).putObject("rules"));
+      }
+      Figures m = Figures.of(gold, ans.stream().map(x -> x.answers().get(t).code()).toList(),
+          ans.stream().map(x -> x.answers().get(t).confidence()).toList(), resamples, seed);
+      out.println(m.row(t.field, withRules ? "learned" : "model"));
+      ObjectNode d = into.has(t.field) ? (ObjectNode) into.get(t.field) : into.putObject(t.field);
+      m.into(d.putObject(withRules ? "learned" : "model"));
+    }
+  }
+}

@@ -1,0 +1,76 @@
+package dev.faultline.classifier.learned;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.faultline.classifier.Classification;
+import dev.faultline.classifier.IssueText;
+import dev.faultline.classifier.Label;
+import dev.faultline.schemas.taxonomy.Kind;
+import dev.faultline.schemas.taxonomy.Phase;
+import dev.faultline.schemas.taxonomy.Symptom;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The committed model with the real encoder, on reports written for this test. */
+class LearnedClassifierTest {
+
+  private static final LearnedClassifier CLASSIFIER = LearnedClassifier.shared();
+
+  private static final String CRASH =
+      "When I start training with ZeRO stage 3 on 4 GPUs the engine fails right after the first step.\n"
+          + "Traceback (most recent call last):\n  File \"train.py\", line 88, in <module>\n"
+          + "    engine.step()\nRuntimeError: CUDA error: an illegal memory access was encountered\n"
+          + "deepspeed 0.14.2, torch 2.3.0, CUDA 12.1";
+
+  @Test
+  void everyLabelIsAProbabilityWithEvidenceNamingFeaturesAndNeighbours() {
+    Classification c = CLASSIFIER.classify(IssueText.of("deepspeedai/DeepSpeed", 1, "[BUG] illegal memory access in step", CRASH));
+    assertEquals(Kind.BUG, c.kind().value());
+    assertTrue(c.classifierVersion().startsWith(LearnedClassifier.LAYER_VERSION + "+rules-"), c.classifierVersion());
+    for (Label<?> l : List.of(c.kind(), c.symptom(), c.rootCause(), c.fixPattern(), c.stage(), c.phase(),
+        c.distributedSpecific())) {
+      assertTrue(l.confidence() >= 0 && l.confidence() <= 1, l.toString());
+      assertTrue(l.evidence().contains("p="), l.evidence());
+    }
+    assertTrue(c.symptom().evidence().contains("nearest labelled: "), c.symptom().evidence());
+    assertTrue(c.symptom().evidence().contains("features: "), c.symptom().evidence());
+    assertEquals("DeepSpeed", c.framework().value(), "framework and versions come from the rules");
+    assertEquals("2.3.0", c.versions().get("torch"));
+  }
+
+  @Test
+  void aQuestionHasNoSymptom() {
+    Classification c = CLASSIFIER.classify(IssueText.of("deepspeedai/DeepSpeed", 2, "How do I enable CPU offload?",
+        "Is there an example of a config that turns on optimizer offload to CPU? What are the recommended settings?"));
+    assertTrue(c.kind().value() != Kind.BUG, c.kind().toString());
+    assertEquals(Symptom.NONE, c.symptom().value());
+  }
+
+  @Test
+  void peoplesLabelsStillWin() {
+    IssueText in = new IssueText("deepspeedai/DeepSpeed", 3, "[BUG] illegal memory access", CRASH, List.of("inference"),
+        List.of(), List.of(), "open");
+    Classification c = CLASSIFIER.classify(in);
+    assertEquals(Phase.INFERENCE, c.phase().value());
+    assertTrue(c.phase().humanGiven());
+  }
+
+  @Test
+  void theSameItemGetsTheSameAnswerFromManyThreads() throws Exception {
+    IssueText in = IssueText.of("NVIDIA/Megatron-LM", 4, "Hang in pipeline parallel send/recv", CRASH);
+    Classification first = CLASSIFIER.classify(in);
+    var pool = java.util.concurrent.Executors.newFixedThreadPool(4);
+    try {
+      List<java.util.concurrent.Future<Classification>> fs = new java.util.ArrayList<>();
+      for (int i = 0; i < 16; i++) {
+        fs.add(pool.submit(() -> CLASSIFIER.classify(in)));
+      }
+      for (var f : fs) {
+        assertEquals(first, f.get());
+      }
+    } finally {
+      pool.shutdown();
+    }
+  }
+}
