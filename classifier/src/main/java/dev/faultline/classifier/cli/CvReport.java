@@ -23,7 +23,7 @@ final class CvReport {
     for (String part : new String[] {"all", "issues", "changes"}) {
       out.printf(Locale.ROOT, "-- %s --%n", part);
       out.printf(Locale.ROOT, "%-22s %-8s %8s %-13s %6s %6s %6s %6s %6s%n", "dimension", "answers", "macroF1",
-          "95% interval", "top30", "top50", "top70", "all", "ECE");
+          "bootstrap CI", "top30", "top50", "top70", "all", "ECE");
       for (Target t : Target.values()) {
         for (String who : new String[] {"rules", "learned"}) {
           JsonNode f = cv.path(part).path(t.field).path(who);

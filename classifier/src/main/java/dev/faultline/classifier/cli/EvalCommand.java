@@ -230,8 +230,9 @@ public final class EvalCommand {
       out.println();
       out.println("Confidence: accuracy of the 30/50/70% most confident answers and of all, expected calibration"
           + " error (ECE, 10 bins),");
-      out.println("macro-F1 with its 95% bootstrap interval; rules alone beside the learned layer, same records:");
-      out.println(Figures.header());
+      out.println("macro-F1" + (resamples > 0 ? " with its 95% bootstrap interval" : "")
+          + "; rules alone beside the learned layer, same records:");
+      out.println(Figures.header(resamples > 0));
       for (Target t : Target.values()) {
         List<String> g = new ArrayList<>();
         List<String> rp = new ArrayList<>();

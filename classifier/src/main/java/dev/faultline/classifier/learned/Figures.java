@@ -37,8 +37,13 @@ public record Figures(
 
   /** Header matching {@link #row}. */
   public static String header() {
+    return header(true);
+  }
+
+  /** Header matching {@link #row}; the interval column is unnamed when no interval is computed. */
+  public static String header(boolean intervals) {
     return String.format(Locale.ROOT, "%-22s %-9s %5s %8s %-13s %6s %6s %6s %6s %6s", "dimension", "answers", "n",
-        "macroF1", "95% interval", "top30", "top50", "top70", "all", "ECE");
+        "macroF1", intervals ? "95% interval" : "", "top30", "top50", "top70", "all", "ECE");
   }
 
   /** One table row. */

@@ -31,8 +31,23 @@ public enum ClassifierTier {
     }
   }
 
-  /** The classifier of this tier. */
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ClassifierTier.class);
+
+  /**
+   * The classifier of this tier. Should the learned layer fail to load (its native encoder refused by the platform,
+   * the artefact unreadable), the task logs why and classifies with the rules rather than stopping the pipeline; the
+   * graph then shows the rules' version on what it classified.
+   */
   public DefectClassifier classifier() {
-    return this == RULES ? new Classifier(ClassifierConfig.defaults()) : LearnedClassifier.shared();
+    if (this == RULES) {
+      return new Classifier(ClassifierConfig.defaults());
+    }
+    try {
+      return LearnedClassifier.shared();
+    } catch (LinkageError | RuntimeException e) {
+      LOG.error("the learned classifier cannot be loaded ({}): classifying with the rules alone ({})", e.toString(),
+          Classifier.VERSION, e);
+      return new Classifier(ClassifierConfig.defaults());
+    }
   }
 }
