@@ -73,7 +73,8 @@ function syncControls(s) {
   if (s.filters.release) parts.push('release ' + s.filters.release);
   if (s.filters.from || s.filters.to) parts.push((s.filters.from || '…') + ' to ' + (s.filters.to || 'now'));
   const confidence = document.getElementById('f-confidence');
-  parts.push(confidence.value === 'all' ? 'counting every label' : 'counting ' + confidence.selectedOptions[0].textContent);
+  const everyLabel = confidence.value === 'all' || (confidence.value === '' && catalog.confidence && catalog.confidence.mode === 'all');
+  parts.push(everyLabel ? 'counting every label' : 'counting ' + confidence.selectedOptions[0].textContent);
   text('scope-summary', 'Showing ' + parts.join(', '));
 }
 
@@ -81,7 +82,12 @@ function syncControls(s) {
 function syncConfidence(value) {
   const select = document.getElementById('f-confidence');
   const standard = select.querySelector('option[value=""]');
-  if (catalog.confidence) standard.textContent = 'only confident labels (' + catalog.confidence.text + ')';
+  if (catalog.confidence) {
+    // The server's default bar; a server set to count every label says so rather than "confident".
+    standard.textContent = catalog.confidence.mode === 'all'
+      ? 'all labels (server default)'
+      : 'only confident labels (' + catalog.confidence.text + ')';
+  }
   for (const o of [...select.options]) {
     if (o.dataset.custom) o.remove();
   }
