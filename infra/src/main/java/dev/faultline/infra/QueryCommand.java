@@ -49,7 +49,7 @@ final class QueryCommand implements Command {
     this(System.getenv());
   }
 
-  /** A command reading its Neo4j settings from {@code environment} (tests pass their own). */
+  /** A command reading its Neo4j settings and default confidence bar from {@code environment} (tests pass their own). */
   QueryCommand(Map<String, String> environment) {
     this.environment = environment;
   }
