@@ -52,6 +52,7 @@ final class ApiController {
     body.put("dimensions", DIMENSIONS);
     body.put("buckets", BUCKETS);
     body.put("kinds", KINDS);
+    body.put("confidence", queries.defaultConfidence().toMap());
     json(ctx, body);
   }
 
@@ -69,10 +70,12 @@ final class ApiController {
       put(q, "to", scope.to());
     }
     q.put("includePrereleases", String.valueOf(p.bool("includePrereleases", true)));
+    scope.confidenceParameter(q);
     List<Map<String, Object>> rows = queries.run("new-bugs-per-release", q);
     Map<String, Object> body = scoped(scope);
     body.put("releases", rows);
-    body.put("bugs", rows.stream().mapToLong(r -> ((Number) r.get("bugs")).longValue()).sum());
+    body.put("bugs", sum(rows, "bugs"));
+    body.put("coverage", coverage(sum(rows, "inScope"), sum(rows, "labelled")));
     json(ctx, body);
   }
 
@@ -92,7 +95,9 @@ final class ApiController {
     body.put("bucket", bucket);
     body.put("kind", q.get("kind"));
     Period step = "week".equals(bucket) ? Period.ofWeeks(1) : Period.ofMonths(1);
-    body.putAll(Shapes.trendSeries(queries.run("category-trends", q), step));
+    List<Map<String, Object>> rows = queries.run("category-trends", q);
+    body.putAll(Shapes.trendSeries(rows, step));
+    body.put("coverage", scopeCoverage("category-trends", q, rows));
     json(ctx, body);
   }
 
@@ -100,7 +105,10 @@ final class ApiController {
   void heatMap(Context ctx) {
     Scope scope = scope(scopedParams(ctx));
     Map<String, Object> body = scoped(scope);
-    body.putAll(Shapes.heatMap(queries.run("stage-symptom-matrix", scope.queryParameters())));
+    Map<String, String> q = scope.queryParameters();
+    List<Map<String, Object>> rows = queries.run("stage-symptom-matrix", q);
+    body.putAll(Shapes.heatMap(rows));
+    body.put("coverage", scopeCoverage("stage-symptom-matrix", q, rows));
     json(ctx, body);
   }
 
@@ -135,6 +143,8 @@ final class ApiController {
     m.put("notDistributedSpecific", 0L);
     m.put("undetermined", 0L);
     m.put("share", null);
+    m.put("labelled", 0L);
+    m.put("coverage", null);
     return m;
   }
 
@@ -152,6 +162,9 @@ final class ApiController {
     }
     Map<String, Object> body = scoped(scope);
     body.put("figures", figures);
+    // The bug count's coverage is the headline's: bug reports in scope and how many are confidently bugs.
+    Map<String, Object> bugs = figures.stream().filter(f -> "bugs".equals(f.get("metric"))).findFirst().orElse(Map.of());
+    body.put("coverage", coverage((Number) bugs.get("inScope"), (Number) bugs.get("labelled")));
     body.put("studies", seeds.studies());
     body.put("seedSource", seeds.source());
     json(ctx, body);
@@ -238,12 +251,41 @@ final class ApiController {
             + " /api/headline, /api/alerts, /api/issues, /api/issue, /api/changes, /api/events");
   }
 
+  /**
+   * {@code inScope}, {@code labelled} and {@code coverage} of a query whose rows all carry the same scope-wide figures.
+   * Without rows no label passed or the scope is empty: the query is run once more with every label to tell which.
+   */
+  private Map<String, Object> scopeCoverage(String query, Map<String, String> q, List<Map<String, Object>> rows) {
+    if (!rows.isEmpty()) {
+      return coverage((Number) rows.get(0).get("inScope"), (Number) rows.get(0).get("labelled"));
+    }
+    Map<String, String> all = new LinkedHashMap<>(q);
+    all.put("minConfidence", "all");
+    List<Map<String, Object>> everyLabel = queries.run(query, all);
+    return coverage(everyLabel.isEmpty() ? null : (Number) everyLabel.get(0).get("inScope"), 0L);
+  }
+
+  /** The coverage object of a response; {@code coverage} is null when nothing is in scope (or not known). */
+  static Map<String, Object> coverage(Number inScope, Number labelled) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    long scoped = inScope == null ? 0 : inScope.longValue();
+    long passed = labelled == null ? 0 : labelled.longValue();
+    m.put("inScope", inScope == null ? null : scoped);
+    m.put("labelled", passed);
+    m.put("coverage", scoped == 0 ? null : Math.round(10_000.0 * passed / scoped) / 10_000.0);
+    return m;
+  }
+
+  private static long sum(List<Map<String, Object>> rows, String column) {
+    return rows.stream().mapToLong(r -> ((Number) r.get(column)).longValue()).sum();
+  }
+
   private ApiParams params(Context ctx, String... own) {
     return new ApiParams(ctx.queryParamMap(), Set.of(own));
   }
 
   private Scope scope(ApiParams p) {
-    return Scope.resolve(p, this::releasesOf);
+    return Scope.resolve(p, this::releasesOf, queries.defaultConfidence());
   }
 
   /** The parameters of a scoped endpoint: its own and the filters of {@link Scope}. */

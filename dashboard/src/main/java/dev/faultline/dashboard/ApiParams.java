@@ -1,5 +1,6 @@
 package dev.faultline.dashboard;
 
+import dev.faultline.graph.ConfidencePolicy;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.OffsetDateTime;
@@ -117,6 +118,24 @@ final class ApiParams {
                 return v;
               } catch (NumberFormatException e) {
                 throw ApiError.badParameter(name, "'" + s + "' is not a whole number between " + min + " and " + max);
+              }
+            })
+        .orElse(fallback);
+  }
+
+  /**
+   * A confidence bar ({@link ConfidencePolicy#parse}): a number from 0 to 1, {@code all}, {@code calibrated} or
+   * {@code default}; {@code fallback} when absent.
+   */
+  ConfidencePolicy confidence(String name, ConfidencePolicy fallback) {
+    return text(name)
+        .map(
+            s -> {
+              try {
+                return ConfidencePolicy.parse(s, fallback);
+              } catch (IllegalArgumentException e) {
+                throw ApiError.badParameter(
+                    name, "'" + s + "' is not a number from 0 to 1, all (every label), calibrated or default");
               }
             })
         .orElse(fallback);

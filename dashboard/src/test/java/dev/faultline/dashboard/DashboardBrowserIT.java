@@ -151,8 +151,8 @@ class DashboardBrowserIT {
   @Order(5)
   void issueListShowsMarkupInTitlesAsTextAndFollowsTheReleaseFilter() throws IOException {
     browser.open("#issues");
-    assertEquals(8, browser.rows("#issue-table tbody tr"));
-    assertEquals("8 issues, newest first", browser.text("issues-summary"));
+    assertEquals(9, browser.rows("#issue-table tbody tr"));
+    assertEquals("9 issues, newest first", browser.text("issues-summary"));
     assertEquals(
         KnownGraph.SCRIPT_TITLE, browser.cell("#issue-table tr[data-issue='deepspeedai/DeepSpeed#103'] td.title"));
     assertTrue(browser.rows("#issue-table b, #issue-table script") == 0);
@@ -176,7 +176,7 @@ class DashboardBrowserIT {
     assertEquals("DDP allreduce hangs with NCCL 2.20", browser.text("issue-title"));
     assertEquals("https://github.com/pytorch/pytorch/issues/201", browser.driver().findElement(By.id("issue-link")).getAttribute("href"));
     assertEquals("HANG", browser.cell("#issue-labels tr[data-dimension=symptom] td:nth-child(2)"));
-    assertEquals("0.80", browser.cell("#issue-labels tr[data-dimension=symptom] td.num"));
+    assertEquals("0.95", browser.cell("#issue-labels tr[data-dimension=symptom] td.num"));
     assertEquals("title says 'DDP'", browser.cell("#issue-labels tr[data-dimension=symptom] td.evidence"));
     assertEquals(List.of("pytorch/pytorch#210"), browser.attributes("#issue-fixes li", "data-pr"));
     assertEquals("deepspeedai/DeepSpeed#101", browser.attributes("#issue-similar > li", "data-issue").get(0));
@@ -191,6 +191,45 @@ class DashboardBrowserIT {
 
   @Test
   @Order(7)
+  void coverageStandsBesideTheCountsAndTheSwitchCountsEveryLabel() throws IOException {
+    browser.open("#overview");
+    assertEquals("7", browser.cell("#headline-table tr[data-metric=bugs] td.this"));
+    assertEquals("8 bug reports, 88% labelled with ≥ 90% precision", browser.text("headline-coverage"));
+    assertEquals("75%", browser.cell("#headline-table tr[data-metric=distributedSpecificShare] td.coverage"));
+    assertEquals("8 bug reports, 75% labelled with ≥ 90% precision", browser.text("ds-coverage"));
+    assertEquals("8 bug reports filed against them, 88% labelled with ≥ 90% precision", browser.text("releases-coverage"));
+    assertEquals("only confident labels (≥ 90% precision)", browser.cell("#f-confidence option:checked"));
+    browser.screenshot("overview-coverage");
+
+    browser.select("f-confidence", "all");
+    browser.waitForRender("overview", "minConfidence=all");
+    assertEquals("8", browser.cell("#headline-table tr[data-metric=bugs] td.this"));
+    assertEquals("8 bug reports, 100% labelled (all labels counted)", browser.text("headline-coverage"));
+    assertEquals("71.4% of 7 bugs with a known answer are distributed-specific (P2: 45.1%)", browser.text("ds-summary"));
+    assertEquals("8 bug reports filed against 4 releases", browser.text("releases-summary"));
+    assertEquals(List.of(2.0, 2.0, 1.0, 3.0), browser.chartNumbers("releases-chart"));
+    assertTrue(browser.text("scope-summary").contains("counting every label"), browser.text("scope-summary"));
+    browser.screenshot("overview-all-labels");
+
+    // In the URL, so a link keeps it; switching back brings the confident counts back.
+    browser.open("#trends?minConfidence=all");
+    assertEquals("all", browser.script("return document.getElementById('f-confidence').value"));
+    assertEquals("4", browser.cell("#trends-table tr[data-category=HANG] td.num"));
+    assertEquals("3", browser.cell("#heatmap td[data-stage=COMMUNICATION][data-symptom=HANG]"));
+    assertEquals("9 issues, 89% labelled (all labels counted)", browser.text("heatmap-coverage"));
+    browser.select("f-confidence", "");
+    browser.waitForRender("trends", "#trends");
+    assertEquals("#trends", browser.script("return location.hash"));
+    assertEquals("3", browser.cell("#trends-table tr[data-category=HANG] td.num"));
+    assertEquals("2", browser.cell("#heatmap td[data-stage=COMMUNICATION][data-symptom=HANG]"));
+    assertEquals("9 issues, 78% labelled with ≥ 90% precision", browser.text("heatmap-coverage"));
+    assertEquals("8 bug reports, 88% labelled with ≥ 90% precision", browser.text("trends-coverage"));
+    browser.screenshot("trends-coverage");
+    browser.assertNoConsoleErrors();
+  }
+
+  @Test
+  @Order(8)
   void issueWrittenDuringTheTestAppearsWithoutAReload() throws IOException {
     browser.open("#issues");
     browser.script("window.__sameDocument = true; return null");

@@ -1,5 +1,6 @@
 package dev.faultline.infra;
 
+import dev.faultline.graph.ConfidencePolicy;
 import dev.faultline.graph.GraphConfig;
 import dev.faultline.graph.query.QueryDefinition;
 import dev.faultline.graph.query.QueryLibrary;
@@ -33,8 +34,13 @@ final class QueryCommand implements Command {
         --param NAME=VALUE  a query parameter; repeat for several. VALUE 'null' means no value
         --format FORMAT     table (default), json (an array of row objects) or csv
 
+      Counting queries count only labels whose confidence passes a bar: by default the per-dimension bars at which
+      the classifier's precision is 90%; --param minConfidence=all counts every label, a number from 0 to 1 sets one
+      bar for every dimension. Their inScope, labelled and coverage columns say how many issues that leaves out.
+
       Environment: FAULTLINE_NEO4J_URI (default bolt://127.0.0.1:7687), FAULTLINE_NEO4J_USER (default neo4j),
-      FAULTLINE_NEO4J_PASSWORD, FAULTLINE_NEO4J_DATABASE (default neo4j).
+      FAULTLINE_NEO4J_PASSWORD, FAULTLINE_NEO4J_DATABASE (default neo4j), FAULTLINE_MIN_CONFIDENCE (the default
+      bar: calibrated, all or a number; the system property faultline.minConfidence wins over it).
       """;
 
   private final Map<String, String> environment;
@@ -43,7 +49,7 @@ final class QueryCommand implements Command {
     this(System.getenv());
   }
 
-  /** A command reading its Neo4j settings from {@code environment} (tests pass their own). */
+  /** A command reading its Neo4j settings and default confidence bar from {@code environment} (tests pass their own). */
   QueryCommand(Map<String, String> environment) {
     this.environment = environment;
   }
@@ -84,8 +90,10 @@ final class QueryCommand implements Command {
           "faultline query: unknown query '" + arguments.query + "': run 'faultline query --list' to see them");
       return 2;
     }
+    ConfidencePolicy confidence;
     try {
-      query.bind(arguments.parameters);
+      confidence = ConfidencePolicy.fromEnvironment(environment, System.getProperties());
+      query.bind(arguments.parameters, confidence);
     } catch (IllegalArgumentException e) {
       err.println("faultline query " + query.name() + ": " + e.getMessage());
       return 2;
@@ -99,7 +107,8 @@ final class QueryCommand implements Command {
     }
     try (Driver driver = GraphDatabase.driver(config.uri(), AuthTokens.basic(config.user(), config.password()))) {
       List<Map<String, Object>> rows =
-          new QueryLibrary(driver, config.database()).run(query.name(), arguments.parameters);
+          new QueryLibrary(driver, config.database(), QueryLibrary.DEFAULT_TIMEOUT, confidence)
+              .run(query.name(), arguments.parameters);
       out.print(new ResultFormatter(arguments.format).format(query.columnNames(), rows));
       return 0;
     } catch (ServiceUnavailableException e) {
@@ -129,7 +138,11 @@ final class QueryCommand implements Command {
       }
       for (QueryParameter p : q.parameters()) {
         String value =
-            p.required() ? "required" : "default " + (p.defaultValue() == null ? "null" : render(p.defaultValue()));
+            p.required()
+                ? "required"
+                : p.type() == QueryParameter.Type.CONFIDENCE
+                    ? "default: calibrated per dimension, or " + ConfidencePolicy.ENVIRONMENT
+                    : "default " + (p.defaultValue() == null ? "null" : render(p.defaultValue()));
         b.append("  --param ")
             .append(p.name())
             .append('=')

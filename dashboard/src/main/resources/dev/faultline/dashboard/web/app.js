@@ -5,7 +5,7 @@ import { el, text } from './dom.js';
 import * as views from './views.js';
 
 const VIEWS = ['overview', 'trends', 'alerts', 'issues', 'issue'];
-const FILTERS = ['framework', 'release', 'from', 'to'];
+const FILTERS = ['framework', 'release', 'from', 'to', 'minConfidence'];
 let catalog = { frameworks: [], dimensions: [] };
 let rendering = Promise.resolve();
 let pending = false;
@@ -65,13 +65,36 @@ function syncControls(s) {
   document.getElementById('f-release').value = s.filters.release || '';
   document.getElementById('f-from').value = (s.filters.from || '').slice(0, 10);
   document.getElementById('f-to').value = (s.filters.to || '').slice(0, 10);
+  syncConfidence(s.filters.minConfidence || '');
   document.getElementById('t-dimension').value = s.dimension;
   document.getElementById('t-bucket').value = s.bucket;
   const parts = [];
   parts.push(s.filters.framework || 'all frameworks');
   if (s.filters.release) parts.push('release ' + s.filters.release);
   if (s.filters.from || s.filters.to) parts.push((s.filters.from || '…') + ' to ' + (s.filters.to || 'now'));
+  const confidence = document.getElementById('f-confidence');
+  const everyLabel = confidence.value === 'all' || (confidence.value === '' && catalog.confidence && catalog.confidence.mode === 'all');
+  parts.push(everyLabel ? 'counting every label' : 'counting ' + confidence.selectedOptions[0].textContent);
   text('scope-summary', 'Showing ' + parts.join(', '));
+}
+
+/** The label switch: "only confident labels" (the server's bar), "all labels", or a bar given in the URL. */
+function syncConfidence(value) {
+  const select = document.getElementById('f-confidence');
+  const standard = select.querySelector('option[value=""]');
+  if (catalog.confidence) {
+    // The server's default bar; a server set to count every label says so rather than "confident".
+    standard.textContent = catalog.confidence.mode === 'all'
+      ? 'all labels (server default)'
+      : 'only confident labels (' + catalog.confidence.text + ')';
+  }
+  for (const o of [...select.options]) {
+    if (o.dataset.custom) o.remove();
+  }
+  if (value && ![...select.options].some((o) => o.value === value)) {
+    select.append(el('option', { value, dataset: { custom: 'true' } }, 'labels with confidence ≥ ' + value));
+  }
+  select.value = value;
 }
 
 function fillReleases(frameworkName) {
@@ -156,7 +179,8 @@ function wire() {
   document.getElementById('f-release').addEventListener('change', (e) => go(current(), { release: e.target.value, page: 0 }));
   document.getElementById('f-from').addEventListener('change', (e) => go(current(), { from: e.target.value, page: 0 }));
   document.getElementById('f-to').addEventListener('change', (e) => go(current(), { to: e.target.value, page: 0 }));
-  document.getElementById('f-reset').addEventListener('click', () => go(current(), { framework: '', release: '', from: '', to: '', page: 0 }));
+  document.getElementById('f-confidence').addEventListener('change', (e) => go(current(), { minConfidence: e.target.value, page: 0 }));
+  document.getElementById('f-reset').addEventListener('click', () => go(current(), { framework: '', release: '', from: '', to: '', minConfidence: '', page: 0 }));
   document.getElementById('t-dimension').addEventListener('change', (e) => go('trends', { dimension: e.target.value }));
   document.getElementById('t-bucket').addEventListener('change', (e) => go('trends', { bucket: e.target.value }));
   document.getElementById('issues-prev').addEventListener('click', () => go('issues', { page: Math.max(0, state().page - 1) }));

@@ -13,6 +13,23 @@ const FIGURE_NAMES = {
   medianDaysToClose: 'Median days to close',
 };
 
+/** A share as a whole percentage, e.g. 71%. */
+function wholePercent(share) {
+  return share === null || share === undefined ? '—' : Math.round(share * 100) + '%';
+}
+
+/**
+ * How many issues a count covers, e.g. "312 bug reports, 71% labelled with ≥ 90% precision": the issues in scope and
+ * the share whose labels pass the confidence bar of the response's scope (every label when the switch says so).
+ */
+function coverageText(coverage, confidence, noun) {
+  if (!coverage || coverage.inScope === null || coverage.inScope === undefined || coverage.inScope === 0) {
+    return 'No ' + noun + ' in scope';
+  }
+  const how = confidence.mode === 'all' ? ' labelled (all labels counted)' : ' labelled with ' + confidence.text;
+  return num(coverage.inScope) + ' ' + noun + ', ' + wholePercent(coverage.coverage) + how;
+}
+
 function figureValue(metric, value) {
   if (value === null || value === undefined) return '—';
   if (metric === 'bugs') return num(value);
@@ -39,10 +56,13 @@ export async function overview(state) {
           : f.numerator === null || f.numerator === undefined
             ? 'over ' + num(f.denominator) + ' closed bugs'
             : num(f.numerator) + ' of ' + num(f.denominator)),
+        el('td', { class: 'num coverage', title: num(f.labelled) + ' of ' + num(f.inScope) + ' bug reports' },
+          wholePercent(f.coverage)),
         el('td', { class: 'seed' }, f.seed && f.seed.value !== null
           ? figureValue(f.metric, f.seed.value) + ' (' + f.seed.source + ')'
           : '— (' + (f.seed ? f.seed.source : 'none') + ')',
           f.seed ? el('div', { class: 'muted small' }, f.seed.note) : null))));
+  text('headline-coverage', coverageText(headline.coverage, headline.scope.confidence, 'bug reports'));
   text('headline-studies', 'Seeds from the codebook: ' +
     headline.studies.map((s) => s.id + ' — ' + s.title + ' (' + s.reference + '; ' + s.scope + ')').join(' · '));
 
@@ -52,6 +72,8 @@ export async function overview(state) {
     ? percent(mine.share) + ' of ' + num(known) + ' bugs with a known answer are distributed-specific'
       + ' (P2: ' + percent(share.seed.value) + ')'
     : 'No bugs with a known answer in this scope (P2: ' + percent(share.seed.value) + ')');
+  text('ds-coverage', coverageText(mine && { inScope: mine.issues, labelled: mine.labelled, coverage: mine.coverage },
+    share.scope.confidence, 'bug reports'));
   const rows = [{ ...share.overall, framework: 'All' }, ...share.frameworks];
   draw('ds-chart', {
     type: 'bar',
@@ -68,6 +90,7 @@ export async function overview(state) {
 
   const list = releases.releases;
   text('releases-summary', num(releases.bugs) + ' bug reports filed against ' + num(list.length) + ' releases');
+  text('releases-coverage', coverageText(releases.coverage, releases.scope.confidence, 'bug reports filed against them'));
   const shown = list.slice(-40);
   draw('releases-chart', {
     type: 'bar',
@@ -85,7 +108,9 @@ export async function overview(state) {
     ...list.slice().reverse().slice(0, 200).map((r) =>
       el('tr', { class: r.release === releases.scope.release ? 'selected' : null, dataset: { release: r.release } },
         el('td', {}, r.framework), el('td', {}, r.version), el('td', {}, day(r.publishedAt)),
-        el('td', { class: 'num' }, num(r.bugs)), el('td', { class: 'num' }, num(r.openBugs)))));
+        el('td', { class: 'num' }, num(r.bugs)), el('td', { class: 'num' }, num(r.openBugs)),
+        el('td', { class: 'num coverage', title: num(r.labelled) + ' of ' + num(r.inScope) + ' bug reports' },
+          wholePercent(r.coverage)))));
 }
 
 function frameworkIndex(list, framework) {
@@ -96,6 +121,7 @@ export async function trends(state) {
   const data = await get('trends', { ...state.filters, dimension: state.dimension, bucket: state.bucket });
   text('trends-summary', num(data.total) + ' bug reports by ' + data.dimension + ' per ' + data.bucket
     + (data.series.length ? ', ' + data.series.length + ' series' : ''));
+  text('trends-coverage', coverageText(data.coverage, data.scope.confidence, 'bug reports'));
   draw('trends-chart', {
     type: 'line',
     data: {
@@ -112,6 +138,7 @@ export async function trends(state) {
 
   const heat = await get('heatmap', state.filters);
   text('heatmap-summary', num(heat.total) + ' bug reports with a known stage and symptom');
+  text('heatmap-coverage', coverageText(heat.coverage, heat.scope.confidence, 'issues'));
   const table = fill('heatmap');
   table.append(el('thead', {}, el('tr', {}, el('th', {}, 'stage \\ symptom'),
     ...heat.symptoms.map((s, i) => el('th', { title: heat.symptomClasses[i] || '' }, s)))));

@@ -1,5 +1,6 @@
 package dev.faultline.graph.query;
 
+import dev.faultline.graph.ConfidencePolicy;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -169,6 +170,14 @@ public record QueryDefinition(
    * @throws IllegalArgumentException for an undeclared parameter, a missing required one or a bad value
    */
   public Map<String, Object> bind(Map<String, String> values) {
+    return bind(values, ConfidencePolicy.calibrated());
+  }
+
+  /**
+   * As {@link #bind(Map)}, with {@code confidence} as the default of {@link QueryParameter.Type#CONFIDENCE}
+   * parameters (declared {@code = default}) and what the value {@code default} means.
+   */
+  public Map<String, Object> bind(Map<String, String> values, ConfidencePolicy confidence) {
     for (String given : values.keySet()) {
       if (parameter(given).isEmpty()) {
         throw new IllegalArgumentException(
@@ -180,7 +189,12 @@ public record QueryDefinition(
     }
     Map<String, Object> bound = new HashMap<>();
     for (QueryParameter p : parameters) {
-      Object value = values.containsKey(p.name()) ? p.convert(values.get(p.name())) : p.defaultValue();
+      Object value =
+          values.containsKey(p.name())
+              ? p.convert(values.get(p.name()), confidence)
+              : p.type() == QueryParameter.Type.CONFIDENCE && !p.required()
+                  ? confidence.toParameter()
+                  : p.defaultValue();
       if (value == null && p.required()) {
         throw new IllegalArgumentException(
             "query '" + name + "' needs parameter '" + p.name() + "' (" + p.typeText() + "): pass --param "

@@ -1,5 +1,6 @@
 package dev.faultline.graph.query;
 
+import dev.faultline.graph.ConfidencePolicy;
 import dev.faultline.graph.CypherResources;
 import java.time.Duration;
 import java.time.format.DateTimeFormatter;
@@ -41,6 +42,7 @@ public final class QueryLibrary {
   private final String database;
   private final TransactionConfig transactionConfig;
   private final Map<String, QueryDefinition> queries;
+  private final ConfidencePolicy confidence;
 
   /** A library of the bundled queries, run against {@code database} with the default timeout. */
   public QueryLibrary(Driver driver, String database) {
@@ -49,10 +51,24 @@ public final class QueryLibrary {
 
   /** A library of the bundled queries, each run with at most {@code timeout} per transaction. */
   public QueryLibrary(Driver driver, String database, Duration timeout) {
+    this(driver, database, timeout, ConfidencePolicy.calibrated());
+  }
+
+  /**
+   * A library of the bundled queries whose {@code minConfidence} parameters default to {@code confidence} (the
+   * labels counted when a caller gives no bar).
+   */
+  public QueryLibrary(Driver driver, String database, Duration timeout, ConfidencePolicy confidence) {
     this.driver = Objects.requireNonNull(driver, "driver");
     this.database = Objects.requireNonNull(database, "database");
     this.transactionConfig = TransactionConfig.builder().withTimeout(timeout).build();
+    this.confidence = Objects.requireNonNull(confidence, "confidence");
     this.queries = index(loadDefinitions());
+  }
+
+  /** The confidence bar of {@code minConfidence} when a caller gives none (or gives {@code default}). */
+  public ConfidencePolicy defaultConfidence() {
+    return confidence;
   }
 
   /** The bundled query definitions, in index order; needs no database. */
@@ -96,7 +112,7 @@ public final class QueryLibrary {
    */
   public List<Map<String, Object>> run(String name, Map<String, String> parameters) {
     QueryDefinition query = require(name);
-    return execute(query, query.bind(parameters));
+    return execute(query, query.bind(parameters, confidence));
   }
 
   /** Runs a query with no parameters beyond the defaults. */

@@ -6,6 +6,7 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeParseException;
+import dev.faultline.graph.ConfidencePolicy;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
@@ -43,7 +44,14 @@ public record QueryParameter(
      * An instant, passed as a Cypher DATETIME: {@code 2024-05-01} (midnight UTC), {@code 2024-05-01T12:00:00}
      * (UTC) or with an offset, {@code 2024-05-01T12:00:00+02:00}.
      */
-    DATETIME("DateTime");
+    DATETIME("DateTime"),
+    /**
+     * How sure a counted label must be ({@link ConfidencePolicy#parse}): a number from 0 to 1 for every dimension
+     * ({@code 0} = every label), {@code all}, {@code calibrated} (the per-dimension bars for 90% precision) or
+     * {@code default} (the library's default policy). Passed to Cypher as a map dimension name to bar, e.g.
+     * {@code $minConfidence.symptom}; {@code null} leaves every label in, as a bar of 0 does.
+     */
+    CONFIDENCE("Confidence");
 
     private final String headerName;
 
@@ -63,7 +71,7 @@ public record QueryParameter(
         }
       }
       throw new IllegalArgumentException(
-          "unknown parameter type '" + text + "': use one of String, Integer, Float, Boolean, DateTime");
+          "unknown parameter type '" + text + "': use one of String, Integer, Float, Boolean, DateTime, Confidence");
     }
   }
 
@@ -81,6 +89,14 @@ public record QueryParameter(
    * @throws IllegalArgumentException naming the parameter, the bad value and what is expected
    */
   public Object convert(String raw) {
+    return convert(raw, ConfidencePolicy.calibrated());
+  }
+
+  /**
+   * As {@link #convert(String)}, with {@code defaultPolicy} as what {@code default} means for a
+   * {@link Type#CONFIDENCE} parameter.
+   */
+  public Object convert(String raw, ConfidencePolicy defaultPolicy) {
     if (raw == null || raw.equals("null")) {
       return null;
     }
@@ -96,6 +112,7 @@ public record QueryParameter(
         case FLOAT -> Double.parseDouble(text);
         case BOOLEAN -> parseBoolean(text);
         case DATETIME -> parseDateTime(text);
+        case CONFIDENCE -> parseConfidence(text, defaultPolicy);
       };
     } catch (NumberFormatException | DateTimeParseException e) {
       throw new IllegalArgumentException(
@@ -117,6 +134,7 @@ public record QueryParameter(
       case FLOAT -> "a number such as 0.5";
       case BOOLEAN -> "true or false";
       case DATETIME -> "a date or date-time such as 2024-05-01 or 2024-05-01T12:00:00Z";
+      case CONFIDENCE -> "a number from 0 to 1, all, calibrated or default";
     };
   }
 
@@ -127,6 +145,14 @@ public record QueryParameter(
       default -> throw new IllegalArgumentException(
           "parameter '" + name + "' is '" + text + "', not " + expected());
     };
+  }
+
+  private Object parseConfidence(String text, ConfidencePolicy defaultPolicy) {
+    try {
+      return ConfidencePolicy.parse(text, defaultPolicy).toParameter();
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("parameter '" + name + "' is '" + text + "', not " + expected(), e);
+    }
   }
 
   private static ZonedDateTime parseDateTime(String text) {

@@ -1,7 +1,11 @@
 // @name category-trends
 // @description Issues opened per week or month and per category of one classification dimension (from the
 // @description issue's classification properties). The dimension is picked from a fixed list by a CASE over
-// @description $dimension. A null distributedSpecific counts as UNKNOWN.
+// @description $dimension. A null distributedSpecific counts as UNKNOWN. An issue counts when its label of the
+// @description dimension (and its kind label when kind is given) passes minConfidence: edge confidence for symptom,
+// @description symptomClass (the symptom's), rootCause, fixPattern and stage, kindConfidence, phaseConfidence,
+// @description distributedSpecificConfidence on the issue; a human-given label always passes. A label of the
+// @description dimension below the bar counts as UNKNOWN (what the classifier answers below its own threshold).
 // @param dimension String(symptom|symptomClass|rootCause|fixPattern|stage|phase|kind|distributedSpecific) = symptom  -- the classification dimension
 // @param bucket String(week|month) = month  -- period length; a week starts on Monday
 // @param framework String = null  -- framework name; null = every framework
@@ -9,16 +13,21 @@
 // @param from DateTime = null  -- issues opened at or after this instant; null = from the start
 // @param to DateTime = null  -- issues opened before this instant; null = up to now
 // @param includeUnknown Boolean = false  -- true also counts UNKNOWN and NONE
+// @param minConfidence Confidence = default  -- bar a label must pass to count: 0..1, all (= 0), calibrated (per-dimension bars for 90% precision) or default (the library's)
 // @column period Date  -- first day of the week or month
 // @column category String  -- category code (true/false for distributedSpecific)
 // @column issues Integer  -- issues opened in the period with that category
+// @column inScope Integer  -- issues of the kind opened in the filters' range, whatever their labels (same on every row)
+// @column labelled Integer  -- of those, with a known category and labels that pass minConfidence (same on every row)
+// @column coverage Float  -- labelled / inScope, 4 decimals (same on every row)
 MATCH (i:Issue)
 WHERE i.state <> 'deleted' AND i.transferredTo IS NULL
   AND ($framework IS NULL OR i.framework = $framework)
   AND ($kind IS NULL OR i.kind = $kind)
   AND ($from IS NULL OR i.createdAt >= $from)
   AND ($to IS NULL OR i.createdAt < $to)
-WITH i,
+WITH i, coalesce(i.humanGiven, []) AS human,
+     CASE $dimension WHEN 'symptomClass' THEN 'symptom' ELSE $dimension END AS labelDimension,
      CASE $dimension
        WHEN 'symptom' THEN i.symptom
        WHEN 'symptomClass' THEN i.symptomClass
@@ -28,9 +37,36 @@ WITH i,
        WHEN 'phase' THEN i.phase
        WHEN 'kind' THEN i.kind
        WHEN 'distributedSpecific' THEN coalesce(toString(i.distributedSpecific), 'UNKNOWN')
+     END AS value
+WITH i, human, labelDimension, value,
+     CASE labelDimension
+       WHEN 'kind' THEN i.kindConfidence
+       WHEN 'phase' THEN i.phaseConfidence
+       WHEN 'distributedSpecific' THEN i.distributedSpecificConfidence
+       WHEN 'symptom' THEN head([(i)-[r:HAS_SYMPTOM]->() | r.confidence])
+       WHEN 'rootCause' THEN head([(i)-[r:CAUSED_BY]->() | r.confidence])
+       WHEN 'fixPattern' THEN head([(i)-[r:RESOLVED_BY]->() | r.confidence])
+       WHEN 'stage' THEN head([(i)-[r:IN_STAGE]->() | r.confidence])
+     END AS confidence
+WITH i, value,
+     $kind IS NULL OR 'kind' IN human OR coalesce(i.kindConfidence, 0.0) >= coalesce($minConfidence.kind, 0.0)
+       AS kindPasses,
+     labelDimension IN human OR coalesce(confidence, 0.0) >= coalesce($minConfidence[labelDimension], 0.0)
+       AS labelPasses
+WITH i, value IS NOT NULL AND NOT value IN ['UNKNOWN', 'NONE'] AND kindPasses AND labelPasses AS confident,
+     CASE
+       WHEN value IS NULL OR NOT kindPasses THEN null
+       WHEN labelPasses OR value IN ['UNKNOWN', 'NONE'] THEN value
+       ELSE 'UNKNOWN'
      END AS category
-WHERE category IS NOT NULL AND ($includeUnknown OR NOT category IN ['UNKNOWN', 'NONE'])
-WITH CASE $bucket WHEN 'week' THEN date.truncate('week', i.createdAt) ELSE date.truncate('month', i.createdAt) END AS period,
-     category
-RETURN period, category, count(*) AS issues
+WITH count(i) AS inScope, count(CASE WHEN confident THEN 1 END) AS labelled,
+     collect(
+       CASE WHEN category IS NOT NULL AND ($includeUnknown OR NOT category IN ['UNKNOWN', 'NONE'])
+         THEN {category: category,
+               period: CASE $bucket WHEN 'week' THEN date.truncate('week', i.createdAt)
+                                     ELSE date.truncate('month', i.createdAt) END}
+       END) AS counted
+UNWIND counted AS c
+WITH c.period AS period, c.category AS category, inScope, labelled, count(*) AS issues
+RETURN period, category, issues, inScope, labelled, round(toFloat(labelled) / inScope, 4) AS coverage
 ORDER BY period, category

@@ -1,13 +1,17 @@
 // @name fix-effort-by-category
 // @description Fix effort of bug reports per category of one dimension: how many were closed, the median days
 // @description from opening to closing (percentileCont), and of the merged PRs that FIXES them (each PR counted
-// @description once per category) how many changed at most maxLines lines (additions + deletions).
+// @description once per category) how many changed at most maxLines lines (additions + deletions). A bug counts when
+// @description its BUG label (kindConfidence) and its label of the dimension pass minConfidence (edge confidence for
+// @description symptom, symptomClass, rootCause, fixPattern and stage, phaseConfidence, distributedSpecificConfidence;
+// @description a human-given label always passes); a label of the dimension below the bar counts as UNKNOWN.
 // @param dimension String(symptom|symptomClass|rootCause|fixPattern|stage|phase|distributedSpecific) = symptom  -- the classification dimension
 // @param framework String = null  -- framework name; null = every framework
 // @param from DateTime = null  -- issues opened at or after this instant; null = from the start
 // @param to DateTime = null  -- issues opened before this instant; null = up to now
 // @param maxLines Integer = 10  -- a fix of at most this many changed lines is small
 // @param includeUnknown Boolean = false  -- true also reports UNKNOWN and NONE
+// @param minConfidence Confidence = default  -- bar a label must pass to count: 0..1, all (= 0), calibrated (per-dimension bars for 90% precision) or default (the library's)
 // @column category String  -- category code (true/false for distributedSpecific)
 // @column bugs Integer  -- bug reports in the category
 // @column closed Integer  -- of those, closed (with closedAt)
@@ -15,41 +19,17 @@
 // @column fixingPrs Integer  -- merged PRs with known size that FIXES a bug of the category
 // @column smallFixes Integer  -- of those, additions + deletions <= maxLines
 // @column smallFixShare Float  -- smallFixes / fixingPrs, 4 decimals; null without fixing PRs
+// @column inScope Integer  -- bug reports in the filters, whatever their labels (same on every row)
+// @column labelled Integer  -- of those, with a known category and labels that pass minConfidence (same on every row)
+// @column coverage Float  -- labelled / inScope, 4 decimals (same on every row)
 MATCH (i:Issue)
 WHERE i.kind = 'BUG' AND i.state <> 'deleted' AND i.transferredTo IS NULL
   AND ($framework IS NULL OR i.framework = $framework)
   AND ($from IS NULL OR i.createdAt >= $from)
   AND ($to IS NULL OR i.createdAt < $to)
-WITH i,
-     CASE $dimension
-       WHEN 'symptom' THEN i.symptom
-       WHEN 'symptomClass' THEN i.symptomClass
-       WHEN 'rootCause' THEN i.rootCause
-       WHEN 'fixPattern' THEN i.fixPattern
-       WHEN 'stage' THEN i.stage
-       WHEN 'phase' THEN i.phase
-       WHEN 'distributedSpecific' THEN coalesce(toString(i.distributedSpecific), 'UNKNOWN')
-     END AS category
-WHERE category IS NOT NULL AND ($includeUnknown OR NOT category IN ['UNKNOWN', 'NONE'])
-WITH category,
-     count(i) AS bugs,
-     count(CASE WHEN i.state = 'closed' AND i.closedAt IS NOT NULL THEN 1 END) AS closed,
-     percentileCont(
-       CASE WHEN i.state = 'closed' AND i.closedAt IS NOT NULL
-            THEN duration.inSeconds(i.createdAt, i.closedAt).seconds / 86400.0 END, 0.5) AS medianDays
-ORDER BY bugs DESC, category
-WITH collect({category: category, bugs: bugs, closed: closed, medianDays: medianDays}) AS perCategory
-// Fixing PRs counted from the PR side: a PR has few relationships, an issue many, so expanding FIXES from the
-// ~15% of issues that have a PR is far cheaper than from every issue. Same issue filters as above.
-CALL () {
-  MATCH (pr:PullRequest)-[:FIXES]->(i:Issue)
-  USING SCAN pr:PullRequest
-  WHERE pr.merged = true AND pr.additions IS NOT NULL AND pr.deletions IS NOT NULL
-    AND i.kind = 'BUG' AND i.state <> 'deleted' AND i.transferredTo IS NULL
-    AND ($framework IS NULL OR i.framework = $framework)
-    AND ($from IS NULL OR i.createdAt >= $from)
-    AND ($to IS NULL OR i.createdAt < $to)
-  WITH DISTINCT pr,
+CALL (i) {
+  WITH i, coalesce(i.humanGiven, []) AS human,
+       CASE $dimension WHEN 'symptomClass' THEN 'symptom' ELSE $dimension END AS labelDimension,
        CASE $dimension
          WHEN 'symptom' THEN i.symptom
          WHEN 'symptomClass' THEN i.symptomClass
@@ -58,14 +38,50 @@ CALL () {
          WHEN 'stage' THEN i.stage
          WHEN 'phase' THEN i.phase
          WHEN 'distributedSpecific' THEN coalesce(toString(i.distributedSpecific), 'UNKNOWN')
-       END AS category
-  WITH category, count(pr) AS fixingPrs,
-       count(CASE WHEN pr.additions + pr.deletions <= $maxLines THEN 1 END) AS smallFixes
-  RETURN collect({category: category, fixingPrs: fixingPrs, smallFixes: smallFixes}) AS perCategoryFixes
+       END AS value
+  WITH i, human, labelDimension, value,
+       CASE labelDimension
+         WHEN 'phase' THEN i.phaseConfidence
+         WHEN 'distributedSpecific' THEN i.distributedSpecificConfidence
+         WHEN 'symptom' THEN head([(i)-[r:HAS_SYMPTOM]->() | r.confidence])
+         WHEN 'rootCause' THEN head([(i)-[r:CAUSED_BY]->() | r.confidence])
+         WHEN 'fixPattern' THEN head([(i)-[r:RESOLVED_BY]->() | r.confidence])
+         WHEN 'stage' THEN head([(i)-[r:IN_STAGE]->() | r.confidence])
+       END AS confidence
+  WITH value,
+       'kind' IN human OR coalesce(i.kindConfidence, 0.0) >= coalesce($minConfidence.kind, 0.0) AS kindPasses,
+       labelDimension IN human OR coalesce(confidence, 0.0) >= coalesce($minConfidence[labelDimension], 0.0)
+         AS labelPasses
+  RETURN value IS NOT NULL AND NOT value IN ['UNKNOWN', 'NONE'] AND kindPasses AND labelPasses AS confident,
+         CASE
+           WHEN value IS NULL OR NOT kindPasses THEN null
+           WHEN labelPasses OR value IN ['UNKNOWN', 'NONE'] THEN value
+           ELSE 'UNKNOWN'
+         END AS category
 }
-UNWIND perCategory AS c
-WITH c, head([f IN perCategoryFixes WHERE f.category = c.category]) AS f
-WITH c, coalesce(f.fixingPrs, 0) AS fixingPrs, coalesce(f.smallFixes, 0) AS smallFixes
-RETURN c.category AS category, c.bugs AS bugs, c.closed AS closed, round(c.medianDays, 2) AS medianDaysToClose,
-       fixingPrs, smallFixes,
-       CASE WHEN fixingPrs = 0 THEN null ELSE round(toFloat(smallFixes) / fixingPrs, 4) END AS smallFixShare
+WITH i, confident, category
+// Scope totals, then per category. A category's fixing PRs are found from its counted bugs (DISTINCT merged PRs
+// that FIXES them): only the issue side knows whether a bug's labels pass minConfidence.
+WITH count(i) AS inScope, count(CASE WHEN confident THEN 1 END) AS labelled,
+     collect(CASE WHEN category IS NOT NULL AND ($includeUnknown OR NOT category IN ['UNKNOWN', 'NONE'])
+                  THEN {issue: i, category: category} END) AS counted
+UNWIND counted AS c
+WITH inScope, labelled, c.category AS category, c.issue AS i
+WITH inScope, labelled, category,
+     count(i) AS bugs,
+     count(CASE WHEN i.state = 'closed' AND i.closedAt IS NOT NULL THEN 1 END) AS closed,
+     percentileCont(
+       CASE WHEN i.state = 'closed' AND i.closedAt IS NOT NULL
+            THEN duration.inSeconds(i.createdAt, i.closedAt).seconds / 86400.0 END, 0.5) AS medianDays,
+     collect(i) AS issues
+CALL (issues) {
+  UNWIND issues AS i
+  MATCH (pr:PullRequest)-[:FIXES]->(i)
+  WHERE pr.merged = true AND pr.additions IS NOT NULL AND pr.deletions IS NOT NULL
+  WITH DISTINCT pr
+  RETURN count(pr) AS fixingPrs, count(CASE WHEN pr.additions + pr.deletions <= $maxLines THEN 1 END) AS smallFixes
+}
+RETURN category, bugs, closed, round(medianDays, 2) AS medianDaysToClose, fixingPrs, smallFixes,
+       CASE WHEN fixingPrs = 0 THEN null ELSE round(toFloat(smallFixes) / fixingPrs, 4) END AS smallFixShare,
+       inScope, labelled, round(toFloat(labelled) / inScope, 4) AS coverage
+ORDER BY bugs DESC, category

@@ -2,31 +2,45 @@
 // @description The seeds' headline figures recomputed from the graph over bug reports: how many, the share of
 // @description distributed-specific ones (P2: 45.1%), the share of merged fixing PRs with at most maxLines changed
 // @description lines (P1's low-effort fixes), the training / inference / both split over known phases (P1), and
-// @description the median days to close. One row per metric.
+// @description the median days to close. One row per metric. Only labels that pass minConfidence count: the BUG
+// @description label (kindConfidence) for every figure, distributedSpecificConfidence and phaseConfidence for the
+// @description shares over them; a human-given label always passes.
 // @param framework String = null  -- framework name; null = every framework
 // @param from DateTime = null  -- issues opened at or after this instant; null = from the start
 // @param to DateTime = null  -- issues opened before this instant; null = up to now
 // @param maxLines Integer = 10  -- a fix of at most this many changed lines (additions + deletions) is small
+// @param minConfidence Confidence = default  -- bar a label must pass to count: 0..1, all (= 0), calibrated (per-dimension bars for 90% precision) or default (the library's)
 // @column metric String  -- bugs, distributedSpecificShare, smallFixShare, trainingShare, inferenceShare, bothShare, medianDaysToClose
 // @column value Float  -- the figure: a count, a share (4 decimals) or days (2 decimals); null when undefined
 // @column numerator Integer  -- what was counted (null for the median)
 // @column denominator Integer  -- out of how many (null for counts)
 // @column description String  -- what the figure means
+// @column inScope Integer  -- bug reports in the filters, whatever the confidence of their labels (same on every row)
+// @column labelled Integer  -- of those, whose labels the figure counts by pass minConfidence: the BUG label, and for the distributed-specific and phase shares a known value of that dimension too
+// @column coverage Float  -- labelled / inScope, 4 decimals; null when inScope is 0
 MATCH (i:Issue)
 WHERE i.kind = 'BUG' AND i.state <> 'deleted' AND i.transferredTo IS NULL
   AND ($framework IS NULL OR i.framework = $framework)
   AND ($from IS NULL OR i.createdAt >= $from)
   AND ($to IS NULL OR i.createdAt < $to)
-WITH count(i) AS bugs,
-     count(CASE WHEN i.distributedSpecific = true THEN 1 END) AS distributed,
-     count(CASE WHEN i.distributedSpecific IS NOT NULL THEN 1 END) AS distributedKnown,
-     count(CASE WHEN i.phase = 'TRAINING' THEN 1 END) AS training,
-     count(CASE WHEN i.phase = 'INFERENCE' THEN 1 END) AS inference,
-     count(CASE WHEN i.phase = 'BOTH' THEN 1 END) AS both,
+WITH i, coalesce(i.humanGiven, []) AS human
+WITH i,
+     'kind' IN human OR coalesce(i.kindConfidence, 0.0) >= coalesce($minConfidence.kind, 0.0) AS bug,
+     'distributedSpecific' IN human
+       OR coalesce(i.distributedSpecificConfidence, 0.0) >= coalesce($minConfidence.distributedSpecific, 0.0)
+       AS distributedPasses,
+     'phase' IN human OR coalesce(i.phaseConfidence, 0.0) >= coalesce($minConfidence.phase, 0.0) AS phasePasses
+WITH count(i) AS inScope,
+     count(CASE WHEN bug THEN 1 END) AS bugs,
+     count(CASE WHEN bug AND distributedPasses AND i.distributedSpecific = true THEN 1 END) AS distributed,
+     count(CASE WHEN bug AND distributedPasses AND i.distributedSpecific IS NOT NULL THEN 1 END) AS distributedKnown,
+     count(CASE WHEN bug AND phasePasses AND i.phase = 'TRAINING' THEN 1 END) AS training,
+     count(CASE WHEN bug AND phasePasses AND i.phase = 'INFERENCE' THEN 1 END) AS inference,
+     count(CASE WHEN bug AND phasePasses AND i.phase = 'BOTH' THEN 1 END) AS both,
      percentileCont(
-       CASE WHEN i.state = 'closed' AND i.closedAt IS NOT NULL
+       CASE WHEN bug AND i.state = 'closed' AND i.closedAt IS NOT NULL
             THEN duration.inSeconds(i.createdAt, i.closedAt).seconds / 86400.0 END, 0.5) AS medianDays,
-     count(CASE WHEN i.state = 'closed' AND i.closedAt IS NOT NULL THEN 1 END) AS closed
+     count(CASE WHEN bug AND i.state = 'closed' AND i.closedAt IS NOT NULL THEN 1 END) AS closed
 // Fixing PRs counted from the PR side (a PR has few relationships, an issue many), with the same issue filters.
 CALL () {
   MATCH (pr:PullRequest)-[:FIXES]->(i:Issue)
@@ -36,25 +50,27 @@ CALL () {
     AND ($framework IS NULL OR i.framework = $framework)
     AND ($from IS NULL OR i.createdAt >= $from)
     AND ($to IS NULL OR i.createdAt < $to)
+    AND ('kind' IN coalesce(i.humanGiven, [])
+         OR coalesce(i.kindConfidence, 0.0) >= coalesce($minConfidence.kind, 0.0))
   WITH DISTINCT pr
   RETURN count(pr) AS fixingPrs, count(CASE WHEN pr.additions + pr.deletions <= $maxLines THEN 1 END) AS smallFixes
 }
-WITH bugs, distributed, distributedKnown, training, inference, both, training + inference + both AS phaseKnown,
+WITH inScope, bugs, distributed, distributedKnown, training, inference, both, training + inference + both AS phaseKnown,
      medianDays, closed, fixingPrs, smallFixes
 UNWIND [
-  {metric: 'bugs', value: toFloat(bugs), numerator: bugs, denominator: null,
+  {metric: 'bugs', value: toFloat(bugs), numerator: bugs, denominator: null, labelled: bugs,
    description: 'bug reports in scope'},
   {metric: 'distributedSpecificShare', numerator: distributed, denominator: distributedKnown,
-   description: 'distributed-specific bugs / bugs where it is known'},
-  {metric: 'smallFixShare', numerator: smallFixes, denominator: fixingPrs,
+   labelled: distributedKnown, description: 'distributed-specific bugs / bugs where it is known'},
+  {metric: 'smallFixShare', numerator: smallFixes, denominator: fixingPrs, labelled: bugs,
    description: 'merged fixing PRs with additions + deletions <= maxLines / merged fixing PRs of known size'},
-  {metric: 'trainingShare', numerator: training, denominator: phaseKnown,
+  {metric: 'trainingShare', numerator: training, denominator: phaseKnown, labelled: phaseKnown,
    description: 'TRAINING bugs / bugs with a known phase'},
-  {metric: 'inferenceShare', numerator: inference, denominator: phaseKnown,
+  {metric: 'inferenceShare', numerator: inference, denominator: phaseKnown, labelled: phaseKnown,
    description: 'INFERENCE bugs / bugs with a known phase'},
-  {metric: 'bothShare', numerator: both, denominator: phaseKnown,
+  {metric: 'bothShare', numerator: both, denominator: phaseKnown, labelled: phaseKnown,
    description: 'bugs of both phases / bugs with a known phase'},
-  {metric: 'medianDaysToClose', value: round(medianDays, 2), numerator: null, denominator: closed,
+  {metric: 'medianDaysToClose', value: round(medianDays, 2), numerator: null, denominator: closed, labelled: bugs,
    description: 'median days from opening to closing over closed bugs'}
 ] AS m
 RETURN m.metric AS metric,
@@ -63,4 +79,6 @@ RETURN m.metric AS metric,
          WHEN m.denominator = 0 THEN null
          ELSE round(toFloat(m.numerator) / m.denominator, 4)
        END AS value,
-       m.numerator AS numerator, m.denominator AS denominator, m.description AS description
+       m.numerator AS numerator, m.denominator AS denominator, m.description AS description,
+       inScope, m.labelled AS labelled,
+       CASE WHEN inScope = 0 THEN null ELSE round(toFloat(m.labelled) / inScope, 4) END AS coverage

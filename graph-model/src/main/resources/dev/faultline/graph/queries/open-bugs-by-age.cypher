@@ -1,13 +1,18 @@
 // @name open-bugs-by-age
 // @description Open bug reports by how long they have been open, in fixed age buckets (every bucket listed, 0
-// @description when empty), with the oldest issue of each bucket.
+// @description when empty), with the oldest issue of each bucket. Only BUG labels that pass minConfidence
+// @description (kindConfidence, or human-given) are counted; inScope, labelled and coverage say how many that leaves out.
 // @param framework String = null  -- framework name; null = every framework
 // @param asOf DateTime = null  -- the instant ages are measured at; null = now
+// @param minConfidence Confidence = default  -- bar a BUG label must pass to count: 0..1, all (= 0), calibrated (per-dimension bars for 90% precision) or default (the library's)
 // @column bucket String  -- age range label
 // @column fromDays Integer  -- lower bound in days, inclusive
 // @column toDays Integer  -- upper bound in days, exclusive; null = no bound
-// @column openBugs Integer  -- open bug reports of that age
-// @column oldest String  -- id of the oldest issue in the bucket
+// @column openBugs Integer  -- open bug reports of that age whose BUG label passes minConfidence
+// @column oldest String  -- id of the oldest of those
+// @column inScope Integer  -- open bug reports of that age, whatever the confidence of their BUG label
+// @column labelled Integer  -- of those, whose BUG label passes minConfidence (= openBugs)
+// @column coverage Float  -- labelled / inScope, 4 decimals; null when inScope is 0
 WITH coalesce($asOf, datetime()) AS now,
      [{bucket: 'under 1 week', lo: 0, hi: 7},
       {bucket: '1-4 weeks', lo: 7, hi: 28},
@@ -20,11 +25,16 @@ CALL (now, buckets) {
   WHERE i.state = 'open' AND i.kind = 'BUG' AND i.transferredTo IS NULL
     AND ($framework IS NULL OR i.framework = $framework)
     AND i.createdAt <= now
-  WITH i, duration.inSeconds(i.createdAt, now).seconds / 86400.0 AS days
-  WITH size([x IN buckets WHERE x.lo <= days]) - 1 AS b, count(i) AS n, min([i.createdAt, i.id]) AS oldest
-  RETURN collect({b: b, n: n, oldest: oldest[1]}) AS counts
+  WITH i, duration.inSeconds(i.createdAt, now).seconds / 86400.0 AS days,
+       'kind' IN coalesce(i.humanGiven, []) OR coalesce(i.kindConfidence, 0.0) >= coalesce($minConfidence.kind, 0.0)
+         AS confident
+  WITH size([x IN buckets WHERE x.lo <= days]) - 1 AS b, count(i) AS scoped,
+       count(CASE WHEN confident THEN 1 END) AS n, min(CASE WHEN confident THEN [i.createdAt, i.id] END) AS oldest
+  RETURN collect({b: b, n: n, all: scoped, oldest: oldest[1]}) AS counts
 }
 UNWIND range(0, size(buckets) - 1) AS idx
 WITH buckets[idx] AS b, head([c IN counts WHERE c.b = idx]) AS c
-RETURN b.bucket AS bucket, b.lo AS fromDays, b.hi AS toDays, coalesce(c.n, 0) AS openBugs, c.oldest AS oldest
+WITH b, c, coalesce(c.n, 0) AS openBugs, coalesce(c.all, 0) AS inScope
+RETURN b.bucket AS bucket, b.lo AS fromDays, b.hi AS toDays, openBugs, c.oldest AS oldest, inScope,
+       openBugs AS labelled, CASE WHEN inScope = 0 THEN null ELSE round(toFloat(openBugs) / inScope, 4) END AS coverage
 ORDER BY fromDays

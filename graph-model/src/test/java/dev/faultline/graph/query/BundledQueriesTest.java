@@ -63,6 +63,21 @@ class BundledQueriesTest {
     }
   }
 
+  @Test
+  void countingQueriesTakeTheConfidenceBarAndReportCoverageBesideTheirCounts() {
+    List<String> counting =
+        List.of("new-bugs-per-release", "category-trends", "stage-symptom-matrix", "top-root-causes-per-stage",
+            "symptom-cause-fix-paths", "distributed-specific-share", "fix-effort-by-category", "open-bugs-by-age",
+            "headline-summary", "headline-top-categories");
+    for (QueryDefinition q : queries) {
+      boolean takesBar = q.parameter("minConfidence").map(p -> p.type() == QueryParameter.Type.CONFIDENCE).orElse(false);
+      assertEquals(counting.contains(q.name()), takesBar, q.name() + " minConfidence");
+      if (takesBar) {
+        assertTrue(q.columnNames().containsAll(List.of("labelled", "coverage")), q.name() + " coverage columns");
+      }
+    }
+  }
+
   private static String body(QueryDefinition q) {
     return q.cypher().lines().filter(l -> !l.strip().startsWith("//")).collect(Collectors.joining("\n"));
   }

@@ -57,7 +57,7 @@ class ClassificationQueriesIT extends QueryITBase {
             row("stage", "INITIALIZATION", "symptomClass", "HANG", "symptom", "HANG", "issues", 1L, "shareOfStage", 1.0),
             row("stage", "MEMORY", "symptomClass", "CRASH", "symptom", "OUT_OF_MEMORY", "issues", 2L,
                 "shareOfStage", 1.0)),
-        run("stage-symptom-matrix"));
+        counts("stage-symptom-matrix"));
   }
 
   @Test
@@ -65,8 +65,8 @@ class ClassificationQueriesIT extends QueryITBase {
     assertEquals(
         List.of(row("stage", "INITIALIZATION", "symptomClass", "HANG", "symptom", "HANG", "issues", 1L,
             "shareOfStage", 1.0)),
-        run("stage-symptom-matrix", "framework", "megatron-lm"));
-    assertEquals(List.of(), run("stage-symptom-matrix", "from", "2024-02-01"));
+        counts("stage-symptom-matrix", "framework", "megatron-lm"));
+    assertEquals(List.of(), counts("stage-symptom-matrix", "from", "2024-02-01"));
   }
 
   @Test
@@ -81,14 +81,14 @@ class ClassificationQueriesIT extends QueryITBase {
                 "issues", 1L, "shareOfStage", 1.0),
             row("stage", "MEMORY", "rank", 1L, "rootCause", "ALLOCATION_STRATEGY_ERROR", "rootCauseGroup",
                 "DISTRIBUTED", "issues", 1L, "shareOfStage", 1.0)),
-        run("top-root-causes-per-stage"));
+        counts("top-root-causes-per-stage"));
   }
 
   @Test
   void keepsOnlyTheTopRootCausesPerStageUpToTheLimit() {
     assertEquals(
         List.of("DISTRIBUTED_COMMUNICATION_ERROR", "CONFIGURATION_ERROR", "ALLOCATION_STRATEGY_ERROR"),
-        column(run("top-root-causes-per-stage", "limit", "1"), "rootCause"));
+        column(counts("top-root-causes-per-stage", "limit", "1"), "rootCause"));
   }
 
   @Test
@@ -103,13 +103,13 @@ class ClassificationQueriesIT extends QueryITBase {
                 "fixPattern", "DISTRIBUTED_TUNING", "issues", 1L, "shareOfSymptom", 0.3333),
             row("symptomClass", "CRASH", "symptom", "OUT_OF_MEMORY", "rootCause", "ALLOCATION_STRATEGY_ERROR",
                 "fixPattern", "CONDITIONAL_LOGIC", "issues", 1L, "shareOfSymptom", 1.0)),
-        run("symptom-cause-fix-paths"));
+        counts("symptom-cause-fix-paths"));
   }
 
   @Test
   void dropsRarePathsAndCutsAtTheLimit() {
-    assertEquals(List.of(2L), column(run("symptom-cause-fix-paths", "minIssues", "2"), "issues"));
-    assertEquals(List.of("HANG", "COMMUNICATION_FAILURE"), column(run("symptom-cause-fix-paths", "limit", "2"), "symptom"));
+    assertEquals(List.of(2L), column(counts("symptom-cause-fix-paths", "minIssues", "2"), "issues"));
+    assertEquals(List.of("HANG", "COMMUNICATION_FAILURE"), column(counts("symptom-cause-fix-paths", "limit", "2"), "symptom"));
   }
 
   @Test
@@ -122,18 +122,18 @@ class ClassificationQueriesIT extends QueryITBase {
                 "notDistributedSpecific", 1L, "undetermined", 1L, "share", 0.75),
             row("scope", "framework", "framework", "megatron-lm", "issues", 1L, "distributedSpecific", 1L,
                 "notDistributedSpecific", 0L, "undetermined", 0L, "share", 1.0)),
-        run("distributed-specific-share"));
+        counts("distributed-specific-share"));
   }
 
   @Test
   void countsEveryKindWhenKindIsNullAndGivesNoShareWithoutKnownValues() {
-    assertEquals(List.of(7L, 6L, 1L), column(run("distributed-specific-share", "kind", "null"), "issues"));
+    assertEquals(List.of(7L, 6L, 1L), column(counts("distributed-specific-share", "kind", "null"), "issues"));
     assertEquals(
         List.of(row("scope", "overall", "framework", null, "issues", 1L, "distributedSpecific", 0L,
             "notDistributedSpecific", 0L, "undetermined", 1L, "share", null),
             row("scope", "framework", "framework", "deepspeed", "issues", 1L, "distributedSpecific", 0L,
             "notDistributedSpecific", 0L, "undetermined", 1L, "share", null)),
-        run("distributed-specific-share", "kind", "QUESTION"));
+        counts("distributed-specific-share", "kind", "QUESTION"));
   }
 
   @Test
@@ -146,7 +146,7 @@ class ClassificationQueriesIT extends QueryITBase {
                 "smallFixes", 0L, "smallFixShare", 0.0),
             row("category", "COMMUNICATION_FAILURE", "bugs", 1L, "closed", 0L, "medianDaysToClose", null,
                 "fixingPrs", 0L, "smallFixes", 0L, "smallFixShare", null)),
-        run("fix-effort-by-category"));
+        counts("fix-effort-by-category"));
   }
 
   @Test
@@ -157,6 +157,6 @@ class ClassificationQueriesIT extends QueryITBase {
                 "smallFixes", 1L, "smallFixShare", 1.0),
             row("category", "MEMORY", "bugs", 2L, "closed", 1L, "medianDaysToClose", 4.0, "fixingPrs", 1L,
                 "smallFixes", 1L, "smallFixShare", 1.0)),
-        run("fix-effort-by-category", "dimension", "stage", "framework", "deepspeed", "maxLines", "100"));
+        counts("fix-effort-by-category", "dimension", "stage", "framework", "deepspeed", "maxLines", "100"));
   }
 }

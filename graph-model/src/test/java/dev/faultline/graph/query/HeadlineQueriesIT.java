@@ -58,22 +58,22 @@ class HeadlineQueriesIT extends QueryITBase {
                 "description", "bugs of both phases / bugs with a known phase"),
             row("metric", "medianDaysToClose", "value", 3.0, "numerator", null, "denominator", 4L,
                 "description", "median days from opening to closing over closed bugs")),
-        run("headline-summary"));
+        counts("headline-summary"));
   }
 
   @Test
   void recomputesTheHeadlineFiguresForOneFrameworkAndLineLimit() {
     assertEquals(
         Arrays.asList(1.0, 1.0, 1.0, 0.0, 0.0, 1.0, 1.0),
-        column(run("headline-summary", "framework", "megatron-lm"), "value"));
-    assertEquals(1.0, run("headline-summary", "maxLines", "50").get(2).get("value"));
+        column(counts("headline-summary", "framework", "megatron-lm"), "value"));
+    assertEquals(1.0, counts("headline-summary", "maxLines", "50").get(2).get("value"));
   }
 
   @Test
   void leavesSharesUndefinedWhenNothingIsKnown() {
     assertEquals(
         Arrays.asList(0.0, null, null, null, null, null, null),
-        column(run("headline-summary", "framework", "vllm"), "value"));
+        column(counts("headline-summary", "framework", "vllm"), "value"));
   }
 
   @Test
@@ -83,7 +83,7 @@ class HeadlineQueriesIT extends QueryITBase {
             row("rank", 1L, "category", "HANG", "bugs", 3L, "share", 0.6, "known", 5L),
             row("rank", 2L, "category", "INCORRECT_OUTPUT", "bugs", 1L, "share", 0.2, "known", 5L),
             row("rank", 3L, "category", "OUT_OF_MEMORY", "bugs", 1L, "share", 0.2, "known", 5L)),
-        run("headline-top-categories"));
+        counts("headline-top-categories"));
   }
 
   @Test
@@ -92,6 +92,6 @@ class HeadlineQueriesIT extends QueryITBase {
         List.of(
             row("rank", 1L, "category", "DISTRIBUTED_COMMUNICATION_ERROR", "bugs", 2L, "share", 0.5, "known", 4L),
             row("rank", 2L, "category", "ALLOCATION_STRATEGY_ERROR", "bugs", 1L, "share", 0.25, "known", 4L)),
-        run("headline-top-categories", "dimension", "rootCause", "limit", "2"));
+        counts("headline-top-categories", "dimension", "rootCause", "limit", "2"));
   }
 }

@@ -30,7 +30,11 @@ class IssueQueriesIT extends QueryITBase {
             .release("deepspeed@0.14.0")
             .humanGiven("symptom", "phase")
             .edge("symptom", 1.0, "label: hang", true)
-            .edge("stage", 0.7, "allreduce in traceback", false),
+            .edge("stage", 0.7, "allreduce in traceback", false)
+            .confidence("kind", 0.9)
+            .confidence("rootCause", 0.8)
+            .confidence("phase", 0.6)
+            .confidence("distributedSpecific", 0.7),
         issue("o/ds#1")
             .title("Watchdog timeout in allreduce (ZeRO-3)")
             .createdAt("2024-01-01T00:00:00Z")

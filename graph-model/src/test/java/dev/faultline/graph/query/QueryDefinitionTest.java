@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.faultline.graph.ConfidencePolicy;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.util.HashMap;
@@ -81,6 +82,28 @@ class QueryDefinitionTest {
     expected.put("issue", "o/r#1");
     expected.put("since", ZonedDateTime.of(2024, 1, 1, 0, 0, 0, 0, ZoneOffset.UTC));
     assertEquals(expected, bound);
+  }
+
+  @Test
+  void bindsAConfidenceBarAsAMapOfDimensionsDefaultingToTheGivenPolicy() {
+    QueryDefinition q =
+        QueryDefinition.parse(
+            "bar.cypher",
+            """
+            // @name bar-query
+            // @param minConfidence Confidence = default  -- the bar
+            // @column n Integer
+            MATCH (i:Issue) WHERE i.kindConfidence >= $minConfidence.kind RETURN count(i) AS n
+            """);
+    ConfidencePolicy serverDefault = ConfidencePolicy.atLeast(0.6);
+    assertEquals(serverDefault.toParameter(), q.bind(Map.of(), serverDefault).get("minConfidence"));
+    assertEquals(serverDefault.toParameter(), q.bind(Map.of("minConfidence", "default"), serverDefault).get("minConfidence"));
+    assertEquals(ConfidencePolicy.calibrated().toParameter(), q.bind(Map.of()).get("minConfidence"));
+    assertEquals(ConfidencePolicy.all().toParameter(), q.bind(Map.of("minConfidence", "all")).get("minConfidence"));
+    assertEquals(0.75, ((Map<?, ?>) q.bind(Map.of("minConfidence", "0.75")).get("minConfidence")).get("symptom"));
+    assertNull(q.bind(Map.of("minConfidence", "null")).get("minConfidence"));
+    var e = assertThrows(IllegalArgumentException.class, () -> q.bind(Map.of("minConfidence", "most")));
+    assertTrue(e.getMessage().contains("'minConfidence'"), e.getMessage());
   }
 
   @Test

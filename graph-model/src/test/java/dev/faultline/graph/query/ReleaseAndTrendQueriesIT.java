@@ -39,18 +39,18 @@ class ReleaseAndTrendQueriesIT extends QueryITBase {
                 "v0.15.0rc1", "publishedAt", "2024-03-01T00:00:00Z", "prerelease", true, "bugs", 0L, "openBugs", 0L),
             row("framework", "megatron-lm", "release", "megatron-lm@0.5.0", "version", "0.5.0", "tag", "v0.5.0",
                 "publishedAt", "2024-01-15T00:00:00Z", "prerelease", false, "bugs", 1L, "openBugs", 1L)),
-        run("new-bugs-per-release"));
+        counts("new-bugs-per-release"));
   }
 
   @Test
   void filtersReleasesByFrameworkDateAndPrerelease() {
     releasesWithBugs();
     List<Map<String, Object>> rows =
-        run("new-bugs-per-release", "framework", "deepspeed", "since", "2024-01-15", "includePrereleases", "false");
+        counts("new-bugs-per-release", "framework", "deepspeed", "since", "2024-01-15", "includePrereleases", "false");
     assertEquals(List.of("deepspeed@0.14.1"), column(rows, "release"));
     assertEquals(
         List.of("deepspeed@0.14.0"),
-        column(run("new-bugs-per-release", "framework", "deepspeed", "to", "2024-02-01"), "release"));
+        column(counts("new-bugs-per-release", "framework", "deepspeed", "to", "2024-02-01"), "release"));
   }
 
   private void symptomsOverTime() {
@@ -72,7 +72,7 @@ class ReleaseAndTrendQueriesIT extends QueryITBase {
             row("period", "2024-01-01", "category", "HANG", "issues", 2L),
             row("period", "2024-01-01", "category", "OUT_OF_MEMORY", "issues", 1L),
             row("period", "2024-02-01", "category", "HANG", "issues", 2L)),
-        run("category-trends"));
+        counts("category-trends"));
   }
 
   @Test
@@ -85,7 +85,7 @@ class ReleaseAndTrendQueriesIT extends QueryITBase {
             row("period", "2024-01-22", "category", "OUT_OF_MEMORY", "issues", 1L),
             row("period", "2024-02-05", "category", "HANG", "issues", 1L),
             row("period", "2024-02-05", "category", "UNKNOWN", "issues", 1L)),
-        run("category-trends", "bucket", "week", "framework", "deepspeed", "includeUnknown", "true"));
+        counts("category-trends", "bucket", "week", "framework", "deepspeed", "includeUnknown", "true"));
   }
 
   @Test
@@ -95,7 +95,7 @@ class ReleaseAndTrendQueriesIT extends QueryITBase {
         List.of(
             row("period", "2024-01-01", "category", "false", "issues", 1L),
             row("period", "2024-01-01", "category", "true", "issues", 2L)),
-        run("category-trends", "dimension", "distributedSpecific"));
+        counts("category-trends", "dimension", "distributedSpecific"));
   }
 
   @Test
@@ -105,12 +105,12 @@ class ReleaseAndTrendQueriesIT extends QueryITBase {
         List.of(
             row("period", "2024-02-01", "category", "BUG", "issues", 2L),
             row("period", "2024-02-01", "category", "QUESTION", "issues", 1L)),
-        run("category-trends", "dimension", "kind", "kind", "null", "from", "2024-02-06", "to", "2024-02-09"));
+        counts("category-trends", "dimension", "kind", "kind", "null", "from", "2024-02-06", "to", "2024-02-09"));
   }
 
   @Test
   void rejectsADimensionOutsideTheWhitelistBeforeRunning() {
-    var e = assertThrows(IllegalArgumentException.class, () -> run("category-trends", "dimension", "title"));
+    var e = assertThrows(IllegalArgumentException.class, () -> counts("category-trends", "dimension", "title"));
     assertTrue(e.getMessage().contains("use one of symptom, symptomClass"), e.getMessage());
   }
 
@@ -133,10 +133,10 @@ class ReleaseAndTrendQueriesIT extends QueryITBase {
             row("bucket", "1-3 months", "fromDays", 28L, "toDays", 91L, "openBugs", 1L, "oldest", "o/ds#3"),
             row("bucket", "3-12 months", "fromDays", 91L, "toDays", 365L, "openBugs", 0L, "oldest", null),
             row("bucket", "over 1 year", "fromDays", 365L, "toDays", null, "openBugs", 2L, "oldest", "o/ds#5")),
-        run("open-bugs-by-age", "asOf", "2024-06-01"));
+        counts("open-bugs-by-age", "asOf", "2024-06-01"));
     assertEquals(
         Arrays.asList(1L, 1L, 1L, 0L, 2L),
-        column(run("open-bugs-by-age", "asOf", "2024-06-01", "framework", "deepspeed"), "openBugs"));
+        column(counts("open-bugs-by-age", "asOf", "2024-06-01", "framework", "deepspeed"), "openBugs"));
   }
 
   private void alerts() {

@@ -5,6 +5,7 @@ import dev.faultline.embedded.EmbeddedNeo4j;
 import dev.faultline.graph.GraphConfig;
 import dev.faultline.dashboard.Dashboard;
 import dev.faultline.graph.GraphSchema;
+import dev.faultline.graph.ConfidencePolicy;
 import dev.faultline.graph.query.QueryLibrary;
 import dev.faultline.jobs.IssuePipelineJob;
 import dev.faultline.jobs.JobConfig;
@@ -72,6 +73,8 @@ public final class LocalStack implements AutoCloseable {
   }
 
   private void startAll(Path dataDir, Map<String, String> env) throws Exception {
+    // Read before anything starts: a bad FAULTLINE_MIN_CONFIDENCE fails fast with what to give.
+    ConfidencePolicy confidence = ConfidencePolicy.fromEnvironment(env, System.getProperties());
     kafka = EmbeddedKafka.start(dataDir.resolve("kafka"), options.kafkaPort());
     started.add(() -> kafka.close());
     kafka.createTopics(PARTITIONS, Arrays.stream(Topic.values()).map(Topic::topicName).toList());
@@ -84,7 +87,8 @@ public final class LocalStack implements AutoCloseable {
     driver = GraphDatabase.driver(graph.uri(), AuthTokens.basic(graph.user(), graph.password()));
     started.add(driver);
     new GraphSchema(driver, graph.database()).migrate();
-    Dashboard dashboard = new Dashboard(new QueryLibrary(driver, graph.database()));
+    Dashboard dashboard =
+        new Dashboard(new QueryLibrary(driver, graph.database(), QueryLibrary.DEFAULT_TIMEOUT, confidence));
     started.add(dashboard);
 
     flink = LocalFlink.start(dataDir.resolve("flink"), 4, options.flinkRestPort());

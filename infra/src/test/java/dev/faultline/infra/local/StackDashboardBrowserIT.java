@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.faultline.dashboard.testing.DashboardBrowser;
+import dev.faultline.graph.ConfidencePolicy;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.http.HttpResponse;
@@ -72,7 +73,11 @@ class StackDashboardBrowserIT {
   void startStackSeedAndOpenBrowser() throws Exception {
     // Before the stack: a machine without the browser skips in no time.
     DashboardBrowser.assumeInstalled();
-    stack = LocalStack.start(new LocalOptions(dataDir, 0, 0, 0, 0, 0), Map.of());
+    // Every label counted (the server default set as a deployment would): this test follows deliveries to the page,
+    // whatever the classifier's confidences; DashboardBrowserIT tests the confidence bar on a known graph.
+    stack =
+        LocalStack.start(
+            new LocalOptions(dataDir, 0, 0, 0, 0, 0), Map.of(ConfidencePolicy.ENVIRONMENT, "all"));
     client = StackClient.of(stack);
     StackClient.await(this::healthy, Duration.ofSeconds(60), "/health 200");
     seed();
@@ -152,6 +157,7 @@ class StackDashboardBrowserIT {
         browser.chartLabels("releases-chart"));
     assertEquals(List.of(1.0, 2.0, 2.0), browser.chartNumbers("releases-chart"));
     assertEquals("5 bug reports filed against 3 releases", browser.text("releases-summary"));
+    assertEquals("5 bug reports, 100% labelled (all labels counted)", browser.text("headline-coverage"));
     assertEquals(
         List.of("PyTorch@2.3.0", "DeepSpeed@0.14.2", "DeepSpeed@0.14.0"),
         browser.attributes("#releases-table tbody tr", "data-release"));
@@ -182,7 +188,7 @@ class StackDashboardBrowserIT {
     browser.driver().findElement(By.id("f-reset")).click();
     browser.waitForRender("overview", "overview");
     assertEquals("5", browser.cell("#headline-table tr[data-metric=bugs] td.this"));
-    assertEquals("Showing all frameworks", browser.text("scope-summary"));
+    assertEquals("Showing all frameworks, counting every label", browser.text("scope-summary"));
     browser.assertNoConsoleErrors();
   }
 
