@@ -42,24 +42,7 @@ final class Agreement {
 
   /** Macro-averaged F1 over every class seen in gold or predictions (a class absent from both is skipped). */
   double macroF1() {
-    double sum = 0;
-    int n = 0;
-    for (String c : classes()) {
-      int tp = 0;
-      int fp = 0;
-      int fn = 0;
-      for (int i = 0; i < gold.size(); i++) {
-        boolean g = gold.get(i).equals(c);
-        boolean p = pred.get(i).equals(c);
-        tp += g && p ? 1 : 0;
-        fp += !g && p ? 1 : 0;
-        fn += g && !p ? 1 : 0;
-      }
-      double f1 = tp == 0 ? 0 : 2.0 * tp / (2.0 * tp + fp + fn);
-      sum += f1;
-      n++;
-    }
-    return n == 0 ? Double.NaN : sum / n;
+    return dev.faultline.classifier.learned.Metrics.macroF1(gold, pred);
   }
 
   /** Cohen's kappa: agreement corrected for chance. */
