@@ -1,12 +1,22 @@
 package dev.faultline.classifier.learned;
 
-import dev.langchain4j.model.embedding.onnx.allminilml6v2q.AllMiniLmL6V2QuantizedEmbeddingModel;
+import ai.onnxruntime.OrtEnvironment;
+import ai.onnxruntime.OrtException;
+import ai.onnxruntime.OrtSession;
+import dev.langchain4j.model.embedding.onnx.AbstractInProcessEmbeddingModel;
+import dev.langchain4j.model.embedding.onnx.OnnxBertBiEncoder;
+import dev.langchain4j.model.embedding.onnx.PoolingMode;
+import java.io.IOException;
+import java.io.InputStream;
 
 /**
  * all-MiniLM-L6-v2 (quantised), run in-process by ONNX Runtime through langchain4j: the weights and the tokenizer
  * ship inside the langchain4j jar, so nothing is downloaded at run time. Texts longer than the encoder's window are
  * split and their vectors averaged by langchain4j. One instance per JVM ({@link #shared()}): loading it takes about
  * a second and 90 MB.
+ *
+ * <p>The ONNX session runs each call on the calling thread alone (one intra-op thread, no spin-waiting): a Flink slot
+ * or a CLI thread costs one core, and a busy machine is not slowed further by idle threads spinning for work.
  */
 public final class MiniLmEmbedder implements TextEmbedder {
 
@@ -16,9 +26,50 @@ public final class MiniLmEmbedder implements TextEmbedder {
   /** Characters of a text given to the encoder: the rest rarely changes the meaning and costs time. */
   public static final int MAX_CHARS = 4096;
 
-  private final AllMiniLmL6V2QuantizedEmbeddingModel model = new AllMiniLmL6V2QuantizedEmbeddingModel();
+  /** The weights and tokenizer inside the langchain4j jar. */
+  private static final String WEIGHTS = "/all-minilm-l6-v2-q.onnx";
+  private static final String TOKENIZER = "/all-minilm-l6-v2-q-tokenizer.json";
 
-  private MiniLmEmbedder() {}
+  private final Encoder model;
+
+  private MiniLmEmbedder() {
+    try (InputStream weights = MiniLmEmbedder.class.getResourceAsStream(WEIGHTS);
+        InputStream tokenizer = MiniLmEmbedder.class.getResourceAsStream(TOKENIZER)) {
+      if (weights == null || tokenizer == null) {
+        throw new IllegalStateException("the encoder's weights are not on the classpath (" + WEIGHTS + ")");
+      }
+      OrtEnvironment env = OrtEnvironment.getEnvironment();
+      OrtSession.SessionOptions options = new OrtSession.SessionOptions();
+      options.setIntraOpNumThreads(1);
+      options.setInterOpNumThreads(1);
+      options.setExecutionMode(OrtSession.SessionOptions.ExecutionMode.SEQUENTIAL);
+      options.addConfigEntry("session.intra_op.allow_spinning", "0");
+      OrtSession session = env.createSession(weights.readAllBytes(), options);
+      model = new Encoder(new OnnxBertBiEncoder(env, session, tokenizer, PoolingMode.MEAN));
+    } catch (IOException | OrtException e) {
+      throw new IllegalStateException("cannot load the text encoder: " + e.getMessage(), e);
+    }
+  }
+
+  /** langchain4j's in-process model over our session; segments of a long text run on the calling thread. */
+  private static final class Encoder extends AbstractInProcessEmbeddingModel {
+    private final OnnxBertBiEncoder encoder;
+
+    Encoder(OnnxBertBiEncoder encoder) {
+      super(Runnable::run);
+      this.encoder = encoder;
+    }
+
+    @Override
+    protected OnnxBertBiEncoder model() {
+      return encoder;
+    }
+
+    @Override
+    protected Integer knownDimension() {
+      return 384;
+    }
+  }
 
   private static final class Holder {
     static final MiniLmEmbedder INSTANCE = new MiniLmEmbedder();
