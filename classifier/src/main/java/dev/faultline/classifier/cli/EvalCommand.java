@@ -316,10 +316,9 @@ public final class EvalCommand {
         c.priceInputPer1k(), c.priceOutputPer1k());
   }
 
-  /** A fallback reason without the item-specific detail after a colon, to count reasons by kind. */
+  /** A reason as counted in a summary: at most 100 characters. */
   static String reasonKind(String reason) {
-    String r = reason.replaceAll("'[^']*'", "'…'");
-    return r.length() > 100 ? r.substring(0, 100) + "…" : r;
+    return reason.length() > 100 ? reason.substring(0, 100) + "…" : reason;
   }
 
   /**

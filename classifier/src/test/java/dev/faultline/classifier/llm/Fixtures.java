@@ -6,34 +6,34 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /** Items and labelled examples written for these tests (no corpus text). */
-final class Fixtures {
+public final class Fixtures {
 
   private Fixtures() {}
 
   /** A valid answer to the schema. */
-  static final String HANG_ANSWER =
+  public static final String HANG_ANSWER =
       "{\"kind\":\"BUG\",\"symptom\":\"HANG\",\"root_cause\":\"DISTRIBUTED_COMMUNICATION_ERROR\","
           + "\"fix_pattern\":\"LOGIC_REWRITE\",\"stage\":\"COMMUNICATION\",\"phase\":\"TRAINING\","
           + "\"distributed_specific\":true}";
 
   /** Another valid answer. */
-  static final String QUESTION_ANSWER =
+  public static final String QUESTION_ANSWER =
       "{\"kind\":\"QUESTION\",\"symptom\":\"NONE\",\"root_cause\":\"UNKNOWN\",\"fix_pattern\":\"UNKNOWN\","
           + "\"stage\":\"UNKNOWN\",\"phase\":\"UNKNOWN\",\"distributed_specific\":null}";
 
-  static IssueText hangIssue() {
+  public static IssueText hangIssue() {
     return IssueText.of("acme/trainer", 11, "Training stalls at the second all-reduce with four nodes",
         "After 200 steps every rank waits forever in all_reduce; no error is printed.\n"
             + "The stall started after we moved the gradient bucket group creation into the step loop.");
   }
 
-  static IssueText questionIssue() {
+  public static IssueText questionIssue() {
     return IssueText.of("acme/trainer", 12, "How do I pick the bucket size for gradient reduction?",
         "Is there a rule of thumb for the bucket size on a 16 GPU job? Thanks.");
   }
 
   /** A labelled example set of three items in the training format. */
-  static Path examples(Path dir) throws IOException {
+  public static Path examples(Path dir) throws IOException {
     Path f = dir.resolve("examples.jsonl");
     Files.writeString(f, String.join("\n",
         example(1, "Ranks wait forever in all_reduce after resuming",

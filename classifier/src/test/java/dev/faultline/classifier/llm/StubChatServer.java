@@ -26,35 +26,35 @@ import java.util.concurrent.TimeUnit;
  * HTTP error (with optional Retry-After), a slow answer, a body that is not JSON. When the script is empty it gives
  * the fallback reply. Usage tokens are counted as characters / 4 of the messages and of the answer.
  */
-final class StubChatServer implements AutoCloseable {
+public final class StubChatServer implements AutoCloseable {
 
   /** One scripted reply. */
-  record Reply(int status, String content, String rawBody, long delayMillis, Map<String, String> headers) {
+  public record Reply(int status, String content, String rawBody, long delayMillis, Map<String, String> headers) {
 
     /** 200 with this message content. */
-    static Reply answer(String content) {
+    public static Reply answer(String content) {
       return new Reply(200, content, null, 0, Map.of());
     }
 
     /** 200 with this message content after a delay. */
-    static Reply slow(String content, long delayMillis) {
+    public static Reply slow(String content, long delayMillis) {
       return new Reply(200, content, null, delayMillis, Map.of());
     }
 
     /** An error status with an OpenAI-style error body. */
-    static Reply status(int status, Map<String, String> headers) {
+    public static Reply status(int status, Map<String, String> headers) {
       return new Reply(status, null, "{\"error\":{\"message\":\"stub says " + status + "\",\"type\":\"stub\"}}", 0,
           headers);
     }
 
     /** 200 with a body that is not JSON at all. */
-    static Reply brokenBody() {
+    public static Reply brokenBody() {
       return new Reply(200, null, "{\"choices\": [ oops", 0, Map.of());
     }
   }
 
   /** One recorded request. */
-  record Recorded(String method, String path, Map<String, List<String>> headers, JsonNode body) {}
+  public record Recorded(String method, String path, Map<String, List<String>> headers, JsonNode body) {}
 
   private final HttpServer server;
   private final ExecutorService executor = Executors.newFixedThreadPool(8);
@@ -63,7 +63,7 @@ final class StubChatServer implements AutoCloseable {
   private final ObjectMapper json = new ObjectMapper();
   private volatile Reply fallback = Reply.status(500, Map.of());
 
-  StubChatServer() throws IOException {
+  public StubChatServer() throws IOException {
     server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
     server.createContext("/", this::handle);
     server.setExecutor(executor);
@@ -71,24 +71,24 @@ final class StubChatServer implements AutoCloseable {
   }
 
   /** The base URL to configure as the endpoint. */
-  URI endpoint() {
+  public URI endpoint() {
     return URI.create("http://127.0.0.1:" + server.getAddress().getPort());
   }
 
   /** Adds replies to the script. */
-  StubChatServer then(Reply... replies) {
+  public StubChatServer then(Reply... replies) {
     script.addAll(List.of(replies));
     return this;
   }
 
   /** The reply once the script is empty. */
-  StubChatServer otherwise(Reply reply) {
+  public StubChatServer otherwise(Reply reply) {
     fallback = reply;
     return this;
   }
 
   /** Every request so far, oldest first. */
-  List<Recorded> requests() {
+  public List<Recorded> requests() {
     synchronized (requests) {
       return List.copyOf(requests);
     }
