@@ -73,6 +73,10 @@ public final class LlmCommand {
 
   private LlmCommand() {}
 
+  public static void main(String[] args) {
+    System.exit(run(args, System.out, System.err));
+  }
+
   /** Runs the command; returns the process exit code (0 ok, 2 usage error, 1 I/O or data error). */
   public static int run(String[] args, PrintStream out, PrintStream err) {
     return run(args, System.getenv(), out, err);
