@@ -174,6 +174,20 @@ class LlmClassifierTest {
   }
 
   @Test
+  void anEndpointThatDiesMidRunNeitherStallsNorLosesAnItem() throws Exception {
+    stub.then(StubChatServer.Reply.answer(Fixtures.HANG_ANSWER));
+    LlmClassifier t = tier(config(Map.of("FAULTLINE_LLM_MAX_RETRIES", "1")), true);
+    assertTrue(t.outcome(Fixtures.hangIssue(), ChangeDetails.NONE).answered());
+    stub.close();
+    long started = System.nanoTime();
+    LlmClassifier.Outcome o = t.outcome(Fixtures.questionIssue(), ChangeDetails.NONE);
+    assertTrue(o.reason().startsWith("I/O error"), o.reason());
+    assertEquals(RULES.classify(Fixtures.questionIssue()).kind().value(), o.classification().kind().value());
+    assertTrue((System.nanoTime() - started) / 1e6 < 2_000, "a refused connection fails fast");
+    assertTrue(t.outcome(Fixtures.hangIssue(), ChangeDetails.NONE).cached(), "answers before the stop are kept");
+  }
+
+  @Test
   void theDailyRequestBudgetStopsRequests() throws Exception {
     stub.otherwise(StubChatServer.Reply.answer(Fixtures.HANG_ANSWER));
     LlmClassifier t = tier(config(Map.of("FAULTLINE_LLM_MAX_REQUESTS_PER_DAY", "1")), false);
