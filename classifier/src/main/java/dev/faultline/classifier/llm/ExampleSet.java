@@ -56,6 +56,19 @@ public final class ExampleSet {
    * @throws TrainingData.BadInput a line is not a labelled record (file and line named)
    */
   public static ExampleSet load(Path fileOrDir, TextEmbedder embedder) throws IOException, TrainingData.BadInput {
+    return load(fileOrDir, embedder, embedder);
+  }
+
+  /**
+   * Reads and embeds a labelled file or directory with one encoder (e.g. a {@link
+   * dev.faultline.classifier.learned.CachedEmbedder} that remembers the examples' vectors between runs) and embeds
+   * the items asked about with another of the same name (one that remembers nothing).
+   */
+  public static ExampleSet load(Path fileOrDir, TextEmbedder forExamples, TextEmbedder forItems)
+      throws IOException, TrainingData.BadInput {
+    if (!forExamples.name().equals(forItems.name())) {
+      throw new IllegalArgumentException("examples and items must be embedded by the same encoder");
+    }
     List<Path> files = new ArrayList<>();
     if (Files.isDirectory(fileOrDir)) {
       try (Stream<Path> s = Files.list(fileOrDir)) {
@@ -77,10 +90,10 @@ public final class ExampleSet {
           labels.put(t.field, it.gold().get(t));
         }
         ex.add(new Example(it.id(), excerpt(it.text()), labels));
-        vs.add(embedder.embed(text));
+        vs.add(forExamples.embed(text));
       }
     }
-    return new ExampleSet(ex, vs, embedder, fileOrDir.toString());
+    return new ExampleSet(ex, vs, forItems, fileOrDir.toString());
   }
 
   /** Where the examples came from. */

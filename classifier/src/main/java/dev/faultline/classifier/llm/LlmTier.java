@@ -1,6 +1,7 @@
 package dev.faultline.classifier.llm;
 
 import dev.faultline.classifier.DefectClassifier;
+import dev.faultline.classifier.learned.CachedEmbedder;
 import dev.faultline.classifier.learned.TextEmbedder;
 import dev.faultline.classifier.learned.TrainingData;
 import dev.faultline.schemas.taxonomy.Taxonomy;
@@ -13,7 +14,9 @@ import java.util.function.Supplier;
 /**
  * Wiring of the language-model tier from its configuration: the prompt (with {@code k} examples when an example
  * set is configured), the cache directory, the endpoint client when an endpoint is configured, and the example set,
- * loaded once on first use (at once when an endpoint is configured, so a bad file stops the run before any request).
+ * loaded once on first use (at once when an endpoint is configured, so a bad file stops the run before any request);
+ * with a cache directory, the examples' text vectors are kept in its {@code vectors/} so later runs do not encode
+ * the example set again.
  */
 public final class LlmTier {
 
@@ -38,7 +41,15 @@ public final class LlmTier {
     if (prompt.k() > 0) {
       examples = memoize(() -> {
         try {
-          return ExampleSet.load(config.examples(), embedder.get());
+          TextEmbedder e = embedder.get();
+          if (cacheDir == null) {
+            return ExampleSet.load(config.examples(), e);
+          }
+          // The examples' vectors (hashes and numbers, no text) are kept beside the answers: the next run skips them.
+          CachedEmbedder vectors = new CachedEmbedder(e, cacheDir.resolve("vectors"));
+          ExampleSet set = ExampleSet.load(config.examples(), vectors, e);
+          vectors.save();
+          return set;
         } catch (TrainingData.BadInput e) {
           throw new IllegalArgumentException("example set " + config.examples() + ": " + e.getMessage());
         } catch (IOException e) {

@@ -256,5 +256,7 @@ class LlmClassifierTest {
     without.classify(Fixtures.hangIssue());
     assertEquals(2, stub.requests().size(), "a prompt without examples is a different question");
     assertFalse(stub.requests().get(1).body().at("/messages/1/content").asText().contains("Example 1"));
+    assertTrue(java.nio.file.Files.exists(dir.resolve("cache/vectors/vectors-test-words.bin")),
+        "the examples' vectors are kept for the next run");
   }
 }
