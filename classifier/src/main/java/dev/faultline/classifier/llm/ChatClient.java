@@ -117,16 +117,16 @@ public final class ChatClient {
     HttpRequest request = rb.build();
     String last = "no attempt";
     for (int attempt = 0; attempt <= config.maxRetries(); attempt++) {
-      long waitMillis = 0;
       if (attempt > 0) {
         stats.retries.incrementAndGet();
       }
       budget.acquire();
       stats.requests.incrementAndGet();
-      long started = System.nanoTime();
+      long started;
       HttpResponse<String> resp;
       try {
         inFlight.acquire();
+        started = System.nanoTime(); // latency of the endpoint, not of the wait for a free slot
         try {
           resp = http.send(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
         } finally {
@@ -154,8 +154,7 @@ public final class ChatClient {
       if (status != 429 && status < 500) {
         throw new LlmException(last);
       }
-      waitMillis = resp.headers().firstValue("Retry-After").map(ChatClient::seconds).orElse(0L);
-      backoff(attempt, waitMillis);
+      backoff(attempt, resp.headers().firstValue("Retry-After").map(ChatClient::seconds).orElse(0L));
     }
     throw new LlmException(last + (config.maxRetries() > 0 ? " (after " + config.maxRetries() + " retries)" : ""));
   }

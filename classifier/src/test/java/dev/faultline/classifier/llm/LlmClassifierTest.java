@@ -188,6 +188,27 @@ class LlmClassifierTest {
   }
 
   @Test
+  void noMoreThanTheConfiguredRequestsAreInFlight() throws Exception {
+    stub.otherwise(StubChatServer.Reply.slow(Fixtures.HANG_ANSWER, 150));
+    LlmClassifier t = tier(config(Map.of("FAULTLINE_LLM_CONCURRENCY", "2")), false);
+    java.util.concurrent.ExecutorService callers = java.util.concurrent.Executors.newFixedThreadPool(6);
+    try {
+      List<java.util.concurrent.Future<LlmClassifier.Outcome>> results = new java.util.ArrayList<>();
+      for (int i = 0; i < 6; i++) {
+        IssueText item = IssueText.of("acme/trainer", 100 + i, "Stall number " + i, "Ranks wait in all_reduce " + i);
+        results.add(callers.submit(() -> t.outcome(item, ChangeDetails.NONE)));
+      }
+      for (var r : results) {
+        assertTrue(r.get(10, java.util.concurrent.TimeUnit.SECONDS).answered());
+      }
+    } finally {
+      callers.shutdownNow();
+    }
+    assertEquals(6, stub.requests().size());
+    assertEquals(2, stub.maxInFlight(), "FAULTLINE_LLM_CONCURRENCY=2");
+  }
+
+  @Test
   void theDailyRequestBudgetStopsRequests() throws Exception {
     stub.otherwise(StubChatServer.Reply.answer(Fixtures.HANG_ANSWER));
     LlmClassifier t = tier(config(Map.of("FAULTLINE_LLM_MAX_REQUESTS_PER_DAY", "1")), false);

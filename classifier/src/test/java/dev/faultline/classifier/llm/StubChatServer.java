@@ -62,6 +62,8 @@ public final class StubChatServer implements AutoCloseable {
   private final List<Recorded> requests = Collections.synchronizedList(new ArrayList<>());
   private final ObjectMapper json = new ObjectMapper();
   private volatile Reply fallback = Reply.status(500, Map.of());
+  private final java.util.concurrent.atomic.AtomicInteger inFlight = new java.util.concurrent.atomic.AtomicInteger();
+  private final java.util.concurrent.atomic.AtomicInteger maxInFlight = new java.util.concurrent.atomic.AtomicInteger();
 
   public StubChatServer() throws IOException {
     server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
@@ -94,7 +96,21 @@ public final class StubChatServer implements AutoCloseable {
     }
   }
 
+  /** The most requests it was ever answering at once. */
+  public int maxInFlight() {
+    return maxInFlight.get();
+  }
+
   private void handle(HttpExchange ex) throws IOException {
+    maxInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
+    try {
+      answer(ex);
+    } finally {
+      inFlight.decrementAndGet();
+    }
+  }
+
+  private void answer(HttpExchange ex) throws IOException {
     try (ex) {
       byte[] in = ex.getRequestBody().readAllBytes();
       JsonNode body;
