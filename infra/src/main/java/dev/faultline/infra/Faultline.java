@@ -2,6 +2,7 @@ package dev.faultline.infra;
 
 import dev.faultline.classifier.cli.ClassifyCommand;
 import dev.faultline.classifier.cli.EvalCommand;
+import dev.faultline.classifier.cli.LlmCommand;
 import dev.faultline.classifier.learned.TrainCommand;
 import dev.faultline.ingest.backfill.BackfillCommand;
 import dev.faultline.infra.cluster.IngestCommand;
@@ -28,6 +29,8 @@ public final class Faultline {
             new LocalCommand(),
             Command.of("classify", "classify issues from a JSONL file with the stream's classifier", ClassifyCommand::run),
             Command.of("eval", "measure the classifier against a labelled JSONL file", EvalCommand::run),
+            Command.of("llm", "the language-model tier through a Batch API: export requests, import answers into the cache",
+                LlmCommand::run),
             Command.of("train", "train and cross-validate the learned classifier layer on a labelled corpus",
                 TrainCommand::run),
             Command.of("backfill", "feed history (GH Archive files, GitHub REST API) through the delivery topic", BackfillCommand::run),

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.faultline.classifier.DefectClassifier;
 import dev.faultline.classifier.ClassifierConfig;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.faultline.classifier.llm.LlmClassifier;
 import java.io.BufferedReader;
 import java.io.BufferedWriter;
 import java.io.IOException;
@@ -11,6 +13,13 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 /**
  * {@code classify --input IN.jsonl --output OUT.jsonl [--config RESOURCE]}: batch classification with the same
@@ -22,13 +31,16 @@ public final class ClassifyCommand {
   static final String USAGE =
       String.join(
           "\n",
-          "usage: classify --input IN.jsonl --output OUT.jsonl [--tier learned|rules] [--model FILE] [--config CLASSPATH_RESOURCE]",
+          "usage: classify --input IN.jsonl --output OUT.jsonl [--tier learned|rules|llm] [--model FILE]"
+              + " [--config CLASSPATH_RESOURCE] [--llm-cache DIR] [--llm-config FILE] [--llm-model NAME] [--examples FILE]",
           "  --input   JSON lines with url, repo, number, title, state, labels, text",
           "  --output  JSON lines with url, kind, symptom, root_cause, fix_pattern, stage, phase,",
           "            distributed_specific, framework, versions, confidence, evidence",
-          "  --tier    learned (default: the calibrated learned layer over the rules) or rules (the rules alone)",
+          "  --tier    learned (default: the calibrated learned layer over the rules), rules (the rules alone) or llm",
+          "            (a language model's answers over the learned layer; see README)",
           "  --model   a learned-model artefact written by train (default: the committed one)",
-          "  --config  classifier config resource (default " + ClassifierConfig.DEFAULT_RESOURCE + ")");
+          "  --config  classifier config resource (default " + ClassifierConfig.DEFAULT_RESOURCE + ")",
+          LlmOptions.USAGE);
 
   private ClassifyCommand() {}
 
@@ -40,7 +52,7 @@ public final class ClassifyCommand {
   public static int run(String[] args, PrintStream out, PrintStream err) {
     Args a;
     try {
-      a = Args.parse(args, "--input", "--output", "--config", "--tier", "--model");
+      a = Args.parse(args, Set.of(), names("--input", "--output", "--config", "--tier", "--model"));
     } catch (IllegalArgumentException e) {
       err.println(e.getMessage());
       err.println(USAGE);
@@ -58,14 +70,17 @@ public final class ClassifyCommand {
     ClassifierConfig config =
         a.get("--config") == null ? ClassifierConfig.defaults() : ClassifierConfig.load(a.get("--config"));
     DefectClassifier classifier;
+    String tier = a.get("--tier") == null ? "learned" : a.get("--tier");
+    LlmOptions llmOptions;
     try {
-      classifier = Tiers.of(a.get("--tier") == null ? "learned" : a.get("--tier"), config, a.get("--model"));
+      llmOptions = "llm".equals(tier) ? LlmOptions.from(a, System.getenv()) : LlmOptions.NONE;
+      classifier = Tiers.of(tier, config, a.get("--model"), llmOptions);
     } catch (IllegalArgumentException e) {
       err.println("classify: " + e.getMessage());
       err.println(USAGE);
       return 2;
-    } catch (IOException | IllegalStateException e) {
-      err.println("classify: cannot load the learned model: " + e.getMessage());
+    } catch (IOException | IllegalStateException | java.io.UncheckedIOException e) {
+      err.println("classify: cannot load the " + tier + " tier: " + e.getMessage());
       return 1;
     }
     ObjectMapper json = new ObjectMapper();
@@ -74,6 +89,11 @@ public final class ClassifyCommand {
     long started = System.nanoTime();
     int n = 0;
     int lineNo = 0;
+    LlmClassifier llm = classifier instanceof LlmClassifier l ? l : null;
+    // The language-model tier waits on the endpoint: items go out concurrently, and are written in input order.
+    int parallel = llm != null && llmOptions.config().endpointConfigured() ? llmOptions.config().concurrency() : 1;
+    ExecutorService pool = parallel > 1 ? Executors.newFixedThreadPool(parallel) : null;
+    Deque<Future<ObjectNode>> window = new ArrayDeque<>();
     try (BufferedReader r = Files.newBufferedReader(in, StandardCharsets.UTF_8);
         BufferedWriter w = Files.newBufferedWriter(outPath, StandardCharsets.UTF_8)) {
       String line;
@@ -89,20 +109,67 @@ public final class ClassifyCommand {
           err.println("classify: " + in + " line " + lineNo + " is not JSON: " + e.getMessage());
           return 1;
         }
-        String url = rec.path("url").asText("");
-        w.write(json.writeValueAsString(Records.output(json, url, classifier.classify(Records.issue(rec), Tiers.change(rec)))));
-        w.write('\n');
+        final JsonNode record = rec;
+        final DefectClassifier c = classifier;
+        java.util.concurrent.Callable<ObjectNode> task = () -> output(json, c, llm, record);
+        window.add(pool == null ? CompletableFuture.completedFuture(task.call()) : pool.submit(task));
+        while (window.size() > parallel * 4 || (pool == null && !window.isEmpty())) {
+          write(w, json, window.poll());
+        }
         n++;
         if (n % 10_000 == 0) {
           err.printf("classify: %d issues...%n", n);
         }
       }
+      while (!window.isEmpty()) {
+        write(w, json, window.poll());
+      }
     } catch (IOException e) {
       err.println("classify: cannot read " + in + " or write " + outPath + ": " + e.getMessage());
       return 1;
+    } catch (java.util.concurrent.ExecutionException e) {
+      err.println("classify: " + e.getCause());
+      return 1;
+    } catch (Exception e) {
+      err.println("classify: " + e);
+      return 1;
+    } finally {
+      if (pool != null) {
+        pool.shutdownNow();
+      }
     }
     double secs = (System.nanoTime() - started) / 1e9;
     err.printf("classify: %d issues in %.2f s (%s) -> %s%n", n, secs, classifier.version(), outPath);
+    if (llm != null) {
+      err.println("classify: language-model tier: " + llm.stats());
+    }
     return 0;
+  }
+
+  /** The option names of classify, the language-model tier's included. */
+  static String[] names(String... own) {
+    String[] all = java.util.Arrays.copyOf(own, own.length + LlmOptions.NAMES.length);
+    System.arraycopy(LlmOptions.NAMES, 0, all, own.length, LlmOptions.NAMES.length);
+    return all;
+  }
+
+  /** One output record; with the language-model tier also {@code source} and, on fallback, {@code fallback_reason}. */
+  static ObjectNode output(ObjectMapper json, DefectClassifier c, LlmClassifier llm, JsonNode rec) {
+    String url = rec.path("url").asText("");
+    if (llm == null) {
+      return Records.output(json, url, c.classify(Records.issue(rec), Tiers.change(rec)));
+    }
+    LlmClassifier.Outcome o = llm.outcome(Records.issue(rec), Tiers.change(rec));
+    ObjectNode out = Records.output(json, url, o.classification());
+    out.put("source", o.source());
+    if (o.reason() != null) {
+      out.put("fallback_reason", o.reason());
+    }
+    return out;
+  }
+
+  private static void write(BufferedWriter w, ObjectMapper json, Future<ObjectNode> f) throws Exception {
+    w.write(json.writeValueAsString(f.get()));
+    w.write('\n');
   }
 }

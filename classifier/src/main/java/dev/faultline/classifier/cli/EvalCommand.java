@@ -6,6 +6,10 @@ import dev.faultline.classifier.DefectClassifier;
 import dev.faultline.classifier.learned.Figures;
 import dev.faultline.classifier.learned.LearnedClassifier;
 import dev.faultline.classifier.learned.Target;
+import dev.faultline.classifier.llm.LlmClassifier;
+import dev.faultline.classifier.llm.LlmConfig;
+import dev.faultline.classifier.llm.LlmStats;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.faultline.classifier.ClassifierConfig;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -36,10 +40,12 @@ public final class EvalCommand {
   static final String USAGE =
       String.join(
           "\n",
-          "usage: eval --gold FILE [--tier learned|rules] [--model FILE] [--predictions FILE] [--errors FIELD]"
-              + " [--half a|b] [--resamples N] [--config CLASSPATH_RESOURCE]",
-          "  --tier         learned (default) or rules: whose answers the agreement table shows; the calibration",
-          "                 table shows both, and the learned layer's cross-validated figures follow",
+          "usage: eval --gold FILE [--tier learned|rules|llm] [--model FILE] [--predictions FILE] [--errors FIELD]"
+              + " [--half a|b] [--resamples N] [--config CLASSPATH_RESOURCE] [--llm-cache DIR] [--llm-config FILE]"
+              + " [--llm-model NAME] [--examples FILE]",
+          "  --tier         learned (default), rules or llm: whose answers the agreement table shows; the calibration",
+          "                 table shows it beside the rules, and the learned layer's cross-validated figures follow;",
+          "                 llm adds its requests, tokens, cache hits, fallbacks and cost per 1,000 items",
           "  --model        a learned-model artefact written by train (default: the committed one)",
           "  --gold         JSON lines with the classify input fields plus a 'gold' object",
           "  --predictions  output of classify for the same records (default: classify them now)",
@@ -47,7 +53,8 @@ public final class EvalCommand {
           "  --half         only the records whose url's Java hashCode is even (a) or odd (b): a fixed split, so",
           "                 rules can be developed reading one half and checked on the other",
           "  --resamples    bootstrap resamples for the 95% intervals (default " + DEFAULT_RESAMPLES + ", 0: none)",
-          "  --config       classifier config resource (default " + ClassifierConfig.DEFAULT_RESOURCE + ")");
+          "  --config       classifier config resource (default " + ClassifierConfig.DEFAULT_RESOURCE + ")",
+          LlmOptions.USAGE);
 
   /** Annotator agreement (macro-F1, kappa) from the eval README: the targets. */
   private static final Map<String, double[]> TARGETS = new LinkedHashMap<>();
@@ -76,8 +83,8 @@ public final class EvalCommand {
   public static int run(String[] args, PrintStream out, PrintStream err) {
     Args a;
     try {
-      a = Args.parse(args, "--gold", "--predictions", "--errors", "--config", "--half", "--resamples", "--tier",
-          "--model");
+      a = Args.parse(args, java.util.Set.of(), ClassifyCommand.names("--gold", "--predictions", "--errors", "--config",
+          "--half", "--resamples", "--tier", "--model"));
     } catch (IllegalArgumentException e) {
       err.println(e.getMessage());
       err.println(USAGE);
@@ -115,8 +122,18 @@ public final class EvalCommand {
       err.println(USAGE);
       return 2;
     }
+    LlmOptions llmOptions;
+    try {
+      llmOptions = "llm".equals(tier) ? LlmOptions.from(a, System.getenv()) : LlmOptions.NONE;
+    } catch (IllegalArgumentException e) {
+      err.println("eval: " + e.getMessage());
+      err.println(USAGE);
+      return 2;
+    }
     ObjectMapper json = new ObjectMapper();
     List<JsonNode> gold;
+    LlmClassifier llm = null;
+    Map<String, Integer> fallbackReasons = new java.util.TreeMap<>();
     Map<String, JsonNode> predictions = new HashMap<>();
     Map<String, JsonNode> rulesPredictions = new HashMap<>();
     String version = tier;
@@ -133,7 +150,15 @@ public final class EvalCommand {
       } else {
         ClassifierConfig config =
             a.get("--config") == null ? ClassifierConfig.defaults() : ClassifierConfig.load(a.get("--config"));
-        DefectClassifier classifier = Tiers.of(tier, config, a.get("--model"));
+        DefectClassifier classifier;
+        try {
+          classifier = Tiers.of(tier, config, a.get("--model"), llmOptions);
+        } catch (IllegalArgumentException e) {
+          err.println("eval: " + e.getMessage());
+          err.println(USAGE);
+          return 2;
+        }
+        llm = classifier instanceof LlmClassifier l ? l : null;
         DefectClassifier rules = Tiers.of("rules", config, null);
         version = classifier.version();
         if (classifier != rules && !"rules".equals(tier)) {
@@ -141,11 +166,15 @@ public final class EvalCommand {
         }
         for (JsonNode g : gold) {
           String url = g.path("url").asText();
-          predictions.put(url, Records.output(json, url, classifier.classify(Records.issue(g), Tiers.change(g))));
+          ObjectNode p = ClassifyCommand.output(json, classifier, llm, g);
+          if (p.hasNonNull("fallback_reason")) {
+            fallbackReasons.merge(reasonKind(p.get("fallback_reason").asText()), 1, Integer::sum);
+          }
+          predictions.put(url, p);
           rulesPredictions.put(url, Records.output(json, url, rules.classify(Records.issue(g))));
         }
       }
-    } catch (IOException | IllegalStateException e) {
+    } catch (IOException | IllegalStateException | java.io.UncheckedIOException e) {
       err.println("eval: " + e.getMessage());
       return 1;
     }
@@ -248,11 +277,14 @@ public final class EvalCommand {
           lc.add(predictions.get(url).path("confidence").path(t.field).asDouble());
         }
         out.println(Figures.of(g, rp, rc, Math.min(resamples, 1000), BOOTSTRAP_SEED).row(t.field, "rules"));
-        out.println(Figures.of(g, lp, lc, Math.min(resamples, 1000), BOOTSTRAP_SEED).row(t.field, "learned"));
+        out.println(Figures.of(g, lp, lc, Math.min(resamples, 1000), BOOTSTRAP_SEED).row(t.field, tier));
       }
       if (learned instanceof LearnedClassifier lcl) {
         CvReport.print(lcl.model().report(), out);
       }
+    }
+    if (llm != null) {
+      printLlm(out, llm, llmOptions, gold.size(), fallbackReasons);
     }
     if (!errors.isEmpty()) {
       out.println();
@@ -260,6 +292,33 @@ public final class EvalCommand {
       errors.forEach(out::println);
     }
     return 0;
+  }
+
+  /** What the language-model tier cost: requests, tokens, cache hits, fallbacks by reason, per 1,000 items. */
+  private static void printLlm(PrintStream out, LlmClassifier llm, LlmOptions options, int items,
+      Map<String, Integer> fallbackReasons) {
+    LlmStats s = llm.stats();
+    LlmConfig c = options.config();
+    double per1k = items == 0 ? Double.NaN : 1000.0 / items;
+    out.println();
+    out.printf(Locale.ROOT, "language-model tier %s (%s):%n", llm.version(),
+        c.endpointConfigured() ? "endpoint " + c.endpoint() : "cached answers only, no endpoint");
+    out.printf(Locale.ROOT, "  items %d: %d answered by the model (%d from the cache), %d kept the learned tier's"
+        + " labels%n", items, s.answered(), s.cacheHits(), s.fallbacks());
+    fallbackReasons.forEach((r, n) -> out.printf(Locale.ROOT, "    %5d  %s%n", n, r));
+    out.printf(Locale.ROOT, "  requests %d (%d retries, %d failed), tokens %d prompt + %d completion, mean latency"
+        + " %s ms%n", s.requests(), s.retries(), s.failures(), s.promptTokens(), s.completionTokens(),
+        Double.isNaN(s.meanLatencyMillis()) ? "-" : String.format(Locale.ROOT, "%.0f", s.meanLatencyMillis()));
+    double cost = c.cost(s.promptTokens(), s.completionTokens());
+    out.printf(Locale.ROOT, "  per 1,000 items: %.0f requests, %.0f prompt + %.0f completion tokens, cost %.4f"
+        + " (at %s per 1k prompt and %s per 1k completion tokens; FAULTLINE_LLM_PRICE_*_PER_1K)%n",
+        s.requests() * per1k, s.promptTokens() * per1k, s.completionTokens() * per1k, cost * per1k,
+        c.priceInputPer1k(), c.priceOutputPer1k());
+  }
+
+  /** A reason as counted in a summary: at most 100 characters. */
+  static String reasonKind(String reason) {
+    return reason.length() > 100 ? reason.substring(0, 100) + "…" : reason;
   }
 
   /**

@@ -8,16 +8,22 @@ import dev.faultline.classifier.learned.ChangeDetails;
 import dev.faultline.classifier.learned.LearnedClassifier;
 import dev.faultline.classifier.learned.LearnedModel;
 import dev.faultline.classifier.learned.MiniLmEmbedder;
+import dev.faultline.classifier.llm.LlmConfig;
+import dev.faultline.classifier.llm.LlmStats;
+import dev.faultline.classifier.llm.LlmTier;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-/** The classifier tiers the batch commands offer: {@code rules}, or {@code learned} (the default) over them. */
+/**
+ * The classifier tiers the batch commands offer: {@code rules}, {@code learned} (the default) over them, or
+ * {@code llm}, the language-model tier over the learned one ({@link dev.faultline.classifier.llm}).
+ */
 public final class Tiers {
 
   /** Tier names, default first. */
-  public static final java.util.List<String> NAMES = java.util.List.of("learned", "rules");
+  public static final java.util.List<String> NAMES = java.util.List.of("learned", "rules", "llm");
 
   private Tiers() {}
 
@@ -26,6 +32,21 @@ public final class Tiers {
    * @param model an artefact file, or null for the committed one
    */
   public static DefectClassifier of(String tier, ClassifierConfig config, String model) throws IOException {
+    return of(tier, config, model, LlmOptions.NONE);
+  }
+
+  /**
+   * @param tier {@code learned}, {@code rules} or {@code llm}
+   * @param model an artefact file, or null for the committed one
+   * @param llm the language-model tier's settings (used for {@code llm} only)
+   */
+  public static DefectClassifier of(String tier, ClassifierConfig config, String model, LlmOptions llm)
+      throws IOException {
+    if ("llm".equals(tier)) {
+      LlmConfig c = llm.config();
+      return LlmTier.create(of("learned", config, model, llm), c, llm.cacheDir(), MiniLmEmbedder::shared,
+          new LlmStats());
+    }
     Classifier rules = new Classifier(config);
     return switch (tier) {
       case "rules" -> rules;

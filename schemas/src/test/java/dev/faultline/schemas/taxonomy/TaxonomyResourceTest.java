@@ -111,6 +111,20 @@ class TaxonomyResourceTest {
   }
 
   @Test
+  void decisionRulesAreStatedAndNameOnlyCodesOfTheTaxonomy() {
+    assertTrue(taxonomy.decisionRules().size() >= 8, "the codebook's decision rules belong in " + Taxonomy.RESOURCE);
+    Set<String> symbols = new HashSet<>();
+    for (TaxonomyDimension d : TaxonomyDimension.values()) {
+      symbols.addAll(taxonomy.dimension(d).allSymbols());
+    }
+    java.util.regex.Matcher m =
+        java.util.regex.Pattern.compile("\\b[A-Z]+(?:_[A-Z]+)+\\b").matcher(String.join("\n", taxonomy.decisionRules()));
+    while (m.find()) {
+      assertTrue(symbols.contains(m.group()), "decision rule names " + m.group() + ", which is no code of the taxonomy");
+    }
+  }
+
+  @Test
   void versionIsStatedAndLoadedTaxonomyIsImmutable() {
     assertEquals("taxonomy-v1", taxonomy.version());
     assertThrows(UnsupportedOperationException.class, () -> taxonomy.distributedHints().add("x"));

@@ -1,0 +1,109 @@
+package dev.faultline.classifier.llm;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.faultline.schemas.taxonomy.FixPattern;
+import dev.faultline.schemas.taxonomy.Kind;
+import dev.faultline.schemas.taxonomy.Phase;
+import dev.faultline.schemas.taxonomy.RootCause;
+import dev.faultline.schemas.taxonomy.Stage;
+import dev.faultline.schemas.taxonomy.Symptom;
+import java.util.Iterator;
+import java.util.Objects;
+
+/**
+ * Checks a model's answer against {@link AnswerSchema}: it must be one JSON object with exactly the schema's
+ * fields, every coded field one of its dimension's symbols, {@code distributed_specific} a boolean or null.
+ * Anything else is a {@link Rejection} whose reason names the field and what was wrong; the caller then keeps the
+ * offline label. Nothing is repaired or guessed: a model that answers in prose or invents a code is rejected.
+ */
+public final class AnswerParser {
+
+  /** The outcome of parsing: an {@link Answer} or a {@link Rejection}. */
+  public sealed interface Result permits Accepted, Rejection {}
+
+  /** A valid answer. */
+  public record Accepted(Answer answer) implements Result {}
+
+  /** A refused answer and why. */
+  public record Rejection(String reason) implements Result {}
+
+  private final AnswerSchema schema;
+  private final ObjectMapper json = new ObjectMapper();
+
+  public AnswerParser(AnswerSchema schema) {
+    this.schema = Objects.requireNonNull(schema, "schema");
+  }
+
+  /** Validates the message content of an answer. */
+  public Result parse(String content) {
+    if (content == null || content.isBlank()) {
+      return new Rejection("empty answer");
+    }
+    JsonNode n;
+    try {
+      n = json.readTree(content);
+    } catch (JsonProcessingException e) {
+      return new Rejection("unparsable JSON: " + e.getOriginalMessage());
+    }
+    if (n == null || !n.isObject()) {
+      return new Rejection("not a JSON object");
+    }
+    for (String f : AnswerSchema.FIELDS) {
+      if (!n.has(f)) {
+        return new Rejection("missing field '" + f + "'");
+      }
+    }
+    for (Iterator<String> it = n.fieldNames(); it.hasNext(); ) {
+      String f = it.next();
+      if (!AnswerSchema.FIELDS.contains(f)) {
+        return new Rejection("unexpected field '" + f + "'");
+      }
+    }
+    for (String f : AnswerSchema.CODED.keySet()) {
+      JsonNode v = n.get(f);
+      if (!v.isTextual()) {
+        return new Rejection("field '" + f + "' is not a string: " + abbreviate(v.toString()));
+      }
+      if (!schema.symbols(f).contains(v.asText())) {
+        return new Rejection("unknown " + f + " code '" + abbreviate(v.asText()) + "'");
+      }
+    }
+    JsonNode d = n.get(AnswerSchema.DISTRIBUTED);
+    if (!d.isNull() && !d.isBoolean()) {
+      return new Rejection("field '" + AnswerSchema.DISTRIBUTED + "' is not true, false or null: "
+          + abbreviate(d.toString()));
+    }
+    // The taxonomy resource and the enums are checked against each other (TaxonomyResourceTest), so valueOf holds.
+    return new Accepted(new Answer(
+        Kind.valueOf(n.get("kind").asText()),
+        Symptom.valueOf(n.get("symptom").asText()),
+        RootCause.valueOf(n.get("root_cause").asText()),
+        FixPattern.valueOf(n.get("fix_pattern").asText()),
+        Stage.valueOf(n.get("stage").asText()),
+        Phase.valueOf(n.get("phase").asText()),
+        d.isNull() ? null : d.asBoolean()));
+  }
+
+  /** The answer as the JSON object the schema describes, fields in schema order. */
+  public String format(Answer a) {
+    var o = json.createObjectNode();
+    o.put("kind", a.kind().name());
+    o.put("symptom", a.symptom().name());
+    o.put("root_cause", a.rootCause().name());
+    o.put("fix_pattern", a.fixPattern().name());
+    o.put("stage", a.stage().name());
+    o.put("phase", a.phase().name());
+    if (a.distributedSpecific() == null) {
+      o.putNull(AnswerSchema.DISTRIBUTED);
+    } else {
+      o.put(AnswerSchema.DISTRIBUTED, a.distributedSpecific());
+    }
+    return o.toString();
+  }
+
+  private static String abbreviate(String s) {
+    return s.length() > 60 ? s.substring(0, 60) + "…" : s;
+  }
+}

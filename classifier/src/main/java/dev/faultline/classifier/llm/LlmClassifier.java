@@ -1,0 +1,208 @@
+package dev.faultline.classifier.llm;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.faultline.classifier.Classification;
+import dev.faultline.classifier.DefectClassifier;
+import dev.faultline.classifier.IssueText;
+import dev.faultline.classifier.Label;
+import dev.faultline.classifier.learned.ChangeDetails;
+import dev.faultline.schemas.taxonomy.Symptom;
+import dev.faultline.schemas.taxonomy.SymptomClass;
+import dev.faultline.schemas.taxonomy.Taxonomy;
+import java.io.IOException;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The language-model tier: for each item a cached answer (keyed by prompt version, model and item content), else,
+ * when an endpoint is configured and the budget allows, the endpoint's answer (validated, then cached), else the
+ * offline tier's answer. The model's labels win over the offline tier's; a person's GitHub label (human-given in
+ * the offline answer) wins over both. Framework and versions always come from the offline tier.
+ *
+ * <p>Evidence says where each label came from: {@code llm:<model> prompt <version>} (and {@code cached}), or
+ * {@code fallback: <reason>; } before the offline tier's own evidence. The confidence of a model's label is
+ * {@link LlmConfig#confidence()}, a fixed configured value (default 0.9): chat models give no calibrated
+ * probability, so this is a statement of trust in the tier, not a measurement.
+ *
+ * <p>Thread-safe when its collaborators are (they are).
+ */
+public final class LlmClassifier implements DefectClassifier {
+
+  private static final Logger LOG = LoggerFactory.getLogger(LlmClassifier.class);
+
+  /**
+   * One item's result.
+   *
+   * @param source {@code llm:<model>} when the model's answer was used, else {@code fallback}
+   * @param reason why the offline answer was kept; null when the model answered
+   * @param cached whether the model's answer came from the cache (no request)
+   */
+  public record Outcome(Classification classification, String source, String reason, boolean cached) {
+    /** Whether the model's answer was used. */
+    public boolean answered() {
+      return reason == null;
+    }
+  }
+
+  private final DefectClassifier offline;
+  private final LlmConfig config;
+  private final Prompt prompt;
+  private final AnswerSchema schema;
+  private final AnswerParser parser;
+  private final AnswerCache cache;
+  private final ChatClient client;
+  private final Supplier<ExampleSet> examples;
+  private final LlmStats stats;
+  private final ObjectMapper json = new ObjectMapper();
+
+  /**
+   * @param offline the tier whose answer an item keeps when the model gives none
+   * @param prompt its k is the number of examples; with k &gt; 0, {@code examples} must be given
+   * @param cache the answer cache, or null for none
+   * @param client the endpoint, or null to use cached answers only
+   * @param examples the example set, loaded on the first request that needs it; null for none
+   */
+  public LlmClassifier(DefectClassifier offline, LlmConfig config, Prompt prompt, AnswerSchema schema,
+      AnswerCache cache, ChatClient client, Supplier<ExampleSet> examples, LlmStats stats) {
+    this.offline = Objects.requireNonNull(offline, "offline");
+    this.config = Objects.requireNonNull(config, "config");
+    this.prompt = Objects.requireNonNull(prompt, "prompt");
+    this.schema = Objects.requireNonNull(schema, "schema");
+    this.parser = new AnswerParser(schema);
+    this.cache = cache;
+    this.client = client;
+    this.examples = examples;
+    this.stats = Objects.requireNonNull(stats, "stats");
+    if (config.model() == null) {
+      throw new IllegalArgumentException(
+          "the language-model tier needs a model name: set " + LlmConfig.PREFIX + "MODEL (or --model)");
+    }
+    if (prompt.k() > 0 && examples == null) {
+      throw new IllegalArgumentException("a prompt with " + prompt.k() + " examples needs an example set");
+    }
+  }
+
+  @Override
+  public String version() {
+    return "llm:" + config.model() + "/" + prompt.version();
+  }
+
+  /** The counters of this tier. */
+  public LlmStats stats() {
+    return stats;
+  }
+
+  /** The prompt in use. */
+  public Prompt prompt() {
+    return prompt;
+  }
+
+  @Override
+  public Classification classify(IssueText in) {
+    return outcome(in, ChangeDetails.NONE).classification();
+  }
+
+  @Override
+  public Classification classify(IssueText in, ChangeDetails change) {
+    return outcome(in, change).classification();
+  }
+
+  /** The cache key of an item under this tier's prompt and model. */
+  public String key(IssueText in) {
+    return AnswerCache.key(prompt.version(), config.model(), Prompt.itemContent(in));
+  }
+
+  /** The request body the endpoint (or a Batch API line) gets for an item. */
+  public ObjectNode requestBody(IssueText in) {
+    List<ExampleSet.Near> near = prompt.k() > 0 ? examples.get().nearest(in, prompt.k()) : List.of();
+    return ChatClient.requestBody(json, config.model(), prompt.messages(in, near), schema.responseFormat(json));
+  }
+
+  /** Classifies an item and says where its labels came from. */
+  public Outcome outcome(IssueText in, ChangeDetails change) {
+    Classification base = offline.classify(in, change);
+    String key = key(in);
+    if (cache != null) {
+      var entry = cache.get(key);
+      if (entry.isPresent()) {
+        AnswerParser.Result r = parser.parse(entry.get().answer());
+        if (r instanceof AnswerParser.Accepted a) {
+          stats.cacheHits.incrementAndGet();
+          stats.answered.incrementAndGet();
+          return new Outcome(merge(base, a.answer(), true), source(), null, true);
+        }
+        LOG.warn("cached answer {} is invalid ({}); asking again", key, ((AnswerParser.Rejection) r).reason());
+      }
+    }
+    if (client == null) {
+      return fallback(base, "no cached answer and no endpoint configured (" + LlmConfig.PREFIX + "ENDPOINT)");
+    }
+    ChatClient.Reply reply;
+    try {
+      reply = client.complete(requestBody(in));
+    } catch (LlmException e) {
+      return fallback(base, e.getMessage());
+    }
+    AnswerParser.Result r = parser.parse(reply.content());
+    if (r instanceof AnswerParser.Rejection rej) {
+      return fallback(base, "answer rejected: " + rej.reason());
+    }
+    Answer answer = ((AnswerParser.Accepted) r).answer();
+    if (cache != null) {
+      try {
+        cache.put(new AnswerCache.Entry(key, prompt.version(), config.model(), parser.format(answer),
+            reply.promptTokens(), reply.completionTokens(), "endpoint"));
+      } catch (IOException e) {
+        LOG.warn("cannot cache the answer {} in {}: {}", key, cache.dir(), e.toString());
+      }
+    }
+    stats.answered.incrementAndGet();
+    return new Outcome(merge(base, answer, false), source(), null, false);
+  }
+
+  private String source() {
+    return "llm:" + config.model();
+  }
+
+  private Outcome fallback(Classification base, String reason) {
+    stats.fallbacks.incrementAndGet();
+    String p = "fallback: " + reason + "; ";
+    Classification c = new Classification(
+        prefix(base.kind(), p), prefix(base.symptom(), p), prefix(base.symptomClass(), p),
+        prefix(base.rootCause(), p), prefix(base.fixPattern(), p), prefix(base.stage(), p), prefix(base.phase(), p),
+        prefix(base.distributedSpecific(), p), base.framework(), base.versions(), base.classifierVersion());
+    return new Outcome(c, "fallback", reason, false);
+  }
+
+  private static <T> Label<T> prefix(Label<T> l, String p) {
+    return l.humanGiven() ? l : new Label<>(l.value(), l.confidence(), p + l.evidence(), false);
+  }
+
+  private Classification merge(Classification base, Answer a, boolean cached) {
+    String ev = source() + " prompt " + prompt.version() + (cached ? " (cached answer)" : "");
+    Label<Symptom> symptom = pick(base.symptom(), a.symptom(), ev);
+    return new Classification(
+        pick(base.kind(), a.kind(), ev), symptom, symptomClass(base.symptomClass(), symptom),
+        pick(base.rootCause(), a.rootCause(), ev), pick(base.fixPattern(), a.fixPattern(), ev),
+        pick(base.stage(), a.stage(), ev), pick(base.phase(), a.phase(), ev),
+        pick(base.distributedSpecific(), a.distributedSpecific(), ev), base.framework(), base.versions(), version());
+  }
+
+  private <T> Label<T> pick(Label<T> offlineLabel, T value, String evidence) {
+    return offlineLabel.humanGiven() ? offlineLabel : Label.predicted(value, config.confidence(), evidence);
+  }
+
+  private Label<SymptomClass> symptomClass(Label<SymptomClass> offlineLabel, Label<Symptom> s) {
+    if (s.humanGiven()) {
+      return offlineLabel;
+    }
+    Symptom v = s.value();
+    Taxonomy t = schema.taxonomy();
+    String cls = v == Symptom.NONE || v == Symptom.UNKNOWN ? v.name() : t.symptomClassOf(v.name()).orElse("UNKNOWN");
+    return Label.predicted(SymptomClass.valueOf(cls), s.confidence(), "class of " + v + " in " + t.version());
+  }
+}

@@ -1,0 +1,283 @@
+package dev.faultline.classifier.llm;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.faultline.classifier.Classification;
+import dev.faultline.classifier.Classifier;
+import dev.faultline.classifier.ClassifierConfig;
+import dev.faultline.classifier.IssueText;
+import dev.faultline.classifier.learned.ChangeDetails;
+import dev.faultline.schemas.taxonomy.Kind;
+import dev.faultline.schemas.taxonomy.Phase;
+import dev.faultline.schemas.taxonomy.RootCause;
+import dev.faultline.schemas.taxonomy.Symptom;
+import dev.faultline.schemas.taxonomy.SymptomClass;
+import dev.faultline.schemas.taxonomy.Taxonomy;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class LlmClassifierTest {
+
+  private static final Classifier RULES = new Classifier(ClassifierConfig.defaults());
+
+  private StubChatServer stub;
+  private final LlmStats stats = new LlmStats();
+
+  @TempDir Path dir;
+
+  @BeforeEach
+  void start() throws Exception {
+    stub = new StubChatServer();
+  }
+
+  @AfterEach
+  void stop() {
+    stub.close();
+  }
+
+  private LlmConfig config(Map<String, String> extra) {
+    Map<String, String> s = new HashMap<>();
+    s.put("FAULTLINE_LLM_ENDPOINT", stub.endpoint().toString());
+    s.put("FAULTLINE_LLM_MODEL", "stub-model");
+    s.put("FAULTLINE_LLM_TIMEOUT_MS", "2000");
+    s.put("FAULTLINE_LLM_BACKOFF_MS", "5");
+    s.put("FAULTLINE_LLM_MAX_RETRIES", "2");
+    s.put("FAULTLINE_LLM_API_KEY", "sk-test-123");
+    s.putAll(extra);
+    return LlmConfig.from(s);
+  }
+
+  private LlmClassifier tier(LlmConfig c, boolean withCache) throws Exception {
+    Taxonomy taxonomy = Taxonomy.load();
+    ChatClient client = new ChatClient(c, ChatClient.httpClient(c),
+        new Budget(c.maxRequestsPerDay(), c.maxTokensPerDay(), Clock.fixed(Instant.parse("2026-01-05T10:00:00Z"),
+            ZoneOffset.UTC)), stats);
+    return new LlmClassifier(RULES, c, new Prompt(taxonomy, 0), new AnswerSchema(taxonomy),
+        withCache ? new AnswerCache(dir.resolve("cache")) : null, client, null, stats);
+  }
+
+  @Test
+  void labelsComeFromTheModelsAnswerWithItsProvenance() throws Exception {
+    stub.then(StubChatServer.Reply.answer(Fixtures.HANG_ANSWER));
+    LlmClassifier t = tier(config(Map.of()), true);
+    LlmClassifier.Outcome o = t.outcome(Fixtures.hangIssue(), ChangeDetails.NONE);
+    assertTrue(o.answered(), o.reason());
+    Classification c = o.classification();
+    assertEquals(Kind.BUG, c.kind().value());
+    assertEquals(Symptom.HANG, c.symptom().value());
+    assertEquals(SymptomClass.HANG, c.symptomClass().value());
+    assertEquals(RootCause.DISTRIBUTED_COMMUNICATION_ERROR, c.rootCause().value());
+    assertEquals(Boolean.TRUE, c.distributedSpecific().value());
+    assertEquals(0.9, c.symptom().confidence(), 1e-9);
+    assertTrue(c.symptom().evidence().startsWith("llm:stub-model prompt " + t.prompt().version()),
+        c.symptom().evidence());
+    assertEquals("llm:stub-model/" + t.prompt().version(), c.classifierVersion());
+    assertEquals(1, stub.requests().size());
+    StubChatServer.Recorded r = stub.requests().get(0);
+    assertEquals("/v1/chat/completions", r.path());
+    assertEquals(List.of("Bearer sk-test-123"), r.headers().get("Authorization"));
+    assertEquals("stub-model", r.body().get("model").asText());
+    assertEquals("json_schema", r.body().at("/response_format/type").asText());
+    assertTrue(r.body().at("/messages/1/content").asText().contains(Fixtures.hangIssue().title()));
+    assertEquals(1, stats.requests());
+    assertTrue(stats.promptTokens() > 500, "tokens counted from usage: " + stats.promptTokens());
+  }
+
+  @Test
+  void unchangedContentIsAnsweredFromTheCacheWithoutARequest() throws Exception {
+    stub.then(StubChatServer.Reply.answer(Fixtures.HANG_ANSWER));
+    LlmConfig c = config(Map.of());
+    tier(c, true).classify(Fixtures.hangIssue());
+    LlmClassifier again = tier(c, true);
+    LlmClassifier.Outcome o = again.outcome(Fixtures.hangIssue(), ChangeDetails.NONE);
+    assertTrue(o.answered() && o.cached());
+    assertEquals(Symptom.HANG, o.classification().symptom().value());
+    assertTrue(o.classification().symptom().evidence().contains("cached"));
+    assertEquals(1, stub.requests().size(), "no second request");
+    IssueText edited = IssueText.of("acme/trainer", 11, Fixtures.hangIssue().title(),
+        Fixtures.hangIssue().body() + "\nUpdate: it also happens with two nodes.");
+    stub.then(StubChatServer.Reply.answer(Fixtures.HANG_ANSWER));
+    again.classify(edited);
+    assertEquals(2, stub.requests().size(), "changed content is asked again");
+  }
+
+  @Test
+  void retriesAfter429And5xxWithBackoff() throws Exception {
+    stub.then(StubChatServer.Reply.status(429, Map.of("Retry-After", "0")), StubChatServer.Reply.status(503, Map.of()),
+        StubChatServer.Reply.answer(Fixtures.HANG_ANSWER));
+    LlmClassifier.Outcome o = tier(config(Map.of()), false).outcome(Fixtures.hangIssue(), ChangeDetails.NONE);
+    assertTrue(o.answered(), o.reason());
+    assertEquals(3, stub.requests().size());
+    assertEquals(2, stats.retries());
+  }
+
+  @Test
+  void persistentServerErrorsFallBackToTheOfflineLabelsWithTheReason() throws Exception {
+    stub.otherwise(StubChatServer.Reply.status(500, Map.of()));
+    IssueText item = Fixtures.hangIssue();
+    LlmClassifier.Outcome o = tier(config(Map.of()), true).outcome(item, ChangeDetails.NONE);
+    assertFalse(o.answered());
+    assertEquals("fallback", o.source());
+    assertTrue(o.reason().startsWith("HTTP 500: stub says 500"), o.reason());
+    assertEquals(3, stub.requests().size(), "one request and two retries");
+    Classification offline = RULES.classify(item);
+    assertEquals(offline.symptom().value(), o.classification().symptom().value());
+    assertEquals(offline.classifierVersion(), o.classification().classifierVersion());
+    assertTrue(o.classification().symptom().evidence().startsWith("fallback: HTTP 500"),
+        o.classification().symptom().evidence());
+    assertEquals(1, stats.fallbacks());
+  }
+
+  @Test
+  void aClientErrorIsNotRetried() throws Exception {
+    stub.then(StubChatServer.Reply.status(400, Map.of()));
+    LlmClassifier.Outcome o = tier(config(Map.of()), false).outcome(Fixtures.hangIssue(), ChangeDetails.NONE);
+    assertTrue(o.reason().startsWith("HTTP 400"), o.reason());
+    assertEquals(1, stub.requests().size());
+  }
+
+  @Test
+  void aSlowEndpointTimesOutAndTheItemFallsBack() throws Exception {
+    stub.otherwise(StubChatServer.Reply.slow(Fixtures.HANG_ANSWER, 3_000));
+    LlmConfig c = config(Map.of("FAULTLINE_LLM_TIMEOUT_MS", "200", "FAULTLINE_LLM_MAX_RETRIES", "0"));
+    long started = System.nanoTime();
+    LlmClassifier.Outcome o = tier(c, false).outcome(Fixtures.hangIssue(), ChangeDetails.NONE);
+    assertTrue(o.reason().startsWith("timed out after 200 ms"), o.reason());
+    assertTrue((System.nanoTime() - started) / 1e6 < 2_500, "did not wait for the slow reply");
+  }
+
+  @Test
+  void malformedOrInvalidAnswersAreRejectedWithTheReason() throws Exception {
+    stub.then(StubChatServer.Reply.answer("Sure! The labels are: BUG, HANG."),
+        StubChatServer.Reply.answer(Fixtures.HANG_ANSWER.replace("\"HANG\"", "\"DEADLOCK\"")),
+        StubChatServer.Reply.brokenBody());
+    LlmClassifier t = tier(config(Map.of("FAULTLINE_LLM_MAX_RETRIES", "0")), true);
+    assertTrue(t.outcome(Fixtures.hangIssue(), ChangeDetails.NONE).reason().startsWith("answer rejected: unparsable JSON"));
+    assertEquals("answer rejected: unknown symptom code 'DEADLOCK'",
+        t.outcome(Fixtures.hangIssue(), ChangeDetails.NONE).reason());
+    assertEquals("reply is not JSON", t.outcome(Fixtures.hangIssue(), ChangeDetails.NONE).reason());
+    assertEquals(0, stats.answered());
+    assertFalse(new AnswerCache(dir.resolve("cache")).contains(t.key(Fixtures.hangIssue())), "nothing invalid cached");
+  }
+
+  @Test
+  void anEndpointThatDiesMidRunNeitherStallsNorLosesAnItem() throws Exception {
+    stub.then(StubChatServer.Reply.answer(Fixtures.HANG_ANSWER));
+    LlmClassifier t = tier(config(Map.of("FAULTLINE_LLM_MAX_RETRIES", "1")), true);
+    assertTrue(t.outcome(Fixtures.hangIssue(), ChangeDetails.NONE).answered());
+    stub.close();
+    long started = System.nanoTime();
+    LlmClassifier.Outcome o = t.outcome(Fixtures.questionIssue(), ChangeDetails.NONE);
+    assertTrue(o.reason().startsWith("I/O error"), o.reason());
+    assertEquals(RULES.classify(Fixtures.questionIssue()).kind().value(), o.classification().kind().value());
+    assertTrue((System.nanoTime() - started) / 1e6 < 2_000, "a refused connection fails fast");
+    assertTrue(t.outcome(Fixtures.hangIssue(), ChangeDetails.NONE).cached(), "answers before the stop are kept");
+  }
+
+  @Test
+  void noMoreThanTheConfiguredRequestsAreInFlight() throws Exception {
+    stub.otherwise(StubChatServer.Reply.slow(Fixtures.HANG_ANSWER, 150));
+    LlmClassifier t = tier(config(Map.of("FAULTLINE_LLM_CONCURRENCY", "2")), false);
+    java.util.concurrent.ExecutorService callers = java.util.concurrent.Executors.newFixedThreadPool(6);
+    try {
+      List<java.util.concurrent.Future<LlmClassifier.Outcome>> results = new java.util.ArrayList<>();
+      for (int i = 0; i < 6; i++) {
+        IssueText item = IssueText.of("acme/trainer", 100 + i, "Stall number " + i, "Ranks wait in all_reduce " + i);
+        results.add(callers.submit(() -> t.outcome(item, ChangeDetails.NONE)));
+      }
+      for (var r : results) {
+        assertTrue(r.get(10, java.util.concurrent.TimeUnit.SECONDS).answered());
+      }
+    } finally {
+      callers.shutdownNow();
+    }
+    assertEquals(6, stub.requests().size());
+    assertEquals(2, stub.maxInFlight(), "FAULTLINE_LLM_CONCURRENCY=2");
+  }
+
+  @Test
+  void theDailyRequestBudgetStopsRequests() throws Exception {
+    stub.otherwise(StubChatServer.Reply.answer(Fixtures.HANG_ANSWER));
+    LlmClassifier t = tier(config(Map.of("FAULTLINE_LLM_MAX_REQUESTS_PER_DAY", "1")), false);
+    assertTrue(t.outcome(Fixtures.hangIssue(), ChangeDetails.NONE).answered());
+    LlmClassifier.Outcome second = t.outcome(Fixtures.questionIssue(), ChangeDetails.NONE);
+    assertTrue(second.reason().startsWith("daily request budget of 1 reached"), second.reason());
+    assertEquals(1, stub.requests().size());
+  }
+
+  @Test
+  void theDailyTokenBudgetStopsRequestsOnceSpent() throws Exception {
+    stub.otherwise(StubChatServer.Reply.answer(Fixtures.HANG_ANSWER));
+    LlmClassifier t = tier(config(Map.of("FAULTLINE_LLM_MAX_TOKENS_PER_DAY", "100")), false);
+    assertTrue(t.outcome(Fixtures.hangIssue(), ChangeDetails.NONE).answered());
+    assertTrue(t.outcome(Fixtures.questionIssue(), ChangeDetails.NONE).reason().startsWith("daily token budget"));
+    assertEquals(1, stub.requests().size());
+  }
+
+  @Test
+  void theCircuitBreakerStopsAskingADeadEndpoint() throws Exception {
+    stub.otherwise(StubChatServer.Reply.status(502, Map.of()));
+    LlmClassifier t = tier(config(Map.of("FAULTLINE_LLM_MAX_RETRIES", "0")), false);
+    for (int i = 0; i < ChatClient.BREAKER_FAILURES; i++) {
+      t.outcome(Fixtures.hangIssue(), ChangeDetails.NONE);
+    }
+    LlmClassifier.Outcome o = t.outcome(Fixtures.hangIssue(), ChangeDetails.NONE);
+    assertTrue(o.reason().startsWith("circuit breaker open"), o.reason());
+    assertEquals(ChatClient.BREAKER_FAILURES, stub.requests().size());
+  }
+
+  @Test
+  void withoutEndpointOnlyCachedAnswersAreUsed() throws Exception {
+    LlmConfig c = LlmConfig.from(Map.of("FAULTLINE_LLM_MODEL", "stub-model"));
+    assertFalse(c.endpointConfigured());
+    Taxonomy taxonomy = Taxonomy.load();
+    LlmClassifier t = new LlmClassifier(RULES, c, new Prompt(taxonomy, 0), new AnswerSchema(taxonomy),
+        new AnswerCache(dir.resolve("cache")), null, null, stats);
+    LlmClassifier.Outcome o = t.outcome(Fixtures.hangIssue(), ChangeDetails.NONE);
+    assertTrue(o.reason().startsWith("no cached answer and no endpoint configured"), o.reason());
+    assertEquals(0, stub.requests().size());
+  }
+
+  @Test
+  void aPersonsGithubLabelWinsOverTheModel() throws Exception {
+    stub.then(StubChatServer.Reply.answer(Fixtures.HANG_ANSWER));
+    IssueText labelled = new IssueText("acme/trainer", 13, Fixtures.hangIssue().title(), Fixtures.hangIssue().body(),
+        List.of("inference"), List.of(), List.of(), "open");
+    assertTrue(RULES.classify(labelled).phase().humanGiven(), "the 'inference' label sets phase (classifier config)");
+    LlmClassifier.Outcome o = tier(config(Map.of()), false).outcome(labelled, ChangeDetails.NONE);
+    assertTrue(o.answered(), o.reason());
+    assertEquals(Phase.INFERENCE, o.classification().phase().value(), "the model said TRAINING");
+    assertTrue(o.classification().phase().humanGiven());
+    assertEquals(Symptom.HANG, o.classification().symptom().value());
+  }
+
+  @Test
+  void exampleSetGoesIntoTheRequestAndIntoTheCacheKey(@TempDir Path tmp) throws Exception {
+    stub.otherwise(StubChatServer.Reply.answer(Fixtures.HANG_ANSWER));
+    LlmConfig c = config(Map.of("FAULTLINE_LLM_EXAMPLES", Fixtures.examples(tmp).toString(), "FAULTLINE_LLM_K", "2"));
+    LlmClassifier withExamples = LlmTier.create(RULES, c, dir.resolve("cache"), WordEmbedder::new, stats);
+    withExamples.classify(Fixtures.hangIssue());
+    JsonNode body = stub.requests().get(0).body();
+    assertTrue(body.at("/messages/1/content").asText().contains("Example 2 (acme/examples#"), body.toString());
+    LlmClassifier without = LlmTier.create(RULES, c.withExamples(null), dir.resolve("cache"), WordEmbedder::new, stats);
+    assertNotEquals(withExamples.key(Fixtures.hangIssue()), without.key(Fixtures.hangIssue()));
+    without.classify(Fixtures.hangIssue());
+    assertEquals(2, stub.requests().size(), "a prompt without examples is a different question");
+    assertFalse(stub.requests().get(1).body().at("/messages/1/content").asText().contains("Example 1"));
+    assertTrue(java.nio.file.Files.exists(dir.resolve("cache/vectors/vectors-test-words.bin")),
+        "the examples' vectors are kept for the next run");
+  }
+}
