@@ -20,8 +20,12 @@ final class CvReport {
     out.printf(Locale.ROOT, "Learned layer, %d-fold cross-validation on its training corpus (%d items; folds grouped by"
         + " issue; every answer from a model that did not see it):%n", report.path("folds").asInt(),
         report.path("items").asInt());
-    for (String part : new String[] {"all", "issues", "changes"}) {
-      out.printf(Locale.ROOT, "-- %s --%n", part);
+    for (String part : new String[] {"all", "issues", "changes", "byRepository"}) {
+      if (!cv.has(part)) {
+        continue;
+      }
+      out.printf(Locale.ROOT, "-- %s --%n", part.equals("byRepository")
+          ? "leave one repository out (each repository answered by a model trained on the others)" : part);
       out.printf(Locale.ROOT, "%-22s %-8s %8s %-13s %6s %6s %6s %6s %6s%n", "dimension", "answers", "macroF1",
           "bootstrap CI", "top30", "top50", "top70", "all", "ECE");
       for (Target t : Target.values()) {

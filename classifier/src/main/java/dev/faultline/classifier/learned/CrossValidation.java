@@ -30,12 +30,29 @@ public final class CrossValidation {
    */
   public static List<Answered> run(
       List<Example> all, int k, long seed, Predicate<String> keepFixed, double subsample, Consumer<Integer> progress) {
+    return run(all, k, e -> fold(e.group(), k, seed), seed, keepFixed, subsample, progress);
+  }
+
+  /**
+   * Leave one repository out: each repository's items are answered by a model trained on the other repositories'
+   * (a harder test than grouping by issue: the model never saw that project's words, paths or habits).
+   */
+  public static List<Answered> byRepository(
+      List<Example> all, long seed, Predicate<String> keepFixed, Consumer<Integer> progress) {
+    List<String> repos = all.stream().map(Example::repo).distinct().sorted().toList();
+    return run(all, repos.size(), e -> repos.indexOf(e.repo()), seed, keepFixed, 1.0, progress);
+  }
+
+  /** Cross-validation over the folds {@code foldOf} assigns (0 to k-1). */
+  public static List<Answered> run(
+      List<Example> all, int k, java.util.function.ToIntFunction<Example> foldOf, long seed,
+      Predicate<String> keepFixed, double subsample, Consumer<Integer> progress) {
     List<Answered> out = new ArrayList<>();
     for (int f = 0; f < k; f++) {
       List<Example> train = new ArrayList<>();
       List<Example> test = new ArrayList<>();
       for (Example e : all) {
-        if (fold(e.group(), k, seed) == f) {
+        if (foldOf.applyAsInt(e) == f) {
           test.add(e);
         } else if (subsample >= 1.0 || new SplittableRandom(seed * 17 + e.group().hashCode()).nextDouble() < subsample) {
           train.add(e);

@@ -236,6 +236,12 @@ public final class TrainCommand {
     if (Boolean.getBoolean("faultline.train.quick")) {
       return;
     }
+    long t1 = System.nanoTime();
+    List<CrossValidation.Answered> loro =
+        CrossValidation.byRepository(all, seed, n -> true, f -> out.printf(Locale.ROOT,
+            "  leave-one-repository-out: %d repositories done, %.0f s%n", f, (System.nanoTime() - t1) / 1e9));
+    out.printf(Locale.ROOT, "%n== leave one repository out (each repository answered by a model of the others) ==%n");
+    table(loro, 0, seed, cvNode.putObject("byRepository"), out);
     ObjectNode curve = cvNode.putObject("learningCurve");
     out.printf(Locale.ROOT, "%n== learning curve: macro-F1 with 25/50/100%% of each training fold ==%n");
     Map<Double, List<CrossValidation.Answered>> byShare = new LinkedHashMap<>();
