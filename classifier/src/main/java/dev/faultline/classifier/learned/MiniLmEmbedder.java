@@ -45,9 +45,39 @@ public final class MiniLmEmbedder implements TextEmbedder {
       options.setExecutionMode(OrtSession.SessionOptions.ExecutionMode.SEQUENTIAL);
       options.addConfigEntry("session.intra_op.allow_spinning", "0");
       OrtSession session = env.createSession(weights.readAllBytes(), options);
-      model = new Encoder(new OnnxBertBiEncoder(env, session, tokenizer, PoolingMode.MEAN));
+      model = new Encoder(withOwnNativeCopy(() -> new OnnxBertBiEncoder(env, session, tokenizer, PoolingMode.MEAN)));
     } catch (IOException | OrtException e) {
       throw new IllegalStateException("cannot load the text encoder: " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Creates the tokenizer with its native library unpacked to a directory of its own. DJL unpacks the library to a
+   * fixed path per JVM, and a JVM refuses to load one path into a second class loader: a Flink task manager gives
+   * each job (and a job restored from a savepoint) a class loader of its own, so the second would fail with
+   * "already loaded in another classloader". The copy is deleted once loaded (the loaded library stays mapped).
+   */
+  private static OnnxBertBiEncoder withOwnNativeCopy(java.util.function.Supplier<OnnxBertBiEncoder> create)
+      throws IOException {
+    java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("faultline-encoder-");
+    try {
+      synchronized (System.class) { // one lock for every class loader of the JVM while the property is ours
+        String before = System.getProperty("ENGINE_CACHE_DIR");
+        System.setProperty("ENGINE_CACHE_DIR", dir.toString());
+        try {
+          return create.get();
+        } finally {
+          if (before == null) {
+            System.clearProperty("ENGINE_CACHE_DIR");
+          } else {
+            System.setProperty("ENGINE_CACHE_DIR", before);
+          }
+        }
+      }
+    } finally {
+      try (var walk = java.nio.file.Files.walk(dir)) {
+        walk.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+      }
     }
   }
 

@@ -144,6 +144,10 @@ class FlinkClusterIT {
         perVersion.forEach((k, count) -> assertEquals(1, count, "classified more than once across the restore: " + k));
         assertEquals(20 + 3 + 1, perVersion.size(), "classified versions: " + perVersion.keySet());
         assertEquals(20, issueCount(driver, repo));
+        // the job jar's learned classifier loaded on the cluster, for the first job and for the one restored into
+        // the same task managers (a new user-code class loader): no fallback to the rules
+        assertEquals(List.of(), classifierVersions(driver, repo).stream().filter(v -> !v.startsWith("learned-")).toList(),
+            "issues not classified by the learned layer");
 
         run(new String[] {"jobs", "cancel", "--jobmanager", flink.jobManagerAddress(), "--job", "pipeline"});
         assertEquals("CANCELED", rest.jobState(second));
@@ -208,6 +212,13 @@ class FlinkClusterIT {
     issue.putNull("closed_at");
     payload.putObject("repository").put("full_name", repo);
     return new Delivery("d-" + UUID.randomUUID(), "issues", action, repo, Instant.now(), DeliverySource.WEBHOOK, payload.toString());
+  }
+
+  private static List<String> classifierVersions(Driver driver, String repo) {
+    try (var s = driver.session(SessionConfig.forDatabase("neo4j"))) {
+      return s.run("MATCH (i:Issue) WHERE i.id STARTS WITH $repo RETURN DISTINCT i.classifierVersion AS v",
+          Map.of("repo", repo + "#")).list(r -> r.get("v").asString());
+    }
   }
 
   private static long issueCount(Driver driver, String repo) {
