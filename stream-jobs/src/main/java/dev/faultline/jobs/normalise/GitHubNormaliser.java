@@ -9,6 +9,7 @@ import dev.faultline.jobs.records.IssueEvent;
 import dev.faultline.jobs.records.PullRequestEvent;
 import dev.faultline.jobs.records.ReleaseEvent;
 import dev.faultline.schemas.Delivery;
+import dev.faultline.schemas.ClosingReferences;
 import dev.faultline.schemas.DeliveryKey;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;

@@ -1,0 +1,482 @@
+package dev.faultline.ingest.backfill.git;
+
+import dev.faultline.ingest.backfill.git.MergedChange.FileChange;
+import dev.faultline.ingest.backfill.git.MergedChange.Kind;
+import dev.faultline.ingest.backfill.git.MergedChange.Status;
+import dev.faultline.schemas.ClosingReferences;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.Charset;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.IllegalCharsetNameException;
+import java.nio.charset.StandardCharsets;
+import java.nio.charset.UnsupportedCharsetException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.eclipse.jgit.diff.DiffAlgorithm;
+import org.eclipse.jgit.diff.Edit;
+import org.eclipse.jgit.diff.EditList;
+import org.eclipse.jgit.diff.RawText;
+import org.eclipse.jgit.diff.RawTextComparator;
+import org.eclipse.jgit.errors.RepositoryNotFoundException;
+import org.eclipse.jgit.lib.Constants;
+import org.eclipse.jgit.lib.FileMode;
+import org.eclipse.jgit.lib.ObjectId;
+import org.eclipse.jgit.lib.ObjectLoader;
+import org.eclipse.jgit.lib.ObjectReader;
+import org.eclipse.jgit.lib.PersonIdent;
+import org.eclipse.jgit.lib.Ref;
+import org.eclipse.jgit.lib.Repository;
+import org.eclipse.jgit.revwalk.RevCommit;
+import org.eclipse.jgit.revwalk.RevObject;
+import org.eclipse.jgit.revwalk.RevTag;
+import org.eclipse.jgit.revwalk.RevWalk;
+import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
+import org.eclipse.jgit.treewalk.EmptyTreeIterator;
+import org.eclipse.jgit.treewalk.TreeWalk;
+import org.eclipse.jgit.treewalk.filter.TreeFilter;
+import org.eclipse.jgit.util.RawParseUtils;
+
+/**
+ * Reads the fix history of a local clone (working tree or bare mirror) with JGit: the first-parent history of the
+ * default branch as {@link MergedChange}s and the release tags as {@link ReleaseTag}s. Not thread-safe; one reader
+ * keeps one {@link ObjectReader}, one {@link RevWalk} and one {@link TreeWalk} for the whole run.
+ *
+ * <p>Sizes are {@code git log --numstat}'s: lines added and deleted per file against the first parent (histogram
+ * diff), a binary file (a NUL byte in its first 8,000 bytes, or larger than {@link #MAX_BLOB_BYTES}) counts as
+ * changed with 0/0. Rename detection is exact only (a file moved unchanged counts once, 0/0); a file moved and
+ * edited counts as removed plus added, as {@code git log --no-renames} does.
+ */
+public final class GitHistoryReader implements AutoCloseable {
+  /** Files listed per change (all are counted). */
+  public static final int MAX_FILES = 300;
+  /** Characters of the diff summary. */
+  public static final int SUMMARY_CHARS = 2_500;
+  /** Longest line of the diff summary. */
+  static final int SUMMARY_LINE_CHARS = 160;
+  /** Blobs larger than this are not diffed: counted as binary. */
+  public static final long MAX_BLOB_BYTES = 16L << 20;
+
+  private static final Pattern MERGE_PR = Pattern.compile("^Merge pull request #(\\d{1,9}) from (\\S+)");
+  private static final Pattern SQUASH = Pattern.compile("^(.*?)\\s*\\(#(\\d{1,9})\\)$");
+  private static final Pattern NOREPLY =
+      Pattern.compile("^(?:\\d+\\+)?([A-Za-z0-9](?:[A-Za-z0-9-]{0,38}))@users\\.noreply\\.github\\.com$");
+
+  private final Repository repository;
+  private final String repo;
+  private final ObjectReader reader;
+  private final RevWalk walk;
+  private final TreeWalk treeWalk;
+  private final DiffAlgorithm diff = DiffAlgorithm.getAlgorithm(DiffAlgorithm.SupportedAlgorithm.HISTOGRAM);
+
+  private GitHistoryReader(Repository repository, String repo) {
+    this.repository = repository;
+    this.repo = repo;
+    this.reader = repository.newObjectReader();
+    this.walk = new RevWalk(reader);
+    this.treeWalk = new TreeWalk(reader);
+    treeWalk.setRecursive(true);
+  }
+
+  /**
+   * Opens the clone at {@code dir}: a working tree (with {@code .git}) or a git directory (a bare mirror).
+   *
+   * @param repo the GitHub repository it is a clone of ({@code owner/name}), for same-repository closing references
+   * @throws NotARepositoryException when {@code dir} is not a git repository
+   */
+  public static GitHistoryReader open(Path dir, String repo) throws IOException {
+    if (!Files.isDirectory(dir)) {
+      throw new NotARepositoryException(dir + " is not a directory: give the path of a clone (or a bare mirror)");
+    }
+    FileRepositoryBuilder builder = new FileRepositoryBuilder().setMustExist(true);
+    if (Files.exists(dir.resolve(Constants.DOT_GIT))) {
+      builder.setWorkTree(dir.toFile());
+    } else {
+      builder.setGitDir(dir.toFile());
+    }
+    Repository repository;
+    try {
+      repository = builder.build();
+    } catch (RepositoryNotFoundException | IllegalArgumentException e) {
+      throw new NotARepositoryException(dir + " is not a git repository (no objects/refs/HEAD found there)");
+    }
+    if (!repository.getObjectDatabase().exists()) {
+      repository.close();
+      throw new NotARepositoryException(dir + " is not a git repository (no object database)");
+    }
+    return new GitHistoryReader(repository, repo);
+  }
+
+  /** The path or the content of the repository is not what a clone is. */
+  public static final class NotARepositoryException extends IOException {
+    public NotARepositoryException(String message) {
+      super(message);
+    }
+  }
+
+  /**
+   * The default branch: what {@code HEAD} points at, else {@code refs/heads/main} or {@code refs/heads/master};
+   * {@code branch} (a short or full ref name) overrides it.
+   *
+   * @throws NotARepositoryException when there is no such branch (an empty repository)
+   */
+  public Ref defaultBranch(Optional<String> branch) throws IOException {
+    if (branch.isPresent()) {
+      Ref ref = repository.findRef(branch.get());
+      if (ref == null || ref.getObjectId() == null) {
+        throw new NotARepositoryException("no branch " + branch.get() + " in " + repository.getDirectory());
+      }
+      return ref;
+    }
+    Ref head = repository.exactRef(Constants.HEAD);
+    if (head != null && head.getObjectId() != null) {
+      return head.getTarget();
+    }
+    for (String name : List.of("refs/heads/main", "refs/heads/master")) {
+      Ref ref = repository.exactRef(name);
+      if (ref != null && ref.getObjectId() != null) {
+        return ref;
+      }
+    }
+    throw new NotARepositoryException(
+        repository.getDirectory() + " has no commits on HEAD, main or master: name the branch with --branch");
+  }
+
+  /**
+   * The first-parent history of {@code tip} committed in {@code [since, until)}, oldest first.
+   */
+  public List<ObjectId> firstParentHistory(Ref tip, Optional<Instant> since, Optional<Instant> until)
+      throws IOException {
+    long from = since.map(Instant::getEpochSecond).orElse(Long.MIN_VALUE);
+    long to = until.map(Instant::getEpochSecond).orElse(Long.MAX_VALUE);
+    List<ObjectId> commits = new ArrayList<>();
+    try (RevWalk w = new RevWalk(reader)) {
+      w.setFirstParent(true);
+      w.setRetainBody(false);
+      w.markStart(w.parseCommit(tip.getObjectId()));
+      for (RevCommit c : w) {
+        long t = c.getCommitTime();
+        if (t >= from && t < to) {
+          commits.add(c.copy());
+        }
+      }
+    }
+    Collections.reverse(commits);
+    return commits;
+  }
+
+  /**
+   * Reads one commit of the first-parent history as a merged change.
+   *
+   * @throws IOException when an object it needs is missing or corrupt (a shallow or damaged clone)
+   */
+  public MergedChange read(ObjectId id) throws IOException {
+    RevCommit c = walk.parseCommit(id);
+    walk.parseBody(c);
+    RevCommit parent = c.getParentCount() > 0 ? walk.parseCommit(c.getParent(0)) : null;
+    boolean[] lenient = new boolean[1];
+    String message = message(c, lenient);
+    int nl = message.indexOf('\n');
+    String firstLine = (nl < 0 ? message : message.substring(0, nl)).strip();
+    String rest = nl < 0 ? "" : message.substring(nl + 1).strip();
+
+    Kind kind = Kind.DIRECT;
+    Integer number = null;
+    String title = firstLine;
+    String body = rest;
+    String login = null;
+    Matcher merge = MERGE_PR.matcher(firstLine);
+    Matcher squash = SQUASH.matcher(firstLine);
+    if (c.getParentCount() >= 2 && merge.find()) {
+      kind = Kind.MERGE;
+      number = Integer.parseInt(merge.group(1));
+      int slash = merge.group(2).indexOf('/');
+      login = slash > 0 ? merge.group(2).substring(0, slash) : null;
+      // GitHub puts the pull request's title on the first line of the body.
+      int end = rest.indexOf('\n');
+      title = rest.isEmpty() ? firstLine : (end < 0 ? rest : rest.substring(0, end)).strip();
+      body = rest.isEmpty() || end < 0 ? "" : rest.substring(end + 1).strip();
+    } else if (squash.matches() && !squash.group(1).isBlank()) {
+      kind = Kind.SQUASH;
+      number = Integer.parseInt(squash.group(2));
+      title = squash.group(1);
+    }
+    PersonIdent author = c.getAuthorIdent();
+    if (login == null) {
+      Matcher m = NOREPLY.matcher(author.getEmailAddress());
+      login = m.matches() ? m.group(1) : null;
+    }
+    Diff d = diff(parent, c);
+    // Each commit is read once, oldest first; the next one needs only this one's tree, not its message.
+    c.disposeBody();
+    return new MergedChange(
+        c.name(),
+        kind,
+        number,
+        title,
+        body,
+        author.getName(),
+        login,
+        author.getWhenAsInstant(),
+        Instant.ofEpochSecond(c.getCommitTime()),
+        d.files,
+        d.changedFiles,
+        d.additions,
+        d.deletions,
+        ClosingReferences.in(repo, message),
+        d.summary.toString(),
+        lenient[0]);
+  }
+
+  /**
+   * The message in its declared encoding (UTF-8 when none is declared); bytes that are not valid in it are read as
+   * ISO-8859-1, which maps every byte, and {@code lenient[0]} is set.
+   */
+  static String message(RevCommit c, boolean[] lenient) {
+    byte[] raw = c.getRawBuffer();
+    int start = RawParseUtils.commitMessage(raw, 0);
+    if (start < 0) {
+      return "";
+    }
+    Charset charset;
+    try {
+      charset = c.getEncoding();
+    } catch (IllegalCharsetNameException | UnsupportedCharsetException e) {
+      charset = StandardCharsets.UTF_8;
+      lenient[0] = true;
+    }
+    try {
+      return charset
+          .newDecoder()
+          .onMalformedInput(CodingErrorAction.REPORT)
+          .onUnmappableCharacter(CodingErrorAction.REPORT)
+          .decode(ByteBuffer.wrap(raw, start, raw.length - start))
+          .toString();
+    } catch (CharacterCodingException e) {
+      lenient[0] = true;
+      return new String(raw, start, raw.length - start, StandardCharsets.ISO_8859_1);
+    }
+  }
+
+  /** Release tags (by {@code patterns}) dated in {@code [since, until)}, oldest first. */
+  public List<ReleaseTag> releaseTags(ReleaseTagPatterns patterns, Optional<Instant> since, Optional<Instant> until)
+      throws IOException {
+    List<ReleaseTag> tags = new ArrayList<>();
+    try (RevWalk w = new RevWalk(reader)) {
+      for (Ref ref : repository.getRefDatabase().getRefsByPrefix(Constants.R_TAGS)) {
+        String name = ref.getName().substring(Constants.R_TAGS.length());
+        if (!patterns.isRelease(name) || ref.getObjectId() == null) {
+          continue;
+        }
+        RevObject object = w.parseAny(ref.getObjectId());
+        Instant date = null;
+        boolean annotated = object instanceof RevTag;
+        if (object instanceof RevTag tag && tag.getTaggerIdent() != null) {
+          date = tag.getTaggerIdent().getWhenAsInstant();
+        }
+        RevObject target = w.peel(object);
+        if (!(target instanceof RevCommit commit)) {
+          continue; // a tag of a tree or a blob names no release
+        }
+        if (date == null) {
+          date = Instant.ofEpochSecond(w.parseCommit(commit).getCommitTime());
+        }
+        if (since.isPresent() && date.isBefore(since.get()) || until.isPresent() && !date.isBefore(until.get())) {
+          continue;
+        }
+        tags.add(new ReleaseTag(name, commit.name(), date, annotated, ReleaseTagPatterns.isPrerelease(name)));
+      }
+    }
+    tags.sort(Comparator.comparing(ReleaseTag::date).thenComparing(ReleaseTag::name));
+    return tags;
+  }
+
+  private static final class Diff {
+    final List<FileChange> files = new ArrayList<>();
+    final StringBuilder summary = new StringBuilder();
+    int changedFiles;
+    int additions;
+    int deletions;
+  }
+
+  private record Entry(String path, FileMode oldMode, FileMode newMode, ObjectId oldId, ObjectId newId) {}
+
+  private Diff diff(RevCommit parent, RevCommit commit) throws IOException {
+    treeWalk.reset();
+    treeWalk.setFilter(TreeFilter.ANY_DIFF);
+    if (parent == null) {
+      treeWalk.addTree(new EmptyTreeIterator());
+    } else {
+      treeWalk.addTree(parent.getTree());
+    }
+    treeWalk.addTree(commit.getTree());
+    List<Entry> entries = new ArrayList<>();
+    while (treeWalk.next()) {
+      entries.add(
+          new Entry(
+              treeWalk.getPathString(),
+              treeWalk.getFileMode(0),
+              treeWalk.getFileMode(1),
+              treeWalk.getObjectId(0),
+              treeWalk.getObjectId(1)));
+    }
+    Diff d = new Diff();
+    // Exact renames: a removed file whose content reappears under another path counts once, unchanged.
+    Map<ObjectId, Deque<Entry>> removed = new HashMap<>();
+    for (Entry e : entries) {
+      if (e.newMode == FileMode.MISSING && e.oldMode.getObjectType() == Constants.OBJ_BLOB) {
+        removed.computeIfAbsent(e.oldId, k -> new ArrayDeque<>()).add(e);
+      }
+    }
+    Set<Entry> movedAway = Collections.newSetFromMap(new IdentityHashMap<>());
+    Set<Entry> movedHere = Collections.newSetFromMap(new IdentityHashMap<>());
+    if (!removed.isEmpty()) {
+      for (Entry e : entries) {
+        if (e.oldMode == FileMode.MISSING && e.newMode.getObjectType() == Constants.OBJ_BLOB) {
+          Deque<Entry> same = removed.get(e.newId);
+          if (same != null && !same.isEmpty()) {
+            movedAway.add(same.poll());
+            movedHere.add(e);
+          }
+        }
+      }
+    }
+    for (Entry e : entries) {
+      if (!movedAway.contains(e)) {
+        count(e, movedHere.contains(e), d);
+      }
+    }
+    return d;
+  }
+
+  private void count(Entry e, boolean renamed, Diff d) throws IOException {
+    Status status =
+        renamed
+            ? Status.RENAMED
+            : e.oldMode == FileMode.MISSING ? Status.ADDED : e.newMode == FileMode.MISSING ? Status.REMOVED : Status.MODIFIED;
+    d.changedFiles++;
+    boolean blobs =
+        (e.oldMode == FileMode.MISSING || e.oldMode.getObjectType() == Constants.OBJ_BLOB)
+            && (e.newMode == FileMode.MISSING || e.newMode.getObjectType() == Constants.OBJ_BLOB);
+    if (renamed || !blobs || e.oldId.equals(e.newId)) {
+      // moved unchanged, a submodule pointer, or a mode change only
+      add(d, new FileChange(e.path, status, 0, 0, false));
+      return;
+    }
+    byte[] a = e.oldMode == FileMode.MISSING ? null : load(e.oldId);
+    byte[] b = e.newMode == FileMode.MISSING ? null : load(e.newId);
+    boolean binary = a == BINARY || b == BINARY || (a != null && RawText.isBinary(a)) || (b != null && RawText.isBinary(b));
+    if (binary) {
+      add(d, new FileChange(e.path, status, 0, 0, true));
+      summaryLine(d, "Binary file " + e.path + " " + status.apiName());
+      return;
+    }
+    RawText oldText = a == null ? RawText.EMPTY_TEXT : new RawText(a);
+    RawText newText = b == null ? RawText.EMPTY_TEXT : new RawText(b);
+    EditList edits;
+    if (a == null) {
+      edits = newText.size() == 0 ? new EditList() : EditList.singleton(new Edit(0, 0, 0, newText.size()));
+    } else if (b == null) {
+      edits = oldText.size() == 0 ? new EditList() : EditList.singleton(new Edit(0, oldText.size(), 0, 0));
+    } else {
+      edits = diff.diff(RawTextComparator.DEFAULT, oldText, newText);
+    }
+    int additions = 0;
+    int deletions = 0;
+    for (Edit edit : edits) {
+      additions += edit.getLengthB();
+      deletions += edit.getLengthA();
+    }
+    add(d, new FileChange(e.path, status, additions, deletions, false));
+    if (d.summary.length() < SUMMARY_CHARS) {
+      summarise(d, e.path, status, edits, oldText, newText);
+    }
+  }
+
+  private static void add(Diff d, FileChange f) {
+    d.additions += f.additions();
+    d.deletions += f.deletions();
+    if (d.files.size() < MAX_FILES) {
+      d.files.add(f);
+    }
+  }
+
+  /** A marker for a blob too large to diff. */
+  private static final byte[] BINARY = new byte[0];
+
+  private byte[] load(ObjectId id) throws IOException {
+    ObjectLoader loader = reader.open(id, Constants.OBJ_BLOB);
+    if (loader.getSize() > MAX_BLOB_BYTES) {
+      return BINARY;
+    }
+    return loader.getCachedBytes((int) MAX_BLOB_BYTES);
+  }
+
+  /** Appends a one-line-context diff of one file while the summary has room. */
+  private static void summarise(Diff d, String path, Status status, EditList edits, RawText a, RawText b) {
+    summaryLine(d, (status == Status.ADDED ? "--- /dev/null" : "--- a/" + path));
+    summaryLine(d, (status == Status.REMOVED ? "+++ /dev/null" : "+++ b/" + path));
+    for (Edit e : edits) {
+      if (d.summary.length() >= SUMMARY_CHARS) {
+        return;
+      }
+      int fromA = Math.max(0, e.getBeginA() - 1);
+      int toA = Math.min(a.size(), e.getEndA() + 1);
+      int fromB = Math.max(0, e.getBeginB() - 1);
+      int toB = Math.min(b.size(), e.getEndB() + 1);
+      summaryLine(d, "@@ -" + (fromA + 1) + "," + (toA - fromA) + " +" + (fromB + 1) + "," + (toB - fromB) + " @@");
+      if (e.getBeginA() > 0 && e.getBeginA() - 1 < a.size()) {
+        summaryLine(d, " " + a.getString(e.getBeginA() - 1));
+      }
+      for (int i = e.getBeginA(); i < e.getEndA() && d.summary.length() < SUMMARY_CHARS; i++) {
+        summaryLine(d, "-" + a.getString(i));
+      }
+      for (int i = e.getBeginB(); i < e.getEndB() && d.summary.length() < SUMMARY_CHARS; i++) {
+        summaryLine(d, "+" + b.getString(i));
+      }
+      if (e.getEndA() < a.size()) {
+        summaryLine(d, " " + a.getString(e.getEndA()));
+      }
+    }
+  }
+
+  private static void summaryLine(Diff d, String line) {
+    int room = SUMMARY_CHARS - d.summary.length();
+    if (room <= 0) {
+      return;
+    }
+    String cut = line.length() > SUMMARY_LINE_CHARS ? line.substring(0, SUMMARY_LINE_CHARS) + "…" : line;
+    if (cut.length() + 1 > room) {
+      d.summary.append(cut, 0, room);
+    } else {
+      d.summary.append(cut).append('\n');
+    }
+  }
+
+  public Repository repository() {
+    return repository;
+  }
+
+  @Override
+  public void close() {
+    treeWalk.close();
+    walk.close();
+    reader.close();
+    repository.close();
+  }
+}
