@@ -15,25 +15,25 @@ import java.nio.charset.UnsupportedCharsetException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
-import java.util.Deque;
-import java.util.HashMap;
-import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.eclipse.jgit.api.errors.CanceledException;
 import org.eclipse.jgit.diff.DiffAlgorithm;
+import org.eclipse.jgit.diff.DiffConfig;
+import org.eclipse.jgit.diff.DiffEntry;
+import org.eclipse.jgit.diff.RenameDetector;
 import org.eclipse.jgit.diff.Edit;
 import org.eclipse.jgit.diff.EditList;
 import org.eclipse.jgit.diff.RawText;
 import org.eclipse.jgit.diff.RawTextComparator;
+import org.eclipse.jgit.errors.MissingObjectException;
 import org.eclipse.jgit.errors.RepositoryNotFoundException;
+import org.eclipse.jgit.lib.NullProgressMonitor;
 import org.eclipse.jgit.lib.Constants;
 import org.eclipse.jgit.lib.FileMode;
 import org.eclipse.jgit.lib.ObjectId;
@@ -59,8 +59,8 @@ import org.eclipse.jgit.util.RawParseUtils;
  *
  * <p>Sizes are {@code git log --numstat}'s: lines added and deleted per file against the first parent (histogram
  * diff), a binary file (a NUL byte in its first 8,000 bytes, or larger than {@link #MAX_BLOB_BYTES}) counts as
- * changed with 0/0. Rename detection is exact only (a file moved unchanged counts once, 0/0); a file moved and
- * edited counts as removed plus added, as {@code git log --no-renames} does.
+ * changed with 0/0. Renames are detected as git does by default (50% similar content, only in changes that both
+ * add and remove files, at most 1,000 candidates); a file moved and edited counts its edited lines.
  */
 public final class GitHistoryReader implements AutoCloseable {
   /** Files listed per change (all are counted). */
@@ -83,6 +83,7 @@ public final class GitHistoryReader implements AutoCloseable {
   private final RevWalk walk;
   private final TreeWalk treeWalk;
   private final DiffAlgorithm diff = DiffAlgorithm.getAlgorithm(DiffAlgorithm.SupportedAlgorithm.HISTOGRAM);
+  private final RenameDetector renames;
 
   private GitHistoryReader(Repository repository, String repo) {
     this.repository = repository;
@@ -91,6 +92,9 @@ public final class GitHistoryReader implements AutoCloseable {
     this.walk = new RevWalk(reader);
     this.treeWalk = new TreeWalk(reader);
     treeWalk.setRecursive(true);
+    this.renames = new RenameDetector(reader, repository.getConfig().get(DiffConfig.KEY));
+    renames.setRenameScore(50);
+    renames.setRenameLimit(1000);
   }
 
   /**
@@ -240,6 +244,7 @@ public final class GitHistoryReader implements AutoCloseable {
         d.deletions,
         ClosingReferences.in(repo, message),
         d.summary.toString(),
+        d.unreadableFiles,
         lenient[0]);
   }
 
@@ -310,11 +315,10 @@ public final class GitHistoryReader implements AutoCloseable {
     final List<FileChange> files = new ArrayList<>();
     final StringBuilder summary = new StringBuilder();
     int changedFiles;
+    int unreadableFiles;
     int additions;
     int deletions;
   }
-
-  private record Entry(String path, FileMode oldMode, FileMode newMode, ObjectId oldId, ObjectId newId) {}
 
   private Diff diff(RevCommit parent, RevCommit commit) throws IOException {
     treeWalk.reset();
@@ -325,65 +329,60 @@ public final class GitHistoryReader implements AutoCloseable {
       treeWalk.addTree(parent.getTree());
     }
     treeWalk.addTree(commit.getTree());
-    List<Entry> entries = new ArrayList<>();
-    while (treeWalk.next()) {
-      entries.add(
-          new Entry(
-              treeWalk.getPathString(),
-              treeWalk.getFileMode(0),
-              treeWalk.getFileMode(1),
-              treeWalk.getObjectId(0),
-              treeWalk.getObjectId(1)));
+    List<DiffEntry> entries = DiffEntry.scan(treeWalk);
+    boolean adds = false;
+    boolean deletes = false;
+    for (DiffEntry e : entries) {
+      adds |= e.getChangeType() == DiffEntry.ChangeType.ADD;
+      deletes |= e.getChangeType() == DiffEntry.ChangeType.DELETE;
+    }
+    if (adds && deletes) {
+      // Renames as git log and GitHub count them (50% similar content); only paid when files come and go.
+      renames.reset();
+      renames.addAll(entries);
+      try {
+        entries = renames.compute(reader, NullProgressMonitor.INSTANCE);
+      } catch (CanceledException e) {
+        throw new IllegalStateException("rename detection cannot be cancelled here", e);
+      }
     }
     Diff d = new Diff();
-    // Exact renames: a removed file whose content reappears under another path counts once, unchanged.
-    Map<ObjectId, Deque<Entry>> removed = new HashMap<>();
-    for (Entry e : entries) {
-      if (e.newMode == FileMode.MISSING && e.oldMode.getObjectType() == Constants.OBJ_BLOB) {
-        removed.computeIfAbsent(e.oldId, k -> new ArrayDeque<>()).add(e);
-      }
-    }
-    Set<Entry> movedAway = Collections.newSetFromMap(new IdentityHashMap<>());
-    Set<Entry> movedHere = Collections.newSetFromMap(new IdentityHashMap<>());
-    if (!removed.isEmpty()) {
-      for (Entry e : entries) {
-        if (e.oldMode == FileMode.MISSING && e.newMode.getObjectType() == Constants.OBJ_BLOB) {
-          Deque<Entry> same = removed.get(e.newId);
-          if (same != null && !same.isEmpty()) {
-            movedAway.add(same.poll());
-            movedHere.add(e);
-          }
-        }
-      }
-    }
-    for (Entry e : entries) {
-      if (!movedAway.contains(e)) {
-        count(e, movedHere.contains(e), d);
-      }
+    for (DiffEntry e : entries) {
+      count(e, d);
     }
     return d;
   }
 
-  private void count(Entry e, boolean renamed, Diff d) throws IOException {
+  private void count(DiffEntry e, Diff d) throws IOException {
     Status status =
-        renamed
-            ? Status.RENAMED
-            : e.oldMode == FileMode.MISSING ? Status.ADDED : e.newMode == FileMode.MISSING ? Status.REMOVED : Status.MODIFIED;
+        switch (e.getChangeType()) {
+          case ADD, COPY -> Status.ADDED;
+          case DELETE -> Status.REMOVED;
+          case MODIFY -> Status.MODIFIED;
+          case RENAME -> Status.RENAMED;
+        };
+    String path = e.getChangeType() == DiffEntry.ChangeType.DELETE ? e.getOldPath() : e.getNewPath();
     d.changedFiles++;
+    FileMode oldMode = e.getOldMode();
+    FileMode newMode = e.getNewMode();
     boolean blobs =
-        (e.oldMode == FileMode.MISSING || e.oldMode.getObjectType() == Constants.OBJ_BLOB)
-            && (e.newMode == FileMode.MISSING || e.newMode.getObjectType() == Constants.OBJ_BLOB);
-    if (renamed || !blobs || e.oldId.equals(e.newId)) {
-      // moved unchanged, a submodule pointer, or a mode change only
-      add(d, new FileChange(e.path, status, 0, 0, false));
+        (oldMode == FileMode.MISSING || oldMode.getObjectType() == Constants.OBJ_BLOB)
+            && (newMode == FileMode.MISSING || newMode.getObjectType() == Constants.OBJ_BLOB);
+    ObjectId oldId = e.getOldId().toObjectId();
+    ObjectId newId = e.getNewId().toObjectId();
+    boolean copy = e.getChangeType() == DiffEntry.ChangeType.COPY;
+    if (!blobs || (oldId.equals(newId) && !copy)) {
+      // a submodule pointer, moved unchanged, or a mode change only
+      add(d, new FileChange(path, status, 0, 0, false));
       return;
     }
-    byte[] a = e.oldMode == FileMode.MISSING ? null : load(e.oldId);
-    byte[] b = e.newMode == FileMode.MISSING ? null : load(e.newId);
-    boolean binary = a == BINARY || b == BINARY || (a != null && RawText.isBinary(a)) || (b != null && RawText.isBinary(b));
+    byte[] a = oldMode == FileMode.MISSING || copy ? null : load(oldId, d);
+    byte[] b = newMode == FileMode.MISSING ? null : load(newId, d);
+    boolean binary =
+        a == BINARY || b == BINARY || (a != null && RawText.isBinary(a)) || (b != null && RawText.isBinary(b));
     if (binary) {
-      add(d, new FileChange(e.path, status, 0, 0, true));
-      summaryLine(d, "Binary file " + e.path + " " + status.apiName());
+      add(d, new FileChange(path, status, 0, 0, true));
+      summaryLine(d, "Binary file " + path + " " + status.apiName());
       return;
     }
     RawText oldText = a == null ? RawText.EMPTY_TEXT : new RawText(a);
@@ -402,9 +401,9 @@ public final class GitHistoryReader implements AutoCloseable {
       additions += edit.getLengthB();
       deletions += edit.getLengthA();
     }
-    add(d, new FileChange(e.path, status, additions, deletions, false));
+    add(d, new FileChange(path, status, additions, deletions, false));
     if (d.summary.length() < SUMMARY_CHARS) {
-      summarise(d, e.path, status, edits, oldText, newText);
+      summarise(d, e.getOldPath(), path, status, edits, oldText, newText);
     }
   }
 
@@ -419,8 +418,15 @@ public final class GitHistoryReader implements AutoCloseable {
   /** A marker for a blob too large to diff. */
   private static final byte[] BINARY = new byte[0];
 
-  private byte[] load(ObjectId id) throws IOException {
-    ObjectLoader loader = reader.open(id, Constants.OBJ_BLOB);
+  private byte[] load(ObjectId id, Diff d) throws IOException {
+    ObjectLoader loader;
+    try {
+      loader = reader.open(id, Constants.OBJ_BLOB);
+    } catch (MissingObjectException e) {
+      // A clone without some large blobs (partial clone, trimmed mirror): the file counts as changed, size unknown.
+      d.unreadableFiles++;
+      return BINARY;
+    }
     if (loader.getSize() > MAX_BLOB_BYTES) {
       return BINARY;
     }
@@ -428,8 +434,9 @@ public final class GitHistoryReader implements AutoCloseable {
   }
 
   /** Appends a one-line-context diff of one file while the summary has room. */
-  private static void summarise(Diff d, String path, Status status, EditList edits, RawText a, RawText b) {
-    summaryLine(d, (status == Status.ADDED ? "--- /dev/null" : "--- a/" + path));
+  private static void summarise(
+      Diff d, String oldPath, String path, Status status, EditList edits, RawText a, RawText b) {
+    summaryLine(d, (status == Status.ADDED ? "--- /dev/null" : "--- a/" + oldPath));
     summaryLine(d, (status == Status.REMOVED ? "+++ /dev/null" : "+++ b/" + path));
     for (Edit e : edits) {
       if (d.summary.length() >= SUMMARY_CHARS) {

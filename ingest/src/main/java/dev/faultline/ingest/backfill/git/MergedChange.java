@@ -22,6 +22,7 @@ import java.util.List;
  * @param deletions lines deleted over all files
  * @param closingReferences issue ids ({@code owner/repo#n}) its message closes with GitHub's keywords
  * @param diffSummary the start of a one-line-context diff, at most {@link GitHistoryReader#SUMMARY_CHARS} chars
+ * @param unreadableFiles files whose content is not in the clone (a partial clone): counted as changed, 0/0
  * @param leniencyDecoded true when the message was not valid in its declared encoding (UTF-8 by default) and was
  *     decoded leniently (malformed bytes replaced)
  */
@@ -41,6 +42,7 @@ public record MergedChange(
     int deletions,
     List<String> closingReferences,
     String diffSummary,
+    int unreadableFiles,
     boolean leniencyDecoded) {
 
   /** How the change reached the default branch. */
