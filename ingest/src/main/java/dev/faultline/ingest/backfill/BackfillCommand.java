@@ -270,8 +270,12 @@ public final class BackfillCommand {
     if (o.since.isPresent() && o.until.isPresent() && !o.since.get().isBefore(o.until.get())) {
       throw new UsageException("--since must be before --until: the range is empty");
     }
-    ReleaseTagPatterns tags =
-        o.tagPattern.map(ReleaseTagPatterns::of).orElseGet(() -> ReleaseTagPatterns.forRepository(repo));
+    ReleaseTagPatterns tags;
+    try {
+      tags = o.tagPattern.map(ReleaseTagPatterns::of).orElseGet(() -> ReleaseTagPatterns.forRepository(repo));
+    } catch (IllegalArgumentException e) {
+      throw new UsageException(e.getMessage());
+    }
     GitBackfill.Range range = new GitBackfill.Range(o.since, o.until, o.branch);
     long started = System.nanoTime();
     GitBackfill.Counts counts;

@@ -20,7 +20,7 @@ import org.slf4j.LoggerFactory;
  * Backfills the fix history of one local clone: its release tags, then every merged change of the first-parent
  * history of the default branch, oldest first, through the delivery topic.
  *
- * <p>Resumable: after every {@link #CHECKPOINT_EVERY} changes (all acknowledged by Kafka) the checkpoint records the
+ * <p>Resumable: after every {@value #CHECKPOINT_EVERY} changes (all acknowledged by Kafka) the checkpoint records the
  * last commit sent; an interrupted run started again with the same range continues after it. Changes sent after the
  * last checkpoint are sent again, with the same delivery ids and payloads, which the pipeline and the graph absorb
  * (newest state by {@code updated_at}, MERGE on keys). A completed run clears its checkpoint: running it again sends
@@ -88,15 +88,22 @@ public final class GitBackfill {
   private final GitDeliveries deliveries;
   private final Optional<Checkpoint> checkpoint;
   private final String repo;
+  private final int checkpointEvery;
 
   /**
    * @param checkpoint empty for a dry run (nothing is recorded)
    */
   public GitBackfill(GitHistoryReader reader, GitDeliveries deliveries, Optional<Checkpoint> checkpoint, String repo) {
+    this(reader, deliveries, checkpoint, repo, CHECKPOINT_EVERY);
+  }
+
+  GitBackfill(
+      GitHistoryReader reader, GitDeliveries deliveries, Optional<Checkpoint> checkpoint, String repo, int checkpointEvery) {
     this.reader = reader;
     this.deliveries = deliveries;
     this.checkpoint = checkpoint;
     this.repo = repo;
+    this.checkpointEvery = checkpointEvery;
   }
 
   public Counts run(Range range, ReleaseTagPatterns tagPatterns, Sink sink, Progress progress) throws IOException {
@@ -175,7 +182,7 @@ public final class GitBackfill {
       deletions += change.deletions();
       int done = i - start + 1;
       progress.update(changes, done / (double) total);
-      if (checkpoint.isPresent() && (done % CHECKPOINT_EVERY == 0)) {
+      if (checkpoint.isPresent() && (done % checkpointEvery == 0)) {
         sink.flush();
         checkpoint.get().put(prefix + "last", id.name());
         checkpoint.get().save();
