@@ -78,6 +78,7 @@ public final class BackfillCommand {
                                for DeepSpeed, core_v0.10.0 and v2.5 for Megatron-LM, v?N.N[.N][rcN] otherwise
         --dry-run              read and count, publish nothing
         --checkpoint FILE      progress file (default .faultline/backfill/git-checkpoint.properties)
+        --checkpoint-every N   changes between checkpoints (default 500)
       common:
         --bootstrap-servers H:P  Kafka (default $FAULTLINE_KAFKA_BOOTSTRAP_SERVERS or 127.0.0.1:9092);
                                  FAULTLINE_KAFKA_PRODUCER_* variables pass producer settings (e.g. SASL_SSL)
@@ -301,7 +302,9 @@ public final class BackfillCommand {
                   publishing.flush();
                 }
               };
-          counts = new GitBackfill(reader, deliveries, Optional.of(checkpoint), repo).run(range, tags, sink, progress);
+          counts =
+              new GitBackfill(reader, deliveries, Optional.of(checkpoint), repo, o.checkpointEvery)
+                  .run(range, tags, sink, progress);
         }
       }
       progress.finish(counts.changes());
@@ -396,6 +399,7 @@ public final class BackfillCommand {
     boolean dryRun;
     URI apiUrl = URI.create("https://api.github.com");
     Optional<Path> checkpoint = Optional.empty();
+    int checkpointEvery = 500;
 
     static Options parse(List<String> args, Map<String, String> env) {
       Options o = new Options();
@@ -426,6 +430,16 @@ public final class BackfillCommand {
           case "--tag-pattern" -> o.tagPattern = Optional.of(v);
           case "--api-url" -> o.apiUrl = URI.create(v);
           case "--checkpoint" -> o.checkpoint = Optional.of(Path.of(v));
+          case "--checkpoint-every" -> {
+            try {
+              o.checkpointEvery = Integer.parseInt(v);
+            } catch (NumberFormatException e) {
+              o.checkpointEvery = 0;
+            }
+            if (o.checkpointEvery < 1) {
+              throw new IllegalArgumentException("--checkpoint-every must be a positive number of changes, not '" + v + "'");
+            }
+          }
           default -> throw new IllegalArgumentException("unknown option " + a);
         }
       }
