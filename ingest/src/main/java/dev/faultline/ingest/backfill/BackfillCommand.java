@@ -278,6 +278,7 @@ public final class BackfillCommand {
       throw new UsageException(e.getMessage());
     }
     GitBackfill.Range range = new GitBackfill.Range(o.since, o.until, o.branch);
+    GitHistoryReader.useLargePackCache();
     long started = System.nanoTime();
     GitBackfill.Counts counts;
     try (GitHistoryReader reader = GitHistoryReader.open(o.files.get(0), repo)) {

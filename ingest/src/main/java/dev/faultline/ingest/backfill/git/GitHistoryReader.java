@@ -47,6 +47,7 @@ import org.eclipse.jgit.revwalk.RevObject;
 import org.eclipse.jgit.revwalk.RevTag;
 import org.eclipse.jgit.revwalk.RevWalk;
 import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
+import org.eclipse.jgit.storage.file.WindowCacheConfig;
 import org.eclipse.jgit.treewalk.EmptyTreeIterator;
 import org.eclipse.jgit.treewalk.TreeWalk;
 import org.eclipse.jgit.treewalk.filter.TreeFilter;
@@ -124,6 +125,20 @@ public final class GitHistoryReader implements AutoCloseable {
       throw new NotARepositoryException(dir + " is not a git repository (no object database)");
     }
     return new GitHistoryReader(repository, repo);
+  }
+
+  /**
+   * Sizes JGit's process-wide pack cache for reading a whole history once: larger windows and delta base cache than
+   * JGit's defaults (10 MiB, 8 KiB, 10 MiB), which re-inflate the same delta chains over and over on a big pack.
+   * Call once from the command's wiring, before opening the repository.
+   */
+  public static void useLargePackCache() {
+    WindowCacheConfig cache = new WindowCacheConfig();
+    cache.setPackedGitLimit(128L << 20);
+    cache.setPackedGitWindowSize(64 << 10);
+    cache.setDeltaBaseCacheLimit(32 << 20);
+    cache.setStreamFileThreshold((int) MAX_BLOB_BYTES);
+    cache.install();
   }
 
   /** The path or the content of the repository is not what a clone is. */
@@ -378,23 +393,29 @@ public final class GitHistoryReader implements AutoCloseable {
     }
     byte[] a = oldMode == FileMode.MISSING || copy ? null : load(oldId, d);
     byte[] b = newMode == FileMode.MISSING ? null : load(newId, d);
-    boolean binary =
-        a == BINARY || b == BINARY || (a != null && RawText.isBinary(a)) || (b != null && RawText.isBinary(b));
+    boolean binary = a == BINARY || b == BINARY || (a != null && isBinary(a)) || (b != null && isBinary(b));
     if (binary) {
       add(d, new FileChange(path, status, 0, 0, true));
       summaryLine(d, "Binary file " + path + " " + status.apiName());
       return;
     }
-    RawText oldText = a == null ? RawText.EMPTY_TEXT : new RawText(a);
-    RawText newText = b == null ? RawText.EMPTY_TEXT : new RawText(b);
-    EditList edits;
-    if (a == null) {
-      edits = newText.size() == 0 ? new EditList() : EditList.singleton(new Edit(0, 0, 0, newText.size()));
-    } else if (b == null) {
-      edits = oldText.size() == 0 ? new EditList() : EditList.singleton(new Edit(0, oldText.size(), 0, 0));
-    } else {
-      edits = diff.diff(RawTextComparator.DEFAULT, oldText, newText);
+    boolean summarise = d.summary.length() < SUMMARY_CHARS;
+    if (a == null || b == null) {
+      // Added or removed: its lines, counted on the bytes.
+      byte[] text = a == null ? b : a;
+      int n = lines(text);
+      add(d, new FileChange(path, status, a == null ? n : 0, a == null ? 0 : n, false));
+      if (summarise) {
+        summariseWhole(d, e.getOldPath(), path, status, text, n);
+      }
+      return;
     }
+    // Only the lines between the common start and end (found on the bytes, what the diff algorithm would find first
+    // on the lines) are split and diffed; the summary keeps one line of context on either side.
+    Middle m = middle(a, b, summarise ? 1 : 0);
+    RawText oldText = new RawText(m.a);
+    RawText newText = new RawText(m.b);
+    EditList edits = diff.diff(RawTextComparator.DEFAULT, oldText, newText);
     int additions = 0;
     int deletions = 0;
     for (Edit edit : edits) {
@@ -402,9 +423,87 @@ public final class GitHistoryReader implements AutoCloseable {
       deletions += edit.getLengthA();
     }
     add(d, new FileChange(path, status, additions, deletions, false));
-    if (d.summary.length() < SUMMARY_CHARS) {
-      summarise(d, e.getOldPath(), path, status, edits, oldText, newText);
+    if (summarise) {
+      summarise(d, e.getOldPath(), path, status, edits, oldText, newText, m.firstLine);
     }
+  }
+
+  /** The differing middle of two texts, whole lines, and the number of the line it starts on (0-based). */
+  record Middle(byte[] a, byte[] b, int firstLine) {}
+
+  /**
+   * Cuts the common leading and trailing whole lines off two texts, keeping {@code context} of them on either side.
+   */
+  static Middle middle(byte[] a, byte[] b, int context) {
+    int max = Math.min(a.length, b.length);
+    int prefix = 0;
+    while (prefix < max && a[prefix] == b[prefix]) {
+      prefix++;
+    }
+    // Back to the start of the line the first difference is on, then context lines more.
+    while (prefix > 0 && a[prefix - 1] != '\n') {
+      prefix--;
+    }
+    for (int k = 0; k < context && prefix > 0; k++) {
+      prefix--;
+      while (prefix > 0 && a[prefix - 1] != '\n') {
+        prefix--;
+      }
+    }
+    int suffix = 0;
+    while (suffix < max - prefix && a[a.length - 1 - suffix] == b[b.length - 1 - suffix]) {
+      suffix++;
+    }
+    // The common end must start after a line feed inside it, so it is whole lines in both texts.
+    int cut = a.length - suffix;
+    while (suffix > 0 && a[cut] != '\n') {
+      cut++;
+      suffix--;
+    }
+    if (suffix > 0) {
+      suffix--; // that line feed ends the last differing line
+    }
+    for (int k = 0; k < context && suffix > 0; k++) {
+      int lf = a.length - suffix;
+      while (lf < a.length && a[lf] != '\n') {
+        lf++;
+      }
+      suffix = Math.max(0, a.length - (lf + 1));
+    }
+    int firstLine = 0;
+    if (context > 0) {
+      for (int i = 0; i < prefix; i++) {
+        if (a[i] == '\n') {
+          firstLine++;
+        }
+      }
+    }
+    return new Middle(
+        java.util.Arrays.copyOfRange(a, prefix, Math.max(prefix, a.length - suffix)),
+        java.util.Arrays.copyOfRange(b, prefix, Math.max(prefix, b.length - suffix)),
+        firstLine);
+  }
+
+  /** Lines of a text as git counts them: line feeds, plus an unterminated last line. */
+  static int lines(byte[] text) {
+    int n = 0;
+    for (byte c : text) {
+      if (c == '\n') {
+        n++;
+      }
+    }
+    return text.length > 0 && text[text.length - 1] != '\n' ? n + 1 : n;
+  }
+
+  /** Git's rule: a NUL byte in the first 8,000 bytes makes a file binary. */
+  static boolean isBinary(byte[] content) {
+    int end = Math.min(content.length, 8_000);
+    for (int i = 0; i < end; i++) {
+      if (content[i] == 0) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static void add(Diff d, FileChange f) {
@@ -434,8 +533,22 @@ public final class GitHistoryReader implements AutoCloseable {
   }
 
   /** Appends a one-line-context diff of one file while the summary has room. */
+  /** The start of an added or removed file: its first lines, as one hunk. */
+  private static void summariseWhole(Diff d, String oldPath, String path, Status status, byte[] text, int lines) {
+    boolean added = status != Status.REMOVED;
+    summaryLine(d, added ? "--- /dev/null" : "--- a/" + oldPath);
+    summaryLine(d, added ? "+++ b/" + path : "+++ /dev/null");
+    summaryLine(d, added ? "@@ -0,0 +1," + lines + " @@" : "@@ -1," + lines + " +0,0 @@");
+    int room = SUMMARY_CHARS - d.summary.length();
+    int end = Math.min(text.length, Math.max(0, room) * 4);
+    RawText start = new RawText(java.util.Arrays.copyOf(text, end));
+    for (int i = 0; i < start.size() && d.summary.length() < SUMMARY_CHARS; i++) {
+      summaryLine(d, (added ? "+" : "-") + start.getString(i));
+    }
+  }
+
   private static void summarise(
-      Diff d, String oldPath, String path, Status status, EditList edits, RawText a, RawText b) {
+      Diff d, String oldPath, String path, Status status, EditList edits, RawText a, RawText b, int firstLine) {
     summaryLine(d, (status == Status.ADDED ? "--- /dev/null" : "--- a/" + oldPath));
     summaryLine(d, (status == Status.REMOVED ? "+++ /dev/null" : "+++ b/" + path));
     for (Edit e : edits) {
@@ -446,7 +559,10 @@ public final class GitHistoryReader implements AutoCloseable {
       int toA = Math.min(a.size(), e.getEndA() + 1);
       int fromB = Math.max(0, e.getBeginB() - 1);
       int toB = Math.min(b.size(), e.getEndB() + 1);
-      summaryLine(d, "@@ -" + (fromA + 1) + "," + (toA - fromA) + " +" + (fromB + 1) + "," + (toB - fromB) + " @@");
+      summaryLine(
+          d,
+          "@@ -" + (firstLine + fromA + 1) + "," + (toA - fromA) + " +" + (firstLine + fromB + 1) + ","
+              + (toB - fromB) + " @@");
       if (e.getBeginA() > 0 && e.getBeginA() - 1 < a.size()) {
         summaryLine(d, " " + a.getString(e.getBeginA() - 1));
       }

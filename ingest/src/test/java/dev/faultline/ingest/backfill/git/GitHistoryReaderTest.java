@@ -268,4 +268,50 @@ class GitHistoryReaderTest {
     assertThrows(
         GitHistoryReader.NotARepositoryException.class, () -> GitHistoryReader.open(tmp.resolve("missing"), REPO));
   }
+
+  private static int[] numstat(byte[] a, byte[] b) {
+    int[] counts = new int[2];
+    for (org.eclipse.jgit.diff.Edit e :
+        org.eclipse.jgit.diff.DiffAlgorithm.getAlgorithm(org.eclipse.jgit.diff.DiffAlgorithm.SupportedAlgorithm.HISTOGRAM)
+            .diff(org.eclipse.jgit.diff.RawTextComparator.DEFAULT, new org.eclipse.jgit.diff.RawText(a), new org.eclipse.jgit.diff.RawText(b))) {
+      counts[0] += e.getLengthB();
+      counts[1] += e.getLengthA();
+    }
+    return counts;
+  }
+
+  @Test
+  void cuttingTheCommonStartAndEndOnTheBytesCountsLikeTheWholeDiff() {
+    java.util.Random random = new java.util.Random(16);
+    for (int round = 0; round < 2_000; round++) {
+      List<String> a = new ArrayList<>();
+      int n = random.nextInt(30);
+      for (int i = 0; i < n; i++) {
+        a.add("l" + random.nextInt(8));
+      }
+      List<String> b = new ArrayList<>(a);
+      for (int edits = random.nextInt(4); edits > 0; edits--) {
+        int at = b.isEmpty() ? 0 : random.nextInt(b.size() + 1);
+        switch (random.nextInt(3)) {
+          case 0 -> b.add(at, "new" + random.nextInt(3));
+          case 1 -> { if (at < b.size()) b.remove(at); }
+          default -> { if (at < b.size()) b.set(at, b.get(at) + "x"); }
+        }
+      }
+      String ta = String.join("\n", a) + (random.nextBoolean() && !a.isEmpty() ? "\n" : "");
+      String tb = String.join("\n", b) + (random.nextBoolean() && !b.isEmpty() ? "\n" : "");
+      byte[] ba = ta.getBytes(StandardCharsets.UTF_8);
+      byte[] bb = tb.getBytes(StandardCharsets.UTF_8);
+      for (int context : new int[] {0, 1}) {
+        GitHistoryReader.Middle m = GitHistoryReader.middle(ba, bb, context);
+        assertEquals(
+            java.util.Arrays.toString(numstat(ba, bb)),
+            java.util.Arrays.toString(numstat(m.a(), m.b())),
+            "context " + context + ": " + ta.replace("\n", "|") + " -> " + tb.replace("\n", "|"));
+      }
+    }
+    assertEquals(3, GitHistoryReader.lines("a\nb\nc".getBytes(StandardCharsets.UTF_8)));
+    assertEquals(2, GitHistoryReader.lines("a\nb\n".getBytes(StandardCharsets.UTF_8)));
+    assertEquals(0, GitHistoryReader.lines(new byte[0]));
+  }
 }
