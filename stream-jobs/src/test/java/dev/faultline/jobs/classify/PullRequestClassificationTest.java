@@ -49,6 +49,14 @@ class PullRequestClassificationTest {
   }
 
   @Test
+  void aMergedChangeWhoseTitleSaysNoFixAndThatClosesNothingIsNoFix() {
+    assertNull(classification.classify(change("Add deepseek autotp support", "New model support.", true)));
+    PullRequestEvent closing = change("Reduce the bubble in coalesced fetch", "Closes #12. The job hung at step 1.", true);
+    closing.fixes.add("deepspeedai/DeepSpeed#12");
+    assertNotNull(classification.classify(closing), "closing an issue says it fixes something");
+  }
+
+  @Test
   void readsTheDiffSummaryOfAChangeFromGitHistory() {
     PullRequestEvent p = change("Raise timeout", "", true);
     p.diffSummary = "--- a/x.py\n+++ b/x.py\n+TIMEOUT = 1800\n";
