@@ -282,6 +282,15 @@ public final class BackfillCommand {
     long started = System.nanoTime();
     GitBackfill.Counts counts;
     try (GitHistoryReader reader = GitHistoryReader.open(o.files.get(0), repo)) {
+      reader
+          .originRepository()
+          .filter(origin -> !origin.equalsIgnoreCase(repo))
+          .ifPresent(
+              origin ->
+                  out.printf(
+                      "git: warning: %s is a clone of %s (its origin remote), not of %s; its changes are recorded"
+                          + " as %s's%n",
+                      o.files.get(0), origin, repo, repo));
       GitDeliveries deliveries = new GitDeliveries(mapper, repo, clock);
       Progress progress = Progress.forConsole("git " + repo, "changes", out);
       if (o.dryRun) {

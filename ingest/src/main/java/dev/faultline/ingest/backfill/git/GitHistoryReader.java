@@ -148,6 +148,19 @@ public final class GitHistoryReader implements AutoCloseable {
     }
   }
 
+  private static final Pattern GITHUB_REMOTE =
+      Pattern.compile("(?:https?://(?:[^@/]+@)?github\\.com/|git@github\\.com:|ssh://git@github\\.com/)([^/]+/[^/]+?)(?:\\.git)?/?");
+
+  /** The GitHub repository ({@code owner/name}) the clone's {@code origin} remote points at, when it names one. */
+  public Optional<String> originRepository() {
+    String url = repository.getConfig().getString("remote", "origin", "url");
+    if (url == null) {
+      return Optional.empty();
+    }
+    Matcher m = GITHUB_REMOTE.matcher(url.strip());
+    return m.matches() ? Optional.of(m.group(1)) : Optional.empty();
+  }
+
   /**
    * The default branch: what {@code HEAD} points at, else {@code refs/heads/main} or {@code refs/heads/master};
    * {@code branch} (a short or full ref name) overrides it.

@@ -254,6 +254,11 @@ class GitHistoryReaderTest {
       assertTrue(Files.isDirectory(clone.resolve(".git")));
     }
     try (GitHistoryReader reader = GitHistoryReader.open(clone, REPO)) {
+      assertEquals(Optional.empty(), reader.originRepository(), "cloned from a path, not from GitHub");
+      reader.repository().getConfig().setString("remote", "origin", "url", "https://github.com/acme/trainer.git");
+      assertEquals(Optional.of("acme/trainer"), reader.originRepository());
+      reader.repository().getConfig().setString("remote", "origin", "url", "git@github.com:deepspeedai/DeepSpeed.git");
+      assertEquals(Optional.of("deepspeedai/DeepSpeed"), reader.originRepository());
       List<MergedChange> changes = readAll(reader, Optional.empty(), Optional.empty());
       assertEquals(readAll().stream().map(MergedChange::sha).toList(), changes.stream().map(MergedChange::sha).toList());
     }
