@@ -79,6 +79,7 @@ public final class BackfillCommand {
         --dry-run              read and count, publish nothing
         --checkpoint FILE      progress file (default .faultline/backfill/git-checkpoint.properties)
         --checkpoint-every N   changes between checkpoints (default 500)
+        --threads N            threads diffing commits, each with its own reader (default: cores, at most 4)
       common:
         --bootstrap-servers H:P  Kafka (default $FAULTLINE_KAFKA_BOOTSTRAP_SERVERS or 127.0.0.1:9092);
                                  FAULTLINE_KAFKA_PRODUCER_* variables pass producer settings (e.g. SASL_SSL)
@@ -281,7 +282,11 @@ public final class BackfillCommand {
     GitHistoryReader.useLargePackCache();
     long started = System.nanoTime();
     GitBackfill.Counts counts;
+    List<GitHistoryReader> helpers = new ArrayList<>();
     try (GitHistoryReader reader = GitHistoryReader.open(o.files.get(0), repo)) {
+      for (int t = 1; t < o.threads; t++) {
+        helpers.add(GitHistoryReader.open(o.files.get(0), repo));
+      }
       reader
           .originRepository()
           .filter(origin -> !origin.equalsIgnoreCase(repo))
@@ -294,7 +299,9 @@ public final class BackfillCommand {
       GitDeliveries deliveries = new GitDeliveries(mapper, repo, clock);
       Progress progress = Progress.forConsole("git " + repo, "changes", out);
       if (o.dryRun) {
-        counts = new GitBackfill(reader, deliveries, Optional.empty(), repo).run(range, tags, countingSink(), progress);
+        counts =
+            new GitBackfill(reader, deliveries, Optional.empty(), repo, o.checkpointEvery, helpers)
+                .run(range, tags, countingSink(), progress);
       } else {
         Checkpoint checkpoint =
             Checkpoint.load(o.checkpoint.orElse(Path.of(".faultline", "backfill", "git-checkpoint.properties")));
@@ -313,13 +320,15 @@ public final class BackfillCommand {
                 }
               };
           counts =
-              new GitBackfill(reader, deliveries, Optional.of(checkpoint), repo, o.checkpointEvery)
+              new GitBackfill(reader, deliveries, Optional.of(checkpoint), repo, o.checkpointEvery, helpers)
                   .run(range, tags, sink, progress);
         }
       }
       progress.finish(counts.changes());
     } catch (GitHistoryReader.NotARepositoryException | GitBackfill.EmptyRangeException e) {
       throw new UsageException(e.getMessage());
+    } finally {
+      helpers.forEach(GitHistoryReader::close);
     }
     double seconds = (System.nanoTime() - started) / 1e9;
     out.printf(
@@ -410,6 +419,7 @@ public final class BackfillCommand {
     URI apiUrl = URI.create("https://api.github.com");
     Optional<Path> checkpoint = Optional.empty();
     int checkpointEvery = 500;
+    int threads = Math.max(1, Math.min(4, Runtime.getRuntime().availableProcessors()));
 
     static Options parse(List<String> args, Map<String, String> env) {
       Options o = new Options();
@@ -440,6 +450,16 @@ public final class BackfillCommand {
           case "--tag-pattern" -> o.tagPattern = Optional.of(v);
           case "--api-url" -> o.apiUrl = URI.create(v);
           case "--checkpoint" -> o.checkpoint = Optional.of(Path.of(v));
+          case "--threads" -> {
+            try {
+              o.threads = Integer.parseInt(v);
+            } catch (NumberFormatException e) {
+              o.threads = 0;
+            }
+            if (o.threads < 1 || o.threads > 64) {
+              throw new IllegalArgumentException("--threads must be a number from 1 to 64, not '" + v + "'");
+            }
+          }
           case "--checkpoint-every" -> {
             try {
               o.checkpointEvery = Integer.parseInt(v);

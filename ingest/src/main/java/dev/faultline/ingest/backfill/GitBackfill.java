@@ -7,7 +7,17 @@ import dev.faultline.ingest.backfill.git.ReleaseTag;
 import dev.faultline.ingest.backfill.git.ReleaseTagPatterns;
 import java.io.IOException;
 import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
 import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.function.Consumer;
@@ -85,25 +95,114 @@ public final class GitBackfill {
   }
 
   private final GitHistoryReader reader;
+
+  /**
+   * The merged changes of the commits from {@code start} on, in order: read by this thread alone, or by a pool of
+   * threads each with its own reader, a bounded window ahead of the one sending.
+   */
+  private final class Reads implements AutoCloseable {
+    private final List<ObjectId> commits;
+    private int next;
+    private final ExecutorService pool;
+    private final BlockingQueue<GitHistoryReader> idle;
+    private final Deque<Future<MergedChange>> ahead = new ArrayDeque<>();
+    private final int window;
+
+    Reads(List<ObjectId> commits, int start) {
+      this.commits = commits;
+      this.next = start;
+      if (helpers.isEmpty()) {
+        pool = null;
+        idle = null;
+        window = 0;
+      } else {
+        List<GitHistoryReader> all = new ArrayList<>(helpers);
+        all.add(0, reader);
+        idle = new ArrayBlockingQueue<>(all.size(), false, all);
+        AtomicInteger n = new AtomicInteger();
+        pool =
+            Executors.newFixedThreadPool(
+                all.size(),
+                r -> {
+                  Thread t = new Thread(r, "git-read-" + n.incrementAndGet());
+                  t.setDaemon(true);
+                  return t;
+                });
+        window = 8 * all.size();
+      }
+    }
+
+    MergedChange next() throws IOException {
+      if (pool == null) {
+        return reader.read(commits.get(next++));
+      }
+      while (ahead.size() < window && next < commits.size()) {
+        ObjectId id = commits.get(next++);
+        ahead.add(
+            pool.submit(
+                () -> {
+                  GitHistoryReader r = idle.take();
+                  try {
+                    return r.read(id);
+                  } finally {
+                    idle.put(r);
+                  }
+                }));
+      }
+      try {
+        return ahead.poll().get();
+      } catch (ExecutionException e) {
+        if (e.getCause() instanceof IOException io) {
+          throw io;
+        }
+        if (e.getCause() instanceof RuntimeException re) {
+          throw re;
+        }
+        throw new IOException(e.getCause());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IOException("interrupted while reading the history", e);
+      }
+    }
+
+    @Override
+    public void close() {
+      if (pool != null) {
+        pool.shutdownNow();
+      }
+    }
+  }
   private final GitDeliveries deliveries;
   private final Optional<Checkpoint> checkpoint;
   private final String repo;
   private final int checkpointEvery;
+  private final List<GitHistoryReader> helpers;
 
   /**
    * @param checkpoint empty for a dry run (nothing is recorded)
    */
   public GitBackfill(GitHistoryReader reader, GitDeliveries deliveries, Optional<Checkpoint> checkpoint, String repo) {
-    this(reader, deliveries, checkpoint, repo, CHECKPOINT_EVERY);
+    this(reader, deliveries, checkpoint, repo, CHECKPOINT_EVERY, List.of());
   }
 
-  GitBackfill(
-      GitHistoryReader reader, GitDeliveries deliveries, Optional<Checkpoint> checkpoint, String repo, int checkpointEvery) {
+  /**
+   * @param checkpointEvery changes between checkpoints
+   * @param helpers more readers of the same clone: commits are then read (diffed) by {@code 1 + helpers.size()}
+   *     threads, each with its own reader, and still sent in history order
+   */
+  public GitBackfill(
+      GitHistoryReader reader,
+      GitDeliveries deliveries,
+      Optional<Checkpoint> checkpoint,
+      String repo,
+      int checkpointEvery,
+      List<GitHistoryReader> helpers) {
     this.reader = reader;
     this.deliveries = deliveries;
     this.checkpoint = checkpoint;
     this.repo = repo;
     this.checkpointEvery = checkpointEvery;
+    this.helpers = List.copyOf(helpers);
   }
 
   public Counts run(Range range, ReleaseTagPatterns tagPatterns, Sink sink, Progress progress) throws IOException {
@@ -152,40 +251,42 @@ public final class GitBackfill {
     long additions = 0;
     long deletions = 0;
     int total = commits.size() - start;
-    for (int i = start; i < commits.size(); i++) {
-      ObjectId id = commits.get(i);
-      MergedChange change;
-      try {
-        change = reader.read(id);
-      } catch (IOException | RuntimeException e) {
-        LOG.warn("Skipping commit {}: it cannot be read ({})", id.name(), e.toString());
-        skipped++;
-        continue;
-      }
-      if (change.leniencyDecoded()) {
-        LOG.warn("Commit {}: message is not valid in its encoding, decoded leniently", id.name());
-        lenient++;
-      }
-      sink.accept(deliveries.change(change));
-      changes++;
-      switch (change.kind()) {
-        case SQUASH -> squash++;
-        case MERGE -> merge++;
-        case DIRECT -> direct++;
-      }
-      if (!change.closingReferences().isEmpty()) {
-        withRefs++;
-        refs += change.closingReferences().size();
-      }
-      files += change.changedFiles();
-      additions += change.additions();
-      deletions += change.deletions();
-      int done = i - start + 1;
-      progress.update(changes, done / (double) total);
-      if (checkpoint.isPresent() && (done % checkpointEvery == 0)) {
-        sink.flush();
-        checkpoint.get().put(prefix + "last", id.name());
-        checkpoint.get().save();
+    try (Reads reads = new Reads(commits, start)) {
+      for (int i = start; i < commits.size(); i++) {
+        ObjectId id = commits.get(i);
+        MergedChange change;
+        try {
+          change = reads.next();
+        } catch (IOException | RuntimeException e) {
+          LOG.warn("Skipping commit {}: it cannot be read ({})", id.name(), e.toString());
+          skipped++;
+          continue;
+        }
+        if (change.leniencyDecoded()) {
+          LOG.warn("Commit {}: message is not valid in its encoding, decoded leniently", id.name());
+          lenient++;
+        }
+        sink.accept(deliveries.change(change));
+        changes++;
+        switch (change.kind()) {
+          case SQUASH -> squash++;
+          case MERGE -> merge++;
+          case DIRECT -> direct++;
+        }
+        if (!change.closingReferences().isEmpty()) {
+          withRefs++;
+          refs += change.closingReferences().size();
+        }
+        files += change.changedFiles();
+        additions += change.additions();
+        deletions += change.deletions();
+        int done = i - start + 1;
+        progress.update(changes, done / (double) total);
+        if (checkpoint.isPresent() && (done % checkpointEvery == 0)) {
+          sink.flush();
+          checkpoint.get().put(prefix + "last", id.name());
+          checkpoint.get().save();
+        }
       }
     }
     sink.flush();

@@ -79,7 +79,7 @@ class GitBackfillTest {
 
   private GitBackfill.Counts run(RecordingSink sink, Checkpoint checkpoint) throws IOException {
     try (GitHistoryReader reader = GitHistoryReader.open(bare, REPO)) {
-      return new GitBackfill(reader, new GitDeliveries(mapper, REPO, clock), Optional.of(checkpoint), REPO, EVERY)
+      return new GitBackfill(reader, new GitDeliveries(mapper, REPO, clock), Optional.of(checkpoint), REPO, EVERY, List.of())
           .run(everything, ReleaseTagPatterns.forRepository(REPO), sink, quietProgress());
     }
   }
@@ -171,11 +171,32 @@ class GitBackfillTest {
     try (GitHistoryReader reader = GitHistoryReader.open(bare, REPO)) {
       GitBackfill.Range since = new GitBackfill.Range(Optional.of(T0), Optional.empty(), Optional.empty());
       GitBackfill.Counts counts =
-          new GitBackfill(reader, new GitDeliveries(mapper, REPO, clock), Optional.of(Checkpoint.load(file)), REPO, EVERY)
+          new GitBackfill(reader, new GitDeliveries(mapper, REPO, clock), Optional.of(Checkpoint.load(file)), REPO, EVERY, List.of())
               .run(since, ReleaseTagPatterns.forRepository(REPO), new RecordingSink(), quietProgress());
       assertEquals(0, counts.resumedAfter());
       assertEquals(CHANGES, counts.changes());
     }
+  }
+
+  @Test
+  void readersOnThreadsSendTheSameDeliveriesInHistoryOrder() throws IOException {
+    RecordingSink alone = new RecordingSink();
+    run(alone, Checkpoint.load(tmp.resolve("alone.properties")));
+    RecordingSink threads = new RecordingSink();
+    try (GitHistoryReader reader = GitHistoryReader.open(bare, REPO);
+        GitHistoryReader second = GitHistoryReader.open(bare, REPO);
+        GitHistoryReader third = GitHistoryReader.open(bare, REPO)) {
+      GitBackfill.Counts counts =
+          new GitBackfill(
+                  reader, new GitDeliveries(mapper, REPO, clock), Optional.of(Checkpoint.load(tmp.resolve("threads.properties"))),
+                  REPO, EVERY, List.of(second, third))
+              .run(everything, ReleaseTagPatterns.forRepository(REPO), threads, quietProgress());
+      assertEquals(CHANGES, counts.changes());
+    }
+    assertEquals(ids(alone.accepted), ids(threads.accepted));
+    assertEquals(
+        alone.accepted.stream().map(d -> d.delivery().getPayloadJson()).toList(),
+        threads.accepted.stream().map(d -> d.delivery().getPayloadJson()).toList());
   }
 
   @Test
