@@ -254,8 +254,12 @@ public final class GitHistoryReader implements AutoCloseable {
       login = m.matches() ? m.group(1) : null;
     }
     Diff d = diff(parent, c);
-    // Each commit is read once, oldest first; the next one needs only this one's tree, not its message.
+    // Only trees are needed of commits read already (the next one's parent) or by another reader (this one's
+    // parent, with --threads): their messages would otherwise stay in memory for the whole run.
     c.disposeBody();
+    if (parent != null) {
+      parent.disposeBody();
+    }
     return new MergedChange(
         c.name(),
         kind,
