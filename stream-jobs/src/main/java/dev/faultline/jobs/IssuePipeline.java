@@ -87,7 +87,9 @@ public final class IssuePipeline {
   }
 
   static ReleaseRow toRow(ReleaseEvent r) {
-    return new ReleaseRow(frameworkOf(r.repo), r.repo, r.version, r.tag, r.url, r.publishedAt, r.prerelease, r.deleted);
+    return new ReleaseRow(
+        frameworkOf(r.repo), r.repo, r.version, r.tag, r.url, r.publishedAt, r.prerelease, r.deleted,
+        r.source == null ? "github" : r.source);
   }
 
   static String frameworkOf(String repo) {

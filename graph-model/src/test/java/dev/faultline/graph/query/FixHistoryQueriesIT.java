@@ -130,6 +130,27 @@ class FixHistoryQueriesIT extends QueryITBase {
             + " RETURN count(p)"));
   }
 
+  @Test
+  void aTagFromAClonedHistoryDoesNotOverwriteAGitHubRelease() {
+    var releases = new dev.faultline.graph.ReleaseWriter(driver, SharedNeo4j.DATABASE);
+    long published = Instant.parse("2025-03-01T12:00:00Z").toEpochMilli();
+    long tagged = Instant.parse("2025-03-01T11:40:00Z").toEpochMilli();
+    releases.write(List.of(new dev.faultline.graph.ReleaseRow("deepspeed", "o/ds", "0.16.4", "v0.16.4",
+        "https://github.com/o/ds/releases/tag/v0.16.4", published, false, false)));
+    releases.write(List.of(new dev.faultline.graph.ReleaseRow("deepspeed", "o/ds", "0.16.4", "v0.16.4",
+        "https://github.com/o/ds/releases/tag/v0.16.4", tagged, false, false, "git")));
+    assertEquals(
+        Map.of("at", published, "source", "github"),
+        single("MATCH (r:Release {id: 'deepspeed@0.16.4'}) RETURN r.publishedAt.epochMillis AS at, r.source AS source"));
+    // A tag first (fresh install), then the GitHub release: the release's date wins.
+    releases.write(List.of(new dev.faultline.graph.ReleaseRow("deepspeed", "o/ds", "0.16.5", "v0.16.5", null, tagged, false, false, "git")));
+    assertEquals(Map.of("at", tagged, "source", "git"),
+        single("MATCH (r:Release {id: 'deepspeed@0.16.5'}) RETURN r.publishedAt.epochMillis AS at, r.source AS source"));
+    releases.write(List.of(new dev.faultline.graph.ReleaseRow("deepspeed", "o/ds", "0.16.5", "v0.16.5", null, published, false, false)));
+    assertEquals(Map.of("at", published, "source", "github"),
+        single("MATCH (r:Release {id: 'deepspeed@0.16.5'}) RETURN r.publishedAt.epochMillis AS at, r.source AS source"));
+  }
+
   private long count(String statement) {
     return (Long) single(statement).values().iterator().next();
   }

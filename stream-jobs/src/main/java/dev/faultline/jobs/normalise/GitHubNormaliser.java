@@ -213,6 +213,7 @@ public final class GitHubNormaliser {
             .orElseThrow(() -> poison(delivery, "has no release.published_at or created_at"));
     out.prerelease = r.path("prerelease").asBoolean(false);
     out.deleted = "deleted".equals(action);
+    out.source = "git".equals(text(payload.path("_backfill"), "source")) ? "git" : "github";
     GitHubEvent fact = fact(GitHubEvent.Type.RELEASE, repo, delivery, action);
     fact.release = out;
     return fact;

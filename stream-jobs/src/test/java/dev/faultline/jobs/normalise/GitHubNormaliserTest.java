@@ -109,6 +109,20 @@ class GitHubNormaliserTest {
   }
 
   @Test
+  void marksAReleaseTagFromGitHistoryAsSuch() throws Exception {
+    String payload =
+        """
+        {"action": "published", "release": {"tag_name": "core_v0.10.0", "published_at": "2025-01-14T09:00:00Z",
+         "prerelease": false}, "repository": {"full_name": "acme/trainer"}, "_backfill": {"source": "git"}}
+        """;
+    var release = normaliser.normalise(new Delivery("git-release-x", "release", "published", "acme/trainer",
+        Instant.EPOCH, DeliverySource.GIT, payload)).get(0).release;
+    assertEquals("git", release.source);
+    assertEquals("0.10.0", release.version);
+    assertEquals("github", normaliser.normalise(delivery("release", "published", payload.replace(", \"_backfill\": {\"source\": \"git\"}", ""))).get(0).release.source);
+  }
+
+  @Test
   void keysADirectCommitFromGitHistoryByItsSha() throws Exception {
     String payload =
         """
