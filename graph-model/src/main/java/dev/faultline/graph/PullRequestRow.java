@@ -1,13 +1,22 @@
 package dev.faultline.graph;
 
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * A pull request's newest state.
+ * A pull request's newest state, or a change that reached the default branch without one (read from git history:
+ * {@code id} is {@code owner/repo@sha} and {@code number} is 0).
  *
  * @param fixes ids ({@code owner/repo#n}) of the issues its closing keywords name
+ * @param sizeKnown whether additions, deletions and changed files were in the payload; when not, the graph keeps the
+ *     sizes it has
+ * @param source {@code git} for changes read from a clone's history, null for GitHub's payloads
+ * @param changeKind for git history: {@code SQUASH}, {@code MERGE} or {@code DIRECT}
+ * @param mergeCommitSha the commit that brought it to the default branch, when known
+ * @param author the author's login, when known
+ * @param classification the change's own classification when it is a merged fix, else null
  */
 public record PullRequestRow(
     String id,
@@ -24,14 +33,68 @@ public record PullRequestRow(
     int additions,
     int deletions,
     int changedFiles,
-    List<String> fixes) {
+    List<String> fixes,
+    boolean sizeKnown,
+    String source,
+    String changeKind,
+    String mergeCommitSha,
+    String author,
+    Classification classification) {
+
+  /** A pull request of GitHub's payloads with its sizes, not classified. */
+  public PullRequestRow(
+      String id,
+      String repo,
+      String framework,
+      int number,
+      String title,
+      String url,
+      String state,
+      boolean merged,
+      Long mergedAtMillis,
+      long createdAtMillis,
+      long updatedAtMillis,
+      int additions,
+      int deletions,
+      int changedFiles,
+      List<String> fixes) {
+    this(
+        id, repo, framework, number, title, url, state, merged, mergedAtMillis, createdAtMillis, updatedAtMillis,
+        additions, deletions, changedFiles, fixes, true, null, null, null, null, null);
+  }
+
+  /**
+   * What the classifier says a merged change fixes (taxonomy codes), so fix statistics exist also for changes that
+   * close no issue.
+   */
+  public record Classification(
+      String kind,
+      String symptom,
+      String symptomClass,
+      String rootCause,
+      String fixPattern,
+      String stage,
+      String classifierVersion) {
+
+    Map<String, Object> toProperties() {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("kind", kind);
+      m.put("symptom", symptom);
+      m.put("symptomClass", symptomClass);
+      m.put("rootCause", rootCause);
+      m.put("fixPattern", fixPattern);
+      m.put("stage", stage);
+      m.put("classifierVersion", classifierVersion);
+      return m;
+    }
+  }
 
   public Map<String, Object> toParameters() {
     Map<String, Object> m = new HashMap<>();
     m.put("id", id);
     m.put("repo", repo);
     m.put("framework", framework);
-    m.put("number", number);
+    m.put("number", number > 0 ? number : null);
     m.put("title", title);
     m.put("url", url);
     m.put("state", state);
@@ -39,10 +102,16 @@ public record PullRequestRow(
     m.put("mergedAt", mergedAtMillis);
     m.put("createdAt", createdAtMillis);
     m.put("updatedAt", updatedAtMillis);
+    m.put("sizeKnown", sizeKnown);
     m.put("additions", additions);
     m.put("deletions", deletions);
     m.put("changedFiles", changedFiles);
     m.put("fixes", fixes == null ? List.of() : fixes);
+    m.put("source", source);
+    m.put("changeKind", changeKind);
+    m.put("mergeCommitSha", mergeCommitSha);
+    m.put("author", author);
+    m.put("classification", classification == null ? null : classification.toProperties());
     return m;
   }
 }

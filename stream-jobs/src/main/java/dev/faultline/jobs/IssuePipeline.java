@@ -5,6 +5,7 @@ import dev.faultline.graph.IssueRow;
 import dev.faultline.graph.PullRequestRow;
 import dev.faultline.graph.ReleaseRow;
 import dev.faultline.jobs.functions.ClassifyIssues;
+import dev.faultline.jobs.functions.ClassifyPullRequests;
 import dev.faultline.jobs.functions.DecodeAndNormalise;
 import dev.faultline.jobs.functions.NewestByVersion;
 import dev.faultline.jobs.records.ClassifiedIssueEvent;
@@ -65,7 +66,7 @@ public final class IssuePipeline {
             .returns(PullRequestEvent.class)
             .uid("newest-pull-request")
             .name("newest pull request")
-            .map(IssuePipeline::toRow)
+            .map(new ClassifyPullRequests())
             .uid("pull-request-rows")
             .name("pull request rows");
 
@@ -82,13 +83,13 @@ public final class IssuePipeline {
   }
 
   static PullRequestRow toRow(PullRequestEvent p) {
-    return new PullRequestRow(
-        p.id, p.repo, frameworkOf(p.repo), p.number, p.title, p.url, p.state, p.merged, p.mergedAt, p.createdAt, p.updatedAt,
-        p.additions, p.deletions, p.changedFiles, List.copyOf(p.fixes));
+    return ClassifyPullRequests.toRow(p, frameworkOf(p.repo), null);
   }
 
   static ReleaseRow toRow(ReleaseEvent r) {
-    return new ReleaseRow(frameworkOf(r.repo), r.repo, r.version, r.tag, r.url, r.publishedAt, r.prerelease, r.deleted);
+    return new ReleaseRow(
+        frameworkOf(r.repo), r.repo, r.version, r.tag, r.url, r.publishedAt, r.prerelease, r.deleted,
+        r.source == null ? "github" : r.source);
   }
 
   static String frameworkOf(String repo) {

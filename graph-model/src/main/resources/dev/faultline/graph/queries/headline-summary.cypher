@@ -1,10 +1,11 @@
 // @name headline-summary
 // @description The seeds' headline figures recomputed from the graph over bug reports: how many, the share of
-// @description distributed-specific ones (P2: 45.1%), the share of merged fixing PRs with at most maxLines changed
-// @description lines (P1's low-effort fixes), the training / inference / both split over known phases (P1), and
-// @description the median days to close. One row per metric. Only labels that pass minConfidence count: the BUG
-// @description label (kindConfidence) for every figure, distributedSpecificConfidence and phaseConfidence for the
-// @description shares over them; a human-given label always passes.
+// @description distributed-specific ones (P2: 45.1%), the share of merged fixes with at most maxLines changed
+// @description lines (P1's low-effort fixes: merged PRs that close a bug report, and merged changes of a clone's history
+// @description or of GitHub that close none but are classified as bug fixes themselves), the training / inference /
+// @description both split over known phases (P1), and the median days to close. One row per metric. Only labels that
+// @description pass minConfidence count: the BUG label (kindConfidence) for every figure, distributedSpecificConfidence
+// @description and phaseConfidence for the shares over them; a human-given label always passes.
 // @param framework String = null  -- framework name; null = every framework
 // @param from DateTime = null  -- issues opened at or after this instant; null = from the start
 // @param to DateTime = null  -- issues opened before this instant; null = up to now
@@ -41,17 +42,28 @@ WITH count(i) AS inScope,
        CASE WHEN bug AND i.state = 'closed' AND i.closedAt IS NOT NULL
             THEN duration.inSeconds(i.createdAt, i.closedAt).seconds / 86400.0 END, 0.5) AS medianDays,
      count(CASE WHEN bug AND i.state = 'closed' AND i.closedAt IS NOT NULL THEN 1 END) AS closed
-// Fixing PRs counted from the PR side (a PR has few relationships, an issue many), with the same issue filters.
+// Fixing PRs counted from the PR side (a PR has few relationships, an issue many), with the same issue filters; a
+// merged change that closes no bug report counts when its own classification calls it a bug fix (history read from
+// a clone holds many), filtered by its repository's framework and its merge time.
 CALL () {
-  MATCH (pr:PullRequest)-[:FIXES]->(i:Issue)
-  USING SCAN pr:PullRequest
+  MATCH (pr:PullRequest)
   WHERE pr.merged = true AND pr.additions IS NOT NULL AND pr.deletions IS NOT NULL
-    AND i.kind = 'BUG' AND i.state <> 'deleted' AND i.transferredTo IS NULL
-    AND ($framework IS NULL OR i.framework = $framework)
-    AND ($from IS NULL OR i.createdAt >= $from)
-    AND ($to IS NULL OR i.createdAt < $to)
+  OPTIONAL MATCH (pr)-[:FIXES]->(i:Issue)
+  WHERE i.kind = 'BUG' AND i.state <> 'deleted' AND i.transferredTo IS NULL
     AND ('kind' IN coalesce(i.humanGiven, [])
          OR coalesce(i.kindConfidence, 0.0) >= coalesce($minConfidence.kind, 0.0))
+  WITH pr, collect(i) AS bugs
+  WITH pr, size(bugs) AS allBugs,
+       size([i IN bugs WHERE ($framework IS NULL OR i.framework = $framework)
+                         AND ($from IS NULL OR i.createdAt >= $from)
+                         AND ($to IS NULL OR i.createdAt < $to)]) AS bugsInScope
+  OPTIONAL MATCH (pr)-[:IN_REPO]->(:Repository)-[:OF]->(f:Framework)
+  WITH pr, allBugs, bugsInScope, f.name AS prFramework
+  WHERE bugsInScope > 0
+     OR (allBugs = 0 AND pr.kind = 'BUG'
+         AND ($framework IS NULL OR prFramework = $framework)
+         AND ($from IS NULL OR pr.mergedAt >= $from)
+         AND ($to IS NULL OR pr.mergedAt < $to))
   WITH DISTINCT pr
   RETURN count(pr) AS fixingPrs, count(CASE WHEN pr.additions + pr.deletions <= $maxLines THEN 1 END) AS smallFixes
 }
@@ -63,7 +75,7 @@ UNWIND [
   {metric: 'distributedSpecificShare', numerator: distributed, denominator: distributedKnown,
    labelled: distributedKnown, description: 'distributed-specific bugs / bugs where it is known'},
   {metric: 'smallFixShare', numerator: smallFixes, denominator: fixingPrs, labelled: bugs,
-   description: 'merged fixing PRs with additions + deletions <= maxLines / merged fixing PRs of known size'},
+   description: 'merged fixes with additions + deletions <= maxLines / merged fixes of known size (PRs that close a bug report, and merged changes classified as bug fixes)'},
   {metric: 'trainingShare', numerator: training, denominator: phaseKnown, labelled: phaseKnown,
    description: 'TRAINING bugs / bugs with a known phase'},
   {metric: 'inferenceShare', numerator: inference, denominator: phaseKnown, labelled: phaseKnown,

@@ -1,4 +1,6 @@
-// One row per pull request (PullRequestRow.toParameters()); FIXES edges from its closing keywords.
+// One row per pull request, or per change a clone's history shows on the default branch (PullRequestRow.toParameters());
+// FIXES edges from its closing keywords. An issue not seen yet gets its node now (its own events fill it in later),
+// so an edge never waits for, nor is lost by, the order in which the PR and the issue arrive.
 UNWIND $rows AS row
 MERGE (f:Framework {name: row.framework})
 MERGE (r:Repository {fullName: row.repo})
@@ -15,9 +17,16 @@ SET p.number = row.number,
     p.mergedAt = CASE WHEN row.mergedAt IS NULL THEN null ELSE datetime({epochMillis: row.mergedAt}) END,
     p.createdAt = datetime({epochMillis: row.createdAt}),
     p.updatedAt = datetime({epochMillis: row.updatedAt}),
-    p.additions = row.additions,
-    p.deletions = row.deletions,
-    p.changedFiles = row.changedFiles
+    // A payload without sizes (a REST listing) keeps the sizes the graph has (from a webhook or the git history).
+    p.additions = CASE WHEN row.sizeKnown THEN row.additions ELSE p.additions END,
+    p.deletions = CASE WHEN row.sizeKnown THEN row.deletions ELSE p.deletions END,
+    p.changedFiles = CASE WHEN row.sizeKnown THEN row.changedFiles ELSE p.changedFiles END,
+    p.source = coalesce(row.source, p.source),
+    p.changeKind = coalesce(row.changeKind, p.changeKind),
+    p.mergeCommitSha = coalesce(row.mergeCommitSha, p.mergeCommitSha),
+    p.author = coalesce(row.author, p.author),
+    // The change's own classification (merged fixes only); a later row without one leaves it.
+    p += coalesce(row.classification, {})
 MERGE (p)-[:IN_REPO]->(r)
 WITH p, row
 CALL (p, row) {
@@ -25,7 +34,6 @@ CALL (p, row) {
   WHERE NOT x.id IN row.fixes
   DELETE old
 }
-// An issue not seen yet gets its node now; its own events fill it in later.
 FOREACH (target IN row.fixes |
   MERGE (i:Issue {id: target})
   MERGE (p)-[:FIXES]->(i))

@@ -14,14 +14,19 @@ CALL () {
 UNWIND $rows AS row
 MERGE (f:Framework {name: row.framework})
 MERGE (rel:Release {id: row.framework + '@' + row.version})
+// A tag read from a clone does not overwrite a GitHub release (its publication date, URL, pre-release flag); a
+// release written before sources were recorded, with a tag, is a GitHub release.
+WITH f, rel, row,
+     row.source = 'git' AND coalesce(rel.source, CASE WHEN rel.tag IS NULL THEN 'git' ELSE 'github' END) <> 'git' AS keep
 SET rel.framework = row.framework,
     rel.version = row.version,
-    rel.tag = row.tag,
+    rel.tag = CASE WHEN keep THEN rel.tag ELSE row.tag END,
     rel.repo = row.repo,
-    rel.url = row.url,
-    rel.publishedAt = datetime({epochMillis: row.publishedAt}),
-    rel.prerelease = row.prerelease,
-    rel.deleted = row.deleted
+    rel.url = CASE WHEN keep THEN rel.url ELSE row.url END,
+    rel.publishedAt = CASE WHEN keep THEN rel.publishedAt ELSE datetime({epochMillis: row.publishedAt}) END,
+    rel.prerelease = CASE WHEN keep THEN rel.prerelease ELSE row.prerelease END,
+    rel.deleted = CASE WHEN keep THEN rel.deleted ELSE row.deleted END,
+    rel.source = CASE WHEN keep THEN rel.source ELSE row.source END
 MERGE (rel)-[:OF]->(f)
 WITH rel, row
 // Issues that report this very version.

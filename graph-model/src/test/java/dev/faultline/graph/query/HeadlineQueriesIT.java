@@ -49,7 +49,7 @@ class HeadlineQueriesIT extends QueryITBase {
                 "description", "distributed-specific bugs / bugs where it is known"),
             row("metric", "smallFixShare", "value", 0.6667, "numerator", 2L, "denominator", 3L,
                 "description",
-                "merged fixing PRs with additions + deletions <= maxLines / merged fixing PRs of known size"),
+                "merged fixes with additions + deletions <= maxLines / merged fixes of known size (PRs that close a bug report, and merged changes classified as bug fixes)"),
             row("metric", "trainingShare", "value", 0.5, "numerator", 2L, "denominator", 4L,
                 "description", "TRAINING bugs / bugs with a known phase"),
             row("metric", "inferenceShare", "value", 0.25, "numerator", 1L, "denominator", 4L,

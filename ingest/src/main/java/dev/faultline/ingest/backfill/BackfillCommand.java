@@ -4,6 +4,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.faultline.ingest.DeliveryPublisher;
 import dev.faultline.ingest.IngestConfig;
 import dev.faultline.ingest.KafkaDeliveryPublisher;
+import dev.faultline.ingest.backfill.git.GitDeliveries;
+import dev.faultline.ingest.backfill.git.GitHistoryReader;
+import dev.faultline.ingest.backfill.git.ReleaseTagPatterns;
 import dev.faultline.schemas.Topic;
 import java.io.BufferedInputStream;
 import java.io.FilterInputStream;
@@ -23,6 +26,7 @@ import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.BiFunction;
@@ -39,6 +43,7 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * <pre>
  * backfill gharchive [--repos a/b,c/d] FILE...          GH Archive hourly files (*.json.gz)
  * backfill github --repo owner/name [--since DATE] …    the GitHub REST API (token from GITHUB_TOKEN)
+ * backfill git --repo owner/name [--since DATE] GIT_DIR  a local clone's fix history (no token, no network)
  * </pre>
  */
 public final class BackfillCommand {
@@ -46,6 +51,7 @@ public final class BackfillCommand {
       """
       Usage: faultline backfill gharchive [options] FILE...
              faultline backfill github --repo OWNER/NAME [--repo ...] [options]
+             faultline backfill git --repo OWNER/NAME [--since DATE] [--until DATE] [options] GIT_DIR
 
       Puts history into the raw delivery topic, in the same envelope and with the same keys as live webhook
       deliveries; replays dedupe (stable delivery ids).
@@ -60,6 +66,20 @@ public final class BackfillCommand {
                                default: since the last completed run
         --api-url URL          API base (default https://api.github.com; GHES: https://HOST/api/v3)
         --checkpoint FILE      progress file (default .faultline/backfill/github-checkpoint.properties)
+      git: the fix history of a local clone (a bare mirror too), read with JGit: every merged change of the
+        first-parent history of the default branch (squash merges "Title (#123)", merge commits "Merge pull
+        request #123 from ...", direct commits) as a merged pull_request with its size, files and closing
+        references, and the release tags as releases. No token, no network. Resumable: re-run the same command.
+        --repo OWNER/NAME      the GitHub repository GIT_DIR is a clone of
+        --since DATE           changes committed (tags dated) since DATE; default: from the first commit
+        --until DATE           changes committed before DATE; default: up to the branch's tip
+        --branch NAME          a branch other than the default one (HEAD, else main or master)
+        --tag-pattern REGEX    release tags (regex on the whole name); default per framework: v0.16.4-like tags
+                               for DeepSpeed, core_v0.10.0 and v2.5 for Megatron-LM, v?N.N[.N][rcN] otherwise
+        --dry-run              read and count, publish nothing
+        --checkpoint FILE      progress file (default .faultline/backfill/git-checkpoint.properties)
+        --checkpoint-every N   changes between checkpoints (default 500)
+        --threads N            threads diffing commits, each with its own reader (default: cores, at most 4)
       common:
         --bootstrap-servers H:P  Kafka (default $FAULTLINE_KAFKA_BOOTSTRAP_SERVERS or 127.0.0.1:9092);
                                  FAULTLINE_KAFKA_PRODUCER_* variables pass producer settings (e.g. SASL_SSL)
@@ -142,8 +162,9 @@ public final class BackfillCommand {
       return switch (source) {
         case "gharchive" -> gharchive(options, out);
         case "github" -> github(options, out);
+        case "git" -> git(options, out);
         default -> {
-          err.println("backfill: unknown source '" + source + "': use gharchive or github");
+          err.println("backfill: unknown source '" + source + "': use gharchive, github or git");
           yield 2;
         }
       };
@@ -220,7 +241,8 @@ public final class BackfillCommand {
       throw new UsageException("github needs --repo OWNER/NAME");
     }
     RepositoryFilter.of(o.repos); // validates the names
-    Checkpoint checkpoint = Checkpoint.load(o.checkpoint);
+    Checkpoint checkpoint =
+        Checkpoint.load(o.checkpoint.orElse(Path.of(".faultline", "backfill", "github-checkpoint.properties")));
     GitHubApi api = new GitHubApi(http, o.apiUrl, env.get("GITHUB_TOKEN"), mapper, clock, sleeper);
     try (DeliveryPublisher publisher = publishers.apply(o.bootstrapServers, o.topic)) {
       for (String repo : o.repos) {
@@ -232,6 +254,123 @@ public final class BackfillCommand {
       }
     }
     return 0;
+  }
+
+  private int git(Options o, PrintStream out) throws IOException {
+    if (o.repos.size() != 1) {
+      throw new UsageException("git needs exactly one --repo OWNER/NAME (the repository GIT_DIR is a clone of)");
+    }
+    String repo = o.repos.get(0).trim();
+    try {
+      RepositoryFilter.of(List.of(repo));
+    } catch (IllegalArgumentException e) {
+      throw new UsageException("--repo: " + e.getMessage());
+    }
+    if (o.files.size() != 1) {
+      throw new UsageException("git needs the path of one clone (GIT_DIR), got " + o.files.size());
+    }
+    if (o.since.isPresent() && o.until.isPresent() && !o.since.get().isBefore(o.until.get())) {
+      throw new UsageException("--since must be before --until: the range is empty");
+    }
+    ReleaseTagPatterns tags;
+    try {
+      tags = o.tagPattern.map(ReleaseTagPatterns::of).orElseGet(() -> ReleaseTagPatterns.forRepository(repo));
+    } catch (IllegalArgumentException e) {
+      throw new UsageException(e.getMessage());
+    }
+    GitBackfill.Range range = new GitBackfill.Range(o.since, o.until, o.branch);
+    GitHistoryReader.useLargePackCache();
+    long started = System.nanoTime();
+    GitBackfill.Counts counts;
+    List<GitHistoryReader> helpers = new ArrayList<>();
+    try (GitHistoryReader reader = GitHistoryReader.open(o.files.get(0), repo)) {
+      for (int t = 1; t < o.threads; t++) {
+        helpers.add(GitHistoryReader.open(o.files.get(0), repo));
+      }
+      reader
+          .originRepository()
+          .filter(origin -> !origin.equalsIgnoreCase(repo))
+          .ifPresent(
+              origin ->
+                  out.printf(
+                      "git: warning: %s is a clone of %s (its origin remote), not of %s; its changes are recorded"
+                          + " as %s's%n",
+                      o.files.get(0), origin, repo, repo));
+      GitDeliveries deliveries = new GitDeliveries(mapper, repo, clock);
+      Progress progress = Progress.forConsole("git " + repo, "changes", out);
+      if (o.dryRun) {
+        counts =
+            new GitBackfill(reader, deliveries, Optional.empty(), repo, o.checkpointEvery, helpers)
+                .run(range, tags, countingSink(), progress);
+      } else {
+        Checkpoint checkpoint =
+            Checkpoint.load(o.checkpoint.orElse(Path.of(".faultline", "backfill", "git-checkpoint.properties")));
+        try (DeliveryPublisher publisher = publishers.apply(o.bootstrapServers, o.topic)) {
+          Publishing publishing = new Publishing(publisher, 2_000, Duration.ofMinutes(2));
+          GitBackfill.Sink sink =
+              new GitBackfill.Sink() {
+                @Override
+                public void accept(BackfillDelivery d) {
+                  publishing.accept(d);
+                }
+
+                @Override
+                public void flush() throws IOException {
+                  publishing.flush();
+                }
+              };
+          counts =
+              new GitBackfill(reader, deliveries, Optional.of(checkpoint), repo, o.checkpointEvery, helpers)
+                  .run(range, tags, sink, progress);
+        }
+      }
+      progress.finish(counts.changes());
+    } catch (GitHistoryReader.NotARepositoryException | GitBackfill.EmptyRangeException e) {
+      throw new UsageException(e.getMessage());
+    } finally {
+      helpers.forEach(GitHistoryReader::close);
+    }
+    double seconds = (System.nanoTime() - started) / 1e9;
+    out.printf(
+        Locale.ROOT,
+        "git: %s (%s): %d commits in range%s; %d merged changes (%d squash, %d merge commits, %d direct), "
+            + "%d with closing references (%d references), %d release tags, %d files, +%d -%d lines; "
+            + "%d skipped (unreadable), %d messages decoded leniently; %s in %.1f s (%.0f changes/s)%n",
+        repo,
+        counts.branch(),
+        counts.commitsInRange(),
+        counts.resumedAfter() > 0 ? " (resumed after " + counts.resumedAfter() + ")" : "",
+        counts.changes(),
+        counts.squash(),
+        counts.merge(),
+        counts.direct(),
+        counts.withClosingReferences(),
+        counts.closingReferences(),
+        counts.releases(),
+        counts.files(),
+        counts.additions(),
+        counts.deletions(),
+        counts.skipped(),
+        counts.leniencyDecoded(),
+        o.dryRun ? "dry run, nothing published" : "published to " + o.topic,
+        seconds,
+        counts.changes() / Math.max(seconds, 1e-9));
+    return 0;
+  }
+
+  /** Dry runs still build every delivery (so the read side is measured whole), then drop it. */
+  private static GitBackfill.Sink countingSink() {
+    return new GitBackfill.Sink() {
+      long bytes;
+
+      @Override
+      public void accept(BackfillDelivery d) {
+        bytes += d.delivery().getPayloadJson().length();
+      }
+
+      @Override
+      public void flush() {}
+    };
   }
 
   private static final class UsageException extends RuntimeException {
@@ -273,8 +412,14 @@ public final class BackfillCommand {
     List<String> repos = new ArrayList<>();
     List<Path> files = new ArrayList<>();
     Optional<Instant> since = Optional.empty();
+    Optional<Instant> until = Optional.empty();
+    Optional<String> branch = Optional.empty();
+    Optional<String> tagPattern = Optional.empty();
+    boolean dryRun;
     URI apiUrl = URI.create("https://api.github.com");
-    Path checkpoint = Path.of(".faultline", "backfill", "github-checkpoint.properties");
+    Optional<Path> checkpoint = Optional.empty();
+    int checkpointEvery = 500;
+    int threads = Math.max(1, Math.min(4, Runtime.getRuntime().availableProcessors()));
 
     static Options parse(List<String> args, Map<String, String> env) {
       Options o = new Options();
@@ -286,6 +431,10 @@ public final class BackfillCommand {
           o.files.add(Path.of(a));
           continue;
         }
+        if (a.equals("--dry-run")) {
+          o.dryRun = true;
+          continue;
+        }
         if (i + 1 >= args.size()) {
           throw new IllegalArgumentException(a + " needs a value");
         }
@@ -295,20 +444,44 @@ public final class BackfillCommand {
           case "--topic" -> o.topic = v;
           case "--repo" -> o.repos.add(v);
           case "--repos" -> o.repos.addAll(List.of(v.split(",")));
-          case "--since" -> o.since = Optional.of(parseSince(v));
+          case "--since" -> o.since = Optional.of(parseDate("--since", v));
+          case "--until" -> o.until = Optional.of(parseDate("--until", v));
+          case "--branch" -> o.branch = Optional.of(v);
+          case "--tag-pattern" -> o.tagPattern = Optional.of(v);
           case "--api-url" -> o.apiUrl = URI.create(v);
-          case "--checkpoint" -> o.checkpoint = Path.of(v);
+          case "--checkpoint" -> o.checkpoint = Optional.of(Path.of(v));
+          case "--threads" -> {
+            try {
+              o.threads = Integer.parseInt(v);
+            } catch (NumberFormatException e) {
+              o.threads = 0;
+            }
+            if (o.threads < 1 || o.threads > 64) {
+              throw new IllegalArgumentException("--threads must be a number from 1 to 64, not '" + v + "'");
+            }
+          }
+          case "--checkpoint-every" -> {
+            try {
+              o.checkpointEvery = Integer.parseInt(v);
+            } catch (NumberFormatException e) {
+              o.checkpointEvery = 0;
+            }
+            if (o.checkpointEvery < 1) {
+              throw new IllegalArgumentException("--checkpoint-every must be a positive number of changes, not '" + v + "'");
+            }
+          }
           default -> throw new IllegalArgumentException("unknown option " + a);
         }
       }
       return o;
     }
 
-    static Instant parseSince(String v) {
+    static Instant parseDate(String option, String v) {
       try {
         return v.length() == 10 ? LocalDate.parse(v).atStartOfDay(ZoneOffset.UTC).toInstant() : Instant.parse(v);
       } catch (DateTimeParseException e) {
-        throw new IllegalArgumentException("--since must be a date (2024-01-31) or an instant (2024-01-31T12:00:00Z)");
+        throw new IllegalArgumentException(
+            option + " must be a date (2024-01-31) or an instant (2024-01-31T12:00:00Z), not '" + v + "'");
       }
     }
   }

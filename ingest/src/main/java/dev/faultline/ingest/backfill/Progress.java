@@ -11,6 +11,7 @@ import java.util.function.LongSupplier;
  */
 public final class Progress {
   private final String label;
+  private final String unit;
   private final PrintStream out;
   private final boolean terminal;
   private final LongSupplier nanoTime;
@@ -20,7 +21,16 @@ public final class Progress {
   private boolean printedInPlace;
 
   public Progress(String label, PrintStream out, boolean terminal, Duration logEvery, LongSupplier nanoTime) {
+    this(label, "events", out, terminal, logEvery, nanoTime);
+  }
+
+  /**
+   * @param unit what is counted, plural ({@code events}, {@code changes})
+   */
+  public Progress(
+      String label, String unit, PrintStream out, boolean terminal, Duration logEvery, LongSupplier nanoTime) {
     this.label = label;
+    this.unit = unit;
     this.out = out;
     this.terminal = terminal;
     this.nanoTime = nanoTime;
@@ -31,7 +41,12 @@ public final class Progress {
 
   /** A progress on {@code out}, redrawn in place when this process has a console. */
   public static Progress forConsole(String label, PrintStream out) {
-    return new Progress(label, out, System.console() != null, Duration.ofSeconds(10), System::nanoTime);
+    return forConsole(label, "events", out);
+  }
+
+  /** Like {@link #forConsole(String, PrintStream)}, counting {@code unit} ({@code changes}). */
+  public static Progress forConsole(String label, String unit, PrintStream out) {
+    return new Progress(label, unit, out, System.console() != null, Duration.ofSeconds(10), System::nanoTime);
   }
 
   /**
@@ -65,8 +80,8 @@ public final class Progress {
     double seconds = Math.max(1e-9, (now - startNanos) / 1e9);
     double rate = events / seconds;
     StringBuilder sb = new StringBuilder();
-    sb.append(label).append(": ").append(events).append(" events, ");
-    sb.append(String.format(Locale.ROOT, "%.0f events/s", rate));
+    sb.append(label).append(": ").append(events).append(' ').append(unit).append(", ");
+    sb.append(String.format(Locale.ROOT, "%.0f %s/s", rate, unit));
     if (fractionDone > 0 && fractionDone < 1) {
       long etaSeconds = Math.round(seconds * (1 - fractionDone) / fractionDone);
       sb.append(String.format(Locale.ROOT, ", %.0f%%, ETA %s", fractionDone * 100, format(etaSeconds)));

@@ -9,6 +9,7 @@ import dev.faultline.jobs.records.IssueEvent;
 import dev.faultline.jobs.records.PullRequestEvent;
 import dev.faultline.jobs.records.ReleaseEvent;
 import dev.faultline.schemas.Delivery;
+import dev.faultline.schemas.ClosingReferences;
 import dev.faultline.schemas.DeliveryKey;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -30,6 +31,10 @@ public final class GitHubNormaliser {
   /** GitHub's rules: owner up to 39 characters, name up to 100, letters, digits, '-', '_' and '.'. */
   private static final java.util.regex.Pattern REPOSITORY =
       java.util.regex.Pattern.compile("[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})/[A-Za-z0-9._-]{1,100}");
+
+  private static final java.util.regex.Pattern COMMIT_SHA = java.util.regex.Pattern.compile("[0-9a-f]{40}|[0-9a-f]{64}");
+  private static final java.util.regex.Pattern ISSUE_ID =
+      java.util.regex.Pattern.compile("[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})/[A-Za-z0-9._-]{1,100}#\\d{1,9}");
 
   private final ObjectMapper json;
 
@@ -139,25 +144,46 @@ public final class GitHubNormaliser {
   private List<GitHubEvent> pullRequest(Delivery delivery, JsonNode payload, String repo, String action) throws PoisonRecordException {
     JsonNode pr = payload.path("pull_request");
     JsonNode number = pr.path("number").isIntegralNumber() ? pr.path("number") : payload.path("number");
-    if (!pr.isObject() || !number.isIntegralNumber()) {
+    JsonNode backfill = payload.path("_backfill");
+    boolean git = "git".equals(text(backfill, "source"));
+    String sha = text(pr, "merge_commit_sha");
+    // A commit pushed to the default branch without a pull request (git history): keyed by its sha.
+    boolean directCommit = git && !number.isIntegralNumber() && sha != null && COMMIT_SHA.matcher(sha).matches();
+    if (!pr.isObject() || !(number.isIntegralNumber() || directCommit)) {
       throw poison(delivery, "has no pull_request object with a number");
     }
     PullRequestEvent out = new PullRequestEvent();
     out.repo = repo;
-    out.number = number.asInt();
-    out.id = DeliveryKey.issueId(repo, out.number);
+    out.number = directCommit ? 0 : number.asInt();
+    out.id = directCommit ? repo + "@" + sha : DeliveryKey.issueId(repo, out.number);
     out.title = Optional.ofNullable(text(pr, "title")).orElse("");
     out.body = text(pr, "body");
-    out.url = Optional.ofNullable(text(pr, "html_url")).orElse("https://github.com/" + repo + "/pull/" + out.number);
+    out.url =
+        Optional.ofNullable(text(pr, "html_url"))
+            .orElse("https://github.com/" + repo + (directCommit ? "/commit/" + sha : "/pull/" + out.number));
     out.merged = pr.path("merged").asBoolean(false);
     out.state = out.merged ? "merged" : Optional.ofNullable(text(pr, "state")).orElse("open");
     out.mergedAt = time(delivery, pr, "merged_at").orElse(null);
     out.createdAt = time(delivery, pr, "created_at").orElseThrow(() -> poison(delivery, "has no pull_request.created_at"));
     out.updatedAt = time(delivery, pr, "updated_at").orElse(out.createdAt);
+    out.sizeKnown = pr.path("additions").isIntegralNumber() && pr.path("deletions").isIntegralNumber();
     out.additions = pr.path("additions").asInt(0);
     out.deletions = pr.path("deletions").asInt(0);
     out.changedFiles = pr.path("changed_files").asInt(0);
+    out.mergeCommitSha = sha;
+    out.author = text(pr.path("user"), "login");
     out.fixes = new ArrayList<>(ClosingReferences.in(repo, out.title, out.body));
+    if (git) {
+      out.source = "git";
+      out.changeKind = text(backfill, "change_kind");
+      out.diffSummary = text(backfill, "diff_summary");
+      // The reader found them in the whole commit message, as GitHub does in the title and body.
+      for (JsonNode ref : backfill.path("closing_references")) {
+        if (ref.isTextual() && ISSUE_ID.matcher(ref.asText()).matches() && !out.fixes.contains(ref.asText())) {
+          out.fixes.add(ref.asText());
+        }
+      }
+    }
     List<GitHubEvent> facts = new ArrayList<>();
     GitHubEvent self = fact(GitHubEvent.Type.PULL_REQUEST, out.id, delivery, action);
     self.pullRequest = out;
@@ -187,14 +213,22 @@ public final class GitHubNormaliser {
             .orElseThrow(() -> poison(delivery, "has no release.published_at or created_at"));
     out.prerelease = r.path("prerelease").asBoolean(false);
     out.deleted = "deleted".equals(action);
+    out.source = "git".equals(text(payload.path("_backfill"), "source")) ? "git" : "github";
     GitHubEvent fact = fact(GitHubEvent.Type.RELEASE, repo, delivery, action);
     fact.release = out;
     return fact;
   }
 
-  /** {@code v0.14.2} → {@code 0.14.2}; {@code deepspeed-v0.9.0} → {@code 0.9.0}; other tags as written. */
+  /**
+   * {@code v0.14.2} → {@code 0.14.2}; {@code deepspeed-v0.9.0} → {@code 0.9.0}; {@code core_v0.10.0} → {@code 0.10.0}
+   * (Megatron-LM's core releases); other tags as written.
+   */
   static String versionOf(String tag) {
     String t = tag.strip();
+    int underscore = t.lastIndexOf("_v");
+    if (underscore > 0 && underscore + 2 < t.length() && Character.isDigit(t.charAt(underscore + 2))) {
+      t = t.substring(underscore + 1);
+    }
     int dash = t.lastIndexOf('-');
     if (dash > 0 && dash + 1 < t.length() && (Character.isDigit(t.charAt(dash + 1)) || t.charAt(dash + 1) == 'v') && !Character.isDigit(t.charAt(0)) && t.charAt(0) != 'v') {
       t = t.substring(dash + 1);

@@ -10,6 +10,8 @@ public class ReleaseEvent {
   public long publishedAt;
   public boolean prerelease;
   public boolean deleted;
+  /** {@code git} for a release tag read from a clone, {@code github} for GitHub's release events. */
+  public String source;
 
   public ReleaseEvent() {}
 }

@@ -73,6 +73,89 @@ class GitHubNormaliserTest {
     assertEquals("0.14.2", GitHubNormaliser.versionOf("v0.14.2"));
     assertEquals("0.9.0", GitHubNormaliser.versionOf("deepspeed-v0.9.0"));
     assertEquals("core_r0.8.0", GitHubNormaliser.versionOf("core_r0.8.0"));
+    assertEquals("0.10.0", GitHubNormaliser.versionOf("core_v0.10.0"));
+  }
+
+  private static Delivery gitDelivery(String payload) {
+    return new Delivery("git-change-x", "pull_request", "closed", "acme/trainer", Instant.EPOCH, DeliverySource.GIT, payload);
+  }
+
+  @Test
+  void readsAChangeFromGitHistoryWithItsSizeKindAndTheReaderClosingReferences() throws Exception {
+    String payload =
+        """
+        {"action": "closed", "number": 45, "pull_request": {"number": 45, "title": "Raise the NCCL timeout",
+         "body": "fix #13", "state": "closed", "merged": true, "merged_at": "2025-01-14T09:00:00Z",
+         "created_at": "2025-01-13T09:00:00Z", "updated_at": "2025-01-14T09:00:00Z",
+         "merge_commit_sha": "0123456789abcdef0123456789abcdef01234567", "user": {"login": "bob", "name": "Bob"},
+         "additions": 3, "deletions": 0, "changed_files": 1},
+         "repository": {"full_name": "acme/trainer"},
+         "_backfill": {"source": "git", "change_kind": "MERGE", "closing_references": ["acme/trainer#13", "other/lib#7"],
+          "diff_summary": "--- /dev/null\\n+++ b/src/timeout.py\\n+TIMEOUT = 1800\\n"}}
+        """;
+    List<GitHubEvent> facts = normaliser.normalise(gitDelivery(payload));
+    assertEquals(
+        List.of(GitHubEvent.Type.PULL_REQUEST, GitHubEvent.Type.FIX_LINK, GitHubEvent.Type.FIX_LINK),
+        facts.stream().map(f -> f.type).toList());
+    var pr = facts.get(0).pullRequest;
+    assertEquals("acme/trainer#45", pr.id);
+    assertEquals("MERGE", pr.changeKind);
+    assertEquals("git", pr.source);
+    assertEquals("bob", pr.author);
+    assertTrue(pr.sizeKnown);
+    assertEquals(3, pr.additions);
+    assertEquals(List.of("acme/trainer#13", "other/lib#7"), pr.fixes);
+    assertTrue(pr.diffSummary.contains("+TIMEOUT = 1800"));
+  }
+
+  @Test
+  void marksAReleaseTagFromGitHistoryAsSuch() throws Exception {
+    String payload =
+        """
+        {"action": "published", "release": {"tag_name": "core_v0.10.0", "published_at": "2025-01-14T09:00:00Z",
+         "prerelease": false}, "repository": {"full_name": "acme/trainer"}, "_backfill": {"source": "git"}}
+        """;
+    var release = normaliser.normalise(new Delivery("git-release-x", "release", "published", "acme/trainer",
+        Instant.EPOCH, DeliverySource.GIT, payload)).get(0).release;
+    assertEquals("git", release.source);
+    assertEquals("0.10.0", release.version);
+    assertEquals("github", normaliser.normalise(delivery("release", "published", payload.replace(", \"_backfill\": {\"source\": \"git\"}", ""))).get(0).release.source);
+  }
+
+  @Test
+  void keysADirectCommitFromGitHistoryByItsSha() throws Exception {
+    String payload =
+        """
+        {"action": "closed", "pull_request": {"title": "Bump version", "merged": true, "state": "closed",
+         "merged_at": "2025-01-18T09:00:00Z", "created_at": "2025-01-18T09:00:00Z", "updated_at": "2025-01-18T09:00:00Z",
+         "merge_commit_sha": "89abcdef0123456789abcdef0123456789abcdef", "additions": 1, "deletions": 0, "changed_files": 1},
+         "repository": {"full_name": "acme/trainer"}, "_backfill": {"source": "git", "change_kind": "DIRECT"}}
+        """;
+    var pr = normaliser.normalise(gitDelivery(payload)).get(0).pullRequest;
+    assertEquals("acme/trainer@89abcdef0123456789abcdef0123456789abcdef", pr.id);
+    assertEquals(0, pr.number);
+    assertEquals("https://github.com/acme/trainer/commit/89abcdef0123456789abcdef0123456789abcdef", pr.url);
+  }
+
+  @Test
+  void stillRefusesAPullRequestWithoutANumberFromGitHub() {
+    String payload =
+        """
+        {"action": "closed", "pull_request": {"title": "x", "created_at": "2025-01-18T09:00:00Z",
+         "merge_commit_sha": "89abcdef0123456789abcdef0123456789abcdef"}, "repository": {"full_name": "acme/trainer"}}
+        """;
+    assertThrows(PoisonRecordException.class, () -> normaliser.normalise(delivery("pull_request", "closed", payload)));
+  }
+
+  @Test
+  void aPullRequestListingWithoutSizesSaysSo() throws Exception {
+    String payload =
+        """
+        {"action": "closed", "number": 8, "pull_request": {"number": 8, "title": "t", "merged": true,
+         "created_at": "2024-01-04T00:00:00Z", "updated_at": "2024-01-05T00:00:00Z"},
+         "repository": {"full_name": "acme/trainer"}}
+        """;
+    assertEquals(false, normaliser.normalise(delivery("pull_request", "closed", payload)).get(0).pullRequest.sizeKnown);
   }
 
   @Test

@@ -1,4 +1,4 @@
-package dev.faultline.jobs.normalise;
+package dev.faultline.schemas;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

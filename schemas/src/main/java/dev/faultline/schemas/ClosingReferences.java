@@ -1,6 +1,5 @@
-package dev.faultline.jobs.normalise;
+package dev.faultline.schemas;
 
-import dev.faultline.schemas.DeliveryKey;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;

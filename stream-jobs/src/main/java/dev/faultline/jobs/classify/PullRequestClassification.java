@@ -1,0 +1,67 @@
+package dev.faultline.jobs.classify;
+
+import dev.faultline.classifier.Classification;
+import dev.faultline.classifier.Classifier;
+import dev.faultline.classifier.IssueText;
+import dev.faultline.graph.PullRequestRow;
+import dev.faultline.jobs.records.PullRequestEvent;
+import dev.faultline.schemas.taxonomy.Kind;
+import java.util.List;
+import java.util.regex.Pattern;
+
+/**
+ * Classifies a merged change by itself (its title, description and, for git history, the start of its diff), so
+ * fix-pattern and fix-size statistics exist also for fixes that close no issue.
+ *
+ * <p>A merged change counts as a defect fix when the classifier calls it a bug and the change says it repairs
+ * something: it closes an issue, or its title has a fix word ({@link #FIX_CUE}). The classifier answers BUG for any
+ * merged pull request that describes no other kind (right for the pull requests that close bug reports, which it was
+ * built on), but most of a repository's merged changes are features, docs and chores: on DeepSpeed's history since
+ * 2025 it called 662 of 692 changes bugs, 249 of whose titles say fix, bug, crash, hang, error, …. The others get no
+ * classification.
+ */
+public final class PullRequestClassification {
+  /** Characters of the description the classifier reads (as for an issue's linked pull requests). */
+  static final int MAX_BODY = IssueAccumulator.MAX_TEXT;
+
+  /** Words with which a change's title says it repairs a defect. */
+  static final Pattern FIX_CUE =
+      Pattern.compile(
+          "\\b(fix(e[sd]|ing)?|bug(s|fix)?|hotfix|repair(s|ed)?|crash(es|ed)?|hang(s|ing)?|deadlock|regression"
+              + "|broken|incorrect|wrong|error|exception|fail(s|ed|ure|ing)?|leak)\\b",
+          Pattern.CASE_INSENSITIVE);
+
+  private final Classifier classifier;
+
+  public PullRequestClassification(Classifier classifier) {
+    this.classifier = classifier;
+  }
+
+  /** The classifier's input for a merged change: a merged pull request with no thread. */
+  public static IssueText textOf(PullRequestEvent p) {
+    String body = IssueAccumulator.truncate(p.body == null ? "" : p.body);
+    if (p.diffSummary != null && !p.diffSummary.isEmpty()) {
+      body = body + "\n\n" + p.diffSummary;
+    }
+    return new IssueText(p.repo, p.number, p.title, body, List.of(), List.of(), List.of(), "merged");
+  }
+
+  /** The change's classification when it is a merged bug fix, else null. */
+  public PullRequestRow.Classification classify(PullRequestEvent p) {
+    if (!p.merged || (p.fixes.isEmpty() && (p.title == null || !FIX_CUE.matcher(p.title).find()))) {
+      return null;
+    }
+    Classification c = classifier.classify(textOf(p));
+    if (c.kind().value() != Kind.BUG) {
+      return null;
+    }
+    return new PullRequestRow.Classification(
+        c.kind().value().name(),
+        c.symptom().value().name(),
+        c.symptomClass().value().name(),
+        c.rootCause().value().name(),
+        c.fixPattern().value().name(),
+        c.stage().value().name(),
+        c.classifierVersion());
+  }
+}

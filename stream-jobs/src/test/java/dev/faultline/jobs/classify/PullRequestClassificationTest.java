@@ -1,0 +1,66 @@
+package dev.faultline.jobs.classify;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.faultline.classifier.Classifier;
+import dev.faultline.classifier.ClassifierConfig;
+import dev.faultline.graph.PullRequestRow;
+import dev.faultline.jobs.records.PullRequestEvent;
+import org.junit.jupiter.api.Test;
+
+class PullRequestClassificationTest {
+  private final PullRequestClassification classification =
+      new PullRequestClassification(new Classifier(ClassifierConfig.defaults()));
+
+  private static PullRequestEvent change(String title, String body, boolean merged) {
+    PullRequestEvent p = new PullRequestEvent();
+    p.id = "acme/trainer#45";
+    p.repo = "deepspeedai/DeepSpeed";
+    p.number = 45;
+    p.title = title;
+    p.body = body;
+    p.merged = merged;
+    p.additions = 3;
+    p.deletions = 1;
+    return p;
+  }
+
+  @Test
+  void classifiesAMergedFixByItself() {
+    PullRequestEvent fix =
+        change(
+            "Fix hang in ZeRO-3 all-gather when a rank has no parameters",
+            "The job hangs forever at the first all_gather with 16 ranks: ranks with empty partitions skipped the"
+                + " collective. Make every rank join the collective.",
+            true);
+    PullRequestRow.Classification c = classification.classify(fix);
+    assertNotNull(c, "a merged bug fix is classified");
+    assertEquals("BUG", c.kind());
+    assertNotNull(c.classifierVersion());
+  }
+
+  @Test
+  void leavesOpenPullRequestsAndNonFixesUnclassified() {
+    assertNull(classification.classify(change("Fix hang in ZeRO-3 all-gather", "hangs at all_gather", false)));
+    assertNull(classification.classify(change("Add a tutorial page for the new config docs", "Docs only.", true)));
+  }
+
+  @Test
+  void aMergedChangeWhoseTitleSaysNoFixAndThatClosesNothingIsNoFix() {
+    assertNull(classification.classify(change("Add deepseek autotp support", "New model support.", true)));
+    PullRequestEvent closing = change("Reduce the bubble in coalesced fetch", "Closes #12. The job hung at step 1.", true);
+    closing.fixes.add("deepspeedai/DeepSpeed#12");
+    assertNotNull(classification.classify(closing), "closing an issue says it fixes something");
+  }
+
+  @Test
+  void readsTheDiffSummaryOfAChangeFromGitHistory() {
+    PullRequestEvent p = change("Raise timeout", "", true);
+    p.diffSummary = "--- a/x.py\n+++ b/x.py\n+TIMEOUT = 1800\n";
+    assertTrue(PullRequestClassification.textOf(p).body().contains("+TIMEOUT = 1800"));
+    assertEquals("merged", PullRequestClassification.textOf(p).state());
+  }
+}
