@@ -33,6 +33,38 @@ public record ChangeDetails(List<ChangedFile> files, String diff) {
   }
 
   /**
+   * Files and line counts read from the start of a unified diff ({@code diff --git a/P b/P} headers, then the
+   * {@code +}/{@code -} lines under each, counted as far as the text goes), and the diff itself.
+   */
+  public static ChangeDetails fromDiff(String diff) {
+    java.util.List<ChangedFile> files = new java.util.ArrayList<>();
+    if (diff != null && !diff.isEmpty()) {
+      String path = null;
+      int add = 0;
+      int del = 0;
+      for (String line : diff.split("\n")) {
+        if (line.startsWith("diff --git ")) {
+          if (path != null) {
+            files.add(new ChangedFile(path, add, del));
+          }
+          int b = line.lastIndexOf(" b/");
+          path = b >= 0 ? line.substring(b + 3) : line.substring("diff --git ".length());
+          add = 0;
+          del = 0;
+        } else if (line.startsWith("+") && !line.startsWith("+++")) {
+          add++;
+        } else if (line.startsWith("-") && !line.startsWith("---")) {
+          del++;
+        }
+      }
+      if (path != null) {
+        files.add(new ChangedFile(path, add, del));
+      }
+    }
+    return new ChangeDetails(files, diff);
+  }
+
+  /**
    * The file list of a text that carries one after a {@code changed files:} line ({@code path+added-deleted} per
    * line), as the batch format of merged changes does; the diff is added separately.
    */

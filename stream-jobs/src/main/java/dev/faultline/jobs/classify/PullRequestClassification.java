@@ -2,7 +2,9 @@ package dev.faultline.jobs.classify;
 
 import dev.faultline.classifier.Classification;
 import dev.faultline.classifier.Classifier;
+import dev.faultline.classifier.DefectClassifier;
 import dev.faultline.classifier.IssueText;
+import dev.faultline.classifier.learned.ChangeDetails;
 import dev.faultline.graph.PullRequestRow;
 import dev.faultline.jobs.records.PullRequestEvent;
 import dev.faultline.schemas.taxonomy.Kind;
@@ -31,9 +33,9 @@ public final class PullRequestClassification {
               + "|broken|incorrect|wrong|error|exception|fail(s|ed|ure|ing)?|leak)\\b",
           Pattern.CASE_INSENSITIVE);
 
-  private final Classifier classifier;
+  private final DefectClassifier classifier;
 
-  public PullRequestClassification(Classifier classifier) {
+  public PullRequestClassification(DefectClassifier classifier) {
     this.classifier = classifier;
   }
 
@@ -46,12 +48,28 @@ public final class PullRequestClassification {
     return new IssueText(p.repo, p.number, p.title, body, List.of(), List.of(), List.of(), "merged");
   }
 
+  /** A merged change as the learned layer was trained on them: the description, then its changed files. */
+  public static IssueText changeTextOf(PullRequestEvent p) {
+    StringBuilder body = new StringBuilder(IssueAccumulator.truncate(p.body == null ? "" : p.body));
+    ChangeDetails d = ChangeDetails.fromDiff(p.diffSummary);
+    if (!d.files().isEmpty()) {
+      body.append("\n\nchanged files:");
+      d.files().forEach(f -> body.append('\n').append(f.path()).append('+').append(f.additions()).append('-')
+          .append(f.deletions()));
+    }
+    return new IssueText(p.repo, p.number, p.title, body.toString(), List.of(), List.of(), List.of(), "merged");
+  }
+
   /** The change's classification when it is a merged bug fix, else null. */
   public PullRequestRow.Classification classify(PullRequestEvent p) {
     if (!p.merged || (p.fixes.isEmpty() && (p.title == null || !FIX_CUE.matcher(p.title).find()))) {
       return null;
     }
-    Classification c = classifier.classify(textOf(p));
+    Classification c =
+        classifier instanceof Classifier
+            ? classifier.classify(textOf(p))
+            // the learned layer reads a change as it was trained: description and file list as text, the diff apart
+            : classifier.classify(changeTextOf(p), ChangeDetails.fromDiff(p.diffSummary));
     if (c.kind().value() != Kind.BUG) {
       return null;
     }

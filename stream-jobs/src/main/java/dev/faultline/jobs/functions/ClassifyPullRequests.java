@@ -1,9 +1,8 @@
 package dev.faultline.jobs.functions;
 
-import dev.faultline.classifier.Classifier;
-import dev.faultline.classifier.ClassifierConfig;
 import dev.faultline.classifier.Frameworks;
 import dev.faultline.graph.PullRequestRow;
+import dev.faultline.jobs.classify.ClassifierTier;
 import dev.faultline.jobs.classify.PullRequestClassification;
 import dev.faultline.jobs.records.PullRequestEvent;
 import java.util.List;
@@ -12,12 +11,22 @@ import org.apache.flink.api.common.functions.RichMapFunction;
 
 /** A pull request's newest state as its graph row, with its own classification when it is a merged fix. */
 public final class ClassifyPullRequests extends RichMapFunction<PullRequestEvent, PullRequestRow> {
+  private final ClassifierTier tier;
   private transient PullRequestClassification classification;
   private transient Frameworks frameworks;
 
+  /** With the tier chosen by the environment ({@link ClassifierTier#fromEnvironment()}). */
+  public ClassifyPullRequests() {
+    this(ClassifierTier.fromEnvironment());
+  }
+
+  public ClassifyPullRequests(ClassifierTier tier) {
+    this.tier = tier;
+  }
+
   @Override
   public void open(OpenContext openContext) {
-    classification = new PullRequestClassification(new Classifier(ClassifierConfig.defaults()));
+    classification = new PullRequestClassification(tier.classifier());
     frameworks = new Frameworks();
   }
 

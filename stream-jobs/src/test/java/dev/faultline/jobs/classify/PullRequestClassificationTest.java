@@ -63,4 +63,20 @@ class PullRequestClassificationTest {
     assertTrue(PullRequestClassification.textOf(p).body().contains("+TIMEOUT = 1800"));
     assertEquals("merged", PullRequestClassification.textOf(p).state());
   }
+
+  @Test
+  void theLearnedLayerReadsAChangeAsItWasTrainedFilesAsTextAndTheDiffApart() {
+    PullRequestEvent p =
+        change("Fix crash when loading a ZeRO-3 checkpoint with frozen parameters",
+            "Loading failed with a KeyError for parameters without gradients; skip them.", true);
+    p.diffSummary = "diff --git a/deepspeed/runtime/engine.py b/deepspeed/runtime/engine.py\n@@ -10,2 +10,3 @@\n"
+        + "-        state = sd[name]\n+        if name not in sd:\n+            continue\n+        state = sd[name]\n";
+    assertTrue(PullRequestClassification.changeTextOf(p).body().endsWith("changed files:\ndeepspeed/runtime/engine.py+3-1"),
+        PullRequestClassification.changeTextOf(p).body());
+    PullRequestRow.Classification c =
+        new PullRequestClassification(dev.faultline.classifier.learned.LearnedClassifier.shared()).classify(p);
+    assertNotNull(c, "a merged fix the learned layer calls a bug");
+    assertEquals("BUG", c.kind());
+    assertTrue(c.classifierVersion().startsWith("learned-"), c.classifierVersion());
+  }
 }
