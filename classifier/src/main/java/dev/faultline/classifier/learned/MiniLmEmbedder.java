@@ -23,8 +23,13 @@ public final class MiniLmEmbedder implements TextEmbedder {
   /** Encoder name recorded in the model artefact. */
   public static final String NAME = "all-minilm-l6-v2-q";
 
-  /** Characters of a text given to the encoder: the rest rarely changes the meaning and costs time. */
-  public static final int MAX_CHARS = 4096;
+  /**
+   * Characters of a text given to the encoder. Its tokenizer keeps the first 128 word pieces (about 600 characters
+   * of English, fewer of code or logs) and drops the rest, so a longer text only costs tokenising: cross-validation
+   * gave the same figures to the third decimal with 1,000 and 4,096 characters, and the encoder takes 10.7 ms
+   * instead of 12.2 ms on a 4 KB issue.
+   */
+  public static final int MAX_CHARS = Integer.getInteger("faultline.encoder.maxChars", 1000);
 
   /** The weights and tokenizer inside the langchain4j jar. */
   private static final String WEIGHTS = "/all-minilm-l6-v2-q.onnx";

@@ -12,7 +12,34 @@ import java.util.Map;
  * @param labels per item, field to gold code
  * @param vectors per item, the text vector scaled by {@link #SCALE} and rounded to bytes
  */
-public record Neighbours(List<String> ids, List<Map<String, String>> labels, byte[][] vectors) {
+public final class Neighbours {
+
+  private final List<String> ids;
+  private final List<Map<String, String>> labels;
+  private final byte[][] vectors;
+  private final double[] norms;
+
+  public Neighbours(List<String> ids, List<Map<String, String>> labels, byte[][] vectors) {
+    this.ids = ids;
+    this.labels = labels;
+    this.vectors = vectors;
+    this.norms = new double[vectors.length];
+    for (int i = 0; i < vectors.length; i++) {
+      norms[i] = norm(vectors[i]);
+    }
+  }
+
+  public List<String> ids() {
+    return ids;
+  }
+
+  public List<Map<String, String>> labels() {
+    return labels;
+  }
+
+  public byte[][] vectors() {
+    return vectors;
+  }
 
   /** Byte units per vector unit: the components of a unit vector of 384 dimensions stay well inside ±0.5. */
   static final float SCALE = 254f;
@@ -42,7 +69,7 @@ public record Neighbours(List<String> ids, List<Map<String, String>> labels, byt
       for (int j = 0; j < x.length; j++) {
         dot += x[j] * q[j];
       }
-      double s = dot / (norm(x) * qn + 1e-9);
+      double s = dot / (norms[i] * qn + 1e-9);
       for (int r = 0; r < k; r++) {
         if (s > sim[r]) {
           System.arraycopy(sim, r, sim, r + 1, k - r - 1);

@@ -156,66 +156,112 @@ public final class Vectorizer {
     return dims;
   }
 
-  /** The sparse vector of an item. */
+  /** The sparse vector of an item. Groups occupy ascending index ranges, so each is sorted on its own. */
   public SparseVector vectorize(RawFeatures r) {
-    TreeMap<Integer, Double> v = new TreeMap<>();
+    int cap = mean.length + r.fixed().size() + r.titleWords().size() + r.bodyWords().size() + r.diffAdded().size()
+        + r.diffRemoved().size() + r.tokens().size();
+    int[] idx = new int[cap];
+    double[] val = new double[cap];
+    int n = 0;
     float[] e = r.embedding();
     for (int j = 0; j < mean.length; j++) {
-      v.put(j, (double) ((e[j] - mean[j]) / std[j]) / 4.0);
+      idx[n] = j;
+      val[n++] = (double) ((e[j] - mean[j]) / std[j]) / 4.0;
     }
+    Group g = new Group(idx, val, n);
     r.fixed().forEach((k, x) -> {
       Integer i = fixedIndex.get(k);
       if (i != null && x != 0) {
-        v.put(i, x);
+        g.add(i, x);
       }
     });
+    g.close(false);
     r.titleWords().keySet().forEach(k -> {
       Integer i = titleIndex.get(k);
       if (i != null) {
-        v.put(i, 1.0);
+        g.add(i, 1.0);
       }
     });
-    Map<Integer, Double> b = new HashMap<>();
+    g.close(false);
     r.bodyWords().forEach((k, c) -> {
       Integer i = bodyIndex.get(k);
       if (i != null) {
-        b.put(i, Math.log1p(c) * bodyIdf[i - bodyOffset]);
+        g.add(i, Math.log1p(c) * bodyIdf[i - bodyOffset]);
       }
     });
-    putNormalised(v, b);
-    putNormalised(v, counts(r.diffAdded(), addedIndex));
-    putNormalised(v, counts(r.diffRemoved(), removedIndex));
+    g.close(true);
+    r.diffAdded().forEach((k, c) -> {
+      Integer i = addedIndex.get(k);
+      if (i != null) {
+        g.add(i, Math.log1p(c));
+      }
+    });
+    g.close(true);
+    r.diffRemoved().forEach((k, c) -> {
+      Integer i = removedIndex.get(k);
+      if (i != null) {
+        g.add(i, Math.log1p(c));
+      }
+    });
+    g.close(true);
     r.tokens().forEach(k -> {
       Integer i = tokenIndex.get(k);
       if (i != null) {
-        v.put(i, 1.0);
+        g.add(i, 1.0);
       }
     });
-    int[] idx = new int[v.size()];
-    double[] val = new double[v.size()];
-    int k = 0;
-    for (Map.Entry<Integer, Double> en : v.entrySet()) {
-      idx[k] = en.getKey();
-      val[k++] = en.getValue();
+    g.close(false);
+    return new SparseVector(java.util.Arrays.copyOf(idx, g.n), java.util.Arrays.copyOf(val, g.n));
+  }
+
+  /** Appends one feature group at a time, sorted by index and optionally scaled to unit length. */
+  private static final class Group {
+    final int[] idx;
+    final double[] val;
+    int n;
+    int start;
+
+    Group(int[] idx, double[] val, int n) {
+      this.idx = idx;
+      this.val = val;
+      this.n = n;
+      this.start = n;
     }
-    return new SparseVector(idx, val);
-  }
 
-  private static Map<Integer, Double> counts(Map<String, Integer> words, Map<String, Integer> index) {
-    Map<Integer, Double> m = new HashMap<>();
-    words.forEach((k, c) -> {
-      Integer i = index.get(k);
-      if (i != null) {
-        m.put(i, Math.log1p(c));
+    void add(int i, double x) {
+      idx[n] = i;
+      val[n++] = x;
+    }
+
+    void close(boolean normalise) {
+      int len = n - start;
+      if (len > 1) {
+        long[] packed = new long[len];
+        for (int k = 0; k < len; k++) {
+          packed[k] = ((long) idx[start + k] << 32) | k;
+        }
+        java.util.Arrays.sort(packed);
+        int[] i2 = new int[len];
+        double[] v2 = new double[len];
+        for (int k = 0; k < len; k++) {
+          int from = (int) (packed[k] & 0xffffffffL);
+          i2[k] = idx[start + from];
+          v2[k] = val[start + from];
+        }
+        System.arraycopy(i2, 0, idx, start, len);
+        System.arraycopy(v2, 0, val, start, len);
       }
-    });
-    return m;
-  }
-
-  private static void putNormalised(Map<Integer, Double> into, Map<Integer, Double> group) {
-    double norm = Math.sqrt(group.values().stream().mapToDouble(x -> x * x).sum());
-    if (norm > 0) {
-      group.forEach((i, x) -> into.put(i, x / norm));
+      if (normalise && len > 0) {
+        double sq = 0;
+        for (int k = start; k < n; k++) {
+          sq += val[k] * val[k];
+        }
+        double norm = Math.sqrt(sq);
+        for (int k = start; k < n; k++) {
+          val[k] /= norm;
+        }
+      }
+      start = n;
     }
   }
 
@@ -225,13 +271,28 @@ public final class Vectorizer {
       return "text meaning";
     }
     int at = mean.length;
-    for (var part : List.of(
-        Map.entry("", fixed), Map.entry("title word ", title), Map.entry("word ", body),
-        Map.entry("added code ", added), Map.entry("removed code ", removed), Map.entry("", tokens))) {
-      if (i < at + part.getValue().size()) {
-        return part.getKey() + part.getValue().get(i - at);
-      }
-      at += part.getValue().size();
+    if (i < at + fixed.size()) {
+      return fixed.get(i - at);
+    }
+    at += fixed.size();
+    if (i < at + title.size()) {
+      return "title word " + title.get(i - at);
+    }
+    at += title.size();
+    if (i < at + body.size()) {
+      return "word " + body.get(i - at);
+    }
+    at += body.size();
+    if (i < at + added.size()) {
+      return "added code " + added.get(i - at);
+    }
+    at += added.size();
+    if (i < at + removed.size()) {
+      return "removed code " + removed.get(i - at);
+    }
+    at += removed.size();
+    if (i < at + tokens.size()) {
+      return tokens.get(i - at);
     }
     return "feature " + i;
   }
