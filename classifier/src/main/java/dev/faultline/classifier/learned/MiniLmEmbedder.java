@@ -48,6 +48,7 @@ public final class MiniLmEmbedder implements TextEmbedder {
       options.setIntraOpNumThreads(1);
       options.setInterOpNumThreads(1);
       options.setExecutionMode(OrtSession.SessionOptions.ExecutionMode.SEQUENTIAL);
+      options.setOptimizationLevel(OrtSession.SessionOptions.OptLevel.ALL_OPT);
       options.addConfigEntry("session.intra_op.allow_spinning", "0");
       OrtSession session = env.createSession(weights.readAllBytes(), options);
       model = new Encoder(withOwnNativeCopy(() -> new OnnxBertBiEncoder(env, session, tokenizer, PoolingMode.MEAN)));
