@@ -34,7 +34,7 @@ import java.util.Properties;
  * @param outOfOrderness watermark bound: how far behind the newest {@code updatedAt} an event may arrive and still
  *     count as on time (6 hours)
  * @param idleness a Kafka partition without records for this long stops holding the watermark back (1 minute)
- * @param alerts the emerging-category alert model (window 7 days, baseline 182 days, warm-up 56 days, false-discovery
+ * @param alerts the emerging-category alert model (windows 7 and 14 days, baseline 182 days, warm-up 56 days, false-discovery
  *     rate 0.01 per framework and window end, support ≥ 3 issues and ≥ 2 × expected; release comparison 28 days after
  *     against 56 before): see {@link AlertModel}
  * @param issueStateTtl how long an issue's history is kept after its last record (730 days, processing time). A record
@@ -159,7 +159,7 @@ public record StatsConfig(
    * --neo4j-uri}, {@code --neo4j-user}, {@code --neo4j-password}, {@code --neo4j-database} (FAULTLINE_NEO4J_*),
    * {@code --group-id}, {@code --transactional-id-prefix}, {@code --checkpoint-interval-ms}, {@code --parallelism},
    * {@code --bounded true|false}, {@code --windows P7D,P30D}, {@code --slide P1D}, {@code --allowed-lateness P7D},
-   * {@code --out-of-orderness PT6H}, {@code --idleness PT1M}, {@code --alert-window P7D}, {@code
+   * {@code --out-of-orderness PT6H}, {@code --idleness PT1M}, {@code --alert-window P7D}, {@code --alert-long-window P14D}, {@code
    * --alert-baseline P182D}, {@code --alert-warmup P56D}, {@code --alert-fdr 0.01}, {@code --alert-min-count 3},
    * {@code --alert-min-ratio 2}, {@code --alert-prior-weight 10}, {@code --alert-max-dispersion 1}, {@code
    * --release-before P56D}, {@code --release-after P28D}, {@code --issue-state-ttl P730D}, {@code --count-state-ttl P400D}, {@code
@@ -202,6 +202,7 @@ public record StatsConfig(
   private static AlertModel alertModel(Map<String, String> a, AlertModel d) {
     return new AlertModel(
         days(a, "alert-window", d.windowDays()),
+        days(a, "alert-long-window", d.longWindowDays()),
         days(a, "alert-baseline", d.baselineDays()),
         days(a, "alert-warmup", d.warmupDays()),
         doubleArg(a, "alert-prior-weight", d.priorWeight()),

@@ -7,11 +7,15 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
  * The statistical model behind emerging-category alerts, for one framework at one window end. Pure: counts in,
  * findings out.
+ *
+ * <p><b>Windows.</b> Each end is tested with a window of {@code windowDays} (7) and one of {@code longWindowDays} (14,
+ * 0 = none), in one family; per category the alerting window with the smaller p-value speaks.
  *
  * <p><b>Baseline.</b> The framework's own trailing history: the {@code baselineDays} before the window (less while
  * the framework's history is shorter; no test before {@code warmupDays}). A category's share of the framework's
@@ -21,12 +25,17 @@ import java.util.TreeSet;
  * the window's issues of the dimension's other categories × share / (1 − share). (b) follows the framework's release
  * cycles: when every category is busier, each expects more.
  *
- * <p><b>Test.</b> One-sided negative-binomial tail P(X ≥ count) with the over-dispersion of the framework's weekly
- * issue totals in the baseline (method of moments, 0 = Poisson, capped at {@code maxDispersion}).
+ * <p><b>Test.</b> One-sided negative-binomial tail P(X ≥ count). Its dispersion has two parts: the over-dispersion
+ * the framework's category counts showed in the baseline beyond what its weekly volume explains (method of moments,
+ * capped at {@code maxDispersion}: a framework whose changes come in same-category series expects more of them), and
+ * {@code 1 / (n + prior pseudo-issues)}, the uncertainty of a rate estimated from n issues (the Poisson-gamma
+ * predictive distribution): a category seen twice in the baseline is not held to a rate known exactly. This is what
+ * keeps a sparse stream's first occurrences from looking unlikely.
  *
  * <p><b>Multiplicity.</b> Every informative category with issues in the baseline or the window, every category ×
- * stage pair that appears in the window without having appeared in the baseline (NEW_COMBINATION, expected from the
- * independence of its two shares, shrunk alike) and every release comparison ending here are one family;
+ * stage pair that appears in the window without having appeared in the baseline (NEW_COMBINATION: absent from N
+ * baseline issues, its chance per issue is taken as 1/(N + 2), Laplace's rule of succession, at most the rarer of its
+ * two shares) and every release comparison ending here are one family;
  * Benjamini-Hochberg adjusted p-values at most {@code fdr} alert, with a minimum support: at least {@code minCount}
  * issues and {@code minRatio} × expected.
  *
@@ -35,6 +44,7 @@ import java.util.TreeSet;
  */
 public record AlertModel(
     int windowDays,
+    int longWindowDays,
     int baselineDays,
     int warmupDays,
     double priorWeight,
@@ -51,6 +61,10 @@ public record AlertModel(
   private static final double TINY = 1e-6;
 
   public AlertModel {
+    if (longWindowDays != 0 && longWindowDays <= windowDays) {
+      throw new IllegalArgumentException("the long alert window (" + longWindowDays + " days) must be longer than the window (" + windowDays
+          + "), or 0 for none: e.g. --alert-long-window P14D");
+    }
     if (windowDays < 1 || baselineDays < windowDays || warmupDays < windowDays) {
       throw new IllegalArgumentException("alert window (" + windowDays + " days) must be at least a day, and the baseline (" + baselineDays
           + ") and warm-up (" + warmupDays + ") at least a window: e.g. --alert-window P7D --alert-baseline P182D --alert-warmup P56D");
@@ -71,12 +85,12 @@ public record AlertModel(
 
   /** The defaults documented in the README. */
   public static AlertModel defaults() {
-    return new AlertModel(7, 182, 56, 10, 0.01, 3, 2.0, 1.0, 56, 28);
+    return new AlertModel(7, 14, 182, 56, 10, 0.005, 3, 2.0, 1.0, 56, 28);
   }
 
   /** Days of history before an end whose counts this model reads: window, baseline and release periods. */
   public int lookbackDays() {
-    return Math.max(windowDays + baselineDays, releaseBeforeDays + releaseAfterDays);
+    return Math.max(Math.max(windowDays, longWindowDays) + baselineDays, releaseBeforeDays + releaseAfterDays);
   }
 
   /** A release: the version and the day it was first seen. */
@@ -91,12 +105,6 @@ public record AlertModel(
    * @return every hypothesis tested, alerting or not; empty during the warm-up
    */
   public List<Finding> scan(DailyTable table, long endDay, long firstDay, List<ReleaseMark> releases) {
-    long recentFrom = endDay - windowDays;
-    long history = Math.min(baselineDays, recentFrom - firstDay);
-    if (recentFrom - firstDay < warmupDays - windowDays || history < windowDays) {
-      return List.of();
-    }
-    long baseFrom = recentFrom - history;
     Map<String, List<String>> byDimension = new HashMap<>();
     List<String> pairs = new ArrayList<>();
     for (String key : new TreeSet<>(table.keys())) {
@@ -106,45 +114,22 @@ public record AlertModel(
         byDimension.computeIfAbsent(AlertKeys.split(key)[0], d -> new ArrayList<>()).add(key);
       }
     }
-    double theta = dispersion(table, byDimension, baseFrom, recentFrom);
-    Map<String, double[]> shares = new HashMap<>(); // key -> {share, dimension baseline total, dimension window total}
     List<Finding> family = new ArrayList<>();
-    for (Map.Entry<String, List<String>> e : byDimension.entrySet()) {
-      Dimension dim = Dimension.valueOf(e.getKey());
-      long n = 0;
-      long t = 0;
-      for (String key : e.getValue()) {
-        n += table.sum(key, baseFrom, recentFrom);
-        t += table.sum(key, recentFrom, endDay);
+    double theta = 0;
+    for (int w : longWindowDays > 0 ? new int[] {windowDays, longWindowDays} : new int[] {windowDays}) {
+      long recentFrom = endDay - w;
+      long history = Math.min(baselineDays, recentFrom - firstDay);
+      if (endDay - firstDay < warmupDays || history < windowDays) {
+        continue;
       }
-      double prior = 1.0 / (dim.informativeCategories() + 1);
-      for (String key : e.getValue()) {
-        long nc = table.sum(key, baseFrom, recentFrom);
-        long x = table.sum(key, recentFrom, endDay);
-        double share = (nc + priorWeight * prior) / (n + priorWeight);
-        shares.put(key, new double[] {share, n, t});
-        if (!Categories.informative(AlertKeys.split(key)[1]) || nc + x == 0) {
-          continue;
-        }
-        family.add(test(SURGE, key, null, recentFrom, endDay, x, nc, baseFrom, history, share, n, t, theta));
+      long baseFrom = recentFrom - history;
+      if (w == windowDays) {
+        theta = dispersion(table, byDimension, baseFrom, recentFrom);
       }
+      family.addAll(windowFamily(table, byDimension, pairs, endDay, w, baseFrom, history, theta));
     }
-    double stagePrior = 1.0 / (Dimension.STAGE.informativeCategories() + 1);
-    for (String key : pairs) {
-      String[] p = AlertKeys.split(key);
-      long x = table.sum(key, recentFrom, endDay);
-      long before = table.sum(key, baseFrom, recentFrom);
-      if (x == 0 || before > 0 || !Categories.informative(p[1]) || !Categories.informative(p[2])) {
-        continue;
-      }
-      double[] category = shares.get(AlertKeys.category(p[0], p[1]));
-      double[] stage = shares.get(AlertKeys.category(Dimension.STAGE.name(), p[2]));
-      if (category == null) {
-        continue;
-      }
-      double stageShare = stage == null ? stagePrior * priorWeight / (category[1] + priorWeight) : stage[0];
-      double share = priorWeight * category[0] * stageShare / (category[1] + priorWeight);
-      family.add(test(NEW_COMBINATION, key, null, recentFrom, endDay, x, 0, baseFrom, history, share, (long) category[1], (long) category[2], theta));
+    if (family.isEmpty()) {
+      return List.of(); // the warm-up
     }
     for (ReleaseMark r : releases) {
       long after = r.day() + releaseAfterDays;
@@ -171,7 +156,8 @@ public record AlertModel(
             continue;
           }
           double share = (nc + priorWeight * prior) / (n + priorWeight);
-          family.add(test(SURGE, key, r.version(), r.day(), after, x, nc, before, releaseBeforeDays, share, n, t, theta));
+          family.add(test(SURGE, key, r.version(), r.day(), after, x, nc, before, releaseBeforeDays, share, n, t,
+              theta + 1 / (nc + priorWeight * prior)));
         }
       }
     }
@@ -180,13 +166,69 @@ public record AlertModel(
       p[i] = family.get(i).pValue();
     }
     double[] adjusted = BenjaminiHochberg.adjust(p);
-    List<Finding> out = new ArrayList<>(family.size());
+    // One finding per key (and per release): the alerting window with the smallest p-value, else the smallest p-value.
+    Map<String, Finding> best = new TreeMap<>();
     for (int i = 0; i < p.length; i++) {
       Finding f = family.get(i);
       boolean passes = adjusted[i] <= fdr && f.count() >= minCount && f.count() >= minRatio * f.expected();
-      out.add(f.adjusted(adjusted[i], p.length, passes));
+      Finding a = f.adjusted(adjusted[i], p.length, passes);
+      String k = a.key() + (a.release() == null ? "" : "@" + a.release());
+      Finding other = best.get(k);
+      if (other == null || (a.alert() && !other.alert()) || (a.alert() == other.alert() && a.pValue() < other.pValue())) {
+        best.put(k, a);
+      }
     }
-    return out;
+    return new ArrayList<>(best.values());
+  }
+
+  /** The tests of one window length ending at {@code endDay}: every category with data, and the new pairs. */
+  private List<Finding> windowFamily(DailyTable table, Map<String, List<String>> byDimension, List<String> pairs, long endDay, int w,
+      long baseFrom, long history, double theta) {
+    long recentFrom = endDay - w;
+    Map<String, double[]> shares = new HashMap<>(); // key -> {share, dimension baseline total, dimension window total}
+    List<Finding> family = new ArrayList<>();
+    for (Map.Entry<String, List<String>> e : byDimension.entrySet()) {
+      Dimension dim = Dimension.valueOf(e.getKey());
+      long n = 0;
+      long t = 0;
+      for (String key : e.getValue()) {
+        n += table.sum(key, baseFrom, recentFrom);
+        t += table.sum(key, recentFrom, endDay);
+      }
+      double prior = 1.0 / (dim.informativeCategories() + 1);
+      for (String key : e.getValue()) {
+        long nc = table.sum(key, baseFrom, recentFrom);
+        long x = table.sum(key, recentFrom, endDay);
+        double share = (nc + priorWeight * prior) / (n + priorWeight);
+        shares.put(key, new double[] {share, n, t});
+        if (!Categories.informative(AlertKeys.split(key)[1]) || nc + x == 0) {
+          continue;
+        }
+        family.add(test(SURGE, key, null, recentFrom, endDay, x, nc, baseFrom, history, share, n, t, theta + 1 / (nc + priorWeight * prior)));
+      }
+    }
+    double stagePrior = 1.0 / (Dimension.STAGE.informativeCategories() + 1);
+    for (String key : pairs) {
+      String[] p = AlertKeys.split(key);
+      long x = table.sum(key, recentFrom, endDay);
+      long before = table.sum(key, baseFrom, recentFrom);
+      if (x == 0 || before > 0 || !Categories.informative(p[1]) || !Categories.informative(p[2])) {
+        continue;
+      }
+      double[] category = shares.get(AlertKeys.category(p[0], p[1]));
+      double[] stage = shares.get(AlertKeys.category(Dimension.STAGE.name(), p[2]));
+      if (category == null) {
+        continue;
+      }
+      double stageShare = stage == null ? stagePrior * priorWeight / (category[1] + priorWeight) : stage[0];
+      // Absent from the N issues of the baseline: Laplace's rule of succession puts the chance of the pair at 1/(N + 2)
+      // per issue (at most the rarer of its two shares), with the uncertainty of one pseudo-observation. A sparse
+      // stream's N is small, so a first occurrence there is not unlikely at all.
+      double share = Math.min(1.0 / (category[1] + 2), Math.min(category[0], stageShare));
+      family.add(test(NEW_COMBINATION, key, null, recentFrom, endDay, x, 0, baseFrom, history, share, (long) category[1], (long) category[2],
+          theta + 1));
+    }
+    return family;
   }
 
   /**
@@ -204,39 +246,49 @@ public record AlertModel(
   }
 
   /**
-   * Over-dispersion of the framework's weekly issue totals in the baseline: (variance − mean) / mean², at least 0, at
-   * most {@code maxDispersion}; 0 with fewer than 4 whole weeks. Any dimension's total counts every issue once; the
-   * largest is taken.
+   * Over-dispersion of the framework's category counts beyond what its weekly volume explains: in each whole window
+   * of the baseline, a category's expected count is the window's issues in its dimension × the category's baseline
+   * share; method of moments for a negative binomial around those means, {@code θ = Σ((y − μ)² − μ) / Σ μ²}, pooled
+   * over the informative categories of every dimension, at least 0, at most {@code maxDispersion}; 0 with fewer than
+   * 4 whole windows. (The volume itself may be as bursty as release cycles make it: the expected count follows it.)
    */
   private double dispersion(DailyTable table, Map<String, List<String>> byDimension, long baseFrom, long recentFrom) {
     int weeks = (int) ((recentFrom - baseFrom) / windowDays);
     if (weeks < 4) {
       return 0;
     }
-    double best = 0;
-    double bestTotal = -1;
+    double num = 0;
+    double den = 0;
     for (List<String> keys : byDimension.values()) {
-      double[] y = new double[weeks];
-      double total = 0;
+      long[] totals = new long[weeks];
+      long all = 0;
       for (int w = 0; w < weeks; w++) {
         long from = recentFrom - (long) (w + 1) * windowDays;
         for (String key : keys) {
-          y[w] += table.sum(key, from, from + windowDays);
+          totals[w] += table.sum(key, from, from + windowDays);
         }
-        total += y[w];
+        all += totals[w];
       }
-      if (total <= bestTotal) {
+      if (all == 0) {
         continue;
       }
-      bestTotal = total;
-      double mean = total / weeks;
-      double var = 0;
-      for (double v : y) {
-        var += (v - mean) * (v - mean);
+      for (String key : keys) {
+        if (!Categories.informative(AlertKeys.split(key)[1])) {
+          continue;
+        }
+        double share = table.sum(key, recentFrom - (long) weeks * windowDays, recentFrom) / (double) all;
+        if (share == 0) {
+          continue;
+        }
+        for (int w = 0; w < weeks; w++) {
+          long from = recentFrom - (long) (w + 1) * windowDays;
+          double mu = totals[w] * share;
+          double y = table.sum(key, from, from + windowDays);
+          num += (y - mu) * (y - mu) - mu;
+          den += mu * mu;
+        }
       }
-      var /= Math.max(1, weeks - 1);
-      best = mean > 0 ? Math.max(0, Math.min(maxDispersion, (var - mean) / (mean * mean))) : 0;
     }
-    return best;
+    return den > 0 ? Math.max(0, Math.min(maxDispersion, num / den)) : 0;
   }
 }

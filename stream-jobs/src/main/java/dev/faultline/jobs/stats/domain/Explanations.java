@@ -38,7 +38,7 @@ public final class Explanations {
     if (AlertModel.NEW_COMBINATION.equals(f.kind())) {
       what = String.format(Locale.ROOT,
           "%s %s %s met stage %s in %d issues in the %d days to %s, and in none of the %d days before (from %s): %.2g expected "
-              + "if the two were as independent as their shares say.",
+              + "(a pair absent from N issues taken at 1/(N + 2) per issue).",
           framework, dim.key(), k[1], k[2], f.count(), f.windowEndDay() - f.windowStartDay(), windowEnd, f.baselineDays(), baseFrom,
           f.expected());
     } else if (f.release() != null) {
@@ -56,7 +56,7 @@ public final class Explanations {
           f.baselineDays(), baseFrom);
     }
     String test = f.dispersion() > 0
-        ? String.format(Locale.ROOT, "negative-binomial tail (dispersion %.2f)", f.dispersion())
+        ? String.format(Locale.ROOT, "negative-binomial tail (dispersion %.2f, with the uncertainty of the baseline)", f.dispersion())
         : "Poisson tail";
     return what + String.format(Locale.ROOT,
         " Expected = max(baseline rate × shrunk share = %.2f, this window's other issues × share = %.2f). %s p = %.2g; "

@@ -24,7 +24,6 @@ import java.util.TreeSet;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.MapState;
 import org.apache.flink.api.common.state.MapStateDescriptor;
-import org.apache.flink.api.common.state.StateTtlConfig;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -40,62 +39,104 @@ import org.apache.flink.util.Collector;
  *
  * <p><b>Revisions.</b> A test reads the counts of the {@link AlertModel#lookbackDays()} before its end. A change to a
  * day whose later ends were already tested (late data, a re-classification, a backfill) marks those ends for one
- * re-test at the next watermark (coalesced). An episode is a run of consecutive alerting ends of one key; its alert
- * carries the figures of its first end, under an id naming that end's window. After every (re-)test the episodes
+ * re-test at the next watermark (coalesced). An episode is a run of alerting ends of one key with less than a window
+ * between consecutive ones; its alert carries the figures of its first end, under an id naming that end's window. After every (re-)test the episodes
  * around the re-tested ends are recomputed and compared with the alerts in force: new or changed ones are emitted,
  * ones that no longer exist are emitted with {@code withdrawn = true}. The alerts in force are therefore a function of
  * the counts alone, whatever the arrival order; in order, each episode is emitted once. Release comparisons are one
  * test each, under an id naming the release.
  *
- * <p><b>State.</b> Daily counts and example issues (TTL refreshed on write), releases' daily report counts, the
- * framework's first day, the pending re-test range, the alerting ends and the alerts in force. Timers: one per day
+ * <p><b>State.</b> Daily counts and example issues, releases' daily report counts, the framework's first day, the
+ * pending re-test range, the alerting ends and the alerts in force; all of it older than the retention (in event
+ * time, before the newest day end tested) is dropped. Timers: one per day
  * end within a window after a day with data (and at each release's comparison end); all fire as the watermark
  * passes.
  */
 public final class EmergenceDetector extends KeyedProcessFunction<String, AlertCount, StatAlert> {
   private static final long DAY = Duration.ofDays(1).toMillis();
   private static final int MAX_EXAMPLES = DailyAccumulator.MAX_EXAMPLES;
+  /** Name of the daily-count state (day to key to count). */
+  public static final String DAY_COUNTS = "alert-day-counts";
 
   private final AlertModel model;
-  private final Duration stateTtl;
+  private final long retentionDays;
   private transient MapState<Long, Map<String, Integer>> counts;
   private transient MapState<Long, Map<String, String>> examples;
   private transient MapState<String, Integer> releases;
   private transient ValueState<Long> firstDay;
+  private transient ValueState<Long> cleanedTo;
   private transient ValueState<Long> pendingFrom;
   private transient ValueState<Long> pendingTo;
   private transient MapState<Long, Map<String, StatAlert>> alerting;
   private transient MapState<String, StatAlert> inForce;
 
-  public EmergenceDetector(AlertModel model, Duration stateTtl) {
+  /**
+   * @param retention how much event-time history is kept before the newest tested day end (at least the model's
+   *     look-back); records for older days are ignored
+   */
+  public EmergenceDetector(AlertModel model, Duration retention) {
     this.model = model;
-    this.stateTtl = stateTtl;
+    this.retentionDays = Math.max(retention.toDays(), model.lookbackDays() + model.windowDays());
   }
 
   @Override
   public void open(OpenContext openContext) {
-    StateTtlConfig ttl = StateTtlConfig.newBuilder(stateTtl).setUpdateType(StateTtlConfig.UpdateType.OnCreateAndWrite).build();
+    // No state TTL here: Flink's TTL copies a map value on every access, and history is bounded in event time instead
+    // (see cleanUp), which also keeps what a re-test reads independent of when records arrived.
     TypeInformation<StatAlert> alert = TypeInformation.of(StatAlert.class);
-    counts = getRuntimeContext().getMapState(withTtl(new MapStateDescriptor<>("alert-day-counts", Types.LONG, Types.MAP(Types.STRING, Types.INT)), ttl));
-    examples = getRuntimeContext().getMapState(withTtl(new MapStateDescriptor<>("alert-day-examples", Types.LONG, Types.MAP(Types.STRING, Types.STRING)), ttl));
-    releases = getRuntimeContext().getMapState(withTtl(new MapStateDescriptor<>("release-reports", Types.STRING, Types.INT), ttl));
-    ValueStateDescriptor<Long> f = new ValueStateDescriptor<>("framework-first-day", Types.LONG);
-    f.enableTimeToLive(ttl);
-    firstDay = getRuntimeContext().getState(f);
+    counts = getRuntimeContext().getMapState(new MapStateDescriptor<>(DAY_COUNTS, Types.LONG, Types.MAP(Types.STRING, Types.INT)));
+    examples = getRuntimeContext().getMapState(new MapStateDescriptor<>("alert-day-examples", Types.LONG, Types.MAP(Types.STRING, Types.STRING)));
+    releases = getRuntimeContext().getMapState(new MapStateDescriptor<>("release-reports", Types.STRING, Types.INT));
+    firstDay = getRuntimeContext().getState(new ValueStateDescriptor<>("framework-first-day", Types.LONG));
+    cleanedTo = getRuntimeContext().getState(new ValueStateDescriptor<>("history-cleaned-to", Types.LONG));
     pendingFrom = getRuntimeContext().getState(new ValueStateDescriptor<>("retest-from", Types.LONG));
     pendingTo = getRuntimeContext().getState(new ValueStateDescriptor<>("retest-to", Types.LONG));
-    alerting = getRuntimeContext().getMapState(withTtl(new MapStateDescriptor<>("alerting-ends", Types.LONG, Types.MAP(Types.STRING, alert)), ttl));
-    inForce = getRuntimeContext().getMapState(withTtl(new MapStateDescriptor<>("alerts-in-force", Types.STRING, alert), ttl));
+    alerting = getRuntimeContext().getMapState(new MapStateDescriptor<>("alerting-ends", Types.LONG, Types.MAP(Types.STRING, alert)));
+    inForce = getRuntimeContext().getMapState(new MapStateDescriptor<>("alerts-in-force", Types.STRING, alert));
   }
 
-  private static <K, V> MapStateDescriptor<K, V> withTtl(MapStateDescriptor<K, V> d, StateTtlConfig ttl) {
-    d.enableTimeToLive(ttl);
-    return d;
+  /**
+   * Forgets the days, alerting ends, release reports and alerts in force older than the retention before {@code
+   * endDay}: records for those days no longer count (as with the counts' state TTL, but in event time).
+   */
+  private void cleanUp(long endDay) throws Exception {
+    long horizon = endDay - retentionDays;
+    Long done = cleanedTo.value();
+    Long first = firstDay.value();
+    long from = done != null ? done : first != null ? first : horizon;
+    if (horizon <= from) {
+      return;
+    }
+    for (long d = from; d < horizon; d++) {
+      counts.remove(d);
+      examples.remove(d);
+      alerting.remove(d);
+    }
+    cleanedTo.update(horizon);
+    List<String> old = new ArrayList<>();
+    for (Map.Entry<String, StatAlert> e : inForce.entries()) {
+      if (e.getValue().windowEnd / DAY < horizon) {
+        old.add(e.getKey());
+      }
+    }
+    for (Map.Entry<String, Integer> e : releases.entries()) {
+      if (Long.parseLong(e.getKey().substring(e.getKey().lastIndexOf('@') + 1)) < horizon) {
+        old.add(e.getKey());
+      }
+    }
+    for (String k : old) {
+      inForce.remove(k);
+      releases.remove(k);
+    }
   }
 
   @Override
   public void processElement(AlertCount c, Context ctx, Collector<StatAlert> out) throws Exception {
     long day = Math.floorDiv(c.time, DAY);
+    Long cleaned = cleanedTo.value();
+    if (cleaned != null && day < cleaned) {
+      return; // older than the history kept
+    }
     if (c.release != null) {
       String k = c.release + "@" + day;
       Integer before = releases.get(k);
@@ -177,6 +218,7 @@ public final class EmergenceDetector extends KeyedProcessFunction<String, AlertC
     TreeSet<Long> ends = new TreeSet<>();
     if (Math.floorMod(timestamp + 1, DAY) == 0) {
       ends.add((timestamp + 1) / DAY);
+      cleanUp((timestamp + 1) / DAY);
     }
     retest(ctx.getCurrentKey(), ends, ctx.timerService().currentWatermark(), out);
   }
@@ -196,6 +238,10 @@ public final class EmergenceDetector extends KeyedProcessFunction<String, AlertC
     Long first = firstDay.value();
     if (ends.isEmpty() || first == null) {
       return;
+    }
+    Long cleaned = cleanedTo.value();
+    if (cleaned != null) {
+      first = Math.max(first, cleaned);
     }
     long lo = ends.first();
     long hi = ends.last();
@@ -277,23 +323,34 @@ public final class EmergenceDetector extends KeyedProcessFunction<String, AlertC
       Collector<StatAlert> out) throws Exception {
     Map<String, StatAlert> desired = new LinkedHashMap<>();
     Map<String, long[]> ranges = new HashMap<>();
+    int gap = model.windowDays();
     for (String key : new TreeSet<>(touched)) {
+      // an episode: alerting ends of the key with less than a window between them (a quiet window ends it)
       long a = lo;
-      while (alertingAt(a - 1, key) != null) {
-        a--;
+      for (long e = a - 1; e >= a - gap; e--) {
+        if (alertingAt(e, key) != null) {
+          a = e;
+        }
       }
       long z = hi;
-      while (alertingAt(z + 1, key) != null) {
-        z++;
+      for (long e = z + 1; e <= z + gap; e++) {
+        if (alertingAt(e, key) != null) {
+          z = e;
+        }
       }
       ranges.put(key, new long[] {a, z});
+      Long lastAlerting = null;
       for (long e = a; e <= z; e++) {
         StatAlert s = alertingAt(e, key);
-        if (s != null && alertingAt(e - 1, key) == null) {
+        if (s == null) {
+          continue;
+        }
+        if (lastAlerting == null || e - lastAlerting > gap) {
           StatAlert episode = s.copy();
           episode.id = idOf(episode);
           desired.put(episode.id, episode);
         }
+        lastAlerting = e;
       }
     }
     for (StatAlert r : releaseAlerts) {
