@@ -18,6 +18,8 @@ import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 /** Runs the {@link EmergenceDetector} in Flink's operator test harness over a list of counts. */
 final class DetectorHarness implements AutoCloseable {
   final KeyedOneInputStreamOperatorTestHarness<String, AlertCount, StatAlert> harness;
+  private long newest = Long.MIN_VALUE;
+  private long watermark = Long.MIN_VALUE;
 
   DetectorHarness(AlertModel model, Duration retention) throws Exception {
     harness = new KeyedOneInputStreamOperatorTestHarness<>(
@@ -27,11 +29,10 @@ final class DetectorHarness implements AutoCloseable {
 
   /**
    * Delivers {@code arrival} in its order; the watermark follows the newest time seen minus {@code lag} (a live
-   * stream: lag 0; a backfill that delivers out of order: records behind the watermark are late).
+   * stream: lag 0; a backfill that delivers out of order: records behind the watermark are late). The watermark never
+   * goes back, also across calls.
    */
   DetectorHarness deliver(List<AlertCount> arrival, long lag) throws Exception {
-    long newest = Long.MIN_VALUE;
-    long watermark = Long.MIN_VALUE;
     for (AlertCount c : arrival) {
       harness.processElement(c, c.time);
       newest = Math.max(newest, c.time);

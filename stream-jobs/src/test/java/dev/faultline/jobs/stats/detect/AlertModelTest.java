@@ -165,8 +165,8 @@ class AlertModelTest {
   @Test
   void comparesTheWeeksAfterAReleaseWithTheWeeksBefore() {
     Stream s = new Stream().background(0, 300, 2.0, new Random(12));
-    for (int i = 0; i < 14; i++) {
-      s.add(250 + 2 * i, "OUT_OF_MEMORY", "MEMORY"); // one more OOM every other day after release 0.15.0 on day 250
+    for (int i = 0; i < 28; i++) {
+      s.add(250 + i, "OUT_OF_MEMORY", "MEMORY"); // one more OOM a day after release 0.15.0 on day 250: about 4 times the rate
     }
     List<Finding> findings = model.scan(s.table(0, 300), 250 + model.releaseAfterDays(), 0, List.of(new AlertModel.ReleaseMark("0.15.0", 250)));
     Finding release = findings.stream().filter(f -> "0.15.0".equals(f.release()) && f.key().equals("SYMPTOM|OUT_OF_MEMORY")).findFirst().orElseThrow();
