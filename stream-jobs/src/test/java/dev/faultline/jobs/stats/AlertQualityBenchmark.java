@@ -57,7 +57,7 @@ import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
  * <pre>
  * mvn -B -o -q -pl stream-jobs test-compile dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/test.cp
  * cd stream-jobs && java -Xmx1g $FLINK_OPENS -cp target/test-classes:target/classes:$(cat target/test.cp) \
- *   dev.faultline.jobs.stats.AlertQualityBenchmark --train ../../shared/train/changes.jsonl --trials 100 --scales 1,8
+ *   dev.faultline.jobs.stats.AlertQualityBenchmark --train ../../shared/train/changes.jsonl --trials 40 --scales 1,8 [--target top] [--mode replay|surges]
  * </pre>
  */
 public final class AlertQualityBenchmark {
@@ -110,7 +110,7 @@ public final class AlertQualityBenchmark {
     if (mode.equals("all") || mode.equals("surges")) {
       int trials = Integer.parseInt(a.getOrDefault("trials", "100"));
       for (String scale : a.getOrDefault("scales", "1,8").split(",")) {
-        surges(real, model, Double.parseDouble(scale), trials, Arrays.stream(a.getOrDefault("sizes", "1,2,3,5").split(",")).mapToDouble(Double::parseDouble).toArray());
+        surges(real, model, Double.parseDouble(scale), a.getOrDefault("target", "weighted"), trials, Arrays.stream(a.getOrDefault("sizes", "1,2,3,5").split(",")).mapToDouble(Double::parseDouble).toArray());
       }
     }
   }
@@ -190,11 +190,12 @@ public final class AlertQualityBenchmark {
 
   // ---------------------------------------------------------------- surges
 
-  private static void surges(List<Item> real, AlertModel model, double scale, int trials, double[] sizes) throws Exception {
+  private static void surges(List<Item> real, AlertModel model, double scale, String target, int trials, double[] sizes) throws Exception {
     Map<String, List<Item>> byFramework = new TreeMap<>();
     real.forEach(i -> byFramework.computeIfAbsent(i.framework(), k -> new ArrayList<>()).add(i));
-    System.out.printf(Locale.ROOT, "%nSURGES: volume %.0f × the labelled sample, %d trials per size, %d frameworks × %d days, surge of one symptom category for %d days%n",
-        scale, trials, byFramework.size(), HORIZON_DAYS, SURGE_DAYS);
+    System.out.printf(Locale.ROOT, "%nSURGES: volume %.0f × the labelled sample, %d trials per size, %d frameworks × %d days, surge of one symptom category "
+        + "(%s) for %d days%n", scale, trials, byFramework.size(), HORIZON_DAYS, target.equals("top") ? "the framework's most frequent" : "drawn in proportion to frequency",
+        SURGE_DAYS);
     System.out.println("| surge size | background issues / framework-week | target category's rate / week | extra issues (mean) | detected within 14 days | median delay (days) | false alerts / framework-month | detected, target < 1 / 1–3 / ≥ 3 per week |");
     System.out.println("|---|---|---|---|---|---|---|---|");
     double frameworkMonths = byFramework.size() * (HORIZON_DAYS - model.warmupDays()) / 30.44;
@@ -217,7 +218,8 @@ public final class AlertQualityBenchmark {
         String fw = new ArrayList<>(byFramework.keySet()).get(r.nextInt(byFramework.size()));
         List<Item> own = stream.stream().filter(i -> i.framework().equals(fw) && dev.faultline.jobs.stats.domain.Categories.informative(i.symptom())).toList();
         Random injection = new Random(r.nextLong() + Double.doubleToLongBits(size));
-        String category = own.isEmpty() ? "RUNTIME_CRASH" : own.get(r.nextInt(own.size())).symptom();
+        String drawn = own.isEmpty() ? "RUNTIME_CRASH" : own.get(r.nextInt(own.size())).symptom();
+        String category = target.equals("top") ? mostFrequent(own).orElse(drawn) : drawn;
         double rate = stream.stream().filter(i -> i.framework().equals(fw) && i.symptom().equals(category)).count() / (double) HORIZON_DAYS;
         targetRate += rate * 7;
         long start = H0 + (200 + r.nextInt(HORIZON_DAYS - 200 - 30)) * DAY;
@@ -252,6 +254,12 @@ public final class AlertQualityBenchmark {
           targetRate / trials, extra / trials, 100.0 * detected / trials, detected, trials,
           delays.isEmpty() ? "-" : Long.toString(delays.get(delays.size() / 2)), falseAlerts / (trials * frameworkMonths), bands);
     }
+  }
+
+  private static java.util.Optional<String> mostFrequent(List<Item> items) {
+    Map<String, Long> n = new TreeMap<>();
+    items.forEach(i -> n.merge(i.symptom(), 1L, Long::sum));
+    return n.entrySet().stream().max(Map.Entry.comparingByValue()).map(Map.Entry::getKey);
   }
 
   /** A two-year background of one framework, resampled from a random two-year stretch of its real items. */
