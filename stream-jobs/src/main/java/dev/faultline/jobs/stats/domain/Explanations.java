@@ -64,17 +64,4 @@ public final class Explanations {
         f.rateExpected(), f.volumeExpected(), test, f.pValue(), f.adjustedPValue(), f.familySize(), framework,
         String.format(Locale.ROOT, "%.3g", fdr), examples.length == 0 ? "none kept" : String.join(", ", examples));
   }
-
-  public static String surge(String framework, Dimension dimension, String category, long count, Duration window, long windowEnd,
-      double expected, Duration baseline, double pValue) {
-    return String.format(Locale.ROOT,
-        "%s %s %s rose to %d issues in the %d days to %s against %.1f expected from the %d days before (Poisson tail p = %.2g).",
-        framework, dimension.key(), category, count, window.toDays(), dateLabel(windowEnd), expected, baseline.toDays(), pValue);
-  }
-
-  public static String newCombination(String framework, Dimension dimension, String category, String stage, long historyDays, String issueId) {
-    return String.format(Locale.ROOT,
-        "%s %s %s met stage %s for the first time in %d days of %s issues, in %s.",
-        framework, dimension.key(), category, stage, historyDays, framework, issueId);
-  }
 }
