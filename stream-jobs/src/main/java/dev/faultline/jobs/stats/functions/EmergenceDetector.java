@@ -49,7 +49,7 @@ import org.apache.flink.util.Collector;
  * <p><b>State.</b> Daily counts and example issues, releases' daily report counts, the framework's first day, the
  * pending re-test range, the alerting ends and the alerts in force; all of it older than the retention (in event
  * time, before the newest day end tested) is dropped. Timers: one per day
- * end within a window after a day with data (and at each release's comparison end); all fire as the watermark
+ * end within the longest window after a day with data (and at each release's comparison end); all fire as the watermark
  * passes.
  */
 public final class EmergenceDetector extends KeyedProcessFunction<String, AlertCount, StatAlert> {
@@ -182,8 +182,8 @@ public final class EmergenceDetector extends KeyedProcessFunction<String, AlertC
         markPending(day + 1, first + model.lookbackDays() + model.warmupDays());
       }
     }
-    for (int k = 1; k <= model.windowDays(); k++) {
-      register(ctx, day + k, watermark);
+    for (int k = 1; k <= Math.max(model.windowDays(), model.longWindowDays()); k++) {
+      register(ctx, day + k, watermark); // every end whose windows hold this day
     }
     if (c.release != null) {
       register(ctx, day + model.releaseAfterDays(), watermark);
