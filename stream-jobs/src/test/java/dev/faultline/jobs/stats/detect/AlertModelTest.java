@@ -159,7 +159,8 @@ class AlertModelTest {
     }
     Finding six = find(model.scan(busy.table(0, 300), 287, 0, List.of()), "SYMPTOM|HANG|INITIALIZATION");
     assertTrue(six.alert(), six.toString());
-    assertTrue(six.expected() <= 7 * 4.0 * 2 / (182 * 4.0) + 1e-9 * 0 + 0.2, "about a window's issues / (N + 2): " + six);
+    // absent from ~730 baseline issues: about a window's issues / (N + 2), far below the six seen
+    assertTrue(six.expected() > 0 && six.expected() < 0.5, six.toString());
   }
 
   @Test
