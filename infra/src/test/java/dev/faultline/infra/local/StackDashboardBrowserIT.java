@@ -31,8 +31,9 @@ import org.openqa.selenium.By;
  * The dashboard of the running stack in real headless Chromium: the whole local stack in this JVM (receiver, Kafka,
  * both Flink jobs, Neo4j), seeded only through the receiver with signed GitHub deliveries ({@code
  * fixtures/dashboard/}: three releases, five issues of DeepSpeed and PyTorch). Every view loads without console
- * errors, its charts and tables show what the deliveries say, filters change what is shown, the statistics job's
- * alerts are listed, and a delivery posted while a page is open travels receiver → Kafka → Flink → Neo4j and appears
+ * errors, its charts and tables show what the deliveries say, filters change what is shown, the statistics job raises
+ * no alert from five issues (none of them is unlikely; the alert list itself is checked against a known graph in the
+ * dashboard module's DashboardBrowserIT), and a delivery posted while a page is open travels receiver → Kafka → Flink → Neo4j and appears
  * on that page without a reload. A screenshot of each view is saved under {@code target/screenshots/}.
  *
  * <p>What the fixtures make, worked out (the classifier's labels are checked first, in {@link #seed}):
@@ -40,8 +41,8 @@ import org.openqa.selenium.By;
  * <pre>
  * opened      issue           symptom / stage                       distributed  reports
  * 2024-01-15  DeepSpeed#4101  HANG / COMMUNICATION                  yes          0.14.0
- * 2024-03-20  DeepSpeed#4102  OUT_OF_MEMORY / MEMORY                yes          0.14.2  new pair after 65 days: alert
- * 2024-04-02  DeepSpeed#4103  CHECKPOINT_FAILURE / FAULT_TOLERANCE  yes          0.14.2  new pair after 78 days: alert
+ * 2024-03-20  DeepSpeed#4102  OUT_OF_MEMORY / MEMORY                yes          0.14.2  a first pair: no alert
+ * 2024-04-02  DeepSpeed#4103  CHECKPOINT_FAILURE / FAULT_TOLERANCE  yes          0.14.2  a first pair: no alert
  * 2024-05-01  PyTorch#5101    HANG / COMMUNICATION                  yes          2.3.0
  * 2024-05-10  PyTorch#5102    INCORRECT_OUTPUT / COMPUTATION        no           2.3.0
  * bugs per release: DeepSpeed 0.14.0 1, 0.14.2 2, PyTorch 2.3.0 2 · distributed-specific 4/5 = 80%, DeepSpeed 3/3,
@@ -61,8 +62,6 @@ class StackDashboardBrowserIT {
 
   private static final String DS = "deepspeedai/DeepSpeed#";
   private static final String PT = "pytorch/pytorch#";
-  private static final String OOM_ALERT = "DeepSpeed/symptom/OUT_OF_MEMORY/MEMORY/NEW_COMBINATION";
-  private static final String CHECKPOINT_ALERT = "DeepSpeed/symptom/CHECKPOINT_FAILURE/FAULT_TOLERANCE/NEW_COMBINATION";
 
   @TempDir static Path dataDir;
   private LocalStack stack;
@@ -114,8 +113,7 @@ class StackDashboardBrowserIT {
     deliver("release", "release.published.deepspeed-0.14.2");
     deliver("release", "release.published.pytorch-2.3.0");
     StackClient.await(() -> count("MATCH (r:Release) RETURN count(r)") == 3, PIPELINE, "3 releases in the graph");
-    // DeepSpeed's oldest issue next, and only: the statistics job calls a category x stage pair new only after 30 days
-    // of the framework's history, so it must see this issue before the later ones. Its release count is the sign.
+    // DeepSpeed's oldest issue next, and only (the statistics job's release count is the sign it was counted).
     deliver("issues", "issues.opened.deepspeed-4101");
     StackClient.await(
         () -> count("MATCH (c:CategoryCount {window: 'release', framework: 'DeepSpeed', release: '0.14.0'}) RETURN count(c)") > 0,
@@ -129,10 +127,12 @@ class StackDashboardBrowserIT {
         () -> count("MATCH (i:Issue) WHERE i.classifierVersion IS NOT NULL RETURN count(i)") == 5,
         PIPELINE,
         "5 classified issues in the graph");
+    // The statistics job has counted the last issues of both frameworks: what the alerts view shows is its verdict.
     StackClient.await(
-        () -> count("MATCH (a:Alert) WHERE a.id IN $ids RETURN count(a)", Map.of("ids", List.of(OOM_ALERT, CHECKPOINT_ALERT))) == 2,
+        () -> count("MATCH (c:CategoryCount {window: 'release', framework: 'DeepSpeed', release: '0.14.2', dimension: 'stage'}) RETURN sum(c.count)") == 2
+            && count("MATCH (c:CategoryCount {window: 'release', framework: 'PyTorch', release: '2.3.0', dimension: 'stage'}) RETURN sum(c.count)") == 2,
         PIPELINE,
-        "the statistics job's new-combination alerts " + OOM_ALERT + " and " + CHECKPOINT_ALERT);
+        "the statistics job's release counts of DeepSpeed 0.14.2 and PyTorch 2.3.0");
     assertEquals(
         List.of(
             "deepspeedai/DeepSpeed#4101 BUG HANG COMMUNICATION true 0.14.0",
@@ -229,18 +229,13 @@ class StackDashboardBrowserIT {
 
   @Test
   @Order(4)
-  void alertsListTheStatisticsJobsNewCombinationsNewestFirst() throws IOException {
+  void fiveIssuesRaiseNoAlertEvenWhereACategoryMeetsAStageForTheFirstTime() throws IOException {
+    // DeepSpeed#4102 and #4103 each pair a symptom with a stage for the first time in DeepSpeed's history: a sparse
+    // stream's first occurrences are not unlikely, so they are not alerts (the earlier rule raised both).
     browser.open("#alerts");
-    assertEquals("2 alerts, newest first", browser.text("alerts-summary"));
-    assertEquals(List.of(CHECKPOINT_ALERT, OOM_ALERT), browser.attributes("#alert-list > li", "data-alert"));
-    assertEquals(
-        List.of(
-            "DeepSpeed symptom CHECKPOINT_FAILURE met stage FAULT_TOLERANCE for the first time in 78 days of DeepSpeed"
-                + " issues, in deepspeedai/DeepSpeed#4103.",
-            "DeepSpeed symptom OUT_OF_MEMORY met stage MEMORY for the first time in 65 days of DeepSpeed issues, in"
-                + " deepspeedai/DeepSpeed#4102."),
-        browser.texts("#alert-list .explanation"));
-    assertEquals(List.of(DS + "4103", DS + "4102"), browser.texts("#alert-list a.issue-link"));
+    assertEquals("No emerging-category alerts", browser.text("alerts-summary"));
+    assertEquals(0, browser.rows("#alert-list > li"));
+    assertEquals(0, count("MATCH (a:Alert) WHERE coalesce(a.withdrawn, false) = false RETURN count(a)"));
     browser.screenshot("alerts");
 
     browser.select("f-framework", "PyTorch");

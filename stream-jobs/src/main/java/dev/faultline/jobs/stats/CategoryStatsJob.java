@@ -9,10 +9,11 @@ import dev.faultline.jobs.stats.functions.DailyCountAggregate;
 import dev.faultline.jobs.stats.functions.DailyCountWindow;
 import dev.faultline.jobs.stats.functions.DeltaEventTime;
 import dev.faultline.jobs.stats.functions.IssueContributionFunction;
-import dev.faultline.jobs.stats.functions.NewCombinationDetector;
+import dev.faultline.jobs.stats.functions.EmergenceDetector;
 import dev.faultline.jobs.stats.functions.ReleaseCounts;
 import dev.faultline.jobs.stats.functions.RollingCounts;
 import dev.faultline.jobs.stats.functions.SplitUndecodable;
+import dev.faultline.jobs.stats.records.AlertCount;
 import dev.faultline.jobs.stats.records.CategoryStat;
 import dev.faultline.jobs.stats.records.ClassifiedEvent;
 import dev.faultline.jobs.stats.records.ClassifiedRecord;
@@ -47,11 +48,12 @@ import org.apache.kafka.clients.consumer.OffsetResetStrategy;
  *
  * <pre>
  * classified ─keyBy issue─► IssueContributionFunction ─► DeltaEventTime ─keyBy key─► daily tumbling window
- *                            │ release deltas ─keyBy─► ReleaseCounts ────────────┐      (allowed lateness)
- *                            │ category×stage ─keyBy framework─► NewCombination  │        │ result   │ too late
- *                            ▼                                    Detector ─► alerts       ▼          ▼
- *                                                                     RollingCounts (windows, correction, surge)
- *                                                                       ─► stats  ─► alerts
+ *                            │ release deltas ─keyBy─► ReleaseCounts ─► stats     (allowed lateness)
+ *                            │                                                      │ result   │ too late
+ *                            │                                                      ▼          ▼
+ *                            │                                   RollingCounts (windows, correction) ─► stats
+ *                            │ deltas + category×stage + release reports
+ *                            └─keyBy framework─► EmergenceDetector (one family per framework and day) ─► alerts
  * </pre>
  */
 public final class CategoryStatsJob {
@@ -199,13 +201,24 @@ public final class CategoryStatsJob {
             .process(new ReleaseCounts(config.issueStateTtl()))
             .uid("release-counts")
             .name("release counts");
-    DataStream<StatAlert> combinations =
+    // Alerts test every category of a framework together (one family for the false-discovery control), so their
+    // inputs meet keyed by framework: category deltas, category × stage pairs and release reports (one dimension's).
+    DataStream<AlertCount> alertCounts =
         deltas
-            .getSideOutput(IssueContributionFunction.COMBINATIONS)
+            .map(AlertCount::of)
+            .name("alert counts")
+            .union(
+                deltas.getSideOutput(IssueContributionFunction.COMBINATIONS).map(AlertCount::of).name("alert pair counts"),
+                deltas.getSideOutput(IssueContributionFunction.RELEASE_DELTAS)
+                    .filter(r -> r.dimension.equals(dev.faultline.jobs.stats.domain.Dimension.STAGE.name()))
+                    .map(AlertCount::of)
+                    .name("alert release reports"));
+    DataStream<StatAlert> alerts =
+        alertCounts
             .keyBy(c -> c.framework)
-            .process(new NewCombinationDetector(config.newCombinationWarmup(), config.issueStateTtl()))
-            .uid("new-combinations")
-            .name("new category × stage detector");
-    return new Outputs(rolling.union(releases), rolling.getSideOutput(RollingCounts.ALERTS).union(combinations));
+            .process(new EmergenceDetector(config.alerts(), config.countStateTtl()))
+            .uid("emergence-detector")
+            .name("emerging-category alerts");
+    return new Outputs(rolling.union(releases), alerts);
   }
 }

@@ -2,7 +2,7 @@ package dev.faultline.jobs.stats;
 
 import dev.faultline.graph.GraphConfig;
 import dev.faultline.jobs.sink.SinkOptions;
-import dev.faultline.jobs.stats.domain.SurgeDetector;
+import dev.faultline.jobs.stats.detect.AlertModel;
 import dev.faultline.schemas.Topic;
 import java.io.Serializable;
 import java.time.Duration;
@@ -34,13 +34,9 @@ import java.util.Properties;
  * @param outOfOrderness watermark bound: how far behind the newest {@code updatedAt} an event may arrive and still
  *     count as on time (6 hours)
  * @param idleness a Kafka partition without records for this long stops holding the watermark back (1 minute)
- * @param surgeSensitivity largest Poisson tail probability that raises a SURGE alert (0.001)
- * @param surgeMinCount smallest count in the shortest window that can raise a SURGE alert (5)
- * @param surgeBaseline trailing period before the recent window whose rate is the baseline (28 days)
- * @param surgeMinBaselineRate floor of the expected count per window (0.5), so a category new to a framework needs
- *     several issues to surge
- * @param newCombinationWarmup a category × stage pair counts as new only after the framework has this much history
- *     in the job (30 days); before, every pair is new and none is news
+ * @param alerts the emerging-category alert model (windows 7 and 14 days, baseline 182 days, warm-up 56 days, false-discovery
+ *     rate 0.01 per framework and window end, support ≥ 3 issues and ≥ 2 × expected; release comparison 28 days after
+ *     against 56 before): see {@link AlertModel}
  * @param issueStateTtl how long an issue's history is kept after its last record (730 days, processing time). A record
  *     of an issue forgotten this way counts it anew
  * @param countStateTtl how long daily counts are kept after their last update (400 days, processing time); deltas for
@@ -61,11 +57,7 @@ public record StatsConfig(
     Duration allowedLateness,
     Duration outOfOrderness,
     Duration idleness,
-    double surgeSensitivity,
-    long surgeMinCount,
-    Duration surgeBaseline,
-    double surgeMinBaselineRate,
-    Duration newCombinationWarmup,
+    AlertModel alerts,
     Duration issueStateTtl,
     Duration countStateTtl)
     implements Serializable {
@@ -94,12 +86,9 @@ public record StatsConfig(
     notNegative("allowed lateness", allowedLateness);
     notNegative("out-of-orderness", outOfOrderness);
     positive("idleness", idleness);
-    positive("surge baseline", surgeBaseline);
-    if (surgeBaseline.toMillis() % slide.toMillis() != 0) {
-      throw new IllegalArgumentException("surge baseline " + surgeBaseline + " is not a multiple of the slide " + slide);
+    if (alerts == null) {
+      throw new IllegalArgumentException("no alert model: use AlertModel.defaults()");
     }
-    new SurgeDetector(surgeSensitivity, surgeMinCount, surgeMinBaselineRate); // validates
-    notNegative("new-combination warm-up", newCombinationWarmup);
     positive("issue state TTL", issueStateTtl);
     positive("count state TTL", countStateTtl);
     if (checkpointInterval == null || checkpointInterval.toMillis() < 10) {
@@ -112,32 +101,31 @@ public record StatsConfig(
     return new StatsConfig(
         kafkaBootstrap, Map.of(), "faultline-category-stats", "faultline-category-stats", graph, SinkOptions.DEFAULTS,
         Duration.ofSeconds(10), 0, false, DEFAULT_WINDOWS, Duration.ofDays(1), Duration.ofDays(7), Duration.ofHours(6),
-        Duration.ofMinutes(1), 0.001, 5, Duration.ofDays(28), 0.5, Duration.ofDays(30), Duration.ofDays(730), Duration.ofDays(400));
-  }
-
-  public SurgeDetector surgeDetector() {
-    return new SurgeDetector(surgeSensitivity, surgeMinCount, surgeMinBaselineRate);
+        Duration.ofMinutes(1), AlertModel.defaults(), Duration.ofDays(730), Duration.ofDays(400));
   }
 
   /** Copy with other Kafka client settings, consumer group and transactional id prefix (tests, local stack). */
   public StatsConfig withKafka(String bootstrap, String group, String txPrefix) {
     return new StatsConfig(bootstrap, kafkaProperties, group, txPrefix, graph, sink, checkpointInterval, parallelism, bounded, windows, slide,
-        allowedLateness, outOfOrderness, idleness, surgeSensitivity, surgeMinCount, surgeBaseline, surgeMinBaselineRate, newCombinationWarmup,
-        issueStateTtl, countStateTtl);
+        allowedLateness, outOfOrderness, idleness, alerts, issueStateTtl, countStateTtl);
   }
 
   /** Copy with another sink, checkpoint interval, parallelism and boundedness. */
   public StatsConfig withRuntime(SinkOptions newSink, Duration newCheckpointInterval, int newParallelism, boolean newBounded) {
     return new StatsConfig(kafkaBootstrap, kafkaProperties, groupId, transactionalIdPrefix, graph, newSink, newCheckpointInterval, newParallelism,
-        newBounded, windows, slide, allowedLateness, outOfOrderness, idleness, surgeSensitivity, surgeMinCount, surgeBaseline, surgeMinBaselineRate,
-        newCombinationWarmup, issueStateTtl, countStateTtl);
+        newBounded, windows, slide, allowedLateness, outOfOrderness, idleness, alerts, issueStateTtl, countStateTtl);
   }
 
   /** Copy with other event-time settings. */
   public StatsConfig withEventTime(Duration newAllowedLateness, Duration newOutOfOrderness, Duration newIdleness) {
     return new StatsConfig(kafkaBootstrap, kafkaProperties, groupId, transactionalIdPrefix, graph, sink, checkpointInterval, parallelism, bounded,
-        windows, slide, newAllowedLateness, newOutOfOrderness, newIdleness, surgeSensitivity, surgeMinCount, surgeBaseline, surgeMinBaselineRate,
-        newCombinationWarmup, issueStateTtl, countStateTtl);
+        windows, slide, newAllowedLateness, newOutOfOrderness, newIdleness, alerts, issueStateTtl, countStateTtl);
+  }
+
+  /** Copy with another alert model. */
+  public StatsConfig withAlerts(AlertModel newAlerts) {
+    return new StatsConfig(kafkaBootstrap, kafkaProperties, groupId, transactionalIdPrefix, graph, sink, checkpointInterval, parallelism, bounded,
+        windows, slide, allowedLateness, outOfOrderness, idleness, newAlerts, issueStateTtl, countStateTtl);
   }
 
   public String inputTopic() {
@@ -150,11 +138,6 @@ public record StatsConfig(
 
   public String alertsTopic() {
     return Topic.ALERTS.topicName();
-  }
-
-  /** The shortest window: the one the surge detector tests. */
-  public Duration surgeWindow() {
-    return windows.get(0);
   }
 
   /** Slides in the longest window. */
@@ -176,9 +159,10 @@ public record StatsConfig(
    * --neo4j-uri}, {@code --neo4j-user}, {@code --neo4j-password}, {@code --neo4j-database} (FAULTLINE_NEO4J_*),
    * {@code --group-id}, {@code --transactional-id-prefix}, {@code --checkpoint-interval-ms}, {@code --parallelism},
    * {@code --bounded true|false}, {@code --windows P7D,P30D}, {@code --slide P1D}, {@code --allowed-lateness P7D},
-   * {@code --out-of-orderness PT6H}, {@code --idleness PT1M}, {@code --surge-sensitivity 0.001}, {@code
-   * --surge-min-count 5}, {@code --surge-baseline P28D}, {@code --surge-min-baseline-rate 0.5}, {@code
-   * --new-combination-warmup P30D}, {@code --issue-state-ttl P730D}, {@code --count-state-ttl P400D}, {@code
+   * {@code --out-of-orderness PT6H}, {@code --idleness PT1M}, {@code --alert-window P7D}, {@code --alert-long-window P14D}, {@code
+   * --alert-baseline P182D}, {@code --alert-warmup P56D}, {@code --alert-fdr 0.01}, {@code --alert-min-count 3},
+   * {@code --alert-min-ratio 2}, {@code --alert-prior-weight 10}, {@code --alert-max-dispersion 1}, {@code
+   * --release-before P56D}, {@code --release-after P28D}, {@code --issue-state-ttl P730D}, {@code --count-state-ttl P400D}, {@code
    * --sink-batch-size}, {@code --sink-flush-ms}. Durations are ISO-8601.
    */
   public static StatsConfig fromArgs(String[] args, Map<String, String> env) {
@@ -210,13 +194,41 @@ public record StatsConfig(
         durationArg(a, "allowed-lateness", d.allowedLateness),
         durationArg(a, "out-of-orderness", d.outOfOrderness),
         durationArg(a, "idleness", d.idleness),
-        Double.parseDouble(a.getOrDefault("surge-sensitivity", Double.toString(d.surgeSensitivity))),
-        longArg(a, "surge-min-count", d.surgeMinCount),
-        durationArg(a, "surge-baseline", d.surgeBaseline),
-        Double.parseDouble(a.getOrDefault("surge-min-baseline-rate", Double.toString(d.surgeMinBaselineRate))),
-        durationArg(a, "new-combination-warmup", d.newCombinationWarmup),
+        alertModel(a, d.alerts),
         durationArg(a, "issue-state-ttl", d.issueStateTtl),
         durationArg(a, "count-state-ttl", d.countStateTtl));
+  }
+
+  private static AlertModel alertModel(Map<String, String> a, AlertModel d) {
+    return new AlertModel(
+        days(a, "alert-window", d.windowDays()),
+        days(a, "alert-long-window", d.longWindowDays()),
+        days(a, "alert-baseline", d.baselineDays()),
+        days(a, "alert-warmup", d.warmupDays()),
+        doubleArg(a, "alert-prior-weight", d.priorWeight()),
+        doubleArg(a, "alert-fdr", d.fdr()),
+        longArg(a, "alert-min-count", d.minCount()),
+        doubleArg(a, "alert-min-ratio", d.minRatio()),
+        doubleArg(a, "alert-max-dispersion", d.maxDispersion()),
+        days(a, "release-before", d.releaseBeforeDays()),
+        days(a, "release-after", d.releaseAfterDays()));
+  }
+
+  private static int days(Map<String, String> a, String name, int fallback) {
+    Duration d = durationArg(a, name, Duration.ofDays(fallback));
+    if (d.toMillis() % Duration.ofDays(1).toMillis() != 0) {
+      throw new IllegalArgumentException("--" + name + " " + d + " is not whole days: write e.g. P7D");
+    }
+    return (int) d.toDays();
+  }
+
+  private static double doubleArg(Map<String, String> a, String name, double fallback) {
+    String v = a.get(name);
+    try {
+      return v == null ? fallback : Double.parseDouble(v);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("--" + name + " '" + v + "' is not a number");
+    }
   }
 
   private static Duration durationArg(Map<String, String> a, String name, Duration fallback) {

@@ -19,7 +19,8 @@ class StatsConfigTest {
     assertEquals(List.of(Duration.ofDays(7), Duration.ofDays(30)), c.windows());
     assertEquals(Duration.ofDays(1), c.slide());
     assertEquals(30, c.maxWindowSlides());
-    assertEquals(Duration.ofDays(7), c.surgeWindow());
+    assertEquals(7, c.alerts().windowDays());
+    assertEquals(182, c.alerts().baselineDays());
     assertFalse(c.bounded());
     assertFalse(c.toString().contains("secret"), "password masked");
   }
@@ -27,11 +28,13 @@ class StatsConfigTest {
   @Test
   void readsWindowsAndEventTimeSettings() {
     StatsConfig c = StatsConfig.fromArgs(
-        new String[] {"--windows", "P14D,P3D", "--allowed-lateness", "P2D", "--out-of-orderness", "PT1H", "--surge-min-count", "8", "--bounded", "true"}, ENV);
+        new String[] {"--windows", "P14D,P3D", "--allowed-lateness", "P2D", "--out-of-orderness", "PT1H", "--alert-min-count", "8", "--alert-fdr", "0.05", "--release-after", "P21D", "--bounded", "true"}, ENV);
     assertEquals(List.of(Duration.ofDays(3), Duration.ofDays(14)), c.windows());
     assertEquals(Duration.ofDays(2), c.allowedLateness());
     assertEquals(Duration.ofHours(1), c.outOfOrderness());
-    assertEquals(8, c.surgeMinCount());
+    assertEquals(8, c.alerts().minCount());
+    assertEquals(0.05, c.alerts().fdr(), 1e-12);
+    assertEquals(21, c.alerts().releaseAfterDays());
     assertTrue(c.bounded());
   }
 
@@ -40,6 +43,15 @@ class StatsConfigTest {
     IllegalArgumentException e =
         assertThrows(IllegalArgumentException.class, () -> StatsConfig.fromArgs(new String[] {"--windows", "PT36H"}, ENV));
     assertTrue(e.getMessage().contains("multiple of the slide"), e.getMessage());
+  }
+
+  @Test
+  void rejectsAnAlertWindowThatIsNotWholeDaysAndAFalseDiscoveryRateThatIsNotAProbability() {
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> StatsConfig.fromArgs(new String[] {"--alert-window", "PT36H"}, ENV));
+    assertTrue(e.getMessage().contains("--alert-window"), e.getMessage());
+    e = assertThrows(IllegalArgumentException.class, () -> StatsConfig.fromArgs(new String[] {"--alert-fdr", "5"}, ENV));
+    assertTrue(e.getMessage().contains("false-discovery rate"), e.getMessage());
   }
 
   @Test

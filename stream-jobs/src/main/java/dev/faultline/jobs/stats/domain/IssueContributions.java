@@ -34,8 +34,8 @@ public final class IssueContributions {
   /** One counted entry: the issue in {@code category} of {@code dimension} since {@code time}. */
   public record Entry(String framework, Dimension dimension, String category, long time) {}
 
-  /** One counted release entry. */
-  public record ReleaseEntry(String framework, String release, Dimension dimension, String category) {}
+  /** One counted release entry; {@code since} is the issue's creation. */
+  public record ReleaseEntry(String framework, String release, Dimension dimension, String category, long since) {}
 
   /** The outcome of folding one record into an issue's history. */
   public record Change(
@@ -72,12 +72,12 @@ public final class IssueContributions {
     List<ReleaseDelta> releaseDeltas = new ArrayList<>();
     for (ReleaseEntry e : oldReleases) {
       if (!nowReleases.contains(e)) {
-        releaseDeltas.add(new ReleaseDelta(e.framework(), e.release(), e.dimension().name(), e.category(), -1));
+        releaseDeltas.add(new ReleaseDelta(e.framework(), e.release(), e.dimension().name(), e.category(), -1, e.since()));
       }
     }
     for (ReleaseEntry e : nowReleases) {
       if (!oldReleases.contains(e)) {
-        releaseDeltas.add(new ReleaseDelta(e.framework(), e.release(), e.dimension().name(), e.category(), +1));
+        releaseDeltas.add(new ReleaseDelta(e.framework(), e.release(), e.dimension().name(), e.category(), +1, e.since()));
       }
     }
     return new Change(after, deltas, releaseDeltas, newCombinations(old, now, id));
@@ -119,10 +119,14 @@ public final class IssueContributions {
     if (newest.deleted() || newest.frameworkVersion == null || newest.frameworkVersion.isBlank()) {
       return Set.of();
     }
+    long createdAt = Long.MAX_VALUE;
+    for (ClassifiedEvent e : sorted) {
+      createdAt = Math.min(createdAt, e.createdAt);
+    }
     Set<ReleaseEntry> entries = new LinkedHashSet<>();
     for (int d = 0; d < Dimension.count(); d++) {
       Dimension dim = Dimension.at(d);
-      entries.add(new ReleaseEntry(newest.framework, newest.frameworkVersion, dim, newest.category(dim)));
+      entries.add(new ReleaseEntry(newest.framework, newest.frameworkVersion, dim, newest.category(dim), createdAt));
     }
     return entries;
   }

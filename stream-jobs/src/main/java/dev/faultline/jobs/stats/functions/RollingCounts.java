@@ -1,15 +1,11 @@
 package dev.faultline.jobs.stats.functions;
 
 import dev.faultline.jobs.stats.StatsConfig;
-import dev.faultline.jobs.stats.domain.Categories;
-import dev.faultline.jobs.stats.domain.Dimension;
 import dev.faultline.jobs.stats.domain.Explanations;
-import dev.faultline.jobs.stats.domain.SurgeDetector;
 import dev.faultline.jobs.stats.records.CategoryStat;
 import dev.faultline.jobs.stats.records.ContributionDelta;
 import dev.faultline.jobs.stats.records.DailyCount;
 import dev.faultline.jobs.stats.records.DayState;
-import dev.faultline.jobs.stats.records.StatAlert;
 import dev.faultline.jobs.stats.records.StatKeys;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -26,11 +22,10 @@ import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.api.TimerService;
 import org.apache.flink.streaming.api.functions.co.KeyedCoProcessFunction;
 import org.apache.flink.util.Collector;
-import org.apache.flink.util.OutputTag;
 
 /**
- * Keyed by framework × dimension × category: sums daily buckets into the rolling windows, takes the correction path,
- * and runs the surge detector.
+ * Keyed by framework × dimension × category: sums daily buckets into the rolling windows and takes the correction
+ * path. (Alerts are the framework-wide {@link EmergenceDetector}'s: it tests every category of a framework together.)
  *
  * <p>Input 1 is the daily window's changes (one per firing: at the bucket's end and per allowed-late delta); input 2
  * the deltas the daily window dropped as too late (its late-data side output). A day's count is the sum of both:
@@ -42,30 +37,20 @@ import org.apache.flink.util.OutputTag;
  * windows are re-emitted. No transient (e.g. negative) count is ever emitted.
  *
  * <p>Emission: a rolling window is emitted when the watermark passes its end (event-time timer), and again at the
- * next watermark after later changes touched a day inside it (updated results, coalesced per watermark). The surge detector runs once per
- * window end of the shortest window and again when later data re-emits that window; one alert per episode (a run
- * of consecutive surging window ends, kept in state).
+ * next watermark after later changes touched a day inside it (updated results, coalesced per watermark).
  *
- * <p>State: one {@link DayState} per day with data, the surging window ends and the days awaiting re-emission, all
+ * <p>State: one {@link DayState} per day with data and the days awaiting re-emission, all
  * under a TTL refreshed on write. Timers: one per window end for the {@code longest window / slide} ends after each day with data; all fire as
  * the watermark passes, none is left behind.
  */
 public final class RollingCounts extends KeyedCoProcessFunction<String, DailyCount, ContributionDelta, CategoryStat> {
-  public static final OutputTag<StatAlert> ALERTS = new OutputTag<>("surge-alerts", TypeInformation.of(StatAlert.class));
-
   private final long slide;
   private final long[] windows;
   private final String[] windowLabels;
   private final int maxSlides;
-  private final long surgeWindow;
-  private final long baseline;
-  private final SurgeDetector detector;
   private final Duration stateTtl;
   private final long allowedLateness;
   private transient MapState<Long, DayState> days;
-  private transient MapState<Long, Boolean> surging;
-  /** Window end to the id of the alert in force for its episode (the end that raised it, or a surging neighbour). */
-  private transient MapState<Long, String> raised;
   private transient MapState<Long, Boolean> dirty;
 
   public RollingCounts(StatsConfig config) {
@@ -73,9 +58,6 @@ public final class RollingCounts extends KeyedCoProcessFunction<String, DailyCou
     this.windows = config.windows().stream().mapToLong(Duration::toMillis).toArray();
     this.windowLabels = config.windows().stream().map(Explanations::windowLabel).toArray(String[]::new);
     this.maxSlides = config.maxWindowSlides();
-    this.surgeWindow = config.surgeWindow().toMillis();
-    this.baseline = config.surgeBaseline().toMillis();
-    this.detector = config.surgeDetector();
     this.stateTtl = config.countStateTtl();
     this.allowedLateness = config.allowedLateness().toMillis();
   }
@@ -86,12 +68,6 @@ public final class RollingCounts extends KeyedCoProcessFunction<String, DailyCou
     MapStateDescriptor<Long, DayState> d = new MapStateDescriptor<>("days", Types.LONG, TypeInformation.of(DayState.class));
     d.enableTimeToLive(ttl);
     days = getRuntimeContext().getMapState(d);
-    MapStateDescriptor<Long, Boolean> e = new MapStateDescriptor<>("surging-window-ends", Types.LONG, Types.BOOLEAN);
-    e.enableTimeToLive(ttl);
-    surging = getRuntimeContext().getMapState(e);
-    MapStateDescriptor<Long, String> ra = new MapStateDescriptor<>("surge-alerts-raised", Types.LONG, Types.STRING);
-    ra.enableTimeToLive(ttl);
-    raised = getRuntimeContext().getMapState(ra);
     MapStateDescriptor<Long, Boolean> dd = new MapStateDescriptor<>("dirty-days", Types.LONG, Types.BOOLEAN);
     dd.enableTimeToLive(ttl);
     dirty = getRuntimeContext().getMapState(dd);
@@ -144,14 +120,13 @@ public final class RollingCounts extends KeyedCoProcessFunction<String, DailyCou
       return; // only a pending-delta timer
     }
     String[] key = StatKeys.split(ctx.getCurrentKey());
-    long from = end - Math.max(windows[windows.length - 1], surgeWindow + baseline);
+    long from = end - windows[windows.length - 1];
     Range r = load(from, end);
     for (int w = 0; w < windows.length; w++) {
       if (r.any(end - windows[w], end)) {
         out.collect(CategoryStat.rolling(key[0], key[1], key[2], windowLabels[w], end - windows[w], end, r.sum(end - windows[w], end)));
       }
     }
-    detectSurge(key, end, r::sum, r.examples(end - surgeWindow, end), ctx);
   }
 
   /** Applies the too-late deltas of the day whose cleanup time is {@code timestamp}, and re-emits its closed windows. */
@@ -173,71 +148,6 @@ public final class RollingCounts extends KeyedCoProcessFunction<String, DailyCou
   /** Sum of the day counts in [start, end). */
   private interface Sums {
     long sum(long start, long end) throws Exception;
-  }
-
-  /**
-   * Tests the surge window ending at {@code end}; runs at the window's end and again whenever later data re-emits it
-   * (a shuffled backfill may pass a window's end long before its data arrive). An episode is a run of consecutive
-   * surging window ends: an alert is raised for a surging end only when neither it nor a neighbouring end was
-   * surging already, so each episode alerts once even when its windows are tested out of order. When later records
-   * (corrections, re-classifications) end an episode, its alert is emitted again with {@code withdrawn = true}; while
-   * a neighbouring end still surges, the episode and its alert go on.
-   */
-  private void detectSurge(String[] key, long end, Sums r, String[] examples, Context ctx) throws Exception {
-    if (!Categories.informative(key[2])) {
-      return;
-    }
-    long start = end - surgeWindow;
-    int windowDays = (int) (surgeWindow / slide);
-    int baselineDays = (int) (baseline / slide);
-    SurgeDetector.Verdict v = detector.test(r.sum(start, end), windowDays, r.sum(start - baseline, start), baselineDays);
-    if (!v.surge()) {
-      surging.remove(end);
-      String id = raised.get(end);
-      if (id != null) {
-        raised.remove(end);
-        if (surging.contains(end - slide)) {
-          raised.put(end - slide, id);
-        } else if (surging.contains(end + slide)) {
-          raised.put(end + slide, id);
-        } else {
-          StatAlert w = surgeAlert(key, id, start, end, v, examples);
-          w.withdrawn = true;
-          w.explanation = "Withdrawn: later records lowered it. " + w.explanation;
-          ctx.output(ALERTS, w);
-        }
-      }
-      return;
-    }
-    boolean sameEpisode = surging.contains(end) || surging.contains(end - slide) || surging.contains(end + slide);
-    surging.put(end, Boolean.TRUE);
-    if (sameEpisode) {
-      return;
-    }
-    Dimension dim = Dimension.valueOf(key[1]);
-    String id = key[0] + "/" + dim.key() + "/" + key[2] + "/SURGE/" + Explanations.dateLabel(start);
-    raised.put(end, id);
-    ctx.output(ALERTS, surgeAlert(key, id, start, end, v, examples));
-  }
-
-  private StatAlert surgeAlert(String[] key, String id, long start, long end, SurgeDetector.Verdict v, String[] examples) {
-    Dimension dim = Dimension.valueOf(key[1]);
-    StatAlert a = new StatAlert();
-    a.id = id;
-    a.framework = key[0];
-    a.dimension = key[1];
-    a.category = key[2];
-    a.kind = "SURGE";
-    a.windowStart = start;
-    a.windowEnd = end;
-    a.count = v.count();
-    a.baseline = v.expected();
-    a.score = v.score();
-    a.raisedAt = end;
-    a.exampleIssueIds = examples;
-    a.explanation =
-        Explanations.surge(key[0], dim, key[2], v.count(), Duration.ofMillis(surgeWindow), end, v.expected(), Duration.ofMillis(baseline), v.pValue());
-    return a;
   }
 
   /**
@@ -272,7 +182,7 @@ public final class RollingCounts extends KeyedCoProcessFunction<String, DailyCou
     }
   }
 
-  /** Re-emits, once each, the closed windows that contain a dirty day, and re-tests the surge windows among them. */
+  /** Re-emits, once each, the closed windows that contain a dirty day. */
   private void flushDirty(Context ctx, long watermark, Collector<CategoryStat> out) throws Exception {
     if (dirty.isEmpty()) {
       return;
@@ -301,17 +211,6 @@ public final class RollingCounts extends KeyedCoProcessFunction<String, DailyCou
       }
       for (long end : ends) {
         out.collect(CategoryStat.rolling(key[0], key[1], key[2], windowLabels[w], end - windows[w], end, sums.sum(end - windows[w], end)));
-        if (windows[w] == surgeWindow) {
-          List<String[]> examples = new ArrayList<>();
-          for (long d = end - slide; d >= end - surgeWindow; d -= slide) {
-            DayState s = cache.computeIfAbsent(d, this::dayOrNull);
-            if (s != null) {
-              examples.add(s.windowExamples);
-              examples.add(s.lateExamples);
-            }
-          }
-          detectSurge(key, end, sums, Examples.union(examples, DailyAccumulator.MAX_EXAMPLES), ctx);
-        }
       }
     }
   }
@@ -358,17 +257,6 @@ public final class RollingCounts extends KeyedCoProcessFunction<String, DailyCou
         }
       }
       return false;
-    }
-
-    String[] examples(long start, long end) {
-      List<String[]> all = new ArrayList<>();
-      for (int i = Math.min(days.length, index(end)) - 1; i >= Math.max(0, index(start)); i--) {
-        if (days[i] != null) {
-          all.add(days[i].windowExamples);
-          all.add(days[i].lateExamples);
-        }
-      }
-      return Examples.union(all, DailyAccumulator.MAX_EXAMPLES);
     }
   }
 }

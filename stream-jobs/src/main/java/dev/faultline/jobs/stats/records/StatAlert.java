@@ -29,6 +29,15 @@ public class StatAlert {
   public String[] exampleIssueIds = new String[0];
   /** A revision that takes the alert of this id back. */
   public boolean withdrawn;
+  /** SURGE after a release: the version, else null. */
+  public String release;
+  public long baselineCount;
+  public long baselineStart;
+  public long baselineEnd;
+  public double pValue = 1.0;
+  public double adjustedPValue = 1.0;
+  /** The test and multiplicity control, in words. */
+  public String test;
 
   public StatAlert() {}
 
@@ -55,7 +64,48 @@ public class StatAlert {
         .setExplanation(explanation)
         .setRaisedAt(Instant.ofEpochMilli(raisedAt))
         .setWithdrawn(withdrawn)
+        .setRelease(release)
+        .setBaselineCount(baselineCount)
+        .setBaselineStart(Instant.ofEpochMilli(baselineStart))
+        .setBaselineEnd(Instant.ofEpochMilli(baselineEnd))
+        .setPValue(pValue)
+        .setAdjustedPValue(adjustedPValue)
+        .setTest(test)
         .build();
+  }
+
+  /** A copy (the state keeps its own). */
+  public StatAlert copy() {
+    StatAlert a = new StatAlert();
+    a.id = id;
+    a.framework = framework;
+    a.dimension = dimension;
+    a.category = category;
+    a.stage = stage;
+    a.kind = kind;
+    a.windowStart = windowStart;
+    a.windowEnd = windowEnd;
+    a.count = count;
+    a.baseline = baseline;
+    a.score = score;
+    a.explanation = explanation;
+    a.raisedAt = raisedAt;
+    a.exampleIssueIds = exampleIssueIds.clone();
+    a.withdrawn = withdrawn;
+    a.release = release;
+    a.baselineCount = baselineCount;
+    a.baselineStart = baselineStart;
+    a.baselineEnd = baselineEnd;
+    a.pValue = pValue;
+    a.adjustedPValue = adjustedPValue;
+    a.test = test;
+    return a;
+  }
+
+  /** Same content: a re-emission of it would change nothing. */
+  public boolean sameAs(StatAlert o) {
+    return o != null && toString().equals(o.toString()) && java.util.Objects.equals(explanation, o.explanation) && kind.equals(o.kind)
+        && windowStart == o.windowStart && windowEnd == o.windowEnd && pValue == o.pValue && adjustedPValue == o.adjustedPValue;
   }
 
   @Override
