@@ -20,7 +20,7 @@ import java.util.Properties;
  * @param mode where the bars come from
  * @param bars dimension name ({@link #DIMENSIONS}) to the minimum confidence, 0..1; every dimension present
  */
-public record ConfidencePolicy(Mode mode, Map<String, Double> bars) {
+public record ConfidencePolicy(Mode mode, Map<String, Double> bars) implements java.io.Serializable {
 
   /** The precision the calibrated bars are chosen for. */
   public static final double TARGET_PRECISION = 0.9;

@@ -102,6 +102,11 @@ public record IssueRow(
       props.put("kindConfidence", confidence(c, "kind"));
       props.put("phaseConfidence", confidence(c, "phase"));
       props.put("distributedSpecificConfidence", confidence(c, "distributedSpecific"));
+      // the edge dimensions' confidences on the issue too: an UNKNOWN or NONE value has no edge to carry it
+      props.put("symptomConfidence", confidence(c, "symptom"));
+      props.put("rootCauseConfidence", confidence(c, "rootCause"));
+      props.put("fixPatternConfidence", confidence(c, "fixPattern"));
+      props.put("stageConfidence", confidence(c, "stage"));
       // A dimension without an edge keeps its evidence on the issue: kind, phase and distributedSpecific always, the
       // edge dimensions while UNKNOWN ("no diagnosis stated", "below threshold: ..."). A null removes what an
       // earlier classification left once the edge carries it.

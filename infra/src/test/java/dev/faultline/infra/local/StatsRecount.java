@@ -54,7 +54,9 @@ final class StatsRecount {
       """
       MATCH (i:Issue) WHERE i.stateVersion IS NOT NULL AND i.symptom IS NOT NULL
       RETURN i {.id, .framework, .frameworkVersion, .state, .stateVersion, createdAt: i.createdAt.epochMillis,
-                .symptom, .symptomClass, .rootCause, .fixPattern, .stage, .phase, .distributedSpecific}
+                .symptom, .symptomClass, .rootCause, .fixPattern, .stage, .phase, .distributedSpecific,
+                .symptomConfidence, .rootCauseConfidence, .fixPatternConfidence, .stageConfidence, .phaseConfidence,
+                .distributedSpecificConfidence, .humanGiven}
       """;
   private static final String COUNTS =
       """
@@ -70,6 +72,7 @@ final class StatsRecount {
   private final StackClient client;
   private final Settings settings;
   private final int partitions;
+  private final dev.faultline.graph.ConfidencePolicy confidence;
   private final ObjectMapper json = new ObjectMapper();
   private long lastMarkerDay = Long.MIN_VALUE;
 
@@ -81,6 +84,7 @@ final class StatsRecount {
     this.client = client;
     this.settings = Settings.of(config);
     this.partitions = partitions;
+    this.confidence = config.confidence();
   }
 
   /** The job's event-time settings the recount needs. */
@@ -403,6 +407,16 @@ final class StatsRecount {
       // Stored as a boolean, null when the text cannot tell; counted as TRUE, FALSE or UNKNOWN.
       JsonNode flag = i.path(Dimension.DISTRIBUTED_SPECIFIC.key());
       categories.put(Dimension.DISTRIBUTED_SPECIFIC, Categories.ofFlag(flag.isBoolean() ? flag.asBoolean() : null));
+      // the job counts a label below its confidence bar as UNKNOWN: so does the recount
+      List<String> human = new ArrayList<>();
+      i.path("humanGiven").forEach(h -> human.add(h.asText()));
+      for (Dimension d : Dimension.values()) {
+        String bar = d == Dimension.SYMPTOM_CLASS ? "symptom" : d.key();
+        JsonNode c = i.path(bar + "Confidence");
+        if (!confidence.passes(bar, c.isNumber() ? c.asDouble() : null, human.contains(bar))) {
+          categories.put(d, "UNKNOWN");
+        }
+      }
       out.add(
           new IssueFacts(
               i.path("id").asText(), i.path("framework").asText(), textOrNull(i.path("frameworkVersion")), "deleted".equals(i.path("state").asText()),

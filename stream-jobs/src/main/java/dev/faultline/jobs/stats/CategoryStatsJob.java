@@ -88,7 +88,7 @@ public final class CategoryStatsJob {
             .setTopics(config.inputTopic())
             .setGroupId(config.groupId())
             .setStartingOffsets(OffsetsInitializer.committedOffsets(OffsetResetStrategy.EARLIEST))
-            .setDeserializer(new ClassifiedIssueDeserializer());
+            .setDeserializer(new ClassifiedIssueDeserializer(config.confidence()));
     if (config.bounded()) {
       source.setBounded(OffsetsInitializer.latest());
     }

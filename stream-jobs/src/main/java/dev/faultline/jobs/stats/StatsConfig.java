@@ -1,5 +1,6 @@
 package dev.faultline.jobs.stats;
 
+import dev.faultline.graph.ConfidencePolicy;
 import dev.faultline.graph.GraphConfig;
 import dev.faultline.jobs.sink.SinkOptions;
 import dev.faultline.jobs.stats.detect.AlertModel;
@@ -41,6 +42,8 @@ import java.util.Properties;
  *     of an issue forgotten this way counts it anew
  * @param countStateTtl how long daily counts are kept after their last update (400 days, processing time); deltas for
  *     a day older than this are counted against what is left
+ * @param confidence which labels count: a label below its dimension's bar counts as UNKNOWN (a human-given one always
+ *     passes), so counts and alerts rest on labels right at least 90% of the time by default
  */
 public record StatsConfig(
     String kafkaBootstrap,
@@ -59,7 +62,8 @@ public record StatsConfig(
     Duration idleness,
     AlertModel alerts,
     Duration issueStateTtl,
-    Duration countStateTtl)
+    Duration countStateTtl,
+    ConfidencePolicy confidence)
     implements Serializable {
 
   public static final List<Duration> DEFAULT_WINDOWS = List.of(Duration.ofDays(7), Duration.ofDays(30));
@@ -91,6 +95,9 @@ public record StatsConfig(
     }
     positive("issue state TTL", issueStateTtl);
     positive("count state TTL", countStateTtl);
+    if (confidence == null) {
+      throw new IllegalArgumentException("no confidence policy: use ConfidencePolicy.calibrated() or all()");
+    }
     if (checkpointInterval == null || checkpointInterval.toMillis() < 10) {
       throw new IllegalArgumentException("checkpoint interval must be at least 10 ms, was " + checkpointInterval);
     }
@@ -101,31 +108,32 @@ public record StatsConfig(
     return new StatsConfig(
         kafkaBootstrap, Map.of(), "faultline-category-stats", "faultline-category-stats", graph, SinkOptions.DEFAULTS,
         Duration.ofSeconds(10), 0, false, DEFAULT_WINDOWS, Duration.ofDays(1), Duration.ofDays(7), Duration.ofHours(6),
-        Duration.ofMinutes(1), AlertModel.defaults(), Duration.ofDays(730), Duration.ofDays(400));
+        Duration.ofMinutes(1), AlertModel.defaults(), Duration.ofDays(730), Duration.ofDays(400),
+        ConfidencePolicy.fromEnvironment(System.getenv(), System.getProperties()));
   }
 
   /** Copy with other Kafka client settings, consumer group and transactional id prefix (tests, local stack). */
   public StatsConfig withKafka(String bootstrap, String group, String txPrefix) {
     return new StatsConfig(bootstrap, kafkaProperties, group, txPrefix, graph, sink, checkpointInterval, parallelism, bounded, windows, slide,
-        allowedLateness, outOfOrderness, idleness, alerts, issueStateTtl, countStateTtl);
+        allowedLateness, outOfOrderness, idleness, alerts, issueStateTtl, countStateTtl, confidence);
   }
 
   /** Copy with another sink, checkpoint interval, parallelism and boundedness. */
   public StatsConfig withRuntime(SinkOptions newSink, Duration newCheckpointInterval, int newParallelism, boolean newBounded) {
     return new StatsConfig(kafkaBootstrap, kafkaProperties, groupId, transactionalIdPrefix, graph, newSink, newCheckpointInterval, newParallelism,
-        newBounded, windows, slide, allowedLateness, outOfOrderness, idleness, alerts, issueStateTtl, countStateTtl);
+        newBounded, windows, slide, allowedLateness, outOfOrderness, idleness, alerts, issueStateTtl, countStateTtl, confidence);
   }
 
   /** Copy with other event-time settings. */
   public StatsConfig withEventTime(Duration newAllowedLateness, Duration newOutOfOrderness, Duration newIdleness) {
     return new StatsConfig(kafkaBootstrap, kafkaProperties, groupId, transactionalIdPrefix, graph, sink, checkpointInterval, parallelism, bounded,
-        windows, slide, newAllowedLateness, newOutOfOrderness, newIdleness, alerts, issueStateTtl, countStateTtl);
+        windows, slide, newAllowedLateness, newOutOfOrderness, newIdleness, alerts, issueStateTtl, countStateTtl, confidence);
   }
 
   /** Copy with another alert model. */
   public StatsConfig withAlerts(AlertModel newAlerts) {
     return new StatsConfig(kafkaBootstrap, kafkaProperties, groupId, transactionalIdPrefix, graph, sink, checkpointInterval, parallelism, bounded,
-        windows, slide, allowedLateness, outOfOrderness, idleness, newAlerts, issueStateTtl, countStateTtl);
+        windows, slide, allowedLateness, outOfOrderness, idleness, newAlerts, issueStateTtl, countStateTtl, confidence);
   }
 
   public String inputTopic() {
@@ -163,7 +171,8 @@ public record StatsConfig(
    * --alert-baseline P182D}, {@code --alert-warmup P56D}, {@code --alert-fdr 0.01}, {@code --alert-min-count 3},
    * {@code --alert-min-ratio 2}, {@code --alert-prior-weight 10}, {@code --alert-max-dispersion 1}, {@code
    * --release-before P56D}, {@code --release-after P28D}, {@code --issue-state-ttl P730D}, {@code --count-state-ttl P400D}, {@code
-   * --sink-batch-size}, {@code --sink-flush-ms}. Durations are ISO-8601.
+   * --sink-batch-size}, {@code --sink-flush-ms}, {@code --min-confidence calibrated|all|0.8} (default
+   * FAULTLINE_MIN_CONFIDENCE, else the calibrated per-dimension bars). Durations are ISO-8601.
    */
   public static StatsConfig fromArgs(String[] args, Map<String, String> env) {
     JobArgs parsed = JobArgs.parse(args);
@@ -196,7 +205,14 @@ public record StatsConfig(
         durationArg(a, "idleness", d.idleness),
         alertModel(a, d.alerts),
         durationArg(a, "issue-state-ttl", d.issueStateTtl),
-        durationArg(a, "count-state-ttl", d.countStateTtl));
+        durationArg(a, "count-state-ttl", d.countStateTtl),
+        ConfidencePolicy.parse(a.get("min-confidence"), d.confidence));
+  }
+
+  /** Copy with another confidence bar for the labels counted. */
+  public StatsConfig withConfidence(ConfidencePolicy newConfidence) {
+    return new StatsConfig(kafkaBootstrap, kafkaProperties, groupId, transactionalIdPrefix, graph, sink, checkpointInterval, parallelism, bounded,
+        windows, slide, allowedLateness, outOfOrderness, idleness, alerts, issueStateTtl, countStateTtl, newConfidence);
   }
 
   private static AlertModel alertModel(Map<String, String> a, AlertModel d) {

@@ -106,7 +106,9 @@ class CategoryStatsJobIT {
     return StatsConfig.defaults(kafka.bootstrapServers(), new GraphConfig(neo4j.boltUri().toString(), "neo4j", PASSWORD, "neo4j"))
         .withKafka(kafka.bootstrapServers(), "stats-it-" + name, "stats-it-" + name)
         .withRuntime(new SinkOptions(500, Duration.ofMillis(100), Duration.ofSeconds(1)), Duration.ofMillis(300), 2, true)
-        .withEventTime(Duration.ofDays(1), Duration.ofHours(1), Duration.ofSeconds(1));
+        .withEventTime(Duration.ofDays(1), Duration.ofHours(1), Duration.ofSeconds(1))
+        // the fixtures' records carry no confidences: count every label (the bar is ClassifiedEventTest's)
+        .withConfidence(dev.faultline.graph.ConfidencePolicy.all());
   }
 
   private static Configuration loopback() {

@@ -1,5 +1,6 @@
 package dev.faultline.jobs.stats.records;
 
+import dev.faultline.graph.ConfidencePolicy;
 import dev.faultline.jobs.stats.domain.Categories;
 import dev.faultline.jobs.stats.domain.Dimension;
 import dev.faultline.schemas.ClassifiedIssue;
@@ -30,7 +31,42 @@ public class ClassifiedEvent {
 
   public ClassifiedEvent() {}
 
+  /** Every label as classified, whatever its confidence. */
   public static ClassifiedEvent fromAvro(ClassifiedIssue c) {
+    return fromAvro(c, ConfidencePolicy.all());
+  }
+
+  /**
+   * The labels the statistics count: one below its dimension's bar (and not given by a person) counts as UNKNOWN,
+   * as the query library and the dashboard count it.
+   */
+  public static ClassifiedEvent fromAvro(ClassifiedIssue c, ConfidencePolicy policy) {
+    ClassifiedEvent e = fromAvroAsIs(c);
+    java.util.Map<String, Double> conf = c.getConfidence() == null ? java.util.Map.of() : c.getConfidence();
+    java.util.List<String> human = c.getHumanGiven() == null ? java.util.List.of() : c.getHumanGiven();
+    if (!policy.passes("symptom", conf.get("symptom"), human.contains("symptom"))) {
+      e.symptom = "UNKNOWN";
+      e.symptomClass = "UNKNOWN";
+    }
+    if (!policy.passes("rootCause", conf.get("rootCause"), human.contains("rootCause"))) {
+      e.rootCause = "UNKNOWN";
+    }
+    if (!policy.passes("fixPattern", conf.get("fixPattern"), human.contains("fixPattern"))) {
+      e.fixPattern = "UNKNOWN";
+    }
+    if (!policy.passes("stage", conf.get("stage"), human.contains("stage"))) {
+      e.stage = "UNKNOWN";
+    }
+    if (!policy.passes("phase", conf.get("phase"), human.contains("phase"))) {
+      e.phase = "UNKNOWN";
+    }
+    if (!policy.passes("distributedSpecific", conf.get("distributedSpecific"), human.contains("distributedSpecific"))) {
+      e.distributedSpecific = Categories.ofFlag(null);
+    }
+    return e;
+  }
+
+  private static ClassifiedEvent fromAvroAsIs(ClassifiedIssue c) {
     ClassifiedEvent e = new ClassifiedEvent();
     e.id = c.getId();
     e.framework = c.getFramework();

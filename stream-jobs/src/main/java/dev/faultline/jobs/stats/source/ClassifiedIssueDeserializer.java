@@ -1,5 +1,6 @@
 package dev.faultline.jobs.stats.source;
 
+import dev.faultline.graph.ConfidencePolicy;
 import dev.faultline.jobs.records.Rejected;
 import dev.faultline.jobs.stats.records.ClassifiedEvent;
 import dev.faultline.jobs.stats.records.ClassifiedRecord;
@@ -27,8 +28,19 @@ public final class ClassifiedIssueDeserializer implements KafkaRecordDeserializa
   public static final String STAGE = "category-stats/decode";
 
   private static final Logger LOG = LoggerFactory.getLogger(ClassifiedIssueDeserializer.class);
+  private final ConfidencePolicy confidence;
   private transient AvroCodec<ClassifiedIssue> codec;
   private transient Counter unreadable;
+
+  /** Counts every label whatever its confidence. */
+  public ClassifiedIssueDeserializer() {
+    this(ConfidencePolicy.all());
+  }
+
+  /** Counts only labels that pass the policy's bars (the others as UNKNOWN). */
+  public ClassifiedIssueDeserializer(ConfidencePolicy confidence) {
+    this.confidence = confidence;
+  }
 
   @Override
   public void open(DeserializationSchema.InitializationContext context) {
@@ -43,7 +55,7 @@ public final class ClassifiedIssueDeserializer implements KafkaRecordDeserializa
     }
     ClassifiedEvent event;
     try {
-      event = ClassifiedEvent.fromAvro(codec.decode(record.value()));
+      event = ClassifiedEvent.fromAvro(codec.decode(record.value()), confidence);
     } catch (IOException | RuntimeException e) {
       if (unreadable != null) {
         unreadable.inc();
