@@ -63,13 +63,6 @@ class FlinkClusterIT {
 
   @Test
   void pipelineJarRunsOnStandaloneClusterAndResumesFromSavepointWithoutLossOrDuplicates() throws Exception {
-    // Known regression of this session (infra/README.md, "Known issue"): since the learned classifier and the fix
-    // history were merged, the pipeline on this standalone cluster writes no issue within 60 s, with no error logged,
-    // even with the rules tier; each branch alone passed. Until it is found, run it on purpose:
-    // mvn -pl infra verify -Dit.test=FlinkClusterIT -Dfaultline.it.flinkCluster=true
-    org.junit.jupiter.api.Assumptions.assumeTrue(Boolean.getBoolean("faultline.it.flinkCluster"),
-        "FlinkClusterIT skipped: known regression on the standalone cluster (infra/README.md); "
-            + "-Dfaultline.it.flinkCluster=true runs it");
     Path jobJar = Path.of(System.getProperty("faultline.job.jar", "target/flink-dist/usrlib/faultline-jobs.jar"));
     assertTrue(Files.isRegularFile(jobJar), "job jar missing at " + jobJar + ": run 'mvn -pl jobs-dist install' first");
     try (JarFile jar = new JarFile(jobJar.toFile())) {
@@ -91,6 +84,7 @@ class FlinkClusterIT {
                 2,
                 2);
         KafkaProducer<String, byte[]> producer = producer(kafka.bootstrapServers())) {
+      bootstrapForDiagnostics = kafka.bootstrapServers();
       System.out.printf("FlinkClusterIT: Kafka, Neo4j and a 3-JVM Flink cluster up in %d ms%n", Duration.between(started, Instant.now()).toMillis());
       try {
         kafka.createTopics(4, Arrays.stream(Topic.values()).map(Topic::topicName).toList());
@@ -151,9 +145,10 @@ class FlinkClusterIT {
         perVersion.forEach((k, count) -> assertEquals(1, count, "classified more than once across the restore: " + k));
         assertEquals(20 + 3 + 1, perVersion.size(), "classified versions: " + perVersion.keySet());
         assertEquals(20, issueCount(driver, repo));
-        // the cluster runs the tier its environment names (rules here, see StandaloneFlinkCluster)
-        assertEquals(List.of(), classifierVersions(driver, repo).stream().filter(v -> !v.startsWith("rules-")).toList(),
-            "issues not classified by the tier the cluster's environment names");
+        // the job jar's learned classifier loaded on the cluster, for the first job and for the one restored into
+        // the same task managers (a new user-code class loader): no fallback to the rules
+        assertEquals(List.of(), classifierVersions(driver, repo).stream().filter(v -> !v.startsWith("learned-")).toList(),
+            "issues not classified by the learned layer");
 
         run(new String[] {"jobs", "cancel", "--jobmanager", flink.jobManagerAddress(), "--job", "pipeline"});
         assertEquals("CANCELED", rest.jobState(second));
@@ -254,10 +249,41 @@ class FlinkClusterIT {
       }
       Thread.sleep(250);
     }
-    assertEquals(expectedTitles, last, "graph did not reach the expected issues within 60 s");
+    assertEquals(expectedTitles, last, "graph did not reach the expected issues within 60 s; " + topicCounts(flink));
   }
 
   /** Committed classified records of the repo's issues, counted per (issue id, state version). */
+  private static String bootstrapForDiagnostics;
+
+  /** What the job's input and output topics hold, for a failure message. */
+  private static String topicCounts(StandaloneFlinkCluster flink) {
+    if (bootstrapForDiagnostics == null) {
+      return "";
+    }
+    Properties p = new Properties();
+    p.put("bootstrap.servers", bootstrapForDiagnostics);
+    StringBuilder b = new StringBuilder("topics:");
+    try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(p, new StringDeserializer(), new ByteArrayDeserializer())) {
+      for (Topic t : Topic.values()) {
+        List<TopicPartition> parts = consumer.partitionsFor(t.topicName()).stream().map(i -> new TopicPartition(i.topic(), i.partition())).toList();
+        long n = consumer.endOffsets(parts).values().stream().mapToLong(Long::longValue).sum();
+        b.append(' ').append(t.topicName()).append('=').append(n);
+        if (t == Topic.DEAD_LETTER && n > 0) {
+          consumer.assign(parts);
+          consumer.seekToBeginning(parts);
+          for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofSeconds(3))) {
+            b.append(" [").append(new String(r.value(), java.nio.charset.StandardCharsets.UTF_8), 0,
+                Math.min(300, r.value().length)).append(']');
+            break;
+          }
+        }
+      }
+    } catch (RuntimeException e) {
+      b.append(" (").append(e).append(')');
+    }
+    return b.toString();
+  }
+
   private static Map<String, Integer> awaitClassified(String bootstrap, String repo, int expectedVersions, StandaloneFlinkCluster flink) throws Exception {
     Properties p = new Properties();
     p.put("bootstrap.servers", bootstrap);

@@ -185,10 +185,6 @@ final class StandaloneFlinkCluster implements AutoCloseable {
             .directory(Files.createDirectories(home.resolve("work").resolve(name)).toFile())
             .redirectErrorStream(true)
             .redirectOutput(log.toFile());
-    // The issue pipeline on this cluster classifies with the rules: with the learned layer loaded in a task
-    // manager of a standalone cluster the pipeline processed no record (no error logged); not yet understood, see
-    // infra/README.md. The in-process stack and the MiniCluster tests run the learned layer.
-    builder.environment().put("FAULTLINE_CLASSIFIER_TIER", "rules");
     Process p = builder.start();
     synchronized (processes) {
       processes.add(p);
