@@ -67,10 +67,7 @@ public final class Tiers {
 
   /** The files and diff of a batch record of a merged change (none for an issue). */
   static ChangeDetails change(JsonNode rec) {
-    String url = rec.path("url").asText("");
-    if (!url.contains("/pull/") && !url.contains("/commit/")) {
-      return ChangeDetails.NONE;
-    }
-    return ChangeDetails.fromText(rec.path("text").asText(""), rec.path("diff").asText(""));
+    return ChangeDetails.ofRecord(rec.path("url").asText(""), rec.path("text").asText(""), rec.path("diff").asText(""));
   }
+
 }

@@ -27,6 +27,19 @@ public record ChangeDetails(List<ChangedFile> files, String diff) {
     diff = diff == null ? "" : diff;
   }
 
+  /** Whether a batch record's url names a merged change (a pull request or a commit) rather than an issue. */
+  public static boolean isChangeUrl(String url) {
+    return url != null && (url.contains("/pull/") || url.contains("/commit/"));
+  }
+
+  /**
+   * The files and diff of a batch record: for a merged change its file list (from the text) and diff, for an issue
+   * {@link #NONE}.
+   */
+  public static ChangeDetails ofRecord(String url, String text, String diff) {
+    return isChangeUrl(url) ? fromText(text, diff) : NONE;
+  }
+
   /** Whether anything is known. */
   public boolean isEmpty() {
     return files.isEmpty() && diff.isEmpty();

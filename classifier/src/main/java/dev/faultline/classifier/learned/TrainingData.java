@@ -109,7 +109,7 @@ public final class TrainingData {
     IssueText text =
         ThreadText.parse(url, repo, rec.path("number").asInt(0), rec.get("title").asText(),
             rec.path("state").asText(""), labels, rec.get("text").asText());
-    boolean change = url.contains("/pull/") || url.contains("/commit/");
+    boolean change = ChangeDetails.isChangeUrl(url);
     String id = repo + "#" + rec.path("number").asInt(0);
     Matcher c = COMMIT.matcher(url);
     Matcher p = PULL.matcher(url);
@@ -118,8 +118,7 @@ public final class TrainingData {
     } else if (c.find()) {
       id = repo + "@" + c.group(1).substring(0, Math.min(12, c.group(1).length()));
     }
-    ChangeDetails details =
-        change ? ChangeDetails.fromText(rec.get("text").asText(), rec.path("diff").asText("")) : ChangeDetails.NONE;
+    ChangeDetails details = ChangeDetails.ofRecord(url, rec.get("text").asText(), rec.path("diff").asText(""));
     return new Item(id, repo, rec.path("number").asInt(0), change, text, details, gold);
   }
 
