@@ -2,6 +2,7 @@ package dev.faultline.embedded;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.faultline.embedded.testing.Poll;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -70,12 +71,12 @@ class EmbeddedServersIT {
             new StringDeserializer())) {
       consumer.subscribe(List.of(topic));
       List<String> values = new ArrayList<>();
-      long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-      while (values.size() < expected && System.nanoTime() < deadline) {
+      Poll.until(Duration.ofSeconds(30), () -> expected + " records in " + topic + ", read " + values, () -> {
         for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(200))) {
           values.add(r.value());
         }
-      }
+        return values.size() >= expected;
+      });
       return values;
     }
   }

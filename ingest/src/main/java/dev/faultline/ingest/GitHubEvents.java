@@ -1,30 +1,19 @@
 package dev.faultline.ingest;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.faultline.schemas.UsedEvent;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * Which GitHub events and actions faultline uses, and what the receiver reads from a payload. Everything else is
- * still recorded in the raw topic (downstream skips it), so a later version can use it by replaying the topic.
+ * What the receiver reads from a GitHub delivery. Which events and actions are used is {@link UsedEvent}'s table,
+ * shared with the pipeline's normaliser; everything else is still recorded in the raw topic (downstream skips it),
+ * so a later version can use it by replaying the topic.
  */
 public final class GitHubEvents {
-  private static final Set<String> ALL_ACTIONS = Set.of("*");
-
-  /** Used events and their used actions ({@code *}: all). */
-  private static final Map<String, Set<String>> USED =
-      Map.of(
-          "issues", ALL_ACTIONS,
-          "issue_comment", ALL_ACTIONS,
-          "pull_request", Set.of("opened", "edited", "closed", "reopened"),
-          "release", ALL_ACTIONS,
-          "label", ALL_ACTIONS,
-          "ping", ALL_ACTIONS);
-
   private static final Pattern EVENT_NAME = Pattern.compile("[a-z][a-z_]{0,63}");
   private static final Pattern ACTION_NAME = Pattern.compile("[a-z][a-z_]{0,63}");
 
@@ -33,12 +22,6 @@ public final class GitHubEvents {
   /** True for an event name as GitHub spells them ({@code issue_comment}); guards metric tags and logs. */
   public static boolean isWellFormedEvent(String event) {
     return event != null && EVENT_NAME.matcher(event).matches();
-  }
-
-  /** True when faultline uses this event and action. */
-  public static boolean isUsed(String event, String action) {
-    Set<String> actions = USED.get(event);
-    return actions != null && (actions == ALL_ACTIONS || (action != null && actions.contains(action)));
   }
 
   /** The top-level {@code action}, when the payload has one. */
@@ -60,12 +43,14 @@ public final class GitHubEvents {
     if (event == null) {
       return "none";
     }
-    return USED.containsKey(event) || KNOWN_UNUSED.contains(event) ? event : "other";
+    return UsedEvent.of(event).isPresent() || KNOWN_UNUSED.contains(event) ? event : "other";
   }
 
+  /** Events GitHub sends that faultline does not use ({@code ping} is answered, never published). */
   private static final Set<String> KNOWN_UNUSED =
       Set.of(
-          "milestone", "pull_request_review", "pull_request_review_comment", "pull_request_review_thread", "push",
+          "ping", "label", "milestone", "pull_request_review", "pull_request_review_comment",
+          "pull_request_review_thread", "push",
           "create", "delete", "fork", "watch", "star", "discussion", "discussion_comment", "workflow_run",
           "workflow_job", "check_run", "check_suite", "status", "sub_issues", "issue_dependencies", "member",
           "repository", "installation", "installation_repositories", "meta", "deployment", "deployment_status",

@@ -9,6 +9,7 @@ import dev.faultline.ingest.internal.RequestBodies;
 import dev.faultline.schemas.Delivery;
 import dev.faultline.schemas.DeliveryKey;
 import dev.faultline.schemas.DeliverySource;
+import dev.faultline.schemas.UsedEvent;
 import io.javalin.http.BadRequestResponse;
 import io.javalin.http.Context;
 import io.javalin.http.UnauthorizedResponse;
@@ -164,7 +165,7 @@ final class WebhookController {
             .setPayloadJson(new String(payloadBytes, StandardCharsets.UTF_8))
             .build();
     String key = DeliveryKey.of(event, payload);
-    boolean used = GitHubEvents.isUsed(event, action);
+    boolean used = UsedEvent.isUsed(event, action);
     long started = System.nanoTime();
     CompletableFuture<Handoff> publishing;
     try {

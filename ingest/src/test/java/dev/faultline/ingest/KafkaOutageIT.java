@@ -1,12 +1,12 @@
 package dev.faultline.ingest;
 
 import static dev.faultline.ingest.TestSupport.SECRET;
-import static dev.faultline.ingest.TestSupport.await;
 import static dev.faultline.ingest.TestSupport.resource;
 import static dev.faultline.ingest.TestSupport.webhook;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.faultline.embedded.EmbeddedKafka;
+import dev.faultline.embedded.testing.Poll;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.ServerSocket;
@@ -73,7 +73,7 @@ class KafkaOutageIT {
 
       kafka = EmbeddedKafka.start(logDir, port);
       SpoolingPublisher p = publisher;
-      await(Duration.ofSeconds(90), () -> "spool depth " + p.depth(), () -> p.depth() == 0);
+      Poll.until(Duration.ofSeconds(90), () -> "spool depth " + p.depth(), () -> p.depth() == 0);
       List<String> after = ids("after", 3);
       for (String id : after) {
         assertEquals(200, post.apply(id).get(30, TimeUnit.SECONDS).statusCode());

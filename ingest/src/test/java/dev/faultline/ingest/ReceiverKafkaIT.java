@@ -1,7 +1,6 @@
 package dev.faultline.ingest;
 
 import static dev.faultline.ingest.TestSupport.SECRET;
-import static dev.faultline.ingest.TestSupport.await;
 import static dev.faultline.ingest.TestSupport.resource;
 import static dev.faultline.ingest.TestSupport.send;
 import static dev.faultline.ingest.TestSupport.webhook;
@@ -9,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.faultline.embedded.EmbeddedKafka;
+import dev.faultline.embedded.testing.Poll;
 import dev.faultline.schemas.AvroCodec;
 import dev.faultline.schemas.Delivery;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -123,7 +123,7 @@ class ReceiverKafkaIT {
     IngestConfig reachable = unreachable.toBuilder().bootstrapServers(kafka.bootstrapServers()).build();
     try (SpoolingPublisher second =
         SpoolingPublisher.open(KafkaDeliveryPublisher.create(reachable), spool, reachable.handoffTimeout())) {
-      await(Duration.ofSeconds(60), () -> "spool depth " + second.depth(), () -> second.depth() == 0);
+      Poll.until(Duration.ofSeconds(60), () -> "spool depth " + second.depth(), () -> second.depth() == 0);
       List<ConsumerRecord<String, byte[]>> records = TopicReader.readAll(kafka.bootstrapServers(), topic);
       assertEquals(
           ids,

@@ -1,10 +1,10 @@
 package dev.faultline.ingest;
 
-import static dev.faultline.ingest.TestSupport.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.faultline.embedded.testing.Poll;
 import dev.faultline.ingest.internal.SpoolFile;
 import dev.faultline.schemas.Delivery;
 import dev.faultline.schemas.DeliverySource;
@@ -73,7 +73,7 @@ class SpoolingPublisherTest {
             delivered.add(p.delivery().getDeliveryId());
             return CompletableFuture.completedFuture(null);
           });
-      await(Duration.ofSeconds(10), () -> "spool drained, depth " + publisher.depth(), () -> !publisher.isSpooling());
+      Poll.until(Duration.ofSeconds(10), () -> "spool drained, depth " + publisher.depth(), () -> !publisher.isSpooling());
       assertEquals(ids(0, 50), delivered, "drained in the order they were accepted");
       assertEquals(0, publisher.depth());
 
@@ -102,7 +102,7 @@ class SpoolingPublisherTest {
         assertEquals(Handoff.SPOOLED, publisher.handOff("k", delivery(id)).get(5, TimeUnit.SECONDS));
       }
       down.set(false);
-      await(Duration.ofSeconds(10), () -> "spool drained, depth " + publisher.depth(), () -> !publisher.isSpooling());
+      Poll.until(Duration.ofSeconds(10), () -> "spool drained, depth " + publisher.depth(), () -> !publisher.isSpooling());
       assertEquals(ids(0, 30), delivered, "each once, in the order accepted");
     }
   }
@@ -127,7 +127,7 @@ class SpoolingPublisherTest {
     RecordingPublisher up = new RecordingPublisher();
     try (SpoolingPublisher second = SpoolingPublisher.open(up, dir, Duration.ofSeconds(5))) {
       assertTrue(second.depth() > 0 || !up.published().isEmpty());
-      await(Duration.ofSeconds(10), () -> "drained " + up.deliveryIds(), () -> !second.isSpooling());
+      Poll.until(Duration.ofSeconds(10), () -> "drained " + up.deliveryIds(), () -> !second.isSpooling());
       assertEquals(ids(0, 20), up.deliveryIds());
     }
   }

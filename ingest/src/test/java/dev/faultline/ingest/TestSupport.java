@@ -8,8 +8,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.util.function.BooleanSupplier;
-import java.util.function.Supplier;
 
 /** Small helpers shared by the tests. */
 final class TestSupport {
@@ -51,22 +49,6 @@ final class TestSupport {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);
-    }
-  }
-
-  /** Waits until {@code condition} holds, polling, or fails with {@code message} after {@code timeout}. */
-  static void await(Duration timeout, Supplier<String> message, BooleanSupplier condition) {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("Timed out after " + timeout + ": " + message.get());
-      }
-      try {
-        Thread.sleep(20);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new AssertionError("Interrupted", e);
-      }
     }
   }
 }

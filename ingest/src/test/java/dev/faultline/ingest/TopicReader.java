@@ -1,5 +1,6 @@
 package dev.faultline.ingest;
 
+import dev.faultline.embedded.testing.Poll;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,13 +35,13 @@ final class TopicReader {
       consumer.seekToBeginning(partitions);
       Map<TopicPartition, Long> end = consumer.endOffsets(partitions, Duration.ofSeconds(20));
       List<ConsumerRecord<String, byte[]>> records = new ArrayList<>();
-      long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-      while (partitions.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp))) {
-        if (System.nanoTime() > deadline) {
-          throw new AssertionError("Could not read " + topic + " to its end " + end);
+      Poll.until(Duration.ofSeconds(30), () -> "reading " + topic + " to its end " + end, () -> {
+        if (partitions.stream().allMatch(tp -> consumer.position(tp) >= end.get(tp))) {
+          return true;
         }
         consumer.poll(Duration.ofMillis(200)).forEach(records::add);
-      }
+        return false;
+      });
       return records;
     }
   }
@@ -48,16 +49,10 @@ final class TopicReader {
   /** Waits until the topic holds at least {@code count} records, then returns them all. */
   static List<ConsumerRecord<String, byte[]>> awaitRecords(
       String bootstrapServers, String topic, int count, Duration timeout, Supplier<String> state) {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (true) {
-      List<ConsumerRecord<String, byte[]>> records = readAll(bootstrapServers, topic);
-      if (records.size() >= count) {
-        return records;
-      }
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError(
-            "Expected " + count + " records in " + topic + ", found " + records.size() + "; " + state.get());
-      }
-    }
+    return Poll.until(
+        timeout,
+        () -> readAll(bootstrapServers, topic),
+        records -> records.size() >= count,
+        records -> count + " records in " + topic + ", found " + records.size() + "; " + state.get());
   }
 }

@@ -1,7 +1,6 @@
 package dev.faultline.ingest;
 
 import static dev.faultline.ingest.TestSupport.SECRET;
-import static dev.faultline.ingest.TestSupport.await;
 import static dev.faultline.ingest.TestSupport.resource;
 import static dev.faultline.ingest.TestSupport.send;
 import static dev.faultline.ingest.TestSupport.webhook;
@@ -13,8 +12,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.faultline.embedded.testing.Poll;
 import dev.faultline.schemas.Delivery;
 import dev.faultline.schemas.DeliverySource;
+import dev.faultline.schemas.UsedEvent;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.ByteArrayInputStream;
@@ -251,16 +252,54 @@ class WebhookAppTest {
   @Test
   void recordsUnusedEventsAndActionsWith202() throws IOException {
     start();
-    HttpResponse<String> unusedAction = post("pull_request", "d-1", resource("webhooks/pull_request.synchronize.json"));
+    HttpResponse<String> unusedAction = post("pull_request", "d-1", resource("webhooks/pull_request.labeled.json"));
     HttpResponse<String> unusedEvent =
         post("workflow_run", "d-2", "{\"action\":\"completed\",\"repository\":{\"full_name\":\"a/b\"}}".getBytes());
+    HttpResponse<String> label = post("label", "d-3", resource("webhooks/label.created.json"));
 
-    assertEquals(202, unusedAction.statusCode(), unusedAction.body());
-    assertFalse(json(unusedAction).path("used").asBoolean(true));
-    assertEquals(202, unusedEvent.statusCode(), unusedEvent.body());
-    assertEquals(List.of("d-1", "d-2"), publisher.deliveryIds(), "unused deliveries still go to the raw topic");
+    for (HttpResponse<String> unused : List.of(unusedAction, unusedEvent, label)) {
+      assertEquals(202, unused.statusCode(), unused.body());
+      assertEquals("recorded", json(unused).path("status").asText(), unused.body());
+      assertFalse(json(unused).path("used").asBoolean(true), unused.body());
+    }
+    assertEquals(List.of("d-1", "d-2", "d-3"), publisher.deliveryIds(), "unused deliveries still go to the raw topic");
     assertEquals("NVIDIA/Megatron-LM#77", publisher.published().get(0).key());
     assertEquals("a/b", publisher.published().get(1).key());
+  }
+
+  /**
+   * The receiver counts as used exactly the rows of {@link UsedEvent}, the table the pipeline's normaliser reads
+   * (infra's {@code UsedEventAgreementTest} feeds what the receiver publishes to the normaliser): every listed action
+   * (and any action of an event used whole) is answered 200 accepted, another action of a listed event 202 recorded.
+   */
+  @Test
+  void answersEveryEventAndActionOfTheUsedEventTableAsUsedAndNoOther() throws IOException {
+    start();
+    List<String> wrong = new ArrayList<>();
+    int n = 0;
+    for (UsedEvent event : UsedEvent.values()) {
+      List<String> used = event.actions().isEmpty() ? List.of("opened", "any_action") : List.copyOf(event.actions());
+      for (String action : used) {
+        expectUsed(event.eventName(), action, true, "d-used-" + n++, wrong);
+      }
+      if (!event.actions().isEmpty()) {
+        expectUsed(event.eventName(), "not_an_action_of_the_table", false, "d-unused-" + n++, wrong);
+      }
+    }
+    expectUsed("label", "created", false, "d-label", wrong);
+    assertEquals(List.of(), wrong);
+    assertTrue(UsedEvent.isUsed("pull_request", "synchronize"), "new commits change a pull request's size");
+    assertFalse(UsedEvent.of("label").isPresent(), "a label's own events give the pipeline nothing");
+  }
+
+  private void expectUsed(String event, String action, boolean used, String id, List<String> wrong) throws IOException {
+    String body = "{\"action\":\"" + action + "\",\"repository\":{\"full_name\":\"a/b\"}}";
+    HttpResponse<String> response = post(event, id, body.getBytes(StandardCharsets.UTF_8));
+    int status = used ? 200 : 202;
+    if (response.statusCode() != status || json(response).path("used").asBoolean(!used) != used) {
+      wrong.add(event + "." + action + ": expected " + status + " used=" + used + ", was " + response.statusCode() + " "
+          + response.body());
+    }
   }
 
   @Test
@@ -328,7 +367,7 @@ class WebhookAppTest {
         client.sendAsync(
             webhook(app.port(), "issues", "d-1", resource("webhooks/issues.opened.json"), SECRET).build(),
             HttpResponse.BodyHandlers.ofString());
-    await(Duration.ofSeconds(10), () -> "publish called", () -> publisher.published().size() == 1);
+    Poll.until(Duration.ofSeconds(10), () -> "publish called", () -> publisher.published().size() == 1);
     assertFalse(response.isDone(), "no answer before Kafka acknowledged");
 
     ack.complete(null);
@@ -378,7 +417,8 @@ class WebhookAppTest {
     assertEquals(202, old.statusCode());
     assertEquals("stale", json(old).path("status").asText());
     assertEquals(200, fresh.statusCode());
-    assertEquals(200, noTimestamp.statusCode(), "without a timestamp the age cannot be judged: published");
+    assertEquals(
+        "recorded", json(noTimestamp).path("status").asText(), "without a timestamp the age cannot be judged: published");
     assertEquals(List.of("d-new", "d-label"), publisher.deliveryIds());
   }
 
@@ -457,7 +497,7 @@ class WebhookAppTest {
         client.sendAsync(
             webhook(app.port(), "issues", "d-1", resource("webhooks/issues.opened.json"), SECRET).build(),
             HttpResponse.BodyHandlers.ofString());
-    await(Duration.ofSeconds(10), () -> "publish called", () -> publisher.published().size() == 1);
+    Poll.until(Duration.ofSeconds(10), () -> "publish called", () -> publisher.published().size() == 1);
 
     CompletableFuture<Void> stopped = CompletableFuture.runAsync(app::stop);
     ack.complete(null);

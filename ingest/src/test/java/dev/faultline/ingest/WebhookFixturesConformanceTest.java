@@ -7,7 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.faultline.embedded.testing.SharedFixtures;
 import dev.faultline.schemas.Delivery;
+import dev.faultline.schemas.UsedEvent;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
@@ -34,19 +36,9 @@ class WebhookFixturesConformanceTest {
 
   @TempDir Path tmp;
 
-  static Path fixturesDir() {
-    for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
-      Path candidate = dir.resolve("shared/fixtures/github-webhooks");
-      if (Files.isDirectory(candidate)) {
-        return candidate;
-      }
-    }
-    return null;
-  }
-
   @Test
   void acceptsEverySharedFixtureAndRecordsUsedEventsWithTheirIssueKey() throws IOException {
-    Path fixtures = fixturesDir();
+    Path fixtures = SharedFixtures.githubWebhooks().orElse(null);
     Assumptions.assumeTrue(
         fixtures != null, "shared/fixtures/github-webhooks not found above " + Path.of("").toAbsolutePath());
     List<Path> files;
@@ -78,7 +70,7 @@ class WebhookFixturesConformanceTest {
           continue;
         }
         String action = payload.path("action").isTextual() ? payload.path("action").asText() : null;
-        if (event.equals("ping") || !GitHubEvents.isUsed(event, action)) {
+        if (event.equals("ping") || !UsedEvent.isUsed(event, action)) {
           continue;
         }
         used++;

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.faultline.embedded.PayloadMutator;
+import dev.faultline.embedded.testing.SharedFixtures;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
@@ -78,10 +79,7 @@ class WebhookFuzzTest {
   private static List<byte[]> seedPayloads() throws IOException {
     List<Path> dirs = new ArrayList<>();
     dirs.add(Path.of("src/test/resources/webhooks"));
-    Path shared = WebhookFixturesConformanceTest.fixturesDir();
-    if (shared != null) {
-      dirs.add(shared);
-    }
+    SharedFixtures.githubWebhooks().ifPresent(dirs::add);
     List<byte[]> seeds = new ArrayList<>();
     for (Path dir : dirs) {
       try (Stream<Path> files = Files.list(dir)) {

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.faultline.embedded.EmbeddedKafka;
 import dev.faultline.embedded.EmbeddedNeo4j;
+import dev.faultline.embedded.testing.Poll;
 import dev.faultline.graph.GraphConfig;
 import dev.faultline.graph.GraphSchema;
 import dev.faultline.jobs.sink.SinkOptions;
@@ -24,8 +25,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.UUID;
-import java.util.function.BooleanSupplier;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -49,6 +50,7 @@ import org.neo4j.driver.Record;
 /** The issue pipeline on a real KRaft broker, a real Neo4j server and a Flink MiniCluster. */
 class IssuePipelineIT {
   private static final String PASSWORD = "pipeline-it-password";
+  private static final Duration WAIT = Duration.ofSeconds(60);
   @TempDir static Path dir;
   private static EmbeddedKafka kafka;
   private static EmbeddedNeo4j neo4j;
@@ -122,7 +124,10 @@ class IssuePipelineIT {
   @Test
   void reclassifiesWhenTheIssueChangesAndLinksTheFixingPullRequestAndRelease() throws Exception {
     String repo = "deepspeedai/DeepSpeed";
-    int n = 90_000 + new java.util.Random().nextInt(9_999);
+    // A real repository (its framework and releases matter): an issue number of its own keeps reruns on one graph apart.
+    long seed = Long.getLong("faultline.it.seed", System.nanoTime());
+    System.out.println("IssuePipelineIT issue number seed: " + seed + " (rerun with -Dfaultline.it.seed=" + seed + ")");
+    int n = 90_000 + new Random(seed).nextInt(9_999);
     String id = repo + "#" + n;
     send(Deliveries.release(repo, "v0.14.0", "2024-01-10T00:00:00Z"));
     awaitTrue(() -> count("MATCH (r:Release {id: 'DeepSpeed@0.14.0'}) RETURN count(r)", id) == 1, "release written");
@@ -156,7 +161,7 @@ class IssuePipelineIT {
         "RESOLVED_BY edge with its evidence");
     assertTrue(String.valueOf(value(id, "i.classifierVersion")).startsWith("learned-"), "the stream runs the learned layer");
     assertNull(value(id, "i.fixPatternEvidence"), "fix-pattern evidence left on the issue");
-    awaitTrue(() -> classifiedRecords(id) >= 4, "a classified record per change on " + Topic.ISSUES_CLASSIFIED.topicName());
+    awaitClassifiedRecords(id, 4);
   }
 
   @Test
@@ -184,30 +189,35 @@ class IssuePipelineIT {
   @Test
   void titlesThatLookLikeCypherOrScriptAreStoredAsText() throws Exception {
     String repo = "acme/inject-" + UUID.randomUUID().toString().substring(0, 8);
+    send(Deliveries.issue(repo, 1, "opened", "a neighbour written first", "body", "open", "2024-04-01T00:00:00Z"));
+    awaitTrue(() -> stateOf(repo + "#1") != null, "neighbour issue written");
     String title = "'}) MATCH (n) DETACH DELETE n // <script>alert(1)</script>";
-    send(Deliveries.issue(repo, 1, "opened", title, "$rows ${jndi:ldap://x} \"; DROP", "open", "2024-04-01T00:00:00Z"));
-    awaitTrue(() -> stateOf(repo + "#1") != null, "issue written");
-    assertEquals(title, value(repo + "#1", "i.title"));
-    assertTrue(count("MATCH (i:Issue) RETURN count(i)", repo) > 1, "the rest of the graph is still there");
+    send(Deliveries.issue(repo, 2, "opened", title, "$rows ${jndi:ldap://x} \"; DROP", "open", "2024-04-02T00:00:00Z"));
+    awaitTrue(() -> stateOf(repo + "#2") != null, "issue written");
+    assertEquals(title, value(repo + "#2", "i.title"));
+    assertEquals(
+        2,
+        count("MATCH (i:Issue)-[:IN_REPO]->(:Repository {fullName: $id}) RETURN count(i)", repo),
+        "the neighbour and its repository are still there");
   }
 
-  private static long classifiedRecords(String id) {
+  /** Reads the classified topic until it holds {@code expected} records of the issue. */
+  private static void awaitClassifiedRecords(String id, int expected) {
     try (KafkaConsumer<byte[], byte[]> consumer =
         new KafkaConsumer<>(
             Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(), ConsumerConfig.GROUP_ID_CONFIG, "c-" + UUID.randomUUID(),
                 ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest", ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"),
             new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
       consumer.subscribe(List.of(Topic.ISSUES_CLASSIFIED.topicName()));
-      long n = 0;
-      long deadline = System.nanoTime() + Duration.ofSeconds(3).toNanos();
-      while (System.nanoTime() < deadline) {
+      long[] found = {0};
+      Poll.until(WAIT, () -> found[0] + " of " + expected + " classified records of " + id + " on " + Topic.ISSUES_CLASSIFIED.topicName(), () -> {
         for (ConsumerRecord<byte[], byte[]> rec : consumer.poll(Duration.ofMillis(200))) {
           if (id.equals(new String(rec.key(), StandardCharsets.UTF_8))) {
-            n++;
+            found[0]++;
           }
         }
-      }
-      return n;
+        return found[0] >= expected;
+      });
     }
   }
 
@@ -230,15 +240,15 @@ class IssuePipelineIT {
                 ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"),
             new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
       consumer.subscribe(List.of(Topic.DEAD_LETTER.topicName()));
-      long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-      while (found.size() < expected && System.nanoTime() < deadline) {
+      Poll.until(Duration.ofSeconds(30), () -> expected + " dead letters of " + repo + ", found " + found.size(), () -> {
         for (ConsumerRecord<byte[], byte[]> rec : consumer.poll(Duration.ofMillis(200))) {
           DeadLetter letter = codec.decode(rec.value());
           if (letter.getKey() != null && letter.getKey().startsWith(repo)) {
             found.add(letter);
           }
         }
-      }
+        return found.size() >= expected;
+      });
     }
     return found;
   }
@@ -279,14 +289,7 @@ class IssuePipelineIT {
     return records.isEmpty() ? null : records.get(0).get("state").asString();
   }
 
-  static void awaitTrue(BooleanSupplier condition, String what) throws InterruptedException {
-    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-    while (System.nanoTime() < deadline) {
-      if (condition.getAsBoolean()) {
-        return;
-      }
-      Thread.sleep(100);
-    }
-    throw new AssertionError("Timed out after 60 s waiting for: " + what);
+  static void awaitTrue(Poll.Condition condition, String what) {
+    Poll.until(WAIT, what, condition);
   }
 }

@@ -9,33 +9,25 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.faultline.schemas.Delivery;
 import dev.faultline.schemas.DeliveryKey;
 import dev.faultline.schemas.DeliverySource;
+import dev.faultline.schemas.UsedEvent;
 import java.io.IOException;
 import java.io.InputStream;
 import java.time.Clock;
 import java.time.temporal.ChronoUnit;
-import java.util.Map;
 import java.util.function.Consumer;
 
 /**
  * Reads GH Archive hourly files (gzipped, one event per line) as webhook-shaped deliveries, streaming: one event at
  * a time, and the payload of an event is only built when its type and repository are wanted.
  *
- * <p>{@code IssuesEvent}, {@code IssueCommentEvent}, {@code PullRequestEvent} and {@code ReleaseEvent} become
- * {@code issues}, {@code issue_comment}, {@code pull_request} and {@code release} deliveries: the GH Archive
+ * <p>The event types of {@link UsedEvent}'s table ({@code IssuesEvent}, {@code IssueCommentEvent}, {@code
+ * PullRequestEvent}, {@code ReleaseEvent}) become deliveries of its events ({@code issues}, …): the GH Archive
  * {@code payload} plus {@code repository} (from {@code repo}: {@code full_name}, {@code id}), {@code sender} (from
  * {@code actor}) and {@code organization} (from {@code org}) where the payload lacks them, and a {@code _backfill}
  * object with the archive's event id and {@code created_at}. The delivery id is {@code gharchive-<event id>}, so a
  * replayed file dedupes.
  */
 public final class GhArchiveReader {
-  /** GH Archive event type → webhook event name. */
-  public static final Map<String, String> EVENTS =
-      Map.of(
-          "IssuesEvent", "issues",
-          "IssueCommentEvent", "issue_comment",
-          "PullRequestEvent", "pull_request",
-          "ReleaseEvent", "release");
-
   private final ObjectMapper mapper;
   private final JsonFactory factory;
   private final RepositoryFilter filter;
@@ -92,7 +84,7 @@ public final class GhArchiveReader {
         case "id" -> id = p.getValueAsString();
         case "type" -> {
           type = p.getValueAsString();
-          skip |= !EVENTS.containsKey(type);
+          skip |= UsedEvent.ofArchiveType(type).isEmpty();
         }
         case "repo" -> {
           repo = mapper.readTree(p);
@@ -109,7 +101,7 @@ public final class GhArchiveReader {
     if (skip || type == null || repo == null || payload == null || !payload.isObject() || id == null) {
       return null;
     }
-    return toDelivery(id, EVENTS.get(type), createdAt, repo, actor, org, (ObjectNode) payload);
+    return toDelivery(id, UsedEvent.ofArchiveType(type).orElseThrow().eventName(), createdAt, repo, actor, org, (ObjectNode) payload);
   }
 
   private static JsonNode skipValue(JsonParser p) throws IOException {

@@ -11,6 +11,7 @@ import dev.faultline.jobs.records.ReleaseEvent;
 import dev.faultline.schemas.Delivery;
 import dev.faultline.schemas.ClosingReferences;
 import dev.faultline.schemas.DeliveryKey;
+import dev.faultline.schemas.UsedEvent;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
@@ -19,13 +20,12 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Turns one delivery into the facts the pipeline uses. Pure: no Flink types. Events and actions the pipeline does
- * not use give no facts (they stay in the raw topic); a delivery of a used event that cannot be read throws {@link
- * PoisonRecordException} with the reason, so it is dead-lettered instead of silently dropped.
+ * Turns one delivery into the facts the pipeline uses. Pure: no Flink types. Events and actions that are not in
+ * {@link UsedEvent}'s table (shared with the receiver) give no facts (they stay in the raw topic); a delivery of a
+ * used event that cannot be read throws {@link PoisonRecordException} with the reason, so it is dead-lettered instead
+ * of silently dropped.
  */
 public final class GitHubNormaliser {
-  /** Pull request actions that change what the graph knows of a PR. */
-  private static final Set<String> PR_ACTIONS = Set.of("opened", "edited", "closed", "reopened", "synchronize", "ready_for_review");
   private static final Set<String> MAINTAINER_ASSOCIATIONS = Set.of("OWNER", "MEMBER", "COLLABORATOR");
 
   /** GitHub's rules: owner up to 39 characters, name up to 100, letters, digits, '-', '_' and '.'. */
@@ -43,8 +43,8 @@ public final class GitHubNormaliser {
   }
 
   public List<GitHubEvent> normalise(Delivery delivery) throws PoisonRecordException {
-    String event = delivery.getEvent();
-    if (!Set.of("issues", "issue_comment", "pull_request", "release").contains(event)) {
+    Optional<UsedEvent> event = UsedEvent.of(delivery.getEvent());
+    if (event.isEmpty()) {
       return List.of();
     }
     JsonNode payload;
@@ -61,12 +61,14 @@ public final class GitHubNormaliser {
       throw poison(delivery, "has a repository.full_name that is not owner/name: " + abbreviate(repo));
     }
     String action = delivery.getAction() != null ? delivery.getAction() : text(payload, "action");
-    return switch (event) {
-      case "issues" -> List.of(issueFact(delivery, payload, repo, action, GitHubEvent.Type.ISSUE));
-      case "issue_comment" -> comment(delivery, payload, repo, action);
-      case "pull_request" -> PR_ACTIONS.contains(action) ? pullRequest(delivery, payload, repo, action) : List.of();
-      case "release" -> List.of(release(delivery, payload, repo, action));
-      default -> List.of();
+    if (!event.get().uses(action)) {
+      return List.of();
+    }
+    return switch (event.get()) {
+      case ISSUES -> List.of(issueFact(delivery, payload, repo, action, GitHubEvent.Type.ISSUE));
+      case ISSUE_COMMENT -> comment(delivery, payload, repo, action);
+      case PULL_REQUEST -> pullRequest(delivery, payload, repo, action);
+      case RELEASE -> List.of(release(delivery, payload, repo, action));
     };
   }
 

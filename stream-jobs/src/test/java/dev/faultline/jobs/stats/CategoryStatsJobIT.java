@@ -6,7 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.faultline.embedded.EmbeddedKafka;
 import dev.faultline.embedded.EmbeddedNeo4j;
+import dev.faultline.embedded.testing.Poll;
 import dev.faultline.graph.GraphConfig;
+import dev.faultline.graph.GraphSchema;
 import dev.faultline.jobs.sink.SinkOptions;
 import dev.faultline.jobs.stats.domain.IssueContributions;
 import dev.faultline.jobs.stats.records.CategoryStat;
@@ -88,10 +90,8 @@ class CategoryStatsJobIT {
         Topic.DEAD_LETTER.topicName()));
     neo4j = EmbeddedNeo4j.start(dir.resolve("neo4j"), 0, 0, PASSWORD);
     driver = GraphDatabase.driver(neo4j.boltUri(), AuthTokens.basic("neo4j", PASSWORD));
-    // The lead adds these to the migrations; until then the test creates them.
-    driver.executableQuery("CREATE CONSTRAINT category_count_id IF NOT EXISTS FOR (n:CategoryCount) REQUIRE n.id IS UNIQUE").execute();
-    driver.executableQuery("CREATE CONSTRAINT alert_id IF NOT EXISTS FOR (n:Alert) REQUIRE n.id IS UNIQUE").execute();
-    driver.executableQuery("CREATE CONSTRAINT issue_id IF NOT EXISTS FOR (n:Issue) REQUIRE n.id IS UNIQUE").execute();
+    // The product's schema (constraints on every MERGE key), as `faultline migrate` and the local stack apply it.
+    new GraphSchema(driver, "neo4j").migrate();
   }
 
   @AfterAll
@@ -427,13 +427,13 @@ class CategoryStatsJobIT {
       consumer.assign(partitions);
       consumer.seekToBeginning(partitions);
       Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
-      long deadline = System.nanoTime() + DEADLINE.toNanos();
-      while (partitions.stream().anyMatch(p -> consumer.position(p) < end.get(p))) {
-        if (System.nanoTime() > deadline) {
-          throw new AssertionError("Timed out reading " + topic + " up to " + end);
+      Poll.until(DEADLINE, () -> "reading " + topic + " up to " + end, () -> {
+        if (partitions.stream().allMatch(p -> consumer.position(p) >= end.get(p))) {
+          return true;
         }
         consumer.poll(Duration.ofMillis(200)).forEach(out::add);
-      }
+        return false;
+      });
     }
     return out;
   }

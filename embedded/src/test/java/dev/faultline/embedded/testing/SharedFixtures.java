@@ -1,0 +1,24 @@
+package dev.faultline.embedded.testing;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+/** The project's shared read-only material ({@code ../shared}), found above the working directory. */
+public final class SharedFixtures {
+  private SharedFixtures() {}
+
+  /** {@code shared/fixtures/github-webhooks}: GitHub's example payloads, one {@code event.action….json} each. */
+  public static Optional<Path> githubWebhooks() {
+    return find("shared/fixtures/github-webhooks");
+  }
+
+  /** The first directory {@code relative} below the working directory or one of its parents. */
+  public static Optional<Path> find(String relative) {
+    return Stream.iterate(Path.of("").toAbsolutePath(), dir -> dir != null, Path::getParent)
+        .map(dir -> dir.resolve(relative))
+        .filter(Files::isDirectory)
+        .findFirst();
+  }
+}
