@@ -74,17 +74,17 @@ class DashboardBrowserIT {
   @Order(1)
   void overviewShowsHeadlineFiguresBesideTheSeedsAndChartsFromTheData() throws IOException {
     browser.open("#overview");
-    assertEquals("7", browser.cell("#headline-table tr[data-metric=bugs] td.this"));
-    assertTrue(browser.cell("#headline-table tr[data-metric=bugs] td.seed").startsWith("849 (P2)"));
-    assertEquals("66.7%", browser.cell("#headline-table tr[data-metric=distributedSpecificShare] td.this"));
-    assertTrue(browser.cell("#headline-table tr[data-metric=distributedSpecificShare] td.seed").startsWith("45.1% (P2)"));
+    assertEquals("7", browser.headline("bugs"));
+    assertTrue(browser.headline("bugs", "seed").startsWith("849 (P2)"));
+    assertEquals("66.7%", browser.headline("distributedSpecificShare"));
+    assertTrue(browser.headline("distributedSpecificShare", "seed").startsWith("45.1% (P2)"));
     assertEquals("66.7% of 6 bugs with a known answer are distributed-specific (P2: 45.1%)", browser.text("ds-summary"));
     assertEquals(List.of("All", "DeepSpeed", "PyTorch", "P2 (seed)"), browser.chartLabels("ds-chart"));
     assertEquals(List.of(66.7, 75.0, 50.0, 45.1), browser.chartNumbers("ds-chart"));
     assertEquals(List.of(2.0, 2.0, 1.0, 2.0), browser.chartNumbers("releases-chart"));
     assertEquals("DeepSpeed 0.14.1 (2024-03-01)", browser.chartLabels("releases-chart").get(1));
     assertEquals("7 bug reports filed against 4 releases", browser.text("releases-summary"));
-    assertEquals(4, browser.rows("#releases-table tbody tr"));
+    assertEquals(4, browser.releases().size());
     browser.screenshot("overview");
     browser.assertNoConsoleErrors();
   }
@@ -93,19 +93,16 @@ class DashboardBrowserIT {
   @Order(2)
   void frameworkAndReleaseFiltersChangeWhatIsShown() throws IOException {
     browser.open("#overview");
-    browser.select("f-framework", "PyTorch");
-    browser.waitForRender("overview", "framework=PyTorch");
+    browser.selectAndWait("f-framework", "PyTorch", "overview", "framework=PyTorch");
     assertEquals("50.0% of 2 bugs with a known answer are distributed-specific (P2: 45.1%)", browser.text("ds-summary"));
-    assertEquals(1, browser.rows("#releases-table tbody tr"));
-    assertEquals("2", browser.cell("#headline-table tr[data-metric=bugs] td.this"));
+    assertEquals(1, browser.releases().size());
+    assertEquals("2", browser.headline("bugs"));
     browser.screenshot("overview-pytorch");
 
-    browser.select("f-framework", "DeepSpeed");
-    browser.waitForRender("overview", "framework=DeepSpeed");
-    browser.select("f-release", "DeepSpeed@0.14.1");
-    browser.waitForRender("overview", "release=DeepSpeed%400.14.1");
-    assertEquals("2", browser.cell("#headline-table tr[data-metric=bugs] td.this"));
-    assertEquals(List.of("DeepSpeed@0.14.1"), browser.attributes("#releases-table tr.selected", "data-release"));
+    browser.selectAndWait("f-framework", "DeepSpeed", "overview", "framework=DeepSpeed");
+    browser.selectAndWait("f-release", "DeepSpeed@0.14.1", "overview", "release=DeepSpeed%400.14.1");
+    assertEquals("2", browser.headline("bugs"));
+    assertEquals(List.of("DeepSpeed@0.14.1"), browser.selectedReleases());
     assertTrue(browser.text("scope-summary").contains("release DeepSpeed@0.14.1"));
     browser.assertNoConsoleErrors();
   }
@@ -114,17 +111,16 @@ class DashboardBrowserIT {
   @Order(3)
   void trendsAndHeatMapRenderFromTheDataAndFollowTheDimension() throws IOException {
     browser.open("#trends");
-    assertEquals(List.of("HANG", "OUT_OF_MEMORY", "CHECKPOINT_FAILURE", "INCORRECT_OUTPUT"), browser.texts("#trends-table tbody td:first-child"));
-    assertEquals(List.of("3", "2", "1", "1"), browser.texts("#trends-table tbody td.num"));
+    assertEquals(List.of("HANG", "OUT_OF_MEMORY", "CHECKPOINT_FAILURE", "INCORRECT_OUTPUT"), browser.trendCategories());
+    assertEquals(List.of("3", "2", "1", "1"), browser.trendCounts());
     assertEquals(4L, browser.chartDatasets("trends-chart"));
-    assertEquals("2", browser.cell("#heatmap td[data-stage=COMMUNICATION][data-symptom=HANG]"));
-    assertEquals("1", browser.cell("#heatmap td[data-stage=INITIALIZATION][data-symptom=HANG]"));
+    assertEquals("2", browser.heatmap("COMMUNICATION", "HANG"));
+    assertEquals("1", browser.heatmap("INITIALIZATION", "HANG"));
     assertEquals("7 bug reports with a known stage and symptom", browser.text("heatmap-summary"));
     browser.screenshot("trends");
 
-    browser.select("t-dimension", "stage");
-    browser.waitForRender("trends", "dimension=stage");
-    assertEquals("COMMUNICATION", browser.texts("#trends-table tbody td:first-child").get(0));
+    browser.selectAndWait("t-dimension", "stage", "trends", "dimension=stage");
+    assertEquals("COMMUNICATION", browser.trendCategories().get(0));
     // A date input's typing format depends on the browser's locale: set the value as a user's pick would.
     browser.pickDate("f-from", "2024-03-01");
     browser.waitForRender("trends", "from=2024-03-01");
@@ -151,19 +147,18 @@ class DashboardBrowserIT {
   @Order(5)
   void issueListShowsMarkupInTitlesAsTextAndFollowsTheReleaseFilter() throws IOException {
     browser.open("#issues");
-    assertEquals(9, browser.rows("#issue-table tbody tr"));
+    assertEquals(9, browser.issueIds().size());
     assertEquals("9 issues, newest first", browser.text("issues-summary"));
     assertEquals(
-        KnownGraph.SCRIPT_TITLE, browser.cell("#issue-table tr[data-issue='deepspeedai/DeepSpeed#103'] td.title"));
+        KnownGraph.SCRIPT_TITLE, browser.issueTitle("deepspeedai/DeepSpeed#103"));
     assertTrue(browser.rows("#issue-table b, #issue-table script") == 0);
     assertNull(browser.script("return window.__pwned === undefined ? null : window.__pwned"));
     browser.screenshot("issues");
 
-    browser.select("f-release", "DeepSpeed@0.14.1");
-    browser.waitForRender("issues", "release=");
+    browser.selectAndWait("f-release", "DeepSpeed@0.14.1", "issues", "release=");
     assertEquals(
         List.of("deepspeedai/DeepSpeed#105", "deepspeedai/DeepSpeed#104", "deepspeedai/DeepSpeed#103"),
-        browser.attributes("#issue-table tbody tr", "data-issue"));
+        browser.issueIds());
     browser.assertNoConsoleErrors();
   }
 
@@ -175,7 +170,7 @@ class DashboardBrowserIT {
     browser.waitForRender("issue", "id=");
     assertEquals("DDP allreduce hangs with NCCL 2.20", browser.text("issue-title"));
     assertEquals("https://github.com/pytorch/pytorch/issues/201", browser.driver().findElement(By.id("issue-link")).getAttribute("href"));
-    assertEquals("HANG", browser.cell("#issue-labels tr[data-dimension=symptom] td:nth-child(2)"));
+    assertEquals("HANG", browser.label("symptom"));
     assertEquals("0.95", browser.cell("#issue-labels tr[data-dimension=symptom] td.num"));
     assertEquals("title says 'DDP'", browser.cell("#issue-labels tr[data-dimension=symptom] td.evidence"));
     assertEquals(List.of("pytorch/pytorch#210"), browser.attributes("#issue-fixes li", "data-pr"));
@@ -193,17 +188,16 @@ class DashboardBrowserIT {
   @Order(7)
   void coverageStandsBesideTheCountsAndTheSwitchCountsEveryLabel() throws IOException {
     browser.open("#overview");
-    assertEquals("7", browser.cell("#headline-table tr[data-metric=bugs] td.this"));
+    assertEquals("7", browser.headline("bugs"));
     assertEquals("8 bug reports, 88% labelled with ≥ 90% precision", browser.text("headline-coverage"));
-    assertEquals("75%", browser.cell("#headline-table tr[data-metric=distributedSpecificShare] td.coverage"));
+    assertEquals("75%", browser.headline("distributedSpecificShare", "coverage"));
     assertEquals("8 bug reports, 75% labelled with ≥ 90% precision", browser.text("ds-coverage"));
     assertEquals("8 bug reports filed against them, 88% labelled with ≥ 90% precision", browser.text("releases-coverage"));
     assertEquals("only confident labels (≥ 90% precision)", browser.cell("#f-confidence option:checked"));
     browser.screenshot("overview-coverage");
 
-    browser.select("f-confidence", "all");
-    browser.waitForRender("overview", "minConfidence=all");
-    assertEquals("8", browser.cell("#headline-table tr[data-metric=bugs] td.this"));
+    browser.selectAndWait("f-confidence", "all", "overview", "minConfidence=all");
+    assertEquals("8", browser.headline("bugs"));
     assertEquals("8 bug reports, 100% labelled (all labels counted)", browser.text("headline-coverage"));
     assertEquals("71.4% of 7 bugs with a known answer are distributed-specific (P2: 45.1%)", browser.text("ds-summary"));
     assertEquals("8 bug reports filed against 4 releases", browser.text("releases-summary"));
@@ -215,13 +209,12 @@ class DashboardBrowserIT {
     browser.open("#trends?minConfidence=all");
     assertEquals("all", browser.script("return document.getElementById('f-confidence').value"));
     assertEquals("4", browser.cell("#trends-table tr[data-category=HANG] td.num"));
-    assertEquals("3", browser.cell("#heatmap td[data-stage=COMMUNICATION][data-symptom=HANG]"));
+    assertEquals("3", browser.heatmap("COMMUNICATION", "HANG"));
     assertEquals("9 issues, 89% labelled (all labels counted)", browser.text("heatmap-coverage"));
-    browser.select("f-confidence", "");
-    browser.waitForRender("trends", "#trends");
+    browser.selectAndWait("f-confidence", "", "trends", "#trends");
     assertEquals("#trends", browser.script("return location.hash"));
     assertEquals("3", browser.cell("#trends-table tr[data-category=HANG] td.num"));
-    assertEquals("2", browser.cell("#heatmap td[data-stage=COMMUNICATION][data-symptom=HANG]"));
+    assertEquals("2", browser.heatmap("COMMUNICATION", "HANG"));
     assertEquals("9 issues, 78% labelled with ≥ 90% precision", browser.text("heatmap-coverage"));
     assertEquals("8 bug reports, 88% labelled with ≥ 90% precision", browser.text("trends-coverage"));
     browser.screenshot("trends-coverage");
@@ -237,8 +230,8 @@ class DashboardBrowserIT {
     browser.await(
         "the new issue never appeared in the list",
         WAIT,
-        () -> browser.attributes("#issue-table tbody tr", "data-issue").contains("pytorch/pytorch#203"));
-    assertEquals("pytorch/pytorch#203", browser.attributes("#issue-table tbody tr", "data-issue").get(0));
+        () -> browser.issueIds().contains("pytorch/pytorch#203"));
+    assertEquals("pytorch/pytorch#203", browser.issueIds().get(0));
     assertEquals(Boolean.TRUE, browser.script("return window.__sameDocument === true"), "the page was reloaded");
     assertTrue(browser.text("live").startsWith("live · updated"));
     browser.screenshot("issues-live-update");

@@ -171,8 +171,9 @@ final class KnownGraph {
   private static PullRequestRow pr(String repo, String framework, int number, String title, String mergedAt,
       int additions, int deletions, List<String> fixes) {
     long merged = millis(mergedAt);
+    // As GitHub's payloads give it: sizes known, not read from git history, not classified.
     return new PullRequestRow(repo + "#" + number, repo, framework, number, title,
         "https://github.com/" + repo + "/pull/" + number, "closed", true, merged, merged - 3_600_000, merged,
-        additions, deletions, 1, fixes);
+        additions, deletions, 1, fixes, true, null, null, null, null, null);
   }
 }

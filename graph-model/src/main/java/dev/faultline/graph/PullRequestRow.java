@@ -41,28 +41,6 @@ public record PullRequestRow(
     String author,
     Classification classification) {
 
-  /** A pull request of GitHub's payloads with its sizes, not classified. */
-  public PullRequestRow(
-      String id,
-      String repo,
-      String framework,
-      int number,
-      String title,
-      String url,
-      String state,
-      boolean merged,
-      Long mergedAtMillis,
-      long createdAtMillis,
-      long updatedAtMillis,
-      int additions,
-      int deletions,
-      int changedFiles,
-      List<String> fixes) {
-    this(
-        id, repo, framework, number, title, url, state, merged, mergedAtMillis, createdAtMillis, updatedAtMillis,
-        additions, deletions, changedFiles, fixes, true, null, null, null, null, null);
-  }
-
   /**
    * What the classifier says a merged change fixes (taxonomy codes), so fix statistics exist also for changes that
    * close no issue.

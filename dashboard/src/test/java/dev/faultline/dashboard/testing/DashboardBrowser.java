@@ -131,6 +131,12 @@ public final class DashboardBrowser implements AutoCloseable {
     new Select(driver.findElement(By.id(id))).selectByValue(value);
   }
 
+  /** Picks the option with {@code value} in the select with this id, then waits for {@link #waitForRender}. */
+  public void selectAndWait(String id, String value, String view, String expected) {
+    select(id, value);
+    waitForRender(view, expected);
+  }
+
   /** Sets a date input as a user's pick would (typing depends on the browser's locale) and fires its change. */
   public void pickDate(String id, String isoDate) {
     script("const i = document.getElementById(arguments[0]); i.value = arguments[1];"
@@ -209,6 +215,58 @@ public final class DashboardBrowser implements AutoCloseable {
       throw new AssertionError("no element matches " + css + " on " + driver.getCurrentUrl());
     }
     return (String) text;
+  }
+
+  // The dashboard's tables, read by what their rows and cells are marked with (data-* attributes, classes).
+
+  /** This deployment's figure in the headline table's row of {@code metric} (e.g. {@code bugs}). */
+  public String headline(String metric) {
+    return headline(metric, "this");
+  }
+
+  /** A column ({@code this}, {@code seed}, {@code coverage}) of the headline table's row of {@code metric}. */
+  public String headline(String metric, String column) {
+    return cell("#headline-table tr[data-metric=" + metric + "] td." + column);
+  }
+
+  /** The releases table's rows, by release id ({@code DeepSpeed@0.14.1}), in the order shown. */
+  public List<String> releases() {
+    return attributes("#releases-table tbody tr", "data-release");
+  }
+
+  /** The release ids of the releases table's selected rows. */
+  public List<String> selectedReleases() {
+    return attributes("#releases-table tr.selected", "data-release");
+  }
+
+  /** The trends table's categories, in the order shown. */
+  public List<String> trendCategories() {
+    return texts("#trends-table tbody td:first-child");
+  }
+
+  /** The trends table's counts, in the order shown. */
+  public List<String> trendCounts() {
+    return texts("#trends-table tbody td.num");
+  }
+
+  /** The heat map's cell of a stage and a symptom. */
+  public String heatmap(String stage, String symptom) {
+    return cell("#heatmap td[data-stage=" + stage + "][data-symptom=" + symptom + "]");
+  }
+
+  /** The issue table's rows, by issue id, in the order shown. */
+  public List<String> issueIds() {
+    return attributes("#issue-table tbody tr", "data-issue");
+  }
+
+  /** The title shown in the issue table's row of {@code issueId}. */
+  public String issueTitle(String issueId) {
+    return cell("#issue-table tr[data-issue='" + issueId + "'] td.title");
+  }
+
+  /** The label shown in the drill-down's row of {@code dimension} (e.g. {@code symptom}). */
+  public String label(String dimension) {
+    return cell("#issue-labels tr[data-dimension=" + dimension + "] td:nth-child(2)");
   }
 
   /** Read in one script, so a re-render between element look-ups cannot leave a stale reference. */

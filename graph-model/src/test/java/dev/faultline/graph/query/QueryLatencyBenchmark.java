@@ -17,8 +17,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Test;
 import org.neo4j.driver.AuthTokens;
 import org.neo4j.driver.Driver;
 import org.neo4j.driver.GraphDatabase;
@@ -26,17 +24,11 @@ import org.neo4j.driver.SessionConfig;
 
 /**
  * Query latency of every library query on a synthetic graph of 100,000 issues, and the write ceiling: a bare
- * {@code UNWIND $rows MERGE (i:Issue {id: row.id}) SET i += row.props} of the same rows. Printed, not asserted.
+ * {@code UNWIND $rows MERGE (i:Issue {id: row.id}) SET i += row.props} of the same rows. Printed, not asserted: a
+ * benchmark, not a test (no JUnit annotations; {@code faultline bench} runs its {@code main}).
  *
- * <p>Not part of {@code mvn verify} (the class name matches neither {@code *Test} nor {@code *IT}). Run it through
- * failsafe:
- *
- * <pre>
- * mvn -B -o -pl graph-model verify -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false -Dit.test=QueryLatencyBenchmark
- * </pre>
- *
- * or, in a tree where others build at the same time (a concurrent build of graph-model empties {@code target/}
- * under a running test), as a plain main class from a copy of the classes:
+ * <p>Not part of {@code mvn verify}. Run it as a plain main class from a copy of the classes (a concurrent build of
+ * graph-model would empty {@code target/} under a running benchmark):
  *
  * <pre>
  * mkdir -p /tmp/bench
@@ -57,7 +49,6 @@ import org.neo4j.driver.SessionConfig;
  * labels, reported versions, FILED_AGAINST the latest earlier release, a fixing PR for about 40% of closed bugs, and
  * 500 alerts.
  */
-@Tag("bench")
 public final class QueryLatencyBenchmark {
   private static final int BATCH = 1000;
   private static final String DATABASE = "neo4j";
@@ -95,11 +86,6 @@ public final class QueryLatencyBenchmark {
 
   public static void main(String[] args) throws Exception {
     new QueryLatencyBenchmark().run();
-  }
-
-  @Test
-  void printsQueryLatenciesAndWriteCeiling() throws Exception {
-    run();
   }
 
   void run() throws Exception {

@@ -6,6 +6,7 @@ import dev.faultline.classifier.Classifier;
 import dev.faultline.classifier.ClassifierConfig;
 import dev.faultline.embedded.EmbeddedKafka;
 import dev.faultline.embedded.EmbeddedNeo4j;
+import dev.faultline.embedded.testing.Poll;
 import dev.faultline.graph.GraphConfig;
 import dev.faultline.graph.GraphSchema;
 import dev.faultline.graph.IssueRow;
@@ -329,7 +330,7 @@ public final class PipelineBenchmark {
     try (LocalProcess stack = new LocalProcess(dir.resolve("local"), dir.resolve("logs"))) {
       Process p = stack.launch("local.log");
       StackClient client = stack.client();
-      StackClient.await(() -> status(client) == 200, Duration.ofSeconds(180), "local stack healthy");
+      Poll.until(Duration.ofSeconds(180), "local stack healthy", () -> status(client) == 200);
       Thread.sleep(10_000);
       long[] idle = LocalProcess.rssMiB(p);
       results.put("local_idle_rss_mib", idle[0]);

@@ -2,6 +2,7 @@ package dev.faultline.infra.bench;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.faultline.embedded.testing.Poll;
 import dev.faultline.infra.local.LocalProcess;
 import dev.faultline.infra.local.StackClient;
 import java.nio.file.Files;
@@ -49,7 +50,7 @@ public final class SoakBenchmark {
     try (LocalProcess stack = new LocalProcess(dir.resolve("data"), dir.resolve("logs"))) {
       Process p = stack.launch("local.log");
       StackClient client = stack.client();
-      StackClient.await(() -> healthy(client), Duration.ofSeconds(180), "local stack healthy");
+      Poll.until(Duration.ofSeconds(180), "local stack healthy", () -> healthy(client));
       System.out.printf("soak: %d deliveries/s for %d s against faultline local (pid %d), %s%n", rate, seconds, p.pid(),
           issues == 0 ? "each delivery a new issue" : "cycling over " + issues + " issues (opened, then edited)");
       java.util.concurrent.atomic.AtomicIntegerArray newestAccepted =

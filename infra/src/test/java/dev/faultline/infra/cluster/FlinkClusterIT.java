@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.faultline.embedded.EmbeddedKafka;
 import dev.faultline.embedded.EmbeddedNeo4j;
+import dev.faultline.embedded.testing.Poll;
 import dev.faultline.graph.GraphSchema;
 import dev.faultline.schemas.AvroCodec;
 import dev.faultline.schemas.Delivery;
@@ -28,7 +29,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
-import java.util.function.Supplier;
 import java.util.jar.JarFile;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -229,8 +229,10 @@ class FlinkClusterIT {
   }
 
   private static void awaitGraph(Driver driver, String repo, Map<String, String> expectedTitles, StandaloneFlinkCluster flink) throws Exception {
-    Supplier<Map<String, String>> actual =
+    Poll.until(
+        Duration.ofSeconds(60),
         () -> {
+          flink.assertAllAlive();
           try (var s = driver.session(SessionConfig.forDatabase("neo4j"))) {
             Map<String, String> titles = new HashMap<>();
             for (Record r : s.run("MATCH (i:Issue) WHERE i.id STARTS WITH $repo RETURN i.id AS id, i.title AS title", Map.of("repo", repo + "#")).list()) {
@@ -238,18 +240,9 @@ class FlinkClusterIT {
             }
             return titles;
           }
-        };
-    Instant deadline = Instant.now().plusSeconds(60);
-    Map<String, String> last = Map.of();
-    while (Instant.now().isBefore(deadline)) {
-      flink.assertAllAlive();
-      last = actual.get();
-      if (last.equals(expectedTitles)) {
-        return;
-      }
-      Thread.sleep(250);
-    }
-    assertEquals(expectedTitles, last, "graph did not reach the expected issues within 60 s; " + topicCounts(flink));
+        },
+        expectedTitles::equals,
+        last -> "the expected issues in the graph " + expectedTitles + ", found " + last + "; " + topicCounts(flink));
   }
 
   /** Committed classified records of the repo's issues, counted per (issue id, state version). */
@@ -289,30 +282,27 @@ class FlinkClusterIT {
     p.put("bootstrap.servers", bootstrap);
     p.put("isolation.level", "read_committed");
     p.put("enable.auto.commit", "false");
-    Instant deadline = Instant.now().plusSeconds(60);
     Map<String, Integer> counts = new HashMap<>();
     try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(p, new StringDeserializer(), new ByteArrayDeserializer())) {
       List<TopicPartition> partitions =
           consumer.partitionsFor(Topic.ISSUES_CLASSIFIED.topicName()).stream().map(i -> new TopicPartition(i.topic(), i.partition())).toList();
       consumer.assign(partitions);
       consumer.seekToBeginning(partitions);
-      while (Instant.now().isBefore(deadline)) {
+      Poll.until(Duration.ofSeconds(60), () -> expectedVersions + " classified versions, found " + counts.keySet(), () -> {
         flink.assertAllAlive();
         for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(500))) {
           if (r.key() != null && r.key().startsWith(repo + "#")) {
             counts.merge(r.key() + "@" + r.timestamp(), 1, Integer::sum);
           }
         }
-        if (counts.size() >= expectedVersions) {
-          // One more poll round: a duplicate committed right behind would show now.
-          consumer.poll(Duration.ofSeconds(2)).forEach(r -> {
-            if (r.key() != null && r.key().startsWith(repo + "#")) {
-              counts.merge(r.key() + "@" + r.timestamp(), 1, Integer::sum);
-            }
-          });
-          return counts;
+        return counts.size() >= expectedVersions;
+      });
+      // One more poll round: a duplicate committed right behind would show now.
+      consumer.poll(Duration.ofSeconds(2)).forEach(r -> {
+        if (r.key() != null && r.key().startsWith(repo + "#")) {
+          counts.merge(r.key() + "@" + r.timestamp(), 1, Integer::sum);
         }
-      }
+      });
     }
     return counts;
   }

@@ -3,6 +3,7 @@ package dev.faultline.infra.cluster;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.faultline.embedded.testing.Poll;
 import dev.faultline.graph.GraphSchema;
 import dev.faultline.schemas.AvroCodec;
 import dev.faultline.schemas.Delivery;
@@ -115,15 +116,15 @@ class FlinkContainersIT {
             producer.send(new ProducerRecord<>(Topic.DELIVERIES.topicName(), key, AvroCodec.deliveries().encode(d))).get();
           }
         }
-        Instant deadline = Instant.now().plusSeconds(90);
-        long issues = 0;
-        while (Instant.now().isBefore(deadline) && issues < 5) {
-          try (var s = driver.session(SessionConfig.forDatabase("neo4j"))) {
-            issues = s.run("MATCH (i:Issue) WHERE i.id STARTS WITH $r RETURN count(i) AS n", Map.of("r", repo + "#")).single().get("n").asLong();
-          }
-          Thread.sleep(500);
-        }
-        assertEquals(5, issues, "issues in the graph after 90 s");
+        Poll.until(
+            Duration.ofSeconds(90),
+            () -> {
+              try (var s = driver.session(SessionConfig.forDatabase("neo4j"))) {
+                return s.run("MATCH (i:Issue) WHERE i.id STARTS WITH $r RETURN count(i) AS n", Map.of("r", repo + "#")).single().get("n").asLong();
+              }
+            },
+            issues -> issues == 5,
+            issues -> "5 issues in the graph, found " + issues);
       }
     }
   }

@@ -1,6 +1,6 @@
 package dev.faultline.infra.cluster;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import dev.faultline.embedded.testing.Poll;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.URI;
@@ -8,7 +8,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -194,22 +193,19 @@ final class StandaloneFlinkCluster implements AutoCloseable {
 
   private void awaitSlots(int taskManagers, int slots, Duration timeout) throws Exception {
     FlinkRestClient rest = FlinkRestClient.forJobManager(jobManagerAddress());
-    Instant deadline = Instant.now().plus(timeout);
-    String last = "no answer";
-    while (Instant.now().isBefore(deadline)) {
-      assertAllAlive();
-      try {
-        JsonNode o = rest.overview();
-        last = o.toString();
-        if (o.path("taskmanagers").asInt() == taskManagers && o.path("slots-total").asInt() == slots) {
-          return;
-        }
-      } catch (IOException notYet) {
-        last = notYet.getMessage();
-      }
-      Thread.sleep(250);
-    }
-    throw new IllegalStateException("Flink cluster not ready after " + timeout + ": " + last);
+    Poll.until(
+        timeout,
+        () -> {
+          assertAllAlive();
+          try {
+            return rest.overview();
+          } catch (IOException notYet) {
+            return null;
+          }
+        },
+        o -> o != null && o.path("taskmanagers").asInt() == taskManagers && o.path("slots-total").asInt() == slots,
+        o -> "a Flink cluster of " + taskManagers + " task managers, " + slots + " slots; the REST API says "
+            + (o == null ? "nothing yet" : o.toString()));
   }
 
   /** Fails with the log of any cluster process that exited. */

@@ -1,5 +1,6 @@
 package dev.faultline.infra.local;
 
+import dev.faultline.embedded.testing.Poll;
 import dev.faultline.schemas.AvroCodec;
 import dev.faultline.schemas.DeadLetter;
 import dev.faultline.schemas.Topic;
@@ -36,16 +37,16 @@ final class DeadLetterTopic {
       consumer.assign(partitions);
       consumer.seekToBeginning(partitions);
       Map<TopicPartition, Long> end = consumer.endOffsets(partitions, Duration.ofSeconds(30));
-      long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-      while (partitions.stream().anyMatch(p -> consumer.position(p) < end.get(p))) {
-        if (System.nanoTime() > deadline) {
-          throw new AssertionError("Timed out after 30 s reading the dead-letter topic up to " + end);
+      Poll.until(Duration.ofSeconds(30), () -> "reading the dead-letter topic up to " + end, () -> {
+        if (partitions.stream().allMatch(p -> consumer.position(p) >= end.get(p))) {
+          return true;
         }
         for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(500))) {
           DeadLetter d = codec.decode(r.value());
           out.add(d.getStage() + " " + d.getKey() + " delivery " + d.getDeliveryId() + ": " + d.getReason());
         }
-      }
+        return false;
+      });
     }
     return out;
   }

@@ -2,6 +2,7 @@ package dev.faultline.infra.local;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.faultline.embedded.testing.Poll;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -30,7 +31,7 @@ class FaultToleranceIT {
   static void start() throws Exception {
     stack = LocalStack.start(new LocalOptions(dataDir, 0, 0, 0, 0, 0), Map.of());
     client = StackClient.of(stack);
-    StackClient.await(() -> healthy(), Duration.ofSeconds(60), "/health 200");
+    Poll.until(Duration.ofSeconds(60), "/health 200", () -> healthy());
   }
 
   @AfterAll
@@ -62,17 +63,17 @@ class FaultToleranceIT {
   private static void drill(String repo, Fault fault) throws Exception {
     try (DeliveryStream stream = new DeliveryStream(repo, ISSUES)) {
       Future<?> sending = stream.start(client, Duration.ofMillis(50));
-      StackClient.await(() -> stream.answered() >= ISSUES / 2, Duration.ofSeconds(60), "first deliveries answered");
+      Poll.until(Duration.ofSeconds(60), "first deliveries answered", () -> stream.answered() >= ISSUES / 2);
       fault.inject();
       sending.get(5, TimeUnit.MINUTES);
       assertEquals(List.of(), stream.failures(), "deliveries not answered 2xx");
-      StackClient.await(
-          () -> count("MATCH (i:Issue {repo: $repo, state: 'closed'}) RETURN count(i)", repo) == ISSUES,
+      Poll.until(
           Duration.ofSeconds(120),
-          ISSUES + " closed issues of " + repo + " in the graph");
+          ISSUES + " closed issues of " + repo + " in the graph",
+          () -> count("MATCH (i:Issue {repo: $repo, state: 'closed'}) RETURN count(i)", repo) == ISSUES);
       assertEquals(ISSUES, count("MATCH (i:Issue {repo: $repo}) RETURN count(i)", repo), "issues of " + repo);
       assertEquals(ISSUES, count("MATCH (i:Issue {repo: $repo})-[:IN_REPO]->(:Repository) RETURN count(*)", repo), "IN_REPO edges");
-      StackClient.await(() -> healthy(), Duration.ofSeconds(60), "/health 200 after the fault");
+      Poll.until(Duration.ofSeconds(60), "/health 200 after the fault", () -> healthy());
       // Every issue of this and the earlier drills counted once each, in its latest category.
       new StatsRecount(client, stack.statsConfig(), LocalStack.PARTITIONS).awaitAgreement(STATS_DEADLINE);
       assertEquals(List.of(), DeadLetterTopic.read(stack.kafka().bootstrapServers()), "dead letters: no drill poisons anything");

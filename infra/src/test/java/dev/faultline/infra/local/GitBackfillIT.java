@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.faultline.embedded.testing.Poll;
 import dev.faultline.ingest.DeliveryPublisher;
 import dev.faultline.ingest.backfill.BackfillCommand;
 import dev.faultline.ingest.backfill.git.testing.GitHistoryFixture;
@@ -138,7 +139,7 @@ class GitBackfillIT {
     Path checkpoint = dir.resolve("git-checkpoint.properties");
     try (LocalStack stack = LocalStack.start(new LocalOptions(dir.resolve("data"), 0, 0, 0, 0, 0), Map.of())) {
       StackClient client = StackClient.of(stack);
-      StackClient.await(() -> status(client) == 200, Duration.ofSeconds(90), "/health 200");
+      Poll.until(Duration.ofSeconds(90), "/health 200", () -> status(client) == 200);
       String servers = stack.kafka().bootstrapServers();
       String[] args = {
         "git", "--repo", REPO, "--bootstrap-servers", servers, "--checkpoint", checkpoint.toString(),
@@ -166,9 +167,9 @@ class GitBackfillIT {
 
       // The issue a change closes arrives after the change: its node fills in, the FIXES edge stays.
       client.deliver("issues", UUID.randomUUID().toString(), issuePayload(4));
-      StackClient.await(
-          () -> count(client, "MATCH (i:Issue {id: $id}) WHERE i.title IS NOT NULL RETURN count(i)", Map.of("id", REPO + "#4")) == 1,
-          DEADLINE, "issue #4 in the graph");
+      Poll.until(
+          DEADLINE,
+          "issue #4 in the graph", () -> count(client, "MATCH (i:Issue {id: $id}) WHERE i.title IS NOT NULL RETURN count(i)", Map.of("id", REPO + "#4")) == 1);
       assertEquals(1, client.count(
           "MATCH (:PullRequest {id: $pr})-[f:FIXES]->(:Issue {id: $id}) RETURN count(f)",
           Map.of("pr", REPO + "#1004", "id", REPO + "#4")));
@@ -252,7 +253,9 @@ class GitBackfillIT {
       partitions.forEach(p -> latest.put(p, OffsetSpec.latest()));
       Map<TopicPartition, Long> ends = new java.util.HashMap<>();
       admin.listOffsets(latest).all().get().forEach((p, info) -> ends.put(p, info.offset()));
-      StackClient.await(
+      Poll.until(
+          DEADLINE,
+          "the issue pipeline to commit offsets up to " + ends,
           () -> {
             try {
               Map<TopicPartition, OffsetAndMetadata> committed =
@@ -263,9 +266,7 @@ class GitBackfillIT {
             } catch (Exception e) {
               return false;
             }
-          },
-          DEADLINE,
-          "the issue pipeline to commit offsets up to " + ends);
+          });
     }
   }
 

@@ -2,6 +2,7 @@ package dev.faultline.infra.local;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.faultline.embedded.testing.Poll;
 import dev.faultline.jobs.stats.StatsConfig;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -30,7 +31,7 @@ class KillAndRestartIT {
       Process second;
       try (DeliveryStream stream = new DeliveryStream("acme/kill-drill", ISSUES)) {
         Future<?> sending = stream.start(client, Duration.ofMillis(50));
-        StackClient.await(() -> stream.answered() >= ISSUES / 2, Duration.ofSeconds(60), "first deliveries answered");
+        Poll.until(Duration.ofSeconds(60), "first deliveries answered", () -> stream.answered() >= ISSUES / 2);
         first.destroyForcibly();
         first.waitFor(30, TimeUnit.SECONDS);
         // The sender keeps retrying unanswered deliveries (as GitHub's redelivery would) until the stack is back.
@@ -39,10 +40,10 @@ class KillAndRestartIT {
         assertEquals(List.of(), stream.failures(), "deliveries never answered 2xx");
       }
       stack.awaitHealthy(second, "second.log", Duration.ofSeconds(120), "second start healthy");
-      StackClient.await(
-          () -> count(client, "MATCH (i:Issue {repo: 'acme/kill-drill', state: 'closed'}) RETURN count(i)") == ISSUES,
+      Poll.until(
           Duration.ofSeconds(120),
-          ISSUES + " closed issues after the restart");
+          ISSUES + " closed issues after the restart",
+          () -> count(client, "MATCH (i:Issue {repo: 'acme/kill-drill', state: 'closed'}) RETURN count(i)") == ISSUES);
       assertEquals(ISSUES, count(client, "MATCH (i:Issue {repo: 'acme/kill-drill'}) RETURN count(i)"));
       StatsConfig stats = LocalStack.statsConfig(stack.kafkaBootstrap(), stack.graph());
       new StatsRecount(client, stats, LocalStack.PARTITIONS).awaitAgreement(Duration.ofMinutes(3));

@@ -1,5 +1,6 @@
 package dev.faultline.infra.local;
 
+import dev.faultline.embedded.testing.Poll;
 import dev.faultline.graph.GraphConfig;
 import java.io.IOException;
 import java.net.URI;
@@ -69,13 +70,13 @@ public final class LocalProcess implements AutoCloseable {
   public void awaitHealthy(Process process, String logName, Duration timeout, String what) throws Exception {
     StackClient client = client();
     try {
-      StackClient.await(() -> {
+      Poll.until(timeout, what, () -> {
         try {
           return client.health().statusCode() == 200;
         } catch (Exception e) {
           return false;
         }
-      }, timeout, what);
+      });
     } catch (AssertionError e) {
       List<String> log = Files.exists(logDir.resolve(logName)) ? Files.readAllLines(logDir.resolve(logName)) : List.of();
       String state = process.isAlive() ? "still running" : "exited with " + process.exitValue();

@@ -3,6 +3,7 @@ package dev.faultline.infra.local;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.faultline.embedded.testing.Poll;
 import java.io.InputStream;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -42,9 +43,9 @@ class LocalStackIT {
     byte[] body = fixture();
     try (LocalStack stack = LocalStack.start(options(), env)) {
       StackClient client = StackClient.of(stack);
-      StackClient.await(() -> status(client) == 200, Duration.ofSeconds(60), "/health 200");
+      Poll.until(Duration.ofSeconds(60), "/health 200", () -> status(client) == 200);
       assertEquals(202 / 100, client.deliver("issues", deliveryId, body).statusCode() / 100);
-      StackClient.await(() -> count(client, countIssue, params) == 1, Duration.ofSeconds(30), "Issue node " + id);
+      Poll.until(Duration.ofSeconds(30), "Issue node " + id, () -> count(client, countIssue, params) == 1);
       assertEquals(
           "ZeRO-3 hangs at the first all-gather with 16 ranks",
           client.cypher("MATCH (i:Issue {id: $id}) RETURN i.title", params).path(0).path("row").path(0).asText());
@@ -55,16 +56,16 @@ class LocalStackIT {
     }
     try (LocalStack stack = LocalStack.start(options(), env)) {
       StackClient client = StackClient.of(stack);
-      StackClient.await(() -> status(client) == 200, Duration.ofSeconds(60), "/health 200 after restart");
+      Poll.until(Duration.ofSeconds(60), "/health 200 after restart", () -> status(client) == 200);
       assertEquals(1, client.count(countIssue, params));
       // The same delivery again (a redelivery), then a marker issue to know the pipeline has caught up.
       assertTrue(client.deliver("issues", deliveryId, body).statusCode() / 100 == 2);
       byte[] marker = new String(body).replace("4242", "4243").getBytes();
       client.deliver("issues", UUID.randomUUID().toString(), marker);
-      StackClient.await(
-          () -> count(client, countIssue, Map.of("id", "example-org/deepspeed-fork#4243")) == 1,
+      Poll.until(
           Duration.ofSeconds(30),
-          "marker issue");
+          "marker issue",
+          () -> count(client, countIssue, Map.of("id", "example-org/deepspeed-fork#4243")) == 1);
       assertEquals(1, client.count(countIssue, params));
       assertEquals(2, client.count("MATCH (i:Issue)-[:IN_REPO]->(:Repository {fullName: 'example-org/deepspeed-fork'}) RETURN count(i)", Map.of()));
       // Counted before the restart, restored from the checkpoint, the redelivery not counted again.

@@ -11,7 +11,6 @@ import java.time.Duration;
 import java.util.Base64;
 import java.util.HexFormat;
 import java.util.Map;
-import java.util.function.BooleanSupplier;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
@@ -81,16 +80,5 @@ public final class StackClient {
   public long count(String statement, Map<String, Object> parameters) throws Exception {
     JsonNode data = cypher(statement, parameters);
     return data.isEmpty() ? 0 : data.path(0).path("row").path(0).asLong();
-  }
-
-  public static void await(BooleanSupplier condition, Duration timeout, String what) throws InterruptedException {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (System.nanoTime() < deadline) {
-      if (condition.getAsBoolean()) {
-        return;
-      }
-      Thread.sleep(100);
-    }
-    throw new AssertionError("Timed out after " + timeout.toSeconds() + " s waiting for: " + what);
   }
 }

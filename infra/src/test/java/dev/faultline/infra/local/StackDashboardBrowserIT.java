@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.faultline.dashboard.testing.DashboardBrowser;
+import dev.faultline.embedded.testing.Poll;
 import dev.faultline.graph.ConfidencePolicy;
 import java.io.IOException;
 import java.io.InputStream;
@@ -78,7 +79,7 @@ class StackDashboardBrowserIT {
         LocalStack.start(
             new LocalOptions(dataDir, 0, 0, 0, 0, 0), Map.of(ConfidencePolicy.ENVIRONMENT, "all"));
     client = StackClient.of(stack);
-    StackClient.await(this::healthy, Duration.ofSeconds(60), "/health 200");
+    Poll.until(Duration.ofSeconds(60), "/health 200", this::healthy);
     seed();
     browser =
         DashboardBrowser.start(
@@ -112,27 +113,27 @@ class StackDashboardBrowserIT {
     deliver("release", "release.published.deepspeed-0.14.0");
     deliver("release", "release.published.deepspeed-0.14.2");
     deliver("release", "release.published.pytorch-2.3.0");
-    StackClient.await(() -> count("MATCH (r:Release) RETURN count(r)") == 3, PIPELINE, "3 releases in the graph");
+    Poll.until(PIPELINE, "3 releases in the graph", () -> count("MATCH (r:Release) RETURN count(r)") == 3);
     // DeepSpeed's oldest issue next, and only (the statistics job's release count is the sign it was counted).
     deliver("issues", "issues.opened.deepspeed-4101");
-    StackClient.await(
-        () -> count("MATCH (c:CategoryCount {window: 'release', framework: 'DeepSpeed', release: '0.14.0'}) RETURN count(c)") > 0,
+    Poll.until(
         PIPELINE,
-        "the statistics job's release counts of DeepSpeed 0.14.0");
+        "the statistics job's release counts of DeepSpeed 0.14.0",
+        () -> count("MATCH (c:CategoryCount {window: 'release', framework: 'DeepSpeed', release: '0.14.0'}) RETURN count(c)") > 0);
     deliver("issues", "issues.opened.deepspeed-4102");
     deliver("issues", "issues.closed.deepspeed-4103");
     deliver("issues", "issues.opened.pytorch-5101");
     deliver("issues", "issues.opened.pytorch-5102");
-    StackClient.await(
-        () -> count("MATCH (i:Issue) WHERE i.classifierVersion IS NOT NULL RETURN count(i)") == 5,
+    Poll.until(
         PIPELINE,
-        "5 classified issues in the graph");
+        "5 classified issues in the graph",
+        () -> count("MATCH (i:Issue) WHERE i.classifierVersion IS NOT NULL RETURN count(i)") == 5);
     // The statistics job has counted the last issues of both frameworks: what the alerts view shows is its verdict.
-    StackClient.await(
-        () -> count("MATCH (c:CategoryCount {window: 'release', framework: 'DeepSpeed', release: '0.14.2', dimension: 'stage'}) RETURN sum(c.count)") == 2
-            && count("MATCH (c:CategoryCount {window: 'release', framework: 'PyTorch', release: '2.3.0', dimension: 'stage'}) RETURN sum(c.count)") == 2,
+    Poll.until(
         PIPELINE,
-        "the statistics job's release counts of DeepSpeed 0.14.2 and PyTorch 2.3.0");
+        "the statistics job's release counts of DeepSpeed 0.14.2 and PyTorch 2.3.0",
+        () -> count("MATCH (c:CategoryCount {window: 'release', framework: 'DeepSpeed', release: '0.14.2', dimension: 'stage'}) RETURN sum(c.count)") == 2
+            && count("MATCH (c:CategoryCount {window: 'release', framework: 'PyTorch', release: '2.3.0', dimension: 'stage'}) RETURN sum(c.count)") == 2);
     assertEquals(
         List.of(
             "deepspeedai/DeepSpeed#4101 BUG HANG COMMUNICATION true 0.14.0",
@@ -148,7 +149,7 @@ class StackDashboardBrowserIT {
   @Order(1)
   void overviewChartsShowTheDeliveredBugsAndReleases() throws IOException {
     browser.open("#overview");
-    assertEquals("5", browser.cell("#headline-table tr[data-metric=bugs] td.this"));
+    assertEquals("5", browser.headline("bugs"));
     assertEquals("80.0% of 5 bugs with a known answer are distributed-specific (P2: 45.1%)", browser.text("ds-summary"));
     assertEquals(List.of("All", "DeepSpeed", "PyTorch", "P2 (seed)"), browser.chartLabels("ds-chart"));
     assertEquals(List.of(80.0, 100.0, 50.0, 45.1), browser.chartNumbers("ds-chart"));
@@ -160,7 +161,7 @@ class StackDashboardBrowserIT {
     assertEquals("5 bug reports, 100% labelled (all labels counted)", browser.text("headline-coverage"));
     assertEquals(
         List.of("PyTorch@2.3.0", "DeepSpeed@0.14.2", "DeepSpeed@0.14.0"),
-        browser.attributes("#releases-table tbody tr", "data-release"));
+        browser.releases());
     browser.screenshot("overview");
     browser.assertNoConsoleErrors();
   }
@@ -169,25 +170,22 @@ class StackDashboardBrowserIT {
   @Order(2)
   void frameworkReleaseAndResetFiltersChangeTheOverview() throws IOException {
     browser.open("#overview");
-    browser.select("f-framework", "PyTorch");
-    browser.waitForRender("overview", "framework=PyTorch");
-    assertEquals("2", browser.cell("#headline-table tr[data-metric=bugs] td.this"));
+    browser.selectAndWait("f-framework", "PyTorch", "overview", "framework=PyTorch");
+    assertEquals("2", browser.headline("bugs"));
     assertEquals("50.0% of 2 bugs with a known answer are distributed-specific (P2: 45.1%)", browser.text("ds-summary"));
     assertEquals(List.of("PyTorch 2.3.0 (2024-04-24)"), browser.chartLabels("releases-chart"));
     assertEquals(List.of("", "PyTorch@2.3.0"), browser.attributes("#f-release option", "value"));
     browser.screenshot("overview-pytorch");
 
-    browser.select("f-framework", "DeepSpeed");
-    browser.waitForRender("overview", "framework=DeepSpeed");
-    browser.select("f-release", "DeepSpeed@0.14.2");
-    browser.waitForRender("overview", "release=DeepSpeed%400.14.2");
-    assertEquals("2", browser.cell("#headline-table tr[data-metric=bugs] td.this"));
-    assertEquals(List.of("DeepSpeed@0.14.2"), browser.attributes("#releases-table tr.selected", "data-release"));
+    browser.selectAndWait("f-framework", "DeepSpeed", "overview", "framework=DeepSpeed");
+    browser.selectAndWait("f-release", "DeepSpeed@0.14.2", "overview", "release=DeepSpeed%400.14.2");
+    assertEquals("2", browser.headline("bugs"));
+    assertEquals(List.of("DeepSpeed@0.14.2"), browser.selectedReleases());
     assertTrue(browser.text("scope-summary").contains("release DeepSpeed@0.14.2"), browser.text("scope-summary"));
 
     browser.driver().findElement(By.id("f-reset")).click();
     browser.waitForRender("overview", "overview");
-    assertEquals("5", browser.cell("#headline-table tr[data-metric=bugs] td.this"));
+    assertEquals("5", browser.headline("bugs"));
     assertEquals("Showing all frameworks, counting every label", browser.text("scope-summary"));
     browser.assertNoConsoleErrors();
   }
@@ -198,31 +196,30 @@ class StackDashboardBrowserIT {
     browser.open("#trends");
     assertEquals(
         List.of("HANG", "CHECKPOINT_FAILURE", "INCORRECT_OUTPUT", "OUT_OF_MEMORY"),
-        browser.texts("#trends-table tbody td:first-child"));
-    assertEquals(List.of("2", "1", "1", "1"), browser.texts("#trends-table tbody td.num"));
+        browser.trendCategories());
+    assertEquals(List.of("2", "1", "1", "1"), browser.trendCounts());
     assertEquals(4L, browser.chartDatasets("trends-chart"));
     // February had no issue: it stays on the time axis, at zero.
     assertEquals(List.of("2024-01-01", "2024-02-01", "2024-03-01", "2024-04-01", "2024-05-01"), browser.chartLabels("trends-chart"));
     assertEquals(List.of(1.0, 0.0, 0.0, 0.0, 1.0), browser.chartNumbers("trends-chart"));
-    assertEquals("2", browser.cell("#heatmap td[data-stage=COMMUNICATION][data-symptom=HANG]"));
-    assertEquals("1", browser.cell("#heatmap td[data-stage=MEMORY][data-symptom=OUT_OF_MEMORY]"));
-    assertEquals("1", browser.cell("#heatmap td[data-stage=FAULT_TOLERANCE][data-symptom=CHECKPOINT_FAILURE]"));
-    assertEquals("1", browser.cell("#heatmap td[data-stage=COMPUTATION][data-symptom=INCORRECT_OUTPUT]"));
+    assertEquals("2", browser.heatmap("COMMUNICATION", "HANG"));
+    assertEquals("1", browser.heatmap("MEMORY", "OUT_OF_MEMORY"));
+    assertEquals("1", browser.heatmap("FAULT_TOLERANCE", "CHECKPOINT_FAILURE"));
+    assertEquals("1", browser.heatmap("COMPUTATION", "INCORRECT_OUTPUT"));
     assertEquals("5 bug reports with a known stage and symptom", browser.text("heatmap-summary"));
     browser.screenshot("trends");
 
-    browser.select("t-dimension", "stage");
-    browser.waitForRender("trends", "dimension=stage");
+    browser.selectAndWait("t-dimension", "stage", "trends", "dimension=stage");
     assertEquals(
         List.of("COMMUNICATION", "COMPUTATION", "FAULT_TOLERANCE", "MEMORY"),
-        browser.texts("#trends-table tbody td:first-child"));
-    assertEquals(List.of("2", "1", "1", "1"), browser.texts("#trends-table tbody td.num"));
+        browser.trendCategories());
+    assertEquals(List.of("2", "1", "1", "1"), browser.trendCounts());
 
     // Leaves out DeepSpeed#4101, opened in January.
     browser.pickDate("f-from", "2024-03-01");
     browser.waitForRender("trends", "from=2024-03-01");
-    assertEquals(List.of("1", "1", "1", "1"), browser.texts("#trends-table tbody td.num"));
-    assertEquals("1", browser.cell("#heatmap td[data-stage=COMMUNICATION][data-symptom=HANG]"));
+    assertEquals(List.of("1", "1", "1", "1"), browser.trendCounts());
+    assertEquals("1", browser.heatmap("COMMUNICATION", "HANG"));
     assertEquals("4 bug reports with a known stage and symptom", browser.text("heatmap-summary"));
     browser.assertNoConsoleErrors();
   }
@@ -238,8 +235,7 @@ class StackDashboardBrowserIT {
     assertEquals(0, count("MATCH (a:Alert) WHERE coalesce(a.withdrawn, false) = false RETURN count(a)"));
     browser.screenshot("alerts");
 
-    browser.select("f-framework", "PyTorch");
-    browser.waitForRender("alerts", "framework=PyTorch");
+    browser.selectAndWait("f-framework", "PyTorch", "alerts", "framework=PyTorch");
     assertEquals("No emerging-category alerts", browser.text("alerts-summary"));
     assertEquals(0, browser.rows("#alert-list > li"));
     browser.assertNoConsoleErrors();
@@ -252,15 +248,14 @@ class StackDashboardBrowserIT {
     assertEquals("5 issues, newest first", browser.text("issues-summary"));
     assertEquals(
         List.of(PT + "5102", PT + "5101", DS + "4103", DS + "4102", DS + "4101"),
-        browser.attributes("#issue-table tbody tr", "data-issue"));
+        browser.issueIds());
     assertEquals(
         "ZeRO-3 training hangs at the first all_gather with 16 ranks",
-        browser.cell("#issue-table tr[data-issue='" + DS + "4101'] td.title"));
+        browser.issueTitle(DS + "4101"));
     browser.screenshot("issues");
 
-    browser.select("f-release", "DeepSpeed@0.14.2");
-    browser.waitForRender("issues", "release=");
-    assertEquals(List.of(DS + "4103", DS + "4102"), browser.attributes("#issue-table tbody tr", "data-issue"));
+    browser.selectAndWait("f-release", "DeepSpeed@0.14.2", "issues", "release=");
+    assertEquals(List.of(DS + "4103", DS + "4102"), browser.issueIds());
     assertEquals("2 issues, newest first", browser.text("issues-summary"));
     browser.assertNoConsoleErrors();
   }
@@ -275,8 +270,8 @@ class StackDashboardBrowserIT {
     assertEquals(
         "https://github.com/pytorch/pytorch/issues/5101", browser.driver().findElement(By.id("issue-link")).getAttribute("href"));
     assertTrue(browser.text("issue-meta").contains("filed against PyTorch@2.3.0"), browser.text("issue-meta"));
-    assertEquals("HANG", browser.cell("#issue-labels tr[data-dimension=symptom] td:nth-child(2)"));
-    assertEquals("COMMUNICATION", browser.cell("#issue-labels tr[data-dimension=stage] td:nth-child(2)"));
+    assertEquals("HANG", browser.label("symptom"));
+    assertEquals("COMMUNICATION", browser.label("stage"));
     assertEquals("GitHub labels: oncall: distributed", browser.text("issue-gh-labels"));
     // The only earlier issue with its symptom and stage.
     assertEquals(DS + "4101", browser.attributes("#issue-similar > li", "data-issue").get(0));
@@ -293,10 +288,10 @@ class StackDashboardBrowserIT {
     browser.await(
         "the issue posted to the receiver never appeared in the open list",
         PIPELINE,
-        () -> browser.attributes("#issue-table tbody tr", "data-issue").contains(PT + "5103"));
-    assertEquals(PT + "5103", browser.attributes("#issue-table tbody tr", "data-issue").get(0));
+        () -> browser.issueIds().contains(PT + "5103"));
+    assertEquals(PT + "5103", browser.issueIds().get(0));
     assertEquals(
-        "all_gather hangs after resuming from a checkpoint", browser.cell("#issue-table tr[data-issue='" + PT + "5103'] td.title"));
+        "all_gather hangs after resuming from a checkpoint", browser.issueTitle(PT + "5103"));
     assertEquals("6 issues, newest first", browser.text("issues-summary"));
     assertEquals(Boolean.TRUE, browser.script("return window.__sameDocument === true"), "the page was reloaded");
     assertTrue(browser.text("live").startsWith("live · updated"), browser.text("live"));
