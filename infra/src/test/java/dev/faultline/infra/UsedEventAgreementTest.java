@@ -29,7 +29,6 @@ import java.util.Map;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -51,10 +50,6 @@ class UsedEventAgreementTest {
   void receiverAnswersUsedExactlyForWhatTheNormaliserTurnsIntoRecords() throws Exception {
     Path fixtures = SharedFixtures.githubWebhooks().orElse(null);
     Assumptions.assumeTrue(fixtures != null, "shared/fixtures/github-webhooks not found");
-    List<Path> files;
-    try (Stream<Path> s = Files.list(fixtures)) {
-      files = s.filter(p -> p.getFileName().toString().endsWith(".json")).sorted().toList();
-    }
     Map<String, Delivery> published = new ConcurrentHashMap<>();
     DeliveryPublisher publisher =
         new DeliveryPublisher() {
@@ -78,7 +73,7 @@ class UsedEventAgreementTest {
     TreeSet<String> usedSeen = new TreeSet<>();
     TreeSet<String> unusedSeen = new TreeSet<>();
     try {
-      for (Path file : files) {
+      for (Path file : SharedFixtures.jsonFiles(fixtures)) {
         String name = file.getFileName().toString();
         String event = name.substring(0, name.indexOf('.'));
         if (event.equals("ping")) {

@@ -21,7 +21,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -41,10 +40,7 @@ class WebhookFixturesConformanceTest {
     Path fixtures = SharedFixtures.githubWebhooks().orElse(null);
     Assumptions.assumeTrue(
         fixtures != null, "shared/fixtures/github-webhooks not found above " + Path.of("").toAbsolutePath());
-    List<Path> files;
-    try (Stream<Path> s = Files.list(fixtures)) {
-      files = s.filter(p -> p.getFileName().toString().endsWith(".json")).sorted().toList();
-    }
+    List<Path> files = SharedFixtures.jsonFiles(fixtures);
     assertTrue(files.size() > 50, "expected the octokit examples, found " + files.size());
 
     RecordingPublisher publisher = new RecordingPublisher();

@@ -20,7 +20,6 @@ import java.util.List;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.UUID;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -82,10 +81,8 @@ class WebhookFuzzTest {
     SharedFixtures.githubWebhooks().ifPresent(dirs::add);
     List<byte[]> seeds = new ArrayList<>();
     for (Path dir : dirs) {
-      try (Stream<Path> files = Files.list(dir)) {
-        for (Path f : files.filter(p -> p.toString().endsWith(".json")).sorted().toList()) {
-          seeds.add(Files.readAllBytes(f));
-        }
+      for (Path f : SharedFixtures.jsonFiles(dir)) {
+        seeds.add(Files.readAllBytes(f));
       }
     }
     assertTrue(!seeds.isEmpty(), "no seed payloads found");

@@ -1,7 +1,10 @@
 package dev.faultline.embedded.testing;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
 import java.util.stream.Stream;
 
@@ -20,5 +23,14 @@ public final class SharedFixtures {
         .map(dir -> dir.resolve(relative))
         .filter(Files::isDirectory)
         .findFirst();
+  }
+
+  /** The {@code .json} files of a directory, sorted by name. */
+  public static List<Path> jsonFiles(Path dir) {
+    try (Stream<Path> files = Files.list(dir)) {
+      return files.filter(p -> p.getFileName().toString().endsWith(".json")).sorted().toList();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 }
