@@ -29,7 +29,6 @@ import java.util.Map;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -42,14 +41,12 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class UsedEventAgreementTest {
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final String SECRET = "agreement";
 
   @TempDir Path tmp;
 
   @Test
   void receiverAnswersUsedExactlyForWhatTheNormaliserTurnsIntoRecords() throws Exception {
-    Path fixtures = SharedFixtures.githubWebhooks().orElse(null);
-    Assumptions.assumeTrue(fixtures != null, "shared/fixtures/github-webhooks not found");
+    String secret = "agreement";
     Map<String, Delivery> published = new ConcurrentHashMap<>();
     DeliveryPublisher publisher =
         new DeliveryPublisher() {
@@ -63,7 +60,7 @@ class UsedEventAgreementTest {
           public void close() {}
         };
     // GitHub's examples date from 2018-2021: no replay cut-off here.
-    IngestConfig config = IngestConfig.builder().secret(SECRET).spoolDir(tmp).maxDeliveryAge(Duration.ZERO).build();
+    IngestConfig config = IngestConfig.builder().secret(secret).spoolDir(tmp).maxDeliveryAge(Duration.ZERO).build();
     WebhookApp app =
         new WebhookApp(config, publisher, List.of(), new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), List.of())
             .start("127.0.0.1", 0);
@@ -73,7 +70,7 @@ class UsedEventAgreementTest {
     TreeSet<String> usedSeen = new TreeSet<>();
     TreeSet<String> unusedSeen = new TreeSet<>();
     try {
-      for (Path file : SharedFixtures.jsonFiles(fixtures)) {
+      for (Path file : SharedFixtures.githubWebhookFiles()) {
         String name = file.getFileName().toString();
         String event = name.substring(0, name.indexOf('.'));
         if (event.equals("ping")) {
@@ -87,7 +84,7 @@ class UsedEventAgreementTest {
                     .header("Content-Type", "application/json")
                     .header("X-GitHub-Event", event)
                     .header("X-GitHub-Delivery", id)
-                    .header(WebhookSignature.HEADER, WebhookSignature.sign(SECRET, body))
+                    .header(WebhookSignature.HEADER, WebhookSignature.sign(secret, body))
                     .POST(HttpRequest.BodyPublishers.ofByteArray(body))
                     .build(),
                 HttpResponse.BodyHandlers.ofString());

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
 
 /** The project's shared read-only material ({@code ../shared}), found above the working directory. */
 public final class SharedFixtures {
@@ -15,6 +16,17 @@ public final class SharedFixtures {
   /** {@code shared/fixtures/github-webhooks}: GitHub's example payloads, one {@code event.action….json} each. */
   public static Optional<Path> githubWebhooks() {
     return find("shared/fixtures/github-webhooks");
+  }
+
+  /**
+   * The {@code .json} files of {@link #githubWebhooks()}, sorted by name; skips the calling test (a JUnit assumption,
+   * not a failure) where the shared fixtures are absent.
+   */
+  public static List<Path> githubWebhookFiles() {
+    Optional<Path> dir = githubWebhooks();
+    Assumptions.assumeTrue(
+        dir.isPresent(), "shared/fixtures/github-webhooks not found above " + Path.of("").toAbsolutePath());
+    return jsonFiles(dir.get());
   }
 
   /** The first directory {@code relative} below the working directory or one of its parents. */
