@@ -43,6 +43,8 @@ import picocli.CommandLine.Option;
 @Command(
     name = "faultline bench",
     description = {
+      "Run every stage's benchmark beside its baseline; writes target/bench/report.md and charts.",
+      "",
       "Runs each stage's benchmark beside its baseline in the same run, N times, and writes DIR/report.md with one",
       "PNG chart per section (median bars, min-max whiskers). Every figure: absolute value, ratio to its baseline,",
       "min/median/max over the repeats; the report records cores, load average at start and end, date, git commit.",

@@ -5,7 +5,9 @@ import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import picocli.CommandLine;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ParseResult;
+import picocli.CommandLine.UnmatchedArgumentException;
 
 /**
  * Runs a picocli command the way every {@code ./faultline} command runs: help ({@code -h, --help}) on standard
@@ -39,6 +41,7 @@ public final class Cli {
     commandLine.setErr(writer(err));
     commandLine.setUsageHelpWidth(WIDTH);
     commandLine.setExecutionExceptionHandler(Cli::failed);
+    commandLine.setParameterExceptionHandler(Cli::usageError);
     return commandLine;
   }
 
@@ -53,6 +56,17 @@ public final class Cli {
         configure(sub, out, err);
       }
     });
+  }
+
+  /** The message, picocli's suggestions for a mistyped name, and always the usage. */
+  private static int usageError(ParameterException e, String[] args) {
+    CommandLine commandLine = e.getCommandLine();
+    PrintWriter err = commandLine.getErr();
+    err.println(e.getMessage());
+    UnmatchedArgumentException.printSuggestions(e, err);
+    commandLine.usage(err);
+    err.flush();
+    return commandLine.getCommandSpec().exitCodeOnInvalidInput();
   }
 
   private static int failed(Exception e, CommandLine commandLine, ParseResult parsed) {

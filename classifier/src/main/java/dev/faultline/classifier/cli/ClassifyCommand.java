@@ -31,7 +31,11 @@ import picocli.CommandLine.Option;
  */
 @Command(
     name = "classify",
-    description = "Classifies issues from a JSONL file with the stream's classifier: one output line per input line.",
+    description = {
+      "Classify issues from a JSONL file with the stream's classifier.",
+      "",
+      "One output line per input line, with the codebook fields, a confidence and the evidence per field."
+    },
     footer = {"", LlmOptions.FOOTER})
 public final class ClassifyCommand extends CliCommand {
 
@@ -59,7 +63,7 @@ public final class ClassifyCommand extends CliCommand {
 
   @Mixin LlmOptions.TierFlags llmFlags;
 
-  ClassifyCommand() {}
+  public ClassifyCommand() {}
 
   public static void main(String[] args) {
     System.exit(run(args, System.out, System.err));

@@ -37,8 +37,10 @@ import picocli.CommandLine.Option;
 @Command(
     name = "eval",
     description = {
-      "Measures the classifier against a labelled JSONL file: agreement per dimension (accuracy, macro-F1, Cohen's",
-      "kappa) beside the annotators' own, a symptom confusion table, version precision and recall."
+      "Measure the classifier against a labelled JSONL file.",
+      "",
+      "Agreement per dimension (accuracy, macro-F1, Cohen's kappa) beside the annotators' own, a symptom confusion",
+      "table, version precision and recall. Without --predictions the gold file's records are classified first."
     },
     footer = {"", LlmOptions.FOOTER})
 public final class EvalCommand extends CliCommand {
@@ -100,7 +102,7 @@ public final class EvalCommand extends CliCommand {
 
   @Mixin LlmOptions.TierFlags llmFlags;
 
-  EvalCommand() {}
+  public EvalCommand() {}
 
   public static void main(String[] args) {
     System.exit(run(args, System.out, System.err));

@@ -55,8 +55,10 @@ import picocli.CommandLine.Option;
 @Command(
     name = "llm",
     description = {
-      "The language-model tier through a provider's Batch API (OpenAI's, and the hosted APIs that copy its format),",
-      "for backfills at about half the price of single requests."
+      "The language-model tier through a Batch API: export requests, import answers into the cache.",
+      "",
+      "OpenAI's Batch API, and the hosted APIs that copy its format: backfills at about half the price of single",
+      "requests."
     },
     subcommands = {LlmCommand.Export.class, LlmCommand.Import.class},
     footer = {"", "Then: classify --tier llm --llm-cache DIR --input IN.jsonl --output OUT.jsonl (same model and examples)."})
@@ -68,7 +70,7 @@ public final class LlmCommand extends CliCommand {
   /** Rejections listed one by one before only counting. */
   static final int LISTED = 20;
 
-  LlmCommand() {}
+  public LlmCommand() {}
 
   public static void main(String[] args) {
     System.exit(run(args, System.out, System.err));
@@ -94,6 +96,8 @@ public final class LlmCommand extends CliCommand {
   @Command(
       name = "export",
       description = {
+        "Write the Batch API requests of the items without a cached answer.",
+        "",
         "Writes the OpenAI Batch API input (one request per item without a cached answer) for items in the classify",
         "input format: custom_id (<url>#<cache key>), method POST, url /v1/chat/completions, body (the chat request:",
         "model, messages, response_format with the taxonomy's JSON schema). Items whose content repeats are asked",
@@ -127,6 +131,8 @@ public final class LlmCommand extends CliCommand {
   @Command(
       name = "import",
       description = {
+        "Read the Batch API answers into the answer cache.",
+        "",
         "Reads the Batch API output (custom_id, response.status_code, response.body.choices[0].message.content,",
         "error) into the answer cache: each answer is validated; invalid answers are rejected with the reason."
       })

@@ -31,6 +31,8 @@ import picocli.CommandLine.Option;
 @Command(
     name = "train",
     description = {
+      "Train and cross-validate the learned classifier layer on a labelled corpus.",
+      "",
       "Trains and cross-validates the learned classifier layer on the labelled corpus in DIR (issues.jsonl,",
       "changes.jsonl): folds grouped by issue; rules alone, model alone and both; a learning curve. Writes the",
       "artefact (weights, vocabulary, thresholds, training report; no corpus text). Deterministic: the same input",
@@ -68,7 +70,7 @@ public final class TrainCommand extends CliCommand {
       description = "directory keeping the text vectors between runs, by hash")
   Path cache;
 
-  TrainCommand() {}
+  public TrainCommand() {}
 
   public static void main(String[] args) {
     System.exit(run(args, System.out, System.err));

@@ -56,6 +56,8 @@ import picocli.CommandLine.Parameters;
 @Command(
     name = "backfill",
     description = {
+      "Feed history (GH Archive files, GitHub REST API, a local clone) through the delivery topic.",
+      "",
       "Puts history into the raw delivery topic, in the same envelope and with the same keys as live webhook",
       "deliveries; replays dedupe (stable delivery ids).",
       "",
@@ -90,14 +92,18 @@ public final class BackfillCommand extends CliCommand {
 
   /** Entry for the launcher: real Kafka, real GitHub, the process environment. Returns the exit code. */
   public static int run(String[] args, PrintStream out, PrintStream err) {
+    return launcher().execute(args, out, err);
+  }
+
+  /** The command with real Kafka, real GitHub and the process environment. */
+  public static BackfillCommand launcher() {
     Map<String, String> env = System.getenv();
     return new BackfillCommand(
             env,
             (servers, topic) -> kafkaPublisher(servers, topic, env),
             HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NORMAL).build(),
             Clock.systemUTC(),
-            Sleeper.SYSTEM)
-        .execute(args, out, err);
+            Sleeper.SYSTEM);
   }
 
   /** A producer tuned for bulk: {@code acks=all}, idempotent, batched and compressed. */
@@ -197,6 +203,8 @@ public final class BackfillCommand extends CliCommand {
   @Command(
       name = "gharchive",
       description = {
+        "GH Archive hourly files.",
+        "",
         "GH Archive hourly files (https://www.gharchive.org/, *.json.gz, streamed). Keeps IssuesEvent,",
         "IssueCommentEvent, PullRequestEvent and ReleaseEvent of the chosen repositories."
       })
@@ -222,6 +230,8 @@ public final class BackfillCommand extends CliCommand {
   @Command(
       name = "github",
       description = {
+        "The GitHub REST API (token from GITHUB_TOKEN).",
+        "",
         "The GitHub REST API: releases, issues, pull requests, issue comments. Token from GITHUB_TOKEN (anonymous",
         "access allows 60 requests an hour). Resumable: re-run the same command after an interruption."
       })
@@ -257,6 +267,8 @@ public final class BackfillCommand extends CliCommand {
   @Command(
       name = "git",
       description = {
+        "A local clone's fix history (no token, no network).",
+        "",
         "The fix history of a local clone (a bare mirror too), read with JGit: every merged change of the",
         "first-parent history of the default branch (squash merges \"Title (#123)\", merge commits \"Merge pull",
         "request #123 from ...\", direct commits) as a merged pull_request with its size, files and closing",
