@@ -4,83 +4,104 @@ import dev.faultline.classifier.cli.ClassifyCommand;
 import dev.faultline.classifier.cli.EvalCommand;
 import dev.faultline.classifier.cli.LlmCommand;
 import dev.faultline.classifier.learned.TrainCommand;
-import dev.faultline.ingest.backfill.BackfillCommand;
+import dev.faultline.cli.Cli;
+import dev.faultline.cli.CliCommand;
 import dev.faultline.infra.cluster.IngestCommand;
 import dev.faultline.infra.cluster.JobsCommand;
 import dev.faultline.infra.local.LocalCommand;
+import dev.faultline.ingest.backfill.BackfillCommand;
 import java.io.PrintStream;
-import java.util.Arrays;
-import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
 
-/** The {@code faultline} command: dispatches to subcommands. */
-public final class Faultline {
-  private final Map<String, Command> commands = new LinkedHashMap<>();
+/**
+ * The {@code faultline} command: its subcommands on picocli ({@link Cli} says how every command answers help, usage
+ * errors and failures).
+ */
+@Command(
+    name = "faultline",
+    description = "A streaming pipeline and knowledge graph of defects in distributed deep-learning frameworks.",
+    footer = {"", "Run 'faultline COMMAND --help' for a command's options; 'faultline completion' for shell completion."})
+public final class Faultline extends CliCommand {
 
-  public Faultline(List<Command> commands) {
-    commands.forEach(c -> this.commands.put(c.name(), c));
-  }
-
-  /** Every command the launcher offers. */
-  public static Faultline standard() {
-    return new Faultline(
-        List.of(
-            new LocalCommand(),
-            Command.of("classify", "classify issues from a JSONL file with the stream's classifier", ClassifyCommand::run),
-            Command.of("eval", "measure the classifier against a labelled JSONL file", EvalCommand::run),
-            Command.of("llm", "the language-model tier through a Batch API: export requests, import answers into the cache",
-                LlmCommand::run),
-            Command.of("train", "train and cross-validate the learned classifier layer on a labelled corpus",
-                TrainCommand::run),
-            Command.of("backfill", "feed history (GH Archive files, GitHub REST API) through the delivery topic", BackfillCommand::run),
-            new QueryCommand(),
-            new MigrateCommand(),
-            new JobsCommand(),
-            new IngestCommand(),
-            new BenchCommand()));
+  /** Every command the launcher offers, reading {@code env}. */
+  public static CommandLine commandLine(Map<String, String> env) {
+    CommandLine commandLine = new CommandLine(new Faultline());
+    commandLine.addSubcommand(new LocalCommand());
+    commandLine.addSubcommand(new ClassifyCommand());
+    commandLine.addSubcommand(new EvalCommand());
+    commandLine.addSubcommand(new LlmCommand());
+    commandLine.addSubcommand(new TrainCommand());
+    commandLine.addSubcommand(BackfillCommand.launcher().commandLine());
+    commandLine.addSubcommand(new QueryCommand(env));
+    commandLine.addSubcommand(new MigrateCommand());
+    commandLine.addSubcommand(new JobsCommand(env).commandLine());
+    commandLine.addSubcommand(new IngestCommand(env));
+    commandLine.addSubcommand(new BenchCommand());
+    commandLine.addSubcommand(new CompletionCommand());
+    commandLine.addSubcommand(new HelpCommand());
+    return commandLine;
   }
 
   public static void main(String[] args) {
-    int code;
-    try {
-      code = standard().run(args, System.out, System.err);
-    } catch (Exception e) {
-      System.err.println("faultline: " + e.getMessage());
-      code = 1;
-    }
+    int code = new Faultline().run(args, System.out, System.err);
     // 'local' returns from its shutdown hook: exiting there would wait on the hook itself.
     if (code != 0 || !(args.length > 0 && args[0].equals("local"))) {
       System.exit(code);
     }
   }
 
-  public int run(String[] args, PrintStream out, PrintStream err) throws Exception {
-    if (args.length == 0 || args[0].equals("--help") || args[0].equals("-h") || args[0].equals("help")) {
-      out.print(usage());
-      return args.length == 0 ? 2 : 0;
-    }
-    Command command = commands.get(args[0]);
-    if (command == null) {
-      err.println("faultline: unknown command '" + args[0] + "'.");
-      err.print(usage());
-      return 2;
-    }
-    try {
-      return command.run(Arrays.copyOfRange(args, 1, args.length), out, err);
-    } catch (IllegalArgumentException e) {
-      err.println("faultline " + command.name() + ": " + e.getMessage());
-      return 2;
+  /** Runs {@code faultline ARGS}; returns the exit code (0 ok, 1 failed, 2 usage or bad input). */
+  public int run(String[] args, PrintStream out, PrintStream err) {
+    return Cli.execute(commandLine(System.getenv()), args, out, err);
+  }
+
+  @Override
+  public Integer call() {
+    throw usageError("name a command");
+  }
+
+  /** {@code faultline help [COMMAND...]}: the help of faultline or of a command, as {@code --help} prints it. */
+  @Command(name = "help", description = "Print the help of faultline or of a command (as COMMAND --help does).")
+  static final class HelpCommand extends CliCommand {
+    @CommandLine.Parameters(paramLabel = "COMMAND", arity = "0..*", description = "a command, e.g. jobs submit")
+    java.util.List<String> path = new java.util.ArrayList<>();
+
+    @Override
+    public Integer call() {
+      CommandLine command = spec.root().commandLine();
+      for (String name : path) {
+        command = command.getSubcommands().get(name);
+        if (command == null) {
+          throw usageError("unknown command '" + String.join(" ", path) + "'");
+        }
+      }
+      command.usage(out);
+      return 0;
     }
   }
 
-  public String usage() {
-    StringBuilder b = new StringBuilder();
-    b.append("Usage: faultline COMMAND [ARGS...]\n\n");
-    b.append("A streaming pipeline and knowledge graph of defects in distributed deep-learning frameworks.\n\n");
-    b.append("Commands:\n");
-    commands.values().forEach(c -> b.append(String.format("  %-10s %s%n", c.name(), c.summary())));
-    b.append("\nRun 'faultline COMMAND --help' for a command's flags.\n");
-    return b.toString();
+  /**
+   * {@code faultline bench}: the benchmark harness is a development tool in its own module ({@code bench/}), which
+   * the launcher does not ship; the {@code ./faultline} script hands {@code bench} over to {@code bench/run}. Listed
+   * here so that help and completion name it.
+   */
+  @Command(
+      name = "bench",
+      description = {
+        "Run every stage's benchmark beside its baseline; writes target/bench/report.md and charts.",
+        "",
+        "A development tool in its own module: './faultline bench' (the script) hands over to bench/run in the",
+        "source tree; 'bench/run --help' lists its options. Not part of the launcher's jar."
+      })
+  static final class BenchCommand extends CliCommand {
+    @CommandLine.Unmatched java.util.List<String> args;
+
+    @Override
+    public Integer call() {
+      err.println("faultline bench: run it from the source tree: ./faultline bench or bench/run (see bench/README.md)");
+      return Cli.USAGE;
+    }
   }
 }

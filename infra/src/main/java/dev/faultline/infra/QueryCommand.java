@@ -1,5 +1,7 @@
 package dev.faultline.infra;
 
+import dev.faultline.cli.Cli;
+import dev.faultline.cli.CliCommand;
 import dev.faultline.graph.ConfidencePolicy;
 import dev.faultline.graph.GraphConfig;
 import dev.faultline.graph.query.QueryDefinition;
@@ -7,8 +9,7 @@ import dev.faultline.graph.query.QueryLibrary;
 import dev.faultline.graph.query.QueryParameter;
 import dev.faultline.graph.query.ResultFormatter;
 import java.io.PrintStream;
-import java.util.ArrayDeque;
-import java.util.Deque;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -18,30 +19,46 @@ import org.neo4j.driver.GraphDatabase;
 import org.neo4j.driver.exceptions.AuthenticationException;
 import org.neo4j.driver.exceptions.ClientException;
 import org.neo4j.driver.exceptions.ServiceUnavailableException;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
 /**
  * {@code faultline query --list} and {@code faultline query NAME [--param k=v]... [--format table|json|csv]}: the
  * graph's named queries, run against the Neo4j named by the environment.
  */
-final class QueryCommand implements Command {
-  static final String USAGE =
-      """
-      Usage: faultline query --list
-             faultline query NAME [--param NAME=VALUE]... [--format table|json|csv]
+@Command(
+    name = "query",
+    description = {
+      "Run a named graph query (--list shows them) and print table, json or csv.",
+      "",
+      "Runs one of the graph's named Cypher queries (read-only) and prints its rows."
+    },
+    footer = {
+      "",
+      "Counting queries count only labels whose confidence passes a bar: by default the per-dimension bars at which",
+      "the classifier's precision is 90%; --param minConfidence=all counts every label, a number from 0 to 1 sets one",
+      "bar for every dimension. Their inScope, labelled and coverage columns say how many issues that leaves out.",
+      "",
+      "Environment: FAULTLINE_NEO4J_URI (default bolt://127.0.0.1:7687), FAULTLINE_NEO4J_USER (default neo4j),",
+      "FAULTLINE_NEO4J_PASSWORD, FAULTLINE_NEO4J_DATABASE (default neo4j), FAULTLINE_MIN_CONFIDENCE (the default",
+      "bar: calibrated, all or a number; the system property faultline.minConfidence wins over it)."
+    })
+final class QueryCommand extends CliCommand {
+  @Parameters(paramLabel = "NAME", arity = "0..1", description = "the query (see --list)")
+  String query;
 
-      Runs one of the graph's named Cypher queries (read-only) and prints its rows.
-        --list              list the queries with their parameters, types and defaults
-        --param NAME=VALUE  a query parameter; repeat for several. VALUE 'null' means no value
-        --format FORMAT     table (default), json (an array of row objects) or csv
+  @Option(names = "--list", description = "list the queries with their parameters, types and defaults")
+  boolean list;
 
-      Counting queries count only labels whose confidence passes a bar: by default the per-dimension bars at which
-      the classifier's precision is 90%; --param minConfidence=all counts every label, a number from 0 to 1 sets one
-      bar for every dimension. Their inScope, labelled and coverage columns say how many issues that leaves out.
+  @Option(names = {"--param", "-p"}, paramLabel = "NAME=VALUE",
+      description = "a query parameter; repeat for several. VALUE 'null' means no value")
+  List<String> params = new ArrayList<>();
 
-      Environment: FAULTLINE_NEO4J_URI (default bolt://127.0.0.1:7687), FAULTLINE_NEO4J_USER (default neo4j),
-      FAULTLINE_NEO4J_PASSWORD, FAULTLINE_NEO4J_DATABASE (default neo4j), FAULTLINE_MIN_CONFIDENCE (the default
-      bar: calibrated, all or a number; the system property faultline.minConfidence wins over it).
-      """;
+  @Option(names = "--format", paramLabel = "FORMAT", converter = FormatConverter.class,
+      completionCandidates = FormatNames.class, description = "table, json (an array of row objects) or csv")
+  ResultFormatter.Format format = ResultFormatter.Format.TABLE;
 
   private final Map<String, String> environment;
 
@@ -54,34 +71,32 @@ final class QueryCommand implements Command {
     this.environment = environment;
   }
 
-  @Override
-  public String name() {
-    return "query";
+  /** Runs {@code faultline query ARGS}; returns the exit code. */
+  int run(String[] args, PrintStream out, PrintStream err) {
+    return Cli.execute(this, args, out, err);
   }
 
   @Override
-  public String summary() {
-    return "run a named graph query (--list shows them) and print table, json or csv";
-  }
-
-  @Override
-  public int run(String[] args, PrintStream out, PrintStream err) {
-    Arguments arguments;
-    try {
-      arguments = Arguments.parse(args);
-    } catch (IllegalArgumentException e) {
-      err.println("faultline query: " + e.getMessage());
-      err.print(USAGE);
-      return 2;
+  public Integer call() {
+    Map<String, String> parameters = new LinkedHashMap<>();
+    for (String pair : params) {
+      int eq = pair.indexOf('=');
+      if (eq <= 0) {
+        throw usageError("--param needs NAME=VALUE, got '" + pair + "'");
+      }
+      String name = pair.substring(0, eq).strip();
+      if (parameters.put(name, pair.substring(eq + 1)) != null) {
+        throw usageError("--param " + name + " given twice");
+      }
     }
-    if (arguments.help) {
-      out.print(USAGE);
-      return 0;
-    }
-    if (arguments.list) {
+    if (list) {
       out.print(describe(QueryLibrary.loadDefinitions()));
       return 0;
     }
+    if (query == null) {
+      throw usageError("name a query or use --list");
+    }
+    Arguments arguments = new Arguments(query, format, parameters);
     List<QueryDefinition> definitions = QueryLibrary.loadDefinitions();
     QueryDefinition query =
         definitions.stream().filter(d -> d.name().equals(arguments.query)).findFirst().orElse(null);
@@ -166,64 +181,25 @@ final class QueryCommand implements Command {
   }
 
   /** The parsed command line. */
-  static final class Arguments {
-    boolean help;
-    boolean list;
-    String query;
-    ResultFormatter.Format format = ResultFormatter.Format.TABLE;
-    final Map<String, String> parameters = new LinkedHashMap<>();
+  private record Arguments(String query, ResultFormatter.Format format, Map<String, String> parameters) {}
 
-    static Arguments parse(String[] args) {
-      Arguments a = new Arguments();
-      Deque<String> rest = new ArrayDeque<>(List.of(args));
-      while (!rest.isEmpty()) {
-        String arg = rest.poll();
-        String option = arg;
-        String inline = null;
-        if (arg.startsWith("--") && arg.contains("=")) {
-          option = arg.substring(0, arg.indexOf('='));
-          inline = arg.substring(arg.indexOf('=') + 1);
-        }
-        switch (option) {
-          case "--help", "-h" -> a.help = true;
-          case "--list" -> a.list = true;
-          case "--format" -> a.format = ResultFormatter.Format.parse(value(rest, inline, option));
-          case "--param", "-p" -> {
-            String pair = value(rest, inline, option);
-            int eq = pair.indexOf('=');
-            if (eq <= 0) {
-              throw new IllegalArgumentException("--param needs NAME=VALUE, got '" + pair + "'");
-            }
-            String name = pair.substring(0, eq).strip();
-            if (a.parameters.put(name, pair.substring(eq + 1)) != null) {
-              throw new IllegalArgumentException("--param " + name + " given twice");
-            }
-          }
-          default -> {
-            if (arg.startsWith("-")) {
-              throw new IllegalArgumentException("unknown option " + arg);
-            }
-            if (a.query != null) {
-              throw new IllegalArgumentException("one query at a time: got '" + a.query + "' and '" + arg + "'");
-            }
-            a.query = arg;
-          }
-        }
+  /** {@code --format}: table, json or csv, in any case. */
+  static final class FormatConverter implements CommandLine.ITypeConverter<ResultFormatter.Format> {
+    @Override
+    public ResultFormatter.Format convert(String value) {
+      try {
+        return ResultFormatter.Format.parse(value);
+      } catch (IllegalArgumentException e) {
+        throw new CommandLine.TypeConversionException(e.getMessage());
       }
-      if (!a.help && !a.list && a.query == null) {
-        throw new IllegalArgumentException("name a query or use --list");
-      }
-      return a;
     }
+  }
 
-    private static String value(Deque<String> rest, String inline, String option) {
-      if (inline != null) {
-        return inline;
-      }
-      if (rest.isEmpty()) {
-        throw new IllegalArgumentException(option + " needs a value");
-      }
-      return rest.poll();
+  /** The format names for shell completion. */
+  static final class FormatNames implements Iterable<String> {
+    @Override
+    public java.util.Iterator<String> iterator() {
+      return List.of("table", "json", "csv").iterator();
     }
   }
 }

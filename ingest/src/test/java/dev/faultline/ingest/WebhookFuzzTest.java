@@ -5,7 +5,7 @@ import static dev.faultline.ingest.TestSupport.webhook;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.faultline.embedded.PayloadMutator;
+import dev.faultline.embedded.testing.PayloadMutator;
 import dev.faultline.embedded.testing.SharedFixtures;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;

@@ -168,7 +168,7 @@ class IssuePipelineIT {
   void mutatedPayloadsNeverStopTheJobAndPoisonEndsInTheDeadLetterTopic() throws Exception {
     String repo = "acme/fuzz-" + UUID.randomUUID().toString().substring(0, 8);
     byte[] seed = Deliveries.issue(repo, 1, "opened", "seed", "body", "open", "2024-04-01T00:00:00Z").getPayloadJson().getBytes(StandardCharsets.UTF_8);
-    dev.faultline.embedded.PayloadMutator mutator = new dev.faultline.embedded.PayloadMutator(42);
+    dev.faultline.embedded.testing.PayloadMutator mutator = new dev.faultline.embedded.testing.PayloadMutator(42);
     try (KafkaProducer<String, byte[]> producer = producer()) {
       for (int i = 0; i < 300; i++) {
         String payload = new String(mutator.mutate(seed), StandardCharsets.UTF_8);

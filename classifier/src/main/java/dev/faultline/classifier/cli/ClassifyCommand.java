@@ -5,8 +5,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.faultline.classifier.DefectClassifier;
 import dev.faultline.classifier.ClassifierConfig;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.faultline.cli.Cli;
+import dev.faultline.cli.CliCommand;
 import dev.faultline.classifier.llm.LlmClassifier;
-import java.io.BufferedReader;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -15,34 +16,54 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.Deque;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
 /**
  * {@code classify --input IN.jsonl --output OUT.jsonl [--config RESOURCE]}: batch classification with the same
  * {@link dev.faultline.classifier.DefectClassifier} the stream uses. Input lines carry {@code url, repo, number, title, state, labels, text}; output
  * lines carry {@code url}, the codebook fields, {@code confidence} and {@code evidence} per field.
  */
-public final class ClassifyCommand {
+@Command(
+    name = "classify",
+    description = {
+      "Classify issues from a JSONL file with the stream's classifier.",
+      "",
+      "One output line per input line, with the codebook fields, a confidence and the evidence per field."
+    },
+    footer = {"", LlmOptions.FOOTER})
+public final class ClassifyCommand extends CliCommand {
 
-  static final String USAGE =
-      String.join(
-          "\n",
-          "usage: classify --input IN.jsonl --output OUT.jsonl [--tier learned|rules|llm] [--model FILE]"
-              + " [--config CLASSPATH_RESOURCE] [--llm-cache DIR] [--llm-config FILE] [--llm-model NAME] [--examples FILE]",
-          "  --input   JSON lines with url, repo, number, title, state, labels, text",
-          "  --output  JSON lines with url, kind, symptom, root_cause, fix_pattern, stage, phase,",
-          "            distributed_specific, framework, versions, confidence, evidence",
-          "  --tier    learned (default: the calibrated learned layer over the rules), rules (the rules alone) or llm",
-          "            (a language model's answers over the learned layer; see README)",
-          "  --model   a learned-model artefact written by train (default: the committed one)",
-          "  --config  classifier config resource (default " + ClassifierConfig.DEFAULT_RESOURCE + ")",
-          LlmOptions.USAGE);
+  @Option(names = "--input", required = true, paramLabel = "IN.jsonl",
+      description = "JSON lines with url, repo, number, title, state, labels, text")
+  Path input;
 
-  private ClassifyCommand() {}
+  @Option(names = "--output", required = true, paramLabel = "OUT.jsonl",
+      description = "JSON lines with url, kind, symptom, root_cause, fix_pattern, stage, phase, distributed_specific,"
+          + " framework, versions, confidence, evidence")
+  Path output;
+
+  @Option(names = "--tier", defaultValue = "learned", paramLabel = "TIER", completionCandidates = Tiers.Names.class,
+      description = "learned (the calibrated learned layer over the rules), rules (the rules alone) or llm (a language"
+          + " model's answers over the learned layer; see README)")
+  String tier;
+
+  @Option(names = "--model", paramLabel = "FILE",
+      description = "a learned-model artefact written by train (default: the committed one)")
+  String model;
+
+  @Option(names = "--config", paramLabel = "CLASSPATH_RESOURCE", defaultValue = ClassifierConfig.DEFAULT_RESOURCE,
+      description = "classifier config resource")
+  String config;
+
+  @Mixin LlmOptions.TierFlags llmFlags;
+
+  public ClassifyCommand() {}
 
   public static void main(String[] args) {
     System.exit(run(args, System.out, System.err));
@@ -50,65 +71,37 @@ public final class ClassifyCommand {
 
   /** Runs the command; returns the process exit code (0 ok, 2 usage error, 1 I/O or data error). */
   public static int run(String[] args, PrintStream out, PrintStream err) {
-    Args a;
-    try {
-      a = Args.parse(args, Set.of(), names("--input", "--output", "--config", "--tier", "--model"));
-    } catch (IllegalArgumentException e) {
-      err.println(e.getMessage());
-      err.println(USAGE);
-      return 2;
-    }
-    if (a.help()) {
-      out.println(USAGE);
-      return 0;
-    }
-    if (a.get("--input") == null || a.get("--output") == null) {
-      err.println("classify: --input and --output are required");
-      err.println(USAGE);
-      return 2;
-    }
-    ClassifierConfig config =
-        a.get("--config") == null ? ClassifierConfig.defaults() : ClassifierConfig.load(a.get("--config"));
+    return Cli.execute(new ClassifyCommand(), args, out, err);
+  }
+
+  @Override
+  public Integer call() {
+    ClassifierConfig config = ClassifierConfig.load(this.config);
     DefectClassifier classifier;
-    String tier = a.get("--tier") == null ? "learned" : a.get("--tier");
     LlmOptions llmOptions;
     try {
-      llmOptions = "llm".equals(tier) ? LlmOptions.from(a, System.getenv()) : LlmOptions.NONE;
-      classifier = Tiers.of(tier, config, a.get("--model"), llmOptions);
+      llmOptions = "llm".equals(tier) ? llmFlags.options(System.getenv()) : LlmOptions.NONE;
+      classifier = Tiers.of(tier, config, model, llmOptions);
     } catch (IllegalArgumentException e) {
-      err.println("classify: " + e.getMessage());
-      err.println(USAGE);
-      return 2;
+      throw usageError(e.getMessage());
     } catch (IOException | IllegalStateException | java.io.UncheckedIOException e) {
       err.println("classify: cannot load the " + tier + " tier: " + e.getMessage());
       return 1;
     }
     ObjectMapper json = new ObjectMapper();
-    Path in = Path.of(a.get("--input"));
-    Path outPath = Path.of(a.get("--output"));
+    Path in = input;
+    Path outPath = output;
     long started = System.nanoTime();
     int n = 0;
-    int lineNo = 0;
     LlmClassifier llm = classifier instanceof LlmClassifier l ? l : null;
     // The language-model tier waits on the endpoint: items go out concurrently, and are written in input order.
     int parallel = llm != null && llmOptions.config().endpointConfigured() ? llmOptions.config().concurrency() : 1;
     ExecutorService pool = parallel > 1 ? Executors.newFixedThreadPool(parallel) : null;
     Deque<Future<ObjectNode>> window = new ArrayDeque<>();
-    try (BufferedReader r = Files.newBufferedReader(in, StandardCharsets.UTF_8);
+    try (JsonLines lines = JsonLines.open(in);
         BufferedWriter w = Files.newBufferedWriter(outPath, StandardCharsets.UTF_8)) {
-      String line;
-      while ((line = r.readLine()) != null) {
-        lineNo++;
-        if (line.isBlank()) {
-          continue;
-        }
-        JsonNode rec;
-        try {
-          rec = json.readTree(line);
-        } catch (IOException e) {
-          err.println("classify: " + in + " line " + lineNo + " is not JSON: " + e.getMessage());
-          return 1;
-        }
+      JsonNode rec;
+      while ((rec = lines.next(json)) != null) {
         final JsonNode record = rec;
         final DefectClassifier c = classifier;
         java.util.concurrent.Callable<ObjectNode> task = () -> output(json, c, llm, record);
@@ -124,6 +117,9 @@ public final class ClassifyCommand {
       while (!window.isEmpty()) {
         write(w, json, window.poll());
       }
+    } catch (JsonLines.NotJson e) {
+      err.println("classify: " + e.getMessage());
+      return 1;
     } catch (IOException e) {
       err.println("classify: cannot read " + in + " or write " + outPath + ": " + e.getMessage());
       return 1;
@@ -144,13 +140,6 @@ public final class ClassifyCommand {
       err.println("classify: language-model tier: " + llm.stats());
     }
     return 0;
-  }
-
-  /** The option names of classify, the language-model tier's included. */
-  static String[] names(String... own) {
-    String[] all = java.util.Arrays.copyOf(own, own.length + LlmOptions.NAMES.length);
-    System.arraycopy(LlmOptions.NAMES, 0, all, own.length, LlmOptions.NAMES.length);
-    return all;
   }
 
   /** One output record; with the language-model tier also {@code source} and, on fallback, {@code fallback_reason}. */

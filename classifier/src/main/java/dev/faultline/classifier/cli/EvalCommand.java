@@ -11,11 +11,10 @@ import dev.faultline.classifier.llm.LlmConfig;
 import dev.faultline.classifier.llm.LlmStats;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.faultline.classifier.ClassifierConfig;
-import java.io.BufferedReader;
+import dev.faultline.cli.Cli;
+import dev.faultline.cli.CliCommand;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -25,6 +24,9 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
 /**
  * {@code eval --gold FILE [--predictions FILE]}: agreement of the classifier with adjudicated labels, per dimension
@@ -32,29 +34,19 @@ import java.util.TreeSet;
  * annotators' own agreement from {@code ../shared/eval/README.md}. Without {@code --predictions} the gold file's
  * records are classified in-process first.
  */
-public final class EvalCommand {
+@Command(
+    name = "eval",
+    description = {
+      "Measure the classifier against a labelled JSONL file.",
+      "",
+      "Agreement per dimension (accuracy, macro-F1, Cohen's kappa) beside the annotators' own, a symptom confusion",
+      "table, version precision and recall. Without --predictions the gold file's records are classified first."
+    },
+    footer = {"", LlmOptions.FOOTER})
+public final class EvalCommand extends CliCommand {
 
   static final int DEFAULT_RESAMPLES = 2000;
   private static final long BOOTSTRAP_SEED = 20261122L;
-
-  static final String USAGE =
-      String.join(
-          "\n",
-          "usage: eval --gold FILE [--tier learned|rules|llm] [--model FILE] [--predictions FILE] [--errors FIELD]"
-              + " [--half a|b] [--resamples N] [--config CLASSPATH_RESOURCE] [--llm-cache DIR] [--llm-config FILE]"
-              + " [--llm-model NAME] [--examples FILE]",
-          "  --tier         learned (default), rules or llm: whose answers the agreement table shows; the calibration",
-          "                 table shows it beside the rules, and the learned layer's cross-validated figures follow;",
-          "                 llm adds its requests, tokens, cache hits, fallbacks and cost per 1,000 items",
-          "  --model        a learned-model artefact written by train (default: the committed one)",
-          "  --gold         JSON lines with the classify input fields plus a 'gold' object",
-          "  --predictions  output of classify for the same records (default: classify them now)",
-          "  --errors       also list the disagreements on one field, e.g. symptom",
-          "  --half         only the records whose url's Java hashCode is even (a) or odd (b): a fixed split, so",
-          "                 rules can be developed reading one half and checked on the other",
-          "  --resamples    bootstrap resamples for the 95% intervals (default " + DEFAULT_RESAMPLES + ", 0: none)",
-          "  --config       classifier config resource (default " + ClassifierConfig.DEFAULT_RESOURCE + ")",
-          LlmOptions.USAGE);
 
   /** Annotator agreement (macro-F1, kappa) from the eval README: the targets. */
   private static final Map<String, double[]> TARGETS = new LinkedHashMap<>();
@@ -73,7 +65,44 @@ public final class EvalCommand {
   private static final double TARGET_VERSION_P = 0.91;
   private static final double TARGET_VERSION_R = 0.90;
 
-  private EvalCommand() {}
+  @Option(names = "--gold", required = true, paramLabel = "FILE",
+      description = "JSON lines with the classify input fields plus a 'gold' object")
+  Path gold;
+
+  @Option(names = "--tier", defaultValue = "learned", paramLabel = "TIER", completionCandidates = Tiers.Names.class,
+      description = "learned, rules or llm: whose answers the agreement table shows; the calibration table shows it"
+          + " beside the rules, and the learned layer's cross-validated figures follow; llm adds its requests, tokens,"
+          + " cache hits, fallbacks and cost per 1,000 items")
+  String tier;
+
+  @Option(names = "--model", paramLabel = "FILE",
+      description = "a learned-model artefact written by train (default: the committed one)")
+  String model;
+
+  @Option(names = "--predictions", paramLabel = "FILE",
+      description = "output of classify for the same records (default: classify them now)")
+  Path predictions;
+
+  @Option(names = "--errors", paramLabel = "FIELD",
+      description = "also list the disagreements on one field, e.g. symptom")
+  String errorField;
+
+  @Option(names = "--half", paramLabel = "a|b",
+      description = "only the records whose url's Java hashCode is even (a) or odd (b): a fixed split, so rules can be"
+          + " developed reading one half and checked on the other")
+  String half;
+
+  @Option(names = "--resamples", paramLabel = "N", defaultValue = "" + DEFAULT_RESAMPLES,
+      description = "bootstrap resamples for the 95% intervals (0: none)")
+  int resamples;
+
+  @Option(names = "--config", paramLabel = "CLASSPATH_RESOURCE", defaultValue = ClassifierConfig.DEFAULT_RESOURCE,
+      description = "classifier config resource")
+  String config;
+
+  @Mixin LlmOptions.TierFlags llmFlags;
+
+  public EvalCommand() {}
 
   public static void main(String[] args) {
     System.exit(run(args, System.out, System.err));
@@ -81,54 +110,26 @@ public final class EvalCommand {
 
   /** Runs the command; returns the process exit code (0 ok, 2 usage error, 1 I/O or data error). */
   public static int run(String[] args, PrintStream out, PrintStream err) {
-    Args a;
-    try {
-      a = Args.parse(args, java.util.Set.of(), ClassifyCommand.names("--gold", "--predictions", "--errors", "--config",
-          "--half", "--resamples", "--tier", "--model"));
-    } catch (IllegalArgumentException e) {
-      err.println(e.getMessage());
-      err.println(USAGE);
-      return 2;
-    }
-    if (a.help()) {
-      out.println(USAGE);
-      return 0;
-    }
-    if (a.get("--gold") == null) {
-      err.println("eval: --gold is required");
-      err.println(USAGE);
-      return 2;
-    }
-    String half = a.get("--half") == null ? null : a.get("--half").toLowerCase(Locale.ROOT);
+    return Cli.execute(new EvalCommand(), args, out, err);
+  }
+
+  @Override
+  public Integer call() {
+    String half = this.half == null ? null : this.half.toLowerCase(Locale.ROOT);
     if (half != null && !half.equals("a") && !half.equals("b")) {
-      err.println("eval: --half must be a or b, not '" + a.get("--half") + "'");
-      err.println(USAGE);
-      return 2;
+      throw usageError("--half must be a or b, not '" + this.half + "'");
     }
-    int resamples;
-    try {
-      resamples = a.get("--resamples") == null ? DEFAULT_RESAMPLES : Integer.parseInt(a.get("--resamples"));
-      if (resamples < 0) {
-        throw new NumberFormatException("negative");
-      }
-    } catch (NumberFormatException e) {
-      err.println("eval: --resamples must be a whole number >= 0, not '" + a.get("--resamples") + "'");
-      err.println(USAGE);
-      return 2;
+    if (resamples < 0) {
+      throw usageError("--resamples must be a whole number >= 0, not '" + resamples + "'");
     }
-    String tier = a.get("--tier") == null ? "learned" : a.get("--tier");
     if (!Tiers.NAMES.contains(tier)) {
-      err.println("eval: --tier must be one of " + Tiers.NAMES + ", not '" + tier + "'");
-      err.println(USAGE);
-      return 2;
+      throw usageError("--tier must be one of " + Tiers.NAMES + ", not '" + tier + "'");
     }
     LlmOptions llmOptions;
     try {
-      llmOptions = "llm".equals(tier) ? LlmOptions.from(a, System.getenv()) : LlmOptions.NONE;
+      llmOptions = "llm".equals(tier) ? llmFlags.options(System.getenv()) : LlmOptions.NONE;
     } catch (IllegalArgumentException e) {
-      err.println("eval: " + e.getMessage());
-      err.println(USAGE);
-      return 2;
+      throw usageError(e.getMessage());
     }
     ObjectMapper json = new ObjectMapper();
     List<JsonNode> gold;
@@ -139,24 +140,21 @@ public final class EvalCommand {
     String version = tier;
     DefectClassifier learned = null;
     try {
-      gold = readLines(json, Path.of(a.get("--gold")));
+      gold = JsonLines.read(this.gold, json);
       if (half != null) {
         gold.removeIf(g -> inHalf(g.path("url").asText()) != half.charAt(0));
       }
-      if (a.get("--predictions") != null) {
-        for (JsonNode p : readLines(json, Path.of(a.get("--predictions")))) {
+      if (this.predictions != null) {
+        for (JsonNode p : JsonLines.read(this.predictions, json)) {
           predictions.put(p.path("url").asText(), p);
         }
       } else {
-        ClassifierConfig config =
-            a.get("--config") == null ? ClassifierConfig.defaults() : ClassifierConfig.load(a.get("--config"));
+        ClassifierConfig config = ClassifierConfig.load(this.config);
         DefectClassifier classifier;
         try {
-          classifier = Tiers.of(tier, config, a.get("--model"), llmOptions);
+          classifier = Tiers.of(tier, config, model, llmOptions);
         } catch (IllegalArgumentException e) {
-          err.println("eval: " + e.getMessage());
-          err.println(USAGE);
-          return 2;
+          throw usageError(e.getMessage());
         }
         llm = classifier instanceof LlmClassifier l ? l : null;
         DefectClassifier rules = Tiers.of("rules", config, null);
@@ -187,7 +185,6 @@ public final class EvalCommand {
     int kTp = 0;
     int missing = 0;
     List<String> errors = new ArrayList<>();
-    String errorField = a.get("--errors");
     for (JsonNode g : gold) {
       String url = g.path("url").asText();
       JsonNode gl = g.path("gold");
@@ -396,24 +393,5 @@ public final class EvalCommand {
     }
     String s = b.toString();
     return s.length() == 1 ? code.substring(0, Math.min(3, code.length())) : s;
-  }
-
-  private static List<JsonNode> readLines(ObjectMapper json, Path file) throws IOException {
-    List<JsonNode> out = new ArrayList<>();
-    try (BufferedReader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-      String line;
-      int n = 0;
-      while ((line = r.readLine()) != null) {
-        n++;
-        if (!line.isBlank()) {
-          try {
-            out.add(json.readTree(line));
-          } catch (IOException e) {
-            throw new IOException(file + " line " + n + " is not JSON: " + e.getMessage(), e);
-          }
-        }
-      }
-    }
-    return out;
   }
 }

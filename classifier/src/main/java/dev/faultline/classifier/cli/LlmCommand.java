@@ -7,6 +7,8 @@ import dev.faultline.classifier.Classifier;
 import dev.faultline.classifier.ClassifierConfig;
 import dev.faultline.classifier.IssueText;
 import dev.faultline.classifier.learned.MiniLmEmbedder;
+import dev.faultline.cli.Cli;
+import dev.faultline.cli.CliCommand;
 import dev.faultline.classifier.llm.AnswerCache;
 import dev.faultline.classifier.llm.AnswerParser;
 import dev.faultline.classifier.llm.AnswerSchema;
@@ -15,7 +17,6 @@ import dev.faultline.classifier.llm.LlmConfig;
 import dev.faultline.classifier.llm.LlmStats;
 import dev.faultline.classifier.llm.LlmTier;
 import dev.faultline.schemas.taxonomy.Taxonomy;
-import java.io.BufferedReader;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -23,12 +24,15 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.HashSet;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
 /**
  * {@code llm export|import}: the language-model tier through a provider's Batch API (OpenAI's, and the hosted APIs
@@ -48,22 +52,17 @@ import java.util.TreeMap;
  * Then {@code classify --tier llm --llm-cache DIR} (or {@code eval}) labels from the cache with the same model and
  * example settings.
  */
-public final class LlmCommand {
-
-  static final String USAGE =
-      String.join(
-          "\n",
-          "usage: llm export --input IN.jsonl --output BATCH.jsonl [--cache DIR] [--examples FILE] [--llm-model NAME]"
-              + " [--llm-config FILE]",
-          "       llm import --results RESULTS.jsonl --cache DIR",
-          "  export   writes the OpenAI Batch API input (one request per item without a cached answer) for",
-          "           items in the classify input format; --cache skips items already answered there",
-          "  import   reads the Batch API output into the answer cache; invalid answers are rejected with the reason",
-          "  --examples    a labelled JSONL example set (file or directory): the nearest examples go into each prompt",
-          "                (else FAULTLINE_LLM_EXAMPLES); classify must then use the same set to find the answers",
-          "  --llm-model   the model name (else FAULTLINE_LLM_MODEL), e.g. gpt-4o-mini; part of the cache key",
-          "  --llm-config  a properties file of FAULTLINE_LLM_* settings (the environment wins)",
-          "then: classify --tier llm --llm-cache DIR --input IN.jsonl --output OUT.jsonl (same model and examples)");
+@Command(
+    name = "llm",
+    description = {
+      "The language-model tier through a Batch API: export requests, import answers into the cache.",
+      "",
+      "OpenAI's Batch API, and the hosted APIs that copy its format: backfills at about half the price of single",
+      "requests."
+    },
+    subcommands = {LlmCommand.Export.class, LlmCommand.Import.class},
+    footer = {"", "Then: classify --tier llm --llm-cache DIR --input IN.jsonl --output OUT.jsonl (same model and examples)."})
+public final class LlmCommand extends CliCommand {
 
   /** The Batch API's request path. */
   static final String BATCH_URL = "/v1/chat/completions";
@@ -71,7 +70,7 @@ public final class LlmCommand {
   /** Rejections listed one by one before only counting. */
   static final int LISTED = 20;
 
-  private LlmCommand() {}
+  public LlmCommand() {}
 
   public static void main(String[] args) {
     System.exit(run(args, System.out, System.err));
@@ -83,93 +82,109 @@ public final class LlmCommand {
   }
 
   static int run(String[] args, Map<String, String> env, PrintStream out, PrintStream err) {
-    if (args.length == 0) {
-      err.println("llm: name a subcommand, export or import");
-      err.println(USAGE);
-      return 2;
-    }
-    String sub = args[0];
-    String[] rest = Arrays.copyOfRange(args, 1, args.length);
-    if (sub.equals("--help") || sub.equals("-h")) {
-      out.println(USAGE);
-      return 0;
-    }
-    Args a;
-    try {
-      a = switch (sub) {
-        case "export" -> Args.parse(rest, "--input", "--output", "--cache", "--examples", "--llm-model",
-            "--llm-config");
-        case "import" -> Args.parse(rest, "--results", "--cache");
-        default -> throw new IllegalArgumentException("unknown subcommand '" + sub + "' (export or import)");
-      };
-    } catch (IllegalArgumentException e) {
-      err.println("llm: " + e.getMessage());
-      err.println(USAGE);
-      return 2;
-    }
-    if (a.help()) {
-      out.println(USAGE);
-      return 0;
-    }
-    return sub.equals("export") ? export(a, env, out, err) : importResults(a, err, out);
+    CommandLine commandLine = new CommandLine(new LlmCommand());
+    ((Export) commandLine.getSubcommands().get("export").getCommand()).env = env;
+    return Cli.execute(commandLine, args, out, err);
   }
 
-  private static int export(Args a, Map<String, String> env, PrintStream out, PrintStream err) {
-    if (a.get("--input") == null || a.get("--output") == null) {
-      err.println("llm export: --input and --output are required");
-      err.println(USAGE);
-      return 2;
+  @Override
+  public Integer call() {
+    throw usageError("name a subcommand, export or import");
+  }
+
+  /** {@code llm export}. */
+  @Command(
+      name = "export",
+      description = {
+        "Write the Batch API requests of the items without a cached answer.",
+        "",
+        "Writes the OpenAI Batch API input (one request per item without a cached answer) for items in the classify",
+        "input format: custom_id (<url>#<cache key>), method POST, url /v1/chat/completions, body (the chat request:",
+        "model, messages, response_format with the taxonomy's JSON schema). Items whose content repeats are asked",
+        "once."
+      })
+  static final class Export extends CliCommand {
+    Map<String, String> env = System.getenv();
+
+    @Option(names = "--input", required = true, paramLabel = "IN.jsonl", description = "items in the classify input format")
+    Path input;
+
+    @Option(names = "--output", required = true, paramLabel = "BATCH.jsonl", description = "the Batch API input to write")
+    Path output;
+
+    @Option(names = "--cache", paramLabel = "DIR", description = "skip items already answered in this answer cache")
+    Path cache;
+
+    @Mixin LlmOptions.ModelFlags model;
+
+    @Override
+    public Integer call() {
+      try {
+        return export(this, out, err);
+      } catch (IllegalArgumentException e) {
+        throw usageError(e.getMessage());
+      }
     }
+  }
+
+  /** {@code llm import}. */
+  @Command(
+      name = "import",
+      description = {
+        "Read the Batch API answers into the answer cache.",
+        "",
+        "Reads the Batch API output (custom_id, response.status_code, response.body.choices[0].message.content,",
+        "error) into the answer cache: each answer is validated; invalid answers are rejected with the reason."
+      })
+  static final class Import extends CliCommand {
+    @Option(names = "--results", required = true, paramLabel = "RESULTS.jsonl", description = "the Batch API output")
+    Path results;
+
+    @Option(names = "--cache", required = true, paramLabel = "DIR", description = "the answer cache to fill")
+    Path cache;
+
+    @Override
+    public Integer call() {
+      return importResults(this, out, err);
+    }
+  }
+
+  /** @throws IllegalArgumentException a usage error: no model named, a bad setting */
+  private static int export(Export a, PrintStream out, PrintStream err) {
     LlmConfig config;
     LlmClassifier tier;
     try {
-      config = LlmOptions.from(a, env).config();
+      config = a.model.options(a.env, null).config();
       if (config.model() == null) {
         throw new IllegalArgumentException("name the model: --llm-model NAME or FAULTLINE_LLM_MODEL");
       }
       // Export only builds requests: it sends none and never consults the offline tier, so the rules suffice.
-      tier = LlmTier.create(new Classifier(ClassifierConfig.defaults()), config,
-          a.get("--cache") == null ? null : Path.of(a.get("--cache")), MiniLmEmbedder::shared, new LlmStats());
-    } catch (IllegalArgumentException e) {
-      err.println("llm export: " + e.getMessage());
-      err.println(USAGE);
-      return 2;
+      tier = LlmTier.create(new Classifier(ClassifierConfig.defaults()), config, a.cache, MiniLmEmbedder::shared,
+          new LlmStats());
     } catch (IOException e) {
       err.println("llm export: cannot open the cache: " + e.getMessage());
       return 1;
     }
     AnswerCache cache;
     try {
-      cache = a.get("--cache") == null ? null : new AnswerCache(Path.of(a.get("--cache")));
+      cache = a.cache == null ? null : new AnswerCache(a.cache);
     } catch (IOException e) {
       err.println("llm export: cannot open the cache: " + e.getMessage());
       return 1;
     }
     ObjectMapper json = new ObjectMapper();
-    Path in = Path.of(a.get("--input"));
-    Path outPath = Path.of(a.get("--output"));
+    Path in = a.input;
+    Path outPath = a.output;
     int items = 0;
     int written = 0;
     int cached = 0;
     int repeated = 0;
     long chars = 0;
     Set<String> keys = new HashSet<>();
-    int lineNo = 0;
-    try (BufferedReader r = Files.newBufferedReader(in, StandardCharsets.UTF_8);
+    try (JsonLines lines = JsonLines.open(in);
         BufferedWriter w = Files.newBufferedWriter(outPath, StandardCharsets.UTF_8)) {
-      String line;
-      while ((line = r.readLine()) != null) {
-        lineNo++;
-        if (line.isBlank()) {
-          continue;
-        }
-        JsonNode rec;
-        try {
-          rec = json.readTree(line);
-        } catch (IOException e) {
-          err.println("llm export: " + in + " line " + lineNo + " is not JSON: " + e.getMessage());
-          return 1;
-        }
+      JsonNode rec;
+      while ((rec = lines.next(json)) != null) {
         items++;
         IssueText issue = Records.issue(rec);
         String key = tier.key(issue);
@@ -189,6 +204,9 @@ public final class LlmCommand {
         w.write('\n');
         written++;
       }
+    } catch (JsonLines.NotJson e) {
+      err.println("llm export: " + e.getMessage());
+      return 1;
     } catch (IOException e) {
       err.println("llm export: cannot read " + in + " or write " + outPath + ": " + e.getMessage());
       return 1;
@@ -215,18 +233,13 @@ public final class LlmCommand {
     return o;
   }
 
-  private static int importResults(Args a, PrintStream err, PrintStream out) {
-    if (a.get("--results") == null || a.get("--cache") == null) {
-      err.println("llm import: --results and --cache are required");
-      err.println(USAGE);
-      return 2;
-    }
-    Path results = Path.of(a.get("--results"));
+  private static int importResults(Import a, PrintStream out, PrintStream err) {
+    Path results = a.results;
     AnswerCache cache;
     try {
-      cache = new AnswerCache(Path.of(a.get("--cache")));
+      cache = new AnswerCache(a.cache);
     } catch (IOException e) {
-      err.println("llm import: cannot open the cache " + a.get("--cache") + ": " + e.getMessage());
+      err.println("llm import: cannot open the cache " + a.cache + ": " + e.getMessage());
       return 1;
     }
     AnswerParser parser = new AnswerParser(new AnswerSchema(Taxonomy.load()));
@@ -234,15 +247,10 @@ public final class LlmCommand {
     int accepted = 0;
     int rejected = 0;
     Map<String, Integer> reasons = new TreeMap<>();
-    int lineNo = 0;
-    try (BufferedReader r = Files.newBufferedReader(results, StandardCharsets.UTF_8)) {
+    try (JsonLines lines = JsonLines.open(results)) {
       String line;
-      while ((line = r.readLine()) != null) {
-        lineNo++;
-        if (line.isBlank()) {
-          continue;
-        }
-        String id = "line " + lineNo;
+      while ((line = lines.nextLine()) != null) {
+        String id = "line " + lines.lineNumber();
         String reason;
         try {
           JsonNode rec = json.readTree(line);

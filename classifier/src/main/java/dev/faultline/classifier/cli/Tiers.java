@@ -25,6 +25,14 @@ public final class Tiers {
   /** Tier names, default first. */
   public static final java.util.List<String> NAMES = java.util.List.of("learned", "rules", "llm");
 
+  /** The tier names for shell completion. */
+  public static final class Names implements Iterable<String> {
+    @Override
+    public java.util.Iterator<String> iterator() {
+      return NAMES.iterator();
+    }
+  }
+
   private Tiers() {}
 
   /**

@@ -4,7 +4,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.faultline.classifier.Classifier;
 import dev.faultline.classifier.ClassifierConfig;
-import dev.faultline.classifier.cli.Args;
+import dev.faultline.cli.Cli;
+import dev.faultline.cli.CliCommand;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -17,6 +18,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Predicate;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * {@code train --data DIR [--dev FILE] [--output FILE] [--folds K] [--seed N] [--no-cv]}: trains the learned layer
@@ -25,27 +28,49 @@ import java.util.function.Predicate;
  * (weights, vocabulary, thresholds, training report; no corpus text), and, with {@code --dev}, reports the final
  * model (trained without that file) on it. Deterministic: the same input gives the same artefact bytes.
  */
-public final class TrainCommand {
+@Command(
+    name = "train",
+    description = {
+      "Train and cross-validate the learned classifier layer on a labelled corpus.",
+      "",
+      "Trains and cross-validates the learned classifier layer on the labelled corpus in DIR (issues.jsonl,",
+      "changes.jsonl): folds grouped by issue; rules alone, model alone and both; a learning curve. Writes the",
+      "artefact (weights, vocabulary, thresholds, training report; no corpus text). Deterministic: the same input",
+      "gives the same artefact bytes."
+    })
+public final class TrainCommand extends CliCommand {
 
   static final long DEFAULT_SEED = 20261125L;
 
-  static final String USAGE =
-      String.join(
-          "\n",
-          "usage: train --data DIR [--dev FILE] [--output FILE] [--folds K] [--seed N] [--no-cv] [--cache DIR]",
-          "  --data    directory with issues.jsonl and changes.jsonl (labelled; e.g. ../shared/train)",
-          "  --dev     a labelled file kept out of training, reported on with the final model",
-          "  --output  artefact to write (default " + defaultOutput() + ")",
-          "  --folds   cross-validation folds (default 5)",
-          "  --seed    seed of folds and held-back split (default " + DEFAULT_SEED + ")",
-          "  --no-cv   skip cross-validation (the artefact then carries no cross-validated figures)",
-          "  --cache   directory keeping the text vectors between runs, by hash (default .faultline/train-cache)");
+  static final String DEFAULT_OUTPUT = "classifier/src/main/resources" + LearnedModel.RESOURCE;
 
-  private TrainCommand() {}
+  @Option(names = "--data", required = true, paramLabel = "DIR",
+      description = "directory with issues.jsonl and changes.jsonl (labelled; e.g. ../shared/train)")
+  Path data;
 
-  static Path defaultOutput() {
-    return Path.of("classifier/src/main/resources" + LearnedModel.RESOURCE);
-  }
+  @Option(names = "--dev", paramLabel = "FILE",
+      description = "a labelled file kept out of training, reported on with the final model")
+  Path dev;
+
+  @Option(names = "--output", paramLabel = "FILE", defaultValue = DEFAULT_OUTPUT, description = "artefact to write")
+  Path output;
+
+  @Option(names = "--folds", paramLabel = "K", defaultValue = "5", description = "cross-validation folds (at least 2)")
+  int folds;
+
+  @Option(names = "--seed", paramLabel = "N", defaultValue = "" + DEFAULT_SEED,
+      description = "seed of folds and held-back split")
+  long seed;
+
+  @Option(names = "--no-cv",
+      description = "skip cross-validation (the artefact then carries no cross-validated figures)")
+  boolean noCv;
+
+  @Option(names = "--cache", paramLabel = "DIR", defaultValue = ".faultline/train-cache",
+      description = "directory keeping the text vectors between runs, by hash")
+  Path cache;
+
+  public TrainCommand() {}
 
   public static void main(String[] args) {
     System.exit(run(args, System.out, System.err));
@@ -53,47 +78,21 @@ public final class TrainCommand {
 
   /** Runs the command; returns the exit code (0 ok, 2 usage or bad input, 1 I/O error). */
   public static int run(String[] args, PrintStream out, PrintStream err) {
-    Args a;
-    try {
-      a = Args.parse(args, java.util.Set.of("--no-cv"), "--data", "--dev", "--output", "--folds", "--seed", "--cache");
-    } catch (IllegalArgumentException e) {
-      err.println("train: " + e.getMessage());
-      err.println(USAGE);
-      return 2;
+    return Cli.execute(new TrainCommand(), args, out, err);
+  }
+
+  @Override
+  public Integer call() {
+    if (folds < 2) {
+      throw usageError("--folds must be a whole number >= 2, not " + folds);
     }
-    if (a.help()) {
-      out.println(USAGE);
-      return 0;
-    }
-    if (a.get("--data") == null) {
-      err.println("train: --data is required");
-      err.println(USAGE);
-      return 2;
-    }
-    int folds;
-    long seed;
-    try {
-      folds = a.get("--folds") == null ? 5 : Integer.parseInt(a.get("--folds"));
-      seed = a.get("--seed") == null ? DEFAULT_SEED : Long.parseLong(a.get("--seed"));
-      if (folds < 2) {
-        throw new NumberFormatException("folds < 2");
-      }
-    } catch (NumberFormatException e) {
-      err.println("train: --folds must be a whole number >= 2 and --seed a whole number");
-      err.println(USAGE);
-      return 2;
-    }
-    boolean cv = !a.flag("--no-cv");
-    Path data = Path.of(a.get("--data"));
-    Path output = a.get("--output") == null ? defaultOutput() : Path.of(a.get("--output"));
     try {
       List<TrainingData.Item> items = new ArrayList<>();
       items.addAll(TrainingData.read(data.resolve("issues.jsonl")));
       items.addAll(TrainingData.read(data.resolve("changes.jsonl")));
-      List<TrainingData.Item> dev = a.get("--dev") == null ? List.of() : TrainingData.read(Path.of(a.get("--dev")));
-      Path cacheDir = Path.of(a.get("--cache") == null ? ".faultline/train-cache" : a.get("--cache"));
-      CachedEmbedder embedder = new CachedEmbedder(MiniLmEmbedder.shared(), cacheDir);
-      int code = train(items, dev, folds, seed, cv, output, embedder, out);
+      List<TrainingData.Item> devItems = dev == null ? List.of() : TrainingData.read(dev);
+      CachedEmbedder embedder = new CachedEmbedder(MiniLmEmbedder.shared(), cache);
+      int code = train(items, devItems, folds, seed, !noCv, output, embedder, out);
       embedder.save();
       return code;
     } catch (TrainingData.BadInput e) {

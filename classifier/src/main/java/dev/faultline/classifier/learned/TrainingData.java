@@ -5,11 +5,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.faultline.classifier.Classifier;
 import dev.faultline.classifier.IssueText;
+import dev.faultline.classifier.cli.JsonLines;
 import dev.faultline.classifier.cli.ThreadText;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -51,21 +49,16 @@ public final class TrainingData {
   /** Reads one labelled file. */
   public static List<Item> read(Path file) throws BadInput, IOException {
     List<Item> items = new ArrayList<>();
-    BufferedReader r;
+    JsonLines lines;
     try {
-      r = Files.newBufferedReader(file, StandardCharsets.UTF_8);
+      lines = JsonLines.open(file);
     } catch (NoSuchFileException e) {
       throw new BadInput(file + ": no such file");
     }
-    try (r) {
+    try (lines) {
       String line;
-      int n = 0;
-      while ((line = r.readLine()) != null) {
-        n++;
-        if (line.isBlank()) {
-          continue;
-        }
-        items.add(parse(file + ":" + n, line));
+      while ((line = lines.nextLine()) != null) {
+        items.add(parse(lines.where(), line));
       }
     }
     if (items.isEmpty()) {

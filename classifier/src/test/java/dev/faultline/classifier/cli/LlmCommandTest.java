@@ -269,7 +269,7 @@ class LlmCommandTest {
     assertTrue(err().contains("FAULTLINE_LLM_TIMEOUT_MS must be a whole number"), err());
     assertEquals(0, LlmCommand.run(new String[] {"--help"}, Map.of(), out, err));
     assertEquals(0, LlmCommand.run(new String[] {"import", "--help"}, Map.of(), out, err));
-    assertTrue(out().contains("usage: llm export"));
+    assertTrue(out().contains("Usage: llm [-h] [COMMAND]") && out().contains("Usage: llm import"), out());
     assertEquals(2, ClassifyCommand.run(new String[] {"--input", "a", "--output", "b", "--tier", "llm",
         "--llm-config", dir.resolve("missing.properties").toString()}, out, err));
   }

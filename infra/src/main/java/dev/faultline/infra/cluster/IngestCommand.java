@@ -1,6 +1,6 @@
 package dev.faultline.infra.cluster;
 
-import dev.faultline.infra.Command;
+import dev.faultline.cli.CliCommand;
 import dev.faultline.ingest.HealthCheck;
 import dev.faultline.ingest.IngestConfig;
 import dev.faultline.ingest.KafkaDeliveryPublisher;
@@ -9,7 +9,6 @@ import dev.faultline.ingest.SpoolingPublisher;
 import dev.faultline.ingest.WebhookApp;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -21,6 +20,8 @@ import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.DescribeClusterOptions;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * {@code faultline ingest}: the webhook receiver alone, in front of an external Kafka (compose, Kubernetes, a managed
@@ -28,7 +29,26 @@ import org.apache.kafka.clients.admin.DescribeClusterOptions;
  * secret is required. Runs until SIGTERM, then drains in-flight requests and closes the producer; deliveries Kafka
  * did not take yet stay in the spool under {@code --data-dir} and go out on the next start.
  */
-public final class IngestCommand implements Command {
+@Command(
+    name = "ingest",
+    description = {
+      "Run the webhook receiver alone against an external Kafka.",
+      "",
+      "The GitHub webhook receiver alone (POST /webhooks/github, GET /health, GET /metrics), publishing to the",
+      "Kafka named by FAULTLINE_KAFKA_BOOTSTRAP_SERVERS (security: FAULTLINE_KAFKA_PRODUCER_SECURITY_PROTOCOL,",
+      "FAULTLINE_KAFKA_PRODUCER_SASL_JAAS_CONFIG, ...). FAULTLINE_WEBHOOK_SECRET is required. The spool (used while",
+      "Kafka is unreachable) is kept under --data-dir unless FAULTLINE_SPOOL_DIR is set."
+    })
+public final class IngestCommand extends CliCommand {
+  @Option(names = "--host", paramLabel = "HOST", description = "address to bind (0.0.0.0 in a container)")
+  String host = "127.0.0.1";
+
+  @Option(names = "--port", paramLabel = "N", description = "HTTP port")
+  int port = 8080;
+
+  @Option(names = "--data-dir", paramLabel = "DIR", description = "the spool's directory")
+  Path dataDir = Path.of(".faultline-ingest");
+
   private final Map<String, String> env;
 
   public IngestCommand() {
@@ -40,37 +60,7 @@ public final class IngestCommand implements Command {
   }
 
   @Override
-  public String name() {
-    return "ingest";
-  }
-
-  @Override
-  public String summary() {
-    return "run the webhook receiver alone against an external Kafka";
-  }
-
-  @Override
-  public int run(String[] args, PrintStream out, PrintStream err) throws Exception {
-    String host = "127.0.0.1";
-    int port = 8080;
-    Path dataDir = Path.of(".faultline-ingest");
-    for (int i = 0; i < args.length; i++) {
-      String a = args[i];
-      if (a.equals("--help") || a.equals("-h")) {
-        out.print(usage());
-        return 0;
-      }
-      if (i + 1 >= args.length) {
-        throw new IllegalArgumentException(a + " needs a value\n" + usage());
-      }
-      String v = args[++i];
-      switch (a) {
-        case "--host" -> host = v;
-        case "--port" -> port = Integer.parseInt(v);
-        case "--data-dir" -> dataDir = Path.of(v);
-        default -> throw new IllegalArgumentException("unknown flag '" + a + "'\n" + usage());
-      }
-    }
+  public Integer call() throws Exception {
     Files.createDirectories(dataDir);
     IngestConfig config = IngestConfig.fromEnvironment(env, false, dataDir.toAbsolutePath());
     CountDownLatch stopped = new CountDownLatch(1);
@@ -128,17 +118,5 @@ public final class IngestCommand implements Command {
         }
       }
     };
-  }
-
-  static String usage() {
-    return """
-        Usage: faultline ingest [--host 0.0.0.0] [--port 8080] [--data-dir DIR]
-
-        The GitHub webhook receiver alone (POST /webhooks/github, GET /health, GET /metrics), publishing to the
-        Kafka named by FAULTLINE_KAFKA_BOOTSTRAP_SERVERS (security: FAULTLINE_KAFKA_PRODUCER_SECURITY_PROTOCOL,
-        FAULTLINE_KAFKA_PRODUCER_SASL_JAAS_CONFIG, ...). FAULTLINE_WEBHOOK_SECRET is required. The spool (used while
-        Kafka is unreachable) is kept under --data-dir (default .faultline-ingest) unless FAULTLINE_SPOOL_DIR is set.
-        Binds 127.0.0.1 unless --host says otherwise (0.0.0.0 in a container).
-        """;
   }
 }

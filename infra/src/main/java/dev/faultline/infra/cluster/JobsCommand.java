@@ -1,6 +1,7 @@
 package dev.faultline.infra.cluster;
 
-import dev.faultline.infra.Command;
+import dev.faultline.cli.Cli;
+import dev.faultline.cli.CliCommand;
 import dev.faultline.jobs.IssuePipelineJob;
 import dev.faultline.jobs.stats.CategoryStatsJob;
 import java.io.IOException;
@@ -14,13 +15,32 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Stream;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Unmatched;
 
 /**
  * {@code faultline jobs submit|savepoint|stop|cancel|list}: deploys and upgrades the job jar on a Flink cluster
  * through the JobManager's REST API. The same jar and the same job flags run on a session cluster, behind the
  * Kubernetes operator, or on the local MiniCluster.
  */
-public final class JobsCommand implements Command {
+@Command(
+    name = "jobs",
+    description = {
+      "Submit, savepoint, stop, cancel or list the jobs on a Flink cluster (REST API).",
+      "",
+      "Deploys and upgrades the job jar through the JobManager's REST API: the same jar and the same job flags run",
+      "on a session cluster, behind the Kubernetes operator, or on the local MiniCluster."
+    },
+    footer = {
+      "",
+      "--jobmanager is the JobManager's REST address (rest.port, 8081 by default); FAULTLINE_FLINK_JOBMANAGER is",
+      "read when it is missing. Upgrade: faultline jobs stop --job pipeline -> faultline jobs submit --job pipeline",
+      "--from-savepoint PATH."
+    })
+public final class JobsCommand extends CliCommand {
   /** The jobs of the job jar. */
   public enum Job {
     PIPELINE("pipeline", IssuePipelineJob.class.getName(), IssuePipelineJob.NAME),
@@ -64,65 +84,194 @@ public final class JobsCommand implements Command {
     this.env = Map.copyOf(env);
   }
 
-  @Override
-  public String name() {
-    return "jobs";
+  /** Runs {@code faultline jobs ARGS}; returns the exit code. */
+  public int run(String[] args, PrintStream out, PrintStream err) {
+    return Cli.execute(commandLine(), args, out, err);
+  }
+
+  /** The command with its subcommands. */
+  public CommandLine commandLine() {
+    CommandLine commandLine = new CommandLine(this);
+    commandLine.addSubcommand(new Submit());
+    commandLine.addSubcommand(new Stop());
+    commandLine.addSubcommand(new Savepoint());
+    commandLine.addSubcommand(new Cancel());
+    commandLine.addSubcommand(new ListJobs());
+    return commandLine;
   }
 
   @Override
-  public String summary() {
-    return "submit, savepoint, stop, cancel or list the jobs on a Flink cluster (REST API)";
+  public Integer call() {
+    throw usageError("name a subcommand: submit, savepoint, stop, cancel or list");
   }
 
-  @Override
-  public int run(String[] args, PrintStream out, PrintStream err) throws Exception {
-    if (args.length == 0 || args[0].equals("--help") || args[0].equals("-h")) {
-      out.print(usage());
-      return args.length == 0 ? 2 : 0;
+  /** {@code --jobmanager}, which every subcommand takes. */
+  static final class Cluster {
+    @Option(names = "--jobmanager", paramLabel = "HOST:PORT",
+        description = "the JobManager's REST address (default $FAULTLINE_FLINK_JOBMANAGER)")
+    String jobManager;
+  }
+
+  /** The job names for shell completion. */
+  static final class JobNames implements Iterable<String> {
+    @Override
+    public java.util.Iterator<String> iterator() {
+      return List.of("pipeline", "stats", "all").iterator();
     }
-    Flags flags = Flags.parse(List.of(args).subList(1, args.length));
-    FlinkRestClient flink = FlinkRestClient.forJobManager(flags.take("jobmanager", env.get("FAULTLINE_FLINK_JOBMANAGER")));
-    return switch (args[0]) {
-      case "submit" -> {
-        for (Submitted s : submit(flink, flags)) {
-          out.println("submitted " + s.job().jobName + " as job " + s.jobId());
-        }
-        yield 0;
+  }
+
+  /** {@code --job} or {@code --job-id}: the job a savepoint, stop or cancel acts on. */
+  static final class Target {
+    @Option(names = "--job", paramLabel = "pipeline|stats", completionCandidates = JobNames.class,
+        description = "the active job of that name")
+    String job;
+
+    @Option(names = "--job-id", paramLabel = "ID", description = "the job with this id")
+    String jobId;
+
+    void into(List<String> flags) {
+      add(flags, "job", job);
+      add(flags, "job-id", jobId);
+    }
+  }
+
+  private static void add(List<String> flags, String name, Object value) {
+    if (value != null) {
+      flags.add("--" + name);
+      flags.add(value.toString());
+    }
+  }
+
+  private FlinkRestClient flink(Cluster cluster) {
+    return FlinkRestClient.forJobManager(
+        cluster.jobManager != null ? cluster.jobManager : env.get("FAULTLINE_FLINK_JOBMANAGER"));
+  }
+
+  @Command(
+      name = "submit",
+      description = {
+        "Upload the job jar and run jobs.",
+        "",
+        "Every option not listed here goes to the job as its own flag: --kafka-bootstrap H:P --neo4j-uri URI",
+        "--neo4j-user U --neo4j-password P --group-id G --checkpoint-interval-ms MS --kafka.X VALUE ..."
+      })
+  final class Submit extends CliCommand {
+    @Mixin Cluster cluster;
+
+    @Option(names = "--job", paramLabel = "pipeline|stats|all", completionCandidates = JobNames.class,
+        description = "the jobs to run")
+    String job = "pipeline";
+
+    @Option(names = "--jar", paramLabel = "PATH",
+        description = "the job jar (default $FAULTLINE_JOB_JAR, else jobs-dist/target/faultline-jobs-dist-*.jar)")
+    String jar;
+
+    @Option(names = "--parallelism", paramLabel = "N", description = "the jobs' parallelism (also passed to the job)")
+    Integer parallelism;
+
+    @Option(names = "--from-savepoint", paramLabel = "PATH", description = "restore one job from this savepoint")
+    String fromSavepoint;
+
+    @Option(names = "--allow-non-restored-state",
+        description = "with --from-savepoint: start although some of the savepoint's state has no operator")
+    boolean allowNonRestoredState;
+
+    @Unmatched List<String> jobFlags = new ArrayList<>();
+
+    @Override
+    public Integer call() throws Exception {
+      List<String> flags = new ArrayList<>();
+      add(flags, "job", job);
+      add(flags, "jar", jar);
+      add(flags, "parallelism", parallelism);
+      add(flags, "from-savepoint", fromSavepoint);
+      if (allowNonRestoredState) {
+        flags.add("--allow-non-restored-state");
       }
-      case "savepoint" -> {
-        String jobId = jobId(flink, flags);
-        String dir = flags.take("target-directory", null);
-        boolean cancel = flags.bool("cancel");
-        flags.requireEmpty();
-        String location = flink.awaitSavepoint(jobId, flink.triggerSavepoint(jobId, dir, cancel), SAVEPOINT_TIMEOUT);
-        out.println("savepoint " + location);
-        yield 0;
+      flags.addAll(jobFlags);
+      for (Submitted s : submit(flink(cluster), Flags.parse(flags))) {
+        out.println("submitted " + s.job().jobName + " as job " + s.jobId());
       }
-      case "stop" -> {
-        String jobId = jobId(flink, flags);
-        String dir = flags.take("target-directory", null);
-        flags.requireEmpty();
-        String location = flink.awaitSavepoint(jobId, flink.stopWithSavepoint(jobId, dir), SAVEPOINT_TIMEOUT);
-        out.println("stopped job " + jobId + " with savepoint " + location);
-        out.println("restart it with: faultline jobs submit --from-savepoint " + location + " ...");
-        yield 0;
+      return 0;
+    }
+  }
+
+  @Command(name = "savepoint", description = "Take a savepoint; the job goes on (or stops, with --cancel).")
+  final class Savepoint extends CliCommand {
+    @Mixin Cluster cluster;
+
+    @Mixin Target target;
+
+    @Option(names = "--target-directory", paramLabel = "DIR", description = "where the savepoint goes")
+    String targetDirectory;
+
+    @Option(names = "--cancel", description = "cancel the job once the savepoint is taken")
+    boolean cancel;
+
+    @Override
+    public Integer call() throws Exception {
+      List<String> flags = new ArrayList<>();
+      target.into(flags);
+      FlinkRestClient flink = flink(cluster);
+      String jobId = jobId(flink, Flags.parse(flags));
+      String location =
+          flink.awaitSavepoint(jobId, flink.triggerSavepoint(jobId, targetDirectory, cancel), SAVEPOINT_TIMEOUT);
+      out.println("savepoint " + location);
+      return 0;
+    }
+  }
+
+  @Command(name = "stop", description = "Stop a job with a final savepoint (the upgrade path).")
+  final class Stop extends CliCommand {
+    @Mixin Cluster cluster;
+
+    @Mixin Target target;
+
+    @Option(names = "--target-directory", paramLabel = "DIR", description = "where the savepoint goes")
+    String targetDirectory;
+
+    @Override
+    public Integer call() throws Exception {
+      List<String> flags = new ArrayList<>();
+      target.into(flags);
+      FlinkRestClient flink = flink(cluster);
+      String jobId = jobId(flink, Flags.parse(flags));
+      String location = flink.awaitSavepoint(jobId, flink.stopWithSavepoint(jobId, targetDirectory), SAVEPOINT_TIMEOUT);
+      out.println("stopped job " + jobId + " with savepoint " + location);
+      out.println("restart it with: faultline jobs submit --from-savepoint " + location + " ...");
+      return 0;
+    }
+  }
+
+  @Command(name = "cancel", description = "Cancel a job without a savepoint.")
+  final class Cancel extends CliCommand {
+    @Mixin Cluster cluster;
+
+    @Mixin Target target;
+
+    @Override
+    public Integer call() throws Exception {
+      List<String> flags = new ArrayList<>();
+      target.into(flags);
+      FlinkRestClient flink = flink(cluster);
+      String jobId = jobId(flink, Flags.parse(flags));
+      flink.cancel(jobId);
+      out.println("job " + jobId + " " + flink.awaitTerminal(jobId, Duration.ofMinutes(2)).toLowerCase(Locale.ROOT));
+      return 0;
+    }
+  }
+
+  @Command(name = "list", description = "List the cluster's jobs and their states.")
+  final class ListJobs extends CliCommand {
+    @Mixin Cluster cluster;
+
+    @Override
+    public Integer call() throws Exception {
+      for (FlinkRestClient.JobSummary j : flink(cluster).jobs()) {
+        out.printf("%s  %-10s %s%n", j.id(), j.state(), j.name());
       }
-      case "cancel" -> {
-        String jobId = jobId(flink, flags);
-        flags.requireEmpty();
-        flink.cancel(jobId);
-        out.println("job " + jobId + " " + flink.awaitTerminal(jobId, Duration.ofMinutes(2)).toLowerCase(Locale.ROOT));
-        yield 0;
-      }
-      case "list" -> {
-        flags.requireEmpty();
-        for (FlinkRestClient.JobSummary j : flink.jobs()) {
-          out.printf("%s  %-10s %s%n", j.id(), j.state(), j.name());
-        }
-        yield 0;
-      }
-      default -> throw new IllegalArgumentException("unknown subcommand '" + args[0] + "': use submit, savepoint, stop, cancel or list");
-    };
+      return 0;
+    }
   }
 
   /** A job the cluster accepted. */
@@ -245,33 +394,5 @@ public final class JobsCommand implements Command {
       });
       return rest;
     }
-
-    void requireEmpty() {
-      if (!values.isEmpty()) {
-        throw new IllegalArgumentException("unknown flags " + values.keySet());
-      }
-    }
-  }
-
-  static String usage() {
-    return """
-        Usage: faultline jobs SUBCOMMAND --jobmanager HOST:PORT [FLAGS]
-
-          submit     upload the job jar and run jobs
-                       [--job pipeline|stats|all] [--jar PATH] [--parallelism N]
-                       [--from-savepoint PATH [--allow-non-restored-state]]
-                       [job flags: --kafka-bootstrap H:P --neo4j-uri URI --neo4j-user U --neo4j-password P
-                        --group-id G --checkpoint-interval-ms MS --kafka.X VALUE ...]
-          stop       stop a job with a final savepoint (the upgrade path)  --job pipeline|stats | --job-id ID
-                       [--target-directory DIR]
-          savepoint  take a savepoint, the job goes on                      --job ... | --job-id ID
-                       [--target-directory DIR] [--cancel]
-          cancel     cancel a job without a savepoint                       --job ... | --job-id ID
-          list       the cluster's jobs and their states
-
-        --jobmanager is the JobManager's REST address (rest.port, 8081 by default); FAULTLINE_FLINK_JOBMANAGER is
-        read when it is missing. The job jar defaults to FAULTLINE_JOB_JAR, else jobs-dist/target/faultline-jobs-dist-*.jar.
-        Upgrade: faultline jobs stop --job pipeline → faultline jobs submit --job pipeline --from-savepoint PATH.
-        """;
   }
 }

@@ -1,30 +1,69 @@
 package dev.faultline.infra.local;
 
-import dev.faultline.infra.Command;
+import dev.faultline.cli.CliCommand;
 import java.io.PrintStream;
 import java.time.Duration;
-import java.util.Arrays;
+import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /** {@code faultline local}: runs the whole stack in this process until Ctrl-C or SIGTERM. */
-public final class LocalCommand implements Command {
-  @Override
-  public String name() {
-    return "local";
-  }
+@Command(
+    name = "local",
+    description = {
+      "Run everything in one process: Kafka (KRaft), Neo4j, Flink MiniCluster, webhook receiver.",
+      "",
+      "Starts the whole stack in this process, on 127.0.0.1 only: a Kafka broker (KRaft), a Neo4j server, a Flink",
+      "MiniCluster running the issue pipeline, and the webhook receiver. Stop with Ctrl-C or SIGTERM; a later start",
+      "on the same --data-dir resumes where it stopped."
+    },
+    footer = {
+      "",
+      "Environment: FAULTLINE_WEBHOOK_SECRET, FAULTLINE_NEO4J_PASSWORD (generated, kept in DIR/secrets.properties",
+      "and printed when unset)."
+    })
+public final class LocalCommand extends CliCommand {
+  @Option(names = "--data-dir", paramLabel = "DIR", description = "state directory")
+  Path dataDir = Path.of(".faultline");
 
-  @Override
-  public String summary() {
-    return "run everything in one process: Kafka (KRaft), Neo4j, Flink MiniCluster, webhook receiver";
-  }
+  @Option(names = "--http-port", paramLabel = "N", converter = Port.class,
+      description = "webhook receiver, /health, /metrics")
+  int httpPort = 8080;
 
-  @Override
-  public int run(String[] args, PrintStream out, PrintStream err) throws Exception {
-    if (Arrays.asList(args).contains("--help") || Arrays.asList(args).contains("-h")) {
-      out.print(LocalOptions.USAGE);
-      return 0;
+  @Option(names = "--kafka-port", paramLabel = "N", converter = Port.class, description = "Kafka broker")
+  int kafkaPort = 9092;
+
+  @Option(names = "--bolt-port", paramLabel = "N", converter = Port.class, description = "Neo4j Bolt")
+  int boltPort = 7687;
+
+  @Option(names = "--neo4j-http-port", paramLabel = "N", converter = Port.class, description = "Neo4j HTTP API")
+  int neo4jHttpPort = 7474;
+
+  @Option(names = "--flink-rest-port", paramLabel = "N", converter = Port.class,
+      description = "Flink REST API (0 picks a free port)")
+  int flinkRestPort = 8081;
+
+  /** A port number from 0 to 65535. */
+  static final class Port implements CommandLine.ITypeConverter<Integer> {
+    @Override
+    public Integer convert(String value) {
+      try {
+        int port = Integer.parseInt(value);
+        if (port >= 0 && port <= 65535) {
+          return port;
+        }
+      } catch (NumberFormatException e) {
+        // the message below
+      }
+      throw new CommandLine.TypeConversionException("must be a port number between 0 and 65535, got '" + value + "'");
     }
-    LocalOptions options = LocalOptions.parse(args);
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    LocalOptions options = new LocalOptions(dataDir, httpPort, kafkaPort, boltPort, neo4jHttpPort, flinkRestPort);
     out.println("Starting faultline local stack in " + options.dataDir().toAbsolutePath() + " ...");
     long started = System.nanoTime();
     LocalStack stack = LocalStack.start(options, System.getenv());

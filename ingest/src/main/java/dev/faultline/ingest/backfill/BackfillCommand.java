@@ -1,6 +1,8 @@
 package dev.faultline.ingest.backfill;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.faultline.cli.Cli;
+import dev.faultline.cli.CliCommand;
 import dev.faultline.ingest.DeliveryPublisher;
 import dev.faultline.ingest.IngestConfig;
 import dev.faultline.ingest.KafkaDeliveryPublisher;
@@ -35,6 +37,11 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
 /**
  * {@code faultline backfill}: history into the raw delivery topic through the same envelope, keys and idempotency
@@ -46,48 +53,20 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * backfill git --repo owner/name [--since DATE] GIT_DIR  a local clone's fix history (no token, no network)
  * </pre>
  */
-public final class BackfillCommand {
-  static final String USAGE =
-      """
-      Usage: faultline backfill gharchive [options] FILE...
-             faultline backfill github --repo OWNER/NAME [--repo ...] [options]
-             faultline backfill git --repo OWNER/NAME [--since DATE] [--until DATE] [options] GIT_DIR
-
-      Puts history into the raw delivery topic, in the same envelope and with the same keys as live webhook
-      deliveries; replays dedupe (stable delivery ids).
-
-      gharchive: GH Archive hourly files (https://www.gharchive.org/, *.json.gz, streamed). Keeps IssuesEvent,
-        IssueCommentEvent, PullRequestEvent and ReleaseEvent of the chosen repositories.
-        --repos A/B,C/D        repositories to keep (default: %s)
-      github: the GitHub REST API: releases, issues, pull requests, issue comments. Token from GITHUB_TOKEN
-        (anonymous access allows 60 requests an hour). Resumable: re-run the same command after an interruption.
-        --repo OWNER/NAME      repository (repeatable)
-        --since DATE           only items updated since DATE (2024-01-31 or 2024-01-31T12:00:00Z);
-                               default: since the last completed run
-        --api-url URL          API base (default https://api.github.com; GHES: https://HOST/api/v3)
-        --checkpoint FILE      progress file (default .faultline/backfill/github-checkpoint.properties)
-      git: the fix history of a local clone (a bare mirror too), read with JGit: every merged change of the
-        first-parent history of the default branch (squash merges "Title (#123)", merge commits "Merge pull
-        request #123 from ...", direct commits) as a merged pull_request with its size, files and closing
-        references, and the release tags as releases. No token, no network. Resumable: re-run the same command.
-        --repo OWNER/NAME      the GitHub repository GIT_DIR is a clone of
-        --since DATE           changes committed (tags dated) since DATE; default: from the first commit
-        --until DATE           changes committed before DATE; default: up to the branch's tip
-        --branch NAME          a branch other than the default one (HEAD, else main or master)
-        --tag-pattern REGEX    release tags (regex on the whole name); default per framework: v0.16.4-like tags
-                               for DeepSpeed, core_v0.10.0 and v2.5 for Megatron-LM, v?N.N[.N][rcN] otherwise
-        --dry-run              read and count, publish nothing
-        --checkpoint FILE      progress file (default .faultline/backfill/git-checkpoint.properties)
-        --checkpoint-every N   changes between checkpoints (default 500)
-        --threads N            threads diffing commits, each with its own reader (default: cores, at most 4)
-      common:
-        --bootstrap-servers H:P  Kafka (default $FAULTLINE_KAFKA_BOOTSTRAP_SERVERS or 127.0.0.1:9092);
-                                 FAULTLINE_KAFKA_PRODUCER_* variables pass producer settings (e.g. SASL_SSL)
-        --topic NAME             delivery topic (default %s)
-        --help                   this text
-      """
-          .formatted(String.join(",", RepositoryFilter.DEFAULT_REPOSITORIES), Topic.DELIVERIES.topicName());
-
+@Command(
+    name = "backfill",
+    description = {
+      "Feed history (GH Archive files, GitHub REST API, a local clone) through the delivery topic.",
+      "",
+      "Puts history into the raw delivery topic, in the same envelope and with the same keys as live webhook",
+      "deliveries; replays dedupe (stable delivery ids).",
+      "",
+      "  faultline backfill gharchive [options] FILE...",
+      "  faultline backfill github --repo OWNER/NAME [--repo ...] [options]   (token from GITHUB_TOKEN)",
+      "  faultline backfill git --repo OWNER/NAME [--since DATE] [--until DATE] [options] GIT_DIR"
+    },
+    footer = {"", "Run 'faultline backfill SOURCE --help' for a source's options."})
+public final class BackfillCommand extends CliCommand {
   private final Map<String, String> env;
   private final BiFunction<String, String, DeliveryPublisher> publishers;
   private final HttpClient http;
@@ -113,14 +92,18 @@ public final class BackfillCommand {
 
   /** Entry for the launcher: real Kafka, real GitHub, the process environment. Returns the exit code. */
   public static int run(String[] args, PrintStream out, PrintStream err) {
+    return launcher().execute(args, out, err);
+  }
+
+  /** The command with real Kafka, real GitHub and the process environment. */
+  public static BackfillCommand launcher() {
     Map<String, String> env = System.getenv();
     return new BackfillCommand(
             env,
             (servers, topic) -> kafkaPublisher(servers, topic, env),
             HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NORMAL).build(),
             Clock.systemUTC(),
-            Sleeper.SYSTEM)
-        .execute(args, out, err);
+            Sleeper.SYSTEM);
   }
 
   /** A producer tuned for bulk: {@code acks=all}, idempotent, batched and compressed. */
@@ -145,29 +128,57 @@ public final class BackfillCommand {
     if (!rest.isEmpty() && rest.get(0).equals("backfill")) {
       rest.remove(0);
     }
-    if (rest.isEmpty() || rest.contains("--help") || rest.contains("-h")) {
-      (rest.isEmpty() ? err : out).print(USAGE);
-      return rest.isEmpty() ? 2 : 0;
+    return Cli.execute(commandLine(), rest.toArray(String[]::new), out, err);
+  }
+
+  /** The command with its sources as subcommands. */
+  public CommandLine commandLine() {
+    CommandLine commandLine = new CommandLine(this);
+    commandLine.addSubcommand(new GhArchiveSource());
+    commandLine.addSubcommand(new GitHubSource());
+    commandLine.addSubcommand(new GitSource());
+    commandLine.getSubcommands().get("gharchive").getCommandSpec().usageMessage()
+        .footer("%nDefault repositories: " + String.join(",", RepositoryFilter.DEFAULT_REPOSITORIES));
+    return commandLine;
+  }
+
+  @Override
+  public Integer call() {
+    throw usageError("name a source: gharchive, github or git");
+  }
+
+  /** The options of every source. */
+  static final class Common {
+    @Option(names = "--bootstrap-servers", paramLabel = "H:P",
+        description = "Kafka (default $FAULTLINE_KAFKA_BOOTSTRAP_SERVERS or " + IngestConfig.DEFAULT_BOOTSTRAP_SERVERS
+            + "); FAULTLINE_KAFKA_PRODUCER_* variables pass producer settings (e.g. SASL_SSL)")
+    String bootstrapServers;
+
+    @Option(names = "--topic", paramLabel = "NAME", description = "delivery topic")
+    String topic = Topic.DELIVERIES.topicName();
+  }
+
+  /** {@code --since} and {@code --until}: a date (UTC midnight) or an instant. */
+  static final class DateConverter implements CommandLine.ITypeConverter<Instant> {
+    @Override
+    public Instant convert(String value) {
+      try {
+        return Options.parseDate("", value);
+      } catch (IllegalArgumentException e) {
+        throw new CommandLine.TypeConversionException(
+            "must be a date (2024-01-31) or an instant (2024-01-31T12:00:00Z), not '" + value + "'");
+      }
     }
-    String source = rest.remove(0);
-    Options options;
+  }
+
+  /** A source's work, run with the exit codes of {@link #execute}. */
+  private interface Work {
+    int run() throws IOException, InterruptedException;
+  }
+
+  private int guarded(Work work, PrintStream err) {
     try {
-      options = Options.parse(rest, env);
-    } catch (IllegalArgumentException e) {
-      err.println("backfill: " + e.getMessage());
-      err.println("Run 'faultline backfill --help' for the options.");
-      return 2;
-    }
-    try {
-      return switch (source) {
-        case "gharchive" -> gharchive(options, out);
-        case "github" -> github(options, out);
-        case "git" -> git(options, out);
-        default -> {
-          err.println("backfill: unknown source '" + source + "': use gharchive, github or git");
-          yield 2;
-        }
-      };
+      return work.run();
     } catch (UsageException e) {
       err.println("backfill: " + e.getMessage());
       return 2;
@@ -178,6 +189,151 @@ public final class BackfillCommand {
       Thread.currentThread().interrupt();
       err.println("backfill interrupted");
       return 1;
+    }
+  }
+
+  private Options options(Common common) {
+    Options o = new Options();
+    o.bootstrapServers = common.bootstrapServers != null ? common.bootstrapServers
+        : env.getOrDefault(IngestConfig.ENV_BOOTSTRAP_SERVERS, IngestConfig.DEFAULT_BOOTSTRAP_SERVERS);
+    o.topic = common.topic;
+    return o;
+  }
+
+  @Command(
+      name = "gharchive",
+      description = {
+        "GH Archive hourly files.",
+        "",
+        "GH Archive hourly files (https://www.gharchive.org/, *.json.gz, streamed). Keeps IssuesEvent,",
+        "IssueCommentEvent, PullRequestEvent and ReleaseEvent of the chosen repositories."
+      })
+  final class GhArchiveSource extends CliCommand {
+    @Mixin Common common;
+
+    @Option(names = "--repos", paramLabel = "A/B,C/D", split = ",",
+        description = "repositories to keep (default: the tracked ones, below)")
+    List<String> repos = new ArrayList<>();
+
+    @Parameters(paramLabel = "FILE", arity = "1..*", description = "GH Archive hourly files (*.json.gz)")
+    List<Path> files = new ArrayList<>();
+
+    @Override
+    public Integer call() {
+      Options o = options(common);
+      o.repos.addAll(repos);
+      o.files.addAll(files);
+      return guarded(() -> gharchive(o, out), err);
+    }
+  }
+
+  @Command(
+      name = "github",
+      description = {
+        "The GitHub REST API (token from GITHUB_TOKEN).",
+        "",
+        "The GitHub REST API: releases, issues, pull requests, issue comments. Token from GITHUB_TOKEN (anonymous",
+        "access allows 60 requests an hour). Resumable: re-run the same command after an interruption."
+      })
+  final class GitHubSource extends CliCommand {
+    @Mixin Common common;
+
+    @Option(names = "--repo", paramLabel = "OWNER/NAME", required = true, description = "repository (repeatable)")
+    List<String> repos = new ArrayList<>();
+
+    @Option(names = "--since", paramLabel = "DATE", converter = DateConverter.class,
+        description = "only items updated since DATE (2024-01-31 or 2024-01-31T12:00:00Z); default: since the last"
+            + " completed run")
+    Instant since;
+
+    @Option(names = "--api-url", paramLabel = "URL", description = "API base (GHES: https://HOST/api/v3)")
+    URI apiUrl = URI.create("https://api.github.com");
+
+    @Option(names = "--checkpoint", paramLabel = "FILE",
+        description = "progress file (default .faultline/backfill/github-checkpoint.properties)")
+    Path checkpoint;
+
+    @Override
+    public Integer call() {
+      Options o = options(common);
+      o.repos.addAll(repos);
+      o.since = Optional.ofNullable(since);
+      o.apiUrl = apiUrl;
+      o.checkpoint = Optional.ofNullable(checkpoint);
+      return guarded(() -> github(o, out), err);
+    }
+  }
+
+  @Command(
+      name = "git",
+      description = {
+        "A local clone's fix history (no token, no network).",
+        "",
+        "The fix history of a local clone (a bare mirror too), read with JGit: every merged change of the",
+        "first-parent history of the default branch (squash merges \"Title (#123)\", merge commits \"Merge pull",
+        "request #123 from ...\", direct commits) as a merged pull_request with its size, files and closing",
+        "references, and the release tags as releases. No token, no network. Resumable: re-run the same command."
+      })
+  final class GitSource extends CliCommand {
+    @Mixin Common common;
+
+    @Option(names = "--repo", paramLabel = "OWNER/NAME", required = true,
+        description = "the GitHub repository GIT_DIR is a clone of")
+    List<String> repos = new ArrayList<>();
+
+    @Option(names = "--since", paramLabel = "DATE", converter = DateConverter.class,
+        description = "changes committed (tags dated) since DATE; default: from the first commit")
+    Instant since;
+
+    @Option(names = "--until", paramLabel = "DATE", converter = DateConverter.class,
+        description = "changes committed before DATE; default: up to the branch's tip")
+    Instant until;
+
+    @Option(names = "--branch", paramLabel = "NAME", description = "a branch other than the default one (HEAD, else main or master)")
+    String branch;
+
+    @Option(names = "--tag-pattern", paramLabel = "REGEX",
+        description = "release tags (regex on the whole name); default per framework: v0.16.4-like tags for DeepSpeed,"
+            + " core_v0.10.0 and v2.5 for Megatron-LM, v?N.N[.N][rcN] otherwise")
+    String tagPattern;
+
+    @Option(names = "--dry-run", description = "read and count, publish nothing")
+    boolean dryRun;
+
+    @Option(names = "--checkpoint", paramLabel = "FILE",
+        description = "progress file (default .faultline/backfill/git-checkpoint.properties)")
+    Path checkpoint;
+
+    @Option(names = "--checkpoint-every", paramLabel = "N", description = "changes between checkpoints")
+    int checkpointEvery = 500;
+
+    @Option(names = "--threads", paramLabel = "N",
+        description = "threads diffing commits, each with its own reader (default: cores, at most 4)")
+    int threads = Math.max(1, Math.min(4, Runtime.getRuntime().availableProcessors()));
+
+    @Parameters(paramLabel = "GIT_DIR", arity = "0..*", description = "the clone")
+    List<Path> dirs = new ArrayList<>();
+
+    @Override
+    public Integer call() {
+      if (threads < 1 || threads > 64) {
+        throw usageError("--threads must be a number from 1 to 64, not '" + threads + "'");
+      }
+      if (checkpointEvery < 1) {
+        throw usageError("--checkpoint-every must be a positive number of changes, not '" + checkpointEvery + "'");
+      }
+      Options o = options(common);
+      o.repos.addAll(repos);
+      o.files.addAll(dirs);
+      o.since = Optional.ofNullable(since);
+      o.until = Optional.ofNullable(until);
+      o.branch = Optional.ofNullable(branch);
+      o.tagPattern = Optional.ofNullable(tagPattern);
+      o.dryRun = dryRun;
+      o.checkpoint = Optional.ofNullable(checkpoint);
+      o.checkpointEvery = checkpointEvery;
+      o.threads = threads;
+      return guarded(() -> git(o, out), err);
     }
   }
 
@@ -405,7 +561,7 @@ public final class BackfillCommand {
     }
   }
 
-  /** Parsed options. */
+  /** What a source runs with. */
   private static final class Options {
     String bootstrapServers;
     String topic = Topic.DELIVERIES.topicName();
@@ -420,61 +576,6 @@ public final class BackfillCommand {
     Optional<Path> checkpoint = Optional.empty();
     int checkpointEvery = 500;
     int threads = Math.max(1, Math.min(4, Runtime.getRuntime().availableProcessors()));
-
-    static Options parse(List<String> args, Map<String, String> env) {
-      Options o = new Options();
-      o.bootstrapServers =
-          env.getOrDefault(IngestConfig.ENV_BOOTSTRAP_SERVERS, IngestConfig.DEFAULT_BOOTSTRAP_SERVERS);
-      for (int i = 0; i < args.size(); i++) {
-        String a = args.get(i);
-        if (!a.startsWith("--")) {
-          o.files.add(Path.of(a));
-          continue;
-        }
-        if (a.equals("--dry-run")) {
-          o.dryRun = true;
-          continue;
-        }
-        if (i + 1 >= args.size()) {
-          throw new IllegalArgumentException(a + " needs a value");
-        }
-        String v = args.get(++i);
-        switch (a) {
-          case "--bootstrap-servers" -> o.bootstrapServers = v;
-          case "--topic" -> o.topic = v;
-          case "--repo" -> o.repos.add(v);
-          case "--repos" -> o.repos.addAll(List.of(v.split(",")));
-          case "--since" -> o.since = Optional.of(parseDate("--since", v));
-          case "--until" -> o.until = Optional.of(parseDate("--until", v));
-          case "--branch" -> o.branch = Optional.of(v);
-          case "--tag-pattern" -> o.tagPattern = Optional.of(v);
-          case "--api-url" -> o.apiUrl = URI.create(v);
-          case "--checkpoint" -> o.checkpoint = Optional.of(Path.of(v));
-          case "--threads" -> {
-            try {
-              o.threads = Integer.parseInt(v);
-            } catch (NumberFormatException e) {
-              o.threads = 0;
-            }
-            if (o.threads < 1 || o.threads > 64) {
-              throw new IllegalArgumentException("--threads must be a number from 1 to 64, not '" + v + "'");
-            }
-          }
-          case "--checkpoint-every" -> {
-            try {
-              o.checkpointEvery = Integer.parseInt(v);
-            } catch (NumberFormatException e) {
-              o.checkpointEvery = 0;
-            }
-            if (o.checkpointEvery < 1) {
-              throw new IllegalArgumentException("--checkpoint-every must be a positive number of changes, not '" + v + "'");
-            }
-          }
-          default -> throw new IllegalArgumentException("unknown option " + a);
-        }
-      }
-      return o;
-    }
 
     static Instant parseDate(String option, String v) {
       try {

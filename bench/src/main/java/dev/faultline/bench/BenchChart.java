@@ -1,4 +1,4 @@
-package dev.faultline.infra.bench;
+package dev.faultline.bench;
 
 import java.awt.BasicStroke;
 import java.awt.Color;

@@ -1,4 +1,4 @@
-package dev.faultline.infra.bench;
+package dev.faultline.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -29,7 +29,7 @@ import javax.imageio.ImageIO;
  * figure/baseline computed per repeat (so a noisy neighbour that slows both in one repeat cancels out) with its own
  * min–max. Keys no figure names are listed in a table of their own.
  *
- * <p>{@code java dev.faultline.infra.bench.BenchReport RAW_DIR OUT_DIR}
+ * <p>{@code java dev.faultline.bench.BenchReport RAW_DIR OUT_DIR}
  */
 public final class BenchReport {
   private static final Pattern QUERY_LATENCY = Pattern.compile("query_p(50|95)_ms_(.+)");

@@ -1,9 +1,8 @@
-package dev.faultline.infra;
+package dev.faultline.bench;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.faultline.infra.bench.BenchReport;
-import dev.faultline.infra.bench.FigureSpec;
-import dev.faultline.infra.bench.RawResults;
+import dev.faultline.cli.Cli;
+import dev.faultline.cli.CliCommand;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -27,6 +26,9 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * {@code faultline bench}: runs every stage's benchmark beside its baseline, N times, on this machine, and writes
@@ -38,7 +40,17 @@ import java.util.stream.Stream;
  * JSON object into {@code target/bench/raw/<stage>-<repeat>.json}, and {@link BenchReport} aggregates them. Child
  * output goes to {@code target/bench/logs/}.
  */
-public final class BenchCommand implements Command {
+@Command(
+    name = "faultline bench",
+    description = {
+      "Run every stage's benchmark beside its baseline; writes target/bench/report.md and charts.",
+      "",
+      "Runs each stage's benchmark beside its baseline in the same run, N times, and writes DIR/report.md with one",
+      "PNG chart per section (median bars, min-max whiskers). Every figure: absolute value, ratio to its baseline,",
+      "min/median/max over the repeats; the report records cores, load average at start and end, date, git commit.",
+      "Nothing is asserted. Needs the source tree and Maven (it compiles the benchmarks from the modules' tests)."
+    })
+public final class BenchCommand extends CliCommand {
   /** The stages in run order; within a repeat every stage runs once, so slow drifts of load touch all stages alike. */
   enum Stage {
     CLASSIFIER("classifier", "faultline-classifier", "classifier: issues/s at 1/4/16 KB vs tokenising alone (JMH)"),
@@ -46,7 +58,7 @@ public final class BenchCommand implements Command {
     STATS("stats", "faultline-stream-jobs", "statistics job events/s vs pass-through"),
     QUERY("query", "faultline-graph-model", "graph writes vs bare MERGE; query p50/p95 (synthetic graph)"),
     PIPELINE("pipeline", "faultline-infra", "Kafka→classify→Neo4j vs discard; writer vs bare MERGE; latency; RSS"),
-    SOAK("soak", "faultline-infra", "soak: signed deliveries at a fixed rate into faultline local; lost, p99, memory (only with --only)");
+    SOAK("soak", "faultline-infra", "soak: signed deliveries at a fixed rate into faultline local; lost, p99, memory (only with --only soak)");
 
     final String id;
     final String artifact;
@@ -82,119 +94,86 @@ public final class BenchCommand implements Command {
 
   private final ObjectMapper json = new ObjectMapper();
 
-  @Override
-  public String name() {
-    return "bench";
+  /** For {@code bench/run} (what {@code ./faultline bench} runs). */
+  public static void main(String[] args) {
+    System.exit(run(args, System.out, System.err));
   }
 
-  @Override
-  public String summary() {
-    return "run every stage's benchmark beside its baseline; writes target/bench/report.md and charts";
-  }
-
-  /** For {@code bench/run}, until the launcher lists the command. */
-  public static void main(String[] args) throws Exception {
-    System.exit(new BenchCommand().run(args, System.out, System.err));
-  }
-
-  static String usage() {
-    StringBuilder b = new StringBuilder();
-    b.append("""
-        Usage: faultline bench [--repeats N] [--quick] [--only STAGE,...] [--out DIR] [--offline]
-                               [--maven-repo-local DIR] [--skip-build] [--report-only] [--stage-timeout MINUTES]
-                               [--soak-issues N]
-
-        Runs each stage's benchmark beside its baseline in the same run, N times, and writes DIR/report.md with one
-        PNG chart per section (median bars, min-max whiskers). Every figure: absolute value, ratio to its baseline,
-        min/median/max over the repeats; the report records cores, load average at start and end, date, git commit.
-        Nothing is asserted. Needs the source tree and Maven (it compiles the benchmarks from the modules' tests).
-
-          --repeats N          repeats of every stage (default 3; 1 with --quick)
-          --quick              small sizes, one repeat: a smoke run of a few minutes
-          --only STAGES        comma-separated subset of the stages below
-          --out DIR            output directory (default <source root>/target/bench)
-          --offline            pass -o to Maven (machines without network, dependencies already present)
-          --maven-repo-local D pass -Dmaven.repo.local=D to Maven
-          --skip-build         reuse DIR/classes and DIR/cp from an earlier run
-          --report-only        only regenerate report.md and charts from DIR/raw
-          --stage-timeout MIN  kill a stage's repeat after this many minutes (default 20)
-          --soak-issues N      soak: cycle the deliveries over N issues (opened, then edited), so the pipeline's
-                               per-issue state is bounded; 0 (default): every delivery opens a new issue
-
-        Stages:
-        """);
+  /** Runs {@code faultline bench ARGS}; returns the exit code (0 ok, 1 a stage or the build failed, 2 usage). */
+  public static int run(String[] args, PrintStream out, PrintStream err) {
+    CommandLine commandLine = new CommandLine(new BenchCommand());
+    StringBuilder stages = new StringBuilder("%nStages:%n");
     for (Stage s : Stage.values()) {
-      b.append(String.format(Locale.ROOT, "  %-11s %s%n", s.id, s.what));
+      stages.append(String.format(Locale.ROOT, "  %-11s %s%%n", s.id, s.what));
     }
-    b.append("\nDefault run: about 20 minutes on 2 cores; --quick about 5. See bench/README.md.\n");
-    return b.toString();
+    stages.append("%nDefault run: about 20 minutes on 2 cores; --quick about 5. See bench/README.md.");
+    commandLine.getCommandSpec().usageMessage().footer(stages.toString());
+    return Cli.execute(commandLine, args, out, err);
   }
 
-  static Options parse(String[] args, Path root) {
-    Integer repeats = null;
-    boolean quick = false;
+  @Option(names = "--repeats", paramLabel = "N", description = "repeats of every stage (default 3; 1 with --quick)")
+  Integer repeats;
+
+  @Option(names = "--quick", description = "small sizes, one repeat: a smoke run of a few minutes")
+  boolean quick;
+
+  @Option(names = "--only", paramLabel = "STAGES", split = ",",
+      description = "a subset of the stages below, comma-separated (default: all but soak)")
+  List<String> only;
+
+  @Option(names = "--out", paramLabel = "DIR", description = "output directory (default <source root>/target/bench)")
+  Path outDir;
+
+  @Option(names = "--offline", description = "pass -o to Maven (machines without network, dependencies already present)")
+  boolean offline;
+
+  @Option(names = "--maven-repo-local", paramLabel = "DIR", description = "pass -Dmaven.repo.local=DIR to Maven")
+  Path mavenRepoLocal;
+
+  @Option(names = "--skip-build", description = "reuse DIR/classes and DIR/cp from an earlier run")
+  boolean skipBuild;
+
+  @Option(names = "--report-only", description = "only regenerate report.md and charts from DIR/raw")
+  boolean reportOnly;
+
+  @Option(names = "--stage-timeout", paramLabel = "MINUTES", defaultValue = "20",
+      description = "kill a stage's repeat after this many minutes")
+  long stageTimeout;
+
+  @Option(names = "--soak-issues", paramLabel = "N", defaultValue = "0",
+      description = "soak: cycle the deliveries over N issues (opened, then edited), so the pipeline's per-issue"
+          + " state is bounded; 0: every delivery opens a new issue")
+  int soakIssues;
+
+  /** The options as the run uses them; a usage error for a value out of range or an unknown stage. */
+  Options options(Path root) {
+    if (repeats != null && repeats < 1) {
+      throw usageError("--repeats must be at least 1, got " + repeats);
+    }
+    if (soakIssues < 0) {
+      throw usageError("--soak-issues must be 0 or more, got " + soakIssues);
+    }
     // The soak runs for ten minutes at full rate: only when asked for by name.
     List<Stage> stages = Arrays.stream(Stage.values()).filter(s -> s != Stage.SOAK).toList();
-    Path out = root.resolve("target").resolve("bench");
-    boolean offline = false;
-    Optional<String> repo = Optional.empty();
-    boolean skipBuild = false;
-    boolean reportOnly = false;
-    Duration timeout = Duration.ofMinutes(20);
-    int soakIssues = 0;
-    for (int i = 0; i < args.length; i++) {
-      String a = args[i];
-      switch (a) {
-        case "--repeats" -> {
-          repeats = Integer.parseInt(value(args, ++i, a));
-          if (repeats < 1) {
-            throw new IllegalArgumentException("--repeats must be at least 1, got " + repeats);
-          }
-        }
-        case "--quick" -> quick = true;
-        case "--only" -> {
-          List<Stage> chosen = new ArrayList<>();
-          for (String id : value(args, ++i, a).split(",")) {
-            chosen.add(Arrays.stream(Stage.values()).filter(s -> s.id.equals(id.trim())).findFirst()
-                .orElseThrow(() -> new IllegalArgumentException("--only: unknown stage '" + id + "'; stages: "
-                    + Arrays.stream(Stage.values()).map(s -> s.id).toList())));
-          }
-          stages = Arrays.stream(Stage.values()).filter(chosen::contains).toList();
-        }
-        case "--out" -> out = Path.of(value(args, ++i, a)).toAbsolutePath();
-        case "--offline" -> offline = true;
-        case "--maven-repo-local" -> repo = Optional.of(Path.of(value(args, ++i, a)).toAbsolutePath().toString());
-        case "--skip-build" -> skipBuild = true;
-        case "--report-only" -> reportOnly = true;
-        case "--stage-timeout" -> timeout = Duration.ofMinutes(Long.parseLong(value(args, ++i, a)));
-        case "--soak-issues" -> {
-          soakIssues = Integer.parseInt(value(args, ++i, a));
-          if (soakIssues < 0) {
-            throw new IllegalArgumentException("--soak-issues must be 0 or more, got " + soakIssues);
-          }
-        }
-        default -> throw new IllegalArgumentException("unknown argument '" + a + "'; see faultline bench --help");
+    if (only != null) {
+      List<Stage> chosen = new ArrayList<>();
+      for (String id : only) {
+        chosen.add(Arrays.stream(Stage.values()).filter(s -> s.id.equals(id.trim())).findFirst()
+            .orElseThrow(() -> usageError("--only: unknown stage '" + id + "'; stages: "
+                + Arrays.stream(Stage.values()).map(s -> s.id).toList())));
       }
+      stages = Arrays.stream(Stage.values()).filter(chosen::contains).toList();
     }
+    Path out = outDir != null ? outDir.toAbsolutePath() : root.resolve("target").resolve("bench");
+    Optional<String> repo = Optional.ofNullable(mavenRepoLocal).map(p -> p.toAbsolutePath().toString());
     return new Options(repeats != null ? repeats : quick ? 1 : 3, quick, stages, out, offline, repo, skipBuild,
-        reportOnly, timeout, soakIssues);
-  }
-
-  private static String value(String[] args, int i, String flag) {
-    if (i >= args.length) {
-      throw new IllegalArgumentException(flag + " needs a value; see faultline bench --help");
-    }
-    return args[i];
+        reportOnly, Duration.ofMinutes(stageTimeout), soakIssues);
   }
 
   @Override
-  public int run(String[] args, PrintStream out, PrintStream err) throws Exception {
-    if (Arrays.asList(args).contains("--help") || Arrays.asList(args).contains("-h")) {
-      out.print(usage());
-      return 0;
-    }
+  public Integer call() throws Exception {
     Path root = sourceRoot();
-    Options options = parse(args, root);
+    Options options = options(root);
     Path raw = options.out().resolve("raw");
     if (options.reportOnly()) {
       return report(options.out(), raw, out);

@@ -1,4 +1,4 @@
-package dev.faultline.embedded;
+package dev.faultline.embedded.testing;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

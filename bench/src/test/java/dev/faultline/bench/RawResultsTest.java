@@ -1,11 +1,9 @@
-package dev.faultline.infra.bench;
+package dev.faultline.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.faultline.infra.BenchCommand;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -40,18 +38,24 @@ class RawResultsTest {
   }
 
   @Test
-  void benchCommandPrintsHelpAndRejectsBadArguments() throws Exception {
+  void benchCommandPrintsHelpAndRejectsBadArgumentsWithTheUsage() {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    PrintStream stream = new PrintStream(out, true, StandardCharsets.UTF_8);
-    assertEquals(0, new BenchCommand().run(new String[] {"--help"}, stream, stream));
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
+    PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8);
+    assertEquals(0, BenchCommand.run(new String[] {"--help"}, o, e));
     String help = out.toString(StandardCharsets.UTF_8);
-    assertTrue(help.contains("--repeats N") && help.contains("--quick") && help.contains("pipeline"), help);
+    assertTrue(help.startsWith("Usage: faultline bench") && help.contains("--repeats=N") && help.contains("--quick")
+        && help.contains("pipeline") && help.contains("Default: 20"), help);
 
-    IllegalArgumentException repeats = assertThrows(IllegalArgumentException.class,
-        () -> new BenchCommand().run(new String[] {"--repeats", "0", "--report-only"}, stream, stream));
-    assertTrue(repeats.getMessage().contains("--repeats"), repeats.getMessage());
-    IllegalArgumentException stage = assertThrows(IllegalArgumentException.class,
-        () -> new BenchCommand().run(new String[] {"--only", "receiver,nope", "--report-only"}, stream, stream));
-    assertTrue(stage.getMessage().contains("unknown stage 'nope'"), stage.getMessage());
+    assertEquals(2, BenchCommand.run(new String[] {"--repeats", "0", "--report-only"}, o, e));
+    assertTrue(err.toString(StandardCharsets.UTF_8).contains("--repeats must be at least 1, got 0"), err.toString());
+    err.reset();
+    assertEquals(2, BenchCommand.run(new String[] {"--only", "receiver,nope", "--report-only"}, o, e));
+    String stage = err.toString(StandardCharsets.UTF_8);
+    assertTrue(stage.contains("unknown stage 'nope'") && stage.contains("Usage: faultline bench"), stage);
+    err.reset();
+    assertEquals(2, BenchCommand.run(new String[] {"--repeats", "many"}, o, e));
+    assertTrue(err.toString(StandardCharsets.UTF_8).contains("'many' is not an int"), err.toString());
   }
 }

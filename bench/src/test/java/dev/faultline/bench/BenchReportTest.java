@@ -1,4 +1,4 @@
-package dev.faultline.infra.bench;
+package dev.faultline.bench;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;

@@ -1,4 +1,4 @@
-package dev.faultline.infra.bench;
+package dev.faultline.bench;
 
 import java.util.List;
 
