@@ -12,13 +12,22 @@ import org.junit.jupiter.api.Test;
 
 class LlmSettingsTest {
 
+  /** A job's environment: the graph's password and the given pairs. */
+  private static Map<String, String> env(String... pairs) {
+    Map<String, String> env = new java.util.HashMap<>(Map.of("FAULTLINE_NEO4J_PASSWORD", "test-password"));
+    for (int i = 0; i < pairs.length; i += 2) {
+      env.put(pairs[i], pairs[i + 1]);
+    }
+    return env;
+  }
+
   @Test
   void offUnlessAnEndpointIsSet() {
     assertFalse(LlmSettings.fromEnvironment(Map.of()).enabled());
     assertFalse(LlmSettings.fromEnvironment(Map.of("FAULTLINE_LLM_MODEL", "m")).enabled());
-    assertFalse(JobConfig.fromArgs(new String[0], Map.of()).llm().enabled());
+    assertFalse(JobConfig.fromArgs(new String[0], env()).llm().enabled());
     JobConfig on = JobConfig.fromArgs(new String[0],
-        Map.of("FAULTLINE_LLM_ENDPOINT", "http://127.0.0.1:11434", "FAULTLINE_LLM_MODEL", "qwen2.5:7b"));
+        env("FAULTLINE_LLM_ENDPOINT", "http://127.0.0.1:11434", "FAULTLINE_LLM_MODEL", "qwen2.5:7b"));
     assertTrue(on.llm().enabled());
     assertEquals("qwen2.5:7b", on.llm().config().model());
   }
@@ -50,7 +59,7 @@ class LlmSettingsTest {
         "FAULTLINE_LLM_MODEL", "m", "FAULTLINE_LLM_API_KEY", "sk-secret-123"));
     assertEquals("sk-secret-123", s.config().apiKey());
     assertFalse(s.toString().contains("sk-secret-123"), s.toString());
-    assertFalse(JobConfig.fromArgs(new String[0], Map.of("FAULTLINE_LLM_ENDPOINT", "https://api.example.com",
+    assertFalse(JobConfig.fromArgs(new String[0], env("FAULTLINE_LLM_ENDPOINT", "https://api.example.com",
         "FAULTLINE_LLM_MODEL", "m", "FAULTLINE_LLM_API_KEY", "sk-secret-123")).toString().contains("sk-secret-123"));
   }
 }
