@@ -158,12 +158,23 @@ public final class EmbeddedKafka implements AutoCloseable {
 
   /** Creates the topics that do not exist yet; existing ones are left as they are. */
   public void createTopics(int partitions, Collection<String> names) {
+    Map<String, Map<String, String>> topics = new java.util.LinkedHashMap<>();
+    names.forEach(n -> topics.put(n, Map.of()));
+    createTopics(partitions, topics);
+  }
+
+  /**
+   * Creates the topics that do not exist yet, each with its topic configuration (e.g. {@code cleanup.policy=compact});
+   * existing ones are left as they are.
+   */
+  public void createTopics(int partitions, Map<String, Map<String, String>> topicsAndConfigs) {
+    Collection<String> names = topicsAndConfigs.keySet();
     try (Admin admin = admin()) {
       Set<String> existing = admin.listTopics().names().get(15, TimeUnit.SECONDS);
       List<NewTopic> missing = new ArrayList<>();
-      for (String name : names) {
-        if (!existing.contains(name)) {
-          missing.add(new NewTopic(name, partitions, (short) 1));
+      for (Map.Entry<String, Map<String, String>> t : topicsAndConfigs.entrySet()) {
+        if (!existing.contains(t.getKey())) {
+          missing.add(new NewTopic(t.getKey(), partitions, (short) 1).configs(t.getValue()));
         }
       }
       if (missing.isEmpty()) {

@@ -42,6 +42,9 @@ public record IssueRow(
    * @param confidence dimension name (kind, symptom, rootCause, fixPattern, stage, phase, distributedSpecific) to confidence
    * @param evidence dimension name to the rule and words that decided it
    * @param humanGiven dimension names whose value a GitHub label set
+   * @param labelSource the tier that gave the labels not in {@code humanGiven} ({@link LabelSource}: {@code rules},
+   *     {@code model} or {@code llm:<model>}); those in {@code humanGiven} are {@code human}
+   * @param promptVersion the prompt version of a language model's labels, else null
    */
   public record ClassificationRow(
       String kind,
@@ -58,7 +61,52 @@ public record IssueRow(
       Map<String, String> evidence,
       List<String> humanGiven,
       String classifierVersion,
-      long classifiedAtMillis) {}
+      long classifiedAtMillis,
+      String labelSource,
+      String promptVersion) {
+
+    /** A row of an offline tier: the source follows from the classifier version, no prompt. */
+    public ClassificationRow(
+        String kind,
+        String symptom,
+        String symptomClass,
+        String rootCause,
+        String fixPattern,
+        String stage,
+        String phase,
+        Boolean distributedSpecific,
+        String frameworkVersion,
+        Map<String, String> versions,
+        Map<String, Double> confidence,
+        Map<String, String> evidence,
+        List<String> humanGiven,
+        String classifierVersion,
+        long classifiedAtMillis) {
+      this(kind, symptom, symptomClass, rootCause, fixPattern, stage, phase, distributedSpecific, frameworkVersion,
+          versions, confidence, evidence, humanGiven, classifierVersion, classifiedAtMillis,
+          LabelSource.ofClassifierVersion(classifierVersion), null);
+    }
+
+    public ClassificationRow {
+      if (labelSource == null) {
+        labelSource = LabelSource.ofClassifierVersion(classifierVersion);
+      }
+    }
+
+    /** The source of one dimension's label: {@code human} when a GitHub label set it, else {@link #labelSource()}. */
+    public String sourceOf(String dimension) {
+      return humanGiven != null && humanGiven.contains(dimension) ? LabelSource.HUMAN : labelSource;
+    }
+
+    /** The precedence of this row over another of the same issue state ({@link LabelSource#rankOf}). */
+    public int rank() {
+      return LabelSource.rankOf(labelSource);
+    }
+  }
+
+  /** Dimensions that carry a label, as the issue's properties name them. */
+  public static final List<String> DIMENSIONS =
+      List.of("kind", "symptom", "rootCause", "fixPattern", "stage", "phase", "distributedSpecific");
 
   /** Codes that mean "no category": no edge is drawn for them. */
   private static boolean known(String code) {
@@ -99,6 +147,13 @@ public record IssueRow(
       props.put("classifierVersion", c.classifierVersion());
       props.put("classifiedAt", java.time.Instant.ofEpochMilli(c.classifiedAtMillis()).atZone(java.time.ZoneOffset.UTC));
       props.put("humanGiven", c.humanGiven() == null ? List.of() : c.humanGiven());
+      // Provenance: the row's tier, its prompt (language model only) and each label's own source.
+      props.put("labelSource", c.labelSource());
+      props.put("labelRank", c.rank());
+      props.put("promptVersion", c.promptVersion());
+      for (String dimension : DIMENSIONS) {
+        props.put(dimension + "Source", c.sourceOf(dimension));
+      }
       props.put("kindConfidence", confidence(c, "kind"));
       props.put("phaseConfidence", confidence(c, "phase"));
       props.put("distributedSpecificConfidence", confidence(c, "distributedSpecific"));
@@ -134,6 +189,7 @@ public record IssueRow(
       m.put("stageEdge", null);
     }
     m.put("frameworkVersion", c == null ? null : c.frameworkVersion());
+    m.put("labelRank", c == null ? LabelSource.OFFLINE_RANK : c.rank());
     m.put("classification", props);
     m.put("versions", versionRows);
     return m;
@@ -157,6 +213,8 @@ public record IssueRow(
     e.put("evidence", evidence(c, dimension));
     e.put("humanGiven", c.humanGiven() != null && c.humanGiven().contains(dimension));
     e.put("classifierVersion", c.classifierVersion());
+    e.put("source", c.sourceOf(dimension));
+    e.put("promptVersion", c.promptVersion());
     return e;
   }
 }

@@ -14,7 +14,15 @@ import dev.faultline.jobs.records.PullRequestEvent;
 import dev.faultline.jobs.records.RawDelivery;
 import dev.faultline.jobs.records.ReleaseEvent;
 import dev.faultline.jobs.records.Rejected;
+import dev.faultline.jobs.classify.ClassifierTier;
+import dev.faultline.jobs.functions.NewestLabel;
+import dev.faultline.jobs.functions.UpgradeWithLlm;
+import dev.faultline.jobs.llm.AnswerStore;
+import dev.faultline.jobs.llm.LlmSettings;
+import dev.faultline.jobs.records.LlmRequest;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.apache.flink.streaming.api.datastream.AsyncDataStream;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
@@ -38,20 +46,56 @@ public final class IssuePipeline {
 
   private IssuePipeline() {}
 
+  /** Side output of classifications for the language-model tier to upgrade. */
+  public static final OutputTag<LlmRequest> LLM_REQUESTS =
+      new OutputTag<>("llm-requests", TypeInformation.of(LlmRequest.class));
+
+  /** The pipeline with the offline classifier alone. */
   public static Outputs apply(DataStream<RawDelivery> deliveries) {
+    return apply(deliveries, LlmSettings.OFF, null);
+  }
+
+  /**
+   * The pipeline; with the language-model tier on ({@code llm} enabled), every classification is emitted at once
+   * and followed by its upgrade when the model's answer arrives (Flink async I/O, {@link UpgradeWithLlm}): both meet,
+   * keyed by issue, in {@link NewestLabel}, so downstream sees an issue's states in order and for one state the
+   * offline labels before the model's.
+   *
+   * @param answers where answers are kept (the compacted topic in the job); unused when the tier is off
+   */
+  public static Outputs apply(DataStream<RawDelivery> deliveries, LlmSettings llm, AnswerStore.Factory answers) {
     SingleOutputStreamOperator<GitHubEvent> facts =
         deliveries.process(new DecodeAndNormalise(REJECTED)).uid("normalise").name("decode and normalise");
 
-    DataStream<ClassifiedIssueEvent> classified =
+    SingleOutputStreamOperator<ClassifiedIssueEvent> offline =
         facts
             .filter(f -> f.type == GitHubEvent.Type.ISSUE || f.type == GitHubEvent.Type.COMMENT || f.type == GitHubEvent.Type.FIX_LINK)
             .uid("issue-facts")
             .name("issue facts")
             // All facts of one issue meet in one task: its state, and re-classification when it changes.
             .keyBy(f -> f.key)
-            .process(new ClassifyIssues())
+            .process(llm.enabled() ? new ClassifyIssues(ClassifierTier.fromEnvironment(), LLM_REQUESTS) : new ClassifyIssues())
             .uid("classify-issues")
             .name("classify issues");
+    DataStream<ClassifiedIssueEvent> classified = offline;
+    if (llm.enabled()) {
+      DataStream<ClassifiedIssueEvent> upgrades =
+          AsyncDataStream.unorderedWait(
+                  offline.getSideOutput(LLM_REQUESTS),
+                  new UpgradeWithLlm(llm, answers),
+                  llm.asyncTimeout().toMillis(),
+                  TimeUnit.MILLISECONDS,
+                  llm.capacity())
+              .uid("llm-upgrade")
+              .name("upgrade with the language model");
+      classified =
+          offline
+              .union(upgrades)
+              .keyBy(e -> e.row.id())
+              .process(new NewestLabel())
+              .uid("newest-label")
+              .name("newest label");
+    }
     DataStream<IssueRow> issues = classified.map(e -> e.row).uid("issue-rows").name("issue rows");
 
     DataStream<PullRequestRow> pullRequests =

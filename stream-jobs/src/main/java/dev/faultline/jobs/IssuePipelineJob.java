@@ -9,6 +9,9 @@ import dev.faultline.jobs.records.ClassifiedIssueEvent;
 import dev.faultline.jobs.sink.ClassifiedIssueSerializer;
 import dev.faultline.jobs.sink.Neo4jBatchSink;
 import java.util.Properties;
+import dev.faultline.jobs.llm.AnswerStore;
+import dev.faultline.jobs.llm.KafkaAnswerStore;
+import dev.faultline.schemas.Topic;
 import dev.faultline.jobs.source.RawDeliveryDeserializer;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.connector.base.DeliveryGuarantee;
@@ -24,6 +27,9 @@ import org.apache.kafka.clients.consumer.OffsetResetStrategy;
 /** Wires the issue pipeline to Kafka and Neo4j. {@link #main} is the entry point on a Flink cluster. */
 public final class IssuePipelineJob {
   public static final String NAME = "faultline-issue-pipeline";
+  /** Partitions of the answers topic when the job creates it: every subtask reads all of it anyway. */
+  static final int ANSWER_PARTITIONS = 4;
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(IssuePipelineJob.class);
 
   private IssuePipelineJob() {}
 
@@ -73,9 +79,19 @@ public final class IssuePipelineJob {
       sourceBuilder.setBounded(OffsetsInitializer.latest());
     }
     KafkaSource<RawDelivery> source = sourceBuilder.build();
+    AnswerStore.Factory answers = null;
+    if (config.llm().enabled()) {
+      // Where the job is built (client or JobManager), once: the answers topic exists and is compacted.
+      KafkaAnswerStore.ensureTopic(config.kafkaClientProperties(), config.llmAnswersTopic(), ANSWER_PARTITIONS,
+          Topic.LLM_ANSWERS.configs());
+      answers = KafkaAnswerStore.factory(config.kafkaClientProperties(), config.llmAnswersTopic());
+      LOG.info("Issue pipeline with the language-model tier: {}", config.llm());
+    }
     IssuePipeline.Outputs out =
         IssuePipeline.apply(
-            env.fromSource(source, WatermarkStrategy.noWatermarks(), "deliveries").uid("deliveries-source"));
+            env.fromSource(source, WatermarkStrategy.noWatermarks(), "deliveries").uid("deliveries-source"),
+            config.llm(),
+            answers);
     out.issues()
         .sinkTo(graphSink("issue-pipeline/neo4j-issues", IssueWriter::new, config))
         .uid("neo4j-issue-sink")

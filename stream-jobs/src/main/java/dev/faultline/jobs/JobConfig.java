@@ -1,6 +1,7 @@
 package dev.faultline.jobs;
 
 import dev.faultline.graph.GraphConfig;
+import dev.faultline.jobs.llm.LlmSettings;
 import dev.faultline.jobs.sink.SinkOptions;
 import dev.faultline.schemas.Topic;
 import java.io.Serializable;
@@ -21,6 +22,7 @@ import java.util.Properties;
  * @param parallelism job parallelism (0 = the cluster's default)
  * @param checkpointDir durable checkpoint storage (e.g. {@code s3://bucket/faultline}, {@code file:///data/ckpt});
  *     null leaves it to the cluster's configuration
+ * @param llm the language-model tier ({@code FAULTLINE_LLM_*}); {@link LlmSettings#OFF} by default
  */
 public record JobConfig(
     String kafkaBootstrap,
@@ -30,7 +32,8 @@ public record JobConfig(
     SinkOptions sink,
     Duration checkpointInterval,
     int parallelism,
-    String checkpointDir)
+    String checkpointDir,
+    LlmSettings llm)
     implements Serializable {
 
   public JobConfig {
@@ -38,6 +41,32 @@ public record JobConfig(
       throw new IllegalArgumentException("Kafka bootstrap servers are empty: pass --kafka-bootstrap HOST:PORT or set FAULTLINE_KAFKA_BOOTSTRAP_SERVERS");
     }
     kafkaProperties = Map.copyOf(kafkaProperties == null ? Map.of() : kafkaProperties);
+    llm = llm == null ? LlmSettings.OFF : llm;
+  }
+
+  /** Without the language-model tier. */
+  public JobConfig(
+      String kafkaBootstrap,
+      Map<String, String> kafkaProperties,
+      String groupId,
+      GraphConfig graph,
+      SinkOptions sink,
+      Duration checkpointInterval,
+      int parallelism,
+      String checkpointDir) {
+    this(kafkaBootstrap, kafkaProperties, groupId, graph, sink, checkpointInterval, parallelism, checkpointDir,
+        LlmSettings.OFF);
+  }
+
+  /** A copy with the language-model tier's settings. */
+  public JobConfig withLlm(LlmSettings settings) {
+    return new JobConfig(kafkaBootstrap, kafkaProperties, groupId, graph, sink, checkpointInterval, parallelism,
+        checkpointDir, settings);
+  }
+
+  /** The compacted topic of the language-model tier's answers. */
+  public String llmAnswersTopic() {
+    return Topic.LLM_ANSWERS.topicName();
   }
 
   public String deliveriesTopic() {
@@ -65,7 +94,8 @@ public record JobConfig(
    * (FAULTLINE_KAFKA_BOOTSTRAP_SERVERS), {@code --neo4j-uri} (FAULTLINE_NEO4J_URI), {@code --neo4j-user}, {@code
    * --neo4j-password}, {@code --neo4j-database}, {@code --group-id}, {@code --checkpoint-interval-ms}, {@code
    * --parallelism}, {@code --checkpoint-dir} (FAULTLINE_CHECKPOINT_DIR), {@code --sink-batch-size}, {@code --sink-flush-ms}; {@code --kafka.X value} passes Kafka client
-   * property X (e.g. {@code --kafka.security.protocol SASL_SSL}).
+   * property X (e.g. {@code --kafka.security.protocol SASL_SSL}). The language-model tier comes from the
+   * {@code FAULTLINE_LLM_*} environment only (its API key never travels in program arguments).
    */
   public static JobConfig fromArgs(String[] args, Map<String, String> env) {
     JobArgs a = JobArgs.parse(args);
@@ -82,6 +112,7 @@ public record JobConfig(
         sink,
         Duration.ofMillis(Long.parseLong(a.get("checkpoint-interval-ms", "5000"))),
         Integer.parseInt(a.get("parallelism", "0")),
-        a.get("checkpoint-dir", env.get("FAULTLINE_CHECKPOINT_DIR")));
+        a.get("checkpoint-dir", env.get("FAULTLINE_CHECKPOINT_DIR")),
+        LlmSettings.fromEnvironment(env));
   }
 }

@@ -121,6 +121,15 @@ public record LlmConfig(
    * names, else none).
    */
   public static LlmConfig fromEnvironment(Map<String, String> env, Path propertiesFile) {
+    return from(settings(env, propertiesFile));
+  }
+
+  /**
+   * The {@code FAULTLINE_LLM_*} settings of an environment map over a properties file (the one given, else the one
+   * {@value #CONFIG_FILE} names, else none), with the API key under its variable's name: what {@link #from} reads.
+   * A job carries this map to its task managers and parses it there.
+   */
+  public static Map<String, String> settings(Map<String, String> env, Path propertiesFile) {
     Map<String, String> merged = new HashMap<>();
     Path file = propertiesFile != null ? propertiesFile : env.containsKey(CONFIG_FILE) ? Path.of(env.get(CONFIG_FILE)) : null;
     if (file != null) {
@@ -141,7 +150,7 @@ public record LlmConfig(
     if (env.containsKey(keyEnv)) {
       merged.put(keyEnv, env.get(keyEnv));
     }
-    return from(merged);
+    return merged;
   }
 
   /** Settings from a map of {@code FAULTLINE_LLM_*} keys (the API key is looked up under its variable's name). */

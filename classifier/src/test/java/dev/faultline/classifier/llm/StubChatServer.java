@@ -62,6 +62,7 @@ public final class StubChatServer implements AutoCloseable {
   private final List<Recorded> requests = Collections.synchronizedList(new ArrayList<>());
   private final ObjectMapper json = new ObjectMapper();
   private volatile Reply fallback = Reply.status(500, Map.of());
+  private volatile java.util.concurrent.CountDownLatch gate = new java.util.concurrent.CountDownLatch(0);
   private final java.util.concurrent.atomic.AtomicInteger inFlight = new java.util.concurrent.atomic.AtomicInteger();
   private final java.util.concurrent.atomic.AtomicInteger maxInFlight = new java.util.concurrent.atomic.AtomicInteger();
 
@@ -96,6 +97,21 @@ public final class StubChatServer implements AutoCloseable {
     }
   }
 
+  /**
+   * Holds every request that arrives from now on (recorded, unanswered) until {@link #release()}: a test can see
+   * what happens while answers are outstanding without timing anything.
+   */
+  public StubChatServer hold() {
+    gate = new java.util.concurrent.CountDownLatch(1);
+    return this;
+  }
+
+  /** Answers the held requests and every later one. */
+  public StubChatServer release() {
+    gate.countDown();
+    return this;
+  }
+
   /** The most requests it was ever answering at once. */
   public int maxInFlight() {
     return maxInFlight.get();
@@ -123,6 +139,12 @@ public final class StubChatServer implements AutoCloseable {
           body));
       if (!ex.getRequestURI().getPath().equals("/v1/chat/completions") || !"POST".equals(ex.getRequestMethod())) {
         send(ex, 404, "{\"error\":{\"message\":\"no such route\"}}");
+        return;
+      }
+      try {
+        gate.await();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
         return;
       }
       Reply r = script.poll();

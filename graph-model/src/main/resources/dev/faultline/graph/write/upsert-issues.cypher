@@ -17,8 +17,11 @@ MERGE (r:Repository {fullName: row.repo})
 MERGE (r)-[:OF]->(f)
 MERGE (i:Issue {id: row.id})
 WITH i, r, row
-// Newest state wins whatever the arrival order: a row older than the stored state changes nothing.
-WHERE i.stateVersion IS NULL OR i.stateVersion <= row.stateVersion
+// Newest state wins whatever the arrival order: a row older than the stored state changes nothing. Of two rows of the
+// same state, a language model's (labelRank 1) wins over an offline tier's (0): a replayed offline row does not undo
+// an upgrade (LabelSource).
+WHERE i.stateVersion IS NULL OR i.stateVersion < row.stateVersion
+   OR (i.stateVersion = row.stateVersion AND coalesce(i.labelRank, 0) <= row.labelRank)
 SET i.stateVersion = row.stateVersion,
     i.number = row.number,
     i.repo = row.repo,

@@ -77,7 +77,9 @@ public final class LocalStack implements AutoCloseable {
     ConfidencePolicy confidence = ConfidencePolicy.fromEnvironment(env, System.getProperties());
     kafka = EmbeddedKafka.start(dataDir.resolve("kafka"), options.kafkaPort());
     started.add(() -> kafka.close());
-    kafka.createTopics(PARTITIONS, Arrays.stream(Topic.values()).map(Topic::topicName).toList());
+    Map<String, Map<String, String>> topics = new java.util.LinkedHashMap<>();
+    Arrays.stream(Topic.values()).forEach(t -> topics.put(t.topicName(), t.configs()));
+    kafka.createTopics(PARTITIONS, topics); // faultline.llm-answers compacted
     kafkaAdmin = kafka.admin();
     started.add(kafkaAdmin);
 
@@ -94,7 +96,8 @@ public final class LocalStack implements AutoCloseable {
     flink = LocalFlink.start(dataDir.resolve("flink"), 4, options.flinkRestPort());
     started.add(flink);
     JobConfig job =
-        new JobConfig(kafka.bootstrapServers(), Map.of(), "faultline-issue-pipeline", graph, SinkOptions.DEFAULTS, Duration.ofSeconds(5), 2, null);
+        new JobConfig(kafka.bootstrapServers(), Map.of(), "faultline-issue-pipeline", graph, SinkOptions.DEFAULTS, Duration.ofSeconds(5), 2, null)
+            .withLlm(dev.faultline.jobs.llm.LlmSettings.fromEnvironment(env)); // off unless FAULTLINE_LLM_ENDPOINT is set
     pipelineJob = flink.submit(IssuePipelineJob.NAME, env2 -> IssuePipelineJob.build(env2, job));
     started.add(() -> flink.checkpointAndCancel(pipelineJob, Duration.ofSeconds(10)));
     flink.awaitRunning(pipelineJob, Duration.ofSeconds(60));

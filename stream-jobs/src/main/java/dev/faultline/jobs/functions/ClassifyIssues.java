@@ -5,6 +5,7 @@ import dev.faultline.jobs.classify.IssueAccumulator;
 import dev.faultline.jobs.classify.IssueClassification;
 import dev.faultline.jobs.records.ClassifiedIssueEvent;
 import dev.faultline.jobs.records.GitHubEvent;
+import dev.faultline.jobs.records.LlmRequest;
 import java.time.Duration;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.StateTtlConfig;
@@ -12,6 +13,7 @@ import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
+import org.apache.flink.util.OutputTag;
 
 /**
  * Keyed by issue id: folds issue, comment and fix-link facts into the issue's state and re-classifies whenever what
@@ -22,6 +24,7 @@ public final class ClassifyIssues extends KeyedProcessFunction<String, GitHubEve
   static final Duration STATE_TTL = Duration.ofDays(400);
 
   private final ClassifierTier tier;
+  private final OutputTag<LlmRequest> llmRequests;
   private transient ValueState<IssueAccumulator> state;
   private transient IssueClassification classification;
 
@@ -31,7 +34,16 @@ public final class ClassifyIssues extends KeyedProcessFunction<String, GitHubEve
   }
 
   public ClassifyIssues(ClassifierTier tier) {
+    this(tier, null);
+  }
+
+  /**
+   * @param llmRequests side output of each classification with the issue's state, for the language-model tier to
+   *     upgrade; null when the tier is off
+   */
+  public ClassifyIssues(ClassifierTier tier, OutputTag<LlmRequest> llmRequests) {
     this.tier = tier;
+    this.llmRequests = llmRequests;
   }
 
   @Override
@@ -54,11 +66,16 @@ public final class ClassifyIssues extends KeyedProcessFunction<String, GitHubEve
     }
     state.update(acc);
     if (acc.issue != null) {
-      out.collect(
+      ClassifiedIssueEvent event =
           new ClassifiedIssueEvent(
               classification.classify(acc, acc.stateVersion),
               fact.deliveryId,
-              IssueClassification.fixingPullRequests(acc)));
+              IssueClassification.fixingPullRequests(acc));
+      out.collect(event);
+      if (llmRequests != null) {
+        // The offline labels go out first; the language model's answer, if any, follows as an upgrade.
+        ctx.output(llmRequests, new LlmRequest(event, acc));
+      }
     }
   }
 }

@@ -1,0 +1,41 @@
+package dev.faultline.graph;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class LabelSourceTest {
+
+  @Test
+  void namesTheTierOfAClassifierVersion() {
+    assertEquals("rules", LabelSource.ofClassifierVersion("rules-1.3.1+taxonomy-v1"));
+    assertEquals("model", LabelSource.ofClassifierVersion("learned-2+rules-1.3.1"));
+    assertEquals("llm:qwen2.5-7b", LabelSource.ofClassifierVersion("llm:qwen2.5-7b/faultline-prompt-1.abcd1234"));
+    assertEquals("llm:m", LabelSource.ofClassifierVersion("llm:m"));
+  }
+
+  @Test
+  void aLanguageModelsRowOutranksAnOfflineRow() {
+    assertEquals(LabelSource.LLM_RANK, LabelSource.rankOf("llm:m"));
+    assertEquals(LabelSource.OFFLINE_RANK, LabelSource.rankOf("model"));
+    assertEquals(LabelSource.OFFLINE_RANK, LabelSource.rankOf("rules"));
+  }
+
+  @Test
+  void aDimensionAPersonLabelledIsHumanWhateverTheTier() {
+    IssueRow.ClassificationRow c = new IssueRow.ClassificationRow(
+        "BUG", "HANG", "HANG", "UNKNOWN", "UNKNOWN", "COMMUNICATION", "TRAINING", Boolean.TRUE, null, Map.of(),
+        Map.of(), Map.of(), List.of("kind"), "llm:m/p1", 0L, "llm:m", "p1");
+    assertEquals("human", c.sourceOf("kind"));
+    assertEquals("llm:m", c.sourceOf("symptom"));
+    assertEquals(1, c.rank());
+    IssueRow.ClassificationRow offline = new IssueRow.ClassificationRow(
+        "BUG", "HANG", "HANG", "UNKNOWN", "UNKNOWN", "COMMUNICATION", "TRAINING", Boolean.TRUE, null, Map.of(),
+        Map.of(), Map.of(), List.of(), "rules-1.3.1+taxonomy-v1", 0L);
+    assertEquals("rules", offline.labelSource());
+    assertEquals(null, offline.promptVersion());
+    assertEquals(0, offline.rank());
+  }
+}

@@ -1,0 +1,172 @@
+package dev.faultline.jobs.llm;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.faultline.classifier.IssueText;
+import dev.faultline.classifier.llm.Answer;
+import dev.faultline.classifier.llm.AnswerCache;
+import dev.faultline.classifier.llm.AnswerParser;
+import dev.faultline.classifier.llm.AnswerSchema;
+import dev.faultline.classifier.llm.ChatClient;
+import dev.faultline.classifier.llm.ExampleSet;
+import dev.faultline.classifier.llm.LlmConfig;
+import dev.faultline.classifier.llm.LlmException;
+import dev.faultline.classifier.llm.Prompt;
+import dev.faultline.graph.IssueRow;
+import dev.faultline.graph.LabelSource;
+import dev.faultline.schemas.taxonomy.Symptom;
+import dev.faultline.schemas.taxonomy.Taxonomy;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+/**
+ * The upgrade of an issue's offline labels with a language model's answer, in plain Java: the cache key of the
+ * item (prompt version, model, item content, as the CLI's cache), the answer from the {@link AnswerStore} or, on a
+ * miss, from the endpoint (validated, then stored), and the upgraded graph row. Every dimension a person labelled
+ * on GitHub keeps its label; every other dimension takes the model's code with the configured confidence and the
+ * source {@code llm:<model>}. Framework, versions and everything that is not a label stay as the offline row has
+ * them. Thread-safe when its collaborators are.
+ */
+public final class LlmUpgrader {
+
+  /** What became of one item. */
+  public sealed interface Outcome permits Upgraded, NotUpgraded {}
+
+  /**
+   * The row with the model's labels.
+   *
+   * @param cached whether the answer came from the store (no request)
+   */
+  public record Upgraded(IssueRow row, boolean cached) implements Outcome {}
+
+  /**
+   * The item keeps its offline labels.
+   *
+   * @param cause {@code failure} (the endpoint gave no reply), {@code invalid} (the reply was not a valid answer)
+   * @param reason what went wrong, for the log
+   */
+  public record NotUpgraded(String cause, String reason) implements Outcome {}
+
+  private final LlmConfig config;
+  private final Taxonomy taxonomy;
+  private final Prompt prompt;
+  private final AnswerSchema schema;
+  private final AnswerParser parser;
+  private final AnswerStore store;
+  private final ChatClient client;
+  private final Supplier<ExampleSet> examples;
+  private final ObjectMapper json = new ObjectMapper();
+
+  /**
+   * @param prompt with k &gt; 0, {@code examples} must be given
+   * @param client the endpoint
+   * @param examples the labelled example set, loaded when first needed; null without examples
+   */
+  public LlmUpgrader(LlmConfig config, Taxonomy taxonomy, Prompt prompt, AnswerStore store, ChatClient client,
+      Supplier<ExampleSet> examples) {
+    this.config = Objects.requireNonNull(config, "config");
+    this.taxonomy = Objects.requireNonNull(taxonomy, "taxonomy");
+    this.prompt = Objects.requireNonNull(prompt, "prompt");
+    this.schema = new AnswerSchema(taxonomy);
+    this.parser = new AnswerParser(schema);
+    this.store = Objects.requireNonNull(store, "store");
+    this.client = Objects.requireNonNull(client, "client");
+    this.examples = examples;
+    if (config.model() == null) {
+      throw new IllegalArgumentException("the language-model tier needs a model name: set " + LlmConfig.PREFIX + "MODEL");
+    }
+    if (prompt.k() > 0 && examples == null) {
+      throw new IllegalArgumentException("a prompt with " + prompt.k() + " examples needs an example set");
+    }
+  }
+
+  /** The prompt version recorded with every label. */
+  public String promptVersion() {
+    return prompt.version();
+  }
+
+  /** The cache key of an item. */
+  public String key(IssueText in) {
+    return AnswerCache.key(prompt.version(), config.model(), Prompt.itemContent(in));
+  }
+
+  /** The upgrade from a stored answer, if the store has a valid one: no request. */
+  public Optional<Upgraded> fromStore(IssueRow offline, IssueText in) {
+    return store.get(key(in)).flatMap(e -> parser.parse(e.answer()) instanceof AnswerParser.Accepted a
+        ? Optional.of(new Upgraded(upgrade(offline, a.answer(), true), true))
+        : Optional.empty());
+  }
+
+  /** Asks the endpoint (blocking, with the client's retries), validates and stores the answer. */
+  public Outcome ask(IssueRow offline, IssueText in) {
+    String key = key(in);
+    List<ExampleSet.Near> near = prompt.k() > 0 ? examples.get().nearest(in, prompt.k()) : List.of();
+    ObjectNode body = ChatClient.requestBody(json, config.model(), prompt.messages(in, near), schema.responseFormat(json));
+    ChatClient.Reply reply;
+    try {
+      reply = client.complete(body);
+    } catch (LlmException e) {
+      return new NotUpgraded("failure", e.getMessage());
+    }
+    AnswerParser.Result r = parser.parse(reply.content());
+    if (r instanceof AnswerParser.Rejection rej) {
+      return new NotUpgraded("invalid", "answer rejected: " + rej.reason());
+    }
+    Answer answer = ((AnswerParser.Accepted) r).answer();
+    store.put(new AnswerCache.Entry(key, prompt.version(), config.model(), parser.format(answer), reply.promptTokens(),
+        reply.completionTokens(), "stream"));
+    return new Upgraded(upgrade(offline, answer, false), false);
+  }
+
+  /** The offline row with the model's labels where no person gave one. */
+  public IssueRow upgrade(IssueRow offline, Answer a, boolean cached) {
+    return upgrade(offline, a, taxonomy, config.model(), prompt.version(), config.confidence(), cached);
+  }
+
+  /**
+   * The offline row with the model's labels where no person gave one: pure.
+   *
+   * @param confidence the configured confidence of the model's labels
+   */
+  public static IssueRow upgrade(IssueRow offline, Answer a, Taxonomy taxonomy, String model, String promptVersion,
+      double confidence, boolean cached) {
+    IssueRow.ClassificationRow c = offline.classification();
+    List<String> human = c.humanGiven() == null ? List.of() : c.humanGiven();
+    String source = LabelSource.llm(model);
+    String evidence = source + " prompt " + promptVersion + (cached ? " (cached answer)" : "");
+    Map<String, Double> conf = new LinkedHashMap<>(c.confidence() == null ? Map.of() : c.confidence());
+    Map<String, String> ev = new LinkedHashMap<>(c.evidence() == null ? Map.of() : c.evidence());
+    for (String d : IssueRow.DIMENSIONS) {
+      if (!human.contains(d)) {
+        conf.put(d, confidence);
+        ev.put(d, evidence);
+      }
+    }
+    String symptom = human.contains("symptom") ? c.symptom() : a.symptom().name();
+    String symptomClass = human.contains("symptom") ? c.symptomClass() : symptomClassOf(a.symptom(), taxonomy);
+    return new IssueRow(offline.id(), offline.repo(), offline.framework(), offline.number(), offline.title(),
+        offline.body(), offline.state(), offline.url(), offline.author(), offline.labels(), offline.createdAtMillis(),
+        offline.updatedAtMillis(), offline.closedAtMillis(), offline.stateVersion(), offline.commentCount(),
+        offline.transferredTo(),
+        new IssueRow.ClassificationRow(
+            human.contains("kind") ? c.kind() : a.kind().name(),
+            symptom,
+            symptomClass,
+            human.contains("rootCause") ? c.rootCause() : a.rootCause().name(),
+            human.contains("fixPattern") ? c.fixPattern() : a.fixPattern().name(),
+            human.contains("stage") ? c.stage() : a.stage().name(),
+            human.contains("phase") ? c.phase() : a.phase().name(),
+            human.contains("distributedSpecific") ? c.distributedSpecific() : a.distributedSpecific(),
+            c.frameworkVersion(), c.versions(), conf, ev, new ArrayList<>(human),
+            source + "/" + promptVersion, c.classifiedAtMillis(), source, promptVersion));
+  }
+
+  private static String symptomClassOf(Symptom s, Taxonomy t) {
+    return s == Symptom.NONE || s == Symptom.UNKNOWN ? s.name() : t.symptomClassOf(s.name()).orElse("UNKNOWN");
+  }
+}

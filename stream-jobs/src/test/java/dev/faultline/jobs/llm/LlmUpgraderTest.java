@@ -1,0 +1,152 @@
+package dev.faultline.jobs.llm;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.faultline.classifier.IssueText;
+import dev.faultline.classifier.llm.AnswerCache;
+import dev.faultline.classifier.llm.Budget;
+import dev.faultline.classifier.llm.ChatClient;
+import dev.faultline.classifier.llm.LlmConfig;
+import dev.faultline.classifier.llm.LlmStats;
+import dev.faultline.classifier.llm.Prompt;
+import dev.faultline.classifier.llm.StubChatServer;
+import dev.faultline.graph.IssueRow;
+import dev.faultline.jobs.LlmFixtures;
+import dev.faultline.schemas.taxonomy.Taxonomy;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The upgrade in plain Java against the real-HTTP stub: no Flink. */
+class LlmUpgraderTest {
+  private static final Taxonomy TAXONOMY = Taxonomy.load();
+  private StubChatServer stub;
+  private MemoryStore store;
+  private LlmStats stats;
+  private LlmUpgrader upgrader;
+
+  /** An answer store in memory. */
+  static final class MemoryStore implements AnswerStore {
+    final Map<String, AnswerCache.Entry> entries = new ConcurrentHashMap<>();
+
+    @Override
+    public Optional<AnswerCache.Entry> get(String key) {
+      return Optional.ofNullable(entries.get(key));
+    }
+
+    @Override
+    public void put(AnswerCache.Entry entry) {
+      entries.put(entry.key(), entry);
+    }
+
+    @Override
+    public long size() {
+      return entries.size();
+    }
+
+    @Override
+    public void close() {}
+  }
+
+  @BeforeEach
+  void start() throws Exception {
+    stub = new StubChatServer();
+    store = new MemoryStore();
+    stats = new LlmStats();
+    LlmConfig config = LlmConfig.from(Map.of("FAULTLINE_LLM_ENDPOINT", stub.endpoint().toString(),
+        "FAULTLINE_LLM_MODEL", LlmFixtures.MODEL, "FAULTLINE_LLM_MAX_RETRIES", "0", "FAULTLINE_LLM_CONFIDENCE", "0.8"));
+    ChatClient client = new ChatClient(config, ChatClient.httpClient(config), new Budget(100, 1_000_000, Clock.systemUTC()),
+        stats);
+    upgrader = new LlmUpgrader(config, TAXONOMY, new Prompt(TAXONOMY, 0), store, client, null);
+  }
+
+  @AfterEach
+  void stop() {
+    stub.close();
+  }
+
+  static IssueText text(String title) {
+    return new IssueText("acme/trainer", 4, title, "Rank 0 waits forever in barrier().", List.of(), List.of(), List.of(),
+        "open");
+  }
+
+  static IssueRow offline(List<String> human) {
+    IssueRow.ClassificationRow c = new IssueRow.ClassificationRow(
+        "BUG", "HANG", "HANG", "UNKNOWN", "UNKNOWN", "COMMUNICATION", "INFERENCE", Boolean.TRUE, null, Map.of(),
+        Map.of("kind", 0.7, "phase", 1.0), Map.of("phase", "GitHub label 'inference'"), human, "learned-2+rules-1.3.1",
+        1_000L);
+    return new IssueRow("acme/trainer#4", "acme/trainer", "trainer", 4, "t", "b", "open", null, "someone", List.of(),
+        1_000L, 1_000L, null, 1_000L, 0, null, c);
+  }
+
+  @Test
+  void upgradesEveryDimensionButThoseAPersonLabelled() {
+    stub.then(StubChatServer.Reply.answer(LlmFixtures.ANSWER));
+    LlmUpgrader.Outcome o = upgrader.ask(offline(List.of("phase")), text("Barrier never returns"));
+    IssueRow.ClassificationRow c = assertInstanceOf(LlmUpgrader.Upgraded.class, o).row().classification();
+    assertEquals("CHECKPOINT_FAILURE", c.symptom());
+    assertEquals("CRASH", c.symptomClass(), "the symptom's class from the taxonomy");
+    assertEquals("FAULT_TOLERANCE", c.stage());
+    assertEquals("INFERENCE", c.phase(), "a person's label wins");
+    assertEquals("human", c.sourceOf("phase"));
+    assertEquals(1.0, c.confidence().get("phase"));
+    assertEquals("llm:" + LlmFixtures.MODEL, c.sourceOf("symptom"));
+    assertEquals(0.8, c.confidence().get("symptom"));
+    assertEquals(upgrader.promptVersion(), c.promptVersion());
+    assertEquals("llm:" + LlmFixtures.MODEL + "/" + upgrader.promptVersion(), c.classifierVersion());
+    assertEquals(1, c.rank());
+    assertEquals(1, store.size(), "the answer is stored");
+    assertEquals(1, stats.requests());
+  }
+
+  @Test
+  void aStoredAnswerCostsNoRequest() {
+    stub.then(StubChatServer.Reply.answer(LlmFixtures.ANSWER));
+    IssueText t = text("Barrier never returns");
+    assertTrue(upgrader.fromStore(offline(List.of()), t).isEmpty());
+    upgrader.ask(offline(List.of()), t);
+    LlmUpgrader.Upgraded again = upgrader.fromStore(offline(List.of()), t).orElseThrow();
+    assertTrue(again.cached());
+    assertTrue(again.row().classification().evidence().get("symptom").endsWith("(cached answer)"));
+    assertEquals(1, stub.requests().size());
+    assertTrue(upgrader.fromStore(offline(List.of()), text("Another title")).isEmpty(), "other content, other key");
+  }
+
+  @Test
+  void anInvalidAnswerOrAFailedRequestKeepsTheOfflineLabelsWithAReason() {
+    stub.then(StubChatServer.Reply.answer("{\"kind\": \"BUG\"}"), StubChatServer.Reply.brokenBody(),
+        StubChatServer.Reply.status(503, Map.of()));
+    LlmUpgrader.NotUpgraded invalid =
+        assertInstanceOf(LlmUpgrader.NotUpgraded.class, upgrader.ask(offline(List.of()), text("a")));
+    assertEquals("invalid", invalid.cause());
+    assertTrue(invalid.reason().contains("missing field"), invalid.reason());
+    LlmUpgrader.NotUpgraded broken =
+        assertInstanceOf(LlmUpgrader.NotUpgraded.class, upgrader.ask(offline(List.of()), text("b")));
+    assertEquals("failure", broken.cause());
+    LlmUpgrader.NotUpgraded unavailable =
+        assertInstanceOf(LlmUpgrader.NotUpgraded.class, upgrader.ask(offline(List.of()), text("c")));
+    assertTrue(unavailable.reason().contains("503"), unavailable.reason());
+    assertEquals(0, store.size(), "nothing invalid is stored");
+  }
+
+  @Test
+  void anInvalidStoredAnswerIsNotUsed() {
+    IssueText t = text("Barrier never returns");
+    store.put(new AnswerCache.Entry(upgrader.key(t), upgrader.promptVersion(), LlmFixtures.MODEL,
+        "{\"kind\": \"NOT_A_KIND\"}", 1, 1, "test"));
+    assertTrue(upgrader.fromStore(offline(List.of()), t).isEmpty());
+  }
+
+  @Test
+  void theKeyIsTheCliCachesKey() {
+    IssueText t = text("Barrier never returns");
+    assertEquals(AnswerCache.key(upgrader.promptVersion(), LlmFixtures.MODEL, Prompt.itemContent(t)), upgrader.key(t));
+  }
+}

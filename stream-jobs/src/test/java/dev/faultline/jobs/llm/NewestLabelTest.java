@@ -1,0 +1,82 @@
+package dev.faultline.jobs.llm;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.faultline.graph.IssueRow;
+import dev.faultline.jobs.functions.NewestLabel;
+import dev.faultline.jobs.records.ClassifiedIssueEvent;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
+import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** Where offline labels and upgrades meet, in Flink's operator test harness. */
+class NewestLabelTest {
+  private KeyedOneInputStreamOperatorTestHarness<String, ClassifiedIssueEvent, ClassifiedIssueEvent> harness;
+
+  @BeforeEach
+  void open() throws Exception {
+    harness = new KeyedOneInputStreamOperatorTestHarness<>(new KeyedProcessOperator<>(new NewestLabel()),
+        e -> e.row.id(), Types.STRING);
+    harness.open();
+  }
+
+  @AfterEach
+  void close() throws Exception {
+    harness.close();
+  }
+
+  private static ClassifiedIssueEvent event(String id, long version, String source) {
+    IssueRow.ClassificationRow c = new IssueRow.ClassificationRow(
+        "BUG", "HANG", "HANG", "UNKNOWN", "UNKNOWN", "COMMUNICATION", "TRAINING", null, null, Map.of(), Map.of(),
+        Map.of(), List.of(), source.startsWith("llm:") ? source + "/p1" : "learned-2", version, source,
+        source.startsWith("llm:") ? "p1" : null);
+    IssueRow row = new IssueRow(id, "acme/t", "t", 1, "t", "b", "open", null, "a", List.of(), version, version, null,
+        version, 0, null, c);
+    return new ClassifiedIssueEvent(row, "d-" + version + source, List.of());
+  }
+
+  private List<String> out() {
+    return harness.extractOutputValues().stream()
+        .map(e -> e.row.stateVersion() + " " + e.row.classification().labelSource()).toList();
+  }
+
+  @Test
+  void anUpgradeFollowsItsStateButNeverOvertakesANewerState() throws Exception {
+    harness.processElement(event("a#1", 10, "model"), 0);
+    harness.processElement(event("a#1", 10, "llm:m"), 0); // the answer for state 10
+    harness.processElement(event("a#1", 10, "model"), 0); // a replayed offline label of state 10: dropped
+    harness.processElement(event("a#1", 20, "model"), 0); // the issue changes
+    harness.processElement(event("a#1", 10, "llm:m"), 0); // a late answer for state 10: dropped
+    harness.processElement(event("a#1", 20, "llm:m"), 0);
+    harness.processElement(event("b#2", 5, "model"), 0); // another issue has its own order
+    assertEquals(List.of("10 model", "10 llm:m", "20 model", "20 llm:m", "5 model"), out());
+    assertEquals(2, harness.numKeyedStateEntries());
+    assertEquals(0, harness.numEventTimeTimers());
+    assertEquals(0, harness.numProcessingTimeTimers());
+  }
+
+  @Test
+  void forgetsAnIssueAfterTheStateTtl() throws Exception {
+    harness.setStateTtlProcessingTime(0);
+    harness.processElement(event("a#1", 10, "llm:m"), 0);
+    harness.setStateTtlProcessingTime(java.time.Duration.ofDays(401).toMillis());
+    harness.processElement(event("a#1", 10, "model"), 0); // the entry expired: passes again
+    assertEquals(List.of("10 llm:m", "10 model"), out());
+  }
+
+  @Test
+  void orderOfVersionsAndRanks() {
+    assertTrue(NewestLabel.follows(2, 0, 1, 1));
+    assertTrue(NewestLabel.follows(1, 1, 1, 0));
+    assertTrue(NewestLabel.follows(1, 0, 1, 0), "ties pass");
+    assertFalse(NewestLabel.follows(1, 0, 1, 1));
+    assertFalse(NewestLabel.follows(1, 1, 2, 0));
+  }
+}
