@@ -35,7 +35,7 @@ import java.util.function.Function;
 public final class LearnedClassifier implements DefectClassifier {
 
   /** The learned layer's own version; stored with the rules' version as the classifier version. */
-  public static final String LAYER_VERSION = "learned-1.0";
+  public static final String LAYER_VERSION = "learned-1.1";
 
   /** Nearest labelled items named in the evidence. */
   static final int NEIGHBOURS = 3;

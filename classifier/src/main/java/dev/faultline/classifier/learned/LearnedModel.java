@@ -26,7 +26,7 @@ import java.util.zip.GZIPOutputStream;
  * Stored as gzipped JSON with float arrays in base64 (little-endian), written byte-for-byte the same for the same
  * training input.
  *
- * @param version the classifier version stored with every label, e.g. {@code learned-1.0+rules-1.3.1+taxonomy-v1}
+ * @param version the classifier version stored with every label, e.g. {@code learned-1.1+rules-1.3.1+taxonomy-v1}
  * @param encoder name of the text encoder the model was trained with
  * @param vectorizer the features
  * @param models per dimension
