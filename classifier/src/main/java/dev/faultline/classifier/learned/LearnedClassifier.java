@@ -57,14 +57,40 @@ public final class LearnedClassifier implements DefectClassifier {
   }
 
   private static final class Holder {
-    static final LearnedClassifier INSTANCE =
+    static final LearnedClassifier INSTANCE = warmedUp(
         new LearnedClassifier(
-            new Classifier(ClassifierConfig.defaults()), MiniLmEmbedder.shared(), LearnedModel.bundled());
+            new Classifier(ClassifierConfig.defaults()), MiniLmEmbedder.shared(), LearnedModel.bundled()));
   }
 
-  /** The JVM's one learned classifier over the default rules and the committed artefact. */
+  /** The JVM's one learned classifier over the default rules and the committed artefact, warmed up. */
   public static LearnedClassifier shared() {
     return Holder.INSTANCE;
+  }
+
+  /** Synthetic issues of the warm-up (our own wording): short and long, with a traceback, a comment and labels. */
+  private static final String[] WARM_UP = {
+    "Training hangs in all_reduce after the first step on two nodes",
+    "RuntimeError: CUDA out of memory while saving a checkpoint with stage 3 offload",
+    "How do I set the micro batch size for pipeline parallel inference?",
+    "Loss is nan with bf16 and gradient accumulation; works in fp32.\nTraceback (most recent call last):\n"
+        + "  File \"engine.py\", line 12, in step\nRuntimeError: expected all tensors to be on the same device",
+  };
+
+  /**
+   * Classifies a few synthetic issues before the first real one: the encoder's first runs (ONNX Runtime allocates
+   * its buffers and picks its kernels then) and the first compilations of the rules and features take several times
+   * a warm call, and a stream's first deliveries would otherwise queue behind them. About half a second, once per JVM.
+   */
+  static LearnedClassifier warmedUp(LearnedClassifier c) {
+    for (int round = 0; round < 8; round++) {
+      for (int i = 0; i < WARM_UP.length; i++) {
+        String body = String.join("\n", java.util.Collections.nCopies(round + 1, WARM_UP[(i + round) % WARM_UP.length]));
+        c.classify(new IssueText("warm-up/warm-up", i + 1, WARM_UP[i], body, List.of(round % 2 == 0 ? "bug" : "question"),
+            List.of(new dev.faultline.classifier.Comment("someone", false, WARM_UP[(i + 1) % WARM_UP.length])),
+            List.of(), "open"));
+      }
+    }
+    return c;
   }
 
   /** The classifier version of an artefact trained now. */

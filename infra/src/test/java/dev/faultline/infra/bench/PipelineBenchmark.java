@@ -78,6 +78,12 @@ public final class PipelineBenchmark {
   private final Map<String, Object> results = new HashMap<>();
 
   public static void main(String[] args) throws Exception {
+    if (args.length > 0 && args[0].equals("latency")) { // the live-latency part alone: java ... PipelineBenchmark latency
+      PipelineBenchmark b = new PipelineBenchmark();
+      b.latencyAndMemory(Files.createTempDirectory("faultline-bench"));
+      System.out.println(b.results);
+      System.exit(0);
+    }
     int events = args.length > 0 ? Integer.parseInt(args[0]) : 20_000;
     Path out = Path.of(args.length > 1 ? args[1] : "target/bench");
     Files.createDirectories(out);
@@ -406,6 +412,18 @@ public final class PipelineBenchmark {
     poller.interrupt();
     List<Long> latencies = new ArrayList<>();
     seen.forEach((n, t) -> latencies.add(Math.max(0, (t - sent.getOrDefault(n, t)) / 1_000_000)));
+    StringBuilder inOrder = new StringBuilder(); // in sending order, by tenths: does the first tenth wait for a warm-up?
+    for (int tenth = 0; tenth < 10; tenth++) {
+      List<Long> part = new ArrayList<>();
+      for (int n = tenth * count / 10 + 1; n <= (tenth + 1) * count / 10; n++) {
+        if (seen.containsKey(n) && sent.containsKey(n)) {
+          part.add((seen.get(n) - sent.get(n)) / 1_000_000);
+        }
+      }
+      Collections.sort(part);
+      inOrder.append(' ').append(percentile(part, 50));
+    }
+    System.out.printf("  p50 by tenth of the run (ms):%s%n", inOrder);
     Collections.sort(latencies);
     return latencies;
   }
