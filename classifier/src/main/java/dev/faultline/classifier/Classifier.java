@@ -15,7 +15,7 @@ import dev.faultline.schemas.taxonomy.Stage;
 import dev.faultline.schemas.taxonomy.Symptom;
 import dev.faultline.schemas.taxonomy.SymptomClass;
 import dev.faultline.schemas.taxonomy.Taxonomy;
-import dev.faultline.schemas.taxonomy.TaxonomyDimension;
+import dev.faultline.schemas.taxonomy.Dimension;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
@@ -119,18 +119,18 @@ public final class Classifier implements DefectClassifier {
     Label<FixPattern> fix = threshold(fixPattern(ctx, kind.value(), symptom.value()), FixPattern.UNKNOWN);
 
     // people's labels win
-    EnumMap<TaxonomyDimension, Label<String>> human = humanLabels(in);
-    if (human.containsKey(TaxonomyDimension.KIND)) {
-      kind = retype(human.get(TaxonomyDimension.KIND), Kind::valueOf);
+    EnumMap<Dimension, Label<String>> human = humanLabels(in);
+    if (human.containsKey(Dimension.KIND)) {
+      kind = retype(human.get(Dimension.KIND), Kind::valueOf);
     }
-    if (human.containsKey(TaxonomyDimension.SYMPTOM)) {
-      symptom = retype(human.get(TaxonomyDimension.SYMPTOM), Symptom::valueOf);
+    if (human.containsKey(Dimension.SYMPTOM)) {
+      symptom = retype(human.get(Dimension.SYMPTOM), Symptom::valueOf);
     }
-    if (human.containsKey(TaxonomyDimension.STAGE)) {
-      stage = retype(human.get(TaxonomyDimension.STAGE), Stage::valueOf);
+    if (human.containsKey(Dimension.STAGE)) {
+      stage = retype(human.get(Dimension.STAGE), Stage::valueOf);
     }
-    if (human.containsKey(TaxonomyDimension.PHASE)) {
-      phase = retype(human.get(TaxonomyDimension.PHASE), Phase::valueOf);
+    if (human.containsKey(Dimension.PHASE)) {
+      phase = retype(human.get(Dimension.PHASE), Phase::valueOf);
     }
     Label<SymptomClass> symptomClass = symptomClass(symptom);
 
@@ -733,8 +733,8 @@ public final class Classifier implements DefectClassifier {
         String.format(Locale.ROOT, "below threshold %.2f: %s (%s)", config.confidenceThreshold(), l.value(), l.evidence()));
   }
 
-  private EnumMap<TaxonomyDimension, Label<String>> humanLabels(IssueText in) {
-    EnumMap<TaxonomyDimension, Label<String>> out = new EnumMap<>(TaxonomyDimension.class);
+  private EnumMap<Dimension, Label<String>> humanLabels(IssueText in) {
+    EnumMap<Dimension, Label<String>> out = new EnumMap<>(Dimension.class);
     for (String label : in.labels()) {
       ClassifierConfig.LabelOverride o = config.labelOverrides().get(label.toLowerCase(Locale.ROOT));
       if (o != null && !out.containsKey(o.dimension())) {

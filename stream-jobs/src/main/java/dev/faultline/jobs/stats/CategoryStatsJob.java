@@ -210,7 +210,7 @@ public final class CategoryStatsJob {
             .union(
                 deltas.getSideOutput(IssueContributionFunction.COMBINATIONS).map(AlertCount::of).name("alert pair counts"),
                 deltas.getSideOutput(IssueContributionFunction.RELEASE_DELTAS)
-                    .filter(r -> r.dimension.equals(dev.faultline.jobs.stats.domain.Dimension.STAGE.name()))
+                    .filter(r -> r.dimension.equals(dev.faultline.schemas.taxonomy.Dimension.STAGE.name()))
                     .map(AlertCount::of)
                     .name("alert release reports"));
     DataStream<StatAlert> alerts =

@@ -4,7 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.faultline.jobs.stats.detect.AlertKeys;
 import dev.faultline.jobs.stats.detect.AlertModel;
-import dev.faultline.jobs.stats.domain.Dimension;
+import dev.faultline.jobs.stats.domain.StatDimensions;
+import dev.faultline.schemas.taxonomy.Dimension;
 import dev.faultline.jobs.stats.domain.IssueContributions;
 import dev.faultline.jobs.stats.functions.EmergenceDetector;
 import dev.faultline.jobs.stats.records.AlertCount;
@@ -89,6 +90,7 @@ public final class AlertQualityBenchmark {
         case STAGE -> stage;
         case PHASE -> phase;
         case DISTRIBUTED_SPECIFIC -> distributed;
+        case KIND -> throw new IllegalArgumentException("not counted: " + d);
       };
     }
   }
@@ -360,7 +362,7 @@ public final class AlertQualityBenchmark {
   /** What the job's IssueContributionFunction sends the detector for a new issue: one count per dimension, three pairs. */
   static List<AlertCount> counts(Item i) {
     List<AlertCount> out = new ArrayList<>();
-    for (Dimension d : Dimension.values()) {
+    for (Dimension d : StatDimensions.COUNTED) {
       out.add(count(i, AlertKeys.category(d.name(), i.category(d))));
     }
     for (Dimension d : IssueContributions.COMBINED_WITH_STAGE) {

@@ -279,7 +279,7 @@ class CategoryStatsJobIT {
 
   private static CategoryStat probeOf(String fw, String[] idParts) {
     String dimension =
-        java.util.Arrays.stream(dev.faultline.jobs.stats.domain.Dimension.values()).filter(d -> d.key().equals(idParts[1])).findFirst().orElseThrow().name();
+        java.util.Arrays.stream(dev.faultline.schemas.taxonomy.Dimension.values()).filter(d -> d.key().equals(idParts[1])).findFirst().orElseThrow().name();
     long windowMillis = Duration.parse(idParts[3]).toMillis();
     long start = java.time.LocalDate.parse(idParts[4]).atStartOfDay(java.time.ZoneOffset.UTC).toInstant().toEpochMilli();
     return CategoryStat.rolling(fw, dimension, idParts[2], idParts[3], start, start + windowMillis, 0);

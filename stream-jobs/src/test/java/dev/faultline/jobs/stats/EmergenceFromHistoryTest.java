@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.faultline.jobs.stats.detect.AlertModel;
-import dev.faultline.jobs.stats.domain.Dimension;
+import dev.faultline.schemas.taxonomy.Dimension;
 import dev.faultline.jobs.stats.domain.IssueContributions;
 import dev.faultline.jobs.stats.records.AlertCount;
 import dev.faultline.jobs.stats.records.ClassifiedEvent;

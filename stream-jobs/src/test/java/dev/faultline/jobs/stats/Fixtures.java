@@ -1,6 +1,7 @@
 package dev.faultline.jobs.stats;
 
-import dev.faultline.jobs.stats.domain.Dimension;
+import dev.faultline.jobs.stats.domain.StatDimensions;
+import dev.faultline.schemas.taxonomy.Dimension;
 import dev.faultline.jobs.stats.domain.IssueContributions;
 import dev.faultline.jobs.stats.records.CategoryStat;
 import dev.faultline.jobs.stats.records.ClassifiedEvent;
@@ -175,7 +176,7 @@ public final class Fixtures {
   /** Every dimension's category of an event, for assertions. */
   public static Map<Dimension, String> categories(ClassifiedEvent e) {
     Map<Dimension, String> m = new HashMap<>();
-    for (Dimension d : Dimension.values()) {
+    for (Dimension d : StatDimensions.COUNTED) {
       m.put(d, e.category(d));
     }
     return m;

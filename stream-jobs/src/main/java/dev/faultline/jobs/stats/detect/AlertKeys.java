@@ -1,6 +1,6 @@
 package dev.faultline.jobs.stats.detect;
 
-import dev.faultline.jobs.stats.domain.Dimension;
+import dev.faultline.schemas.taxonomy.Dimension;
 
 /**
  * Keys of the alert detector's counts within one framework: a category of a dimension ({@code SYMPTOM|HANG}) or a

@@ -1,7 +1,8 @@
 package dev.faultline.jobs.stats.detect;
 
 import dev.faultline.jobs.stats.domain.Categories;
-import dev.faultline.jobs.stats.domain.Dimension;
+import dev.faultline.jobs.stats.domain.StatDimensions;
+import dev.faultline.schemas.taxonomy.Dimension;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -148,7 +149,7 @@ public record AlertModel(
           n += table.sum(key, before, r.day());
           t += table.sum(key, r.day(), after);
         }
-        double prior = 1.0 / (dim.informativeCategories() + 1);
+        double prior = 1.0 / (StatDimensions.informativeCategories(dim) + 1);
         for (String key : e.getValue()) {
           long nc = table.sum(key, before, r.day());
           long x = table.sum(key, r.day(), after);
@@ -195,7 +196,7 @@ public record AlertModel(
         n += table.sum(key, baseFrom, recentFrom);
         t += table.sum(key, recentFrom, endDay);
       }
-      double prior = 1.0 / (dim.informativeCategories() + 1);
+      double prior = 1.0 / (StatDimensions.informativeCategories(dim) + 1);
       for (String key : e.getValue()) {
         long nc = table.sum(key, baseFrom, recentFrom);
         long x = table.sum(key, recentFrom, endDay);
@@ -207,7 +208,7 @@ public record AlertModel(
         family.add(test(SURGE, key, null, recentFrom, endDay, x, nc, baseFrom, history, share, n, t, theta + 1 / (nc + priorWeight * prior)));
       }
     }
-    double stagePrior = 1.0 / (Dimension.STAGE.informativeCategories() + 1);
+    double stagePrior = 1.0 / (StatDimensions.informativeCategories(Dimension.STAGE) + 1);
     for (String key : pairs) {
       String[] p = AlertKeys.split(key);
       long x = table.sum(key, recentFrom, endDay);

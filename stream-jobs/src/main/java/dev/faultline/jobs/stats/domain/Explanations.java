@@ -7,6 +7,7 @@ import java.util.Locale;
 import dev.faultline.jobs.stats.detect.AlertKeys;
 import dev.faultline.jobs.stats.detect.AlertModel;
 import dev.faultline.jobs.stats.detect.Finding;
+import dev.faultline.schemas.taxonomy.Dimension;
 
 /** One-sentence reasons for alerts, and the labels they use. */
 public final class Explanations {

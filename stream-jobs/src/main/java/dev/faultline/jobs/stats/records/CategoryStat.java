@@ -1,7 +1,8 @@
 package dev.faultline.jobs.stats.records;
 
 import dev.faultline.graph.stats.CategoryCountRow;
-import dev.faultline.jobs.stats.domain.Dimension;
+import dev.faultline.jobs.stats.domain.StatDimensions;
+import dev.faultline.schemas.taxonomy.Dimension;
 import java.time.Instant;
 import java.time.ZoneOffset;
 
@@ -59,7 +60,7 @@ public class CategoryStat {
     return dev.faultline.schemas.CategoryStat.newBuilder()
         .setId(id)
         .setFramework(framework)
-        .setDimension(Dimension.valueOf(dimension).toAvro())
+        .setDimension(StatDimensions.toAvro(Dimension.valueOf(dimension)))
         .setCategory(category)
         .setWindow(window)
         .setWindowStart(windowStart == null ? null : Instant.ofEpochMilli(windowStart))

@@ -2,7 +2,7 @@ package dev.faultline.jobs.stats.records;
 
 import dev.faultline.graph.ConfidencePolicy;
 import dev.faultline.jobs.stats.domain.Categories;
-import dev.faultline.jobs.stats.domain.Dimension;
+import dev.faultline.schemas.taxonomy.Dimension;
 import dev.faultline.schemas.ClassifiedIssue;
 import java.util.Objects;
 
@@ -84,7 +84,7 @@ public class ClassifiedEvent {
     return e;
   }
 
-  /** The category of one dimension. */
+  /** The category of one counted dimension ({@link dev.faultline.jobs.stats.domain.StatDimensions#COUNTED}). */
   public String category(Dimension d) {
     return switch (d) {
       case SYMPTOM -> symptom;
@@ -94,6 +94,7 @@ public class ClassifiedEvent {
       case STAGE -> stage;
       case PHASE -> phase;
       case DISTRIBUTED_SPECIFIC -> distributedSpecific;
+      case KIND -> throw new IllegalArgumentException("the statistics do not count the kind");
     };
   }
 

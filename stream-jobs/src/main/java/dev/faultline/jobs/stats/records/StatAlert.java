@@ -1,7 +1,8 @@
 package dev.faultline.jobs.stats.records;
 
 import dev.faultline.graph.stats.AlertRow;
-import dev.faultline.jobs.stats.domain.Dimension;
+import dev.faultline.jobs.stats.domain.StatDimensions;
+import dev.faultline.schemas.taxonomy.Dimension;
 import dev.faultline.schemas.Alert;
 import dev.faultline.schemas.AlertKind;
 import java.time.Instant;
@@ -51,7 +52,7 @@ public class StatAlert {
     return Alert.newBuilder()
         .setId(id)
         .setFramework(framework)
-        .setDimension(Dimension.valueOf(dimension).toAvro())
+        .setDimension(StatDimensions.toAvro(Dimension.valueOf(dimension)))
         .setCategory(category)
         .setStage(stage)
         .setKind(AlertKind.valueOf(kind))
