@@ -363,10 +363,10 @@ public final class AlertQualityBenchmark {
   static List<AlertCount> counts(Item i) {
     List<AlertCount> out = new ArrayList<>();
     for (Dimension d : StatDimensions.COUNTED) {
-      out.add(count(i, AlertKeys.category(d.name(), i.category(d))));
+      out.add(count(i, AlertKeys.category(d, i.category(d))));
     }
     for (Dimension d : IssueContributions.COMBINED_WITH_STAGE) {
-      out.add(count(i, AlertKeys.pair(d.name(), i.category(d), i.stage())));
+      out.add(count(i, AlertKeys.pair(d, i.category(d), i.stage())));
     }
     return out;
   }

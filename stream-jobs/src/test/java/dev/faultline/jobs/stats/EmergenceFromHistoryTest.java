@@ -12,6 +12,7 @@ import dev.faultline.jobs.stats.records.ComboObservation;
 import dev.faultline.jobs.stats.records.ContributionDelta;
 import dev.faultline.jobs.stats.records.ReleaseDelta;
 import dev.faultline.jobs.stats.records.StatAlert;
+import dev.faultline.schemas.AlertKind;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -51,7 +52,7 @@ class EmergenceFromHistoryTest {
     Map<String, String> ordered;
     try (DetectorHarness h = new DetectorHarness(AlertModel.defaults(), Duration.ofDays(400))) {
       Map<String, StatAlert> inForce = h.deliver(counts(events), 0).finish().inForce();
-      assertTrue(inForce.values().stream().anyMatch(a -> a.kind.equals("SURGE") && a.category.equals("HANG") && a.count >= 5), inForce.keySet().toString());
+      assertTrue(inForce.values().stream().anyMatch(a -> a.kind == AlertKind.SURGE && a.category.equals("HANG") && a.count >= 5), inForce.keySet().toString());
       ordered = DetectorHarness.summary(inForce);
     }
     List<ClassifiedEvent> shuffled = new ArrayList<>(events);

@@ -60,12 +60,12 @@ public final class IssueContributions {
     String id = record.id;
     for (Entry e : old) {
       if (!now.contains(e)) {
-        deltas.add(new ContributionDelta(e.framework(), e.dimension().name(), e.category(), e.time(), -1, id));
+        deltas.add(new ContributionDelta(e.framework(), e.dimension(), e.category(), e.time(), -1, id));
       }
     }
     for (Entry e : now) {
       if (!old.contains(e)) {
-        deltas.add(new ContributionDelta(e.framework(), e.dimension().name(), e.category(), e.time(), +1, id));
+        deltas.add(new ContributionDelta(e.framework(), e.dimension(), e.category(), e.time(), +1, id));
       }
     }
     Set<ReleaseEntry> oldReleases = releaseContributions(before);
@@ -73,12 +73,12 @@ public final class IssueContributions {
     List<ReleaseDelta> releaseDeltas = new ArrayList<>();
     for (ReleaseEntry e : oldReleases) {
       if (!nowReleases.contains(e)) {
-        releaseDeltas.add(new ReleaseDelta(e.framework(), e.release(), e.dimension().name(), e.category(), -1, e.since()));
+        releaseDeltas.add(new ReleaseDelta(e.framework(), e.release(), e.dimension(), e.category(), -1, e.since()));
       }
     }
     for (ReleaseEntry e : nowReleases) {
       if (!oldReleases.contains(e)) {
-        releaseDeltas.add(new ReleaseDelta(e.framework(), e.release(), e.dimension().name(), e.category(), +1, e.since()));
+        releaseDeltas.add(new ReleaseDelta(e.framework(), e.release(), e.dimension(), e.category(), +1, e.since()));
       }
     }
     return new Change(after, deltas, releaseDeltas, newCombinations(old, now, id));
@@ -145,7 +145,7 @@ public final class IssueContributions {
           o != null && oldStage != null && o.category().equals(e.category()) && oldStage.category().equals(stage.category())
               && o.framework().equals(e.framework());
       if (!samePair) {
-        out.add(new ComboObservation(e.framework(), d.name(), e.category(), stage.category(), Math.max(e.time(), stage.time()), issueId));
+        out.add(new ComboObservation(e.framework(), d, e.category(), stage.category(), Math.max(e.time(), stage.time()), issueId));
       }
     }
     return out;

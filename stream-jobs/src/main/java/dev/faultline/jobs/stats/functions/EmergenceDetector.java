@@ -399,7 +399,7 @@ public final class EmergenceDetector extends KeyedProcessFunction<String, AlertC
 
   /** The episode's id: names the window of its first end (or the release), so every replay writes the same id. */
   static String idOf(StatAlert a) {
-    String dim = Dimension.valueOf(a.dimension).key();
+    String dim = a.dimension.key();
     if (a.release != null) {
       return a.framework + "/" + dim + "/" + a.category + "/SURGE/release-" + a.release;
     }

@@ -15,8 +15,7 @@ public class CategoryStat {
 
   public String id;
   public String framework;
-  /** {@link Dimension} name. */
-  public String dimension;
+  public Dimension dimension;
   public String category;
   /** ISO-8601 window length (P7D, P30D) or {@value #RELEASE_WINDOW}. */
   public String window;
@@ -27,9 +26,9 @@ public class CategoryStat {
 
   public CategoryStat() {}
 
-  public static CategoryStat rolling(String framework, String dimension, String category, String window, long start, long end, long count) {
+  public static CategoryStat rolling(String framework, Dimension dimension, String category, String window, long start, long end, long count) {
     CategoryStat s = new CategoryStat();
-    s.id = framework + "/" + Dimension.valueOf(dimension).key() + "/" + category + "/" + window + "/" + Instant.ofEpochMilli(start).atOffset(ZoneOffset.UTC).toLocalDate();
+    s.id = framework + "/" + dimension.key() + "/" + category + "/" + window + "/" + Instant.ofEpochMilli(start).atOffset(ZoneOffset.UTC).toLocalDate();
     s.framework = framework;
     s.dimension = dimension;
     s.category = category;
@@ -40,9 +39,9 @@ public class CategoryStat {
     return s;
   }
 
-  public static CategoryStat ofRelease(String framework, String release, String dimension, String category, long count) {
+  public static CategoryStat ofRelease(String framework, String release, Dimension dimension, String category, long count) {
     CategoryStat s = new CategoryStat();
-    s.id = framework + "/" + Dimension.valueOf(dimension).key() + "/" + category + "/" + RELEASE_WINDOW + "/" + release;
+    s.id = framework + "/" + dimension.key() + "/" + category + "/" + RELEASE_WINDOW + "/" + release;
     s.framework = framework;
     s.dimension = dimension;
     s.category = category;
@@ -53,14 +52,14 @@ public class CategoryStat {
   }
 
   public CategoryCountRow toRow() {
-    return new CategoryCountRow(id, framework, Dimension.valueOf(dimension).key(), category, window, windowStart, windowEnd, release, count);
+    return new CategoryCountRow(id, framework, dimension.key(), category, window, windowStart, windowEnd, release, count);
   }
 
   public dev.faultline.schemas.CategoryStat toAvro() {
     return dev.faultline.schemas.CategoryStat.newBuilder()
         .setId(id)
         .setFramework(framework)
-        .setDimension(StatDimensions.toAvro(Dimension.valueOf(dimension)))
+        .setDimension(StatDimensions.toAvro(dimension))
         .setCategory(category)
         .setWindow(window)
         .setWindowStart(windowStart == null ? null : Instant.ofEpochMilli(windowStart))
