@@ -14,6 +14,7 @@ import dev.faultline.jobs.records.PullRequestEvent;
 import dev.faultline.jobs.records.RawDelivery;
 import dev.faultline.jobs.records.ReleaseEvent;
 import dev.faultline.jobs.records.Rejected;
+import dev.faultline.jobs.sink.IssueRows;
 import java.util.List;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.streaming.api.datastream.DataStream;
@@ -52,7 +53,7 @@ public final class IssuePipeline {
             .process(new ClassifyIssues())
             .uid("classify-issues")
             .name("classify issues");
-    DataStream<IssueRow> issues = classified.map(e -> e.row).uid("issue-rows").name("issue rows");
+    DataStream<IssueRow> issues = classified.map(IssueRows::of).uid("issue-rows").name("issue rows");
 
     DataStream<PullRequestRow> pullRequests =
         facts

@@ -17,6 +17,7 @@ import dev.faultline.jobs.IssuePipelineJob;
 import dev.faultline.jobs.JobConfig;
 import dev.faultline.jobs.classify.IssueAccumulator;
 import dev.faultline.jobs.classify.IssueClassification;
+import dev.faultline.jobs.sink.IssueRows;
 import dev.faultline.jobs.functions.DecodeAndNormalise;
 import dev.faultline.jobs.IssuePipeline;
 import dev.faultline.jobs.normalise.GitHubNormaliser;
@@ -197,7 +198,7 @@ public final class PipelineBenchmark {
       for (GitHubEvent e : normaliser.normalise(d)) {
         IssueAccumulator acc = new IssueAccumulator();
         acc.fold(e);
-        rows.add(classification.classify(acc, acc.stateVersion));
+        rows.add(IssueRows.of(classification.classify(acc, acc.stateVersion, e.deliveryId)));
       }
     }
     return rows;

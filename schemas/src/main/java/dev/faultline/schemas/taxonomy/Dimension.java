@@ -2,6 +2,7 @@ package dev.faultline.schemas.taxonomy;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The dimensions a classification has: the one list of them in the project. Each code dimension has its Avro enum in
@@ -28,6 +29,12 @@ public enum Dimension {
   /** The dimensions whose codes the taxonomy resource lists (all but the distributed-specific flag). */
   public static final List<Dimension> CODED =
       List.of(KIND, SYMPTOM, SYMPTOM_CLASS, ROOT_CAUSE, FIX_PATTERN, STAGE, PHASE);
+
+  /** The symbols that name no category: each dimension's "cannot tell" (UNKNOWN) and "does not apply" (NONE). */
+  private static final Set<Enum<?>> NO_CATEGORY =
+      Set.of(
+          Kind.UNKNOWN, Symptom.NONE, Symptom.UNKNOWN, SymptomClass.NONE, SymptomClass.UNKNOWN, RootCause.UNKNOWN,
+          FixPattern.UNKNOWN, Stage.UNKNOWN, Phase.UNKNOWN);
 
   private final String key;
   private final String field;
@@ -65,6 +72,11 @@ public enum Dimension {
       return List.of();
     }
     return java.util.Arrays.stream(codes.getEnumConstants()).map(Enum::name).toList();
+  }
+
+  /** Whether a code names a category (not UNKNOWN or NONE): the graph draws an edge only to a category. */
+  public static boolean isCategory(Enum<?> code) {
+    return code != null && !NO_CATEGORY.contains(code);
   }
 
   /** The dimension of a {@link #key()}. */

@@ -148,6 +148,13 @@ class TaxonomyResourceTest {
       assertEquals(d, Dimension.ofKey(d.key()).orElseThrow());
       assertEquals(d, Dimension.ofField(d.field()).orElseThrow());
     }
+    for (Dimension d : Dimension.CODED) {
+      Taxonomy.DimensionCodes codes = taxonomy.dimension(d);
+      for (Enum<?> symbol : d.codeType().orElseThrow().getEnumConstants()) {
+        boolean special = symbol.name().equals(codes.none()) || symbol.name().equals(codes.unknown());
+        assertEquals(!special, Dimension.isCategory(symbol), d + " " + symbol);
+      }
+    }
     assertFalse(Dimension.DISTRIBUTED_SPECIFIC.coded());
     assertTrue(Dimension.DISTRIBUTED_SPECIFIC.symbols().isEmpty());
     assertEquals(Dimension.values().length, Dimension.CODED.size() + 1);

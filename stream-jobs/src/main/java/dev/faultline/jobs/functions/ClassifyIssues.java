@@ -54,11 +54,7 @@ public final class ClassifyIssues extends KeyedProcessFunction<String, GitHubEve
     }
     state.update(acc);
     if (acc.issue != null) {
-      out.collect(
-          new ClassifiedIssueEvent(
-              classification.classify(acc, acc.stateVersion),
-              fact.deliveryId,
-              IssueClassification.fixingPullRequests(acc)));
+      out.collect(classification.classify(acc, acc.stateVersion, fact.deliveryId));
     }
   }
 }
