@@ -30,6 +30,13 @@ public enum Dimension {
   public static final List<Dimension> CODED =
       List.of(KIND, SYMPTOM, SYMPTOM_CLASS, ROOT_CAUSE, FIX_PATTERN, STAGE, PHASE);
 
+  /**
+   * The dimensions with a label of their own (code, confidence, evidence, human-given) in the graph, the classified
+   * topic and the confidence bars: every dimension but the symptom class, whose label is its symptom's.
+   */
+  public static final List<Dimension> LABELLED =
+      List.of(KIND, SYMPTOM, ROOT_CAUSE, FIX_PATTERN, STAGE, PHASE, DISTRIBUTED_SPECIFIC);
+
   /** The symbols that name no category: each dimension's "cannot tell" (UNKNOWN) and "does not apply" (NONE). */
   private static final Set<Enum<?>> NO_CATEGORY =
       Set.of(

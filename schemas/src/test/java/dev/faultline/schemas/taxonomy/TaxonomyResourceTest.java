@@ -158,5 +158,7 @@ class TaxonomyResourceTest {
     assertFalse(Dimension.DISTRIBUTED_SPECIFIC.coded());
     assertTrue(Dimension.DISTRIBUTED_SPECIFIC.symbols().isEmpty());
     assertEquals(Dimension.values().length, Dimension.CODED.size() + 1);
+    assertEquals(
+        Arrays.stream(Dimension.values()).filter(d -> d != Dimension.SYMPTOM_CLASS).toList(), Dimension.LABELLED);
   }
 }

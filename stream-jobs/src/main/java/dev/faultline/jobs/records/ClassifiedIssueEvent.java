@@ -15,10 +15,6 @@ import java.util.Map;
  * {@link dev.faultline.jobs.sink.ClassifiedIssueRecords} to the {@code faultline.issues.classified} Avro record.
  */
 public class ClassifiedIssueEvent {
-  /** The dimensions with their own label in the graph and the topic: all but the symptom class (the symptom's). */
-  public static final List<Dimension> LABELLED =
-      java.util.Arrays.stream(Dimension.values()).filter(d -> d != Dimension.SYMPTOM_CLASS).toList();
-
   /** The issue's newest state (a copy: the pipeline's state keeps its own). */
   public IssueEvent issue;
   /** The framework the classifier found, else the repository. */
@@ -47,17 +43,17 @@ public class ClassifiedIssueEvent {
     return classification.versions().get(key);
   }
 
-  /** Confidence of each {@link #LABELLED} dimension, in that order. */
+  /** Confidence of each {@link Dimension#LABELLED} dimension, in that order. */
   public Map<Dimension, Double> confidence() {
     Map<Dimension, Double> m = new LinkedHashMap<>();
-    LABELLED.forEach(d -> m.put(d, classification.label(d).confidence()));
+    Dimension.LABELLED.forEach(d -> m.put(d, classification.label(d).confidence()));
     return m;
   }
 
-  /** Evidence of each {@link #LABELLED} dimension that has one, in that order. */
+  /** Evidence of each {@link Dimension#LABELLED} dimension that has one, in that order. */
   public Map<Dimension, String> evidence() {
     Map<Dimension, String> m = new LinkedHashMap<>();
-    for (Dimension d : LABELLED) {
+    for (Dimension d : Dimension.LABELLED) {
       Label<?> l = classification.label(d);
       if (l.evidence() != null) {
         m.put(d, l.evidence());
@@ -66,9 +62,9 @@ public class ClassifiedIssueEvent {
     return m;
   }
 
-  /** The {@link #LABELLED} dimensions whose value a person gave, in that order. */
+  /** The {@link Dimension#LABELLED} dimensions whose value a person gave, in that order. */
   public List<Dimension> humanGiven() {
-    return LABELLED.stream().filter(d -> classification.label(d).humanGiven()).toList();
+    return Dimension.LABELLED.stream().filter(d -> classification.label(d).humanGiven()).toList();
   }
 
   @Override
