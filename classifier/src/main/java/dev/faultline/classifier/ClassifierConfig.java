@@ -2,8 +2,8 @@ package dev.faultline.classifier;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.faultline.schemas.taxonomy.Taxonomy;
 import dev.faultline.schemas.taxonomy.Dimension;
+import dev.faultline.schemas.taxonomy.Taxonomy;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

@@ -1,7 +1,7 @@
 package dev.faultline.graph;
 
-import dev.faultline.schemas.taxonomy.Taxonomy;
 import dev.faultline.schemas.taxonomy.Dimension;
+import dev.faultline.schemas.taxonomy.Taxonomy;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.faultline.classifier.IssueText;
-import dev.faultline.schemas.taxonomy.Taxonomy;
 import dev.faultline.schemas.taxonomy.Dimension;
+import dev.faultline.schemas.taxonomy.Taxonomy;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;

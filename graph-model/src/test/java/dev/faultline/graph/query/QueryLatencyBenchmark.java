@@ -2,8 +2,8 @@ package dev.faultline.graph.query;
 
 import dev.faultline.embedded.EmbeddedNeo4j;
 import dev.faultline.graph.GraphSchema;
-import dev.faultline.schemas.taxonomy.Taxonomy;
 import dev.faultline.schemas.taxonomy.Dimension;
+import dev.faultline.schemas.taxonomy.Taxonomy;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.ZoneOffset;

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.faultline.jobs.stats.detect.AlertModel;
-import dev.faultline.schemas.taxonomy.Dimension;
 import dev.faultline.jobs.stats.domain.IssueContributions;
 import dev.faultline.jobs.stats.records.AlertCount;
 import dev.faultline.jobs.stats.records.ClassifiedEvent;
@@ -13,6 +12,7 @@ import dev.faultline.jobs.stats.records.ContributionDelta;
 import dev.faultline.jobs.stats.records.ReleaseDelta;
 import dev.faultline.jobs.stats.records.StatAlert;
 import dev.faultline.schemas.AlertKind;
+import dev.faultline.schemas.taxonomy.Dimension;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;

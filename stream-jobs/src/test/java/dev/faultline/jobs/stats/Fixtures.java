@@ -1,11 +1,11 @@
 package dev.faultline.jobs.stats;
 
-import dev.faultline.jobs.stats.domain.StatDimensions;
-import dev.faultline.schemas.taxonomy.Dimension;
 import dev.faultline.jobs.stats.domain.IssueContributions;
+import dev.faultline.jobs.stats.domain.StatDimensions;
 import dev.faultline.jobs.stats.records.CategoryStat;
 import dev.faultline.jobs.stats.records.ClassifiedEvent;
 import dev.faultline.schemas.ClassifiedIssue;
+import dev.faultline.schemas.taxonomy.Dimension;
 import dev.faultline.schemas.taxonomy.FixPattern;
 import dev.faultline.schemas.taxonomy.Kind;
 import dev.faultline.schemas.taxonomy.Phase;

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.faultline.jobs.stats.domain.StatDimensions;
-import dev.faultline.schemas.taxonomy.Dimension;
 import dev.faultline.jobs.stats.functions.IssueContributionFunction;
 import dev.faultline.jobs.stats.records.ClassifiedEvent;
 import dev.faultline.jobs.stats.records.ContributionDelta;

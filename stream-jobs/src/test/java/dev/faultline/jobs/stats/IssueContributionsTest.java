@@ -6,9 +6,8 @@ import static dev.faultline.jobs.stats.Fixtures.event;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.faultline.jobs.stats.domain.StatDimensions;
-import dev.faultline.schemas.taxonomy.Dimension;
 import dev.faultline.jobs.stats.domain.IssueContributions;
+import dev.faultline.jobs.stats.domain.StatDimensions;
 import dev.faultline.jobs.stats.records.ClassifiedEvent;
 import dev.faultline.jobs.stats.records.ContributionDelta;
 import java.util.ArrayList;

@@ -5,7 +5,6 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.Locale;
 import dev.faultline.jobs.stats.detect.AlertKeys;
-import dev.faultline.jobs.stats.detect.AlertModel;
 import dev.faultline.jobs.stats.detect.Finding;
 import dev.faultline.schemas.AlertKind;
 import dev.faultline.schemas.taxonomy.Dimension;

@@ -4,7 +4,6 @@ import dev.faultline.jobs.stats.detect.AlertKeys;
 import dev.faultline.jobs.stats.detect.AlertModel;
 import dev.faultline.jobs.stats.detect.DailyTable;
 import dev.faultline.jobs.stats.detect.Finding;
-import dev.faultline.schemas.taxonomy.Dimension;
 import dev.faultline.jobs.stats.domain.Explanations;
 import dev.faultline.jobs.stats.records.AlertCount;
 import dev.faultline.jobs.stats.records.StatAlert;

@@ -2,8 +2,8 @@ package dev.faultline.jobs.stats.records;
 
 import dev.faultline.graph.ConfidencePolicy;
 import dev.faultline.jobs.stats.domain.Categories;
-import dev.faultline.schemas.taxonomy.Dimension;
 import dev.faultline.schemas.ClassifiedIssue;
+import dev.faultline.schemas.taxonomy.Dimension;
 import java.util.Objects;
 
 /**

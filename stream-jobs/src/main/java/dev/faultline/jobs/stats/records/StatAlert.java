@@ -2,9 +2,9 @@ package dev.faultline.jobs.stats.records;
 
 import dev.faultline.graph.stats.AlertRow;
 import dev.faultline.jobs.stats.domain.StatDimensions;
-import dev.faultline.schemas.taxonomy.Dimension;
 import dev.faultline.schemas.Alert;
 import dev.faultline.schemas.AlertKind;
+import dev.faultline.schemas.taxonomy.Dimension;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
