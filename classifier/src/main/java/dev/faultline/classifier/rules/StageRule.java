@@ -9,7 +9,6 @@ import dev.faultline.schemas.taxonomy.Stage;
 import dev.faultline.schemas.taxonomy.Symptom;
 import java.util.EnumMap;
 import java.util.Locale;
-import java.util.Map;
 
 /** Stage: where in a distributed run the defect shows. Depends on the kind and the symptom. */
 public final class StageRule {
@@ -67,18 +66,10 @@ public final class StageRule {
     boolean numerics = s == Symptom.INCORRECT_OUTPUT && !f.in(Cue.COMMUNICATION, titleZone);
     score.put(Stage.COMPUTATION, 0.8 * f.score(Cue.COMPUTE) + (kind == Kind.BUG && !c.pr() ? 1.0 : 0)
         + (numerics ? 3.0 : 0));
-    Stage best = Stage.UNKNOWN;
-    double b = 0;
-    double second = 0;
-    for (Map.Entry<Stage, Double> e : score.entrySet()) {
-      if (e.getValue() > b) {
-        second = b;
-        b = e.getValue();
-        best = e.getKey();
-      } else if (e.getValue() > second) {
-        second = e.getValue();
-      }
-    }
+    Ranking<Stage> ranking = Ranking.of(score, Stage.UNKNOWN);
+    Stage best = ranking.best();
+    double b = ranking.top();
+    double second = ranking.second();
     double min = c.pr() ? 4.0 : kind == Kind.BUG ? 1.0 : 2.0;
     if (b < min) {
       return Label.predicted(Stage.UNKNOWN, 0.3, "no stage words");

@@ -7,7 +7,6 @@ import dev.faultline.classifier.internal.Zone;
 import dev.faultline.schemas.taxonomy.Symptom;
 import java.util.EnumMap;
 import java.util.Locale;
-import java.util.Map;
 
 /** Symptom: what the reporter observed. Asked for bug reports only (the kind decides that). */
 public final class SymptomRule {
@@ -59,18 +58,10 @@ public final class SymptomRule {
     score.put(
         Symptom.RUNTIME_CRASH,
         (f.any(Cue.TRACEBACK) ? 3.0 : 0) + 1.5 * f.score(Cue.HARD_CRASH) + 0.5 * f.score(Cue.ERROR));
-    Symptom best = null;
-    double b = 0;
-    double second = 0;
-    for (Map.Entry<Symptom, Double> e : score.entrySet()) {
-      if (e.getValue() > b) {
-        second = b;
-        b = e.getValue();
-        best = e.getKey();
-      } else if (e.getValue() > second) {
-        second = e.getValue();
-      }
-    }
+    Ranking<Symptom> ranking = Ranking.of(score, null);
+    Symptom best = ranking.best();
+    double b = ranking.top();
+    double second = ranking.second();
     if (best == null || b < 1.0) {
       if (!c.pr() && (f.any(Cue.ERROR) || f.any(Cue.NOT_WORKING))) {
         return Label.predicted(Symptom.RUNTIME_CRASH, 0.4, "a failure without a more specific symptom ('"

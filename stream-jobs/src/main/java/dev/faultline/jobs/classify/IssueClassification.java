@@ -40,7 +40,7 @@ public final class IssueClassification {
     IssueEvent i = acc.issue;
     Classification c = classifier.classify(textOf(acc));
     ClassifiedIssueEvent e = new ClassifiedIssueEvent();
-    e.issue = copyOf(i);
+    e.issue = i; // the accumulator replaces its issue on change, never alters the one emitted
     e.framework = c.framework().value() != null ? c.framework().value() : i.repo;
     e.stateVersion = acc.stateVersion;
     e.commentCount = i.comments != null ? Math.max(i.comments, acc.comments.size()) : acc.comments.size();
@@ -49,28 +49,6 @@ public final class IssueClassification {
     e.deliveryId = deliveryId;
     e.fixingPullRequests = new ArrayList<>(fixingPullRequests(acc));
     return e;
-  }
-
-  private static IssueEvent copyOf(IssueEvent i) {
-    IssueEvent c = new IssueEvent();
-    c.id = i.id;
-    c.repo = i.repo;
-    c.number = i.number;
-    c.deliveryId = i.deliveryId;
-    c.event = i.event;
-    c.action = i.action;
-    c.title = i.title;
-    c.body = i.body;
-    c.state = i.state;
-    c.url = i.url;
-    c.author = i.author;
-    c.labels = new ArrayList<>(i.labels);
-    c.createdAt = i.createdAt;
-    c.updatedAt = i.updatedAt;
-    c.closedAt = i.closedAt;
-    c.comments = i.comments;
-    c.transferredTo = i.transferredTo;
-    return c;
   }
 
   /** Ids of the pull requests that say they fix the issue. */
