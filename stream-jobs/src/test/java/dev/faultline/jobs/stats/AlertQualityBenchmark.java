@@ -316,7 +316,7 @@ public final class AlertQualityBenchmark {
     long delay = -1;
     for (StatAlert a : emitted) {
       inForce.put(a.id, a);
-      boolean target = a.framework.equals(framework) && a.dimension.equals("SYMPTOM") && a.category.equals(category) && a.stage == null
+      boolean target = a.framework.equals(framework) && a.dimension == Dimension.SYMPTOM && a.category.equals(category) && a.stage == null
           && a.release == null && !a.withdrawn;
       if (target && a.windowEnd > start && a.windowEnd <= start + days * DAY) {
         long d = Math.floorDiv(a.windowEnd - start + DAY - 1, DAY);
@@ -329,7 +329,7 @@ public final class AlertQualityBenchmark {
     for (StatAlert a : inForce.values()) {
       boolean period = a.framework.equals(framework) && a.windowEnd > start && a.windowStart < start + (days + 7) * DAY;
       boolean ours = period && (Arrays.stream(a.exampleIssueIds).anyMatch(injected::contains)
-          || (a.dimension.equals("SYMPTOM") && a.category.equals(category)));
+          || (a.dimension == Dimension.SYMPTOM && a.category.equals(category)));
       if (ours) {
         co++;
       } else {

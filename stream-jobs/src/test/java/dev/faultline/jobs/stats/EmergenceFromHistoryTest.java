@@ -38,7 +38,7 @@ class EmergenceFromHistoryTest {
         out.add(AlertCount.of(o));
       }
       for (ReleaseDelta r : c.releaseDeltas()) {
-        if (r.dimension.equals(Dimension.STAGE.name())) {
+        if (r.dimension == Dimension.STAGE) {
           out.add(AlertCount.of(r));
         }
       }

@@ -133,7 +133,7 @@ public final class Fixtures {
   /** What a rolling statistic must say, from the final entries. */
   public static long expectedCount(List<IssueContributions.Entry> entries, CategoryStat s) {
     return entries.stream()
-        .filter(e -> e.framework().equals(s.framework) && e.dimension().name().equals(s.dimension) && e.category().equals(s.category))
+        .filter(e -> e.framework().equals(s.framework) && e.dimension() == s.dimension && e.category().equals(s.category))
         .filter(e -> e.time() >= s.windowStart && e.time() < s.windowEnd)
         .count();
   }
