@@ -1,5 +1,6 @@
 package dev.faultline.classifier;
 
+import dev.faultline.schemas.taxonomy.Dimension;
 import dev.faultline.schemas.taxonomy.FixPattern;
 import dev.faultline.schemas.taxonomy.Kind;
 import dev.faultline.schemas.taxonomy.Phase;
@@ -31,5 +32,19 @@ public record Classification(
 
   public Classification {
     versions = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(versions));
+  }
+
+  /** The label of one dimension. */
+  public Label<?> label(Dimension d) {
+    return switch (d) {
+      case KIND -> kind;
+      case SYMPTOM -> symptom;
+      case SYMPTOM_CLASS -> symptomClass;
+      case ROOT_CAUSE -> rootCause;
+      case FIX_PATTERN -> fixPattern;
+      case STAGE -> stage;
+      case PHASE -> phase;
+      case DISTRIBUTED_SPECIFIC -> distributedSpecific;
+    };
   }
 }

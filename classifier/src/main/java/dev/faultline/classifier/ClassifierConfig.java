@@ -2,8 +2,8 @@ package dev.faultline.classifier;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.faultline.schemas.taxonomy.Dimension;
 import dev.faultline.schemas.taxonomy.Taxonomy;
-import dev.faultline.schemas.taxonomy.TaxonomyDimension;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -30,7 +30,7 @@ public record ClassifierConfig(double confidenceThreshold, Map<String, LabelOver
    * @param dimension the dimension it decides: {@code KIND}, {@code SYMPTOM}, {@code STAGE} or {@code PHASE}
    * @param code a symbol of that dimension's enum
    */
-  public record LabelOverride(TaxonomyDimension dimension, String code) {}
+  public record LabelOverride(Dimension dimension, String code) {}
 
   public ClassifierConfig {
     if (!(confidenceThreshold >= 0.0 && confidenceThreshold < 1.0)) {
@@ -69,7 +69,7 @@ public record ClassifierConfig(double confidenceThreshold, Map<String, LabelOver
       Map.Entry<String, JsonNode> e = it.next();
       String dim = e.getValue().path("dimension").asText();
       String code = e.getValue().path("code").asText();
-      TaxonomyDimension d = dimension(dim, where, e.getKey());
+      Dimension d = dimension(dim, where, e.getKey());
       if (!Taxonomy.load().dimension(d).allSymbols().contains(code)) {
         throw new IllegalStateException(
             where + ": labelOverrides." + e.getKey() + ".code '" + code + "' is not a " + d.key() + " code");
@@ -79,13 +79,13 @@ public record ClassifierConfig(double confidenceThreshold, Map<String, LabelOver
     return new ClassifierConfig(threshold.asDouble(), overrides);
   }
 
-  private static TaxonomyDimension dimension(String name, String where, String label) {
-    for (TaxonomyDimension d : TaxonomyDimension.values()) {
+  private static Dimension dimension(String name, String where, String label) {
+    for (Dimension d : Dimension.CODED) {
       if (d.key().equalsIgnoreCase(name) || d.name().equalsIgnoreCase(name)) {
-        if (d == TaxonomyDimension.KIND
-            || d == TaxonomyDimension.SYMPTOM
-            || d == TaxonomyDimension.STAGE
-            || d == TaxonomyDimension.PHASE) {
+        if (d == Dimension.KIND
+            || d == Dimension.SYMPTOM
+            || d == Dimension.STAGE
+            || d == Dimension.PHASE) {
           return d;
         }
       }

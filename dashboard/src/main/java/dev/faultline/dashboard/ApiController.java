@@ -2,16 +2,21 @@ package dev.faultline.dashboard;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.faultline.graph.query.QueryLibrary;
+import dev.faultline.schemas.AlertKind;
+import dev.faultline.schemas.taxonomy.Dimension;
+import dev.faultline.schemas.taxonomy.Kind;
 import io.javalin.http.Context;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.Period;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Stream;
 
 /**
  * The read-only JSON API under {@code /api/}: one small method per endpoint, each validating its parameters
@@ -19,11 +24,18 @@ import java.util.Set;
  * Neo4j, lists are limited) and answering JSON.
  */
 final class ApiController {
+  /** Every {@link Dimension} by its JSON name, in the order the dashboard's menu shows them (symptom first). */
   static final List<String> DIMENSIONS =
-      List.of("symptom", "symptomClass", "rootCause", "fixPattern", "stage", "phase", "kind", "distributedSpecific");
+      Stream.of(
+              Dimension.SYMPTOM, Dimension.SYMPTOM_CLASS, Dimension.ROOT_CAUSE, Dimension.FIX_PATTERN, Dimension.STAGE,
+              Dimension.PHASE, Dimension.KIND, Dimension.DISTRIBUTED_SPECIFIC)
+          .map(Dimension::key)
+          .toList();
   static final List<String> BUCKETS = List.of("week", "month");
-  static final List<String> KINDS = List.of("BUG", "FEATURE_REQUEST", "QUESTION", "DOCUMENTATION", "OTHER");
-  static final List<String> ALERT_KINDS = List.of("SURGE", "NEW_COMBINATION");
+  /** Every {@link Kind} but UNKNOWN. */
+  static final List<String> KINDS =
+      Arrays.stream(Kind.values()).filter(k -> k != Kind.UNKNOWN).map(Kind::name).toList();
+  static final List<String> ALERT_KINDS = Arrays.stream(AlertKind.values()).map(AlertKind::name).toList();
   static final int MAX_PAGE_SIZE = 200;
 
   private final QueryLibrary queries;

@@ -10,6 +10,14 @@ import dev.faultline.graph.ReleaseWriter;
 import dev.faultline.graph.stats.AlertRow;
 import dev.faultline.graph.stats.AlertWriter;
 import dev.faultline.graph.testing.SharedNeo4j;
+import dev.faultline.schemas.taxonomy.Dimension;
+import dev.faultline.schemas.taxonomy.FixPattern;
+import dev.faultline.schemas.taxonomy.Kind;
+import dev.faultline.schemas.taxonomy.Phase;
+import dev.faultline.schemas.taxonomy.RootCause;
+import dev.faultline.schemas.taxonomy.Stage;
+import dev.faultline.schemas.taxonomy.Symptom;
+import dev.faultline.schemas.taxonomy.SymptomClass;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -153,16 +161,20 @@ final class KnownGraph {
     long createdAt = millis(created);
     Long closedAt = closed == null ? null : millis(closed);
     long updated = closedAt == null ? createdAt : closedAt;
-    Map<String, Double> confidence = new HashMap<>();
-    Map<String, String> evidence = new HashMap<>();
-    for (String d : List.of("kind", "symptom", "rootCause", "fixPattern", "stage", "phase", "distributedSpecific")) {
-      confidence.put(d, labelConfidence);
-      evidence.put(d, "rule " + d + ": words in the title");
+    Map<Dimension, Double> confidence = new HashMap<>();
+    Map<Dimension, String> evidence = new HashMap<>();
+    for (Dimension d : Dimension.values()) {
+      if (d != Dimension.SYMPTOM_CLASS) {
+        confidence.put(d, labelConfidence);
+        evidence.put(d, "rule " + d.key() + ": words in the title");
+      }
     }
-    evidence.put("symptom", "title says '" + title.split(" ")[0] + "'");
+    evidence.put(Dimension.SYMPTOM, "title says '" + title.split(" ")[0] + "'");
     ClassificationRow classification =
-        new ClassificationRow(kind, symptom, symptomClass, rootCause, fixPattern, stage, phase, distributed, null,
-            Map.of(), confidence, evidence, humanGiven, "rules-test", updated);
+        new ClassificationRow(Kind.valueOf(kind), Symptom.valueOf(symptom), SymptomClass.valueOf(symptomClass),
+            RootCause.valueOf(rootCause), FixPattern.valueOf(fixPattern), Stage.valueOf(stage), Phase.valueOf(phase),
+            distributed, null, Map.of(), confidence, evidence,
+            humanGiven.stream().map(h -> Dimension.ofKey(h).orElseThrow()).toList(), "rules-test", updated);
     return new IssueRow(repo + "#" + number, repo, framework, number, title, "body of " + number,
         closed == null ? "open" : "closed", "https://github.com/" + repo + "/issues/" + number, "someone",
         new ArrayList<>(labels), createdAt, updated, closedAt, updated, 1, null, classification);

@@ -1,5 +1,6 @@
 package dev.faultline.graph;
 
+import dev.faultline.schemas.taxonomy.Dimension;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -25,9 +26,8 @@ public record ConfidencePolicy(Mode mode, Map<String, Double> bars) implements j
   /** The precision the calibrated bars are chosen for. */
   public static final double TARGET_PRECISION = 0.9;
 
-  /** The classification dimensions that carry a confidence, in the order of the classifier's output. */
-  public static final List<String> DIMENSIONS =
-      List.of("kind", "symptom", "rootCause", "fixPattern", "stage", "phase", "distributedSpecific");
+  /** The classification dimensions that carry a confidence ({@link Dimension#LABELLED}), by their key. */
+  public static final List<String> DIMENSIONS = Dimension.LABELLED.stream().map(Dimension::key).toList();
 
   /**
    * Per dimension, the confidence at which cross-validated precision reaches {@link #TARGET_PRECISION}: the learned
@@ -145,6 +145,16 @@ public record ConfidencePolicy(Mode mode, Map<String, Double> bars) implements j
       throw new IllegalArgumentException("no confidence dimension '" + dimension + "': use one of " + DIMENSIONS);
     }
     return bar;
+  }
+
+  /** The bar of one dimension; the symptom class shares the symptom's. */
+  public double bar(Dimension dimension) {
+    return bar(dimension.key());
+  }
+
+  /** {@link #passes(String, Double, boolean)} of a dimension. */
+  public boolean passes(Dimension dimension, Double confidence, boolean humanGiven) {
+    return passes(dimension.key(), confidence, humanGiven);
   }
 
   /**

@@ -1,13 +1,21 @@
 package dev.faultline.graph;
 
+import dev.faultline.schemas.taxonomy.Dimension;
+import dev.faultline.schemas.taxonomy.FixPattern;
+import dev.faultline.schemas.taxonomy.Kind;
+import dev.faultline.schemas.taxonomy.Phase;
+import dev.faultline.schemas.taxonomy.RootCause;
+import dev.faultline.schemas.taxonomy.Stage;
+import dev.faultline.schemas.taxonomy.Symptom;
+import dev.faultline.schemas.taxonomy.SymptomClass;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * One issue's newest state and classification as the graph stores it. Plain values only, so it maps to Cypher
- * parameters directly.
+ * One issue's newest state and classification as the graph stores it. {@link #toParameters()} is the one mapping to
+ * Cypher parameters: taxonomy codes become their symbols and dimensions their {@link Dimension#key()} there.
  *
  * @param id {@code owner/repo#n}
  * @param stateVersion the newest event time folded into this state (issue, comment or linked PR); a row with a
@@ -39,27 +47,27 @@ public record IssueRow(
    * The classification of an issue, as codes of the taxonomy.
    *
    * @param distributedSpecific null when the text cannot tell
-   * @param confidence dimension name (kind, symptom, rootCause, fixPattern, stage, phase, distributedSpecific) to confidence
-   * @param evidence dimension name to the rule and words that decided it
-   * @param humanGiven dimension names whose value a GitHub label set
+   * @param confidence dimension (kind, symptom, rootCause, fixPattern, stage, phase, distributedSpecific) to confidence
+   * @param evidence dimension to the rule and words that decided it
+   * @param humanGiven dimensions whose value a GitHub label set
    * @param labelSource the tier that gave the labels not in {@code humanGiven} ({@link LabelSource}: {@code rules},
    *     {@code model} or {@code llm:<model>}); those in {@code humanGiven} are {@code human}
    * @param promptVersion the prompt version of a language model's labels, else null
    */
   public record ClassificationRow(
-      String kind,
-      String symptom,
-      String symptomClass,
-      String rootCause,
-      String fixPattern,
-      String stage,
-      String phase,
+      Kind kind,
+      Symptom symptom,
+      SymptomClass symptomClass,
+      RootCause rootCause,
+      FixPattern fixPattern,
+      Stage stage,
+      Phase phase,
       Boolean distributedSpecific,
       String frameworkVersion,
       Map<String, String> versions,
-      Map<String, Double> confidence,
-      Map<String, String> evidence,
-      List<String> humanGiven,
+      Map<Dimension, Double> confidence,
+      Map<Dimension, String> evidence,
+      List<Dimension> humanGiven,
       String classifierVersion,
       long classifiedAtMillis,
       String labelSource,
@@ -67,19 +75,19 @@ public record IssueRow(
 
     /** A row of an offline tier: the source follows from the classifier version, no prompt. */
     public ClassificationRow(
-        String kind,
-        String symptom,
-        String symptomClass,
-        String rootCause,
-        String fixPattern,
-        String stage,
-        String phase,
+        Kind kind,
+        Symptom symptom,
+        SymptomClass symptomClass,
+        RootCause rootCause,
+        FixPattern fixPattern,
+        Stage stage,
+        Phase phase,
         Boolean distributedSpecific,
         String frameworkVersion,
         Map<String, String> versions,
-        Map<String, Double> confidence,
-        Map<String, String> evidence,
-        List<String> humanGiven,
+        Map<Dimension, Double> confidence,
+        Map<Dimension, String> evidence,
+        List<Dimension> humanGiven,
         String classifierVersion,
         long classifiedAtMillis) {
       this(kind, symptom, symptomClass, rootCause, fixPattern, stage, phase, distributedSpecific, frameworkVersion,
@@ -94,7 +102,7 @@ public record IssueRow(
     }
 
     /** The source of one dimension's label: {@code human} when a GitHub label set it, else {@link #labelSource()}. */
-    public String sourceOf(String dimension) {
+    public String sourceOf(Dimension dimension) {
       return humanGiven != null && humanGiven.contains(dimension) ? LabelSource.HUMAN : labelSource;
     }
 
@@ -104,13 +112,13 @@ public record IssueRow(
     }
   }
 
-  /** Dimensions that carry a label, as the issue's properties name them. */
-  public static final List<String> DIMENSIONS =
-      List.of("kind", "symptom", "rootCause", "fixPattern", "stage", "phase", "distributedSpecific");
+  /** Codes that mean "no category" (UNKNOWN, NONE): no edge is drawn for them. */
+  private static boolean known(Enum<?> code) {
+    return Dimension.isCategory(code);
+  }
 
-  /** Codes that mean "no category": no edge is drawn for them. */
-  private static boolean known(String code) {
-    return code != null && !code.equals("UNKNOWN") && !code.equals("NONE");
+  private static String symbol(Enum<?> code) {
+    return code == null ? null : code.name();
   }
 
   public Map<String, Object> toParameters() {
@@ -135,53 +143,53 @@ public record IssueRow(
     Map<String, Object> props = new HashMap<>();
     List<Map<String, Object>> versionRows = new ArrayList<>();
     if (c != null) {
-      props.put("kind", c.kind());
-      props.put("symptom", c.symptom());
-      props.put("symptomClass", c.symptomClass());
-      props.put("rootCause", c.rootCause());
-      props.put("fixPattern", c.fixPattern());
-      props.put("stage", c.stage());
-      props.put("phase", c.phase());
+      props.put("kind", symbol(c.kind()));
+      props.put("symptom", symbol(c.symptom()));
+      props.put("symptomClass", symbol(c.symptomClass()));
+      props.put("rootCause", symbol(c.rootCause()));
+      props.put("fixPattern", symbol(c.fixPattern()));
+      props.put("stage", symbol(c.stage()));
+      props.put("phase", symbol(c.phase()));
       props.put("distributedSpecific", c.distributedSpecific());
       props.put("frameworkVersion", c.frameworkVersion());
       props.put("classifierVersion", c.classifierVersion());
       props.put("classifiedAt", java.time.Instant.ofEpochMilli(c.classifiedAtMillis()).atZone(java.time.ZoneOffset.UTC));
-      props.put("humanGiven", c.humanGiven() == null ? List.of() : c.humanGiven());
+      props.put("humanGiven", c.humanGiven() == null ? List.of() : c.humanGiven().stream().map(Dimension::key).toList());
       // Provenance: the row's tier, its prompt (language model only) and each label's own source.
       props.put("labelSource", c.labelSource());
       props.put("labelRank", c.rank());
       props.put("promptVersion", c.promptVersion());
-      for (String dimension : DIMENSIONS) {
-        props.put(dimension + "Source", c.sourceOf(dimension));
+      for (Dimension dimension : Dimension.LABELLED) {
+        props.put(dimension.key() + "Source", c.sourceOf(dimension));
       }
-      props.put("kindConfidence", confidence(c, "kind"));
-      props.put("phaseConfidence", confidence(c, "phase"));
-      props.put("distributedSpecificConfidence", confidence(c, "distributedSpecific"));
+      props.put("kindConfidence", confidence(c, Dimension.KIND));
+      props.put("phaseConfidence", confidence(c, Dimension.PHASE));
+      props.put("distributedSpecificConfidence", confidence(c, Dimension.DISTRIBUTED_SPECIFIC));
       // the edge dimensions' confidences on the issue too: an UNKNOWN or NONE value has no edge to carry it
-      props.put("symptomConfidence", confidence(c, "symptom"));
-      props.put("rootCauseConfidence", confidence(c, "rootCause"));
-      props.put("fixPatternConfidence", confidence(c, "fixPattern"));
-      props.put("stageConfidence", confidence(c, "stage"));
+      props.put("symptomConfidence", confidence(c, Dimension.SYMPTOM));
+      props.put("rootCauseConfidence", confidence(c, Dimension.ROOT_CAUSE));
+      props.put("fixPatternConfidence", confidence(c, Dimension.FIX_PATTERN));
+      props.put("stageConfidence", confidence(c, Dimension.STAGE));
       // A dimension without an edge keeps its evidence on the issue: kind, phase and distributedSpecific always, the
       // edge dimensions while UNKNOWN ("no diagnosis stated", "below threshold: ..."). A null removes what an
       // earlier classification left once the edge carries it.
-      props.put("kindEvidence", evidence(c, "kind"));
-      props.put("phaseEvidence", evidence(c, "phase"));
-      props.put("distributedSpecificEvidence", evidence(c, "distributedSpecific"));
-      props.put("symptomEvidence", known(c.symptom()) ? null : evidence(c, "symptom"));
-      props.put("rootCauseEvidence", known(c.rootCause()) ? null : evidence(c, "rootCause"));
-      props.put("fixPatternEvidence", known(c.fixPattern()) ? null : evidence(c, "fixPattern"));
-      props.put("stageEvidence", known(c.stage()) ? null : evidence(c, "stage"));
+      props.put("kindEvidence", evidence(c, Dimension.KIND));
+      props.put("phaseEvidence", evidence(c, Dimension.PHASE));
+      props.put("distributedSpecificEvidence", evidence(c, Dimension.DISTRIBUTED_SPECIFIC));
+      props.put("symptomEvidence", known(c.symptom()) ? null : evidence(c, Dimension.SYMPTOM));
+      props.put("rootCauseEvidence", known(c.rootCause()) ? null : evidence(c, Dimension.ROOT_CAUSE));
+      props.put("fixPatternEvidence", known(c.fixPattern()) ? null : evidence(c, Dimension.FIX_PATTERN));
+      props.put("stageEvidence", known(c.stage()) ? null : evidence(c, Dimension.STAGE));
       if (c.versions() != null) {
         c.versions()
             .forEach(
                 (component, version) ->
                     versionRows.add(Map.of("id", component + "@" + version, "component", component, "version", version)));
       }
-      m.put("symptomEdge", edge(c, "symptom", c.symptom()));
-      m.put("rootCauseEdge", edge(c, "rootCause", c.rootCause()));
-      m.put("fixPatternEdge", edge(c, "fixPattern", c.fixPattern()));
-      m.put("stageEdge", edge(c, "stage", c.stage()));
+      m.put("symptomEdge", edge(c, Dimension.SYMPTOM, c.symptom()));
+      m.put("rootCauseEdge", edge(c, Dimension.ROOT_CAUSE, c.rootCause()));
+      m.put("fixPatternEdge", edge(c, Dimension.FIX_PATTERN, c.fixPattern()));
+      m.put("stageEdge", edge(c, Dimension.STAGE, c.stage()));
     } else {
       m.put("symptomEdge", null);
       m.put("rootCauseEdge", null);
@@ -195,20 +203,20 @@ public record IssueRow(
     return m;
   }
 
-  private static Double confidence(ClassificationRow c, String dimension) {
+  private static Double confidence(ClassificationRow c, Dimension dimension) {
     return c.confidence() == null ? null : c.confidence().get(dimension);
   }
 
-  private static String evidence(ClassificationRow c, String dimension) {
+  private static String evidence(ClassificationRow c, Dimension dimension) {
     return c.evidence() == null ? null : c.evidence().get(dimension);
   }
 
-  private static Map<String, Object> edge(ClassificationRow c, String dimension, String code) {
+  private static Map<String, Object> edge(ClassificationRow c, Dimension dimension, Enum<?> code) {
     if (!known(code)) {
       return null;
     }
     Map<String, Object> e = new HashMap<>();
-    e.put("code", code);
+    e.put("code", code.name());
     e.put("confidence", confidence(c, dimension));
     e.put("evidence", evidence(c, dimension));
     e.put("humanGiven", c.humanGiven() != null && c.humanGiven().contains(dimension));

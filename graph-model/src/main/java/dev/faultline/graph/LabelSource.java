@@ -46,6 +46,15 @@ public final class LabelSource {
     return MODEL;
   }
 
+  /** The prompt version of a language model's classifier version ({@code llm:<model>/<prompt>}), else null. */
+  public static String promptOf(String classifierVersion) {
+    if (classifierVersion == null || !classifierVersion.strip().toLowerCase(Locale.ROOT).startsWith(LLM_PREFIX)) {
+      return null;
+    }
+    int slash = classifierVersion.indexOf('/');
+    return slash < 0 || slash == classifierVersion.length() - 1 ? null : classifierVersion.substring(slash + 1).strip();
+  }
+
   /** Whether a source is a language model's. */
   public static boolean isLlm(String source) {
     return source != null && source.startsWith(LLM_PREFIX);

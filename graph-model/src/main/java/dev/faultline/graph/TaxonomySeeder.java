@@ -1,7 +1,7 @@
 package dev.faultline.graph;
 
+import dev.faultline.schemas.taxonomy.Dimension;
 import dev.faultline.schemas.taxonomy.Taxonomy;
-import dev.faultline.schemas.taxonomy.TaxonomyDimension;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -28,11 +28,11 @@ public final class TaxonomySeeder {
   public void seed() {
     Map<String, Object> params = new HashMap<>();
     params.put("version", taxonomy.version());
-    params.put("classes", rows(TaxonomyDimension.SYMPTOM_CLASS));
-    params.put("symptoms", rows(TaxonomyDimension.SYMPTOM));
-    params.put("rootCauses", rows(TaxonomyDimension.ROOT_CAUSE));
-    params.put("fixPatterns", rows(TaxonomyDimension.FIX_PATTERN));
-    params.put("stages", rows(TaxonomyDimension.STAGE));
+    params.put("classes", rows(Dimension.SYMPTOM_CLASS));
+    params.put("symptoms", rows(Dimension.SYMPTOM));
+    params.put("rootCauses", rows(Dimension.ROOT_CAUSE));
+    params.put("fixPatterns", rows(Dimension.FIX_PATTERN));
+    params.put("stages", rows(Dimension.STAGE));
     try (var session = driver.session(SessionConfig.forDatabase(database))) {
       session.executeWrite(
           tx -> {
@@ -42,7 +42,7 @@ public final class TaxonomySeeder {
     }
   }
 
-  private List<Map<String, Object>> rows(TaxonomyDimension dimension) {
+  private List<Map<String, Object>> rows(Dimension dimension) {
     return taxonomy.dimension(dimension).codes().stream()
         .map(
             c -> {

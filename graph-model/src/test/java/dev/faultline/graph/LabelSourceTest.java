@@ -2,6 +2,14 @@ package dev.faultline.graph;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.faultline.schemas.taxonomy.Dimension;
+import dev.faultline.schemas.taxonomy.FixPattern;
+import dev.faultline.schemas.taxonomy.Kind;
+import dev.faultline.schemas.taxonomy.Phase;
+import dev.faultline.schemas.taxonomy.RootCause;
+import dev.faultline.schemas.taxonomy.Stage;
+import dev.faultline.schemas.taxonomy.Symptom;
+import dev.faultline.schemas.taxonomy.SymptomClass;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -26,14 +34,16 @@ class LabelSourceTest {
   @Test
   void aDimensionAPersonLabelledIsHumanWhateverTheTier() {
     IssueRow.ClassificationRow c = new IssueRow.ClassificationRow(
-        "BUG", "HANG", "HANG", "UNKNOWN", "UNKNOWN", "COMMUNICATION", "TRAINING", Boolean.TRUE, null, Map.of(),
-        Map.of(), Map.of(), List.of("kind"), "llm:m/p1", 0L, "llm:m", "p1");
-    assertEquals("human", c.sourceOf("kind"));
-    assertEquals("llm:m", c.sourceOf("symptom"));
+        Kind.BUG, Symptom.HANG, SymptomClass.valueOf("HANG"), RootCause.UNKNOWN, FixPattern.UNKNOWN,
+        Stage.COMMUNICATION, Phase.TRAINING, Boolean.TRUE, null, Map.of(), Map.of(), Map.of(), List.of(Dimension.KIND),
+        "llm:m/p1", 0L, "llm:m", "p1");
+    assertEquals("human", c.sourceOf(Dimension.KIND));
+    assertEquals("llm:m", c.sourceOf(Dimension.SYMPTOM));
     assertEquals(1, c.rank());
     IssueRow.ClassificationRow offline = new IssueRow.ClassificationRow(
-        "BUG", "HANG", "HANG", "UNKNOWN", "UNKNOWN", "COMMUNICATION", "TRAINING", Boolean.TRUE, null, Map.of(),
-        Map.of(), Map.of(), List.of(), "rules-1.3.1+taxonomy-v1", 0L);
+        Kind.BUG, Symptom.HANG, SymptomClass.valueOf("HANG"), RootCause.UNKNOWN, FixPattern.UNKNOWN,
+        Stage.COMMUNICATION, Phase.TRAINING, Boolean.TRUE, null, Map.of(), Map.of(), Map.of(), List.of(),
+        "rules-1.3.1+taxonomy-v1", 0L);
     assertEquals("rules", offline.labelSource());
     assertEquals(null, offline.promptVersion());
     assertEquals(0, offline.rank());

@@ -20,6 +20,7 @@ import dev.faultline.jobs.functions.UpgradeWithLlm;
 import dev.faultline.jobs.llm.AnswerStore;
 import dev.faultline.jobs.llm.LlmSettings;
 import dev.faultline.jobs.records.LlmRequest;
+import dev.faultline.jobs.sink.IssueRows;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.streaming.api.datastream.AsyncDataStream;
@@ -91,12 +92,12 @@ public final class IssuePipeline {
       classified =
           offline
               .union(upgrades)
-              .keyBy(e -> e.row.id())
+              .keyBy(e -> e.issue.id)
               .process(new NewestLabel())
               .uid("newest-label")
               .name("newest label");
     }
-    DataStream<IssueRow> issues = classified.map(e -> e.row).uid("issue-rows").name("issue rows");
+    DataStream<IssueRow> issues = classified.map(IssueRows::of).uid("issue-rows").name("issue rows");
 
     DataStream<PullRequestRow> pullRequests =
         facts

@@ -13,6 +13,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.faultline.classifier.ClassifierConfig;
 import dev.faultline.cli.Cli;
 import dev.faultline.cli.CliCommand;
+import dev.faultline.schemas.taxonomy.Dimension;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -52,13 +53,13 @@ public final class EvalCommand extends CliCommand {
   private static final Map<String, double[]> TARGETS = new LinkedHashMap<>();
 
   static {
-    TARGETS.put("kind", new double[] {0.99, 0.98});
-    TARGETS.put("symptom", new double[] {0.96, 0.97});
-    TARGETS.put("root_cause", new double[] {0.88, 0.89});
-    TARGETS.put("fix_pattern", new double[] {0.87, 0.85});
-    TARGETS.put("stage", new double[] {0.96, 0.96});
-    TARGETS.put("phase", new double[] {0.96, 0.91});
-    TARGETS.put("distributed_specific", new double[] {0.93, 0.91});
+    TARGETS.put(Dimension.KIND.field(), new double[] {0.99, 0.98});
+    TARGETS.put(Dimension.SYMPTOM.field(), new double[] {0.96, 0.97});
+    TARGETS.put(Dimension.ROOT_CAUSE.field(), new double[] {0.88, 0.89});
+    TARGETS.put(Dimension.FIX_PATTERN.field(), new double[] {0.87, 0.85});
+    TARGETS.put(Dimension.STAGE.field(), new double[] {0.96, 0.96});
+    TARGETS.put(Dimension.PHASE.field(), new double[] {0.96, 0.91});
+    TARGETS.put(Dimension.DISTRIBUTED_SPECIFIC.field(), new double[] {0.93, 0.91});
     TARGETS.put("framework", new double[] {1.00, Double.NaN});
   }
 

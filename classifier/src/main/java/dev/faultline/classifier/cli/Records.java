@@ -6,18 +6,18 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.faultline.classifier.Classification;
 import dev.faultline.classifier.IssueText;
 import dev.faultline.classifier.Label;
+import dev.faultline.schemas.taxonomy.Dimension;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 
 /** The JSON lines format of {@code classify} input and output and of the gold file ({@code ../shared/eval}). */
 final class Records {
 
-  /** Output fields, in the order of the gold records. */
+  /** Output fields, in the order of the gold records: every labelled {@link Dimension}, the framework, the versions. */
   static final List<String> FIELDS =
-      List.of(
-          "kind", "symptom", "root_cause", "fix_pattern", "stage", "phase", "distributed_specific", "framework",
-          "versions");
+      Stream.concat(Dimension.LABELLED.stream().map(Dimension::field), Stream.of("framework", "versions")).toList();
 
   private Records() {}
 

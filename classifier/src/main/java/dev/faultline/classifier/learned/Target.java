@@ -1,5 +1,6 @@
 package dev.faultline.classifier.learned;
 
+import dev.faultline.schemas.taxonomy.Dimension;
 import dev.faultline.schemas.taxonomy.FixPattern;
 import dev.faultline.schemas.taxonomy.Kind;
 import dev.faultline.schemas.taxonomy.Phase;
@@ -14,15 +15,18 @@ import java.util.List;
  * codes it may answer. Distributed-specific answers {@code true}, {@code false} or {@code null} (cannot tell).
  */
 public enum Target {
-  KIND("kind", names(Kind.values(), "UNKNOWN"), null),
-  SYMPTOM("symptom", names(Symptom.values()), "UNKNOWN"),
-  ROOT_CAUSE("root_cause", names(RootCause.values()), "UNKNOWN"),
-  FIX_PATTERN("fix_pattern", names(FixPattern.values()), "UNKNOWN"),
-  STAGE("stage", names(Stage.values()), "UNKNOWN"),
-  PHASE("phase", names(Phase.values()), "UNKNOWN"),
-  DISTRIBUTED("distributed_specific", List.of("true", "false", "null"), "null");
+  KIND(Dimension.KIND, names(Kind.values(), "UNKNOWN"), null),
+  SYMPTOM(Dimension.SYMPTOM, names(Symptom.values()), "UNKNOWN"),
+  ROOT_CAUSE(Dimension.ROOT_CAUSE, names(RootCause.values()), "UNKNOWN"),
+  FIX_PATTERN(Dimension.FIX_PATTERN, names(FixPattern.values()), "UNKNOWN"),
+  STAGE(Dimension.STAGE, names(Stage.values()), "UNKNOWN"),
+  PHASE(Dimension.PHASE, names(Phase.values()), "UNKNOWN"),
+  DISTRIBUTED(Dimension.DISTRIBUTED_SPECIFIC, List.of("true", "false", "null"), "null");
 
-  /** Field of the gold record and of {@code classify} output. */
+  /** The dimension this target answers. */
+  public final Dimension dimension;
+
+  /** Field of the gold record and of {@code classify} output: the dimension's {@link Dimension#field()}. */
   public final String field;
 
   /** Every code this dimension may answer. */
@@ -31,8 +35,9 @@ public enum Target {
   /** The answer when the model is not sure enough; null: this dimension always answers. */
   public final String abstain;
 
-  Target(String field, List<String> codes, String abstain) {
-    this.field = field;
+  Target(Dimension dimension, List<String> codes, String abstain) {
+    this.dimension = dimension;
+    this.field = dimension.field();
     this.codes = codes;
     this.abstain = abstain;
   }

@@ -3,8 +3,8 @@ package dev.faultline.classifier.llm;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.faultline.schemas.taxonomy.Dimension;
 import dev.faultline.schemas.taxonomy.Taxonomy;
-import dev.faultline.schemas.taxonomy.TaxonomyDimension;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,16 +26,16 @@ public final class AnswerSchema {
   public static final String DISTRIBUTED = "distributed_specific";
 
   /** The coded fields and their taxonomy dimension, in answer order. */
-  public static final Map<String, TaxonomyDimension> CODED;
+  public static final Map<String, Dimension> CODED;
 
   static {
-    Map<String, TaxonomyDimension> m = new LinkedHashMap<>();
-    m.put("kind", TaxonomyDimension.KIND);
-    m.put("symptom", TaxonomyDimension.SYMPTOM);
-    m.put("root_cause", TaxonomyDimension.ROOT_CAUSE);
-    m.put("fix_pattern", TaxonomyDimension.FIX_PATTERN);
-    m.put("stage", TaxonomyDimension.STAGE);
-    m.put("phase", TaxonomyDimension.PHASE);
+    Map<String, Dimension> m = new LinkedHashMap<>();
+    m.put("kind", Dimension.KIND);
+    m.put("symptom", Dimension.SYMPTOM);
+    m.put("root_cause", Dimension.ROOT_CAUSE);
+    m.put("fix_pattern", Dimension.FIX_PATTERN);
+    m.put("stage", Dimension.STAGE);
+    m.put("phase", Dimension.PHASE);
     CODED = java.util.Collections.unmodifiableMap(m);
   }
 
@@ -84,7 +84,7 @@ public final class AnswerSchema {
     CODED.forEach((field, dim) -> {
       ObjectNode p = props.putObject(field);
       p.put("type", "string");
-      Taxonomy.Dimension d = taxonomy.dimension(dim);
+      Taxonomy.DimensionCodes d = taxonomy.dimension(dim);
       if (d.description() != null) {
         p.put("description", d.description());
       }

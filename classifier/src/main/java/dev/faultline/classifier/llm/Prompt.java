@@ -3,8 +3,8 @@ package dev.faultline.classifier.llm;
 import dev.faultline.classifier.Comment;
 import dev.faultline.classifier.IssueText;
 import dev.faultline.classifier.LinkedPullRequest;
+import dev.faultline.schemas.taxonomy.Dimension;
 import dev.faultline.schemas.taxonomy.Taxonomy;
-import dev.faultline.schemas.taxonomy.TaxonomyDimension;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -142,8 +142,8 @@ public final class Prompt {
         .append("choice. Do not guess a root cause or a fix from a symptom alone.\n\n");
     b.append("Answer with one JSON object and nothing else, with exactly these fields: ")
         .append(String.join(", ", AnswerSchema.FIELDS)).append(".\n");
-    for (Map.Entry<String, TaxonomyDimension> e : AnswerSchema.CODED.entrySet()) {
-      Taxonomy.Dimension d = t.dimension(e.getValue());
+    for (Map.Entry<String, Dimension> e : AnswerSchema.CODED.entrySet()) {
+      Taxonomy.DimensionCodes d = t.dimension(e.getValue());
       b.append("\n## ").append(e.getKey());
       if (d.description() != null) {
         b.append(" — ").append(d.description());

@@ -9,8 +9,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.faultline.classifier.llm.Fixtures;
 import dev.faultline.classifier.llm.StubChatServer;
+import dev.faultline.schemas.taxonomy.Dimension;
 import dev.faultline.schemas.taxonomy.Taxonomy;
-import dev.faultline.schemas.taxonomy.TaxonomyDimension;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -93,10 +93,10 @@ class LlmCommandTest {
     Taxonomy taxonomy = Taxonomy.load();
     List<String> symptoms = new ArrayList<>();
     schema.at("/properties/symptom/enum").forEach(n -> symptoms.add(n.asText()));
-    assertEquals(taxonomy.dimension(TaxonomyDimension.SYMPTOM).allSymbols(), symptoms);
+    assertEquals(taxonomy.dimension(Dimension.SYMPTOM).allSymbols(), symptoms);
     String system = body.at("/messages/0/content").asText();
-    for (TaxonomyDimension d : List.of(TaxonomyDimension.KIND, TaxonomyDimension.SYMPTOM,
-        TaxonomyDimension.ROOT_CAUSE, TaxonomyDimension.FIX_PATTERN, TaxonomyDimension.STAGE, TaxonomyDimension.PHASE)) {
+    for (Dimension d : List.of(Dimension.KIND, Dimension.SYMPTOM,
+        Dimension.ROOT_CAUSE, Dimension.FIX_PATTERN, Dimension.STAGE, Dimension.PHASE)) {
       for (String code : taxonomy.codes(d)) {
         assertTrue(system.contains(code), "the prompt lacks " + code);
       }

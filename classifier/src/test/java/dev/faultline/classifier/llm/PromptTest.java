@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.faultline.classifier.IssueText;
+import dev.faultline.schemas.taxonomy.Dimension;
 import dev.faultline.schemas.taxonomy.Taxonomy;
-import dev.faultline.schemas.taxonomy.TaxonomyDimension;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -20,7 +20,7 @@ class PromptTest {
   @Test
   void systemMessageCarriesEveryAnsweredCodeWithItsDefinitionAndTheDecisionRules() {
     String system = new Prompt(taxonomy, 0).system();
-    for (TaxonomyDimension d : AnswerSchema.CODED.values()) {
+    for (Dimension d : AnswerSchema.CODED.values()) {
       for (Taxonomy.Code c : taxonomy.dimension(d).codes()) {
         assertTrue(system.contains("- " + c.code() + ": " + c.definition()), d + " " + c.code() + " missing");
       }

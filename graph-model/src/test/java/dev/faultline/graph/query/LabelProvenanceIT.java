@@ -7,6 +7,8 @@ import dev.faultline.graph.IssueWriter;
 import dev.faultline.graph.TaxonomySeeder;
 import dev.faultline.schemas.taxonomy.Taxonomy;
 import dev.faultline.graph.testing.SharedNeo4j;
+import dev.faultline.schemas.taxonomy.Dimension;
+import dev.faultline.schemas.taxonomy.Symptom;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -17,10 +19,10 @@ import org.neo4j.driver.Record;
 class LabelProvenanceIT extends QueryITBase {
 
   private static IssueRow withLabels(IssueRow r, String symptom, String classifierVersion, String source,
-      String prompt, List<String> human) {
+      String prompt, List<Dimension> human) {
     IssueRow.ClassificationRow c = r.classification();
     IssueRow.ClassificationRow n = new IssueRow.ClassificationRow(
-        c.kind(), symptom, symptom, c.rootCause(), c.fixPattern(), c.stage(), c.phase(), c.distributedSpecific(),
+        c.kind(), Symptom.valueOf(symptom), c.symptomClass(), c.rootCause(), c.fixPattern(), c.stage(), c.phase(), c.distributedSpecific(),
         c.frameworkVersion(), c.versions(), c.confidence(), c.evidence(), human, classifierVersion,
         c.classifiedAtMillis(), source, prompt);
     return new IssueRow(r.id(), r.repo(), r.framework(), r.number(), r.title(), r.body(), r.state(), r.url(),
@@ -49,8 +51,8 @@ class LabelProvenanceIT extends QueryITBase {
     new TaxonomySeeder(driver, SharedNeo4j.DATABASE, Taxonomy.load()).seed(); // the symptom nodes the edges point to
     IssueWriter writer = new IssueWriter(driver, SharedNeo4j.DATABASE);
     IssueRow offline = withLabels(WriterRows.issue("acme", "Trainer", 1, null, 1_000L), "HANG",
-        "learned-2+rules-1.3.1", null, null, List.of("kind"));
-    IssueRow upgraded = withLabels(offline, "COMMUNICATION_FAILURE", "llm:stub/p1", "llm:stub", "p1", List.of("kind"));
+        "learned-2+rules-1.3.1", null, null, List.of(Dimension.KIND));
+    IssueRow upgraded = withLabels(offline, "COMMUNICATION_FAILURE", "llm:stub/p1", "llm:stub", "p1", List.of(Dimension.KIND));
     String id = offline.id();
 
     writer.write(List.of(offline));

@@ -2,8 +2,8 @@ package dev.faultline.graph.query;
 
 import dev.faultline.embedded.EmbeddedNeo4j;
 import dev.faultline.graph.GraphSchema;
+import dev.faultline.schemas.taxonomy.Dimension;
 import dev.faultline.schemas.taxonomy.Taxonomy;
-import dev.faultline.schemas.taxonomy.TaxonomyDimension;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.ZoneOffset;
@@ -227,10 +227,10 @@ public final class QueryLatencyBenchmark {
       releaseVersions.put(framework, versions);
     }
 
-    List<String> symptoms = taxonomy.codes(TaxonomyDimension.SYMPTOM);
-    List<String> rootCauses = taxonomy.codes(TaxonomyDimension.ROOT_CAUSE);
-    List<String> fixPatterns = taxonomy.codes(TaxonomyDimension.FIX_PATTERN);
-    List<String> stages = taxonomy.codes(TaxonomyDimension.STAGE);
+    List<String> symptoms = taxonomy.codes(Dimension.SYMPTOM);
+    List<String> rootCauses = taxonomy.codes(Dimension.ROOT_CAUSE);
+    List<String> fixPatterns = taxonomy.codes(Dimension.FIX_PATTERN);
+    List<String> stages = taxonomy.codes(Dimension.STAGE);
     String[] extraLabels = {
       "enhancement", "question", "documentation", "training", "inference", "zero", "pipeline", "nccl", "checkpoint",
       "moe", "good first issue", "help wanted", "needs triage", "stale", "wontfix", "duplicate", "build", "ci",

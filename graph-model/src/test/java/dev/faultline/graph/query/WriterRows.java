@@ -2,6 +2,14 @@ package dev.faultline.graph.query;
 
 import dev.faultline.graph.IssueRow;
 import dev.faultline.graph.ReleaseRow;
+import dev.faultline.schemas.taxonomy.Dimension;
+import dev.faultline.schemas.taxonomy.FixPattern;
+import dev.faultline.schemas.taxonomy.Kind;
+import dev.faultline.schemas.taxonomy.Phase;
+import dev.faultline.schemas.taxonomy.RootCause;
+import dev.faultline.schemas.taxonomy.Stage;
+import dev.faultline.schemas.taxonomy.Symptom;
+import dev.faultline.schemas.taxonomy.SymptomClass;
 import java.util.List;
 import java.util.Map;
 
@@ -18,9 +26,9 @@ final class WriterRows {
   static IssueRow issue(String owner, String framework, int number, String version, long createdAt) {
     IssueRow.ClassificationRow classification =
         new IssueRow.ClassificationRow(
-            "BUG", "HANG", "HANG", "UNKNOWN", "UNKNOWN", "COMMUNICATION", "TRAINING", Boolean.TRUE, version,
-            version == null ? Map.of() : Map.of(framework.toLowerCase(), version), Map.of("symptom", 0.8),
-            Map.of("symptom", "test"), List.of(), "test", createdAt);
+            Kind.BUG, Symptom.HANG, SymptomClass.HANG, RootCause.UNKNOWN, FixPattern.UNKNOWN, Stage.COMMUNICATION,
+            Phase.TRAINING, Boolean.TRUE, version, version == null ? Map.of() : Map.of(framework.toLowerCase(), version),
+            Map.of(Dimension.SYMPTOM, 0.8), Map.of(Dimension.SYMPTOM, "test"), List.of(), "test", createdAt);
     String repo = owner + "/" + framework;
     return new IssueRow(
         repo + "#" + number, repo, framework, number, "t" + number, "b", "open", null, "someone", List.of(),

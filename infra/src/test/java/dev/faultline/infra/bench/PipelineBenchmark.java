@@ -23,6 +23,7 @@ import dev.faultline.jobs.IssuePipeline;
 import dev.faultline.jobs.normalise.GitHubNormaliser;
 import dev.faultline.jobs.records.GitHubEvent;
 import dev.faultline.jobs.records.RawDelivery;
+import dev.faultline.jobs.sink.IssueRows;
 import dev.faultline.jobs.sink.SinkOptions;
 import dev.faultline.jobs.source.RawDeliveryDeserializer;
 import dev.faultline.schemas.AvroCodec;
@@ -204,7 +205,7 @@ public final class PipelineBenchmark {
       for (GitHubEvent e : normaliser.normalise(d)) {
         IssueAccumulator acc = new IssueAccumulator();
         acc.fold(e);
-        rows.add(classification.classify(acc, acc.stateVersion));
+        rows.add(IssueRows.of(classification.classify(acc, acc.stateVersion, e.deliveryId)));
       }
     }
     return rows;

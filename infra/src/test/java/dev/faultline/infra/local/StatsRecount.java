@@ -4,8 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.faultline.jobs.stats.StatsConfig;
 import dev.faultline.jobs.stats.domain.Categories;
-import dev.faultline.jobs.stats.domain.Dimension;
 import dev.faultline.jobs.stats.domain.Explanations;
+import dev.faultline.jobs.stats.domain.StatDimensions;
+import dev.faultline.schemas.taxonomy.Dimension;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -203,7 +204,7 @@ final class StatsRecount {
       if (issue.deleted()) {
         continue;
       }
-      for (Dimension d : Dimension.values()) {
+      for (Dimension d : StatDimensions.COUNTED) {
         String category = issue.categories().get(d);
         if (issue.release() != null && !issue.release().isBlank()) {
           add(bounds, Key.ofRelease(issue.framework(), d, category, issue.release()), true);
@@ -262,7 +263,7 @@ final class StatsRecount {
       if (issue.deleted() || issue.stateVersion() >= closedUpTo) {
         continue;
       }
-      for (Dimension d : Dimension.values()) {
+      for (Dimension d : StatDimensions.COUNTED) {
         if (!countedExactly(issue, d, expected, settings, closedUpTo)) {
           out.add(issue.id() + " " + d.key());
         }
@@ -401,7 +402,7 @@ final class StatsRecount {
     for (JsonNode r : client.cypher(ISSUES, Map.of())) {
       JsonNode i = r.path("row").path(0);
       Map<Dimension, String> categories = new EnumMap<>(Dimension.class);
-      for (Dimension d : Dimension.values()) {
+      for (Dimension d : StatDimensions.COUNTED) {
         categories.put(d, i.path(d.key()).asText());
       }
       // Stored as a boolean, null when the text cannot tell; counted as TRUE, FALSE or UNKNOWN.
@@ -410,7 +411,7 @@ final class StatsRecount {
       // the job counts a label below its confidence bar as UNKNOWN: so does the recount
       List<String> human = new ArrayList<>();
       i.path("humanGiven").forEach(h -> human.add(h.asText()));
-      for (Dimension d : Dimension.values()) {
+      for (Dimension d : StatDimensions.COUNTED) {
         String bar = d == Dimension.SYMPTOM_CLASS ? "symptom" : d.key();
         JsonNode c = i.path(bar + "Confidence");
         if (!confidence.passes(bar, c.isNumber() ? c.asDouble() : null, human.contains(bar))) {

@@ -26,7 +26,7 @@ import java.util.Optional;
  */
 public record Taxonomy(
     String version,
-    Map<TaxonomyDimension, Dimension> dimensions,
+    Map<Dimension, DimensionCodes> dimensions,
     Map<String, List<String>> stageHints,
     List<String> distributedHints,
     List<String> decisionRules) {
@@ -69,9 +69,9 @@ public record Taxonomy(
    * @param none the symbol for "does not apply" (e.g. symptom of a question), or null if the dimension has none
    * @param unknown the symbol for "the text does not tell"
    */
-  public record Dimension(
-      TaxonomyDimension dimension, String description, List<Code> codes, String none, String unknown) {
-    public Dimension {
+  public record DimensionCodes(
+      Dimension dimension, String description, List<Code> codes, String none, String unknown) {
+    public DimensionCodes {
       codes = List.copyOf(codes);
     }
 
@@ -114,8 +114,8 @@ public record Taxonomy(
   private static Taxonomy parse(JsonNode root, String resource) {
     String version = required(root, "version", resource).asText();
     JsonNode dims = required(root, "dimensions", resource);
-    Map<TaxonomyDimension, Dimension> dimensions = new EnumMap<>(TaxonomyDimension.class);
-    for (TaxonomyDimension d : TaxonomyDimension.values()) {
+    Map<Dimension, DimensionCodes> dimensions = new EnumMap<>(Dimension.class);
+    for (Dimension d : Dimension.CODED) {
       JsonNode node = required(dims, d.key(), resource + " dimensions");
       List<Code> codes = new ArrayList<>();
       for (JsonNode c : required(node, "codes", resource + " " + d.key())) {
@@ -128,7 +128,7 @@ public record Taxonomy(
                 c.hasNonNull("group") ? RootCauseGroup.valueOf(c.get("group").asText()) : null,
                 text(c, "distributedSpecific")));
       }
-      dimensions.put(d, new Dimension(d, text(node, "description"), codes, text(node, "none"), text(node, "unknown")));
+      dimensions.put(d, new DimensionCodes(d, text(node, "description"), codes, text(node, "none"), text(node, "unknown")));
     }
     Map<String, List<String>> stageHints = new LinkedHashMap<>();
     JsonNode hints = root.path("stageHints");
@@ -165,27 +165,27 @@ public record Taxonomy(
   }
 
   /** The dimension's entry. */
-  public Dimension dimension(TaxonomyDimension d) {
+  public DimensionCodes dimension(Dimension d) {
     return dimensions.get(d);
   }
 
   /** The proper codes of a dimension (without NONE/UNKNOWN), in resource order. */
-  public List<String> codes(TaxonomyDimension d) {
+  public List<String> codes(Dimension d) {
     return dimensions.get(d).codes().stream().map(Code::code).toList();
   }
 
   /** The top-level symptom class of a sub-symptom code, e.g. {@code HANG -> HANG}, {@code OUT_OF_MEMORY -> CRASH}. */
   public Optional<String> symptomClassOf(String symptom) {
-    return dimension(TaxonomyDimension.SYMPTOM).code(symptom).map(Code::symptomClass);
+    return dimension(Dimension.SYMPTOM).code(symptom).map(Code::symptomClass);
   }
 
   /** Whether a root cause is general or distributed-specific. */
   public Optional<RootCauseGroup> rootCauseGroup(String rootCause) {
-    return dimension(TaxonomyDimension.ROOT_CAUSE).code(rootCause).map(Code::group);
+    return dimension(Dimension.ROOT_CAUSE).code(rootCause).map(Code::group);
   }
 
   /** The definition of a code, if the dimension has it. */
-  public Optional<String> definition(TaxonomyDimension d, String code) {
+  public Optional<String> definition(Dimension d, String code) {
     return dimension(d).code(code).map(Code::definition);
   }
 }

@@ -21,7 +21,7 @@ class TaxonomyResourceTest {
     return Arrays.stream(values).map(Enum::name).toList();
   }
 
-  private void assertSameSymbols(TaxonomyDimension d, Enum<?>[] values) {
+  private void assertSameSymbols(Dimension d, Enum<?>[] values) {
     assertEquals(
         taxonomy.dimension(d).allSymbols(),
         names(values),
@@ -30,43 +30,43 @@ class TaxonomyResourceTest {
 
   @Test
   void kindEnumMatchesResource() {
-    assertSameSymbols(TaxonomyDimension.KIND, Kind.values());
+    assertSameSymbols(Dimension.KIND, Kind.values());
   }
 
   @Test
   void symptomClassEnumMatchesResource() {
-    assertSameSymbols(TaxonomyDimension.SYMPTOM_CLASS, SymptomClass.values());
+    assertSameSymbols(Dimension.SYMPTOM_CLASS, SymptomClass.values());
   }
 
   @Test
   void symptomEnumMatchesResource() {
-    assertSameSymbols(TaxonomyDimension.SYMPTOM, Symptom.values());
+    assertSameSymbols(Dimension.SYMPTOM, Symptom.values());
   }
 
   @Test
   void rootCauseEnumMatchesResource() {
-    assertSameSymbols(TaxonomyDimension.ROOT_CAUSE, RootCause.values());
+    assertSameSymbols(Dimension.ROOT_CAUSE, RootCause.values());
   }
 
   @Test
   void fixPatternEnumMatchesResource() {
-    assertSameSymbols(TaxonomyDimension.FIX_PATTERN, FixPattern.values());
+    assertSameSymbols(Dimension.FIX_PATTERN, FixPattern.values());
   }
 
   @Test
   void stageEnumMatchesResource() {
-    assertSameSymbols(TaxonomyDimension.STAGE, Stage.values());
+    assertSameSymbols(Dimension.STAGE, Stage.values());
   }
 
   @Test
   void phaseEnumMatchesResource() {
-    assertSameSymbols(TaxonomyDimension.PHASE, Phase.values());
+    assertSameSymbols(Dimension.PHASE, Phase.values());
   }
 
   @Test
   void everySymptomMapsToAProperSymptomClass() {
-    Set<String> classes = new HashSet<>(taxonomy.codes(TaxonomyDimension.SYMPTOM_CLASS));
-    for (String symptom : taxonomy.codes(TaxonomyDimension.SYMPTOM)) {
+    Set<String> classes = new HashSet<>(taxonomy.codes(Dimension.SYMPTOM_CLASS));
+    for (String symptom : taxonomy.codes(Dimension.SYMPTOM)) {
       String cls = taxonomy.symptomClassOf(symptom).orElseThrow();
       assertTrue(classes.contains(cls), symptom + " maps to unknown class " + cls);
       SymptomClass.valueOf(cls);
@@ -77,11 +77,11 @@ class TaxonomyResourceTest {
 
   @Test
   void everyRootCauseHasAGroupAndTheFourDistributedCausesAreDistributed() {
-    for (String rc : taxonomy.codes(TaxonomyDimension.ROOT_CAUSE)) {
+    for (String rc : taxonomy.codes(Dimension.ROOT_CAUSE)) {
       assertNotNull(taxonomy.rootCauseGroup(rc).orElse(null), rc + " has no group");
     }
     List<String> distributed =
-        taxonomy.codes(TaxonomyDimension.ROOT_CAUSE).stream()
+        taxonomy.codes(Dimension.ROOT_CAUSE).stream()
             .filter(rc -> taxonomy.rootCauseGroup(rc).orElseThrow() == RootCauseGroup.DISTRIBUTED)
             .toList();
     assertEquals(
@@ -95,7 +95,7 @@ class TaxonomyResourceTest {
 
   @Test
   void everyCodeHasANameAndADefinition() {
-    for (TaxonomyDimension d : TaxonomyDimension.values()) {
+    for (Dimension d : Dimension.CODED) {
       for (Taxonomy.Code c : taxonomy.dimension(d).codes()) {
         assertFalse(c.name() == null || c.name().isBlank(), d + " " + c.code() + " has no name");
         assertFalse(c.definition() == null || c.definition().isBlank(), d + " " + c.code() + " has no definition");
@@ -105,7 +105,7 @@ class TaxonomyResourceTest {
 
   @Test
   void stageHintsNameOnlyStages() {
-    Set<String> stages = new HashSet<>(taxonomy.codes(TaxonomyDimension.STAGE));
+    Set<String> stages = new HashSet<>(taxonomy.codes(Dimension.STAGE));
     assertTrue(stages.containsAll(taxonomy.stageHints().keySet()));
     assertFalse(taxonomy.distributedHints().isEmpty());
   }
@@ -114,7 +114,7 @@ class TaxonomyResourceTest {
   void decisionRulesAreStatedAndNameOnlyCodesOfTheTaxonomy() {
     assertTrue(taxonomy.decisionRules().size() >= 8, "the codebook's decision rules belong in " + Taxonomy.RESOURCE);
     Set<String> symbols = new HashSet<>();
-    for (TaxonomyDimension d : TaxonomyDimension.values()) {
+    for (Dimension d : Dimension.CODED) {
       symbols.addAll(taxonomy.dimension(d).allSymbols());
     }
     java.util.regex.Matcher m =
@@ -130,7 +130,7 @@ class TaxonomyResourceTest {
     assertThrows(UnsupportedOperationException.class, () -> taxonomy.distributedHints().add("x"));
     assertThrows(
         UnsupportedOperationException.class,
-        () -> taxonomy.dimension(TaxonomyDimension.KIND).codes().clear());
+        () -> taxonomy.dimension(Dimension.KIND).codes().clear());
   }
 
   @Test
@@ -138,5 +138,27 @@ class TaxonomyResourceTest {
     IllegalStateException e =
         assertThrows(IllegalStateException.class, () -> Taxonomy.load("/dev/faultline/taxonomy/nope.json"));
     assertTrue(e.getMessage().contains("nope.json"));
+  }
+
+  @Test
+  void everyCodedDimensionsEnumHasTheResourcesSymbolsAndTheFlagHasNone() {
+    for (Dimension d : Dimension.CODED) {
+      assertEquals(taxonomy.dimension(d).allSymbols(), d.symbols(), d + ": enum and resource disagree");
+      assertTrue(d.coded());
+      assertEquals(d, Dimension.ofKey(d.key()).orElseThrow());
+      assertEquals(d, Dimension.ofField(d.field()).orElseThrow());
+    }
+    for (Dimension d : Dimension.CODED) {
+      Taxonomy.DimensionCodes codes = taxonomy.dimension(d);
+      for (Enum<?> symbol : d.codeType().orElseThrow().getEnumConstants()) {
+        boolean special = symbol.name().equals(codes.none()) || symbol.name().equals(codes.unknown());
+        assertEquals(!special, Dimension.isCategory(symbol), d + " " + symbol);
+      }
+    }
+    assertFalse(Dimension.DISTRIBUTED_SPECIFIC.coded());
+    assertTrue(Dimension.DISTRIBUTED_SPECIFIC.symbols().isEmpty());
+    assertEquals(Dimension.values().length, Dimension.CODED.size() + 1);
+    assertEquals(
+        Arrays.stream(Dimension.values()).filter(d -> d != Dimension.SYMPTOM_CLASS).toList(), Dimension.LABELLED);
   }
 }

@@ -66,11 +66,7 @@ public final class ClassifyIssues extends KeyedProcessFunction<String, GitHubEve
     }
     state.update(acc);
     if (acc.issue != null) {
-      ClassifiedIssueEvent event =
-          new ClassifiedIssueEvent(
-              classification.classify(acc, acc.stateVersion),
-              fact.deliveryId,
-              IssueClassification.fixingPullRequests(acc));
+      ClassifiedIssueEvent event = classification.classify(acc, acc.stateVersion, fact.deliveryId);
       out.collect(event);
       if (llmRequests != null) {
         // The offline labels go out first; the language model's answer, if any, follows as an upgrade.

@@ -1,5 +1,6 @@
 package dev.faultline.jobs.functions;
 
+import dev.faultline.graph.LabelSource;
 import dev.faultline.jobs.records.ClassifiedIssueEvent;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.StateTtlConfig;
@@ -33,8 +34,9 @@ public final class NewestLabel extends KeyedProcessFunction<String, ClassifiedIs
 
   @Override
   public void processElement(ClassifiedIssueEvent e, Context ctx, Collector<ClassifiedIssueEvent> out) throws Exception {
-    long version = e.row.stateVersion();
-    int rank = e.row.classification() == null ? 0 : e.row.classification().rank();
+    long version = e.stateVersion;
+    int rank = e.classification == null ? 0
+        : LabelSource.rankOf(LabelSource.ofClassifierVersion(e.classification.classifierVersion()));
     long[] seen = newest.value();
     if (seen != null && !follows(version, rank, seen[0], (int) seen[1])) {
       return;

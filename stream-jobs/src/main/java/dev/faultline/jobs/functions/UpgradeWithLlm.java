@@ -138,7 +138,7 @@ public final class UpgradeWithLlm extends RichAsyncFunction<LlmRequest, Classifi
   public void asyncInvoke(LlmRequest request, ResultFuture<ClassifiedIssueEvent> result) {
     ClassifiedIssueEvent offline = request.offline;
     IssueText text = IssueClassification.textOf(request.issue);
-    var stored = upgrader.fromStore(offline.row, text);
+    var stored = upgrader.fromStore(offline, text);
     if (stored.isPresent()) {
       cacheHits.inc();
       upgrades.inc();
@@ -147,19 +147,19 @@ public final class UpgradeWithLlm extends RichAsyncFunction<LlmRequest, Classifi
     }
     if (!waiting.tryAcquire()) {
       shed.inc();
-      LOG.debug("{} keeps its offline labels: {} items already wait for the endpoint", offline.row.id(),
+      LOG.debug("{} keeps its offline labels: {} items already wait for the endpoint", offline.issue.id,
           settings.maxWaiting());
       result.complete(List.of());
       return;
     }
     long started = System.nanoTime();
     try {
-      CompletableFuture.supplyAsync(() -> upgrader.ask(offline.row, text), pool).whenComplete((outcome, error) -> {
+      CompletableFuture.supplyAsync(() -> upgrader.ask(offline, text), pool).whenComplete((outcome, error) -> {
         waiting.release();
         latency.update((System.nanoTime() - started) / 1_000_000);
         if (error != null) {
           failures.inc();
-          LOG.warn("{} keeps its offline labels: {}", offline.row.id(), error.toString());
+          LOG.warn("{} keeps its offline labels: {}", offline.issue.id, error.toString());
           result.complete(List.of());
         } else if (outcome instanceof LlmUpgrader.Upgraded u) {
           upgrades.inc();
@@ -167,7 +167,7 @@ public final class UpgradeWithLlm extends RichAsyncFunction<LlmRequest, Classifi
         } else {
           LlmUpgrader.NotUpgraded no = (LlmUpgrader.NotUpgraded) outcome;
           ("invalid".equals(no.cause()) ? invalidAnswers : failures).inc();
-          LOG.warn("{} keeps its offline labels: {}", offline.row.id(), no.reason());
+          LOG.warn("{} keeps its offline labels: {}", offline.issue.id, no.reason());
           result.complete(List.of());
         }
       });
@@ -180,13 +180,13 @@ public final class UpgradeWithLlm extends RichAsyncFunction<LlmRequest, Classifi
   @Override
   public void timeout(LlmRequest request, ResultFuture<ClassifiedIssueEvent> result) {
     timeouts.inc();
-    LOG.warn("{} keeps its offline labels: no answer within {} ms", request.offline.row.id(),
+    LOG.warn("{} keeps its offline labels: no answer within {} ms", request.offline.issue.id,
         settings.asyncTimeout().toMillis());
     result.complete(List.of());
   }
 
   private static ClassifiedIssueEvent upgraded(ClassifiedIssueEvent offline, LlmUpgrader.Upgraded u) {
-    return new ClassifiedIssueEvent(u.row(), offline.deliveryId, offline.fixingPullRequests);
+    return u.event();
   }
 
   @Override

@@ -12,7 +12,10 @@ import dev.faultline.classifier.llm.ExampleSet;
 import dev.faultline.classifier.llm.LlmConfig;
 import dev.faultline.classifier.llm.LlmException;
 import dev.faultline.classifier.llm.Prompt;
-import dev.faultline.graph.IssueRow;
+import dev.faultline.classifier.Classification;
+import dev.faultline.classifier.Label;
+import dev.faultline.jobs.records.ClassifiedIssueEvent;
+import dev.faultline.schemas.taxonomy.SymptomClass;
 import dev.faultline.graph.LabelSource;
 import dev.faultline.schemas.taxonomy.Symptom;
 import dev.faultline.schemas.taxonomy.Taxonomy;
@@ -42,7 +45,7 @@ public final class LlmUpgrader {
    *
    * @param cached whether the answer came from the store (no request)
    */
-  public record Upgraded(IssueRow row, boolean cached) implements Outcome {}
+  public record Upgraded(ClassifiedIssueEvent event, boolean cached) implements Outcome {}
 
   /**
    * The item keeps its offline labels.
@@ -96,14 +99,14 @@ public final class LlmUpgrader {
   }
 
   /** The upgrade from a stored answer, if the store has a valid one: no request. */
-  public Optional<Upgraded> fromStore(IssueRow offline, IssueText in) {
+  public Optional<Upgraded> fromStore(ClassifiedIssueEvent offline, IssueText in) {
     return store.get(key(in)).flatMap(e -> parser.parse(e.answer()) instanceof AnswerParser.Accepted a
         ? Optional.of(new Upgraded(upgrade(offline, a.answer(), true), true))
         : Optional.empty());
   }
 
   /** Asks the endpoint (blocking, with the client's retries), validates and stores the answer. */
-  public Outcome ask(IssueRow offline, IssueText in) {
+  public Outcome ask(ClassifiedIssueEvent offline, IssueText in) {
     String key = key(in);
     List<ExampleSet.Near> near = prompt.k() > 0 ? examples.get().nearest(in, prompt.k()) : List.of();
     ObjectNode body = ChatClient.requestBody(json, config.model(), prompt.messages(in, near), schema.responseFormat(json));
@@ -123,50 +126,51 @@ public final class LlmUpgrader {
     return new Upgraded(upgrade(offline, answer, false), false);
   }
 
-  /** The offline row with the model's labels where no person gave one. */
-  public IssueRow upgrade(IssueRow offline, Answer a, boolean cached) {
+  /** The offline classification with the model's labels where no person gave one. */
+  public ClassifiedIssueEvent upgrade(ClassifiedIssueEvent offline, Answer a, boolean cached) {
     return upgrade(offline, a, taxonomy, config.model(), prompt.version(), config.confidence(), cached);
   }
 
   /**
-   * The offline row with the model's labels where no person gave one: pure.
+   * The offline classification with the model's labels where no person gave one: pure. The classifier version
+   * becomes {@code llm:<model>/<prompt version>}, from which the graph row takes its source and prompt.
    *
    * @param confidence the configured confidence of the model's labels
    */
-  public static IssueRow upgrade(IssueRow offline, Answer a, Taxonomy taxonomy, String model, String promptVersion,
-      double confidence, boolean cached) {
-    IssueRow.ClassificationRow c = offline.classification();
-    List<String> human = c.humanGiven() == null ? List.of() : c.humanGiven();
+  public static ClassifiedIssueEvent upgrade(ClassifiedIssueEvent offline, Answer a, Taxonomy taxonomy, String model,
+      String promptVersion, double confidence, boolean cached) {
+    Classification c = offline.classification;
     String source = LabelSource.llm(model);
     String evidence = source + " prompt " + promptVersion + (cached ? " (cached answer)" : "");
-    Map<String, Double> conf = new LinkedHashMap<>(c.confidence() == null ? Map.of() : c.confidence());
-    Map<String, String> ev = new LinkedHashMap<>(c.evidence() == null ? Map.of() : c.evidence());
-    for (String d : IssueRow.DIMENSIONS) {
-      if (!human.contains(d)) {
-        conf.put(d, confidence);
-        ev.put(d, evidence);
-      }
-    }
-    String symptom = human.contains("symptom") ? c.symptom() : a.symptom().name();
-    String symptomClass = human.contains("symptom") ? c.symptomClass() : symptomClassOf(a.symptom(), taxonomy);
-    return new IssueRow(offline.id(), offline.repo(), offline.framework(), offline.number(), offline.title(),
-        offline.body(), offline.state(), offline.url(), offline.author(), offline.labels(), offline.createdAtMillis(),
-        offline.updatedAtMillis(), offline.closedAtMillis(), offline.stateVersion(), offline.commentCount(),
-        offline.transferredTo(),
-        new IssueRow.ClassificationRow(
-            human.contains("kind") ? c.kind() : a.kind().name(),
-            symptom,
-            symptomClass,
-            human.contains("rootCause") ? c.rootCause() : a.rootCause().name(),
-            human.contains("fixPattern") ? c.fixPattern() : a.fixPattern().name(),
-            human.contains("stage") ? c.stage() : a.stage().name(),
-            human.contains("phase") ? c.phase() : a.phase().name(),
-            human.contains("distributedSpecific") ? c.distributedSpecific() : a.distributedSpecific(),
-            c.frameworkVersion(), c.versions(), conf, ev, new ArrayList<>(human),
-            source + "/" + promptVersion, c.classifiedAtMillis(), source, promptVersion));
+    Classification upgraded = new Classification(
+        keepHuman(c.kind(), a.kind(), confidence, evidence),
+        keepHuman(c.symptom(), a.symptom(), confidence, evidence),
+        c.symptom().humanGiven() ? c.symptomClass()
+            : Label.predicted(symptomClassOf(a.symptom(), taxonomy), confidence, evidence),
+        keepHuman(c.rootCause(), a.rootCause(), confidence, evidence),
+        keepHuman(c.fixPattern(), a.fixPattern(), confidence, evidence),
+        keepHuman(c.stage(), a.stage(), confidence, evidence),
+        keepHuman(c.phase(), a.phase(), confidence, evidence),
+        keepHuman(c.distributedSpecific(), a.distributedSpecific(), confidence, evidence),
+        c.framework(), c.versions(), source + "/" + promptVersion);
+    ClassifiedIssueEvent e = new ClassifiedIssueEvent();
+    e.issue = offline.issue;
+    e.framework = offline.framework;
+    e.stateVersion = offline.stateVersion;
+    e.commentCount = offline.commentCount;
+    e.classification = upgraded;
+    e.classifiedAt = offline.classifiedAt;
+    e.deliveryId = offline.deliveryId;
+    e.fixingPullRequests = new ArrayList<>(offline.fixingPullRequests);
+    return e;
   }
 
-  private static String symptomClassOf(Symptom s, Taxonomy t) {
-    return s == Symptom.NONE || s == Symptom.UNKNOWN ? s.name() : t.symptomClassOf(s.name()).orElse("UNKNOWN");
+  private static <T> Label<T> keepHuman(Label<T> offline, T model, double confidence, String evidence) {
+    return offline.humanGiven() ? offline : Label.predicted(model, confidence, evidence);
+  }
+
+  private static SymptomClass symptomClassOf(Symptom s, Taxonomy t) {
+    return SymptomClass.valueOf(
+        s == Symptom.NONE || s == Symptom.UNKNOWN ? s.name() : t.symptomClassOf(s.name()).orElse("UNKNOWN"));
   }
 }

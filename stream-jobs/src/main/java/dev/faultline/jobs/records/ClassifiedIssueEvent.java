@@ -1,20 +1,74 @@
 package dev.faultline.jobs.records;
 
-import dev.faultline.graph.IssueRow;
+import dev.faultline.classifier.Classification;
+import dev.faultline.classifier.Label;
+import dev.faultline.schemas.taxonomy.Dimension;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 
-/** An issue's new classification, with what the topic record needs besides the graph row. */
+/**
+ * What the issue pipeline emits: an issue's newest state and its classification, in the domain's own types. Two
+ * one-way mappers take it to the edges: {@link dev.faultline.jobs.sink.IssueRows} to the graph row and
+ * {@link dev.faultline.jobs.sink.ClassifiedIssueRecords} to the {@code faultline.issues.classified} Avro record.
+ */
 public class ClassifiedIssueEvent {
-  public IssueRow row;
+  /** The issue's newest state (a copy: the pipeline's state keeps its own). */
+  public IssueEvent issue;
+  /** The framework the classifier found, else the repository. */
+  public String framework;
+  /** The newest event time folded into this state. */
+  public long stateVersion;
+  public int commentCount;
+  public Classification classification;
+  public long classifiedAt;
+  /** The delivery whose fact caused this classification. */
   public String deliveryId;
+  /** Ids of the pull requests that say they fix the issue, sorted. */
   public List<String> fixingPullRequests = new ArrayList<>();
 
   public ClassifiedIssueEvent() {}
 
-  public ClassifiedIssueEvent(IssueRow row, String deliveryId, List<String> fixingPullRequests) {
-    this.row = row;
-    this.deliveryId = deliveryId;
-    this.fixingPullRequests = new ArrayList<>(fixingPullRequests);
+  /** The framework's own reported version: the version extractor keys it by its package name. */
+  public String frameworkVersion() {
+    String key =
+        switch (framework.toLowerCase(Locale.ROOT)) {
+          case "colossal-ai" -> "colossalai";
+          case "megatron-lm" -> "megatron-core";
+          case "pytorch" -> "torch";
+          default -> framework.toLowerCase(Locale.ROOT);
+        };
+    return classification.versions().get(key);
+  }
+
+  /** Confidence of each {@link Dimension#LABELLED} dimension, in that order. */
+  public Map<Dimension, Double> confidence() {
+    Map<Dimension, Double> m = new LinkedHashMap<>();
+    Dimension.LABELLED.forEach(d -> m.put(d, classification.label(d).confidence()));
+    return m;
+  }
+
+  /** Evidence of each {@link Dimension#LABELLED} dimension that has one, in that order. */
+  public Map<Dimension, String> evidence() {
+    Map<Dimension, String> m = new LinkedHashMap<>();
+    for (Dimension d : Dimension.LABELLED) {
+      Label<?> l = classification.label(d);
+      if (l.evidence() != null) {
+        m.put(d, l.evidence());
+      }
+    }
+    return m;
+  }
+
+  /** The {@link Dimension#LABELLED} dimensions whose value a person gave, in that order. */
+  public List<Dimension> humanGiven() {
+    return Dimension.LABELLED.stream().filter(d -> classification.label(d).humanGiven()).toList();
+  }
+
+  @Override
+  public String toString() {
+    return "ClassifiedIssueEvent{" + (issue == null ? null : issue.id) + " v" + stateVersion + " delivery=" + deliveryId + "}";
   }
 }

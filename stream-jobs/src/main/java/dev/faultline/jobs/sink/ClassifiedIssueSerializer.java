@@ -1,6 +1,5 @@
 package dev.faultline.jobs.sink;
 
-import dev.faultline.jobs.classify.IssueClassification;
 import dev.faultline.jobs.records.ClassifiedIssueEvent;
 import dev.faultline.schemas.AvroCodec;
 import dev.faultline.schemas.ClassifiedIssue;
@@ -22,7 +21,7 @@ public final class ClassifiedIssueSerializer implements KafkaRecordSerialization
     if (codec == null) {
       codec = AvroCodec.classifiedIssues();
     }
-    ClassifiedIssue record = IssueClassification.toAvro(e.row, e.deliveryId, e.fixingPullRequests);
-    return new ProducerRecord<>(topic, null, e.row.stateVersion(), e.row.id().getBytes(StandardCharsets.UTF_8), codec.encode(record));
+    ClassifiedIssue record = ClassifiedIssueRecords.of(e);
+    return new ProducerRecord<>(topic, null, e.stateVersion, e.issue.id.getBytes(StandardCharsets.UTF_8), codec.encode(record));
   }
 }

@@ -4,6 +4,8 @@ import dev.faultline.graph.stats.AlertWriter;
 import dev.faultline.graph.stats.CategoryCountWriter;
 import dev.faultline.jobs.sink.DeadLetterSerializer;
 import dev.faultline.jobs.sink.Neo4jBatchSink;
+import dev.faultline.jobs.stats.records.ReleaseDelta;
+import dev.faultline.jobs.stats.records.StatKey;
 import dev.faultline.schemas.Topic;
 import dev.faultline.jobs.stats.functions.DailyCountAggregate;
 import dev.faultline.jobs.stats.functions.DailyCountWindow;
@@ -178,7 +180,7 @@ public final class CategoryStatsJob {
         deltas
             .transform("event time of deltas", TypeInformation.of(ContributionDelta.class), new DeltaEventTime())
             .uid("delta-event-time")
-            .keyBy(d -> d.statKey)
+            .keyBy(ContributionDelta::key, StatKey.TYPE)
             // Tumbling buckets, not sliding windows: a sliding window operator silently drops an element that is late
             // for some of its windows but not all; a bucket is either on time or goes whole to the correction path.
             .window(TumblingEventTimeWindows.of(config.slide()))
@@ -189,15 +191,15 @@ public final class CategoryStatsJob {
             .name("daily counts");
     SingleOutputStreamOperator<CategoryStat> rolling =
         daily
-            .keyBy(c -> c.statKey)
-            .connect(daily.getSideOutput(TOO_LATE).keyBy(d -> d.statKey))
+            .keyBy(DailyCount::key, StatKey.TYPE)
+            .connect(daily.getSideOutput(TOO_LATE).keyBy(ContributionDelta::key, StatKey.TYPE))
             .process(new RollingCounts(config))
             .uid("rolling-counts")
             .name("rolling counts, corrections, surge detector");
     DataStream<CategoryStat> releases =
         deltas
             .getSideOutput(IssueContributionFunction.RELEASE_DELTAS)
-            .keyBy(r -> r.releaseKey)
+            .keyBy(ReleaseDelta::key, StatKey.TYPE)
             .process(new ReleaseCounts(config.issueStateTtl()))
             .uid("release-counts")
             .name("release counts");
@@ -210,7 +212,7 @@ public final class CategoryStatsJob {
             .union(
                 deltas.getSideOutput(IssueContributionFunction.COMBINATIONS).map(AlertCount::of).name("alert pair counts"),
                 deltas.getSideOutput(IssueContributionFunction.RELEASE_DELTAS)
-                    .filter(r -> r.dimension.equals(dev.faultline.jobs.stats.domain.Dimension.STAGE.name()))
+                    .filter(r -> r.dimension == dev.faultline.schemas.taxonomy.Dimension.STAGE)
                     .map(AlertCount::of)
                     .name("alert release reports"));
     DataStream<StatAlert> alerts =

@@ -7,7 +7,7 @@ import dev.faultline.classifier.llm.LlmConfig;
 import dev.faultline.classifier.llm.LlmStats;
 import dev.faultline.classifier.llm.Prompt;
 import dev.faultline.classifier.llm.StubChatServer;
-import dev.faultline.graph.IssueRow;
+import dev.faultline.jobs.records.ClassifiedIssueEvent;
 import dev.faultline.jobs.LlmFixtures;
 import dev.faultline.schemas.taxonomy.Taxonomy;
 import java.time.Clock;
@@ -54,7 +54,7 @@ public final class LlmTierBenchmark {
                 + "appears after a restart from the latest checkpoint. ").repeat(1 + i % 6),
             List.of(), List.of(), List.of(), "open"));
       }
-      IssueRow offline = LlmUpgraderTest.offline(List.of());
+      ClassifiedIssueEvent offline = LlmUpgraderTest.offline(List.of());
       ExecutorService pool = Executors.newFixedThreadPool(concurrency);
       try {
         for (int pass = 1; pass <= 2; pass++) {

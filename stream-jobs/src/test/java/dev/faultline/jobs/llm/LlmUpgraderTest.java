@@ -13,6 +13,8 @@ import dev.faultline.classifier.llm.LlmStats;
 import dev.faultline.classifier.llm.Prompt;
 import dev.faultline.classifier.llm.StubChatServer;
 import dev.faultline.graph.IssueRow;
+import dev.faultline.jobs.records.ClassifiedIssueEvent;
+import dev.faultline.schemas.taxonomy.Dimension;
 import dev.faultline.jobs.LlmFixtures;
 import dev.faultline.schemas.taxonomy.Taxonomy;
 import java.time.Clock;
@@ -77,28 +79,23 @@ class LlmUpgraderTest {
         "open");
   }
 
-  static IssueRow offline(List<String> human) {
-    IssueRow.ClassificationRow c = new IssueRow.ClassificationRow(
-        "BUG", "HANG", "HANG", "UNKNOWN", "UNKNOWN", "COMMUNICATION", "INFERENCE", Boolean.TRUE, null, Map.of(),
-        Map.of("kind", 0.7, "phase", 1.0), Map.of("phase", "GitHub label 'inference'"), human, "learned-2+rules-1.3.1",
-        1_000L);
-    return new IssueRow("acme/trainer#4", "acme/trainer", "trainer", 4, "t", "b", "open", null, "someone", List.of(),
-        1_000L, 1_000L, null, 1_000L, 0, null, c);
+  static ClassifiedIssueEvent offline(List<Dimension> human) {
+    return OfflineEvents.offline(human);
   }
 
   @Test
   void upgradesEveryDimensionButThoseAPersonLabelled() {
     stub.then(StubChatServer.Reply.answer(LlmFixtures.ANSWER));
-    LlmUpgrader.Outcome o = upgrader.ask(offline(List.of("phase")), text("Barrier never returns"));
-    IssueRow.ClassificationRow c = assertInstanceOf(LlmUpgrader.Upgraded.class, o).row().classification();
-    assertEquals("CHECKPOINT_FAILURE", c.symptom());
-    assertEquals("CRASH", c.symptomClass(), "the symptom's class from the taxonomy");
-    assertEquals("FAULT_TOLERANCE", c.stage());
-    assertEquals("INFERENCE", c.phase(), "a person's label wins");
-    assertEquals("human", c.sourceOf("phase"));
-    assertEquals(1.0, c.confidence().get("phase"));
-    assertEquals("llm:" + LlmFixtures.MODEL, c.sourceOf("symptom"));
-    assertEquals(0.8, c.confidence().get("symptom"));
+    LlmUpgrader.Outcome o = upgrader.ask(offline(List.of(Dimension.PHASE)), text("Barrier never returns"));
+    IssueRow.ClassificationRow c = OfflineEvents.row(assertInstanceOf(LlmUpgrader.Upgraded.class, o).event());
+    assertEquals("CHECKPOINT_FAILURE", c.symptom().name());
+    assertEquals("CRASH", c.symptomClass().name(), "the symptom's class from the taxonomy");
+    assertEquals("FAULT_TOLERANCE", c.stage().name());
+    assertEquals("INFERENCE", c.phase().name(), "a person's label wins");
+    assertEquals("human", c.sourceOf(Dimension.PHASE));
+    assertEquals(1.0, c.confidence().get(Dimension.PHASE));
+    assertEquals("llm:" + LlmFixtures.MODEL, c.sourceOf(Dimension.SYMPTOM));
+    assertEquals(0.8, c.confidence().get(Dimension.SYMPTOM));
     assertEquals(upgrader.promptVersion(), c.promptVersion());
     assertEquals("llm:" + LlmFixtures.MODEL + "/" + upgrader.promptVersion(), c.classifierVersion());
     assertEquals(1, c.rank());
@@ -114,7 +111,7 @@ class LlmUpgraderTest {
     upgrader.ask(offline(List.of()), t);
     LlmUpgrader.Upgraded again = upgrader.fromStore(offline(List.of()), t).orElseThrow();
     assertTrue(again.cached());
-    assertTrue(again.row().classification().evidence().get("symptom").endsWith("(cached answer)"));
+    assertTrue(OfflineEvents.row(again.event()).evidence().get(Dimension.SYMPTOM).endsWith("(cached answer)"));
     assertEquals(1, stub.requests().size());
     assertTrue(upgrader.fromStore(offline(List.of()), text("Another title")).isEmpty(), "other content, other key");
   }

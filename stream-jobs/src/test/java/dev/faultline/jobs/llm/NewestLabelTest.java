@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.faultline.graph.IssueRow;
+import dev.faultline.schemas.taxonomy.Phase;
 import dev.faultline.jobs.functions.NewestLabel;
 import dev.faultline.jobs.records.ClassifiedIssueEvent;
 import java.util.List;
@@ -23,7 +23,7 @@ class NewestLabelTest {
   @BeforeEach
   void open() throws Exception {
     harness = new KeyedOneInputStreamOperatorTestHarness<>(new KeyedProcessOperator<>(new NewestLabel()),
-        e -> e.row.id(), Types.STRING);
+        e -> e.issue.id, Types.STRING);
     harness.open();
   }
 
@@ -33,18 +33,13 @@ class NewestLabelTest {
   }
 
   private static ClassifiedIssueEvent event(String id, long version, String source) {
-    IssueRow.ClassificationRow c = new IssueRow.ClassificationRow(
-        "BUG", "HANG", "HANG", "UNKNOWN", "UNKNOWN", "COMMUNICATION", "TRAINING", null, null, Map.of(), Map.of(),
-        Map.of(), List.of(), source.startsWith("llm:") ? source + "/p1" : "learned-2", version, source,
-        source.startsWith("llm:") ? "p1" : null);
-    IssueRow row = new IssueRow(id, "acme/t", "t", 1, "t", "b", "open", null, "a", List.of(), version, version, null,
-        version, 0, null, c);
-    return new ClassifiedIssueEvent(row, "d-" + version + source, List.of());
+    return OfflineEvents.event(id, "t", "b", version, source.startsWith("llm:") ? source + "/p1" : "learned-2",
+        Phase.TRAINING, List.of());
   }
 
   private List<String> out() {
     return harness.extractOutputValues().stream()
-        .map(e -> e.row.stateVersion() + " " + e.row.classification().labelSource()).toList();
+        .map(e -> e.stateVersion + " " + OfflineEvents.row(e).labelSource()).toList();
   }
 
   @Test

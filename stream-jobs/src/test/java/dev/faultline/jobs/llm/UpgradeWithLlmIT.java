@@ -4,7 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.faultline.classifier.llm.StubChatServer;
-import dev.faultline.graph.IssueRow;
+import dev.faultline.schemas.taxonomy.Dimension;
+import dev.faultline.schemas.taxonomy.Phase;
 import dev.faultline.jobs.LlmFixtures;
 import dev.faultline.jobs.classify.IssueAccumulator;
 import dev.faultline.jobs.functions.UpgradeWithLlm;
@@ -38,12 +39,8 @@ class UpgradeWithLlmIT {
     i.updatedAt = 1_000L + n;
     acc.issue = i;
     acc.stateVersion = i.updatedAt;
-    IssueRow.ClassificationRow c = new IssueRow.ClassificationRow(
-        "BUG", "HANG", "HANG", "UNKNOWN", "UNKNOWN", "COMMUNICATION", "TRAINING", null, null, Map.of(), Map.of(),
-        Map.of(), List.of(), "learned-2", i.updatedAt);
-    IssueRow row = new IssueRow(i.id, i.repo, "async", n, title, i.body, "open", null, "a", List.of(), 0L, i.updatedAt,
-        null, i.updatedAt, 0, null, c);
-    return new LlmRequest(new ClassifiedIssueEvent(row, "d-" + n, List.of()), acc);
+    return new LlmRequest(
+        OfflineEvents.event(i.id, title, i.body, i.updatedAt, "learned-2", Phase.TRAINING, List.of()), acc);
   }
 
   private static List<ClassifiedIssueEvent> run(StubChatServer stub, Path cache, List<LlmRequest> in) throws Exception {
@@ -77,15 +74,15 @@ class UpgradeWithLlmIT {
       List<ClassifiedIssueEvent> out = run(stub, cache, in);
       assertEquals(5, stub.requests().size());
       // the slow, the invalid and the broken reply upgrade nothing; the job ends normally
-      assertEquals(2, out.size(), "upgrades: " + out.stream().map(e -> e.row.id()).toList());
-      out.forEach(e -> assertEquals("llm:" + LlmFixtures.MODEL, e.row.classification().labelSource()));
+      assertEquals(2, out.size(), "upgrades: " + out.stream().map(e -> e.issue.id).toList());
+      out.forEach(e -> assertEquals("llm:" + LlmFixtures.MODEL, OfflineEvents.row(e).labelSource()));
 
       // The same items again: answered ones come from the cache, the others are asked again.
       int before = stub.requests().size();
       List<ClassifiedIssueEvent> again = run(stub, cache, in);
       assertTrue(again.size() >= 2, "cached upgrades: " + again.size());
       assertEquals(before + 3, stub.requests().size(), "only the items without a stored answer are asked");
-      assertTrue(again.stream().filter(e -> e.row.classification().evidence().get("symptom").endsWith("(cached answer)"))
+      assertTrue(again.stream().filter(e -> OfflineEvents.row(e).evidence().get(Dimension.SYMPTOM).endsWith("(cached answer)"))
           .count() >= 2);
     }
   }

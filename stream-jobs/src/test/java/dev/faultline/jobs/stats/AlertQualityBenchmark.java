@@ -4,11 +4,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.faultline.jobs.stats.detect.AlertKeys;
 import dev.faultline.jobs.stats.detect.AlertModel;
-import dev.faultline.jobs.stats.domain.Dimension;
 import dev.faultline.jobs.stats.domain.IssueContributions;
+import dev.faultline.jobs.stats.domain.StatDimensions;
 import dev.faultline.jobs.stats.functions.EmergenceDetector;
 import dev.faultline.jobs.stats.records.AlertCount;
 import dev.faultline.jobs.stats.records.StatAlert;
+import dev.faultline.schemas.taxonomy.Dimension;
 import dev.faultline.schemas.taxonomy.Taxonomy;
 import java.io.BufferedReader;
 import java.nio.file.Files;
@@ -89,6 +90,7 @@ public final class AlertQualityBenchmark {
         case STAGE -> stage;
         case PHASE -> phase;
         case DISTRIBUTED_SPECIFIC -> distributed;
+        case KIND -> throw new IllegalArgumentException("not counted: " + d);
       };
     }
   }
@@ -314,7 +316,7 @@ public final class AlertQualityBenchmark {
     long delay = -1;
     for (StatAlert a : emitted) {
       inForce.put(a.id, a);
-      boolean target = a.framework.equals(framework) && a.dimension.equals("SYMPTOM") && a.category.equals(category) && a.stage == null
+      boolean target = a.framework.equals(framework) && a.dimension == Dimension.SYMPTOM && a.category.equals(category) && a.stage == null
           && a.release == null && !a.withdrawn;
       if (target && a.windowEnd > start && a.windowEnd <= start + days * DAY) {
         long d = Math.floorDiv(a.windowEnd - start + DAY - 1, DAY);
@@ -327,7 +329,7 @@ public final class AlertQualityBenchmark {
     for (StatAlert a : inForce.values()) {
       boolean period = a.framework.equals(framework) && a.windowEnd > start && a.windowStart < start + (days + 7) * DAY;
       boolean ours = period && (Arrays.stream(a.exampleIssueIds).anyMatch(injected::contains)
-          || (a.dimension.equals("SYMPTOM") && a.category.equals(category)));
+          || (a.dimension == Dimension.SYMPTOM && a.category.equals(category)));
       if (ours) {
         co++;
       } else {
@@ -360,11 +362,11 @@ public final class AlertQualityBenchmark {
   /** What the job's IssueContributionFunction sends the detector for a new issue: one count per dimension, three pairs. */
   static List<AlertCount> counts(Item i) {
     List<AlertCount> out = new ArrayList<>();
-    for (Dimension d : Dimension.values()) {
-      out.add(count(i, AlertKeys.category(d.name(), i.category(d))));
+    for (Dimension d : StatDimensions.COUNTED) {
+      out.add(count(i, AlertKeys.category(d, i.category(d))));
     }
     for (Dimension d : IssueContributions.COMBINED_WITH_STAGE) {
-      out.add(count(i, AlertKeys.pair(d.name(), i.category(d), i.stage())));
+      out.add(count(i, AlertKeys.pair(d, i.category(d), i.stage())));
     }
     return out;
   }

@@ -20,6 +20,7 @@ import dev.faultline.schemas.Alert;
 import dev.faultline.schemas.AvroCodec;
 import dev.faultline.schemas.ClassifiedIssue;
 import dev.faultline.schemas.Topic;
+import dev.faultline.schemas.taxonomy.Dimension;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -175,7 +176,7 @@ class CategoryStatsJobIT {
     assertFalse(stats.isEmpty());
     for (dev.faultline.schemas.CategoryStat s : stats.values()) {
       if (s.getWindowStart() != null) {
-        CategoryStat probe = CategoryStat.rolling(fw, s.getDimension().name(), s.getCategory(), s.getWindow(), s.getWindowStart().toEpochMilli(),
+        CategoryStat probe = CategoryStat.rolling(fw, Dimension.valueOf(s.getDimension().name()), s.getCategory(), s.getWindow(), s.getWindowStart().toEpochMilli(),
             s.getWindowEnd().toEpochMilli(), 0);
         assertEquals(Fixtures.expectedCount(entries, probe), s.getCount(), s.getId());
       }
@@ -254,7 +255,7 @@ class CategoryStatsJobIT {
     for (ConsumerRecord<byte[], byte[]> r : readCommitted(Topic.STATS.topicName())) {
       dev.faultline.schemas.CategoryStat s = AvroCodec.of(new dev.faultline.schemas.CategoryStat()).decode(r.value());
       if (s.getFramework().equals(fw) && s.getWindowStart() != null) {
-        CategoryStat probe = CategoryStat.rolling(fw, s.getDimension().name(), s.getCategory(), s.getWindow(), s.getWindowStart().toEpochMilli(),
+        CategoryStat probe = CategoryStat.rolling(fw, Dimension.valueOf(s.getDimension().name()), s.getCategory(), s.getWindow(), s.getWindowStart().toEpochMilli(),
             s.getWindowEnd().toEpochMilli(), s.getCount());
         counts.put(probe.id, s.getCount());
         assertTrue(s.getCount() >= 0, "never negative, not even for a moment: " + s);
@@ -278,8 +279,7 @@ class CategoryStatsJobIT {
   }
 
   private static CategoryStat probeOf(String fw, String[] idParts) {
-    String dimension =
-        java.util.Arrays.stream(dev.faultline.jobs.stats.domain.Dimension.values()).filter(d -> d.key().equals(idParts[1])).findFirst().orElseThrow().name();
+    Dimension dimension = Dimension.ofKey(idParts[1]).orElseThrow();
     long windowMillis = Duration.parse(idParts[3]).toMillis();
     long start = java.time.LocalDate.parse(idParts[4]).atStartOfDay(java.time.ZoneOffset.UTC).toInstant().toEpochMilli();
     return CategoryStat.rolling(fw, dimension, idParts[2], idParts[3], start, start + windowMillis, 0);
@@ -378,7 +378,7 @@ class CategoryStatsJobIT {
     int compared = 0;
     for (dev.faultline.schemas.CategoryStat s : stats.values()) {
       if (s.getWindowStart() != null) {
-        CategoryStat probe = CategoryStat.rolling(fw, s.getDimension().name(), s.getCategory(), s.getWindow(),
+        CategoryStat probe = CategoryStat.rolling(fw, Dimension.valueOf(s.getDimension().name()), s.getCategory(), s.getWindow(),
             s.getWindowStart().toEpochMilli(), s.getWindowEnd().toEpochMilli(), 0);
         assertEquals(Fixtures.expectedCount(entries, probe), s.getCount(), s.getId());
         compared++;

@@ -5,6 +5,7 @@ import dev.faultline.jobs.stats.detect.AlertModel;
 import dev.faultline.jobs.stats.functions.EmergenceDetector;
 import dev.faultline.jobs.stats.records.AlertCount;
 import dev.faultline.jobs.stats.records.StatAlert;
+import dev.faultline.schemas.taxonomy.Dimension;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -78,10 +79,10 @@ final class DetectorHarness implements AutoCloseable {
   /** The counts the job's issue-contribution step sends for one new issue (symptom, stage and their pair). */
   static List<AlertCount> issue(String framework, String id, long time, String symptom, String stage, int delta) {
     List<AlertCount> out = new ArrayList<>();
-    out.add(count(framework, AlertKeys.category("SYMPTOM", symptom), time, delta, id));
-    out.add(count(framework, AlertKeys.category("STAGE", stage), time, delta, id));
+    out.add(count(framework, AlertKeys.category(Dimension.SYMPTOM, symptom), time, delta, id));
+    out.add(count(framework, AlertKeys.category(Dimension.STAGE, stage), time, delta, id));
     if (delta > 0) {
-      out.add(count(framework, AlertKeys.pair("SYMPTOM", symptom, stage), time, delta, id));
+      out.add(count(framework, AlertKeys.pair(Dimension.SYMPTOM, symptom, stage), time, delta, id));
     }
     return out;
   }

@@ -16,6 +16,8 @@ import org.apache.flink.runtime.state.VoidNamespaceSerializer;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import dev.faultline.jobs.stats.records.AlertCount;
 import dev.faultline.jobs.stats.records.StatAlert;
+import dev.faultline.schemas.AlertKind;
+import dev.faultline.schemas.taxonomy.Dimension;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -63,7 +65,7 @@ class EmergenceDetectorTest {
   }
 
   private static StatAlert surgeOf(Map<String, StatAlert> inForce) {
-    return inForce.values().stream().filter(a -> a.kind.equals("SURGE") && a.category.equals("CHECKPOINT_FAILURE") && a.dimension.equals("SYMPTOM"))
+    return inForce.values().stream().filter(a -> a.kind == AlertKind.SURGE && a.category.equals("CHECKPOINT_FAILURE") && a.dimension == Dimension.SYMPTOM)
         .findFirst().orElseThrow(() -> new AssertionError("no CHECKPOINT_FAILURE surge among " + inForce.keySet()));
   }
 

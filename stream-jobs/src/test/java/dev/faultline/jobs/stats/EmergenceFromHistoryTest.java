@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.faultline.jobs.stats.detect.AlertModel;
-import dev.faultline.jobs.stats.domain.Dimension;
 import dev.faultline.jobs.stats.domain.IssueContributions;
 import dev.faultline.jobs.stats.records.AlertCount;
 import dev.faultline.jobs.stats.records.ClassifiedEvent;
@@ -12,6 +11,8 @@ import dev.faultline.jobs.stats.records.ComboObservation;
 import dev.faultline.jobs.stats.records.ContributionDelta;
 import dev.faultline.jobs.stats.records.ReleaseDelta;
 import dev.faultline.jobs.stats.records.StatAlert;
+import dev.faultline.schemas.AlertKind;
+import dev.faultline.schemas.taxonomy.Dimension;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -37,7 +38,7 @@ class EmergenceFromHistoryTest {
         out.add(AlertCount.of(o));
       }
       for (ReleaseDelta r : c.releaseDeltas()) {
-        if (r.dimension.equals(Dimension.STAGE.name())) {
+        if (r.dimension == Dimension.STAGE) {
           out.add(AlertCount.of(r));
         }
       }
@@ -51,7 +52,7 @@ class EmergenceFromHistoryTest {
     Map<String, String> ordered;
     try (DetectorHarness h = new DetectorHarness(AlertModel.defaults(), Duration.ofDays(400))) {
       Map<String, StatAlert> inForce = h.deliver(counts(events), 0).finish().inForce();
-      assertTrue(inForce.values().stream().anyMatch(a -> a.kind.equals("SURGE") && a.category.equals("HANG") && a.count >= 5), inForce.keySet().toString());
+      assertTrue(inForce.values().stream().anyMatch(a -> a.kind == AlertKind.SURGE && a.category.equals("HANG") && a.count >= 5), inForce.keySet().toString());
       ordered = DetectorHarness.summary(inForce);
     }
     List<ClassifiedEvent> shuffled = new ArrayList<>(events);

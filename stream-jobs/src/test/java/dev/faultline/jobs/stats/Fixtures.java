@@ -1,10 +1,11 @@
 package dev.faultline.jobs.stats;
 
-import dev.faultline.jobs.stats.domain.Dimension;
 import dev.faultline.jobs.stats.domain.IssueContributions;
+import dev.faultline.jobs.stats.domain.StatDimensions;
 import dev.faultline.jobs.stats.records.CategoryStat;
 import dev.faultline.jobs.stats.records.ClassifiedEvent;
 import dev.faultline.schemas.ClassifiedIssue;
+import dev.faultline.schemas.taxonomy.Dimension;
 import dev.faultline.schemas.taxonomy.FixPattern;
 import dev.faultline.schemas.taxonomy.Kind;
 import dev.faultline.schemas.taxonomy.Phase;
@@ -132,7 +133,7 @@ public final class Fixtures {
   /** What a rolling statistic must say, from the final entries. */
   public static long expectedCount(List<IssueContributions.Entry> entries, CategoryStat s) {
     return entries.stream()
-        .filter(e -> e.framework().equals(s.framework) && e.dimension().name().equals(s.dimension) && e.category().equals(s.category))
+        .filter(e -> e.framework().equals(s.framework) && e.dimension() == s.dimension && e.category().equals(s.category))
         .filter(e -> e.time() >= s.windowStart && e.time() < s.windowEnd)
         .count();
   }
@@ -175,7 +176,7 @@ public final class Fixtures {
   /** Every dimension's category of an event, for assertions. */
   public static Map<Dimension, String> categories(ClassifiedEvent e) {
     Map<Dimension, String> m = new HashMap<>();
-    for (Dimension d : Dimension.values()) {
+    for (Dimension d : StatDimensions.COUNTED) {
       m.put(d, e.category(d));
     }
     return m;

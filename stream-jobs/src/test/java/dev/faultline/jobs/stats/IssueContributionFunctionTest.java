@@ -6,7 +6,7 @@ import static dev.faultline.jobs.stats.Fixtures.event;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.faultline.jobs.stats.domain.Dimension;
+import dev.faultline.jobs.stats.domain.StatDimensions;
 import dev.faultline.jobs.stats.functions.IssueContributionFunction;
 import dev.faultline.jobs.stats.records.ClassifiedEvent;
 import dev.faultline.jobs.stats.records.ContributionDelta;
@@ -50,10 +50,10 @@ class IssueContributionFunctionTest {
     harness.processWatermark(new Watermark(Long.MAX_VALUE));
 
     List<ContributionDelta> out = harness.extractOutputValues();
-    assertEquals(Dimension.values().length + 2, out.size());
+    assertEquals(StatDimensions.COUNTED.size() + 2, out.size());
     assertEquals("STAGE COMMUNICATION -1 @" + T0, describe(out.get(out.size() - 2)));
     assertEquals("STAGE MEMORY 1 @" + (T0 + 3 * DAY), describe(out.get(out.size() - 1)));
-    assertEquals(Dimension.values().length + 2, harness.getSideOutput(IssueContributionFunction.RELEASE_DELTAS).size());
+    assertEquals(StatDimensions.COUNTED.size() + 2, harness.getSideOutput(IssueContributionFunction.RELEASE_DELTAS).size());
     // Opening: three category × stage pairs; the stage change: three new pairs.
     assertEquals(6, harness.getSideOutput(IssueContributionFunction.COMBINATIONS).size());
     assertEquals(1, harness.numKeyedStateEntries());
@@ -74,7 +74,7 @@ class IssueContributionFunctionTest {
     List<ContributionDelta> out = harness.extractOutputValues();
     // After expiry the issue is new again: all additions, no retraction.
     assertTrue(out.stream().allMatch(d -> d.delta == 1), out.toString());
-    assertEquals(2 * Dimension.values().length, out.size());
+    assertEquals(2 * StatDimensions.COUNTED.size(), out.size());
   }
 
   private static String describe(ContributionDelta d) {

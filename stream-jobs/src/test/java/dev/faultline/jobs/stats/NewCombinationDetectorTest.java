@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.faultline.jobs.stats.detect.AlertModel;
 import dev.faultline.jobs.stats.records.AlertCount;
 import dev.faultline.jobs.stats.records.StatAlert;
+import dev.faultline.schemas.AlertKind;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -42,7 +43,7 @@ class NewCombinationDetectorTest {
   }
 
   private static List<StatAlert> combinations(Map<String, StatAlert> inForce) {
-    return inForce.values().stream().filter(a -> a.kind.equals("NEW_COMBINATION")).toList();
+    return inForce.values().stream().filter(a -> a.kind == AlertKind.NEW_COMBINATION).toList();
   }
 
   @Test

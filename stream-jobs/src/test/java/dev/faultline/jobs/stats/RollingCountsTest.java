@@ -10,6 +10,8 @@ import dev.faultline.jobs.stats.functions.RollingCounts;
 import dev.faultline.jobs.stats.records.CategoryStat;
 import dev.faultline.jobs.stats.records.ContributionDelta;
 import dev.faultline.jobs.stats.records.DailyCount;
+import dev.faultline.jobs.stats.records.StatKey;
+import dev.faultline.schemas.taxonomy.Dimension;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.api.common.typeinfo.Types;
@@ -24,12 +26,12 @@ import org.junit.jupiter.api.Test;
 class RollingCountsTest {
   private static final String FW = "deepspeed";
   private final StatsConfig config = StatsConfig.defaults("127.0.0.1:9092", new GraphConfig("bolt://127.0.0.1:7687", "neo4j", "pw", "neo4j"));
-  private KeyedTwoInputStreamOperatorTestHarness<String, DailyCount, ContributionDelta, CategoryStat> harness;
+  private KeyedTwoInputStreamOperatorTestHarness<StatKey, DailyCount, ContributionDelta, CategoryStat> harness;
 
   @BeforeEach
   void open() throws Exception {
     harness = new KeyedTwoInputStreamOperatorTestHarness<>(
-        new KeyedCoProcessOperator<>(new RollingCounts(config)), c -> c.statKey, d -> d.statKey, Types.STRING);
+        new KeyedCoProcessOperator<>(new RollingCounts(config)), DailyCount::key, ContributionDelta::key, StatKey.TYPE);
     harness.open();
   }
 
@@ -49,9 +51,9 @@ class RollingCountsTest {
 
     // Weeks later, a delta for that day the daily window no longer takes: the closed windows are re-emitted.
     harness.processBothWatermarks(new Watermark(T0 + 20 * DAY));
-    harness.processElement2(new ContributionDelta(FW, "SYMPTOM", "HANG", T0 + 3_600_000, 1, "ds#3"), T0 + 3_600_000);
-    harness.processElement2(new ContributionDelta(FW, "SYMPTOM", "HANG", T0 + 7_200_000, 1, "ds#4"), T0 + 7_200_000);
-    harness.processElement2(new ContributionDelta(FW, "SYMPTOM", "HANG", T0 + 7_200_000, -1, "ds#4"), T0 + 7_200_000);
+    harness.processElement2(new ContributionDelta(FW, Dimension.SYMPTOM, "HANG", T0 + 3_600_000, 1, "ds#3"), T0 + 3_600_000);
+    harness.processElement2(new ContributionDelta(FW, Dimension.SYMPTOM, "HANG", T0 + 7_200_000, 1, "ds#4"), T0 + 7_200_000);
+    harness.processElement2(new ContributionDelta(FW, Dimension.SYMPTOM, "HANG", T0 + 7_200_000, -1, "ds#4"), T0 + 7_200_000);
     int before = harness.extractOutputValues().size();
     harness.processBothWatermarks(new Watermark(T0 + 20 * DAY + 1));
     // Three changes, one re-emission of each closed window holding the day: 7 of 7 days, 20 of 30 days.
@@ -76,7 +78,7 @@ class RollingCountsTest {
     // The retraction of an issue, too late for the daily window, arrives before that window's result holding the
     // issue's addition (side output and main output are separate channels).
     harness.processBothWatermarks(new Watermark(T0 + 3 * DAY));
-    harness.processElement2(new ContributionDelta(FW, "SYMPTOM", "HANG", T0 + 1000, -1, "ds#1"), T0 + 1000);
+    harness.processElement2(new ContributionDelta(FW, Dimension.SYMPTOM, "HANG", T0 + 1000, -1, "ds#1"), T0 + 1000);
     assertTrue(harness.extractOutputValues().isEmpty(), "nothing emitted before the window result is known");
     harness.processElement1(daily("HANG", T0, 1, "ds#1"), T0 + DAY - 1);
     harness.processBothWatermarks(new Watermark(T0 + 8 * DAY));
@@ -107,12 +109,12 @@ class RollingCountsTest {
     harness.processElement1(daily("HANG", T0, 2, "ds#1"), T0 + DAY - 1);
     harness.processBothWatermarks(new Watermark(Long.MAX_VALUE));
     harness.setStateTtlProcessingTime(config.countStateTtl().toMillis() + 1);
-    harness.processElement2(new ContributionDelta(FW, "SYMPTOM", "HANG", T0, 1, "ds#9"), T0);
+    harness.processElement2(new ContributionDelta(FW, Dimension.SYMPTOM, "HANG", T0, 1, "ds#9"), T0);
     List<CategoryStat> out = harness.extractOutputValues();
     assertEquals(1, out.get(out.size() - 1).count, "the expired day no longer counts");
   }
 
   private static DailyCount daily(String category, long day, long count, String... examples) {
-    return new DailyCount(FW, "SYMPTOM", category, day, count, examples);
+    return new DailyCount(FW, Dimension.SYMPTOM, category, day, count, examples);
   }
 }

@@ -1,6 +1,6 @@
 package dev.faultline.jobs.stats.detect;
 
-import dev.faultline.jobs.stats.domain.Dimension;
+import dev.faultline.schemas.taxonomy.Dimension;
 
 /**
  * Keys of the alert detector's counts within one framework: a category of a dimension ({@code SYMPTOM|HANG}) or a
@@ -9,12 +9,12 @@ import dev.faultline.jobs.stats.domain.Dimension;
 public final class AlertKeys {
   private AlertKeys() {}
 
-  public static String category(String dimension, String category) {
-    return dimension + '|' + category;
+  public static String category(Dimension dimension, String category) {
+    return dimension.name() + '|' + category;
   }
 
-  public static String pair(String dimension, String category, String stage) {
-    return dimension + '|' + category + '|' + stage;
+  public static String pair(Dimension dimension, String category, String stage) {
+    return dimension.name() + '|' + category + '|' + stage;
   }
 
   /** Dimension, category and, for a pair, stage. */

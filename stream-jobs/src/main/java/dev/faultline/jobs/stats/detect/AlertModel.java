@@ -1,7 +1,9 @@
 package dev.faultline.jobs.stats.detect;
 
 import dev.faultline.jobs.stats.domain.Categories;
-import dev.faultline.jobs.stats.domain.Dimension;
+import dev.faultline.jobs.stats.domain.StatDimensions;
+import dev.faultline.schemas.AlertKind;
+import dev.faultline.schemas.taxonomy.Dimension;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -56,8 +58,6 @@ public record AlertModel(
     int releaseAfterDays)
     implements Serializable {
 
-  public static final String SURGE = "SURGE";
-  public static final String NEW_COMBINATION = "NEW_COMBINATION";
   private static final double TINY = 1e-6;
 
   public AlertModel {
@@ -148,7 +148,7 @@ public record AlertModel(
           n += table.sum(key, before, r.day());
           t += table.sum(key, r.day(), after);
         }
-        double prior = 1.0 / (dim.informativeCategories() + 1);
+        double prior = 1.0 / (StatDimensions.informativeCategories(dim) + 1);
         for (String key : e.getValue()) {
           long nc = table.sum(key, before, r.day());
           long x = table.sum(key, r.day(), after);
@@ -156,7 +156,7 @@ public record AlertModel(
             continue;
           }
           double share = (nc + priorWeight * prior) / (n + priorWeight);
-          family.add(test(SURGE, key, r.version(), r.day(), after, x, nc, before, releaseBeforeDays, share, n, t,
+          family.add(test(AlertKind.SURGE, key, r.version(), r.day(), after, x, nc, before, releaseBeforeDays, share, n, t,
               theta + 1 / (nc + priorWeight * prior)));
         }
       }
@@ -195,7 +195,7 @@ public record AlertModel(
         n += table.sum(key, baseFrom, recentFrom);
         t += table.sum(key, recentFrom, endDay);
       }
-      double prior = 1.0 / (dim.informativeCategories() + 1);
+      double prior = 1.0 / (StatDimensions.informativeCategories(dim) + 1);
       for (String key : e.getValue()) {
         long nc = table.sum(key, baseFrom, recentFrom);
         long x = table.sum(key, recentFrom, endDay);
@@ -204,10 +204,10 @@ public record AlertModel(
         if (!Categories.informative(AlertKeys.split(key)[1]) || nc + x == 0) {
           continue;
         }
-        family.add(test(SURGE, key, null, recentFrom, endDay, x, nc, baseFrom, history, share, n, t, theta + 1 / (nc + priorWeight * prior)));
+        family.add(test(AlertKind.SURGE, key, null, recentFrom, endDay, x, nc, baseFrom, history, share, n, t, theta + 1 / (nc + priorWeight * prior)));
       }
     }
-    double stagePrior = 1.0 / (Dimension.STAGE.informativeCategories() + 1);
+    double stagePrior = 1.0 / (StatDimensions.informativeCategories(Dimension.STAGE) + 1);
     for (String key : pairs) {
       String[] p = AlertKeys.split(key);
       long x = table.sum(key, recentFrom, endDay);
@@ -215,8 +215,8 @@ public record AlertModel(
       if (x == 0 || before > 0 || !Categories.informative(p[1]) || !Categories.informative(p[2])) {
         continue;
       }
-      double[] category = shares.get(AlertKeys.category(p[0], p[1]));
-      double[] stage = shares.get(AlertKeys.category(Dimension.STAGE.name(), p[2]));
+      double[] category = shares.get(AlertKeys.category(Dimension.valueOf(p[0]), p[1]));
+      double[] stage = shares.get(AlertKeys.category(Dimension.STAGE, p[2]));
       if (category == null) {
         continue;
       }
@@ -225,7 +225,7 @@ public record AlertModel(
       // per issue (at most the rarer of its two shares), with the uncertainty of one pseudo-observation. A sparse
       // stream's N is small, so a first occurrence there is not unlikely at all.
       double share = Math.min(1.0 / (category[1] + 2), Math.min(category[0], stageShare));
-      family.add(test(NEW_COMBINATION, key, null, recentFrom, endDay, x, 0, baseFrom, history, share, (long) category[1], (long) category[2],
+      family.add(test(AlertKind.NEW_COMBINATION, key, null, recentFrom, endDay, x, 0, baseFrom, history, share, (long) category[1], (long) category[2],
           theta + 1));
     }
     return family;
@@ -235,7 +235,7 @@ public record AlertModel(
    * @param n issues of the dimension in the baseline period
    * @param t issues of the dimension in the window
    */
-  private Finding test(String kind, String key, String release, long from, long to, long x, long nc, long baseFrom, long baseDays,
+  private Finding test(AlertKind kind, String key, String release, long from, long to, long x, long nc, long baseFrom, long baseDays,
       double share, long n, long t, double theta) {
     double window = to - from;
     double rate = window * n / (double) baseDays * share;

@@ -1,9 +1,12 @@
 package dev.faultline.jobs.stats.detect;
 
+import dev.faultline.schemas.AlertKind;
+import dev.faultline.schemas.taxonomy.Dimension;
+
 /**
  * One hypothesis tested in a framework's family at one window end, with everything its explanation needs.
  *
- * @param kind {@code SURGE} (a category, optionally after a release) or {@code NEW_COMBINATION} (a category × stage
+ * @param kind {@link AlertKind#SURGE} (a category, optionally after a release) or {@link AlertKind#NEW_COMBINATION} (a category × stage
  *     pair absent from the baseline period)
  * @param key the {@link AlertKeys} key
  * @param release the version whose weeks after are compared with the weeks before, else null
@@ -24,7 +27,7 @@ package dev.faultline.jobs.stats.detect;
  * @param alert whether it passes the false-discovery control and the minimum support
  */
 public record Finding(
-    String kind,
+    AlertKind kind,
     String key,
     String release,
     long windowStartDay,
@@ -47,8 +50,8 @@ public record Finding(
         rateExpected, volumeExpected, dispersion, pValue, adjusted, family, passes);
   }
 
-  public String dimension() {
-    return AlertKeys.split(key)[0];
+  public Dimension dimension() {
+    return Dimension.valueOf(AlertKeys.split(key)[0]);
   }
 
   public String category() {

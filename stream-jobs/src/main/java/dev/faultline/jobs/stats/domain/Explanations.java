@@ -5,8 +5,9 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.Locale;
 import dev.faultline.jobs.stats.detect.AlertKeys;
-import dev.faultline.jobs.stats.detect.AlertModel;
 import dev.faultline.jobs.stats.detect.Finding;
+import dev.faultline.schemas.AlertKind;
+import dev.faultline.schemas.taxonomy.Dimension;
 
 /** One-sentence reasons for alerts, and the labels they use. */
 public final class Explanations {
@@ -35,7 +36,7 @@ public final class Explanations {
     String windowEnd = dateLabel(f.windowEndDay() * day);
     String baseFrom = dateLabel(f.baselineStartDay() * day);
     String what;
-    if (AlertModel.NEW_COMBINATION.equals(f.kind())) {
+    if (f.kind() == AlertKind.NEW_COMBINATION) {
       what = String.format(Locale.ROOT,
           "%s %s %s met stage %s in %d issues in the %d days to %s, and in none of the %d days before (from %s): %.2g expected "
               + "(a pair absent from N issues taken at 1/(N + 2) per issue).",

@@ -4,6 +4,7 @@ import dev.faultline.jobs.stats.records.ClassifiedEvent;
 import dev.faultline.jobs.stats.records.ComboObservation;
 import dev.faultline.jobs.stats.records.ContributionDelta;
 import dev.faultline.jobs.stats.records.ReleaseDelta;
+import dev.faultline.schemas.taxonomy.Dimension;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashSet;
@@ -59,12 +60,12 @@ public final class IssueContributions {
     String id = record.id;
     for (Entry e : old) {
       if (!now.contains(e)) {
-        deltas.add(new ContributionDelta(e.framework(), e.dimension().name(), e.category(), e.time(), -1, id));
+        deltas.add(new ContributionDelta(e.framework(), e.dimension(), e.category(), e.time(), -1, id));
       }
     }
     for (Entry e : now) {
       if (!old.contains(e)) {
-        deltas.add(new ContributionDelta(e.framework(), e.dimension().name(), e.category(), e.time(), +1, id));
+        deltas.add(new ContributionDelta(e.framework(), e.dimension(), e.category(), e.time(), +1, id));
       }
     }
     Set<ReleaseEntry> oldReleases = releaseContributions(before);
@@ -72,18 +73,18 @@ public final class IssueContributions {
     List<ReleaseDelta> releaseDeltas = new ArrayList<>();
     for (ReleaseEntry e : oldReleases) {
       if (!nowReleases.contains(e)) {
-        releaseDeltas.add(new ReleaseDelta(e.framework(), e.release(), e.dimension().name(), e.category(), -1, e.since()));
+        releaseDeltas.add(new ReleaseDelta(e.framework(), e.release(), e.dimension(), e.category(), -1, e.since()));
       }
     }
     for (ReleaseEntry e : nowReleases) {
       if (!oldReleases.contains(e)) {
-        releaseDeltas.add(new ReleaseDelta(e.framework(), e.release(), e.dimension().name(), e.category(), +1, e.since()));
+        releaseDeltas.add(new ReleaseDelta(e.framework(), e.release(), e.dimension(), e.category(), +1, e.since()));
       }
     }
     return new Change(after, deltas, releaseDeltas, newCombinations(old, now, id));
   }
 
-  /** Entries of a history sorted by updatedAt: one per dimension, none for an empty or deleted issue. */
+  /** Entries of a history sorted by updatedAt: one per counted dimension in {@link StatDimensions#COUNTED} order, none for an empty or deleted issue. */
   public static List<Entry> contributions(ClassifiedEvent[] sorted) {
     if (sorted.length == 0) {
       return List.of();
@@ -96,9 +97,8 @@ public final class IssueContributions {
     for (ClassifiedEvent e : sorted) {
       createdAt = Math.min(createdAt, e.createdAt);
     }
-    List<Entry> entries = new ArrayList<>(Dimension.count());
-    for (int d = 0; d < Dimension.count(); d++) {
-      Dimension dim = Dimension.at(d);
+    List<Entry> entries = new ArrayList<>(StatDimensions.COUNTED.size());
+    for (Dimension dim : StatDimensions.COUNTED) {
       String category = newest.category(dim);
       int runStart = sorted.length - 1;
       while (runStart > 0 && category.equals(sorted[runStart - 1].category(dim))) {
@@ -124,8 +124,7 @@ public final class IssueContributions {
       createdAt = Math.min(createdAt, e.createdAt);
     }
     Set<ReleaseEntry> entries = new LinkedHashSet<>();
-    for (int d = 0; d < Dimension.count(); d++) {
-      Dimension dim = Dimension.at(d);
+    for (Dimension dim : StatDimensions.COUNTED) {
       entries.add(new ReleaseEntry(newest.framework, newest.frameworkVersion, dim, newest.category(dim), createdAt));
     }
     return entries;
@@ -136,17 +135,17 @@ public final class IssueContributions {
     if (now.isEmpty()) {
       return List.of();
     }
-    Entry stage = now.get(Dimension.STAGE.ordinal());
-    Entry oldStage = old.isEmpty() ? null : old.get(Dimension.STAGE.ordinal());
+    Entry stage = now.get(StatDimensions.indexOf(Dimension.STAGE));
+    Entry oldStage = old.isEmpty() ? null : old.get(StatDimensions.indexOf(Dimension.STAGE));
     List<ComboObservation> out = new ArrayList<>();
     for (Dimension d : COMBINED_WITH_STAGE) {
-      Entry e = now.get(d.ordinal());
-      Entry o = old.isEmpty() ? null : old.get(d.ordinal());
+      Entry e = now.get(StatDimensions.indexOf(d));
+      Entry o = old.isEmpty() ? null : old.get(StatDimensions.indexOf(d));
       boolean samePair =
           o != null && oldStage != null && o.category().equals(e.category()) && oldStage.category().equals(stage.category())
               && o.framework().equals(e.framework());
       if (!samePair) {
-        out.add(new ComboObservation(e.framework(), d.name(), e.category(), stage.category(), Math.max(e.time(), stage.time()), issueId));
+        out.add(new ComboObservation(e.framework(), d, e.category(), stage.category(), Math.max(e.time(), stage.time()), issueId));
       }
     }
     return out;

@@ -1,7 +1,7 @@
 package dev.faultline.jobs.stats.functions;
 
 import dev.faultline.jobs.stats.records.DailyCount;
-import dev.faultline.jobs.stats.records.StatKeys;
+import dev.faultline.jobs.stats.records.StatKey;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.Types;
@@ -15,19 +15,18 @@ import org.apache.flink.util.Collector;
  * (Flink does not checkpoint watermarks), so a delta for a day whose window was already purged opens a fresh window
  * holding only that delta; as a change it adds correctly, as an absolute it would overwrite the day's count.
  */
-public final class DailyCountWindow extends ProcessWindowFunction<DailyAccumulator, DailyCount, String, TimeWindow> {
+public final class DailyCountWindow extends ProcessWindowFunction<DailyAccumulator, DailyCount, StatKey, TimeWindow> {
   private static final ValueStateDescriptor<Long> EMITTED = new ValueStateDescriptor<>("emitted-count", Types.LONG);
 
   @Override
-  public void process(String key, Context context, Iterable<DailyAccumulator> sums, Collector<DailyCount> out) throws Exception {
-    String[] k = StatKeys.split(key);
+  public void process(StatKey key, Context context, Iterable<DailyAccumulator> sums, Collector<DailyCount> out) throws Exception {
     DailyAccumulator acc = sums.iterator().next();
     ValueState<Long> emitted = context.windowState().getState(EMITTED);
     Long before = emitted.value();
     long change = acc.count - (before == null ? 0 : before);
     if (before == null || change != 0) {
       emitted.update(acc.count);
-      out.collect(new DailyCount(k[0], k[1], k[2], context.window().getStart(), change, acc.examples));
+      out.collect(new DailyCount(key.framework, key.dimension, key.category, context.window().getStart(), change, acc.examples));
     }
   }
 

@@ -4,7 +4,6 @@ import dev.faultline.jobs.stats.detect.AlertKeys;
 import dev.faultline.jobs.stats.detect.AlertModel;
 import dev.faultline.jobs.stats.detect.DailyTable;
 import dev.faultline.jobs.stats.detect.Finding;
-import dev.faultline.jobs.stats.domain.Dimension;
 import dev.faultline.jobs.stats.domain.Explanations;
 import dev.faultline.jobs.stats.records.AlertCount;
 import dev.faultline.jobs.stats.records.StatAlert;
@@ -399,7 +398,7 @@ public final class EmergenceDetector extends KeyedProcessFunction<String, AlertC
 
   /** The episode's id: names the window of its first end (or the release), so every replay writes the same id. */
   static String idOf(StatAlert a) {
-    String dim = Dimension.valueOf(a.dimension).key();
+    String dim = a.dimension.key();
     if (a.release != null) {
       return a.framework + "/" + dim + "/" + a.category + "/SURGE/release-" + a.release;
     }

@@ -2,6 +2,7 @@ package dev.faultline.jobs.stats.functions;
 
 import dev.faultline.jobs.stats.records.CategoryStat;
 import dev.faultline.jobs.stats.records.ReleaseDelta;
+import dev.faultline.jobs.stats.records.StatKey;
 import java.time.Duration;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.StateTtlConfig;
@@ -16,7 +17,7 @@ import org.apache.flink.util.Collector;
  * every change. Release counts are cumulative (no event-time window), so arrival order does not matter. A count
  * back at zero clears its state; the rest lives under a TTL refreshed on write.
  */
-public final class ReleaseCounts extends KeyedProcessFunction<String, ReleaseDelta, CategoryStat> {
+public final class ReleaseCounts extends KeyedProcessFunction<StatKey, ReleaseDelta, CategoryStat> {
   private final Duration stateTtl;
   private transient ValueState<Long> count;
 

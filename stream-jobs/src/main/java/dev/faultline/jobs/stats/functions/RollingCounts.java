@@ -6,7 +6,7 @@ import dev.faultline.jobs.stats.records.CategoryStat;
 import dev.faultline.jobs.stats.records.ContributionDelta;
 import dev.faultline.jobs.stats.records.DailyCount;
 import dev.faultline.jobs.stats.records.DayState;
-import dev.faultline.jobs.stats.records.StatKeys;
+import dev.faultline.jobs.stats.records.StatKey;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -43,7 +43,7 @@ import org.apache.flink.util.Collector;
  * under a TTL refreshed on write. Timers: one per window end for the {@code longest window / slide} ends after each day with data; all fire as
  * the watermark passes, none is left behind.
  */
-public final class RollingCounts extends KeyedCoProcessFunction<String, DailyCount, ContributionDelta, CategoryStat> {
+public final class RollingCounts extends KeyedCoProcessFunction<StatKey, DailyCount, ContributionDelta, CategoryStat> {
   private final long slide;
   private final long[] windows;
   private final String[] windowLabels;
@@ -119,12 +119,12 @@ public final class RollingCounts extends KeyedCoProcessFunction<String, DailyCou
     if (Math.floorMod(end, slide) != 0) {
       return; // only a pending-delta timer
     }
-    String[] key = StatKeys.split(ctx.getCurrentKey());
+    StatKey key = ctx.getCurrentKey();
     long from = end - windows[windows.length - 1];
     Range r = load(from, end);
     for (int w = 0; w < windows.length; w++) {
       if (r.any(end - windows[w], end)) {
-        out.collect(CategoryStat.rolling(key[0], key[1], key[2], windowLabels[w], end - windows[w], end, r.sum(end - windows[w], end)));
+        out.collect(CategoryStat.rolling(key.framework, key.dimension, key.category, windowLabels[w], end - windows[w], end, r.sum(end - windows[w], end)));
       }
     }
   }
@@ -192,7 +192,7 @@ public final class RollingCounts extends KeyedCoProcessFunction<String, DailyCou
       dirtyDays.add(d);
     }
     dirty.clear();
-    String[] key = StatKeys.split(ctx.getCurrentKey());
+    StatKey key = ctx.getCurrentKey();
     Map<Long, DayState> cache = new HashMap<>();
     Sums sums = (start, end) -> {
       long sum = 0;
@@ -210,7 +210,7 @@ public final class RollingCounts extends KeyedCoProcessFunction<String, DailyCou
         }
       }
       for (long end : ends) {
-        out.collect(CategoryStat.rolling(key[0], key[1], key[2], windowLabels[w], end - windows[w], end, sums.sum(end - windows[w], end)));
+        out.collect(CategoryStat.rolling(key.framework, key.dimension, key.category, windowLabels[w], end - windows[w], end, sums.sum(end - windows[w], end)));
       }
     }
   }

@@ -1,7 +1,8 @@
 package dev.faultline.jobs.stats.records;
 
 import dev.faultline.graph.stats.CategoryCountRow;
-import dev.faultline.jobs.stats.domain.Dimension;
+import dev.faultline.jobs.stats.domain.StatDimensions;
+import dev.faultline.schemas.taxonomy.Dimension;
 import java.time.Instant;
 import java.time.ZoneOffset;
 
@@ -14,8 +15,7 @@ public class CategoryStat {
 
   public String id;
   public String framework;
-  /** {@link Dimension} name. */
-  public String dimension;
+  public Dimension dimension;
   public String category;
   /** ISO-8601 window length (P7D, P30D) or {@value #RELEASE_WINDOW}. */
   public String window;
@@ -26,9 +26,9 @@ public class CategoryStat {
 
   public CategoryStat() {}
 
-  public static CategoryStat rolling(String framework, String dimension, String category, String window, long start, long end, long count) {
+  public static CategoryStat rolling(String framework, Dimension dimension, String category, String window, long start, long end, long count) {
     CategoryStat s = new CategoryStat();
-    s.id = framework + "/" + Dimension.valueOf(dimension).key() + "/" + category + "/" + window + "/" + Instant.ofEpochMilli(start).atOffset(ZoneOffset.UTC).toLocalDate();
+    s.id = framework + "/" + dimension.key() + "/" + category + "/" + window + "/" + Instant.ofEpochMilli(start).atOffset(ZoneOffset.UTC).toLocalDate();
     s.framework = framework;
     s.dimension = dimension;
     s.category = category;
@@ -39,9 +39,9 @@ public class CategoryStat {
     return s;
   }
 
-  public static CategoryStat ofRelease(String framework, String release, String dimension, String category, long count) {
+  public static CategoryStat ofRelease(String framework, String release, Dimension dimension, String category, long count) {
     CategoryStat s = new CategoryStat();
-    s.id = framework + "/" + Dimension.valueOf(dimension).key() + "/" + category + "/" + RELEASE_WINDOW + "/" + release;
+    s.id = framework + "/" + dimension.key() + "/" + category + "/" + RELEASE_WINDOW + "/" + release;
     s.framework = framework;
     s.dimension = dimension;
     s.category = category;
@@ -52,14 +52,14 @@ public class CategoryStat {
   }
 
   public CategoryCountRow toRow() {
-    return new CategoryCountRow(id, framework, Dimension.valueOf(dimension).key(), category, window, windowStart, windowEnd, release, count);
+    return new CategoryCountRow(id, framework, dimension.key(), category, window, windowStart, windowEnd, release, count);
   }
 
   public dev.faultline.schemas.CategoryStat toAvro() {
     return dev.faultline.schemas.CategoryStat.newBuilder()
         .setId(id)
         .setFramework(framework)
-        .setDimension(Dimension.valueOf(dimension).toAvro())
+        .setDimension(StatDimensions.toAvro(dimension))
         .setCategory(category)
         .setWindow(window)
         .setWindowStart(windowStart == null ? null : Instant.ofEpochMilli(windowStart))

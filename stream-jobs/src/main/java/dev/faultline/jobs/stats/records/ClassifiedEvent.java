@@ -2,8 +2,8 @@ package dev.faultline.jobs.stats.records;
 
 import dev.faultline.graph.ConfidencePolicy;
 import dev.faultline.jobs.stats.domain.Categories;
-import dev.faultline.jobs.stats.domain.Dimension;
 import dev.faultline.schemas.ClassifiedIssue;
+import dev.faultline.schemas.taxonomy.Dimension;
 import java.util.Objects;
 
 /**
@@ -44,24 +44,10 @@ public class ClassifiedEvent {
     ClassifiedEvent e = fromAvroAsIs(c);
     java.util.Map<String, Double> conf = c.getConfidence() == null ? java.util.Map.of() : c.getConfidence();
     java.util.List<String> human = c.getHumanGiven() == null ? java.util.List.of() : c.getHumanGiven();
-    if (!policy.passes("symptom", conf.get("symptom"), human.contains("symptom"))) {
-      e.symptom = "UNKNOWN";
-      e.symptomClass = "UNKNOWN";
-    }
-    if (!policy.passes("rootCause", conf.get("rootCause"), human.contains("rootCause"))) {
-      e.rootCause = "UNKNOWN";
-    }
-    if (!policy.passes("fixPattern", conf.get("fixPattern"), human.contains("fixPattern"))) {
-      e.fixPattern = "UNKNOWN";
-    }
-    if (!policy.passes("stage", conf.get("stage"), human.contains("stage"))) {
-      e.stage = "UNKNOWN";
-    }
-    if (!policy.passes("phase", conf.get("phase"), human.contains("phase"))) {
-      e.phase = "UNKNOWN";
-    }
-    if (!policy.passes("distributedSpecific", conf.get("distributedSpecific"), human.contains("distributedSpecific"))) {
-      e.distributedSpecific = Categories.ofFlag(null);
+    for (Dimension d : Dimension.LABELLED) {
+      if (d != Dimension.KIND && !policy.passes(d, conf.get(d.key()), human.contains(d.key()))) {
+        e.unknown(d);
+      }
     }
     return e;
   }
@@ -84,7 +70,23 @@ public class ClassifiedEvent {
     return e;
   }
 
-  /** The category of one dimension. */
+  /** Counts a dimension (with the symptom, its class) as UNKNOWN. */
+  private void unknown(Dimension d) {
+    switch (d) {
+      case SYMPTOM -> {
+        symptom = Categories.UNKNOWN;
+        symptomClass = Categories.UNKNOWN;
+      }
+      case ROOT_CAUSE -> rootCause = Categories.UNKNOWN;
+      case FIX_PATTERN -> fixPattern = Categories.UNKNOWN;
+      case STAGE -> stage = Categories.UNKNOWN;
+      case PHASE -> phase = Categories.UNKNOWN;
+      case DISTRIBUTED_SPECIFIC -> distributedSpecific = Categories.ofFlag(null);
+      default -> throw new IllegalArgumentException("the statistics do not count the " + d.key());
+    }
+  }
+
+  /** The category of one counted dimension ({@link dev.faultline.jobs.stats.domain.StatDimensions#COUNTED}). */
   public String category(Dimension d) {
     return switch (d) {
       case SYMPTOM -> symptom;
@@ -94,6 +96,7 @@ public class ClassifiedEvent {
       case STAGE -> stage;
       case PHASE -> phase;
       case DISTRIBUTED_SPECIFIC -> distributedSpecific;
+      case KIND -> throw new IllegalArgumentException("the statistics do not count the kind");
     };
   }
 

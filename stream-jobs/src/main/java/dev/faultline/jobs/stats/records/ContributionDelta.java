@@ -1,15 +1,14 @@
 package dev.faultline.jobs.stats.records;
 
+import dev.faultline.schemas.taxonomy.Dimension;
+
 /**
  * +1 or -1 for one issue in one category of one dimension at one event time: an issue entering a category, or the
  * retraction of an earlier entry when it is re-classified. Summed, the deltas of one issue leave it counted once.
  */
 public class ContributionDelta {
-  /** framework, dimension and category joined: the key of the counts. */
-  public String statKey;
   public String framework;
-  /** {@link dev.faultline.jobs.stats.domain.Dimension} name. */
-  public String dimension;
+  public Dimension dimension;
   public String category;
   /** Event time the issue entered the category. */
   public long time;
@@ -18,8 +17,7 @@ public class ContributionDelta {
 
   public ContributionDelta() {}
 
-  public ContributionDelta(String framework, String dimension, String category, long time, int delta, String issueId) {
-    this.statKey = StatKeys.of(framework, dimension, category);
+  public ContributionDelta(String framework, Dimension dimension, String category, long time, int delta, String issueId) {
     this.framework = framework;
     this.dimension = dimension;
     this.category = category;
@@ -28,8 +26,13 @@ public class ContributionDelta {
     this.issueId = issueId;
   }
 
+  /** The key of the counts: framework, dimension and category. */
+  public StatKey key() {
+    return StatKey.of(framework, dimension, category);
+  }
+
   @Override
   public String toString() {
-    return "Delta{" + statKey + " @" + time + " " + (delta > 0 ? "+" : "") + delta + " " + issueId + "}";
+    return "Delta{" + key() + " @" + time + " " + (delta > 0 ? "+" : "") + delta + " " + issueId + "}";
   }
 }

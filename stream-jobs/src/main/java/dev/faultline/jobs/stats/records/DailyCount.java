@@ -1,10 +1,11 @@
 package dev.faultline.jobs.stats.records;
 
+import dev.faultline.schemas.taxonomy.Dimension;
+
 /** A change of the net count of one statistics key on one UTC day, from one firing of the daily event-time window. */
 public class DailyCount {
-  public String statKey;
   public String framework;
-  public String dimension;
+  public Dimension dimension;
   public String category;
   /** Start of the day, epoch millis. */
   public long day;
@@ -15,13 +16,17 @@ public class DailyCount {
 
   public DailyCount() {}
 
-  public DailyCount(String framework, String dimension, String category, long day, long count, String[] examples) {
-    this.statKey = StatKeys.of(framework, dimension, category);
+  public DailyCount(String framework, Dimension dimension, String category, long day, long count, String[] examples) {
     this.framework = framework;
     this.dimension = dimension;
     this.category = category;
     this.day = day;
     this.count = count;
     this.examples = examples;
+  }
+
+  /** The key of the counts: framework, dimension and category. */
+  public StatKey key() {
+    return StatKey.of(framework, dimension, category);
   }
 }

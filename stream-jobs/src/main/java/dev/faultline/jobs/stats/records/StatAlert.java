@@ -1,9 +1,10 @@
 package dev.faultline.jobs.stats.records;
 
 import dev.faultline.graph.stats.AlertRow;
-import dev.faultline.jobs.stats.domain.Dimension;
+import dev.faultline.jobs.stats.domain.StatDimensions;
 import dev.faultline.schemas.Alert;
 import dev.faultline.schemas.AlertKind;
+import dev.faultline.schemas.taxonomy.Dimension;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
@@ -12,13 +13,11 @@ import java.util.List;
 public class StatAlert {
   public String id;
   public String framework;
-  /** {@link Dimension} name. */
-  public String dimension;
+  public Dimension dimension;
   public String category;
   /** The stage of a NEW_COMBINATION, else null. */
   public String stage;
-  /** {@link AlertKind} name. */
-  public String kind;
+  public AlertKind kind;
   public long windowStart;
   public long windowEnd;
   public long count;
@@ -43,7 +42,7 @@ public class StatAlert {
 
   public AlertRow toRow() {
     return new AlertRow(
-        id, framework, Dimension.valueOf(dimension).key(), category, stage, kind, windowStart, windowEnd, count, baseline, score, explanation, raisedAt,
+        id, framework, dimension.key(), category, stage, kind.name(), windowStart, windowEnd, count, baseline, score, explanation, raisedAt,
         List.of(exampleIssueIds), withdrawn);
   }
 
@@ -51,10 +50,10 @@ public class StatAlert {
     return Alert.newBuilder()
         .setId(id)
         .setFramework(framework)
-        .setDimension(Dimension.valueOf(dimension).toAvro())
+        .setDimension(StatDimensions.toAvro(dimension))
         .setCategory(category)
         .setStage(stage)
-        .setKind(AlertKind.valueOf(kind))
+        .setKind(kind)
         .setWindowStart(Instant.ofEpochMilli(windowStart))
         .setWindowEnd(Instant.ofEpochMilli(windowEnd))
         .setCount(count)
@@ -104,7 +103,7 @@ public class StatAlert {
 
   /** Same content: a re-emission of it would change nothing. */
   public boolean sameAs(StatAlert o) {
-    return o != null && toString().equals(o.toString()) && java.util.Objects.equals(explanation, o.explanation) && kind.equals(o.kind)
+    return o != null && toString().equals(o.toString()) && java.util.Objects.equals(explanation, o.explanation) && kind == o.kind
         && windowStart == o.windowStart && windowEnd == o.windowEnd && pValue == o.pValue && adjustedPValue == o.adjustedPValue;
   }
 

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.faultline.schemas.AlertKind;
+import dev.faultline.schemas.taxonomy.Dimension;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -44,9 +46,9 @@ class AlertModelTest {
       DailyTable.Builder b = DailyTable.builder(from, (int) (to - from));
       issues.forEach((day, list) -> {
         for (String[] i : list) {
-          b.add(AlertKeys.category("SYMPTOM", i[0]), day, 1);
-          b.add(AlertKeys.category("STAGE", i[1]), day, 1);
-          b.add(AlertKeys.pair("SYMPTOM", i[0], i[1]), day, 1);
+          b.add(AlertKeys.category(Dimension.SYMPTOM, i[0]), day, 1);
+          b.add(AlertKeys.category(Dimension.STAGE, i[1]), day, 1);
+          b.add(AlertKeys.pair(Dimension.SYMPTOM, i[0], i[1]), day, 1);
         }
       });
       return b.build();
@@ -86,7 +88,7 @@ class AlertModelTest {
     List<Finding> findings = model.scan(s.table(0, 300), 287, 0, List.of());
     Finding f = find(findings, "SYMPTOM|CHECKPOINT_FAILURE");
     assertTrue(f.alert(), f.toString());
-    assertEquals(AlertModel.SURGE, f.kind());
+    assertEquals(AlertKind.SURGE, f.kind());
     assertTrue(f.count() >= 12 && f.expected() < f.count() / 4.0, f.toString());
     assertTrue(f.pValue() < 1e-6 && f.adjustedPValue() >= f.pValue() && f.adjustedPValue() <= model.fdr(), f.toString());
     assertEquals(182, f.baselineDays());
@@ -147,7 +149,7 @@ class AlertModelTest {
     }
     sparse.add(285, "HANG", "INITIALIZATION");
     Finding once = find(model.scan(sparse.table(0, 300), 287, 0, List.of()), "SYMPTOM|HANG|INITIALIZATION");
-    assertEquals(AlertModel.NEW_COMBINATION, once.kind());
+    assertEquals(AlertKind.NEW_COMBINATION, once.kind());
     assertEquals(0, once.baselineCount());
     assertTrue(once.pValue() > 0.01, "a first occurrence in a sparse stream is not unlikely: " + once);
     assertFalse(once.alert());

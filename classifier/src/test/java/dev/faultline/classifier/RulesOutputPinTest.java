@@ -1,0 +1,84 @@
+package dev.faultline.classifier;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.faultline.classifier.cli.ThreadText;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.TreeMap;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * Pins the rules' whole output ({@value Classifier#VERSION}: every label's code, exact confidence, evidence and
+ * human-given flag, the framework, the versions and the cue counts the learned layer reads) on the shared corpora,
+ * by a hash: a change of the rules that changes any output shows here. The corpora are read at test time from
+ * {@code ../shared} (override with {@code -Dfaultline.shared=DIR}); the test is skipped where they are absent. When
+ * the rules change on purpose, bump {@link Classifier#VERSION} and the hashes together.
+ */
+class RulesOutputPinTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource({
+    "eval/dev.jsonl, 178, 6320ff6241edfb4a1922d7d0fa4d5837537e9eb46101102317e554793d900921",
+    "train/issues.jsonl, 709, aefe616c60983135fa6dbc22991503bcfd2eb01a2a8c8250a5bcd21166aae59a",
+    "train/changes.jsonl, 1632, 824bf254db91e0ff576dab1d4f48e6fe558ff99a377014ee417b13c499fe1e5b"
+  })
+  void rulesOutputIsUnchanged(String file, int items, String expectedHash) throws Exception {
+    Path shared = Path.of(System.getProperty("faultline.shared", "../../shared"));
+    Path corpus = shared.resolve(file);
+    assumeTrue(Files.isRegularFile(corpus), corpus + " not found: the rules' output pin needs the shared corpus");
+    Classifier rules = new Classifier(ClassifierConfig.defaults());
+    MessageDigest sha = MessageDigest.getInstance("SHA-256");
+    int n = 0;
+    for (String line : Files.readAllLines(corpus, StandardCharsets.UTF_8)) {
+      if (line.isBlank()) {
+        continue;
+      }
+      JsonNode r = JSON.readTree(line);
+      sha.update(dump(r.path("url").asText(), rules.analyse(issue(r))).getBytes(StandardCharsets.UTF_8));
+      n++;
+    }
+    assertEquals(items, n, "items in " + corpus);
+    assertEquals(expectedHash, HexFormat.of().formatHex(sha.digest()), "the rules' output on " + corpus + " changed");
+  }
+
+  private static IssueText issue(JsonNode r) {
+    List<String> labels = new ArrayList<>();
+    r.path("labels").forEach(l -> labels.add(l.asText()));
+    return ThreadText.parse(
+        r.path("url").asText(""), r.path("repo").asText(""), r.path("number").asInt(0), r.path("title").asText(""),
+        r.path("state").asText(""), labels, r.path("text").asText(""));
+  }
+
+  private static String dump(String url, Classifier.Analysis a) {
+    Classification c = a.classification();
+    StringBuilder s = new StringBuilder(url).append('\n');
+    label(s, "kind", c.kind());
+    label(s, "symptom", c.symptom());
+    label(s, "symptomClass", c.symptomClass());
+    label(s, "rootCause", c.rootCause());
+    label(s, "fixPattern", c.fixPattern());
+    label(s, "stage", c.stage());
+    label(s, "phase", c.phase());
+    label(s, "distributedSpecific", c.distributedSpecific());
+    label(s, "framework", c.framework());
+    s.append(c.versions()).append(' ').append(c.classifierVersion()).append('\n');
+    s.append(new TreeMap<>(a.reporterCues())).append(' ').append(new TreeMap<>(a.threadCues())).append('\n');
+    return s.toString();
+  }
+
+  private static void label(StringBuilder s, String name, Label<?> l) {
+    s.append(name).append(' ').append(l.value()).append(' ').append(Double.toString(l.confidence())).append(' ')
+        .append(l.humanGiven()).append(' ').append(l.evidence()).append('\n');
+  }
+}
