@@ -342,6 +342,11 @@ public final class PipelineBenchmark {
       long[] idle = LocalProcess.rssMiB(p);
       results.put("local_idle_rss_mib", idle[0]);
       System.out.printf("faultline local idle           %,10d MiB resident%n", idle[0]);
+      // A live stack has seen traffic: the first deliveries after a start pay for connections, query plans and
+      // compilation along the whole path. 100 deliveries of another repository, not measured, warm it up.
+      List<Long> warmUp = latency(client, "bench/warm-up", 10, 100);
+      System.out.printf("warm-up at 10/s (not counted)  p50 %,6d ms  p99 %,6d ms%n", percentile(warmUp, 50),
+          percentile(warmUp, 99));
       for (int rate : new int[] {10, 500}) {
         int count = rate == 10 ? 100 : 5_000;
         List<Long> latencies = latency(client, "bench/latency-" + rate, rate, count);
