@@ -11,8 +11,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A grouped bar chart, drawn with Java2D: per figure, a bar for its median and one for its baseline's, each with a
- * min–max whisker over the repeats. Needs no display ({@code java.awt.headless}) and no chart library.
+ * A grouped bar chart, drawn with Java2D: per figure, a bar for its median and one for its
+ * baseline's, each with a min–max whisker over the repeats. Needs no display ({@code
+ * java.awt.headless}) and no chart library.
  */
 final class BenchChart {
   static final Color FIGURE = new Color(0x2b6cb0);
@@ -33,7 +34,8 @@ final class BenchChart {
     Graphics2D g = image.createGraphics();
     try {
       g.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON);
-      g.setRenderingHint(RenderingHints.KEY_TEXT_ANTIALIASING, RenderingHints.VALUE_TEXT_ANTIALIAS_ON);
+      g.setRenderingHint(
+          RenderingHints.KEY_TEXT_ANTIALIASING, RenderingHints.VALUE_TEXT_ANTIALIAS_ON);
       g.setColor(Color.WHITE);
       g.fillRect(0, 0, width, height);
       g.setColor(Color.BLACK);
@@ -108,7 +110,8 @@ final class BenchChart {
     g.drawString("baseline (same run)", x + 96, y);
   }
 
-  private static void bar(Graphics2D g, int x, int w, Spread s, double yMax, int bottom, Color color) {
+  private static void bar(
+      Graphics2D g, int x, int w, Spread s, double yMax, int bottom, Color color) {
     int yMedian = y(s.median(), yMax, bottom);
     g.setColor(color);
     g.fillRect(x, yMedian, w, Math.max(1, bottom - yMedian));
@@ -123,7 +126,8 @@ final class BenchChart {
     g.setStroke(new BasicStroke(1f));
     g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 10));
     String label = BenchReport.number(s.median());
-    g.drawString(label, cx - g.getFontMetrics().stringWidth(label) / 2, Math.min(yTop, yMedian) - 4);
+    g.drawString(
+        label, cx - g.getFontMetrics().stringWidth(label) / 2, Math.min(yTop, yMedian) - 4);
   }
 
   private static int y(double v, double yMax, int bottom) {
@@ -137,7 +141,12 @@ final class BenchChart {
     }
     double raw = top / 5;
     double magnitude = Math.pow(10, Math.floor(Math.log10(raw)));
-    double step = raw / magnitude <= 1 ? magnitude : raw / magnitude <= 2 ? 2 * magnitude : raw / magnitude <= 5 ? 5 * magnitude : 10 * magnitude;
+    double step =
+        raw / magnitude <= 1
+            ? magnitude
+            : raw / magnitude <= 2
+                ? 2 * magnitude
+                : raw / magnitude <= 5 ? 5 * magnitude : 10 * magnitude;
     int n = (int) Math.ceil(top / step - 1e-9);
     double[] ticks = new double[n + 1];
     for (int i = 0; i <= n; i++) {

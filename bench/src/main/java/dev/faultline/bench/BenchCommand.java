@@ -31,14 +31,15 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code faultline bench}: runs every stage's benchmark beside its baseline, N times, on this machine, and writes
- * {@code target/bench/report.md} with PNG charts.
+ * {@code faultline bench}: runs every stage's benchmark beside its baseline, N times, on this
+ * machine, and writes {@code target/bench/report.md} with PNG charts.
  *
- * <p>The benchmarks live in the test sources of their modules. One Maven call compiles them and writes each module's
- * test classpath; the classes are copied under {@code target/bench/classes} (so a concurrent build of the same tree
- * cannot empty them under a running benchmark); then each benchmark runs as a child JVM per repeat, writes one flat
- * JSON object into {@code target/bench/raw/<stage>-<repeat>.json}, and {@link BenchReport} aggregates them. Child
- * output goes to {@code target/bench/logs/}.
+ * <p>The benchmarks live in the test sources of their modules. One Maven call compiles them and
+ * writes each module's test classpath; the classes are copied under {@code target/bench/classes}
+ * (so a concurrent build of the same tree cannot empty them under a running benchmark); then each
+ * benchmark runs as a child JVM per repeat, writes one flat JSON object into {@code
+ * target/bench/raw/<stage>-<repeat>.json}, and {@link BenchReport} aggregates them. Child output
+ * goes to {@code target/bench/logs/}.
  */
 @Command(
     name = "faultline bench",
@@ -51,14 +52,32 @@ import picocli.CommandLine.Option;
       "Nothing is asserted. Needs the source tree and Maven (it compiles the benchmarks from the modules' tests)."
     })
 public final class BenchCommand extends CliCommand {
-  /** The stages in run order; within a repeat every stage runs once, so slow drifts of load touch all stages alike. */
+  /**
+   * The stages in run order; within a repeat every stage runs once, so slow drifts of load touch
+   * all stages alike.
+   */
   enum Stage {
-    CLASSIFIER("classifier", "faultline-classifier", "classifier: issues/s at 1/4/16 KB vs tokenising alone (JMH)"),
-    RECEIVER("receiver", "faultline-ingest", "receiver: 12 KB deliveries/s, p50/p99 vs bare KafkaProducer; backfill vs gunzip+parse"),
+    CLASSIFIER(
+        "classifier",
+        "faultline-classifier",
+        "classifier: issues/s at 1/4/16 KB vs tokenising alone (JMH)"),
+    RECEIVER(
+        "receiver",
+        "faultline-ingest",
+        "receiver: 12 KB deliveries/s, p50/p99 vs bare KafkaProducer; backfill vs gunzip+parse"),
     STATS("stats", "faultline-stream-jobs", "statistics job events/s vs pass-through"),
-    QUERY("query", "faultline-graph-model", "graph writes vs bare MERGE; query p50/p95 (synthetic graph)"),
-    PIPELINE("pipeline", "faultline-infra", "Kafka→classify→Neo4j vs discard; writer vs bare MERGE; latency; RSS"),
-    SOAK("soak", "faultline-infra", "soak: signed deliveries at a fixed rate into faultline local; lost, p99, memory (only with --only soak)");
+    QUERY(
+        "query",
+        "faultline-graph-model",
+        "graph writes vs bare MERGE; query p50/p95 (synthetic graph)"),
+    PIPELINE(
+        "pipeline",
+        "faultline-infra",
+        "Kafka→classify→Neo4j vs discard; writer vs bare MERGE; latency; RSS"),
+    SOAK(
+        "soak",
+        "faultline-infra",
+        "soak: signed deliveries at a fixed rate into faultline local; lost, p99, memory (only with --only soak)");
 
     final String id;
     final String artifact;
@@ -77,17 +96,34 @@ public final class BenchCommand extends CliCommand {
 
   /** Sizes of one run: the default and {@code --quick}. */
   record Sizes(
-      String jmhArgs, int receiverRequests, int backfillEvents, long statsEvents, int queryIssues, int queryRuns,
-      int pipelineEvents, int soakRate, int soakSeconds) {
+      String jmhArgs,
+      int receiverRequests,
+      int backfillEvents,
+      long statsEvents,
+      int queryIssues,
+      int queryRuns,
+      int pipelineEvents,
+      int soakRate,
+      int soakSeconds) {
     static final Sizes DEFAULT =
-        new Sizes("-f 1 -wi 2 -w 1s -i 3 -r 1s -t 1", 2000, 20_000, 60_000, 10_000, 10, 2000, 200, 600);
-    static final Sizes QUICK = new Sizes("-f 1 -wi 1 -w 1s -i 2 -r 1s -t 1", 500, 5_000, 20_000, 2000, 3, 500, 100, 60);
+        new Sizes(
+            "-f 1 -wi 2 -w 1s -i 3 -r 1s -t 1", 2000, 20_000, 60_000, 10_000, 10, 2000, 200, 600);
+    static final Sizes QUICK =
+        new Sizes("-f 1 -wi 1 -w 1s -i 2 -r 1s -t 1", 500, 5_000, 20_000, 2000, 3, 500, 100, 60);
   }
 
   /** Parsed arguments. */
   record Options(
-      int repeats, boolean quick, List<Stage> stages, Path out, boolean offline, Optional<String> mavenRepoLocal,
-      boolean skipBuild, boolean reportOnly, Duration stageTimeout, int soakIssues) {}
+      int repeats,
+      boolean quick,
+      List<Stage> stages,
+      Path out,
+      boolean offline,
+      Optional<String> mavenRepoLocal,
+      boolean skipBuild,
+      boolean reportOnly,
+      Duration stageTimeout,
+      int soakIssues) {}
 
   private static final Duration HEARTBEAT = Duration.ofSeconds(30);
   private static final Pattern ANSI = Pattern.compile("\u001b\\[[0-9;]*m");
@@ -99,53 +135,82 @@ public final class BenchCommand extends CliCommand {
     System.exit(run(args, System.out, System.err));
   }
 
-  /** Runs {@code faultline bench ARGS}; returns the exit code (0 ok, 1 a stage or the build failed, 2 usage). */
+  /**
+   * Runs {@code faultline bench ARGS}; returns the exit code (0 ok, 1 a stage or the build failed,
+   * 2 usage).
+   */
   public static int run(String[] args, PrintStream out, PrintStream err) {
     CommandLine commandLine = new CommandLine(new BenchCommand());
     StringBuilder stages = new StringBuilder("%nStages:%n");
     for (Stage s : Stage.values()) {
       stages.append(String.format(Locale.ROOT, "  %-11s %s%%n", s.id, s.what));
     }
-    stages.append("%nDefault run: about 20 minutes on 2 cores; --quick about 5. See bench/README.md.");
+    stages.append(
+        "%nDefault run: about 20 minutes on 2 cores; --quick about 5. See bench/README.md.");
     commandLine.getCommandSpec().usageMessage().footer(stages.toString());
     return Cli.execute(commandLine, args, out, err);
   }
 
-  @Option(names = "--repeats", paramLabel = "N", description = "repeats of every stage (default 3; 1 with --quick)")
+  @Option(
+      names = "--repeats",
+      paramLabel = "N",
+      description = "repeats of every stage (default 3; 1 with --quick)")
   Integer repeats;
 
   @Option(names = "--quick", description = "small sizes, one repeat: a smoke run of a few minutes")
   boolean quick;
 
-  @Option(names = "--only", paramLabel = "STAGES", split = ",",
+  @Option(
+      names = "--only",
+      paramLabel = "STAGES",
+      split = ",",
       description = "a subset of the stages below, comma-separated (default: all but soak)")
   List<String> only;
 
-  @Option(names = "--out", paramLabel = "DIR", description = "output directory (default <source root>/target/bench)")
+  @Option(
+      names = "--out",
+      paramLabel = "DIR",
+      description = "output directory (default <source root>/target/bench)")
   Path outDir;
 
-  @Option(names = "--offline", description = "pass -o to Maven (machines without network, dependencies already present)")
+  @Option(
+      names = "--offline",
+      description = "pass -o to Maven (machines without network, dependencies already present)")
   boolean offline;
 
-  @Option(names = "--maven-repo-local", paramLabel = "DIR", description = "pass -Dmaven.repo.local=DIR to Maven")
+  @Option(
+      names = "--maven-repo-local",
+      paramLabel = "DIR",
+      description = "pass -Dmaven.repo.local=DIR to Maven")
   Path mavenRepoLocal;
 
   @Option(names = "--skip-build", description = "reuse DIR/classes and DIR/cp from an earlier run")
   boolean skipBuild;
 
-  @Option(names = "--report-only", description = "only regenerate report.md and charts from DIR/raw")
+  @Option(
+      names = "--report-only",
+      description = "only regenerate report.md and charts from DIR/raw")
   boolean reportOnly;
 
-  @Option(names = "--stage-timeout", paramLabel = "MINUTES", defaultValue = "20",
+  @Option(
+      names = "--stage-timeout",
+      paramLabel = "MINUTES",
+      defaultValue = "20",
       description = "kill a stage's repeat after this many minutes")
   long stageTimeout;
 
-  @Option(names = "--soak-issues", paramLabel = "N", defaultValue = "0",
-      description = "soak: cycle the deliveries over N issues (opened, then edited), so the pipeline's per-issue"
-          + " state is bounded; 0: every delivery opens a new issue")
+  @Option(
+      names = "--soak-issues",
+      paramLabel = "N",
+      defaultValue = "0",
+      description =
+          "soak: cycle the deliveries over N issues (opened, then edited), so the pipeline's per-issue"
+              + " state is bounded; 0: every delivery opens a new issue")
   int soakIssues;
 
-  /** The options as the run uses them; a usage error for a value out of range or an unknown stage. */
+  /**
+   * The options as the run uses them; a usage error for a value out of range or an unknown stage.
+   */
   Options options(Path root) {
     if (repeats != null && repeats < 1) {
       throw usageError("--repeats must be at least 1, got " + repeats);
@@ -158,16 +223,34 @@ public final class BenchCommand extends CliCommand {
     if (only != null) {
       List<Stage> chosen = new ArrayList<>();
       for (String id : only) {
-        chosen.add(Arrays.stream(Stage.values()).filter(s -> s.id.equals(id.trim())).findFirst()
-            .orElseThrow(() -> usageError("--only: unknown stage '" + id + "'; stages: "
-                + Arrays.stream(Stage.values()).map(s -> s.id).toList())));
+        chosen.add(
+            Arrays.stream(Stage.values())
+                .filter(s -> s.id.equals(id.trim()))
+                .findFirst()
+                .orElseThrow(
+                    () ->
+                        usageError(
+                            "--only: unknown stage '"
+                                + id
+                                + "'; stages: "
+                                + Arrays.stream(Stage.values()).map(s -> s.id).toList())));
       }
       stages = Arrays.stream(Stage.values()).filter(chosen::contains).toList();
     }
     Path out = outDir != null ? outDir.toAbsolutePath() : root.resolve("target").resolve("bench");
-    Optional<String> repo = Optional.ofNullable(mavenRepoLocal).map(p -> p.toAbsolutePath().toString());
-    return new Options(repeats != null ? repeats : quick ? 1 : 3, quick, stages, out, offline, repo, skipBuild,
-        reportOnly, Duration.ofMinutes(stageTimeout), soakIssues);
+    Optional<String> repo =
+        Optional.ofNullable(mavenRepoLocal).map(p -> p.toAbsolutePath().toString());
+    return new Options(
+        repeats != null ? repeats : quick ? 1 : 3,
+        quick,
+        stages,
+        out,
+        offline,
+        repo,
+        skipBuild,
+        reportOnly,
+        Duration.ofMinutes(stageTimeout),
+        soakIssues);
   }
 
   @Override
@@ -187,30 +270,47 @@ public final class BenchCommand extends CliCommand {
     machine.put("loadStart", loadAverage());
     machine.put("mode", options.quick() ? "quick" : "default");
     machine.put("repeats", options.repeats());
-    machine.put("java", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
-    machine.put("os", System.getProperty("os.name") + " " + System.getProperty("os.version") + " " + System.getProperty("os.arch"));
+    machine.put(
+        "java", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
+    machine.put(
+        "os",
+        System.getProperty("os.name")
+            + " "
+            + System.getProperty("os.version")
+            + " "
+            + System.getProperty("os.arch"));
     Sizes sizes = options.quick() ? Sizes.QUICK : Sizes.DEFAULT;
     machine.put("sizes", sizes.toString());
-    progress.line("bench: %s run, %d repeat(s) of %s; %d cores, load average %s; output in %s",
-        machine.get("mode"), options.repeats(), options.stages().stream().map(s -> s.id).toList(), machine.get("cores"),
-        machine.get("loadStart"), options.out());
+    progress.line(
+        "bench: %s run, %d repeat(s) of %s; %d cores, load average %s; output in %s",
+        machine.get("mode"),
+        options.repeats(),
+        options.stages().stream().map(s -> s.id).toList(),
+        machine.get("cores"),
+        machine.get("loadStart"),
+        options.out());
 
     deleteRecursively(raw);
     deleteRecursively(options.out().resolve("logs"));
     Files.createDirectories(raw);
     Files.createDirectories(options.out().resolve("logs"));
     if (!options.skipBuild()) {
-      progress.line("build: compiling the benchmarks (mvn test-compile of %s) ...", options.stages().stream().map(Stage::module).toList());
+      progress.line(
+          "build: compiling the benchmarks (mvn test-compile of %s) ...",
+          options.stages().stream().map(Stage::module).toList());
       int code = build(root, options, progress);
       if (code != 0) {
-        err.printf("faultline bench: the Maven build failed (exit %d); see %s%n", code, options.out().resolve("logs/build.log"));
+        err.printf(
+            "faultline bench: the Maven build failed (exit %d); see %s%n",
+            code, options.out().resolve("logs/build.log"));
         return 1;
       }
     }
     List<String> failures = new ArrayList<>();
     for (int repeat = 1; repeat <= options.repeats(); repeat++) {
       for (Stage stage : options.stages()) {
-        String what = String.format(Locale.ROOT, "%s, repeat %d/%d", stage.id, repeat, options.repeats());
+        String what =
+            String.format(Locale.ROOT, "%s, repeat %d/%d", stage.id, repeat, options.repeats());
         progress.line("%s: started (load average %s)", what, loadAverage());
         Instant t0 = Instant.now();
         boolean ok;
@@ -220,7 +320,10 @@ public final class BenchCommand extends CliCommand {
           progress.line("%s: failed: %s", what, e.getMessage());
           ok = false;
         }
-        progress.line("%s: %s in %s", what, ok ? "done" : "FAILED (see logs/" + stage.id + "-" + repeat + ".log)",
+        progress.line(
+            "%s: %s in %s",
+            what,
+            ok ? "done" : "FAILED (see logs/" + stage.id + "-" + repeat + ".log)",
             Progress.format(Duration.between(t0, Instant.now())));
         if (!ok && !failures.contains(stage.id + " (repeat " + repeat + ")")) {
           failures.add(stage.id + " (repeat " + repeat + ")");
@@ -230,7 +333,9 @@ public final class BenchCommand extends CliCommand {
     machine.put("loadEnd", loadAverage());
     machine.put("elapsed", Progress.format(Duration.between(progress.start, Instant.now())));
     machine.put("failures", failures);
-    Files.writeString(raw.resolve("machine.json"), json.writerWithDefaultPrettyPrinter().writeValueAsString(machine));
+    Files.writeString(
+        raw.resolve("machine.json"),
+        json.writerWithDefaultPrettyPrinter().writeValueAsString(machine));
     progress.line("bench: all stages done; load average %s", machine.get("loadEnd"));
     int code = report(options.out(), raw, out);
     return code != 0 ? code : failures.isEmpty() ? 0 : 1;
@@ -238,7 +343,8 @@ public final class BenchCommand extends CliCommand {
 
   private static int report(Path outDir, Path raw, PrintStream out) throws IOException {
     if (!Files.isDirectory(raw)) {
-      throw new IllegalArgumentException("no raw results in " + raw + "; run faultline bench first");
+      throw new IllegalArgumentException(
+          "no raw results in " + raw + "; run faultline bench first");
     }
     System.setProperty("java.awt.headless", "true");
     for (Path p : new BenchReport(FigureSpec.ALL).write(raw, outDir)) {
@@ -250,15 +356,23 @@ public final class BenchCommand extends CliCommand {
   // ------------------------------------------------------------------------------------------------------------
   // Build: one Maven call compiles the benchmarks and writes each module's test classpath.
 
-  private int build(Path root, Options options, Progress progress) throws IOException, InterruptedException {
-    List<String> command = new ArrayList<>(List.of(mvn(), "-B", "-q", "-f", root.resolve("pom.xml").toString()));
+  private int build(Path root, Options options, Progress progress)
+      throws IOException, InterruptedException {
+    List<String> command =
+        new ArrayList<>(List.of(mvn(), "-B", "-q", "-f", root.resolve("pom.xml").toString()));
     if (options.offline()) {
       command.add("-o");
     }
     options.mavenRepoLocal().ifPresent(r -> command.add("-Dmaven.repo.local=" + r));
-    command.addAll(List.of("-pl", String.join(",", options.stages().stream().map(Stage::module).toList()), "-Pbench",
-        "test-compile", "dependency:build-classpath", "-Dmdep.includeScope=test",
-        "-Dmdep.outputFile=target/faultline-bench-test.cp"));
+    command.addAll(
+        List.of(
+            "-pl",
+            String.join(",", options.stages().stream().map(Stage::module).toList()),
+            "-Pbench",
+            "test-compile",
+            "dependency:build-classpath",
+            "-Dmdep.includeScope=test",
+            "-Dmdep.outputFile=target/faultline-bench-test.cp"));
     Path log = options.out().resolve("logs").resolve("build.log");
     int code = runChild(command, root, log, options.stageTimeout(), progress, "build");
     if (code != 0) {
@@ -273,19 +387,25 @@ public final class BenchCommand extends CliCommand {
       copyTree(target.resolve("classes"), copy.resolve("classes"));
       copyTree(target.resolve("test-classes"), copy.resolve("test-classes"));
       rewrite.put(target.resolve("classes").toString(), copy.resolve("classes").toString());
-      rewrite.put(target.resolve("test-classes").toString(), copy.resolve("test-classes").toString());
+      rewrite.put(
+          target.resolve("test-classes").toString(), copy.resolve("test-classes").toString());
     }
-    // Modules built in the same reactor appear in each other's classpaths as target/classes: point them at the copies.
+    // Modules built in the same reactor appear in each other's classpaths as target/classes: point
+    // them at the copies.
     Files.createDirectories(options.out().resolve("cp"));
     for (Stage s : options.stages()) {
-      String cp = Files.readString(root.resolve(s.module()).resolve("target/faultline-bench-test.cp")).trim();
+      String cp =
+          Files.readString(root.resolve(s.module()).resolve("target/faultline-bench-test.cp"))
+              .trim();
       List<String> entries = new ArrayList<>();
       entries.add(classes.resolve(s.module()).resolve("test-classes").toString());
       entries.add(classes.resolve(s.module()).resolve("classes").toString());
       for (String e : cp.split(java.io.File.pathSeparator)) {
         entries.add(rewrite.getOrDefault(e, e));
       }
-      Files.writeString(options.out().resolve("cp").resolve(s.id + ".txt"), String.join(java.io.File.pathSeparator, entries));
+      Files.writeString(
+          options.out().resolve("cp").resolve(s.id + ".txt"),
+          String.join(java.io.File.pathSeparator, entries));
     }
     progress.line("build: done; classes copied to %s", classes);
     return 0;
@@ -298,7 +418,8 @@ public final class BenchCommand extends CliCommand {
   // ------------------------------------------------------------------------------------------------------------
   // Stages
 
-  private boolean runStage(Stage stage, int repeat, Sizes sizes, Options options, Progress progress, String what)
+  private boolean runStage(
+      Stage stage, int repeat, Sizes sizes, Options options, Progress progress, String what)
       throws IOException, InterruptedException {
     Path outDir = options.out();
     Path raw = outDir.resolve("raw").resolve(stage.id + "-" + repeat + ".json");
@@ -313,28 +434,45 @@ public final class BenchCommand extends CliCommand {
           Path jmh = work.resolve("jmh.json");
           command.addAll(List.of("-cp", cp, "org.openjdk.jmh.Main"));
           command.addAll(List.of(sizes.jmhArgs().split(" ")));
-          command.addAll(List.of("-rf", "json", "-rff", jmh.toString(), "dev.faultline.classifier.bench"));
-          if (runChild(command, outDir, log, options.stageTimeout(), progress, what) != 0 || !Files.exists(jmh)) {
+          command.addAll(
+              List.of("-rf", "json", "-rff", jmh.toString(), "dev.faultline.classifier.bench"));
+          if (runChild(command, outDir, log, options.stageTimeout(), progress, what) != 0
+              || !Files.exists(jmh)) {
             return false;
           }
           writeJson(raw, RawResults.fromJmh(json.readTree(jmh.toFile())));
         }
         case RECEIVER -> {
-          command.addAll(List.of("-Xmx2g", "-Dfaultline.bench.out=" + raw,
-              "-Dfaultline.bench.backfillEvents=" + sizes.backfillEvents(), "-cp", cp,
-              "dev.faultline.ingest.bench.ReceiverBenchmark", "32", Integer.toString(sizes.receiverRequests())));
-          return runChild(command, outDir, log, options.stageTimeout(), progress, what) == 0 && Files.exists(raw);
+          command.addAll(
+              List.of(
+                  "-Xmx2g",
+                  "-Dfaultline.bench.out=" + raw,
+                  "-Dfaultline.bench.backfillEvents=" + sizes.backfillEvents(),
+                  "-cp",
+                  cp,
+                  "dev.faultline.ingest.bench.ReceiverBenchmark",
+                  "32",
+                  Integer.toString(sizes.receiverRequests())));
+          return runChild(command, outDir, log, options.stageTimeout(), progress, what) == 0
+              && Files.exists(raw);
         }
         case STATS -> {
           command.addAll(opens);
-          command.addAll(List.of("-Xmx2g", "-Dfaultline.bench.out=" + raw, "-cp", cp,
-              "dev.faultline.jobs.stats.CategoryStatsBenchmark", Long.toString(sizes.statsEvents())));
+          command.addAll(
+              List.of(
+                  "-Xmx2g",
+                  "-Dfaultline.bench.out=" + raw,
+                  "-cp",
+                  cp,
+                  "dev.faultline.jobs.stats.CategoryStatsBenchmark",
+                  Long.toString(sizes.statsEvents())));
           if (runChild(command, outDir, log, options.stageTimeout(), progress, what) != 0) {
             return false;
           }
           if (!Files.exists(raw)) {
             // A benchmark main without the JSON output: its printed lines carry the same figures.
-            Optional<Map<String, Double>> parsed = RawResults.parseStats(Files.readString(log, StandardCharsets.UTF_8));
+            Optional<Map<String, Double>> parsed =
+                RawResults.parseStats(Files.readString(log, StandardCharsets.UTF_8));
             if (parsed.isEmpty()) {
               return false;
             }
@@ -342,15 +480,29 @@ public final class BenchCommand extends CliCommand {
           }
         }
         case QUERY -> {
-          command.addAll(List.of("-Xmx3g", "-Dfaultline.bench.out=" + raw,
-              "-Dfaultline.bench.issues=" + sizes.queryIssues(), "-Dfaultline.bench.runs=" + sizes.queryRuns(), "-cp", cp,
-              "dev.faultline.graph.query.QueryLatencyBenchmark"));
-          return runChild(command, outDir, log, options.stageTimeout(), progress, what) == 0 && Files.exists(raw);
+          command.addAll(
+              List.of(
+                  "-Xmx3g",
+                  "-Dfaultline.bench.out=" + raw,
+                  "-Dfaultline.bench.issues=" + sizes.queryIssues(),
+                  "-Dfaultline.bench.runs=" + sizes.queryRuns(),
+                  "-cp",
+                  cp,
+                  "dev.faultline.graph.query.QueryLatencyBenchmark"));
+          return runChild(command, outDir, log, options.stageTimeout(), progress, what) == 0
+              && Files.exists(raw);
         }
         case PIPELINE -> {
           command.addAll(opens);
-          command.addAll(List.of("-Xmx2g", "-Dfaultline.addOpens=" + String.join(" ", opens), "-cp", cp,
-              "dev.faultline.infra.bench.PipelineBenchmark", Integer.toString(sizes.pipelineEvents()), work.toString()));
+          command.addAll(
+              List.of(
+                  "-Xmx2g",
+                  "-Dfaultline.addOpens=" + String.join(" ", opens),
+                  "-cp",
+                  cp,
+                  "dev.faultline.infra.bench.PipelineBenchmark",
+                  Integer.toString(sizes.pipelineEvents()),
+                  work.toString()));
           if (runChild(command, outDir, log, options.stageTimeout(), progress, what) != 0
               || !Files.exists(work.resolve("pipeline.json"))) {
             return false;
@@ -358,10 +510,18 @@ public final class BenchCommand extends CliCommand {
           Files.copy(work.resolve("pipeline.json"), raw, StandardCopyOption.REPLACE_EXISTING);
         }
         case SOAK -> {
-          command.addAll(List.of("-Xmx1g", "-Dfaultline.bench.out=" + raw, "-cp", cp,
-              "dev.faultline.infra.bench.SoakBenchmark", Integer.toString(sizes.soakRate()),
-              Integer.toString(sizes.soakSeconds()), Integer.toString(options.soakIssues())));
-          return runChild(command, outDir, log, options.stageTimeout(), progress, what) == 0 && Files.exists(raw);
+          command.addAll(
+              List.of(
+                  "-Xmx1g",
+                  "-Dfaultline.bench.out=" + raw,
+                  "-cp",
+                  cp,
+                  "dev.faultline.infra.bench.SoakBenchmark",
+                  Integer.toString(sizes.soakRate()),
+                  Integer.toString(sizes.soakSeconds()),
+                  Integer.toString(options.soakIssues())));
+          return runChild(command, outDir, log, options.stageTimeout(), progress, what) == 0
+              && Files.exists(raw);
         }
         default -> throw new IllegalStateException("stage " + stage);
       }
@@ -376,14 +536,20 @@ public final class BenchCommand extends CliCommand {
   }
 
   /**
-   * Runs {@code command} with output to {@code log}; prints a heartbeat with the log's last line while it runs, and
-   * kills it (and the processes it started) after {@code timeout}. Returns its exit code, or -1 on timeout.
+   * Runs {@code command} with output to {@code log}; prints a heartbeat with the log's last line
+   * while it runs, and kills it (and the processes it started) after {@code timeout}. Returns its
+   * exit code, or -1 on timeout.
    */
-  private static int runChild(List<String> command, Path dir, Path log, Duration timeout, Progress progress, String what)
+  private static int runChild(
+      List<String> command, Path dir, Path log, Duration timeout, Progress progress, String what)
       throws IOException, InterruptedException {
     Files.createDirectories(log.getParent());
-    Process p = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
-        .redirectOutput(log.toFile()).start();
+    Process p =
+        new ProcessBuilder(command)
+            .directory(dir.toFile())
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile())
+            .start();
     Instant deadline = Instant.now().plus(timeout);
     Instant started = Instant.now();
     // Ctrl-C on the bench must not leave a benchmark (or the local stack it started) running.
@@ -395,7 +561,9 @@ public final class BenchCommand extends CliCommand {
           progress.line("%s: no result after %s; stopping it", what, Progress.format(timeout));
           return -1;
         }
-        progress.line("%s: running for %s ... %s", what, Progress.format(Duration.between(started, Instant.now())), lastLine(log));
+        progress.line(
+            "%s: running for %s ... %s",
+            what, Progress.format(Duration.between(started, Instant.now())), lastLine(log));
       }
       return p.exitValue();
     } finally {
@@ -408,7 +576,10 @@ public final class BenchCommand extends CliCommand {
     }
   }
 
-  /** Stops {@code p} and the processes it started (the pipeline benchmark starts a local stack of its own). */
+  /**
+   * Stops {@code p} and the processes it started (the pipeline benchmark starts a local stack of
+   * its own).
+   */
   private static void stop(Process p) {
     if (!p.isAlive()) {
       return;
@@ -446,24 +617,31 @@ public final class BenchCommand extends CliCommand {
   // ------------------------------------------------------------------------------------------------------------
   // Machine and tree
 
-  /** The source root: the directory with the parent pom, from this class's location (infra/target/...) or the cwd. */
+  /**
+   * The source root: the directory with the parent pom, from this class's location
+   * (infra/target/...) or the cwd.
+   */
   static Path sourceRoot() {
     List<Path> candidates = new ArrayList<>();
     try {
-      candidates.add(Path.of(BenchCommand.class.getProtectionDomain().getCodeSource().getLocation().toURI()));
+      candidates.add(
+          Path.of(BenchCommand.class.getProtectionDomain().getCodeSource().getLocation().toURI()));
     } catch (URISyntaxException | RuntimeException e) {
       // No code source (an unusual class loader): the working directory below will do.
     }
     candidates.add(Path.of("").toAbsolutePath());
     for (Path start : candidates) {
       for (Path p = start; p != null; p = p.getParent()) {
-        if (Files.exists(p.resolve("pom.xml")) && Files.isDirectory(p.resolve("infra")) && Files.isDirectory(p.resolve("classifier"))) {
+        if (Files.exists(p.resolve("pom.xml"))
+            && Files.isDirectory(p.resolve("infra"))
+            && Files.isDirectory(p.resolve("classifier"))) {
           return p;
         }
       }
     }
-    throw new IllegalArgumentException("cannot find the faultline source tree (a directory with pom.xml, infra/ and "
-        + "classifier/); run faultline bench from inside it");
+    throw new IllegalArgumentException(
+        "cannot find the faultline source tree (a directory with pom.xml, infra/ and "
+            + "classifier/); run faultline bench from inside it");
   }
 
   private static String commit(Path root) {
@@ -477,7 +655,8 @@ public final class BenchCommand extends CliCommand {
   }
 
   private static String exec(Path dir, String... command) throws IOException, InterruptedException {
-    Process p = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true).start();
+    Process p =
+        new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true).start();
     String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     if (p.waitFor() != 0) {
       throw new IOException(String.join(" ", command) + " exited " + p.exitValue());
@@ -485,13 +664,16 @@ public final class BenchCommand extends CliCommand {
     return output;
   }
 
-  /** 1-, 5- and 15-minute load averages from /proc/loadavg, or the JVM's 1-minute figure elsewhere. */
+  /**
+   * 1-, 5- and 15-minute load averages from /proc/loadavg, or the JVM's 1-minute figure elsewhere.
+   */
   static String loadAverage() {
     try {
       String[] f = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
       return f[0] + " " + f[1] + " " + f[2];
     } catch (IOException | RuntimeException e) {
-      return String.format(Locale.ROOT, "%.2f", ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+      return String.format(
+          Locale.ROOT, "%.2f", ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
     }
   }
 
@@ -500,23 +682,39 @@ public final class BenchCommand extends CliCommand {
   }
 
   /**
-   * The {@code --add-opens} flags Flink needs on Java 17: those this JVM was started with (the launcher passes the
-   * parent pom's {@code flink.addOpens}), else the same list.
+   * The {@code --add-opens} flags Flink needs on Java 17: those this JVM was started with (the
+   * launcher passes the parent pom's {@code flink.addOpens}), else the same list.
    */
   static List<String> addOpens() {
-    List<String> own = ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
-        .filter(a -> a.startsWith("--add-opens=")).toList();
+    List<String> own =
+        ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+            .filter(a -> a.startsWith("--add-opens="))
+            .toList();
     if (!own.isEmpty()) {
       return own;
     }
-    return Stream.of("java.lang", "java.util", "java.lang.reflect", "java.time", "java.nio", "sun.nio.ch", "java.net",
-            "java.io", "java.util.concurrent", "java.util.concurrent.atomic", "java.text", "java.math")
-        .map(p -> "--add-opens=java.base/" + p + "=ALL-UNNAMED").toList();
+    return Stream.of(
+            "java.lang",
+            "java.util",
+            "java.lang.reflect",
+            "java.time",
+            "java.nio",
+            "sun.nio.ch",
+            "java.net",
+            "java.io",
+            "java.util.concurrent",
+            "java.util.concurrent.atomic",
+            "java.text",
+            "java.math")
+        .map(p -> "--add-opens=java.base/" + p + "=ALL-UNNAMED")
+        .toList();
   }
 
   private static void copyTree(Path from, Path to) throws IOException {
     if (!Files.isDirectory(from)) {
-      throw new IOException(from + " does not exist: the Maven build did not compile it (or a concurrent build removed it)");
+      throw new IOException(
+          from
+              + " does not exist: the Maven build did not compile it (or a concurrent build removed it)");
     }
     try (Stream<Path> paths = Files.walk(from)) {
       for (Path p : paths.toList()) {
@@ -552,7 +750,11 @@ public final class BenchCommand extends CliCommand {
     }
 
     void line(String format, Object... args) {
-      out.printf(Locale.ROOT, "[bench %s] %s%n", format(Duration.between(start, Instant.now())), String.format(Locale.ROOT, format, args));
+      out.printf(
+          Locale.ROOT,
+          "[bench %s] %s%n",
+          format(Duration.between(start, Instant.now())),
+          String.format(Locale.ROOT, format, args));
       out.flush();
     }
 

@@ -3,8 +3,8 @@ package dev.faultline.bench;
 import java.util.List;
 
 /**
- * One figure of the benchmark report: a key of a stage's raw result beside the key of its baseline measured in the
- * same run.
+ * One figure of the benchmark report: a key of a stage's raw result beside the key of its baseline
+ * measured in the same run.
  *
  * @param section the report section and chart the figure belongs to
  * @param stage the benchmark stage whose raw files hold both keys
@@ -17,11 +17,18 @@ import java.util.List;
  */
 public record FigureSpec(
     String section,
-    String stage, String label, String key, String baselineLabel, String baselineKey, String unit, boolean higherIsBetter) {
+    String stage,
+    String label,
+    String key,
+    String baselineLabel,
+    String baselineKey,
+    String unit,
+    boolean higherIsBetter) {
 
   public FigureSpec {
     if ((baselineKey == null) != (baselineLabel == null)) {
-      throw new IllegalArgumentException("figure " + key + ": give both baselineKey and baselineLabel, or neither");
+      throw new IllegalArgumentException(
+          "figure " + key + ": give both baselineKey and baselineLabel, or neither");
     }
   }
 
@@ -29,15 +36,32 @@ public record FigureSpec(
     return baselineKey != null;
   }
 
-  static FigureSpec rate(String section, String label, String key, String baselineLabel, String baselineKey, String unit) {
-    return new FigureSpec(section, stageOf(section), label, key, baselineLabel, baselineKey, unit, true);
+  static FigureSpec rate(
+      String section,
+      String label,
+      String key,
+      String baselineLabel,
+      String baselineKey,
+      String unit) {
+    return new FigureSpec(
+        section, stageOf(section), label, key, baselineLabel, baselineKey, unit, true);
   }
 
-  static FigureSpec cost(String section, String label, String key, String baselineLabel, String baselineKey, String unit) {
-    return new FigureSpec(section, stageOf(section), label, key, baselineLabel, baselineKey, unit, false);
+  static FigureSpec cost(
+      String section,
+      String label,
+      String key,
+      String baselineLabel,
+      String baselineKey,
+      String unit) {
+    return new FigureSpec(
+        section, stageOf(section), label, key, baselineLabel, baselineKey, unit, false);
   }
 
-  /** The backfill figures come from the receiver benchmark; latency and memory from the pipeline benchmark. */
+  /**
+   * The backfill figures come from the receiver benchmark; latency and memory from the pipeline
+   * benchmark.
+   */
   static String stageOf(String section) {
     return switch (section) {
       case "backfill" -> "receiver";
@@ -47,52 +71,172 @@ public record FigureSpec(
   }
 
   /**
-   * Every figure the report knows, in report order. Raw keys no figure names still appear in the report, in a table of
-   * their own (the per-query latencies, the receiver's no-op ceiling, wall-clock variants).
+   * Every figure the report knows, in report order. Raw keys no figure names still appear in the
+   * report, in a table of their own (the per-query latencies, the receiver's no-op ceiling,
+   * wall-clock variants).
    */
   public static final List<FigureSpec> ALL =
       List.of(
-          rate("receiver", "receiver: signed 12 KB POST → Kafka acks=all", "receiver_req_per_s",
-              "bare KafkaProducer acks=all", "bare_producer_req_per_s", "req/s"),
-          rate("receiver", "receiver → Kafka, vs its own no-op-publisher ceiling", "receiver_req_per_s",
-              "receiver → no-op publisher", "receiver_noop_req_per_s", "req/s"),
-          cost("receiver", "receiver → Kafka p50", "receiver_p50_ms", "bare KafkaProducer p50", "bare_producer_p50_ms", "ms"),
-          cost("receiver", "receiver → Kafka p99", "receiver_p99_ms", "bare KafkaProducer p99", "bare_producer_p99_ms", "ms"),
-          rate("backfill", "backfill reader (0.1% kept): gunzip + filter + convert + Avro",
-              "reader_events_per_cpu_s_sparse", "gunzip + JSON parse", "parse_events_per_cpu_s_sparse", "events/CPU-s"),
-          rate("backfill", "backfill reader (100% kept): gunzip + filter + convert + Avro",
-              "reader_events_per_cpu_s_all", "gunzip + JSON parse", "parse_events_per_cpu_s_all", "events/CPU-s"),
-          rate("backfill", "backfill command → Kafka (0.1% kept)", "command_events_per_cpu_s_sparse",
-              "gunzip + JSON parse", "parse_events_per_cpu_s_sparse", "events/CPU-s"),
-          rate("backfill", "backfill command → Kafka (100% kept)", "command_events_per_cpu_s_all",
-              "gunzip + JSON parse", "parse_events_per_cpu_s_all", "events/CPU-s"),
-          rate("classifier", "classify, 1 KB issues, one thread", "classify_1024_per_s",
-              "tokenise only", "tokenize_1024_per_s", "issues/s"),
-          rate("classifier", "classify, 4 KB issues, one thread", "classify_4096_per_s",
-              "tokenise only", "tokenize_4096_per_s", "issues/s"),
-          rate("classifier", "classify, 16 KB issues, one thread", "classify_16384_per_s",
-              "tokenise only", "tokenize_16384_per_s", "issues/s"),
-          rate("pipeline", "Kafka → classify → Neo4j", "pipeline_events_per_s",
-              "Kafka → decode → discard", "kafka_discard_events_per_s", "events/s"),
-          rate("pipeline", "Kafka → classify → Neo4j, vs bare MERGE of the same rows", "pipeline_events_per_s",
-              "bare UNWIND … MERGE", "bare_merge_rows_per_s", "events/s"),
-          rate("pipeline", "graph writer, all relationships, vs issue properties alone", "graph_writer_rows_per_s",
-              "bare UNWIND … MERGE, issue properties", "bare_merge_rows_per_s", "rows/s"),
-          rate("pipeline", "graph writer, all relationships, vs the same graph", "graph_writer_rows_per_s",
-              "bare UNWIND … MERGE, same nodes + edges", "bare_merge_same_graph_rows_per_s", "rows/s"),
-          rate("pipeline", "graph writer by CPU, vs the same graph", "graph_writer_rows_per_cpu_s",
-              "bare MERGE by CPU, same nodes + edges", "bare_merge_same_graph_rows_per_cpu_s", "rows/CPU-s"),
-          cost("latency", "delivery → visible in Neo4j p50 at 10/s", "latency_p50_ms_at_10", null, null, "ms"),
-          cost("latency", "delivery → visible in Neo4j p99 at 10/s", "latency_p99_ms_at_10", null, null, "ms"),
-          cost("latency", "delivery → visible in Neo4j p50 at 500/s", "latency_p50_ms_at_500",
-              "p50 at 10/s", "latency_p50_ms_at_10", "ms"),
-          cost("latency", "delivery → visible in Neo4j p99 at 500/s", "latency_p99_ms_at_500",
-              "p99 at 10/s", "latency_p99_ms_at_10", "ms"),
-          cost("memory", "faultline local, peak RSS under load", "local_peak_rss_mib",
-              "idle RSS", "local_idle_rss_mib", "MiB"),
+          rate(
+              "receiver",
+              "receiver: signed 12 KB POST → Kafka acks=all",
+              "receiver_req_per_s",
+              "bare KafkaProducer acks=all",
+              "bare_producer_req_per_s",
+              "req/s"),
+          rate(
+              "receiver",
+              "receiver → Kafka, vs its own no-op-publisher ceiling",
+              "receiver_req_per_s",
+              "receiver → no-op publisher",
+              "receiver_noop_req_per_s",
+              "req/s"),
+          cost(
+              "receiver",
+              "receiver → Kafka p50",
+              "receiver_p50_ms",
+              "bare KafkaProducer p50",
+              "bare_producer_p50_ms",
+              "ms"),
+          cost(
+              "receiver",
+              "receiver → Kafka p99",
+              "receiver_p99_ms",
+              "bare KafkaProducer p99",
+              "bare_producer_p99_ms",
+              "ms"),
+          rate(
+              "backfill",
+              "backfill reader (0.1% kept): gunzip + filter + convert + Avro",
+              "reader_events_per_cpu_s_sparse",
+              "gunzip + JSON parse",
+              "parse_events_per_cpu_s_sparse",
+              "events/CPU-s"),
+          rate(
+              "backfill",
+              "backfill reader (100% kept): gunzip + filter + convert + Avro",
+              "reader_events_per_cpu_s_all",
+              "gunzip + JSON parse",
+              "parse_events_per_cpu_s_all",
+              "events/CPU-s"),
+          rate(
+              "backfill",
+              "backfill command → Kafka (0.1% kept)",
+              "command_events_per_cpu_s_sparse",
+              "gunzip + JSON parse",
+              "parse_events_per_cpu_s_sparse",
+              "events/CPU-s"),
+          rate(
+              "backfill",
+              "backfill command → Kafka (100% kept)",
+              "command_events_per_cpu_s_all",
+              "gunzip + JSON parse",
+              "parse_events_per_cpu_s_all",
+              "events/CPU-s"),
+          rate(
+              "classifier",
+              "classify, 1 KB issues, one thread",
+              "classify_1024_per_s",
+              "tokenise only",
+              "tokenize_1024_per_s",
+              "issues/s"),
+          rate(
+              "classifier",
+              "classify, 4 KB issues, one thread",
+              "classify_4096_per_s",
+              "tokenise only",
+              "tokenize_4096_per_s",
+              "issues/s"),
+          rate(
+              "classifier",
+              "classify, 16 KB issues, one thread",
+              "classify_16384_per_s",
+              "tokenise only",
+              "tokenize_16384_per_s",
+              "issues/s"),
+          rate(
+              "pipeline",
+              "Kafka → classify → Neo4j",
+              "pipeline_events_per_s",
+              "Kafka → decode → discard",
+              "kafka_discard_events_per_s",
+              "events/s"),
+          rate(
+              "pipeline",
+              "Kafka → classify → Neo4j, vs bare MERGE of the same rows",
+              "pipeline_events_per_s",
+              "bare UNWIND … MERGE",
+              "bare_merge_rows_per_s",
+              "events/s"),
+          rate(
+              "pipeline",
+              "graph writer, all relationships, vs issue properties alone",
+              "graph_writer_rows_per_s",
+              "bare UNWIND … MERGE, issue properties",
+              "bare_merge_rows_per_s",
+              "rows/s"),
+          rate(
+              "pipeline",
+              "graph writer, all relationships, vs the same graph",
+              "graph_writer_rows_per_s",
+              "bare UNWIND … MERGE, same nodes + edges",
+              "bare_merge_same_graph_rows_per_s",
+              "rows/s"),
+          rate(
+              "pipeline",
+              "graph writer by CPU, vs the same graph",
+              "graph_writer_rows_per_cpu_s",
+              "bare MERGE by CPU, same nodes + edges",
+              "bare_merge_same_graph_rows_per_cpu_s",
+              "rows/CPU-s"),
+          cost(
+              "latency",
+              "delivery → visible in Neo4j p50 at 10/s",
+              "latency_p50_ms_at_10",
+              null,
+              null,
+              "ms"),
+          cost(
+              "latency",
+              "delivery → visible in Neo4j p99 at 10/s",
+              "latency_p99_ms_at_10",
+              null,
+              null,
+              "ms"),
+          cost(
+              "latency",
+              "delivery → visible in Neo4j p50 at 500/s",
+              "latency_p50_ms_at_500",
+              "p50 at 10/s",
+              "latency_p50_ms_at_10",
+              "ms"),
+          cost(
+              "latency",
+              "delivery → visible in Neo4j p99 at 500/s",
+              "latency_p99_ms_at_500",
+              "p99 at 10/s",
+              "latency_p99_ms_at_10",
+              "ms"),
+          cost(
+              "memory",
+              "faultline local, peak RSS under load",
+              "local_peak_rss_mib",
+              "idle RSS",
+              "local_idle_rss_mib",
+              "MiB"),
           cost("memory", "faultline local, idle RSS", "local_idle_rss_mib", null, null, "MiB"),
-          rate("stats", "category statistics job, one slot", "stats_events_per_s",
-              "pass-through job", "passthrough_events_per_s", "events/s"),
-          rate("query", "issue write of the test fixture (labels, versions, release, edges)", "fixture_write_rows_per_s",
-              "bare UNWIND … MERGE, new nodes", "ceiling_rows_per_s", "rows/s"));
+          rate(
+              "stats",
+              "category statistics job, one slot",
+              "stats_events_per_s",
+              "pass-through job",
+              "passthrough_events_per_s",
+              "events/s"),
+          rate(
+              "query",
+              "issue write of the test fixture (labels, versions, release, edges)",
+              "fixture_write_rows_per_s",
+              "bare UNWIND … MERGE, new nodes",
+              "ceiling_rows_per_s",
+              "rows/s"));
 }

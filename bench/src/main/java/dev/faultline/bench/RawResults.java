@@ -10,13 +10,15 @@ import java.util.regex.Pattern;
 /** Raw results of benchmarks that do not write the flat JSON of {@link BenchReport} themselves. */
 public final class RawResults {
   private static final Pattern STATS_LINE =
-      Pattern.compile("round \\d+: pass-through ([\\d,.]+) events/s; category-stats ([\\d,.]+) events/s");
+      Pattern.compile(
+          "round \\d+: pass-through ([\\d,.]+) events/s; category-stats ([\\d,.]+) events/s");
 
   private RawResults() {}
 
   /**
-   * JMH's JSON result file ({@code -rf json}) as {@code <method>_<bytes>_per_s}, the method {@code tokenizeOnly}
-   * shortened to {@code tokenize}: {@code classify_1024_per_s}, {@code tokenize_1024_per_s}, ...
+   * JMH's JSON result file ({@code -rf json}) as {@code <method>_<bytes>_per_s}, the method {@code
+   * tokenizeOnly} shortened to {@code tokenize}: {@code classify_1024_per_s}, {@code
+   * tokenize_1024_per_s}, ...
    */
   public static Map<String, Double> fromJmh(JsonNode results) {
     Map<String, Double> values = new TreeMap<>();
@@ -31,14 +33,20 @@ public final class RawResults {
   }
 
   /**
-   * The last round of {@code CategoryStatsBenchmark}'s printed output ({@code round 2: pass-through 1,234 events/s;
-   * category-stats 567 events/s ...}), for a version of it that does not write JSON; empty when no round was printed.
+   * The last round of {@code CategoryStatsBenchmark}'s printed output ({@code round 2: pass-through
+   * 1,234 events/s; category-stats 567 events/s ...}), for a version of it that does not write
+   * JSON; empty when no round was printed.
    */
   public static Optional<Map<String, Double>> parseStats(String output) {
     Matcher m = STATS_LINE.matcher(output);
     Map<String, Double> values = null;
     while (m.find()) {
-      values = Map.of("passthrough_events_per_s", number(m.group(1)), "stats_events_per_s", number(m.group(2)));
+      values =
+          Map.of(
+              "passthrough_events_per_s",
+              number(m.group(1)),
+              "stats_events_per_s",
+              number(m.group(2)));
     }
     return Optional.ofNullable(values);
   }

@@ -3,7 +3,10 @@ package dev.faultline.bench;
 import java.util.Arrays;
 import java.util.List;
 
-/** Minimum, median and maximum of a figure over the repeats of one run, and how many repeats measured it. */
+/**
+ * Minimum, median and maximum of a figure over the repeats of one run, and how many repeats
+ * measured it.
+ */
 public record Spread(double min, double median, double max, int n) {
 
   /** The spread of {@code values}; empty input has no spread. */

@@ -11,10 +11,11 @@ import dev.faultline.schemas.taxonomy.SymptomClass;
 import java.util.Map;
 
 /**
- * The classifier's answer for one issue: one label per codebook dimension, the versions found, and the version of
- * the classifier that produced it.
+ * The classifier's answer for one issue: one label per codebook dimension, the versions found, and
+ * the version of the classifier that produced it.
  *
- * @param distributedSpecific value null means the text cannot tell (and for items that report no defect)
+ * @param distributedSpecific value null means the text cannot tell (and for items that report no
+ *     defect)
  * @param versions component (lower-case) to version as written, in order of first mention
  */
 public record Classification(

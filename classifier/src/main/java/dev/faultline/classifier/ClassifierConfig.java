@@ -16,10 +16,11 @@ import java.util.Map;
  * Settings of the {@link Classifier}.
  *
  * @param confidenceThreshold below this confidence a dimension answers {@code UNKNOWN} (in [0, 1))
- * @param labelOverrides GitHub label (lower-case) to the category it sets; such values win over the rules and are
- *     marked human-given
+ * @param labelOverrides GitHub label (lower-case) to the category it sets; such values win over the
+ *     rules and are marked human-given
  */
-public record ClassifierConfig(double confidenceThreshold, Map<String, LabelOverride> labelOverrides) {
+public record ClassifierConfig(
+    double confidenceThreshold, Map<String, LabelOverride> labelOverrides) {
 
   /** Classpath location of the default configuration. */
   public static final String DEFAULT_RESOURCE = "/dev/faultline/classifier/classifier-config.json";
@@ -27,7 +28,8 @@ public record ClassifierConfig(double confidenceThreshold, Map<String, LabelOver
   /**
    * A category set by a GitHub label.
    *
-   * @param dimension the dimension it decides: {@code KIND}, {@code SYMPTOM}, {@code STAGE} or {@code PHASE}
+   * @param dimension the dimension it decides: {@code KIND}, {@code SYMPTOM}, {@code STAGE} or
+   *     {@code PHASE}
    * @param code a symbol of that dimension's enum
    */
   public record LabelOverride(Dimension dimension, String code) {}
@@ -51,7 +53,8 @@ public record ClassifierConfig(double confidenceThreshold, Map<String, LabelOver
   public static ClassifierConfig load(String resource) {
     try (InputStream in = ClassifierConfig.class.getResourceAsStream(resource)) {
       if (in == null) {
-        throw new IllegalStateException("classifier config " + resource + " not found on the classpath");
+        throw new IllegalStateException(
+            "classifier config " + resource + " not found on the classpath");
       }
       return parse(new ObjectMapper().readTree(in), resource);
     } catch (IOException e) {
@@ -62,17 +65,26 @@ public record ClassifierConfig(double confidenceThreshold, Map<String, LabelOver
   static ClassifierConfig parse(JsonNode root, String where) {
     JsonNode threshold = root.get("confidenceThreshold");
     if (threshold == null || !threshold.isNumber()) {
-      throw new IllegalStateException(where + ": 'confidenceThreshold' must be a number such as 0.35");
+      throw new IllegalStateException(
+          where + ": 'confidenceThreshold' must be a number such as 0.35");
     }
     Map<String, LabelOverride> overrides = new LinkedHashMap<>();
-    for (Iterator<Map.Entry<String, JsonNode>> it = root.path("labelOverrides").fields(); it.hasNext(); ) {
+    for (Iterator<Map.Entry<String, JsonNode>> it = root.path("labelOverrides").fields();
+        it.hasNext(); ) {
       Map.Entry<String, JsonNode> e = it.next();
       String dim = e.getValue().path("dimension").asText();
       String code = e.getValue().path("code").asText();
       Dimension d = dimension(dim, where, e.getKey());
       if (!Taxonomy.load().dimension(d).allSymbols().contains(code)) {
         throw new IllegalStateException(
-            where + ": labelOverrides." + e.getKey() + ".code '" + code + "' is not a " + d.key() + " code");
+            where
+                + ": labelOverrides."
+                + e.getKey()
+                + ".code '"
+                + code
+                + "' is not a "
+                + d.key()
+                + " code");
       }
       overrides.put(e.getKey(), new LabelOverride(d, code));
     }
@@ -91,6 +103,11 @@ public record ClassifierConfig(double confidenceThreshold, Map<String, LabelOver
       }
     }
     throw new IllegalStateException(
-        where + ": labelOverrides." + label + ".dimension '" + name + "' must be kind, symptom, stage or phase");
+        where
+            + ": labelOverrides."
+            + label
+            + ".dimension '"
+            + name
+            + "' must be kind, symptom, stage or phase");
   }
 }

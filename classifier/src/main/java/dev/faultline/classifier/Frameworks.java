@@ -8,8 +8,8 @@ import java.util.Optional;
 
 /**
  * Maps a repository to the framework it belongs to, including renamed and moved repositories
- * ({@code microsoft/DeepSpeed} is {@code deepspeedai/DeepSpeed}). For repositories of no known framework the
- * framework named most in the text is used.
+ * ({@code microsoft/DeepSpeed} is {@code deepspeedai/DeepSpeed}). For repositories of no known
+ * framework the framework named most in the text is used.
  */
 public final class Frameworks {
 
@@ -42,7 +42,8 @@ public final class Frameworks {
     repos.put("nvidia/nemo", "NeMo");
     repos.put("nvidia/transformerengine", "TransformerEngine");
     this.byRepo = Map.copyOf(repos);
-    this.byOwner = Map.of("nvidia-nemo", "NeMo", "hpcaitech", "Colossal-AI", "deepspeedai", "DeepSpeed");
+    this.byOwner =
+        Map.of("nvidia-nemo", "NeMo", "hpcaitech", "Colossal-AI", "deepspeedai", "DeepSpeed");
     this.textNames =
         List.of(
             Map.entry("megatron-deepspeed", "Megatron-DeepSpeed"),

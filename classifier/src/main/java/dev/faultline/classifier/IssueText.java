@@ -4,8 +4,9 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * What the pipeline knows of an issue (or of a pull request: then {@code state} is {@code "merged"} or the item's
- * own description is its body). All text fields are non-null after construction; lists are immutable.
+ * What the pipeline knows of an issue (or of a pull request: then {@code state} is {@code "merged"}
+ * or the item's own description is its body). All text fields are non-null after construction;
+ * lists are immutable.
  *
  * @param repo {@code owner/name}
  * @param number issue or PR number

@@ -6,7 +6,8 @@ package dev.faultline.classifier;
  * @param value the code; for {@code distributedSpecific} null means "cannot tell"
  * @param confidence in [0, 1]; 1.0 for human-given values
  * @param evidence the rule or feature and the words that decided it, human-readable
- * @param humanGiven whether the value came from a GitHub label set by a person rather than from the rules
+ * @param humanGiven whether the value came from a GitHub label set by a person rather than from the
+ *     rules
  * @param <T> the code type
  */
 public record Label<T>(T value, double confidence, String evidence, boolean humanGiven) {

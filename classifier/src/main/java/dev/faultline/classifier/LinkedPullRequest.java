@@ -9,7 +9,8 @@ package dev.faultline.classifier;
  * @param additions lines added
  * @param deletions lines deleted
  */
-public record LinkedPullRequest(String title, String body, boolean merged, int additions, int deletions) {
+public record LinkedPullRequest(
+    String title, String body, boolean merged, int additions, int deletions) {
   public LinkedPullRequest {
     title = title == null ? "" : title;
     body = body == null ? "" : body;

@@ -6,13 +6,14 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Finds the versions of the framework and its dependencies as users state them: environment sections
- * ("Python version: 3.10"), {@code pip freeze}/{@code pip list} lines, {@code ds_report} fields, "torch
- * 2.1.0+cu118", nvidia-smi's "CUDA Version: 12.2", NCCL banners ("NCCL version 2.18.1+cuda12.1") and container
- * image tags. Keys are lower-case component names ({@code torch}, {@code cuda}, {@code nccl}, {@code python}, ...),
- * values are as written without a leading "v". Versions that appear only inside file or install paths
- * ({@code /usr/lib/python3.10/...}, {@code DeepSpeed-0.7.3\setup.py}) are ignored. The first mention of a component
- * wins. Stateless and thread-safe.
+ * Finds the versions of the framework and its dependencies as users state them: environment
+ * sections ("Python version: 3.10"), {@code pip freeze}/{@code pip list} lines, {@code ds_report}
+ * fields, "torch 2.1.0+cu118", nvidia-smi's "CUDA Version: 12.2", NCCL banners ("NCCL version
+ * 2.18.1+cuda12.1") and container image tags. Keys are lower-case component names ({@code torch},
+ * {@code cuda}, {@code nccl}, {@code python}, ...), values are as written without a leading "v".
+ * Versions that appear only inside file or install paths ({@code /usr/lib/python3.10/...}, {@code
+ * DeepSpeed-0.7.3\setup.py}) are ignored. The first mention of a component wins. Stateless and
+ * thread-safe.
  */
 public final class VersionExtractor {
 
@@ -64,13 +65,17 @@ public final class VersionExtractor {
 
   private static final Map<String, String> KEY_OF_ALIAS;
 
-  /** Aliases by their first character, in table order (the order a regex alternation would try them). */
+  /**
+   * Aliases by their first character, in table order (the order a regex alternation would try
+   * them).
+   */
   private static final String[][] ALIASES_BY_FIRST_CHAR = new String[128][];
 
   /**
-   * What follows an alias: not more of a word; an optional quote and qualifier ("version", "(GPU?)"); a separator;
-   * the version (group 1), not followed by more of a word, a path or a backslash. Quantifiers are bounded and the
-   * classes disjoint, so one attempt is linear in what it reads.
+   * What follows an alias: not more of a word; an optional quote and qualifier ("version",
+   * "(GPU?)"); a separator; the version (group 1), not followed by more of a word, a path or a
+   * backslash. Quantifiers are bounded and the classes disjoint, so one attempt is linear in what
+   * it reads.
    */
   private static final Pattern AFTER_ALIAS =
       Pattern.compile(
@@ -83,7 +88,8 @@ public final class VersionExtractor {
               + "(?![a-z0-9_]|/[a-z_]|\\\\)");
 
   private static final Pattern IMAGE =
-      Pattern.compile("(?<![\\w/])(nvcr\\.io/[a-z0-9_./-]+):([0-9][a-z0-9_.\\-]*)", Pattern.CASE_INSENSITIVE);
+      Pattern.compile(
+          "(?<![\\w/])(nvcr\\.io/[a-z0-9_./-]+):([0-9][a-z0-9_.\\-]*)", Pattern.CASE_INSENSITIVE);
 
   static {
     Map<String, String> keys = new LinkedHashMap<>();
@@ -133,39 +139,68 @@ public final class VersionExtractor {
     return c >= '0' && c <= '9';
   }
 
-  /** "Framework: TensorFlow" then "Framework version: 2.4.0" (Horovod's template): the name is on the line before. */
+  /**
+   * "Framework: TensorFlow" then "Framework version: 2.4.0" (Horovod's template): the name is on
+   * the line before.
+   */
   private static final Pattern FRAMEWORK_NAME =
       Pattern.compile("\\bframework[ \\t]{0,4}:[ \\t]{0,8}([a-z][a-z0-9_.-]{1,30})[ \\t]*$");
+
   private static final Pattern FRAMEWORK_VERSION =
-      Pattern.compile("\\bframework[ \\t]{1,4}version[ \\t]{0,4}:[ \\t]{0,8}v?(\\d{1,4}(?:\\.\\d{1,6}){1,4}[a-z0-9.+-]{0,24})");
+      Pattern.compile(
+          "\\bframework[ \\t]{1,4}version[ \\t]{0,4}:[ \\t]{0,8}v?(\\d{1,4}(?:\\.\\d{1,6}){1,4}[a-z0-9.+-]{0,24})");
 
   /** "1.13+cuda11.6" after torch: the torch version and the CUDA it was built with. */
-  private static final Pattern TORCH_PLUS_CUDA = Pattern.compile("(\\d{1,4}(?:\\.\\d{1,6}){1,4})\\+cuda(\\d{1,3}(?:\\.\\d{1,3}){1,2})");
+  private static final Pattern TORCH_PLUS_CUDA =
+      Pattern.compile("(\\d{1,4}(?:\\.\\d{1,6}){1,4})\\+cuda(\\d{1,3}(?:\\.\\d{1,3}){1,2})");
 
   /** {@code pip show}: "Name: deepspeed" then "Version: 0.12.6". */
-  private static final Pattern PIP_SHOW_NAME = Pattern.compile("^[ \\t]{0,8}name:[ \\t]{0,8}([a-z][a-z0-9_.-]{1,30})[ \\t]*$");
+  private static final Pattern PIP_SHOW_NAME =
+      Pattern.compile("^[ \\t]{0,8}name:[ \\t]{0,8}([a-z][a-z0-9_.-]{1,30})[ \\t]*$");
+
   private static final Pattern PIP_SHOW_VERSION =
-      Pattern.compile("^[ \\t]{0,8}version:[ \\t]{0,8}v?(\\d{1,4}(?:\\.\\d{1,6}){1,4}[a-z0-9.+-]{0,24})");
+      Pattern.compile(
+          "^[ \\t]{0,8}version:[ \\t]{0,8}v?(\\d{1,4}(?:\\.\\d{1,6}){1,4}[a-z0-9.+-]{0,24})");
 
   private static void scanPipShow(String s, Map<String, String> out) {
-    scanNameThenVersion(s, "ame:", null, PIP_SHOW_NAME, PIP_SHOW_VERSION, name -> {
-      String key = KEY_OF_ALIAS.get(name.replace('_', '-'));
-      return key != null ? key : KEY_OF_ALIAS.get(name); // only components the taxonomy names
-    }, out);
+    scanNameThenVersion(
+        s,
+        "ame:",
+        null,
+        PIP_SHOW_NAME,
+        PIP_SHOW_VERSION,
+        name -> {
+          String key = KEY_OF_ALIAS.get(name.replace('_', '-'));
+          return key != null ? key : KEY_OF_ALIAS.get(name); // only components the taxonomy names
+        },
+        out);
   }
 
   private static void scanFrameworkLines(String s, Map<String, String> out) {
-    scanNameThenVersion(s, "ramework", "framework", FRAMEWORK_NAME, FRAMEWORK_VERSION,
-        name -> KEY_OF_ALIAS.getOrDefault(name, name), out);
+    scanNameThenVersion(
+        s,
+        "ramework",
+        "framework",
+        FRAMEWORK_NAME,
+        FRAMEWORK_VERSION,
+        name -> KEY_OF_ALIAS.getOrDefault(name, name),
+        out);
   }
 
   /**
-   * Two-line templates: a line that names a component ({@code namePattern} group 1) directly followed by one that
-   * gives its version ({@code versionPattern} group 1). With a {@code lineMarker}, only lines containing it count as
-   * lines of the template. {@code keyOf} maps the lower-case name to a key, or to null to ignore it.
+   * Two-line templates: a line that names a component ({@code namePattern} group 1) directly
+   * followed by one that gives its version ({@code versionPattern} group 1). With a {@code
+   * lineMarker}, only lines containing it count as lines of the template. {@code keyOf} maps the
+   * lower-case name to a key, or to null to ignore it.
    */
-  private static void scanNameThenVersion(String s, String present, String lineMarker, Pattern namePattern,
-      Pattern versionPattern, java.util.function.UnaryOperator<String> keyOf, Map<String, String> out) {
+  private static void scanNameThenVersion(
+      String s,
+      String present,
+      String lineMarker,
+      Pattern namePattern,
+      Pattern versionPattern,
+      java.util.function.UnaryOperator<String> keyOf,
+      Map<String, String> out) {
     if (s.indexOf(present) < 0) {
       return;
     }
@@ -202,9 +237,10 @@ public final class VersionExtractor {
   }
 
   /**
-   * Every "alias [qualifier] [separator] version" in a line, left to right, like {@code find()} of one pattern
-   * "(alias1|alias2|...)rest" would report them, but the aliases are looked up by first character at word starts
-   * instead of tried by the regex engine at every position: the rest of the pattern only runs where an alias is.
+   * Every "alias [qualifier] [separator] version" in a line, left to right, like {@code find()} of
+   * one pattern "(alias1|alias2|...)rest" would report them, but the aliases are looked up by first
+   * character at word starts instead of tried by the regex engine at every position: the rest of
+   * the pattern only runs where an alias is.
    */
   private static void scanLine(String line, Map<String, String> out) {
     String lower = asciiLower(line);
@@ -235,7 +271,9 @@ public final class VersionExtractor {
       i = Math.max(m.end(), i + 1);
       // "0.18.5/0.18.6": keep alternatives the user wrote side by side
       int after = m.end(1);
-      if (after + 1 < line.length() && line.charAt(after) == '/' && isDigit(line.charAt(after + 1))) {
+      if (after + 1 < line.length()
+          && line.charAt(after) == '/'
+          && isDigit(line.charAt(after + 1))) {
         Matcher alt = ALT_VALUE.matcher(line).region(after + 1, line.length());
         if (alt.lookingAt()) {
           value = value + "/" + alt.group();
@@ -250,13 +288,17 @@ public final class VersionExtractor {
         }
       }
       String earlier = out.get(key);
-      // first mention wins, unless a later one states the same version more precisely ("1.12" then "1.12.1")
-      if (earlier == null || (value.startsWith(earlier) && value.length() > earlier.length()
-          && value.charAt(earlier.length()) == '.')) {
+      // first mention wins, unless a later one states the same version more precisely ("1.12" then
+      // "1.12.1")
+      if (earlier == null
+          || (value.startsWith(earlier)
+              && value.length() > earlier.length()
+              && value.charAt(earlier.length()) == '.')) {
         out.put(key, value);
       }
     }
-    // both patterns start at a literal: look for it first instead of letting find() try the regex at every position
+    // both patterns start at a literal: look for it first instead of letting find() try the regex
+    // at every position
     if (lower.contains("libnccl")) {
       Matcher pkg = NCCL_PACKAGE.matcher(lower);
       if (pkg.find()) {
@@ -273,7 +315,8 @@ public final class VersionExtractor {
 
   /** A distribution's NCCL package pin, as NGC images list it: "libnccl2=2.6.4-1+cuda10.0". */
   private static final Pattern NCCL_PACKAGE =
-      Pattern.compile("\\blibnccl(?:2|-dev)?=(\\d{1,3}(?:\\.\\d{1,4}){1,3}(?:-\\d{1,3})?(?:\\+cuda\\d{1,3}(?:\\.\\d{1,3})?)?)");
+      Pattern.compile(
+          "\\blibnccl(?:2|-dev)?=(\\d{1,3}(?:\\.\\d{1,4}){1,3}(?:-\\d{1,3})?(?:\\+cuda\\d{1,3}(?:\\.\\d{1,3})?)?)");
 
   private static final String[] FILE_SUFFIXES = {".tar", ".whl", ".zip", ".gz", ".py", ".egg"};
 

@@ -1,8 +1,8 @@
 package dev.faultline.classifier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -78,7 +78,9 @@ class ClassifierTest {
   void classifiesMissingModuleAsImportError() {
     Classification c =
         classifier.classify(
-            issue("ModuleNotFoundError after upgrade", "import colossalai\nModuleNotFoundError: No module named 'foo_ext'"));
+            issue(
+                "ModuleNotFoundError after upgrade",
+                "import colossalai\nModuleNotFoundError: No module named 'foo_ext'"));
     assertEquals(Symptom.IMPORT_ERROR, c.symptom().value());
     assertEquals(Stage.INITIALIZATION, c.stage().value());
   }
@@ -101,10 +103,13 @@ class ClassifierTest {
         "[rank2]: Traceback (most recent call last):\n"
             + "[rank2]:   File \"train.py\", line 12, in <module>\n"
             + "[rank2]: ValueError: cannot reshape the embedding weight\n";
-    Classification several = classifier.classify(issue("Crash when the run starts", "It fails:\n" + log));
+    Classification several =
+        classifier.classify(issue("Crash when the run starts", "It fails:\n" + log));
     assertEquals(Boolean.TRUE, several.distributedSpecific().value());
     // rank 0 alone is what a single process prints
-    Classification one = classifier.classify(issue("Crash when the run starts", "It fails:\n" + log.replace("rank2", "rank0")));
+    Classification one =
+        classifier.classify(
+            issue("Crash when the run starts", "It fails:\n" + log.replace("rank2", "rank0")));
     assertNotEquals(Boolean.TRUE, one.distributedSpecific().value());
   }
 
@@ -144,7 +149,9 @@ class ClassifierTest {
   void leavesRootCauseAndFixUnknownWithoutDiagnosis() {
     Classification c =
         classifier.classify(
-            issue("Segmentation fault in forward pass", "The run crashes with a segmentation fault (core dumped)."));
+            issue(
+                "Segmentation fault in forward pass",
+                "The run crashes with a segmentation fault (core dumped)."));
     assertEquals(Symptom.RUNTIME_CRASH, c.symptom().value());
     assertEquals(RootCause.UNKNOWN, c.rootCause().value());
     assertEquals(FixPattern.UNKNOWN, c.fixPattern().value());
@@ -160,8 +167,12 @@ class ClassifierTest {
             "After pip install I cannot import the context class.",
             List.of(),
             List.of(
-                new Comment("maint", true, "This class was removed in the new version; it is deprecated."),
-                new Comment("reporter", false, "I had to downgrade to the older release and now it works. Solved.")),
+                new Comment(
+                    "maint", true, "This class was removed in the new version; it is deprecated."),
+                new Comment(
+                    "reporter",
+                    false,
+                    "I had to downgrade to the older release and now it works. Solved.")),
             List.of(),
             "closed");
     Classification c = classifier.classify(in);
@@ -192,7 +203,10 @@ class ClassifierTest {
   void answersUnknownBelowTheConfiguredThreshold() {
     Classifier strict = new Classifier(new ClassifierConfig(0.95, java.util.Map.of()));
     Classification c =
-        strict.classify(issue("Something is off", "The numbers look wrong sometimes after a while, not sure why."));
+        strict.classify(
+            issue(
+                "Something is off",
+                "The numbers look wrong sometimes after a while, not sure why."));
     assertEquals(Symptom.UNKNOWN, c.symptom().value());
     assertTrue(c.symptom().evidence().startsWith("below threshold"), c.symptom().evidence());
   }
@@ -201,7 +215,9 @@ class ClassifierTest {
   void namesFrameworkVersionsAndClassifierVersion() {
     Classification c =
         classifier.classify(
-            issue("Crash on startup", "Environment:\n- torch 2.1.0+cu118\n- deepspeed==0.12.3\nRuntimeError: boom"));
+            issue(
+                "Crash on startup",
+                "Environment:\n- torch 2.1.0+cu118\n- deepspeed==0.12.3\nRuntimeError: boom"));
     assertEquals("DeepSpeed", c.framework().value());
     assertEquals("2.1.0+cu118", c.versions().get("torch"));
     assertEquals("0.12.3", c.versions().get("deepspeed"));
@@ -316,7 +332,8 @@ class ClassifierTest {
 
   @Test
   void givesSameAnswersFromManyThreads() throws Exception {
-    IssueText in = issue("NCCL error: unhandled system error", "ncclSystemError during all_reduce on rank 5");
+    IssueText in =
+        issue("NCCL error: unhandled system error", "ncclSystemError during all_reduce on rank 5");
     Classification expected = classifier.classify(in);
     ExecutorService pool = Executors.newFixedThreadPool(4);
     try {
@@ -340,9 +357,14 @@ class ClassifierTest {
         classifier.classify(
             issue(
                 "bf16 training with the pipeline engine",
-                "The first step fails.\n" + report + "RuntimeError: expected scalar type BFloat16 but found Float\n"));
+                "The first step fails.\n"
+                    + report
+                    + "RuntimeError: expected scalar type BFloat16 but found Float\n"));
     assertEquals(Symptom.RUNTIME_CRASH, c.symptom().value(), c.symptom().evidence());
-    assertEquals("2.2.0", c.versions().get("torch"), "versions are still read from the report: " + c.versions());
+    assertEquals(
+        "2.2.0",
+        c.versions().get("torch"),
+        "versions are still read from the report: " + c.versions());
   }
 
   @Test
@@ -357,15 +379,18 @@ class ClassifierTest {
   void aHybridEngineDefectIsOfBothPhasesAndPlainTrainingIsTraining() {
     Classification both =
         classifier.classify(
-            issue("[BUG] hybrid engine returns garbage tokens after the first PPO step",
+            issue(
+                "[BUG] hybrid engine returns garbage tokens after the first PPO step",
                 "In step 3 the actor generates with the hybrid engine, then trains; after one update generation is"
                     + " wrong."));
     assertEquals(Phase.BOTH, both.phase().value(), both.phase().evidence());
     assertTrue(both.phase().evidence().contains("hybrid engine"), both.phase().evidence());
     Classification training =
-        classifier.classify(issue("[BUG] loss is NaN after 100 steps",
-            "Fine-tuning a 7B model with zero stage 2 and fp16 on 8 GPUs: the loss is fine at first, then it becomes"
-                + " NaN after about 100 optimizer steps, every run."));
+        classifier.classify(
+            issue(
+                "[BUG] loss is NaN after 100 steps",
+                "Fine-tuning a 7B model with zero stage 2 and fp16 on 8 GPUs: the loss is fine at first, then it becomes"
+                    + " NaN after about 100 optimizer steps, every run."));
     assertEquals(Phase.TRAINING, training.phase().value(), training.phase().evidence());
   }
 
@@ -373,13 +398,15 @@ class ClassifierTest {
   void aSpellingErrorInTheDocsIsDocumentationNotACrash() {
     Classification c =
         classifier.classify(
-            issue("Spelling error in the README of the launcher",
+            issue(
+                "Spelling error in the README of the launcher",
                 "The section on hostfiles spells 'slots' as 'slost' in two places, which is confusing for new users"
                     + " who copy the example into their own hostfile."));
     assertEquals(Kind.DOCUMENTATION, c.kind().value(), c.kind().evidence());
     Classification crash =
         classifier.classify(
-            issue("Error in README example: deepspeed.initialize raises TypeError",
+            issue(
+                "Error in README example: deepspeed.initialize raises TypeError",
                 "Running the README example fails.\nTraceback (most recent call last):\n  File \"ex.py\", line 3\n"
                     + "TypeError: initialize() got an unexpected keyword argument 'args'"));
     assertEquals(Kind.BUG, crash.kind().value(), crash.kind().evidence());
@@ -388,17 +415,30 @@ class ClassifierTest {
   @Test
   void aMegatronCommitIsTheVersionItsUsersReport() {
     Classification withCommit =
-        classifier.classify(IssueText.of("NVIDIA/Megatron-LM", 7, "[BUG] grad norm NaN with MoE",
-            "Pretraining a MoE model with commit [3f2a9c1](https://github.com/NVIDIA/Megatron-LM/commit/3f2a9c1e) the"
-                + " grad norm becomes NaN after 200 steps."));
-    assertEquals("3f2a9c1", withCommit.versions().get("megatron-lm"), withCommit.versions().toString());
+        classifier.classify(
+            IssueText.of(
+                "NVIDIA/Megatron-LM",
+                7,
+                "[BUG] grad norm NaN with MoE",
+                "Pretraining a MoE model with commit [3f2a9c1](https://github.com/NVIDIA/Megatron-LM/commit/3f2a9c1e) the"
+                    + " grad norm becomes NaN after 200 steps."));
+    assertEquals(
+        "3f2a9c1", withCommit.versions().get("megatron-lm"), withCommit.versions().toString());
     Classification noHash =
-        classifier.classify(IssueText.of("NVIDIA/Megatron-LM", 8, "[BUG] grad norm NaN with MoE",
-            "Which commit ID should I use? The grad norm becomes NaN after 200 steps of pretraining."));
+        classifier.classify(
+            IssueText.of(
+                "NVIDIA/Megatron-LM",
+                8,
+                "[BUG] grad norm NaN with MoE",
+                "Which commit ID should I use? The grad norm becomes NaN after 200 steps of pretraining."));
     assertEquals(null, noHash.versions().get("megatron-lm"), noHash.versions().toString());
     Classification otherRepo =
-        classifier.classify(IssueText.of("deepspeedai/DeepSpeed", 9, "[BUG] loss NaN",
-            "With commit 3f2a9c1e of my own training script the loss becomes NaN after 200 steps of training."));
+        classifier.classify(
+            IssueText.of(
+                "deepspeedai/DeepSpeed",
+                9,
+                "[BUG] loss NaN",
+                "With commit 3f2a9c1e of my own training script the loss becomes NaN after 200 steps of training."));
     assertEquals(null, otherRepo.versions().get("megatron-lm"), otherRepo.versions().toString());
   }
 }

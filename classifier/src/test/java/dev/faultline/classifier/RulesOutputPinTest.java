@@ -18,11 +18,12 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * Pins the rules' whole output ({@value Classifier#VERSION}: every label's code, exact confidence, evidence and
- * human-given flag, the framework, the versions and the cue counts the learned layer reads) on the shared corpora,
- * by a hash: a change of the rules that changes any output shows here. The corpora are read at test time from
- * {@code ../shared} (override with {@code -Dfaultline.shared=DIR}); the test is skipped where they are absent. When
- * the rules change on purpose, bump {@link Classifier#VERSION} and the hashes together.
+ * Pins the rules' whole output ({@value Classifier#VERSION}: every label's code, exact confidence,
+ * evidence and human-given flag, the framework, the versions and the cue counts the learned layer
+ * reads) on the shared corpora, by a hash: a change of the rules that changes any output shows
+ * here. The corpora are read at test time from {@code ../shared} (override with {@code
+ * -Dfaultline.shared=DIR}); the test is skipped where they are absent. When the rules change on
+ * purpose, bump {@link Classifier#VERSION} and the hashes together.
  */
 class RulesOutputPinTest {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -36,7 +37,9 @@ class RulesOutputPinTest {
   void rulesOutputIsUnchanged(String file, int items, String expectedHash) throws Exception {
     Path shared = Path.of(System.getProperty("faultline.shared", "../../shared"));
     Path corpus = shared.resolve(file);
-    assumeTrue(Files.isRegularFile(corpus), corpus + " not found: the rules' output pin needs the shared corpus");
+    assumeTrue(
+        Files.isRegularFile(corpus),
+        corpus + " not found: the rules' output pin needs the shared corpus");
     Classifier rules = new Classifier(ClassifierConfig.defaults());
     MessageDigest sha = MessageDigest.getInstance("SHA-256");
     int n = 0;
@@ -45,19 +48,28 @@ class RulesOutputPinTest {
         continue;
       }
       JsonNode r = JSON.readTree(line);
-      sha.update(dump(r.path("url").asText(), rules.analyse(issue(r))).getBytes(StandardCharsets.UTF_8));
+      sha.update(
+          dump(r.path("url").asText(), rules.analyse(issue(r))).getBytes(StandardCharsets.UTF_8));
       n++;
     }
     assertEquals(items, n, "items in " + corpus);
-    assertEquals(expectedHash, HexFormat.of().formatHex(sha.digest()), "the rules' output on " + corpus + " changed");
+    assertEquals(
+        expectedHash,
+        HexFormat.of().formatHex(sha.digest()),
+        "the rules' output on " + corpus + " changed");
   }
 
   private static IssueText issue(JsonNode r) {
     List<String> labels = new ArrayList<>();
     r.path("labels").forEach(l -> labels.add(l.asText()));
     return ThreadText.parse(
-        r.path("url").asText(""), r.path("repo").asText(""), r.path("number").asInt(0), r.path("title").asText(""),
-        r.path("state").asText(""), labels, r.path("text").asText(""));
+        r.path("url").asText(""),
+        r.path("repo").asText(""),
+        r.path("number").asInt(0),
+        r.path("title").asText(""),
+        r.path("state").asText(""),
+        labels,
+        r.path("text").asText(""));
   }
 
   private static String dump(String url, Classifier.Analysis a) {
@@ -73,12 +85,23 @@ class RulesOutputPinTest {
     label(s, "distributedSpecific", c.distributedSpecific());
     label(s, "framework", c.framework());
     s.append(c.versions()).append(' ').append(c.classifierVersion()).append('\n');
-    s.append(new TreeMap<>(a.reporterCues())).append(' ').append(new TreeMap<>(a.threadCues())).append('\n');
+    s.append(new TreeMap<>(a.reporterCues()))
+        .append(' ')
+        .append(new TreeMap<>(a.threadCues()))
+        .append('\n');
     return s.toString();
   }
 
   private static void label(StringBuilder s, String name, Label<?> l) {
-    s.append(name).append(' ').append(l.value()).append(' ').append(Double.toString(l.confidence())).append(' ')
-        .append(l.humanGiven()).append(' ').append(l.evidence()).append('\n');
+    s.append(name)
+        .append(' ')
+        .append(l.value())
+        .append(' ')
+        .append(Double.toString(l.confidence()))
+        .append(' ')
+        .append(l.humanGiven())
+        .append(' ')
+        .append(l.evidence())
+        .append('\n');
   }
 }

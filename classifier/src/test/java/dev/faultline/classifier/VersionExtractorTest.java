@@ -14,7 +14,8 @@ class VersionExtractorTest {
   @Test
   void readsPipFreezeAndPipListLines() {
     Map<String, String> v =
-        extractor.extract("accelerate==0.25.0\ntransformers==4.36.2\nflash-attn               2.5.6\ntriton 2.1.0\n");
+        extractor.extract(
+            "accelerate==0.25.0\ntransformers==4.36.2\nflash-attn               2.5.6\ntriton 2.1.0\n");
     assertEquals("0.25.0", v.get("accelerate"));
     assertEquals("4.36.2", v.get("transformers"));
     assertEquals("2.5.6", v.get("flash-attn"));
@@ -73,7 +74,8 @@ class VersionExtractorTest {
 
   @Test
   void ignoresComponentsThatOnlyShareAPrefix() {
-    Map<String, String> v = extractor.extract("torchvision 0.16.0\ncudnn 8.9.2\ntorch.float16 tensors\n");
+    Map<String, String> v =
+        extractor.extract("torchvision 0.16.0\ncudnn 8.9.2\ntorch.float16 tensors\n");
     assertTrue(v.isEmpty(), v.toString());
   }
 
@@ -85,7 +87,10 @@ class VersionExtractorTest {
 
   @Test
   void readsFrameworkNameAndVersionFromTwoLineTemplate() {
-    var v = new VersionExtractor().extract("1. Framework: PyTorch\n2. Framework version: 1.9.1\n3. Horovod version: 0.22.0\n");
+    var v =
+        new VersionExtractor()
+            .extract(
+                "1. Framework: PyTorch\n2. Framework version: 1.9.1\n3. Horovod version: 0.22.0\n");
     assertEquals("1.9.1", v.get("torch"));
     assertEquals("0.22.0", v.get("horovod"));
   }
@@ -99,8 +104,11 @@ class VersionExtractorTest {
 
   @Test
   void keepsQuotedValuesAndStatedRanges() {
-    var v = new VersionExtractor().extract("torch version :- '2.0.1+cu117'\nSince transformers `4.40.0`\n"
-        + "broken with deepspeed \u2265 0.14.1\n");
+    var v =
+        new VersionExtractor()
+            .extract(
+                "torch version :- '2.0.1+cu117'\nSince transformers `4.40.0`\n"
+                    + "broken with deepspeed \u2265 0.14.1\n");
     assertEquals("2.0.1+cu117", v.get("torch"));
     assertEquals("4.40.0", v.get("transformers"));
     assertEquals("\u2265 0.14.1", v.get("deepspeed"));
@@ -108,9 +116,11 @@ class VersionExtractorTest {
 
   @Test
   void readsPytorchCollectEnvReport() {
-    var v = extractor.extract("PyTorch version: 2.3.1+cu121\nIs debug build: False\nCUDA used to build PyTorch: 12.1\n"
-        + "Python version: 3.11.9 (main, Apr 19 2024, 16:48:06) [GCC 11.2.0] (64-bit runtime)\n"
-        + "Versions of relevant libraries:\n[pip3] torch==2.3.1\n[pip3] triton==2.3.1\n");
+    var v =
+        extractor.extract(
+            "PyTorch version: 2.3.1+cu121\nIs debug build: False\nCUDA used to build PyTorch: 12.1\n"
+                + "Python version: 3.11.9 (main, Apr 19 2024, 16:48:06) [GCC 11.2.0] (64-bit runtime)\n"
+                + "Versions of relevant libraries:\n[pip3] torch==2.3.1\n[pip3] triton==2.3.1\n");
     assertEquals("2.3.1+cu121", v.get("torch"));
     assertEquals("12.1", v.get("cuda"));
     assertEquals("3.11.9", v.get("python"));
@@ -119,8 +129,10 @@ class VersionExtractorTest {
 
   @Test
   void readsMarkdownTemplatesWithQuotedOrBoldNamesAndQualifiers() {
-    var v = extractor.extract("- `transformers` version: 4.41.0\n- PyTorch version (GPU?): 2.2.0+cu118 (True)\n"
-        + "- **DeepSpeed version**: 0.14.4\n- **Python version**: 3.10\n");
+    var v =
+        extractor.extract(
+            "- `transformers` version: 4.41.0\n- PyTorch version (GPU?): 2.2.0+cu118 (True)\n"
+                + "- **DeepSpeed version**: 0.14.4\n- **Python version**: 3.10\n");
     assertEquals("4.41.0", v.get("transformers"));
     assertEquals("2.2.0+cu118", v.get("torch"));
     assertEquals("0.14.4", v.get("deepspeed"));
@@ -130,24 +142,30 @@ class VersionExtractorTest {
   @Test
   void readsNcclFromContainerEnvironmentAndPackagePins() {
     assertEquals("2.19.3", extractor.extract("NCCL_VERSION=2.19.3\n").get("nccl"));
-    assertEquals("2.8.3-1+cuda11.1",
+    assertEquals(
+        "2.8.3-1+cuda11.1",
         extractor.extract("ENV NV_LIBNCCL_PACKAGE=libnccl2=2.8.3-1+cuda11.1\n").get("nccl"));
   }
 
   @Test
   void readsPipShowAndDunderVersionPrints() {
-    var v = extractor.extract("$ pip show deepspeed\nName: deepspeed\nVersion: 0.16.2\nSummary: DeepSpeed library\n"
-        + ">>> torch.__version__\n>>> print(torch.__version__ )\ntorch.__version__ = 2.4.0\n");
+    var v =
+        extractor.extract(
+            "$ pip show deepspeed\nName: deepspeed\nVersion: 0.16.2\nSummary: DeepSpeed library\n"
+                + ">>> torch.__version__\n>>> print(torch.__version__ )\ntorch.__version__ = 2.4.0\n");
     assertEquals("0.16.2", v.get("deepspeed"));
     assertEquals("2.4.0", v.get("torch"));
     var unknownPackage = extractor.extract("Name: numpy\nVersion: 1.26.4\n");
-    assertTrue(unknownPackage.isEmpty(), "only components the taxonomy names are kept: " + unknownPackage);
+    assertTrue(
+        unknownPackage.isEmpty(), "only components the taxonomy names are kept: " + unknownPackage);
   }
 
   @Test
   void readsAVersionStatedWithWhereItWasRead() {
-    var v = extractor.extract("The CUDA version of `nvcc --version` is 12.1 and the torch version in my env is 2.2.1.\n"
-        + "The python version of the container is important here.\n");
+    var v =
+        extractor.extract(
+            "The CUDA version of `nvcc --version` is 12.1 and the torch version in my env is 2.2.1.\n"
+                + "The python version of the container is important here.\n");
     assertEquals("12.1", v.get("cuda"));
     assertEquals("2.2.1", v.get("torch"));
     assertFalse(v.containsKey("python"), "no version follows: " + v);

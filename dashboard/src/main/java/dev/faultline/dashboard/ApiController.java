@@ -19,23 +19,36 @@ import java.util.Set;
 import java.util.stream.Stream;
 
 /**
- * The read-only JSON API under {@code /api/}: one small method per endpoint, each validating its parameters
- * ({@link ApiParams}, {@link Scope}), running named queries of the {@link QueryLibrary} (aggregation happens in
- * Neo4j, lists are limited) and answering JSON.
+ * The read-only JSON API under {@code /api/}: one small method per endpoint, each validating its
+ * parameters ({@link ApiParams}, {@link Scope}), running named queries of the {@link QueryLibrary}
+ * (aggregation happens in Neo4j, lists are limited) and answering JSON.
  */
 final class ApiController {
-  /** Every {@link Dimension} by its JSON name, in the order the dashboard's menu shows them (symptom first). */
+  /**
+   * Every {@link Dimension} by its JSON name, in the order the dashboard's menu shows them (symptom
+   * first).
+   */
   static final List<String> DIMENSIONS =
       Stream.of(
-              Dimension.SYMPTOM, Dimension.SYMPTOM_CLASS, Dimension.ROOT_CAUSE, Dimension.FIX_PATTERN, Dimension.STAGE,
-              Dimension.PHASE, Dimension.KIND, Dimension.DISTRIBUTED_SPECIFIC)
+              Dimension.SYMPTOM,
+              Dimension.SYMPTOM_CLASS,
+              Dimension.ROOT_CAUSE,
+              Dimension.FIX_PATTERN,
+              Dimension.STAGE,
+              Dimension.PHASE,
+              Dimension.KIND,
+              Dimension.DISTRIBUTED_SPECIFIC)
           .map(Dimension::key)
           .toList();
+
   static final List<String> BUCKETS = List.of("week", "month");
+
   /** Every {@link Kind} but UNKNOWN. */
   static final List<String> KINDS =
       Arrays.stream(Kind.values()).filter(k -> k != Kind.UNKNOWN).map(Kind::name).toList();
-  static final List<String> ALERT_KINDS = Arrays.stream(AlertKind.values()).map(AlertKind::name).toList();
+
+  static final List<String> ALERT_KINDS =
+      Arrays.stream(AlertKind.values()).map(AlertKind::name).toList();
   static final int MAX_PAGE_SIZE = 200;
 
   private final QueryLibrary queries;
@@ -48,7 +61,10 @@ final class ApiController {
     this.seeds = seeds;
   }
 
-  /** {@code GET /api/filters}: the choices of the filters (frameworks with their releases) and of the trend chart. */
+  /**
+   * {@code GET /api/filters}: the choices of the filters (frameworks with their releases) and of
+   * the trend chart.
+   */
   void filters(Context ctx) {
     params(ctx);
     Map<String, Object> body = new LinkedHashMap<>();
@@ -68,7 +84,9 @@ final class ApiController {
     json(ctx, body);
   }
 
-  /** {@code GET /api/releases}: bug reports filed against each release with its date, per framework. */
+  /**
+   * {@code GET /api/releases}: bug reports filed against each release with its date, per framework.
+   */
   void releases(Context ctx) {
     ApiParams p = scopedParams(ctx, "includePrereleases");
     Scope scope = scope(p);
@@ -124,7 +142,10 @@ final class ApiController {
     json(ctx, body);
   }
 
-  /** {@code GET /api/distributed-share}: share of distributed-specific issues overall and per framework, with P2's. */
+  /**
+   * {@code GET /api/distributed-share}: share of distributed-specific issues overall and per
+   * framework, with P2's.
+   */
   void distributedShare(Context ctx) {
     ApiParams p = scopedParams(ctx, "kind");
     Scope scope = scope(p);
@@ -137,7 +158,11 @@ final class ApiController {
     List<Map<String, Object>> perFramework = rows.stream().skip(1).toList();
     if (scope.framework() != null) {
       // The chosen framework's row is "this data"; the others stay for comparison.
-      overall = perFramework.stream().filter(r -> scope.framework().equals(r.get("framework"))).findFirst().orElse(emptyShare(scope.framework()));
+      overall =
+          perFramework.stream()
+              .filter(r -> scope.framework().equals(r.get("framework")))
+              .findFirst()
+              .orElse(emptyShare(scope.framework()));
     }
     body.put("share", overall);
     body.put("overall", rows.isEmpty() ? emptyShare(null) : rows.get(0));
@@ -160,7 +185,10 @@ final class ApiController {
     return m;
   }
 
-  /** {@code GET /api/headline}: the seeds' headline figures recomputed from this data, beside the seeds' own. */
+  /**
+   * {@code GET /api/headline}: the seeds' headline figures recomputed from this data, beside the
+   * seeds' own.
+   */
   void headline(Context ctx) {
     ApiParams p = scopedParams(ctx, "maxLines");
     Scope scope = scope(p);
@@ -174,15 +202,20 @@ final class ApiController {
     }
     Map<String, Object> body = scoped(scope);
     body.put("figures", figures);
-    // The bug count's coverage is the headline's: bug reports in scope and how many are confidently bugs.
-    Map<String, Object> bugs = figures.stream().filter(f -> "bugs".equals(f.get("metric"))).findFirst().orElse(Map.of());
+    // The bug count's coverage is the headline's: bug reports in scope and how many are confidently
+    // bugs.
+    Map<String, Object> bugs =
+        figures.stream().filter(f -> "bugs".equals(f.get("metric"))).findFirst().orElse(Map.of());
     body.put("coverage", coverage((Number) bugs.get("inScope"), (Number) bugs.get("labelled")));
     body.put("studies", seeds.studies());
     body.put("seedSource", seeds.source());
     json(ctx, body);
   }
 
-  /** {@code GET /api/alerts}: emerging-category alerts, newest first, with explanations and example issues. */
+  /**
+   * {@code GET /api/alerts}: emerging-category alerts, newest first, with explanations and example
+   * issues.
+   */
   void alerts(Context ctx) {
     ApiParams p = params(ctx, "framework", "dimension", "kind", "since", "limit");
     Map<String, String> q = new LinkedHashMap<>();
@@ -226,7 +259,10 @@ final class ApiController {
     json(ctx, body);
   }
 
-  /** {@code GET /api/issue?id=owner/repo#n}: one issue's drill-down with similar past issues and their fixes. */
+  /**
+   * {@code GET /api/issue?id=owner/repo#n}: one issue's drill-down with similar past issues and
+   * their fixes.
+   */
   void issue(Context ctx) {
     ApiParams p = params(ctx, "id", "similar");
     String id = p.issueId("id");
@@ -239,11 +275,15 @@ final class ApiController {
     body.put("issue", rows.get(0));
     body.put(
         "similar",
-        similar == 0 ? List.of() : queries.run("similar-issues", Map.of("issue", id, "limit", String.valueOf(similar))));
+        similar == 0
+            ? List.of()
+            : queries.run("similar-issues", Map.of("issue", id, "limit", String.valueOf(similar))));
     json(ctx, body);
   }
 
-  /** {@code GET /api/changes}: the graph's current change marker (what the event stream compares). */
+  /**
+   * {@code GET /api/changes}: the graph's current change marker (what the event stream compares).
+   */
   void changes(Context ctx) {
     params(ctx);
     json(ctx, Map.of("marker", marker()));
@@ -258,16 +298,19 @@ final class ApiController {
   /** {@code GET /api/*} that is no endpoint. */
   void unknownEndpoint(Context ctx) {
     throw ApiError.notFound(
-        "No such API endpoint: " + ctx.path()
+        "No such API endpoint: "
+            + ctx.path()
             + "; endpoints: /api/filters, /api/releases, /api/trends, /api/heatmap, /api/distributed-share,"
             + " /api/headline, /api/alerts, /api/issues, /api/issue, /api/changes, /api/events");
   }
 
   /**
-   * {@code inScope}, {@code labelled} and {@code coverage} of a query whose rows all carry the same scope-wide figures.
-   * Without rows no label passed or the scope is empty: the query is run once more with every label to tell which.
+   * {@code inScope}, {@code labelled} and {@code coverage} of a query whose rows all carry the same
+   * scope-wide figures. Without rows no label passed or the scope is empty: the query is run once
+   * more with every label to tell which.
    */
-  private Map<String, Object> scopeCoverage(String query, Map<String, String> q, List<Map<String, Object>> rows) {
+  private Map<String, Object> scopeCoverage(
+      String query, Map<String, String> q, List<Map<String, Object>> rows) {
     if (!rows.isEmpty()) {
       return coverage((Number) rows.get(0).get("inScope"), (Number) rows.get(0).get("labelled"));
     }
@@ -277,7 +320,10 @@ final class ApiController {
     return coverage(everyLabel.isEmpty() ? null : (Number) everyLabel.get(0).get("inScope"), 0L);
   }
 
-  /** The coverage object of a response; {@code coverage} is null when nothing is in scope (or not known). */
+  /**
+   * The coverage object of a response; {@code coverage} is null when nothing is in scope (or not
+   * known).
+   */
   static Map<String, Object> coverage(Number inScope, Number labelled) {
     Map<String, Object> m = new LinkedHashMap<>();
     long scoped = inScope == null ? 0 : inScope.longValue();
@@ -310,12 +356,15 @@ final class ApiController {
   @SuppressWarnings("unchecked")
   private List<Scope.Release> releasesOf(String framework) {
     List<Scope.Release> out = new ArrayList<>();
-    for (Map<String, Object> row : queries.run("frameworks-and-releases", Map.of("framework", framework))) {
+    for (Map<String, Object> row :
+        queries.run("frameworks-and-releases", Map.of("framework", framework))) {
       for (Map<String, Object> r : (List<Map<String, Object>>) row.get("releases")) {
         Object at = r.get("publishedAt");
         out.add(
             new Scope.Release(
-                (String) r.get("id"), framework, at == null ? null : OffsetDateTime.parse((String) at).toInstant()));
+                (String) r.get("id"),
+                framework,
+                at == null ? null : OffsetDateTime.parse((String) at).toInstant()));
       }
     }
     return out;

@@ -4,9 +4,10 @@ import io.javalin.http.HttpResponseException;
 import java.util.Map;
 
 /**
- * An error of the dashboard's API, answered as JSON {@code {"status", "error", "parameter"}} by the one handler
- * {@link Dashboard} registers for this type. A subclass of Javalin's typed HTTP exceptions, but its own type, so the
- * host application's mapping of other {@link HttpResponseException}s (the webhook receiver's) is left alone.
+ * An error of the dashboard's API, answered as JSON {@code {"status", "error", "parameter"}} by the
+ * one handler {@link Dashboard} registers for this type. A subclass of Javalin's typed HTTP
+ * exceptions, but its own type, so the host application's mapping of other {@link
+ * HttpResponseException}s (the webhook receiver's) is left alone.
  */
 public final class ApiError extends HttpResponseException {
   private final String parameter;
@@ -28,7 +29,10 @@ public final class ApiError extends HttpResponseException {
 
   /** 405: the dashboard is read-only. */
   public static ApiError methodNotAllowed(String method, String path) {
-    return new ApiError(405, "Method " + method + " not allowed on " + path + ": the dashboard is read-only, use GET", null);
+    return new ApiError(
+        405,
+        "Method " + method + " not allowed on " + path + ": the dashboard is read-only, use GET",
+        null);
   }
 
   /** The query parameter at fault, or null. */

@@ -13,16 +13,19 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * The query parameters of one API request, validated. Every accessor either returns a well-formed value or throws
- * {@link ApiError#badParameter} naming the parameter and what is accepted; parameters the endpoint does not know, and
- * parameters given twice, are rejected too, so a typo never silently means "no filter".
+ * The query parameters of one API request, validated. Every accessor either returns a well-formed
+ * value or throws {@link ApiError#badParameter} naming the parameter and what is accepted;
+ * parameters the endpoint does not know, and parameters given twice, are rejected too, so a typo
+ * never silently means "no filter".
  */
 final class ApiParams {
   static final int MAX_TEXT = 200;
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9 ._+-]{0,99}");
   private static final Pattern CODE = Pattern.compile("[A-Z][A-Z0-9_]{0,63}");
-  private static final Pattern RELEASE = Pattern.compile("[A-Za-z0-9][A-Za-z0-9 ._+-]{0,99}@[A-Za-z0-9][A-Za-z0-9._+-]{0,99}");
-  private static final Pattern ISSUE = Pattern.compile("[A-Za-z0-9_.-]{1,100}/[A-Za-z0-9_.-]{1,100}#[0-9]{1,9}");
+  private static final Pattern RELEASE =
+      Pattern.compile("[A-Za-z0-9][A-Za-z0-9 ._+-]{0,99}@[A-Za-z0-9][A-Za-z0-9._+-]{0,99}");
+  private static final Pattern ISSUE =
+      Pattern.compile("[A-Za-z0-9_.-]{1,100}/[A-Za-z0-9_.-]{1,100}#[0-9]{1,9}");
 
   private final Map<String, List<String>> values;
 
@@ -35,10 +38,13 @@ final class ApiParams {
     for (var e : values.entrySet()) {
       if (!accepted.contains(e.getKey())) {
         throw ApiError.badParameter(
-            e.getKey(), "not a parameter of this endpoint; accepted: " + String.join(", ", accepted.stream().sorted().toList()));
+            e.getKey(),
+            "not a parameter of this endpoint; accepted: "
+                + String.join(", ", accepted.stream().sorted().toList()));
       }
       if (e.getValue().size() > 1) {
-        throw ApiError.badParameter(e.getKey(), "given " + e.getValue().size() + " times; give it once");
+        throw ApiError.badParameter(
+            e.getKey(), "given " + e.getValue().size() + " times; give it once");
       }
     }
   }
@@ -68,13 +74,23 @@ final class ApiParams {
 
   /** A release key {@code framework@version}. */
   Optional<String> release(String name) {
-    return text(name).map(s -> matching(name, s, RELEASE, "a release key framework@version such as DeepSpeed@0.14.2"));
+    return text(name)
+        .map(
+            s ->
+                matching(
+                    name, s, RELEASE, "a release key framework@version such as DeepSpeed@0.14.2"));
   }
 
   /** An issue id {@code owner/repo#number}; required. */
   String issueId(String name) {
     return text(name)
-        .map(s -> matching(name, s, ISSUE, "an issue id owner/repo#number such as deepspeedai/DeepSpeed#4242"))
+        .map(
+            s ->
+                matching(
+                    name,
+                    s,
+                    ISSUE,
+                    "an issue id owner/repo#number such as deepspeedai/DeepSpeed#4242"))
         .orElseThrow(() -> ApiError.badParameter(name, "required: an issue id owner/repo#number"));
   }
 
@@ -84,13 +100,17 @@ final class ApiParams {
         .map(
             s -> {
               if (!allowed.contains(s)) {
-                throw ApiError.badParameter(name, "'" + s + "' is not one of " + String.join(", ", allowed));
+                throw ApiError.badParameter(
+                    name, "'" + s + "' is not one of " + String.join(", ", allowed));
               }
               return s;
             });
   }
 
-  /** A date {@code 2024-05-01} (midnight UTC) or an instant with offset {@code 2024-05-01T12:00:00Z}. */
+  /**
+   * A date {@code 2024-05-01} (midnight UTC) or an instant with offset {@code
+   * 2024-05-01T12:00:00Z}.
+   */
   Optional<Instant> instant(String name) {
     return text(name)
         .map(
@@ -100,7 +120,8 @@ final class ApiParams {
                     ? LocalDate.parse(s).atStartOfDay(ZoneOffset.UTC).toInstant()
                     : OffsetDateTime.parse(s).toInstant();
               } catch (DateTimeParseException e) {
-                throw ApiError.badParameter(name, "'" + s + "' is not a date such as 2024-05-01 or 2024-05-01T12:00:00Z");
+                throw ApiError.badParameter(
+                    name, "'" + s + "' is not a date such as 2024-05-01 or 2024-05-01T12:00:00Z");
               }
             });
   }
@@ -113,19 +134,21 @@ final class ApiParams {
               try {
                 int v = Integer.parseInt(s);
                 if (v < min || v > max) {
-                  throw ApiError.badParameter(name, v + " is out of range: give " + min + " to " + max);
+                  throw ApiError.badParameter(
+                      name, v + " is out of range: give " + min + " to " + max);
                 }
                 return v;
               } catch (NumberFormatException e) {
-                throw ApiError.badParameter(name, "'" + s + "' is not a whole number between " + min + " and " + max);
+                throw ApiError.badParameter(
+                    name, "'" + s + "' is not a whole number between " + min + " and " + max);
               }
             })
         .orElse(fallback);
   }
 
   /**
-   * A confidence bar ({@link ConfidencePolicy#parse}): a number from 0 to 1, {@code all}, {@code calibrated} or
-   * {@code default}; {@code fallback} when absent.
+   * A confidence bar ({@link ConfidencePolicy#parse}): a number from 0 to 1, {@code all}, {@code
+   * calibrated} or {@code default}; {@code fallback} when absent.
    */
   ConfidencePolicy confidence(String name, ConfidencePolicy fallback) {
     return text(name)
@@ -135,7 +158,10 @@ final class ApiParams {
                 return ConfidencePolicy.parse(s, fallback);
               } catch (IllegalArgumentException e) {
                 throw ApiError.badParameter(
-                    name, "'" + s + "' is not a number from 0 to 1, all (every label), calibrated or default");
+                    name,
+                    "'"
+                        + s
+                        + "' is not a number from 0 to 1, all (every label), calibrated or default");
               }
             })
         .orElse(fallback);

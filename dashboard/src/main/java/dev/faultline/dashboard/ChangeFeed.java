@@ -17,10 +17,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Tells open pages that the graph changed, over server-sent events. One poller per dashboard (not one per page)
- * reads the graph's change marker every {@code interval} while at least one page listens, and sends a {@code change}
- * event to every listener when the marker differs from the last one seen. Pages get the current marker as a
- * {@code hello} event on connect, and a comment on every poll so connections of closed pages are noticed.
+ * Tells open pages that the graph changed, over server-sent events. One poller per dashboard (not
+ * one per page) reads the graph's change marker every {@code interval} while at least one page
+ * listens, and sends a {@code change} event to every listener when the marker differs from the last
+ * one seen. Pages get the current marker as a {@code hello} event on connect, and a comment on
+ * every poll so connections of closed pages are noticed.
  */
 final class ChangeFeed implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ChangeFeed.class);
@@ -34,7 +35,8 @@ final class ChangeFeed implements AutoCloseable {
   private ScheduledFuture<?> poller;
 
   /**
-   * @param marker reads the graph's current change marker (a query); called from the poller thread only
+   * @param marker reads the graph's current change marker (a query); called from the poller thread
+   *     only
    * @param json serialises event data
    */
   ChangeFeed(Supplier<String> marker, Function<Object, String> json, Duration interval) {
@@ -55,7 +57,8 @@ final class ChangeFeed implements AutoCloseable {
     client.keepAlive();
     client.onClose(() -> clients.remove(client));
     clients.add(client);
-    // The first page's greeting carries a marker read now, so any write after the greeting is seen as a change.
+    // The first page's greeting carries a marker read now, so any write after the greeting is seen
+    // as a change.
     String current = baseline();
     ensurePolling();
     client.sendEvent("hello", json.apply(Map.of("marker", current)));
@@ -79,11 +82,16 @@ final class ChangeFeed implements AutoCloseable {
 
   private synchronized void ensurePolling() {
     if (poller == null && !scheduler.isShutdown()) {
-      poller = scheduler.scheduleWithFixedDelay(this::poll, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
+      poller =
+          scheduler.scheduleWithFixedDelay(
+              this::poll, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
     }
   }
 
-  /** One poll: read the marker (only while someone listens), notify on change, keep connections alive. */
+  /**
+   * One poll: read the marker (only while someone listens), notify on change, keep connections
+   * alive.
+   */
   synchronized void poll() {
     if (clients.isEmpty()) {
       return;
@@ -100,7 +108,8 @@ final class ChangeFeed implements AutoCloseable {
         } else if (changed) {
           c.sendEvent("change", event);
         } else {
-          // A comment on every poll: a page that went away is noticed (its write fails) within a poll or two, so
+          // A comment on every poll: a page that went away is noticed (its write fails) within a
+          // poll or two, so
           // its request is released promptly rather than held until the next change.
           c.sendComment("poll");
         }
@@ -111,7 +120,9 @@ final class ChangeFeed implements AutoCloseable {
     }
   }
 
-  /** Stops polling and ends every open event stream, so the server's stop is not held up by them. */
+  /**
+   * Stops polling and ends every open event stream, so the server's stop is not held up by them.
+   */
   @Override
   public void close() {
     scheduler.shutdownNow();

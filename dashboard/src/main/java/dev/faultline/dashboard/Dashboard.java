@@ -19,13 +19,14 @@ import java.util.Objects;
 import java.util.Properties;
 
 /**
- * The maintainers' dashboard: a page at {@code GET /}, its static assets under {@code /assets/} (Chart.js from its
- * webjar, so nothing is fetched from a CDN), a read-only JSON API under {@code /api/} backed by the graph's
- * {@link QueryLibrary}, and a server-sent event stream {@code /api/events} that tells open pages when the graph
- * changed. Registered into a Javalin config with {@link #register}, so it can share a server with other routes.
+ * The maintainers' dashboard: a page at {@code GET /}, its static assets under {@code /assets/}
+ * (Chart.js from its webjar, so nothing is fetched from a CDN), a read-only JSON API under {@code
+ * /api/} backed by the graph's {@link QueryLibrary}, and a server-sent event stream {@code
+ * /api/events} that tells open pages when the graph changed. Registered into a Javalin config with
+ * {@link #register}, so it can share a server with other routes.
  *
- * <p>Only GET is served: every other method on these paths is answered 405. Errors are JSON
- * {@code {"status", "error", "parameter"}}, mapped in one place ({@link #apiError}).
+ * <p>Only GET is served: every other method on these paths is answered 405. Errors are JSON {@code
+ * {"status", "error", "parameter"}}, mapped in one place ({@link #apiError}).
  */
 public final class Dashboard implements AutoCloseable {
   /** How often the graph is checked for changes while a page listens. */
@@ -34,20 +35,29 @@ public final class Dashboard implements AutoCloseable {
   static final String WEB = "/dev/faultline/dashboard/web";
   static final String ASSETS = "/assets";
   static final String CHART_JS_POM = "/META-INF/maven/org.webjars.npm/chart.js/pom.properties";
+
   /** The page's policy: only this origin's scripts, styles and API; no framing. */
   static final String CONTENT_SECURITY_POLICY =
       "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self';"
           + " object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
   private static final List<HandlerType> REFUSED =
-      List.of(HandlerType.POST, HandlerType.PUT, HandlerType.PATCH, HandlerType.DELETE, HandlerType.OPTIONS);
+      List.of(
+          HandlerType.POST,
+          HandlerType.PUT,
+          HandlerType.PATCH,
+          HandlerType.DELETE,
+          HandlerType.OPTIONS);
 
   private final ObjectMapper mapper = new ObjectMapper();
   private final ApiController api;
   private final ChangeFeed changes;
   private final String page;
 
-  /** A dashboard on the graph behind {@code queries}, checking for changes every {@link #DEFAULT_POLL_INTERVAL}. */
+  /**
+   * A dashboard on the graph behind {@code queries}, checking for changes every {@link
+   * #DEFAULT_POLL_INTERVAL}.
+   */
   public Dashboard(QueryLibrary queries) {
     this(queries, DEFAULT_POLL_INTERVAL);
   }
@@ -72,7 +82,8 @@ public final class Dashboard implements AutoCloseable {
     cfg.staticFiles.add(
         files -> {
           files.hostedPath = ASSETS + "/vendor/chart.js";
-          // The webjar has no entry for dist/ itself, and Javalin needs the hosted directory to exist as an entry.
+          // The webjar has no entry for dist/ itself, and Javalin needs the hosted directory to
+          // exist as an entry.
           files.directory = "/META-INF/resources/webjars/chart.js/" + chartJsVersion();
           files.location = Location.CLASSPATH;
           files.headers = Map.of("X-Content-Type-Options", "nosniff");
@@ -90,7 +101,8 @@ public final class Dashboard implements AutoCloseable {
     cfg.routes.get("/api/issue", api::issue);
     cfg.routes.get("/api/changes", api::changes);
     cfg.routes.sse("/api/events", changes::subscribe);
-    // Registered last: routes match in registration order, so this only catches what no endpoint took.
+    // Registered last: routes match in registration order, so this only catches what no endpoint
+    // took.
     cfg.routes.get("/api/*", api::unknownEndpoint);
     for (HandlerType method : REFUSED) {
       for (String path : List.of("/", "/api/*", ASSETS + "/*")) {
@@ -144,7 +156,8 @@ public final class Dashboard implements AutoCloseable {
   static String chartJsVersion() {
     try (InputStream in = Dashboard.class.getResourceAsStream(CHART_JS_POM)) {
       if (in == null) {
-        throw new IllegalStateException("Chart.js webjar (org.webjars.npm:chart.js) is not on the classpath");
+        throw new IllegalStateException(
+            "Chart.js webjar (org.webjars.npm:chart.js) is not on the classpath");
       }
       Properties p = new Properties();
       p.load(in);
@@ -157,7 +170,8 @@ public final class Dashboard implements AutoCloseable {
   private static String resource(String path) {
     try (InputStream in = Dashboard.class.getResourceAsStream(path)) {
       if (in == null) {
-        throw new IllegalStateException("Missing resource " + path + ": the dashboard jar is incomplete");
+        throw new IllegalStateException(
+            "Missing resource " + path + ": the dashboard jar is incomplete");
       }
       return new String(in.readAllBytes(), StandardCharsets.UTF_8);
     } catch (IOException e) {

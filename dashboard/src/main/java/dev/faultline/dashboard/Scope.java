@@ -10,22 +10,31 @@ import java.util.Optional;
 import java.util.function.Function;
 
 /**
- * The dashboard's filters of one request: framework, time range, release and confidence bar. A release narrows the
- * aggregates to the time it was its framework's newest release ({@code [publishedAt, next release's publishedAt)},
- * intersected with any given range) and the issue list to the issues {@code FILED_AGAINST} it. The confidence bar
- * ({@code minConfidence}) says which labels the aggregates count; the issue list shows every issue.
+ * The dashboard's filters of one request: framework, time range, release and confidence bar. A
+ * release narrows the aggregates to the time it was its framework's newest release ({@code
+ * [publishedAt, next release's publishedAt)}, intersected with any given range) and the issue list
+ * to the issues {@code FILED_AGAINST} it. The confidence bar ({@code minConfidence}) says which
+ * labels the aggregates count; the issue list shows every issue.
  *
  * @param framework null = every framework
  * @param from inclusive, null = from the start
  * @param to exclusive, null = up to now
  * @param release {@code framework@version}, null = none
- * @param confidence the labels counted: the request's {@code minConfidence}, else the server default
- * @param confidenceGiven whether the request gave {@code minConfidence} (else the queries use their default, the same)
+ * @param confidence the labels counted: the request's {@code minConfidence}, else the server
+ *     default
+ * @param confidenceGiven whether the request gave {@code minConfidence} (else the queries use their
+ *     default, the same)
  */
 record Scope(
-    String framework, Instant from, Instant to, String release, ConfidencePolicy confidence, boolean confidenceGiven) {
+    String framework,
+    Instant from,
+    Instant to,
+    String release,
+    ConfidencePolicy confidence,
+    boolean confidenceGiven) {
   /** The parameter names a scoped endpoint accepts. */
-  static final List<String> PARAMETERS = List.of("framework", "from", "to", "release", "minConfidence");
+  static final List<String> PARAMETERS =
+      List.of("framework", "from", "to", "release", "minConfidence");
 
   /** A release as the filter needs it. */
   record Release(String id, String framework, Instant publishedAt) {}
@@ -40,11 +49,13 @@ record Scope(
   }
 
   /**
-   * As {@link #resolve(ApiParams, Function)}, with {@code defaultConfidence} as the bar when the request gives none
-   * (and what {@code minConfidence=default} means).
+   * As {@link #resolve(ApiParams, Function)}, with {@code defaultConfidence} as the bar when the
+   * request gives none (and what {@code minConfidence=default} means).
    */
   static Scope resolve(
-      ApiParams params, Function<String, List<Release>> releasesOf, ConfidencePolicy defaultConfidence) {
+      ApiParams params,
+      Function<String, List<Release>> releasesOf,
+      ConfidencePolicy defaultConfidence) {
     ConfidencePolicy confidence = params.confidence("minConfidence", defaultConfidence);
     boolean confidenceGiven = params.text("minConfidence").isPresent();
     String framework = params.framework("framework").orElse(null);
@@ -60,7 +71,8 @@ record Scope(
     String id = release.get();
     String releaseFramework = id.substring(0, id.lastIndexOf('@'));
     if (framework != null && !framework.equals(releaseFramework)) {
-      throw ApiError.badParameter("release", id + " is not a release of the framework filter " + framework);
+      throw ApiError.badParameter(
+          "release", id + " is not a release of the framework filter " + framework);
     }
     List<Release> releases =
         releasesOf.apply(releaseFramework).stream()
@@ -83,7 +95,10 @@ record Scope(
     return new Scope(releaseFramework, windowFrom, windowTo, id, confidence, confidenceGiven);
   }
 
-  /** The framework/from/to/minConfidence parameters of the library's queries, as text; absent ones left out. */
+  /**
+   * The framework/from/to/minConfidence parameters of the library's queries, as text; absent ones
+   * left out.
+   */
   Map<String, String> queryParameters() {
     Map<String, String> m = new LinkedHashMap<>();
     confidenceParameter(m);

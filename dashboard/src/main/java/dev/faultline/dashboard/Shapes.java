@@ -11,7 +11,9 @@ import java.util.TreeSet;
 
 /** Pure reshaping of query rows into what the charts draw; no I/O, so tested without a server. */
 final class Shapes {
-  /** Categories drawn as their own series in a trend chart; the rest are summed as {@link #OTHER}. */
+  /**
+   * Categories drawn as their own series in a trend chart; the rest are summed as {@link #OTHER}.
+   */
   static final int MAX_SERIES = 8;
 
   static final String OTHER = "OTHER";
@@ -19,10 +21,11 @@ final class Shapes {
   private Shapes() {}
 
   /**
-   * {@code category-trends} rows ({@code period, category, issues}) as one series per category over every period
-   * from the first to the last, {@code step} apart (a period without issues is there with zeros, so the time axis
-   * stays linear), zero-filled; the {@link #MAX_SERIES} largest categories by total kept apart, the rest summed as
-   * {@code OTHER}. Series are ordered by total, largest first (ties by code).
+   * {@code category-trends} rows ({@code period, category, issues}) as one series per category over
+   * every period from the first to the last, {@code step} apart (a period without issues is there
+   * with zeros, so the time axis stays linear), zero-filled; the {@link #MAX_SERIES} largest
+   * categories by total kept apart, the rest summed as {@code OTHER}. Series are ordered by total,
+   * largest first (ties by code).
    *
    * @param step the bucket: a week or a month (periods are ISO dates of their first day)
    */
@@ -34,12 +37,19 @@ final class Shapes {
       String category = String.valueOf(row.get("category"));
       long issues = ((Number) row.get("issues")).longValue();
       periodSet.add(period);
-      byCategory.computeIfAbsent(category, c -> new LinkedHashMap<>()).merge(period, issues, Long::sum);
+      byCategory
+          .computeIfAbsent(category, c -> new LinkedHashMap<>())
+          .merge(period, issues, Long::sum);
     }
     List<String> periods = withEmptyPeriods(periodSet, step);
     List<Map.Entry<String, Long>> totals = new ArrayList<>();
-    byCategory.forEach((c, counts) -> totals.add(Map.entry(c, counts.values().stream().mapToLong(Long::longValue).sum())));
-    totals.sort(Map.Entry.<String, Long>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()));
+    byCategory.forEach(
+        (c, counts) ->
+            totals.add(Map.entry(c, counts.values().stream().mapToLong(Long::longValue).sum())));
+    totals.sort(
+        Map.Entry.<String, Long>comparingByValue()
+            .reversed()
+            .thenComparing(Map.Entry.comparingByKey()));
     List<Map<String, Object>> series = new ArrayList<>();
     long[] other = new long[periods.size()];
     boolean hasOther = false;
@@ -93,8 +103,9 @@ final class Shapes {
   }
 
   /**
-   * {@code stage-symptom-matrix} rows ({@code stage, symptomClass, symptom, issues}) as a matrix: stages and symptoms
-   * ordered by their totals (largest first, ties by code), {@code cells[stage][symptom]} counts, 0 for empty cells.
+   * {@code stage-symptom-matrix} rows ({@code stage, symptomClass, symptom, issues}) as a matrix:
+   * stages and symptoms ordered by their totals (largest first, ties by code), {@code
+   * cells[stage][symptom]} counts, 0 for empty cells.
    */
   static Map<String, Object> heatMap(List<Map<String, Object>> rows) {
     Map<String, Long> stageTotals = new LinkedHashMap<>();
@@ -137,7 +148,9 @@ final class Shapes {
 
   private static List<String> byTotal(Map<String, Long> totals) {
     return totals.entrySet().stream()
-        .sorted(Map.Entry.<String, Long>comparingByValue(Comparator.reverseOrder()).thenComparing(Map.Entry.comparingByKey()))
+        .sorted(
+            Map.Entry.<String, Long>comparingByValue(Comparator.reverseOrder())
+                .thenComparing(Map.Entry.comparingByKey()))
         .map(Map.Entry::getKey)
         .toList();
   }

@@ -33,7 +33,11 @@ class ApiParamsTest {
 
   @Test
   void readsDatesAsMidnightUtcAndInstantsWithOffsets() {
-    ApiParams p = params(Map.of("from", List.of("2024-05-01"), "to", List.of("2024-05-01T12:00:00+02:00")), "from", "to");
+    ApiParams p =
+        params(
+            Map.of("from", List.of("2024-05-01"), "to", List.of("2024-05-01T12:00:00+02:00")),
+            "from",
+            "to");
     assertEquals(Optional.of(Instant.parse("2024-05-01T00:00:00Z")), p.instant("from"));
     assertEquals(Optional.of(Instant.parse("2024-05-01T10:00:00Z")), p.instant("to"));
     assertBad("from", () -> params(Map.of("from", List.of("yesterday")), "from").instant("from"));
@@ -42,16 +46,22 @@ class ApiParamsTest {
   @Test
   void boundsWholeNumbersAndFallsBackWhenAbsent() {
     assertEquals(25, params(Map.of(), "size").integer("size", 25, 1, 200));
-    assertBad("size", () -> params(Map.of("size", List.of("201")), "size").integer("size", 25, 1, 200));
-    assertBad("size", () -> params(Map.of("size", List.of("ten")), "size").integer("size", 25, 1, 200));
+    assertBad(
+        "size", () -> params(Map.of("size", List.of("201")), "size").integer("size", 25, 1, 200));
+    assertBad(
+        "size", () -> params(Map.of("size", List.of("ten")), "size").integer("size", 25, 1, 200));
   }
 
   @Test
   void acceptsOnlyWellFormedNamesCodesReleasesAndIssueIds() {
-    assertEquals(Optional.of("Megatron-LM"), params(Map.of("f", List.of("Megatron-LM")), "f").framework("f"));
+    assertEquals(
+        Optional.of("Megatron-LM"),
+        params(Map.of("f", List.of("Megatron-LM")), "f").framework("f"));
     assertBad("f", () -> params(Map.of("f", List.of("x') DETACH DELETE n")), "f").framework("f"));
     assertBad("s", () -> params(Map.of("s", List.of("<b>")), "s").code("s"));
-    assertEquals(Optional.of("DeepSpeed@0.14.2"), params(Map.of("r", List.of("DeepSpeed@0.14.2")), "r").release("r"));
+    assertEquals(
+        Optional.of("DeepSpeed@0.14.2"),
+        params(Map.of("r", List.of("DeepSpeed@0.14.2")), "r").release("r"));
     assertBad("r", () -> params(Map.of("r", List.of("0.14.2")), "r").release("r"));
     assertEquals("a/b#1", params(Map.of("id", List.of("a/b#1")), "id").issueId("id"));
     assertBad("id", () -> params(Map.of(), "id").issueId("id"));
@@ -59,7 +69,10 @@ class ApiParamsTest {
 
   @Test
   void choicesAreCheckedAgainstTheirList() {
-    assertEquals(Optional.of("week"), params(Map.of("b", List.of("week")), "b").choice("b", List.of("week", "month")));
-    assertBad("b", () -> params(Map.of("b", List.of("year")), "b").choice("b", List.of("week", "month")));
+    assertEquals(
+        Optional.of("week"),
+        params(Map.of("b", List.of("week")), "b").choice("b", List.of("week", "month")));
+    assertBad(
+        "b", () -> params(Map.of("b", List.of("year")), "b").choice("b", List.of("week", "month")));
   }
 }

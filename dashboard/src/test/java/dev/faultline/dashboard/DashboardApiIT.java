@@ -1,12 +1,12 @@
 package dev.faultline.dashboard;
 
-import dev.faultline.graph.testing.SharedNeo4j;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.faultline.graph.testing.SharedNeo4j;
 import java.io.BufferedReader;
 import java.io.InputStream;
 import java.io.InputStreamReader;
@@ -34,7 +34,8 @@ import org.neo4j.driver.Driver;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class DashboardApiIT {
   private final ObjectMapper json = new ObjectMapper();
-  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  private final HttpClient http =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
   private KnownGraph graph;
   private TestServer server;
 
@@ -61,7 +62,9 @@ class DashboardApiIT {
     assertEquals(2, frameworks.size());
     assertEquals("DeepSpeed", frameworks.get(0).get("name").asText());
     assertEquals(6, frameworks.get(0).get("issues").asInt());
-    assertEquals(List.of("DeepSpeed@0.15.0", "DeepSpeed@0.14.1", "DeepSpeed@0.14.0"), texts(frameworks.get(0).get("releases"), "id"));
+    assertEquals(
+        List.of("DeepSpeed@0.15.0", "DeepSpeed@0.14.1", "DeepSpeed@0.14.0"),
+        texts(frameworks.get(0).get("releases"), "id"));
     assertEquals("PyTorch", frameworks.get(1).get("name").asText());
     assertTrue(texts(body.get("dimensions"), null).contains("rootCause"));
   }
@@ -70,7 +73,9 @@ class DashboardApiIT {
   void releasesCountBugsFiledAgainstEachReleaseWithItsDate() throws Exception {
     JsonNode body = ok("/api/releases");
     JsonNode releases = body.get("releases");
-    assertEquals(List.of("DeepSpeed@0.14.0", "DeepSpeed@0.14.1", "DeepSpeed@0.15.0", "PyTorch@2.3.0"), texts(releases, "release"));
+    assertEquals(
+        List.of("DeepSpeed@0.14.0", "DeepSpeed@0.14.1", "DeepSpeed@0.15.0", "PyTorch@2.3.0"),
+        texts(releases, "release"));
     assertEquals(List.of(2, 2, 1, 2), ints(releases, "bugs"));
     assertEquals(List.of(1, 1, 1, 1), ints(releases, "openBugs"));
     assertEquals("2024-03-01T00:00:00Z", releases.get(1).get("publishedAt").asText());
@@ -87,9 +92,13 @@ class DashboardApiIT {
   @Test
   void trendsGiveOneZeroFilledSeriesPerCategoryLargestFirst() throws Exception {
     JsonNode body = ok("/api/trends?dimension=symptom&bucket=month");
-    assertEquals(List.of("2024-01-01", "2024-02-01", "2024-03-01", "2024-04-01", "2024-05-01"), texts(body.get("periods"), null));
+    assertEquals(
+        List.of("2024-01-01", "2024-02-01", "2024-03-01", "2024-04-01", "2024-05-01"),
+        texts(body.get("periods"), null));
     JsonNode series = body.get("series");
-    assertEquals(List.of("HANG", "OUT_OF_MEMORY", "CHECKPOINT_FAILURE", "INCORRECT_OUTPUT"), texts(series, "category"));
+    assertEquals(
+        List.of("HANG", "OUT_OF_MEMORY", "CHECKPOINT_FAILURE", "INCORRECT_OUTPUT"),
+        texts(series, "category"));
     assertEquals(List.of(1, 0, 1, 1, 0), intsOf(series.get(0).get("counts")));
     assertEquals(3, series.get(0).get("total").asInt());
     assertEquals(7, body.get("total").asInt());
@@ -111,18 +120,28 @@ class DashboardApiIT {
     assertEquals(2, body.get("max").asInt());
     int communication = stages.indexOf("COMMUNICATION");
     assertEquals(2, body.get("cells").get(communication).get(symptoms.indexOf("HANG")).asInt());
-    assertEquals(0, body.get("cells").get(communication).get(symptoms.indexOf("OUT_OF_MEMORY")).asInt());
-    assertEquals(1, body.get("cells").get(stages.indexOf("INITIALIZATION")).get(symptoms.indexOf("HANG")).asInt());
+    assertEquals(
+        0, body.get("cells").get(communication).get(symptoms.indexOf("OUT_OF_MEMORY")).asInt());
+    assertEquals(
+        1,
+        body.get("cells")
+            .get(stages.indexOf("INITIALIZATION"))
+            .get(symptoms.indexOf("HANG"))
+            .asInt());
   }
 
   @Test
-  void countsOnlyConfidentLabelsByDefaultWithTheCoverageBesideAndEveryLabelWhenAsked() throws Exception {
+  void countsOnlyConfidentLabelsByDefaultWithTheCoverageBesideAndEveryLabelWhenAsked()
+      throws Exception {
     JsonNode headline = ok("/api/headline");
     assertEquals(7.0, figure(headline.get("figures"), "bugs").get("value").asDouble());
     assertEquals(coverage(8, 7, 0.875), headline.get("coverage"));
     assertEquals("calibrated", headline.get("scope").get("confidence").get("mode").asText());
     assertEquals("≥ 90% precision", headline.get("scope").get("confidence").get("text").asText());
-    assertEquals(0.75, figure(headline.get("figures"), "distributedSpecificShare").get("coverage").asDouble(), 1e-9);
+    assertEquals(
+        0.75,
+        figure(headline.get("figures"), "distributedSpecificShare").get("coverage").asDouble(),
+        1e-9);
     JsonNode allHeadline = ok("/api/headline?minConfidence=all");
     assertEquals(8.0, figure(allHeadline.get("figures"), "bugs").get("value").asDouble());
     assertEquals(coverage(8, 8, 1.0), allHeadline.get("coverage"));
@@ -140,9 +159,16 @@ class DashboardApiIT {
     JsonNode allHeat = ok("/api/heatmap?minConfidence=all");
     List<String> stages = texts(allHeat.get("stages"), null);
     List<String> symptoms = texts(allHeat.get("symptoms"), null);
-    assertEquals(3, allHeat.get("cells").get(stages.indexOf("COMMUNICATION")).get(symptoms.indexOf("HANG")).asInt());
+    assertEquals(
+        3,
+        allHeat
+            .get("cells")
+            .get(stages.indexOf("COMMUNICATION"))
+            .get(symptoms.indexOf("HANG"))
+            .asInt());
     assertEquals(coverage(9, 8, 0.8889), allHeat.get("coverage"));
-    // No label passes a bar of 1: no cells, and the scope is counted again to say how many issues that leaves out.
+    // No label passes a bar of 1: no cells, and the scope is counted again to say how many issues
+    // that leaves out.
     JsonNode none = ok("/api/heatmap?minConfidence=1");
     assertEquals(0, none.get("total").asInt());
     assertEquals(coverage(9, 0, 0.0), none.get("coverage"));
@@ -183,9 +209,14 @@ class DashboardApiIT {
     assertEquals(7.0, figure(figures, "bugs").get("value").asDouble());
     assertEquals(849, figure(figures, "bugs").get("seed").get("value").asInt());
     assertEquals(0.6667, figure(figures, "distributedSpecificShare").get("value").asDouble(), 1e-9);
-    assertEquals(0.451, figure(figures, "distributedSpecificShare").get("seed").get("value").asDouble(), 1e-9);
+    assertEquals(
+        0.451,
+        figure(figures, "distributedSpecificShare").get("seed").get("value").asDouble(),
+        1e-9);
     assertEquals(0.6667, figure(figures, "smallFixShare").get("value").asDouble(), 1e-9);
-    assertTrue(figure(figures, "smallFixShare").get("seed").get("value").isNull(), "the codebook states no P1 figure");
+    assertTrue(
+        figure(figures, "smallFixShare").get("seed").get("value").isNull(),
+        "the codebook states no P1 figure");
     assertEquals(10.0, figure(figures, "medianDaysToClose").get("value").asDouble(), 1e-9);
     assertEquals(0.6667, figure(figures, "trainingShare").get("value").asDouble(), 1e-9);
   }
@@ -194,9 +225,15 @@ class DashboardApiIT {
   void alertsComeNewestFirstWithExplanationAndExampleIssues() throws Exception {
     JsonNode alerts = ok("/api/alerts").get("alerts");
     assertEquals(List.of("alert-oom-pt", "alert-hang-ds"), texts(alerts, "id"));
-    assertEquals("HANG in DeepSpeed: 2 issues this week against 0.3 expected", alerts.get(1).get("explanation").asText());
-    assertEquals(List.of("deepspeedai/DeepSpeed#101", "deepspeedai/DeepSpeed#104"), texts(alerts.get(1).get("examples"), "id"));
-    assertEquals(List.of("alert-hang-ds"), texts(ok("/api/alerts?framework=DeepSpeed&kind=SURGE").get("alerts"), "id"));
+    assertEquals(
+        "HANG in DeepSpeed: 2 issues this week against 0.3 expected",
+        alerts.get(1).get("explanation").asText());
+    assertEquals(
+        List.of("deepspeedai/DeepSpeed#101", "deepspeedai/DeepSpeed#104"),
+        texts(alerts.get(1).get("examples"), "id"));
+    assertEquals(
+        List.of("alert-hang-ds"),
+        texts(ok("/api/alerts?framework=DeepSpeed&kind=SURGE").get("alerts"), "id"));
   }
 
   @Test
@@ -204,10 +241,17 @@ class DashboardApiIT {
     // The list shows every issue whatever its labels' confidence (#204's are below the bar).
     JsonNode first = ok("/api/issues?size=3");
     assertEquals(9, first.get("total").asInt());
-    assertEquals(List.of("pytorch/pytorch#202", "deepspeedai/DeepSpeed#106", "pytorch/pytorch#204"), texts(first.get("issues"), "id"));
+    assertEquals(
+        List.of("pytorch/pytorch#202", "deepspeedai/DeepSpeed#106", "pytorch/pytorch#204"),
+        texts(first.get("issues"), "id"));
     JsonNode last = ok("/api/issues?size=3&page=2");
-    assertEquals(List.of("deepspeedai/DeepSpeed#103", "deepspeedai/DeepSpeed#102", "deepspeedai/DeepSpeed#101"), texts(last.get("issues"), "id"));
-    assertEquals(KnownGraph.SCRIPT_TITLE, ok("/api/issues?symptom=CHECKPOINT_FAILURE").get("issues").get(0).get("title").asText());
+    assertEquals(
+        List.of(
+            "deepspeedai/DeepSpeed#103", "deepspeedai/DeepSpeed#102", "deepspeedai/DeepSpeed#101"),
+        texts(last.get("issues"), "id"));
+    assertEquals(
+        KnownGraph.SCRIPT_TITLE,
+        ok("/api/issues?symptom=CHECKPOINT_FAILURE").get("issues").get(0).get("title").asText());
     assertEquals(3, ok("/api/issues?framework=PyTorch").get("total").asInt());
     assertEquals(3, ok("/api/issues?stage=COMMUNICATION&kind=BUG").get("total").asInt());
   }
@@ -215,23 +259,33 @@ class DashboardApiIT {
   @Test
   void releaseFilterListsIssuesFiledAgainstItAndNarrowsAggregatesToItsWindow() throws Exception {
     JsonNode issues = ok("/api/issues?release=" + enc("DeepSpeed@0.14.1"));
-    assertEquals(List.of("deepspeedai/DeepSpeed#105", "deepspeedai/DeepSpeed#104", "deepspeedai/DeepSpeed#103"), texts(issues.get("issues"), "id"));
+    assertEquals(
+        List.of(
+            "deepspeedai/DeepSpeed#105", "deepspeedai/DeepSpeed#104", "deepspeedai/DeepSpeed#103"),
+        texts(issues.get("issues"), "id"));
     JsonNode scope = ok("/api/heatmap?release=" + enc("DeepSpeed@0.14.1")).get("scope");
     assertEquals("DeepSpeed", scope.get("framework").asText());
     assertEquals("2024-03-01T00:00:00Z", scope.get("from").asText());
     assertEquals("2024-05-01T00:00:00Z", scope.get("to").asText());
     assertEquals(2, ok("/api/heatmap?release=" + enc("DeepSpeed@0.14.1")).get("total").asInt());
-    assertEquals(2.0, figure(ok("/api/headline?release=" + enc("DeepSpeed@0.14.1")).get("figures"), "bugs").get("value").asDouble());
+    assertEquals(
+        2.0,
+        figure(ok("/api/headline?release=" + enc("DeepSpeed@0.14.1")).get("figures"), "bugs")
+            .get("value")
+            .asDouble());
   }
 
   @Test
   void timeRangeNarrowsTheAggregates() throws Exception {
     assertEquals(3, ok("/api/heatmap?from=2024-03-01&to=2024-04-30").get("total").asInt());
-    assertEquals(List.of("2024-03-01", "2024-04-01"), texts(ok("/api/trends?from=2024-03-01&to=2024-04-30").get("periods"), null));
+    assertEquals(
+        List.of("2024-03-01", "2024-04-01"),
+        texts(ok("/api/trends?from=2024-03-01&to=2024-04-30").get("periods"), null));
   }
 
   @Test
-  void issueDrillDownShowsLabelsWithConfidenceEvidenceHumanGivenFixesAndSimilarIssues() throws Exception {
+  void issueDrillDownShowsLabelsWithConfidenceEvidenceHumanGivenFixesAndSimilarIssues()
+      throws Exception {
     JsonNode body = ok("/api/issue?id=" + enc("deepspeedai/DeepSpeed#101"));
     JsonNode issue = body.get("issue");
     assertEquals("NCCL watchdog timeout in ZeRO-3 allgather", issue.get("title").asText());
@@ -270,7 +324,8 @@ class DashboardApiIT {
     assertBadParameter("/api/issues?symptom=" + enc("<b>"), "symptom");
     assertBadParameter("/api/releases?framework=" + enc("x'}) DETACH DELETE n //"), "framework");
     assertBadParameter("/api/releases?release=" + enc("DeepSpeed@9.9.9"), "release");
-    assertBadParameter("/api/releases?framework=PyTorch&release=" + enc("DeepSpeed@0.14.1"), "release");
+    assertBadParameter(
+        "/api/releases?framework=PyTorch&release=" + enc("DeepSpeed@0.14.1"), "release");
     assertBadParameter("/api/alerts?limit=abc", "limit");
     assertBadParameter("/api/heatmap?minConfidence=sure", "minConfidence");
     assertBadParameter("/api/headline?minConfidence=2", "minConfidence");
@@ -280,11 +335,14 @@ class DashboardApiIT {
 
   @Test
   void everyMethodButGetIsRefusedWith405() throws Exception {
-    for (String path : List.of("/api/issues", "/api/issue?id=a/b%231", "/", "/assets/app.js", "/api/events")) {
+    for (String path :
+        List.of("/api/issues", "/api/issue?id=a/b%231", "/", "/assets/app.js", "/api/events")) {
       for (String method : List.of("POST", "PUT", "PATCH", "DELETE")) {
         HttpResponse<String> response =
             http.send(
-                HttpRequest.newBuilder(URI.create(server.base() + path)).method(method, HttpRequest.BodyPublishers.ofString("{}")).build(),
+                HttpRequest.newBuilder(URI.create(server.base() + path))
+                    .method(method, HttpRequest.BodyPublishers.ofString("{}"))
+                    .build(),
                 HttpResponse.BodyHandlers.ofString());
         assertEquals(405, response.statusCode(), method + " " + path);
         assertEquals("GET", response.headers().firstValue("Allow").orElse(""), method + " " + path);
@@ -305,13 +363,19 @@ class DashboardApiIT {
     HttpResponse<String> page = get("/");
     assertEquals(200, page.statusCode());
     assertTrue(page.headers().firstValue("Content-Type").orElse("").startsWith("text/html"));
-    assertTrue(page.headers().firstValue("Content-Security-Policy").orElse("").contains("script-src 'self'"));
+    assertTrue(
+        page.headers()
+            .firstValue("Content-Security-Policy")
+            .orElse("")
+            .contains("script-src 'self'"));
     assertTrue(page.body().contains("/assets/vendor/chart.js/dist/chart.umd.js"));
-    assertTrue(!page.body().contains("cdn") && !page.body().contains("https://"), "no third-party assets");
+    assertTrue(
+        !page.body().contains("cdn") && !page.body().contains("https://"), "no third-party assets");
     HttpResponse<String> chart = get("/assets/vendor/chart.js/dist/chart.umd.js");
     assertEquals(200, chart.statusCode());
     assertTrue(chart.body().contains("Chart.js v" + Dashboard.chartJsVersion()));
-    for (String asset : List.of("app.js", "views.js", "api.js", "dom.js", "charts.js", "style.css")) {
+    for (String asset :
+        List.of("app.js", "views.js", "api.js", "dom.js", "charts.js", "style.css")) {
       assertEquals(200, get("/assets/" + asset).statusCode(), asset);
     }
   }
@@ -319,17 +383,23 @@ class DashboardApiIT {
   @Test
   void changeMarkerMovesWhenTheGraphIsWritten() throws Exception {
     String before = ok("/api/changes").get("marker").asText();
-    assertEquals(before, ok("/api/changes").get("marker").asText(), "stable while nothing is written");
+    assertEquals(
+        before, ok("/api/changes").get("marker").asText(), "stable while nothing is written");
     graph.addBug("pytorch/pytorch", "PyTorch", 299, "New hang", "2024-06-01T00:00:00Z");
     assertNotEquals(before, ok("/api/changes").get("marker").asText());
   }
 
   @Test
   void eventStreamGreetsThenAnnouncesAChangeWhenAnIssueLands() throws Exception {
-    HttpRequest request = HttpRequest.newBuilder(URI.create(server.base() + "/api/events")).header("Accept", "text/event-stream").build();
-    HttpResponse<InputStream> response = http.send(request, HttpResponse.BodyHandlers.ofInputStream());
+    HttpRequest request =
+        HttpRequest.newBuilder(URI.create(server.base() + "/api/events"))
+            .header("Accept", "text/event-stream")
+            .build();
+    HttpResponse<InputStream> response =
+        http.send(request, HttpResponse.BodyHandlers.ofInputStream());
     assertEquals(200, response.statusCode());
-    try (BufferedReader lines = new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8))) {
+    try (BufferedReader lines =
+        new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8))) {
       assertEquals("event: hello", nextEvent(lines));
       graph.addBug("pytorch/pytorch", "PyTorch", 298, "Another hang", "2024-06-02T00:00:00Z");
       assertEquals("event: change", nextEvent(lines));
@@ -367,12 +437,16 @@ class DashboardApiIT {
   private JsonNode ok(String path) throws Exception {
     HttpResponse<String> response = get(path);
     assertEquals(200, response.statusCode(), path + " -> " + response.body());
-    assertTrue(response.headers().firstValue("Content-Type").orElse("").startsWith("application/json"));
+    assertTrue(
+        response.headers().firstValue("Content-Type").orElse("").startsWith("application/json"));
     return json.readTree(response.body());
   }
 
   private HttpResponse<String> get(String path) throws Exception {
-    return http.send(HttpRequest.newBuilder(URI.create(server.base() + path)).timeout(Duration.ofSeconds(30)).build(),
+    return http.send(
+        HttpRequest.newBuilder(URI.create(server.base() + path))
+            .timeout(Duration.ofSeconds(30))
+            .build(),
         HttpResponse.BodyHandlers.ofString());
   }
 
@@ -381,7 +455,8 @@ class DashboardApiIT {
   }
 
   private JsonNode coverage(int inScope, int labelled, double coverage) {
-    return json.valueToTree(java.util.Map.of("inScope", inScope, "labelled", labelled, "coverage", coverage));
+    return json.valueToTree(
+        java.util.Map.of("inScope", inScope, "labelled", labelled, "coverage", coverage));
   }
 
   private static JsonNode figure(JsonNode figures, String metric) {
@@ -419,5 +494,4 @@ class DashboardApiIT {
     array.forEach(n -> out.add(n.asInt()));
     return out;
   }
-
 }

@@ -1,11 +1,11 @@
 package dev.faultline.dashboard;
 
-import dev.faultline.graph.testing.SharedNeo4j;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.faultline.dashboard.testing.DashboardBrowser;
+import dev.faultline.graph.testing.SharedNeo4j;
 import java.io.IOException;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -26,12 +26,14 @@ import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
 
 /**
- * The dashboard in real headless Chromium ({@link DashboardBrowser}) against a real Javalin server and a real Neo4j
- * holding the {@link KnownGraph}: every view loads without console errors, its charts and tables show the graph's
- * numbers, filters change them, markup in titles stays text, and an issue written during the test appears without a
- * reload. A screenshot of each view is saved under {@code target/screenshots/}.
+ * The dashboard in real headless Chromium ({@link DashboardBrowser}) against a real Javalin server
+ * and a real Neo4j holding the {@link KnownGraph}: every view loads without console errors, its
+ * charts and tables show the graph's numbers, filters change them, markup in titles stays text, and
+ * an issue written during the test appears without a reload. A screenshot of each view is saved
+ * under {@code target/screenshots/}.
  *
- * <p>Skipped (not failed) where {@code /usr/bin/chromium} or {@code /usr/bin/chromedriver} is missing.
+ * <p>Skipped (not failed) where {@code /usr/bin/chromium} or {@code /usr/bin/chromedriver} is
+ * missing.
  */
 @ExtendWith(SharedNeo4j.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -49,7 +51,11 @@ class DashboardBrowserIT {
     graph = new KnownGraph(driver);
     graph.reset();
     server = new TestServer(driver);
-    browser = DashboardBrowser.start(server.base(), Path.of(System.getProperty("basedir", "."), "target", "screenshots"), WAIT);
+    browser =
+        DashboardBrowser.start(
+            server.base(),
+            Path.of(System.getProperty("basedir", "."), "target", "screenshots"),
+            WAIT);
   }
 
   @AfterAll
@@ -78,8 +84,11 @@ class DashboardBrowserIT {
     assertTrue(browser.headline("bugs", "seed").startsWith("849 (P2)"));
     assertEquals("66.7%", browser.headline("distributedSpecificShare"));
     assertTrue(browser.headline("distributedSpecificShare", "seed").startsWith("45.1% (P2)"));
-    assertEquals("66.7% of 6 bugs with a known answer are distributed-specific (P2: 45.1%)", browser.text("ds-summary"));
-    assertEquals(List.of("All", "DeepSpeed", "PyTorch", "P2 (seed)"), browser.chartLabels("ds-chart"));
+    assertEquals(
+        "66.7% of 6 bugs with a known answer are distributed-specific (P2: 45.1%)",
+        browser.text("ds-summary"));
+    assertEquals(
+        List.of("All", "DeepSpeed", "PyTorch", "P2 (seed)"), browser.chartLabels("ds-chart"));
     assertEquals(List.of(66.7, 75.0, 50.0, 45.1), browser.chartNumbers("ds-chart"));
     assertEquals(List.of(2.0, 2.0, 1.0, 2.0), browser.chartNumbers("releases-chart"));
     assertEquals("DeepSpeed 0.14.1 (2024-03-01)", browser.chartLabels("releases-chart").get(1));
@@ -94,13 +103,16 @@ class DashboardBrowserIT {
   void frameworkAndReleaseFiltersChangeWhatIsShown() throws IOException {
     browser.open("#overview");
     browser.selectAndWait("f-framework", "PyTorch", "overview", "framework=PyTorch");
-    assertEquals("50.0% of 2 bugs with a known answer are distributed-specific (P2: 45.1%)", browser.text("ds-summary"));
+    assertEquals(
+        "50.0% of 2 bugs with a known answer are distributed-specific (P2: 45.1%)",
+        browser.text("ds-summary"));
     assertEquals(1, browser.releases().size());
     assertEquals("2", browser.headline("bugs"));
     browser.screenshot("overview-pytorch");
 
     browser.selectAndWait("f-framework", "DeepSpeed", "overview", "framework=DeepSpeed");
-    browser.selectAndWait("f-release", "DeepSpeed@0.14.1", "overview", "release=DeepSpeed%400.14.1");
+    browser.selectAndWait(
+        "f-release", "DeepSpeed@0.14.1", "overview", "release=DeepSpeed%400.14.1");
     assertEquals("2", browser.headline("bugs"));
     assertEquals(List.of("DeepSpeed@0.14.1"), browser.selectedReleases());
     assertTrue(browser.text("scope-summary").contains("release DeepSpeed@0.14.1"));
@@ -111,7 +123,9 @@ class DashboardBrowserIT {
   @Order(3)
   void trendsAndHeatMapRenderFromTheDataAndFollowTheDimension() throws IOException {
     browser.open("#trends");
-    assertEquals(List.of("HANG", "OUT_OF_MEMORY", "CHECKPOINT_FAILURE", "INCORRECT_OUTPUT"), browser.trendCategories());
+    assertEquals(
+        List.of("HANG", "OUT_OF_MEMORY", "CHECKPOINT_FAILURE", "INCORRECT_OUTPUT"),
+        browser.trendCategories());
     assertEquals(List.of("3", "2", "1", "1"), browser.trendCounts());
     assertEquals(4L, browser.chartDatasets("trends-chart"));
     assertEquals("2", browser.heatmap("COMMUNICATION", "HANG"));
@@ -121,7 +135,8 @@ class DashboardBrowserIT {
 
     browser.selectAndWait("t-dimension", "stage", "trends", "dimension=stage");
     assertEquals("COMMUNICATION", browser.trendCategories().get(0));
-    // A date input's typing format depends on the browser's locale: set the value as a user's pick would.
+    // A date input's typing format depends on the browser's locale: set the value as a user's pick
+    // would.
     browser.pickDate("f-from", "2024-03-01");
     browser.waitForRender("trends", "from=2024-03-01");
     assertEquals("5 bug reports with a known stage and symptom", browser.text("heatmap-summary"));
@@ -149,15 +164,15 @@ class DashboardBrowserIT {
     browser.open("#issues");
     assertEquals(9, browser.issueIds().size());
     assertEquals("9 issues, newest first", browser.text("issues-summary"));
-    assertEquals(
-        KnownGraph.SCRIPT_TITLE, browser.issueTitle("deepspeedai/DeepSpeed#103"));
+    assertEquals(KnownGraph.SCRIPT_TITLE, browser.issueTitle("deepspeedai/DeepSpeed#103"));
     assertTrue(browser.rows("#issue-table b, #issue-table script") == 0);
     assertNull(browser.script("return window.__pwned === undefined ? null : window.__pwned"));
     browser.screenshot("issues");
 
     browser.selectAndWait("f-release", "DeepSpeed@0.14.1", "issues", "release=");
     assertEquals(
-        List.of("deepspeedai/DeepSpeed#105", "deepspeedai/DeepSpeed#104", "deepspeedai/DeepSpeed#103"),
+        List.of(
+            "deepspeedai/DeepSpeed#105", "deepspeedai/DeepSpeed#104", "deepspeedai/DeepSpeed#103"),
         browser.issueIds());
     browser.assertNoConsoleErrors();
   }
@@ -166,21 +181,36 @@ class DashboardBrowserIT {
   @Order(6)
   void issueDrillDownShowsLabelsEvidenceHumanGivenFixesAndSimilarIssues() throws IOException {
     browser.open("#issues");
-    browser.driver().findElement(By.cssSelector("#issue-table tr[data-issue='pytorch/pytorch#201'] a.issue-link")).click();
+    browser
+        .driver()
+        .findElement(
+            By.cssSelector("#issue-table tr[data-issue='pytorch/pytorch#201'] a.issue-link"))
+        .click();
     browser.waitForRender("issue", "id=");
     assertEquals("DDP allreduce hangs with NCCL 2.20", browser.text("issue-title"));
-    assertEquals("https://github.com/pytorch/pytorch/issues/201", browser.driver().findElement(By.id("issue-link")).getAttribute("href"));
+    assertEquals(
+        "https://github.com/pytorch/pytorch/issues/201",
+        browser.driver().findElement(By.id("issue-link")).getAttribute("href"));
     assertEquals("HANG", browser.label("symptom"));
     assertEquals("0.95", browser.cell("#issue-labels tr[data-dimension=symptom] td.num"));
-    assertEquals("title says 'DDP'", browser.cell("#issue-labels tr[data-dimension=symptom] td.evidence"));
+    assertEquals(
+        "title says 'DDP'", browser.cell("#issue-labels tr[data-dimension=symptom] td.evidence"));
     assertEquals(List.of("pytorch/pytorch#210"), browser.attributes("#issue-fixes li", "data-pr"));
-    assertEquals("deepspeedai/DeepSpeed#101", browser.attributes("#issue-similar > li", "data-issue").get(0));
-    assertEquals(List.of("deepspeedai/DeepSpeed#110"), browser.attributes("#issue-similar > li:first-child li", "data-pr"));
+    assertEquals(
+        "deepspeedai/DeepSpeed#101",
+        browser.attributes("#issue-similar > li", "data-issue").get(0));
+    assertEquals(
+        List.of("deepspeedai/DeepSpeed#110"),
+        browser.attributes("#issue-similar > li:first-child li", "data-pr"));
     browser.screenshot("issue");
 
-    browser.open("#issue?id=" + URLEncoder.encode("deepspeedai/DeepSpeed#101", StandardCharsets.UTF_8));
-    assertEquals("human (GitHub label)", browser.cell("#issue-labels tr[data-dimension=symptom] td:last-child"));
-    assertEquals("classifier", browser.cell("#issue-labels tr[data-dimension=stage] td:last-child"));
+    browser.open(
+        "#issue?id=" + URLEncoder.encode("deepspeedai/DeepSpeed#101", StandardCharsets.UTF_8));
+    assertEquals(
+        "human (GitHub label)",
+        browser.cell("#issue-labels tr[data-dimension=symptom] td:last-child"));
+    assertEquals(
+        "classifier", browser.cell("#issue-labels tr[data-dimension=stage] td:last-child"));
     browser.assertNoConsoleErrors();
   }
 
@@ -189,20 +219,29 @@ class DashboardBrowserIT {
   void coverageStandsBesideTheCountsAndTheSwitchCountsEveryLabel() throws IOException {
     browser.open("#overview");
     assertEquals("7", browser.headline("bugs"));
-    assertEquals("8 bug reports, 88% labelled with ≥ 90% precision", browser.text("headline-coverage"));
+    assertEquals(
+        "8 bug reports, 88% labelled with ≥ 90% precision", browser.text("headline-coverage"));
     assertEquals("75%", browser.headline("distributedSpecificShare", "coverage"));
     assertEquals("8 bug reports, 75% labelled with ≥ 90% precision", browser.text("ds-coverage"));
-    assertEquals("8 bug reports filed against them, 88% labelled with ≥ 90% precision", browser.text("releases-coverage"));
-    assertEquals("only confident labels (≥ 90% precision)", browser.cell("#f-confidence option:checked"));
+    assertEquals(
+        "8 bug reports filed against them, 88% labelled with ≥ 90% precision",
+        browser.text("releases-coverage"));
+    assertEquals(
+        "only confident labels (≥ 90% precision)", browser.cell("#f-confidence option:checked"));
     browser.screenshot("overview-coverage");
 
     browser.selectAndWait("f-confidence", "all", "overview", "minConfidence=all");
     assertEquals("8", browser.headline("bugs"));
-    assertEquals("8 bug reports, 100% labelled (all labels counted)", browser.text("headline-coverage"));
-    assertEquals("71.4% of 7 bugs with a known answer are distributed-specific (P2: 45.1%)", browser.text("ds-summary"));
+    assertEquals(
+        "8 bug reports, 100% labelled (all labels counted)", browser.text("headline-coverage"));
+    assertEquals(
+        "71.4% of 7 bugs with a known answer are distributed-specific (P2: 45.1%)",
+        browser.text("ds-summary"));
     assertEquals("8 bug reports filed against 4 releases", browser.text("releases-summary"));
     assertEquals(List.of(2.0, 2.0, 1.0, 3.0), browser.chartNumbers("releases-chart"));
-    assertTrue(browser.text("scope-summary").contains("counting every label"), browser.text("scope-summary"));
+    assertTrue(
+        browser.text("scope-summary").contains("counting every label"),
+        browser.text("scope-summary"));
     browser.screenshot("overview-all-labels");
 
     // In the URL, so a link keeps it; switching back brings the confident counts back.
@@ -216,7 +255,8 @@ class DashboardBrowserIT {
     assertEquals("3", browser.cell("#trends-table tr[data-category=HANG] td.num"));
     assertEquals("2", browser.heatmap("COMMUNICATION", "HANG"));
     assertEquals("9 issues, 78% labelled with ≥ 90% precision", browser.text("heatmap-coverage"));
-    assertEquals("8 bug reports, 88% labelled with ≥ 90% precision", browser.text("trends-coverage"));
+    assertEquals(
+        "8 bug reports, 88% labelled with ≥ 90% precision", browser.text("trends-coverage"));
     browser.screenshot("trends-coverage");
     browser.assertNoConsoleErrors();
   }
@@ -226,13 +266,21 @@ class DashboardBrowserIT {
   void issueWrittenDuringTheTestAppearsWithoutAReload() throws IOException {
     browser.open("#issues");
     browser.script("window.__sameDocument = true; return null");
-    graph.addBug("pytorch/pytorch", "PyTorch", 203, "Live: allgather hangs after resume", "2024-06-01T00:00:00Z");
+    graph.addBug(
+        "pytorch/pytorch",
+        "PyTorch",
+        203,
+        "Live: allgather hangs after resume",
+        "2024-06-01T00:00:00Z");
     browser.await(
         "the new issue never appeared in the list",
         WAIT,
         () -> browser.issueIds().contains("pytorch/pytorch#203"));
     assertEquals("pytorch/pytorch#203", browser.issueIds().get(0));
-    assertEquals(Boolean.TRUE, browser.script("return window.__sameDocument === true"), "the page was reloaded");
+    assertEquals(
+        Boolean.TRUE,
+        browser.script("return window.__sameDocument === true"),
+        "the page was reloaded");
     assertTrue(browser.text("live").startsWith("live · updated"));
     browser.screenshot("issues-live-update");
     browser.assertNoConsoleErrors();

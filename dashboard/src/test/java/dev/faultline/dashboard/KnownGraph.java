@@ -27,12 +27,13 @@ import org.neo4j.driver.Driver;
 import org.neo4j.driver.SessionConfig;
 
 /**
- * The small known graph of the dashboard tests, written with the production writers (so it is the model of
- * {@code graph-model/README.md} exactly): two frameworks, four releases, nine issues (eight bug reports), three fixing
- * PRs and two alerts. Every label has confidence {@link #CONFIDENT} (above the default bar) except those of one bug
- * report, PyTorch #204, whose labels are all {@link #UNSURE} (below it): by default it is not counted, with all
- * labels it is. The expected figures the tests assert are worked out in the comments; they are the default ones
- * (#204 left out) unless they say "all labels".
+ * The small known graph of the dashboard tests, written with the production writers (so it is the
+ * model of {@code graph-model/README.md} exactly): two frameworks, four releases, nine issues
+ * (eight bug reports), three fixing PRs and two alerts. Every label has confidence {@link
+ * #CONFIDENT} (above the default bar) except those of one bug report, PyTorch #204, whose labels
+ * are all {@link #UNSURE} (below it): by default it is not counted, with all labels it is. The
+ * expected figures the tests assert are worked out in the comments; they are the default ones (#204
+ * left out) unless they say "all labels".
  *
  * <pre>
  * bugs per release: DeepSpeed@0.14.0 2 (#101, #102) · @0.14.1 2 (#103, #104) · @0.15.0 1 (#106) · PyTorch@2.3.0 2
@@ -52,10 +53,14 @@ final class KnownGraph {
   static final String PT = "PyTorch";
   static final String DS_REPO = "deepspeedai/DeepSpeed";
   static final String PT_REPO = "pytorch/pytorch";
+
   /** A title that looks like markup: the page must show it as text. */
-  static final String SCRIPT_TITLE = "Checkpoint resume fails <script>window.__pwned=1</script><b>bold</b>";
+  static final String SCRIPT_TITLE =
+      "Checkpoint resume fails <script>window.__pwned=1</script><b>bold</b>";
+
   /** The confidence of every label but #204's. */
   static final double CONFIDENT = 0.95;
+
   /** The confidence of #204's labels: below the default bar. */
   static final double UNSURE = 0.5;
 
@@ -85,48 +90,216 @@ final class KnownGraph {
     new IssueWriter(driver, SharedNeo4j.DATABASE)
         .write(
             List.of(
-                bug(DS_REPO, DS, 101, "NCCL watchdog timeout in ZeRO-3 allgather", "2024-01-15T09:00:00Z", "2024-01-25T09:00:00Z",
-                    "HANG", "HANG", "DISTRIBUTED_COMMUNICATION_ERROR", "DISTRIBUTED_TUNING", "COMMUNICATION", "TRAINING", true,
-                    List.of("bug", "hang"), List.of("symptom")),
-                bug(DS_REPO, DS, 102, "OOM when offloading optimizer states", "2024-02-10T09:00:00Z", null,
-                    "OUT_OF_MEMORY", "CRASH", "ALLOCATION_STRATEGY_ERROR", "UNKNOWN", "MEMORY", "TRAINING", true,
-                    List.of("bug"), List.of()),
-                bug(DS_REPO, DS, 103, SCRIPT_TITLE, "2024-03-05T09:00:00Z", "2024-03-20T09:00:00Z",
-                    "CHECKPOINT_FAILURE", "CRASH", "INCORRECT_IMPLEMENTATION", "CONDITIONAL_LOGIC", "FAULT_TOLERANCE", "TRAINING", false,
-                    List.of("bug"), List.of()),
-                bug(DS_REPO, DS, 104, "Hang at init_process_group with 2 nodes", "2024-03-10T09:00:00Z", null,
-                    "HANG", "HANG", "CONFIGURATION_ERROR", "UNKNOWN", "INITIALIZATION", "TRAINING", true,
-                    List.of("bug"), List.of()),
-                issue(DS_REPO, DS, 105, "Support FP8 training", "2024-03-12T09:00:00Z", null, "FEATURE_REQUEST",
-                    "NONE", "NONE", "UNKNOWN", "UNKNOWN", "UNKNOWN", "UNKNOWN", null, List.of("enhancement"), List.of("kind"),
+                bug(
+                    DS_REPO,
+                    DS,
+                    101,
+                    "NCCL watchdog timeout in ZeRO-3 allgather",
+                    "2024-01-15T09:00:00Z",
+                    "2024-01-25T09:00:00Z",
+                    "HANG",
+                    "HANG",
+                    "DISTRIBUTED_COMMUNICATION_ERROR",
+                    "DISTRIBUTED_TUNING",
+                    "COMMUNICATION",
+                    "TRAINING",
+                    true,
+                    List.of("bug", "hang"),
+                    List.of("symptom")),
+                bug(
+                    DS_REPO,
+                    DS,
+                    102,
+                    "OOM when offloading optimizer states",
+                    "2024-02-10T09:00:00Z",
+                    null,
+                    "OUT_OF_MEMORY",
+                    "CRASH",
+                    "ALLOCATION_STRATEGY_ERROR",
+                    "UNKNOWN",
+                    "MEMORY",
+                    "TRAINING",
+                    true,
+                    List.of("bug"),
+                    List.of()),
+                bug(
+                    DS_REPO,
+                    DS,
+                    103,
+                    SCRIPT_TITLE,
+                    "2024-03-05T09:00:00Z",
+                    "2024-03-20T09:00:00Z",
+                    "CHECKPOINT_FAILURE",
+                    "CRASH",
+                    "INCORRECT_IMPLEMENTATION",
+                    "CONDITIONAL_LOGIC",
+                    "FAULT_TOLERANCE",
+                    "TRAINING",
+                    false,
+                    List.of("bug"),
+                    List.of()),
+                bug(
+                    DS_REPO,
+                    DS,
+                    104,
+                    "Hang at init_process_group with 2 nodes",
+                    "2024-03-10T09:00:00Z",
+                    null,
+                    "HANG",
+                    "HANG",
+                    "CONFIGURATION_ERROR",
+                    "UNKNOWN",
+                    "INITIALIZATION",
+                    "TRAINING",
+                    true,
+                    List.of("bug"),
+                    List.of()),
+                issue(
+                    DS_REPO,
+                    DS,
+                    105,
+                    "Support FP8 training",
+                    "2024-03-12T09:00:00Z",
+                    null,
+                    "FEATURE_REQUEST",
+                    "NONE",
+                    "NONE",
+                    "UNKNOWN",
+                    "UNKNOWN",
+                    "UNKNOWN",
+                    "UNKNOWN",
+                    null,
+                    List.of("enhancement"),
+                    List.of("kind"),
                     CONFIDENT),
-                bug(DS_REPO, DS, 106, "Wrong loss with pipeline parallel", "2024-05-05T09:00:00Z", null,
-                    "INCORRECT_OUTPUT", "INCORRECT_FUNCTIONALITY", "UNKNOWN", "UNKNOWN", "COMPUTATION", "INFERENCE", null,
-                    List.of(), List.of()),
-                bug(PT_REPO, PT, 201, "DDP allreduce hangs with NCCL 2.20", "2024-04-28T09:00:00Z", "2024-05-02T09:00:00Z",
-                    "HANG", "HANG", "DISTRIBUTED_COMMUNICATION_ERROR", "VERSION_DEPENDENCY_MANAGEMENT", "COMMUNICATION", "BOTH", true,
-                    List.of("oncall: distributed"), List.of()),
-                bug(PT_REPO, PT, 202, "FSDP OOM with large model", "2024-05-10T09:00:00Z", null,
-                    "OUT_OF_MEMORY", "CRASH", "UNKNOWN", "UNKNOWN", "MEMORY", "UNKNOWN", false,
-                    List.of(), List.of()),
-                issue(PT_REPO, PT, 204, "Training stalls sometimes after a few steps", "2024-05-01T09:00:00Z", null, "BUG",
-                    "HANG", "HANG", "UNKNOWN", "UNKNOWN", "COMMUNICATION", "TRAINING", true, List.of(), List.of(),
+                bug(
+                    DS_REPO,
+                    DS,
+                    106,
+                    "Wrong loss with pipeline parallel",
+                    "2024-05-05T09:00:00Z",
+                    null,
+                    "INCORRECT_OUTPUT",
+                    "INCORRECT_FUNCTIONALITY",
+                    "UNKNOWN",
+                    "UNKNOWN",
+                    "COMPUTATION",
+                    "INFERENCE",
+                    null,
+                    List.of(),
+                    List.of()),
+                bug(
+                    PT_REPO,
+                    PT,
+                    201,
+                    "DDP allreduce hangs with NCCL 2.20",
+                    "2024-04-28T09:00:00Z",
+                    "2024-05-02T09:00:00Z",
+                    "HANG",
+                    "HANG",
+                    "DISTRIBUTED_COMMUNICATION_ERROR",
+                    "VERSION_DEPENDENCY_MANAGEMENT",
+                    "COMMUNICATION",
+                    "BOTH",
+                    true,
+                    List.of("oncall: distributed"),
+                    List.of()),
+                bug(
+                    PT_REPO,
+                    PT,
+                    202,
+                    "FSDP OOM with large model",
+                    "2024-05-10T09:00:00Z",
+                    null,
+                    "OUT_OF_MEMORY",
+                    "CRASH",
+                    "UNKNOWN",
+                    "UNKNOWN",
+                    "MEMORY",
+                    "UNKNOWN",
+                    false,
+                    List.of(),
+                    List.of()),
+                issue(
+                    PT_REPO,
+                    PT,
+                    204,
+                    "Training stalls sometimes after a few steps",
+                    "2024-05-01T09:00:00Z",
+                    null,
+                    "BUG",
+                    "HANG",
+                    "HANG",
+                    "UNKNOWN",
+                    "UNKNOWN",
+                    "COMMUNICATION",
+                    "TRAINING",
+                    true,
+                    List.of(),
+                    List.of(),
                     UNSURE)));
     new PullRequestWriter(driver, SharedNeo4j.DATABASE)
         .write(
             List.of(
-                pr(DS_REPO, DS, 110, "Raise the allgather timeout for ZeRO-3", "2024-01-25T08:00:00Z", 3, 1, List.of(DS_REPO + "#101")),
-                pr(DS_REPO, DS, 111, "Guard checkpoint path handling", "2024-03-20T08:00:00Z", 20, 5, List.of(DS_REPO + "#103")),
-                pr(PT_REPO, PT, 210, "Pin NCCL to 2.19 for DDP", "2024-05-02T08:00:00Z", 2, 2, List.of(PT_REPO + "#201"))));
+                pr(
+                    DS_REPO,
+                    DS,
+                    110,
+                    "Raise the allgather timeout for ZeRO-3",
+                    "2024-01-25T08:00:00Z",
+                    3,
+                    1,
+                    List.of(DS_REPO + "#101")),
+                pr(
+                    DS_REPO,
+                    DS,
+                    111,
+                    "Guard checkpoint path handling",
+                    "2024-03-20T08:00:00Z",
+                    20,
+                    5,
+                    List.of(DS_REPO + "#103")),
+                pr(
+                    PT_REPO,
+                    PT,
+                    210,
+                    "Pin NCCL to 2.19 for DDP",
+                    "2024-05-02T08:00:00Z",
+                    2,
+                    2,
+                    List.of(PT_REPO + "#201"))));
     new AlertWriter(driver, SharedNeo4j.DATABASE)
         .write(
             List.of(
-                new AlertRow("alert-hang-ds", DS, "symptom", "HANG", null, "SURGE", millis("2024-03-04T00:00:00Z"),
-                    millis("2024-03-11T00:00:00Z"), 2, 0.3, 4.2, "HANG in DeepSpeed: 2 issues this week against 0.3 expected",
-                    millis("2024-03-11T00:00:00Z"), List.of(DS_REPO + "#101", DS_REPO + "#104")),
-                new AlertRow("alert-oom-pt", PT, "symptom", "OUT_OF_MEMORY", "MEMORY", "NEW_COMBINATION",
-                    millis("2024-05-04T00:00:00Z"), millis("2024-05-11T00:00:00Z"), 1, 0.0, 1.0,
-                    "OUT_OF_MEMORY in stage MEMORY is new for PyTorch", millis("2024-05-11T00:00:00Z"),
+                new AlertRow(
+                    "alert-hang-ds",
+                    DS,
+                    "symptom",
+                    "HANG",
+                    null,
+                    "SURGE",
+                    millis("2024-03-04T00:00:00Z"),
+                    millis("2024-03-11T00:00:00Z"),
+                    2,
+                    0.3,
+                    4.2,
+                    "HANG in DeepSpeed: 2 issues this week against 0.3 expected",
+                    millis("2024-03-11T00:00:00Z"),
+                    List.of(DS_REPO + "#101", DS_REPO + "#104")),
+                new AlertRow(
+                    "alert-oom-pt",
+                    PT,
+                    "symptom",
+                    "OUT_OF_MEMORY",
+                    "MEMORY",
+                    "NEW_COMBINATION",
+                    millis("2024-05-04T00:00:00Z"),
+                    millis("2024-05-11T00:00:00Z"),
+                    1,
+                    0.0,
+                    1.0,
+                    "OUT_OF_MEMORY in stage MEMORY is new for PyTorch",
+                    millis("2024-05-11T00:00:00Z"),
                     List.of(PT_REPO + "#202"))));
   }
 
@@ -135,8 +308,22 @@ final class KnownGraph {
     new IssueWriter(driver, SharedNeo4j.DATABASE)
         .write(
             List.of(
-                bug(repo, framework, number, title, createdAt, null, "HANG", "HANG", "UNKNOWN", "UNKNOWN",
-                    "COMMUNICATION", "TRAINING", true, List.of(), List.of())));
+                bug(
+                    repo,
+                    framework,
+                    number,
+                    title,
+                    createdAt,
+                    null,
+                    "HANG",
+                    "HANG",
+                    "UNKNOWN",
+                    "UNKNOWN",
+                    "COMMUNICATION",
+                    "TRAINING",
+                    true,
+                    List.of(),
+                    List.of())));
   }
 
   static long millis(String iso) {
@@ -144,20 +331,71 @@ final class KnownGraph {
   }
 
   private static ReleaseRow release(String framework, String repo, String version, String at) {
-    return new ReleaseRow(framework, repo, version, "v" + version, "https://github.com/" + repo + "/releases/tag/v" + version,
-        millis(at), false, false);
+    return new ReleaseRow(
+        framework,
+        repo,
+        version,
+        "v" + version,
+        "https://github.com/" + repo + "/releases/tag/v" + version,
+        millis(at),
+        false,
+        false);
   }
 
-  private static IssueRow bug(String repo, String framework, int number, String title, String created, String closed,
-      String symptom, String symptomClass, String rootCause, String fixPattern, String stage, String phase,
-      Boolean distributed, List<String> labels, List<String> humanGiven) {
-    return issue(repo, framework, number, title, created, closed, "BUG", symptom, symptomClass, rootCause, fixPattern,
-        stage, phase, distributed, labels, humanGiven, CONFIDENT);
+  private static IssueRow bug(
+      String repo,
+      String framework,
+      int number,
+      String title,
+      String created,
+      String closed,
+      String symptom,
+      String symptomClass,
+      String rootCause,
+      String fixPattern,
+      String stage,
+      String phase,
+      Boolean distributed,
+      List<String> labels,
+      List<String> humanGiven) {
+    return issue(
+        repo,
+        framework,
+        number,
+        title,
+        created,
+        closed,
+        "BUG",
+        symptom,
+        symptomClass,
+        rootCause,
+        fixPattern,
+        stage,
+        phase,
+        distributed,
+        labels,
+        humanGiven,
+        CONFIDENT);
   }
 
-  private static IssueRow issue(String repo, String framework, int number, String title, String created, String closed,
-      String kind, String symptom, String symptomClass, String rootCause, String fixPattern, String stage, String phase,
-      Boolean distributed, List<String> labels, List<String> humanGiven, double labelConfidence) {
+  private static IssueRow issue(
+      String repo,
+      String framework,
+      int number,
+      String title,
+      String created,
+      String closed,
+      String kind,
+      String symptom,
+      String symptomClass,
+      String rootCause,
+      String fixPattern,
+      String stage,
+      String phase,
+      Boolean distributed,
+      List<String> labels,
+      List<String> humanGiven,
+      double labelConfidence) {
     long createdAt = millis(created);
     Long closedAt = closed == null ? null : millis(closed);
     long updated = closedAt == null ? createdAt : closedAt;
@@ -171,21 +409,74 @@ final class KnownGraph {
     }
     evidence.put(Dimension.SYMPTOM, "title says '" + title.split(" ")[0] + "'");
     ClassificationRow classification =
-        new ClassificationRow(Kind.valueOf(kind), Symptom.valueOf(symptom), SymptomClass.valueOf(symptomClass),
-            RootCause.valueOf(rootCause), FixPattern.valueOf(fixPattern), Stage.valueOf(stage), Phase.valueOf(phase),
-            distributed, null, Map.of(), confidence, evidence,
-            humanGiven.stream().map(h -> Dimension.ofKey(h).orElseThrow()).toList(), "rules-test", updated);
-    return new IssueRow(repo + "#" + number, repo, framework, number, title, "body of " + number,
-        closed == null ? "open" : "closed", "https://github.com/" + repo + "/issues/" + number, "someone",
-        new ArrayList<>(labels), createdAt, updated, closedAt, updated, 1, null, classification);
+        new ClassificationRow(
+            Kind.valueOf(kind),
+            Symptom.valueOf(symptom),
+            SymptomClass.valueOf(symptomClass),
+            RootCause.valueOf(rootCause),
+            FixPattern.valueOf(fixPattern),
+            Stage.valueOf(stage),
+            Phase.valueOf(phase),
+            distributed,
+            null,
+            Map.of(),
+            confidence,
+            evidence,
+            humanGiven.stream().map(h -> Dimension.ofKey(h).orElseThrow()).toList(),
+            "rules-test",
+            updated);
+    return new IssueRow(
+        repo + "#" + number,
+        repo,
+        framework,
+        number,
+        title,
+        "body of " + number,
+        closed == null ? "open" : "closed",
+        "https://github.com/" + repo + "/issues/" + number,
+        "someone",
+        new ArrayList<>(labels),
+        createdAt,
+        updated,
+        closedAt,
+        updated,
+        1,
+        null,
+        classification);
   }
 
-  private static PullRequestRow pr(String repo, String framework, int number, String title, String mergedAt,
-      int additions, int deletions, List<String> fixes) {
+  private static PullRequestRow pr(
+      String repo,
+      String framework,
+      int number,
+      String title,
+      String mergedAt,
+      int additions,
+      int deletions,
+      List<String> fixes) {
     long merged = millis(mergedAt);
     // As GitHub's payloads give it: sizes known, not read from git history, not classified.
-    return new PullRequestRow(repo + "#" + number, repo, framework, number, title,
-        "https://github.com/" + repo + "/pull/" + number, "closed", true, merged, merged - 3_600_000, merged,
-        additions, deletions, 1, fixes, true, null, null, null, null, null);
+    return new PullRequestRow(
+        repo + "#" + number,
+        repo,
+        framework,
+        number,
+        title,
+        "https://github.com/" + repo + "/pull/" + number,
+        "closed",
+        true,
+        merged,
+        merged - 3_600_000,
+        merged,
+        additions,
+        deletions,
+        1,
+        fixes,
+        true,
+        null,
+        null,
+        null,
+        null,
+        null);
   }
 }

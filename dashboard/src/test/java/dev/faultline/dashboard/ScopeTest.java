@@ -16,7 +16,8 @@ class ScopeTest {
       List.of(
           new Scope.Release("DeepSpeed@0.15.0", "DeepSpeed", Instant.parse("2024-05-01T00:00:00Z")),
           new Scope.Release("DeepSpeed@0.14.0", "DeepSpeed", Instant.parse("2024-01-10T00:00:00Z")),
-          new Scope.Release("DeepSpeed@0.14.1", "DeepSpeed", Instant.parse("2024-03-01T00:00:00Z")));
+          new Scope.Release(
+              "DeepSpeed@0.14.1", "DeepSpeed", Instant.parse("2024-03-01T00:00:00Z")));
 
   private static Scope resolve(String... nameValues) {
     Map<String, List<String>> values = new LinkedHashMap<>();
@@ -24,7 +25,8 @@ class ScopeTest {
       values.put(nameValues[i], List.of(nameValues[i + 1]));
     }
     return Scope.resolve(
-        new ApiParams(values, new HashSet<>(Scope.PARAMETERS)), f -> f.equals("DeepSpeed") ? DEEPSPEED : List.of());
+        new ApiParams(values, new HashSet<>(Scope.PARAMETERS)),
+        f -> f.equals("DeepSpeed") ? DEEPSPEED : List.of());
   }
 
   @Test
@@ -44,13 +46,23 @@ class ScopeTest {
 
   @Test
   void rejectsAReleaseOfAnotherFrameworkOrOneNotInTheGraph() {
-    assertEquals("release", assertThrows(ApiError.class, () -> resolve("framework", "PyTorch", "release", "DeepSpeed@0.14.1")).parameter());
-    assertEquals("release", assertThrows(ApiError.class, () -> resolve("release", "DeepSpeed@9.9")).parameter());
+    assertEquals(
+        "release",
+        assertThrows(
+                ApiError.class,
+                () -> resolve("framework", "PyTorch", "release", "DeepSpeed@0.14.1"))
+            .parameter());
+    assertEquals(
+        "release",
+        assertThrows(ApiError.class, () -> resolve("release", "DeepSpeed@9.9")).parameter());
   }
 
   @Test
   void rejectsARangeThatEndsBeforeItStarts() {
-    assertEquals("to", assertThrows(ApiError.class, () -> resolve("from", "2024-05-01", "to", "2024-01-01")).parameter());
+    assertEquals(
+        "to",
+        assertThrows(ApiError.class, () -> resolve("from", "2024-05-01", "to", "2024-01-01"))
+            .parameter());
   }
 
   @Test

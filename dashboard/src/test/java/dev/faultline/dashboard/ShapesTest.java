@@ -20,7 +20,11 @@ class ShapesTest {
   void trendSeriesAreZeroFilledAndOrderedByTotal() {
     Map<String, Object> out =
         Shapes.trendSeries(
-            List.of(trend("2024-01-01", "OOM", 1), trend("2024-02-01", "HANG", 2), trend("2024-01-01", "HANG", 1)), MONTH);
+            List.of(
+                trend("2024-01-01", "OOM", 1),
+                trend("2024-02-01", "HANG", 2),
+                trend("2024-01-01", "HANG", 1)),
+            MONTH);
     assertEquals(List.of("2024-01-01", "2024-02-01"), out.get("periods"));
     List<Map<String, Object>> series = (List<Map<String, Object>>) out.get("series");
     assertEquals("HANG", series.get(0).get("category"));
@@ -32,11 +36,18 @@ class ShapesTest {
   @Test
   @SuppressWarnings("unchecked")
   void periodsWithoutIssuesStayOnTheTimeAxisAsZeros() {
-    Map<String, Object> months = Shapes.trendSeries(List.of(trend("2024-01-01", "HANG", 1), trend("2024-04-01", "HANG", 2)), MONTH);
-    assertEquals(List.of("2024-01-01", "2024-02-01", "2024-03-01", "2024-04-01"), months.get("periods"));
-    assertEquals(List.of(1L, 0L, 0L, 2L), ((List<Map<String, Object>>) months.get("series")).get(0).get("counts"));
+    Map<String, Object> months =
+        Shapes.trendSeries(
+            List.of(trend("2024-01-01", "HANG", 1), trend("2024-04-01", "HANG", 2)), MONTH);
+    assertEquals(
+        List.of("2024-01-01", "2024-02-01", "2024-03-01", "2024-04-01"), months.get("periods"));
+    assertEquals(
+        List.of(1L, 0L, 0L, 2L),
+        ((List<Map<String, Object>>) months.get("series")).get(0).get("counts"));
     Map<String, Object> weeks =
-        Shapes.trendSeries(List.of(trend("2024-02-26", "HANG", 1), trend("2024-03-11", "OOM", 1)), Period.ofWeeks(1));
+        Shapes.trendSeries(
+            List.of(trend("2024-02-26", "HANG", 1), trend("2024-03-11", "OOM", 1)),
+            Period.ofWeeks(1));
     assertEquals(List.of("2024-02-26", "2024-03-04", "2024-03-11"), weeks.get("periods"));
     assertEquals(List.of(), Shapes.trendSeries(List.of(), MONTH).get("periods"));
   }
@@ -48,10 +59,13 @@ class ShapesTest {
     for (int i = 0; i < Shapes.MAX_SERIES + 2; i++) {
       rows.add(trend("2024-01-01", "C" + i, 100 - i));
     }
-    List<Map<String, Object>> series = (List<Map<String, Object>>) Shapes.trendSeries(rows, MONTH).get("series");
+    List<Map<String, Object>> series =
+        (List<Map<String, Object>>) Shapes.trendSeries(rows, MONTH).get("series");
     assertEquals(Shapes.MAX_SERIES + 1, series.size());
     assertEquals(Shapes.OTHER, series.get(Shapes.MAX_SERIES).get("category"));
-    assertEquals((long) (100 - Shapes.MAX_SERIES) + (100 - Shapes.MAX_SERIES - 1), series.get(Shapes.MAX_SERIES).get("total"));
+    assertEquals(
+        (long) (100 - Shapes.MAX_SERIES) + (100 - Shapes.MAX_SERIES - 1),
+        series.get(Shapes.MAX_SERIES).get("total"));
   }
 
   @Test
@@ -59,8 +73,24 @@ class ShapesTest {
     Map<String, Object> out =
         Shapes.heatMap(
             List.of(
-                Map.of("stage", "COMMUNICATION", "symptomClass", "HANG", "symptom", "HANG", "issues", 2L),
-                Map.of("stage", "MEMORY", "symptomClass", "CRASH", "symptom", "OUT_OF_MEMORY", "issues", 1L)));
+                Map.of(
+                    "stage",
+                    "COMMUNICATION",
+                    "symptomClass",
+                    "HANG",
+                    "symptom",
+                    "HANG",
+                    "issues",
+                    2L),
+                Map.of(
+                    "stage",
+                    "MEMORY",
+                    "symptomClass",
+                    "CRASH",
+                    "symptom",
+                    "OUT_OF_MEMORY",
+                    "issues",
+                    1L)));
     assertEquals(List.of("COMMUNICATION", "MEMORY"), out.get("stages"));
     assertEquals(List.of("HANG", "OUT_OF_MEMORY"), out.get("symptoms"));
     assertEquals(List.of(List.of(2L, 0L), List.of(0L, 1L)), out.get("cells"));

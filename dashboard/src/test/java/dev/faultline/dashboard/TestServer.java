@@ -6,13 +6,17 @@ import io.javalin.Javalin;
 import java.time.Duration;
 import org.neo4j.driver.Driver;
 
-/** A real Javalin server on a free loopback port with only the dashboard registered, as a host application does. */
+/**
+ * A real Javalin server on a free loopback port with only the dashboard registered, as a host
+ * application does.
+ */
 final class TestServer implements AutoCloseable {
   final Dashboard dashboard;
   final Javalin app;
 
   TestServer(Driver driver) {
-    this.dashboard = new Dashboard(new QueryLibrary(driver, SharedNeo4j.DATABASE), Duration.ofMillis(300));
+    this.dashboard =
+        new Dashboard(new QueryLibrary(driver, SharedNeo4j.DATABASE), Duration.ofMillis(300));
     this.app =
         Javalin.create(
                 cfg -> {

@@ -1,8 +1,8 @@
 package dev.faultline.embedded;
 
 import java.io.IOException;
-import java.io.PrintStream;
 import java.io.OutputStream;
+import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -32,8 +32,8 @@ import org.slf4j.LoggerFactory;
 /**
  * A real single-node Kafka broker in KRaft mode (combined broker and controller), run in this JVM.
  *
- * <p>The log directory is formatted once; a later start on the same directory resumes the same cluster with all
- * its records and committed offsets. Listens on loopback only.
+ * <p>The log directory is formatted once; a later start on the same directory resumes the same
+ * cluster with all its records and committed offsets. Listens on loopback only.
  */
 public final class EmbeddedKafka implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(EmbeddedKafka.class);
@@ -51,11 +51,13 @@ public final class EmbeddedKafka implements AutoCloseable {
   }
 
   /**
-   * Formats {@code logDir} if it is new, then starts the broker on {@code 127.0.0.1:port} (0 picks a free port).
+   * Formats {@code logDir} if it is new, then starts the broker on {@code 127.0.0.1:port} (0 picks
+   * a free port).
    */
   public static EmbeddedKafka start(Path logDir, int port) throws IOException {
     Files.createDirectories(logDir);
-    // two different free ports: the controller's must differ from the broker's, also from one given but not yet bound
+    // two different free ports: the controller's must differ from the broker's, also from one given
+    // but not yet bound
     int[] picked = FreePorts.pick(2);
     int brokerPort = port == 0 ? picked[0] : port;
     int controllerPort = picked[0] != brokerPort ? picked[0] : picked[1];
@@ -63,7 +65,9 @@ public final class EmbeddedKafka implements AutoCloseable {
     props.put("process.roles", "broker,controller");
     props.put("node.id", Integer.toString(NODE_ID));
     props.put("controller.quorum.voters", NODE_ID + "@127.0.0.1:" + controllerPort);
-    props.put("listeners", "PLAINTEXT://127.0.0.1:" + brokerPort + ",CONTROLLER://127.0.0.1:" + controllerPort);
+    props.put(
+        "listeners",
+        "PLAINTEXT://127.0.0.1:" + brokerPort + ",CONTROLLER://127.0.0.1:" + controllerPort);
     props.put("advertised.listeners", "PLAINTEXT://127.0.0.1:" + brokerPort);
     props.put("controller.listener.names", "CONTROLLER");
     props.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
@@ -94,7 +98,8 @@ public final class EmbeddedKafka implements AutoCloseable {
     EmbeddedKafka kafka = new EmbeddedKafka(logDir, brokerPort, server);
     kafka.running = true;
     kafka.awaitReady(Duration.ofSeconds(60));
-    LOG.info("Kafka broker (KRaft) listening on {} with logs in {}", kafka.bootstrapServers(), logDir);
+    LOG.info(
+        "Kafka broker (KRaft) listening on {} with logs in {}", kafka.bootstrapServers(), logDir);
     return kafka;
   }
 
@@ -112,7 +117,8 @@ public final class EmbeddedKafka implements AutoCloseable {
           .setIgnoreFormatted(true)
           .run();
     } catch (Exception e) {
-      throw new IOException("Could not format the Kafka log directory " + logDir + ": " + e.getMessage(), e);
+      throw new IOException(
+          "Could not format the Kafka log directory " + logDir + ": " + e.getMessage(), e);
     }
   }
 
@@ -127,7 +133,9 @@ public final class EmbeddedKafka implements AutoCloseable {
         last = new IllegalStateException("Kafka broker not ready: " + e.getMessage(), e);
       }
     }
-    throw last != null ? last : new IllegalStateException("Kafka broker not ready within " + timeout);
+    throw last != null
+        ? last
+        : new IllegalStateException("Kafka broker not ready within " + timeout);
   }
 
   /** {@code host:port} for clients. */
@@ -164,8 +172,8 @@ public final class EmbeddedKafka implements AutoCloseable {
   }
 
   /**
-   * Creates the topics that do not exist yet, each with its topic configuration (e.g. {@code cleanup.policy=compact});
-   * existing ones are left as they are.
+   * Creates the topics that do not exist yet, each with its topic configuration (e.g. {@code
+   * cleanup.policy=compact}); existing ones are left as they are.
    */
   public void createTopics(int partitions, Map<String, Map<String, String>> topicsAndConfigs) {
     Collection<String> names = topicsAndConfigs.keySet();
@@ -192,7 +200,8 @@ public final class EmbeddedKafka implements AutoCloseable {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("Interrupted while creating topics", e);
     } catch (ExecutionException | TimeoutException e) {
-      throw new IllegalStateException("Could not create topics " + names + ": " + e.getMessage(), e);
+      throw new IllegalStateException(
+          "Could not create topics " + names + ": " + e.getMessage(), e);
     }
   }
 

@@ -20,8 +20,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A real Neo4j 5 server (Bolt and Neo4j's own HTTP API, auth on) run in this JVM, with its store in a directory
- * that survives restarts.
+ * A real Neo4j 5 server (Bolt and Neo4j's own HTTP API, auth on) run in this JVM, with its store in
+ * a directory that survives restarts.
  */
 public final class EmbeddedNeo4j implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(EmbeddedNeo4j.class);
@@ -37,10 +37,11 @@ public final class EmbeddedNeo4j implements AutoCloseable {
   }
 
   /**
-   * Starts Neo4j with its store under {@code dataDir}, Bolt on {@code 127.0.0.1:boltPort} and HTTP on {@code
-   * 127.0.0.1:httpPort} (0 picks free ports), and sets the {@code neo4j} user's password.
+   * Starts Neo4j with its store under {@code dataDir}, Bolt on {@code 127.0.0.1:boltPort} and HTTP
+   * on {@code 127.0.0.1:httpPort} (0 picks free ports), and sets the {@code neo4j} user's password.
    */
-  public static EmbeddedNeo4j start(Path dataDir, int boltPort, int httpPort, String password) throws Exception {
+  public static EmbeddedNeo4j start(Path dataDir, int boltPort, int httpPort, String password)
+      throws Exception {
     if (password == null || password.length() < 8) {
       throw new IllegalArgumentException("Neo4j password must have at least 8 characters");
     }
@@ -60,18 +61,22 @@ public final class EmbeddedNeo4j implements AutoCloseable {
             .withConfig(HttpConnector.enabled, true)
             .withConfig(HttpConnector.listen_address, new SocketAddress("127.0.0.1", httpPort))
             .withConfig(HttpsConnector.enabled, false)
-            // Netty 4.2 (needed by the driver) runs the 5.26 server only without the in-JVM local connector.
+            // Netty 4.2 (needed by the driver) runs the 5.26 server only without the in-JVM local
+            // connector.
             .withConfig(BoltConnectorInternalSettings.enable_local_connector, false)
             // Without these, close() waits ~10 s on Netty's quiet period.
             .withConfig(GraphDatabaseInternalSettings.netty_server_shutdown_quiet_period, 0)
-            .withConfig(GraphDatabaseInternalSettings.netty_server_shutdown_timeout, Duration.ofSeconds(1))
-            .withConfig(BoltConnectorInternalSettings.thread_pool_shutdown_wait_time, Duration.ofSeconds(1))
+            .withConfig(
+                GraphDatabaseInternalSettings.netty_server_shutdown_timeout, Duration.ofSeconds(1))
+            .withConfig(
+                BoltConnectorInternalSettings.thread_pool_shutdown_wait_time, Duration.ofSeconds(1))
             .build();
     try {
       GraphDatabaseService system = neo4j.databaseManagementService().database("system");
       try {
         system.executeTransactionally(
-            "ALTER USER neo4j SET PASSWORD $password CHANGE NOT REQUIRED", Map.of("password", password));
+            "ALTER USER neo4j SET PASSWORD $password CHANGE NOT REQUIRED",
+            Map.of("password", password));
       } catch (QueryExecutionException e) {
         // A restart on the same store with the same password: nothing to change.
         if (e.getMessage() == null || !e.getMessage().contains("cannot be the same")) {
@@ -84,7 +89,11 @@ public final class EmbeddedNeo4j implements AutoCloseable {
     }
     EmbeddedNeo4j server = new EmbeddedNeo4j(neo4j, password);
     server.running = true;
-    LOG.info("Neo4j listening on {} (Bolt) and {} (HTTP), store in {}", neo4j.boltURI(), neo4j.httpURI(), data);
+    LOG.info(
+        "Neo4j listening on {} (Bolt) and {} (HTTP), store in {}",
+        neo4j.boltURI(),
+        neo4j.httpURI(),
+        data);
     return server;
   }
 

@@ -33,7 +33,11 @@ class EmbeddedServersIT {
       kafka.createTopics(1, List.of(topic));
       try (KafkaProducer<String, String> producer =
           new KafkaProducer<>(
-              Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(), ProducerConfig.ACKS_CONFIG, "all"),
+              Map.of(
+                  ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                  kafka.bootstrapServers(),
+                  ProducerConfig.ACKS_CONFIG,
+                  "all"),
               new StringSerializer(),
               new StringSerializer())) {
         producer.send(new ProducerRecord<>(topic, "k", "v")).get();
@@ -49,13 +53,21 @@ class EmbeddedServersIT {
   void neo4jKeepsNodesAcrossRestartAndAuthenticates() throws Exception {
     Path store = dir.resolve("neo4j");
     try (EmbeddedNeo4j neo4j = EmbeddedNeo4j.start(store, 0, 0, "first-password");
-        Driver driver = GraphDatabase.driver(neo4j.boltUri(), AuthTokens.basic("neo4j", "first-password"))) {
+        Driver driver =
+            GraphDatabase.driver(neo4j.boltUri(), AuthTokens.basic("neo4j", "first-password"))) {
       driver.executableQuery("CREATE (:Probe {id: 1})").execute();
     }
     try (EmbeddedNeo4j neo4j = EmbeddedNeo4j.start(store, 0, 0, "second-password");
-        Driver driver = GraphDatabase.driver(neo4j.boltUri(), AuthTokens.basic("neo4j", "second-password"))) {
+        Driver driver =
+            GraphDatabase.driver(neo4j.boltUri(), AuthTokens.basic("neo4j", "second-password"))) {
       long count =
-          driver.executableQuery("MATCH (p:Probe) RETURN count(p) AS n").execute().records().get(0).get("n").asLong();
+          driver
+              .executableQuery("MATCH (p:Probe) RETURN count(p) AS n")
+              .execute()
+              .records()
+              .get(0)
+              .get("n")
+              .asLong();
       assertEquals(1, count);
     }
   }
@@ -64,19 +76,25 @@ class EmbeddedServersIT {
     try (KafkaConsumer<String, String> consumer =
         new KafkaConsumer<>(
             Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
-                ConsumerConfig.GROUP_ID_CONFIG, "g-" + UUID.randomUUID(),
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"),
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                kafka.bootstrapServers(),
+                ConsumerConfig.GROUP_ID_CONFIG,
+                "g-" + UUID.randomUUID(),
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+                "earliest"),
             new StringDeserializer(),
             new StringDeserializer())) {
       consumer.subscribe(List.of(topic));
       List<String> values = new ArrayList<>();
-      Poll.until(Duration.ofSeconds(30), () -> expected + " records in " + topic + ", read " + values, () -> {
-        for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(200))) {
-          values.add(r.value());
-        }
-        return values.size() >= expected;
-      });
+      Poll.until(
+          Duration.ofSeconds(30),
+          () -> expected + " records in " + topic + ", read " + values,
+          () -> {
+            for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(200))) {
+              values.add(r.value());
+            }
+            return values.size() >= expected;
+          });
       return values;
     }
   }

@@ -24,7 +24,8 @@ class FreePortsTest {
   @Test
   void handsOutDifferentPortsForTheServersOfOneProcess() throws Exception {
     int[] ports = FreePorts.pick(200);
-    assertEquals(200, java.util.Arrays.stream(ports).distinct().count(), java.util.Arrays.toString(ports));
+    assertEquals(
+        200, java.util.Arrays.stream(ports).distinct().count(), java.util.Arrays.toString(ports));
     for (int port : ports) {
       assertTrue(port < FreePorts.ephemeralLow(), port + " is in the ephemeral range");
     }

@@ -6,8 +6,9 @@ import org.neo4j.driver.Driver;
 import org.neo4j.driver.SessionConfig;
 
 /**
- * Writes rows of one kind in one {@code UNWIND $rows … MERGE} transaction per batch, inside a transaction function
- * so the driver retries transient failures. Implementations are idempotent: a replayed row changes nothing.
+ * Writes rows of one kind in one {@code UNWIND $rows … MERGE} transaction per batch, inside a
+ * transaction function so the driver retries transient failures. Implementations are idempotent: a
+ * replayed row changes nothing.
  *
  * @param <R> the row type
  */

@@ -9,31 +9,39 @@ import java.util.Objects;
 import java.util.Properties;
 
 /**
- * How sure a label must be to be counted: the minimum confidence per classification dimension. The graph keeps every
- * label with its confidence (the calibrated probability that the label is right); counting queries, the dashboard
- * and the statistics count by default only labels at or above the bar of their dimension and report the coverage
- * (how many issues in scope have labels that pass) beside each count. A label a human gave (a GitHub label, listed
- * in the issue's {@code humanGiven}) always passes; a label without a confidence passes only a bar of 0.
+ * How sure a label must be to be counted: the minimum confidence per classification dimension. The
+ * graph keeps every label with its confidence (the calibrated probability that the label is right);
+ * counting queries, the dashboard and the statistics count by default only labels at or above the
+ * bar of their dimension and report the coverage (how many issues in scope have labels that pass)
+ * beside each count. A label a human gave (a GitHub label, listed in the issue's {@code
+ * humanGiven}) always passes; a label without a confidence passes only a bar of 0.
  *
- * <p>{@link #CALIBRATED_BARS} is the one place the default bars live: per dimension, the confidence at which the
- * classifier's cross-validated precision reaches {@link #TARGET_PRECISION}.
+ * <p>{@link #CALIBRATED_BARS} is the one place the default bars live: per dimension, the confidence
+ * at which the classifier's cross-validated precision reaches {@link #TARGET_PRECISION}.
  *
  * @param mode where the bars come from
- * @param bars dimension name ({@link #DIMENSIONS}) to the minimum confidence, 0..1; every dimension present
+ * @param bars dimension name ({@link #DIMENSIONS}) to the minimum confidence, 0..1; every dimension
+ *     present
  */
-public record ConfidencePolicy(Mode mode, Map<String, Double> bars) implements java.io.Serializable {
+public record ConfidencePolicy(Mode mode, Map<String, Double> bars)
+    implements java.io.Serializable {
 
   /** The precision the calibrated bars are chosen for. */
   public static final double TARGET_PRECISION = 0.9;
 
-  /** The classification dimensions that carry a confidence ({@link Dimension#LABELLED}), by their key. */
-  public static final List<String> DIMENSIONS = Dimension.LABELLED.stream().map(Dimension::key).toList();
+  /**
+   * The classification dimensions that carry a confidence ({@link Dimension#LABELLED}), by their
+   * key.
+   */
+  public static final List<String> DIMENSIONS =
+      Dimension.LABELLED.stream().map(Dimension::key).toList();
 
   /**
-   * Per dimension, the confidence at which cross-validated precision reaches {@link #TARGET_PRECISION}: the learned
-   * classifier's 5-fold cross-validation on its training corpus (learned-1.1: the {@code precisionLevel} of each
-   * dimension in its artefact, rounded up to 3 decimals; {@code ConfidenceBarsTest} in stream-jobs checks them).
-   * Retraining the classifier means copying its new levels here.
+   * Per dimension, the confidence at which cross-validated precision reaches {@link
+   * #TARGET_PRECISION}: the learned classifier's 5-fold cross-validation on its training corpus
+   * (learned-1.1: the {@code precisionLevel} of each dimension in its artefact, rounded up to 3
+   * decimals; {@code ConfidenceBarsTest} in stream-jobs checks them). Retraining the classifier
+   * means copying its new levels here.
    */
   public static final Map<String, Double> CALIBRATED_BARS =
       orderedBars(
@@ -46,7 +54,10 @@ public record ConfidencePolicy(Mode mode, Map<String, Double> bars) implements j
               "phase", 0.712,
               "distributedSpecific", 0.779));
 
-  /** The system property that sets the server default ({@link #parse} syntax); it wins over the environment. */
+  /**
+   * The system property that sets the server default ({@link #parse} syntax); it wins over the
+   * environment.
+   */
   public static final String PROPERTY = "faultline.minConfidence";
 
   /** The environment variable that sets the server default ({@link #parse} syntax). */
@@ -83,7 +94,9 @@ public record ConfidencePolicy(Mode mode, Map<String, Double> bars) implements j
   public static ConfidencePolicy atLeast(double minConfidence) {
     if (!(minConfidence >= 0.0 && minConfidence <= 1.0)) {
       throw new IllegalArgumentException(
-          "minConfidence is " + minConfidence + ": give a number from 0 to 1, 'all' or 'calibrated'");
+          "minConfidence is "
+              + minConfidence
+              + ": give a number from 0 to 1, 'all' or 'calibrated'");
     }
     if (minConfidence == 0.0) {
       return all();
@@ -94,8 +107,9 @@ public record ConfidencePolicy(Mode mode, Map<String, Double> bars) implements j
   }
 
   /**
-   * A policy from its text form: a number from 0 to 1 (the bar of every dimension; 0 = every label), {@code all}
-   * (every label), {@code calibrated} (the per-dimension bars), or {@code default}, blank or null ({@code fallback}).
+   * A policy from its text form: a number from 0 to 1 (the bar of every dimension; 0 = every
+   * label), {@code all} (every label), {@code calibrated} (the per-dimension bars), or {@code
+   * default}, blank or null ({@code fallback}).
    *
    * @throws IllegalArgumentException naming the value and what is accepted
    */
@@ -116,16 +130,20 @@ public record ConfidencePolicy(Mode mode, Map<String, Double> bars) implements j
           return atLeast(Double.parseDouble(t));
         } catch (NumberFormatException e) {
           throw new IllegalArgumentException(
-              "minConfidence is '" + text.strip() + "': give a number from 0 to 1, 'all' or 'calibrated'", e);
+              "minConfidence is '"
+                  + text.strip()
+                  + "': give a number from 0 to 1, 'all' or 'calibrated'",
+              e);
         }
     }
   }
 
   /**
-   * The server default: system property {@value #PROPERTY}, else environment variable {@value #ENVIRONMENT}, else
-   * {@link #calibrated()}.
+   * The server default: system property {@value #PROPERTY}, else environment variable {@value
+   * #ENVIRONMENT}, else {@link #calibrated()}.
    */
-  public static ConfidencePolicy fromEnvironment(Map<String, String> environment, Properties properties) {
+  public static ConfidencePolicy fromEnvironment(
+      Map<String, String> environment, Properties properties) {
     String text = properties.getProperty(PROPERTY);
     if (text == null || text.isBlank()) {
       text = environment.get(ENVIRONMENT);
@@ -134,7 +152,8 @@ public record ConfidencePolicy(Mode mode, Map<String, Double> bars) implements j
       return parse(text, calibrated());
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(
-          "Bad default confidence bar (" + PROPERTY + " / " + ENVIRONMENT + "): " + e.getMessage(), e);
+          "Bad default confidence bar (" + PROPERTY + " / " + ENVIRONMENT + "): " + e.getMessage(),
+          e);
     }
   }
 
@@ -142,7 +161,8 @@ public record ConfidencePolicy(Mode mode, Map<String, Double> bars) implements j
   public double bar(String dimension) {
     Double bar = bars.get("symptomClass".equals(dimension) ? "symptom" : dimension);
     if (bar == null) {
-      throw new IllegalArgumentException("no confidence dimension '" + dimension + "': use one of " + DIMENSIONS);
+      throw new IllegalArgumentException(
+          "no confidence dimension '" + dimension + "': use one of " + DIMENSIONS);
     }
     return bar;
   }
@@ -158,8 +178,8 @@ public record ConfidencePolicy(Mode mode, Map<String, Double> bars) implements j
   }
 
   /**
-   * Whether a label passes: given by a human, or its confidence at or above the bar (a missing confidence passes
-   * only a bar of 0). The query library's Cypher applies the same rule.
+   * Whether a label passes: given by a human, or its confidence at or above the bar (a missing
+   * confidence passes only a bar of 0). The query library's Cypher applies the same rule.
    */
   public boolean passes(String dimension, Double confidence, boolean humanGiven) {
     double bar = bar(dimension);
@@ -180,7 +200,10 @@ public record ConfidencePolicy(Mode mode, Map<String, Double> bars) implements j
     };
   }
 
-  /** The policy as an API echoes it: {@code mode}, {@code targetPrecision}, {@code bars}, {@code text}. */
+  /**
+   * The policy as an API echoes it: {@code mode}, {@code targetPrecision}, {@code bars}, {@code
+   * text}.
+   */
   public Map<String, Object> toMap() {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("mode", mode.name().toLowerCase(Locale.ROOT));
@@ -210,12 +233,14 @@ public record ConfidencePolicy(Mode mode, Map<String, Double> bars) implements j
     for (String d : DIMENSIONS) {
       Double bar = bars.get(d);
       if (bar == null || !(bar >= 0.0 && bar <= 1.0)) {
-        throw new IllegalArgumentException("confidence bar of '" + d + "' is " + bar + ": give a number from 0 to 1");
+        throw new IllegalArgumentException(
+            "confidence bar of '" + d + "' is " + bar + ": give a number from 0 to 1");
       }
       ordered.put(d, bar);
     }
     if (!DIMENSIONS.containsAll(bars.keySet())) {
-      throw new IllegalArgumentException("unknown confidence dimensions in " + bars.keySet() + ": use " + DIMENSIONS);
+      throw new IllegalArgumentException(
+          "unknown confidence dimensions in " + bars.keySet() + ": use " + DIMENSIONS);
     }
     return java.util.Collections.unmodifiableMap(ordered);
   }

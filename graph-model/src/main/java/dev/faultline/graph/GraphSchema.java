@@ -9,10 +9,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Applies the versioned schema migrations ({@code migrations/V*.cypher}, listed in {@code migrations/index.txt}) in
- * order, each once: applied versions are recorded as {@code (:FaultlineMigration {version})}. Every statement is
- * idempotent too ({@code IF NOT EXISTS}, {@code MERGE}), so a half-applied migration is simply re-run. The
- * taxonomy nodes are then seeded from the taxonomy resource.
+ * Applies the versioned schema migrations ({@code migrations/V*.cypher}, listed in {@code
+ * migrations/index.txt}) in order, each once: applied versions are recorded as {@code
+ * (:FaultlineMigration {version})}. Every statement is idempotent too ({@code IF NOT EXISTS},
+ * {@code MERGE}), so a half-applied migration is simply re-run. The taxonomy nodes are then seeded
+ * from the taxonomy resource.
  */
 public final class GraphSchema {
   private static final Logger LOG = LoggerFactory.getLogger(GraphSchema.class);
@@ -27,7 +28,11 @@ public final class GraphSchema {
 
   /** The migration files, in the order they apply. */
   public static List<String> migrations() {
-    return CypherResources.load("migrations/index.txt").lines().map(String::strip).filter(l -> !l.isEmpty()).toList();
+    return CypherResources.load("migrations/index.txt")
+        .lines()
+        .map(String::strip)
+        .filter(l -> !l.isEmpty())
+        .toList();
   }
 
   /** Applies what is not applied yet; returns the versions applied now. */
@@ -39,7 +44,9 @@ public final class GraphSchema {
         boolean done =
             session.executeRead(
                 tx ->
-                    tx.run("MATCH (m:FaultlineMigration {version: $v}) RETURN count(m) > 0 AS done", Map.of("v", version))
+                    tx.run(
+                            "MATCH (m:FaultlineMigration {version: $v}) RETURN count(m) > 0 AS done",
+                            Map.of("v", version))
                         .single()
                         .get("done")
                         .asBoolean());

@@ -14,12 +14,13 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * One issue's newest state and classification as the graph stores it. {@link #toParameters()} is the one mapping to
- * Cypher parameters: taxonomy codes become their symbols and dimensions their {@link Dimension#key()} there.
+ * One issue's newest state and classification as the graph stores it. {@link #toParameters()} is
+ * the one mapping to Cypher parameters: taxonomy codes become their symbols and dimensions their
+ * {@link Dimension#key()} there.
  *
  * @param id {@code owner/repo#n}
- * @param stateVersion the newest event time folded into this state (issue, comment or linked PR); a row with a
- *     lower version than the stored one changes nothing
+ * @param stateVersion the newest event time folded into this state (issue, comment or linked PR); a
+ *     row with a lower version than the stored one changes nothing
  * @param updatedAtMillis GitHub's {@code updated_at} of the issue
  * @param transferredTo the new id when the issue was transferred, else null
  * @param classification null when not classified
@@ -47,11 +48,13 @@ public record IssueRow(
    * The classification of an issue, as codes of the taxonomy.
    *
    * @param distributedSpecific null when the text cannot tell
-   * @param confidence dimension (kind, symptom, rootCause, fixPattern, stage, phase, distributedSpecific) to confidence
+   * @param confidence dimension (kind, symptom, rootCause, fixPattern, stage, phase,
+   *     distributedSpecific) to confidence
    * @param evidence dimension to the rule and words that decided it
    * @param humanGiven dimensions whose value a GitHub label set
-   * @param labelSource the tier that gave the labels not in {@code humanGiven} ({@link LabelSource}: {@code rules},
-   *     {@code model} or {@code llm:<model>}); those in {@code humanGiven} are {@code human}
+   * @param labelSource the tier that gave the labels not in {@code humanGiven} ({@link
+   *     LabelSource}: {@code rules}, {@code model} or {@code llm:<model>}); those in {@code
+   *     humanGiven} are {@code human}
    * @param promptVersion the prompt version of a language model's labels, else null
    */
   public record ClassificationRow(
@@ -90,9 +93,24 @@ public record IssueRow(
         List<Dimension> humanGiven,
         String classifierVersion,
         long classifiedAtMillis) {
-      this(kind, symptom, symptomClass, rootCause, fixPattern, stage, phase, distributedSpecific, frameworkVersion,
-          versions, confidence, evidence, humanGiven, classifierVersion, classifiedAtMillis,
-          LabelSource.ofClassifierVersion(classifierVersion), null);
+      this(
+          kind,
+          symptom,
+          symptomClass,
+          rootCause,
+          fixPattern,
+          stage,
+          phase,
+          distributedSpecific,
+          frameworkVersion,
+          versions,
+          confidence,
+          evidence,
+          humanGiven,
+          classifierVersion,
+          classifiedAtMillis,
+          LabelSource.ofClassifierVersion(classifierVersion),
+          null);
     }
 
     public ClassificationRow {
@@ -101,12 +119,17 @@ public record IssueRow(
       }
     }
 
-    /** The source of one dimension's label: {@code human} when a GitHub label set it, else {@link #labelSource()}. */
+    /**
+     * The source of one dimension's label: {@code human} when a GitHub label set it, else {@link
+     * #labelSource()}.
+     */
     public String sourceOf(Dimension dimension) {
       return humanGiven != null && humanGiven.contains(dimension) ? LabelSource.HUMAN : labelSource;
     }
 
-    /** The precedence of this row over another of the same issue state ({@link LabelSource#rankOf}). */
+    /**
+     * The precedence of this row over another of the same issue state ({@link LabelSource#rankOf}).
+     */
     public int rank() {
       return LabelSource.rankOf(labelSource);
     }
@@ -153,8 +176,14 @@ public record IssueRow(
       props.put("distributedSpecific", c.distributedSpecific());
       props.put("frameworkVersion", c.frameworkVersion());
       props.put("classifierVersion", c.classifierVersion());
-      props.put("classifiedAt", java.time.Instant.ofEpochMilli(c.classifiedAtMillis()).atZone(java.time.ZoneOffset.UTC));
-      props.put("humanGiven", c.humanGiven() == null ? List.of() : c.humanGiven().stream().map(Dimension::key).toList());
+      props.put(
+          "classifiedAt",
+          java.time.Instant.ofEpochMilli(c.classifiedAtMillis()).atZone(java.time.ZoneOffset.UTC));
+      props.put(
+          "humanGiven",
+          c.humanGiven() == null
+              ? List.of()
+              : c.humanGiven().stream().map(Dimension::key).toList());
       // Provenance: the row's tier, its prompt (language model only) and each label's own source.
       props.put("labelSource", c.labelSource());
       props.put("labelRank", c.rank());
@@ -165,26 +194,38 @@ public record IssueRow(
       props.put("kindConfidence", confidence(c, Dimension.KIND));
       props.put("phaseConfidence", confidence(c, Dimension.PHASE));
       props.put("distributedSpecificConfidence", confidence(c, Dimension.DISTRIBUTED_SPECIFIC));
-      // the edge dimensions' confidences on the issue too: an UNKNOWN or NONE value has no edge to carry it
+      // the edge dimensions' confidences on the issue too: an UNKNOWN or NONE value has no edge to
+      // carry it
       props.put("symptomConfidence", confidence(c, Dimension.SYMPTOM));
       props.put("rootCauseConfidence", confidence(c, Dimension.ROOT_CAUSE));
       props.put("fixPatternConfidence", confidence(c, Dimension.FIX_PATTERN));
       props.put("stageConfidence", confidence(c, Dimension.STAGE));
-      // A dimension without an edge keeps its evidence on the issue: kind, phase and distributedSpecific always, the
-      // edge dimensions while UNKNOWN ("no diagnosis stated", "below threshold: ..."). A null removes what an
+      // A dimension without an edge keeps its evidence on the issue: kind, phase and
+      // distributedSpecific always, the
+      // edge dimensions while UNKNOWN ("no diagnosis stated", "below threshold: ..."). A null
+      // removes what an
       // earlier classification left once the edge carries it.
       props.put("kindEvidence", evidence(c, Dimension.KIND));
       props.put("phaseEvidence", evidence(c, Dimension.PHASE));
       props.put("distributedSpecificEvidence", evidence(c, Dimension.DISTRIBUTED_SPECIFIC));
       props.put("symptomEvidence", known(c.symptom()) ? null : evidence(c, Dimension.SYMPTOM));
-      props.put("rootCauseEvidence", known(c.rootCause()) ? null : evidence(c, Dimension.ROOT_CAUSE));
-      props.put("fixPatternEvidence", known(c.fixPattern()) ? null : evidence(c, Dimension.FIX_PATTERN));
+      props.put(
+          "rootCauseEvidence", known(c.rootCause()) ? null : evidence(c, Dimension.ROOT_CAUSE));
+      props.put(
+          "fixPatternEvidence", known(c.fixPattern()) ? null : evidence(c, Dimension.FIX_PATTERN));
       props.put("stageEvidence", known(c.stage()) ? null : evidence(c, Dimension.STAGE));
       if (c.versions() != null) {
         c.versions()
             .forEach(
                 (component, version) ->
-                    versionRows.add(Map.of("id", component + "@" + version, "component", component, "version", version)));
+                    versionRows.add(
+                        Map.of(
+                            "id",
+                            component + "@" + version,
+                            "component",
+                            component,
+                            "version",
+                            version)));
       }
       m.put("symptomEdge", edge(c, Dimension.SYMPTOM, c.symptom()));
       m.put("rootCauseEdge", edge(c, Dimension.ROOT_CAUSE, c.rootCause()));

@@ -2,7 +2,10 @@ package dev.faultline.graph;
 
 import org.neo4j.driver.Driver;
 
-/** Upserts issues with their classification, labels, versions and release (write/upsert-issues.cypher). */
+/**
+ * Upserts issues with their classification, labels, versions and release
+ * (write/upsert-issues.cypher).
+ */
 public final class IssueWriter extends BatchWriter<IssueRow> {
   public IssueWriter(Driver driver, String database) {
     super(driver, database, "write/upsert-issues.cypher");

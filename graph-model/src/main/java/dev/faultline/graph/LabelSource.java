@@ -3,21 +3,27 @@ package dev.faultline.graph;
 import java.util.Locale;
 
 /**
- * Where a label in the graph came from: {@code rules}, {@code model} (the learned layer over the rules),
- * {@code llm:<model>} (a language model's validated answer) or {@code human} (a GitHub label a person set). Recorded on
- * the issue per dimension ({@code kindSource}, {@code symptomSource}, …) and on each classification edge
- * ({@code source}). Precedence: a person's label over every tier, a language model's over the offline tiers.
+ * Where a label in the graph came from: {@code rules}, {@code model} (the learned layer over the
+ * rules), {@code llm:<model>} (a language model's validated answer) or {@code human} (a GitHub
+ * label a person set). Recorded on the issue per dimension ({@code kindSource}, {@code
+ * symptomSource}, …) and on each classification edge ({@code source}). Precedence: a person's label
+ * over every tier, a language model's over the offline tiers.
  */
 public final class LabelSource {
   public static final String RULES = "rules";
   public static final String MODEL = "model";
   public static final String HUMAN = "human";
+
   /** Prefix of a language model's source; the model's name follows. */
   public static final String LLM_PREFIX = "llm:";
 
   /** Rank of a row whose labels come from an offline tier (rules or the learned layer). */
   public static final int OFFLINE_RANK = 0;
-  /** Rank of a row whose labels come from a language model: it wins over an offline row of the same issue state. */
+
+  /**
+   * Rank of a row whose labels come from a language model: it wins over an offline row of the same
+   * issue state.
+   */
   public static final int LLM_RANK = 1;
 
   private LabelSource() {}
@@ -28,8 +34,9 @@ public final class LabelSource {
   }
 
   /**
-   * The tier that produced a classifier version: {@code rules-…} is the rules, {@code llm:<model>/<prompt>} a
-   * language model, anything else (the learned layer's {@code learned-…}) the model.
+   * The tier that produced a classifier version: {@code rules-…} is the rules, {@code
+   * llm:<model>/<prompt>} a language model, anything else (the learned layer's {@code learned-…})
+   * the model.
    */
   public static String ofClassifierVersion(String classifierVersion) {
     if (classifierVersion == null) {
@@ -41,18 +48,26 @@ public final class LabelSource {
     }
     if (v.startsWith(LLM_PREFIX)) {
       int slash = classifierVersion.indexOf('/');
-      return classifierVersion.strip().substring(0, slash < 0 ? classifierVersion.strip().length() : slash);
+      return classifierVersion
+          .strip()
+          .substring(0, slash < 0 ? classifierVersion.strip().length() : slash);
     }
     return MODEL;
   }
 
-  /** The prompt version of a language model's classifier version ({@code llm:<model>/<prompt>}), else null. */
+  /**
+   * The prompt version of a language model's classifier version ({@code llm:<model>/<prompt>}),
+   * else null.
+   */
   public static String promptOf(String classifierVersion) {
-    if (classifierVersion == null || !classifierVersion.strip().toLowerCase(Locale.ROOT).startsWith(LLM_PREFIX)) {
+    if (classifierVersion == null
+        || !classifierVersion.strip().toLowerCase(Locale.ROOT).startsWith(LLM_PREFIX)) {
       return null;
     }
     int slash = classifierVersion.indexOf('/');
-    return slash < 0 || slash == classifierVersion.length() - 1 ? null : classifierVersion.substring(slash + 1).strip();
+    return slash < 0 || slash == classifierVersion.length() - 1
+        ? null
+        : classifierVersion.substring(slash + 1).strip();
   }
 
   /** Whether a source is a language model's. */
@@ -60,7 +75,10 @@ public final class LabelSource {
     return source != null && source.startsWith(LLM_PREFIX);
   }
 
-  /** The precedence rank of a row from a tier: {@link #LLM_RANK} for a language model, else {@link #OFFLINE_RANK}. */
+  /**
+   * The precedence rank of a row from a tier: {@link #LLM_RANK} for a language model, else {@link
+   * #OFFLINE_RANK}.
+   */
   public static int rankOf(String tierSource) {
     return isLlm(tierSource) ? LLM_RANK : OFFLINE_RANK;
   }

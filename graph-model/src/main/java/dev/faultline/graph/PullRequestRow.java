@@ -6,12 +6,12 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A pull request's newest state, or a change that reached the default branch without one (read from git history:
- * {@code id} is {@code owner/repo@sha} and {@code number} is 0).
+ * A pull request's newest state, or a change that reached the default branch without one (read from
+ * git history: {@code id} is {@code owner/repo@sha} and {@code number} is 0).
  *
  * @param fixes ids ({@code owner/repo#n}) of the issues its closing keywords name
- * @param sizeKnown whether additions, deletions and changed files were in the payload; when not, the graph keeps the
- *     sizes it has
+ * @param sizeKnown whether additions, deletions and changed files were in the payload; when not,
+ *     the graph keeps the sizes it has
  * @param source {@code git} for changes read from a clone's history, null for GitHub's payloads
  * @param changeKind for git history: {@code SQUASH}, {@code MERGE} or {@code DIRECT}
  * @param mergeCommitSha the commit that brought it to the default branch, when known
@@ -42,8 +42,8 @@ public record PullRequestRow(
     Classification classification) {
 
   /**
-   * What the classifier says a merged change fixes (taxonomy codes), so fix statistics exist also for changes that
-   * close no issue.
+   * What the classifier says a merged change fixes (taxonomy codes), so fix statistics exist also
+   * for changes that close no issue.
    */
   public record Classification(
       String kind,

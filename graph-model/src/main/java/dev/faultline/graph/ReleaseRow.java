@@ -7,8 +7,9 @@ import java.util.Map;
  * A release of a framework.
  *
  * @param version as written, without a leading {@code v}
- * @param source {@code git} for a release tag read from a clone (its date is the tag's), {@code github} for a GitHub
- *     release (its date is the publication's), which a later tag row does not overwrite
+ * @param source {@code git} for a release tag read from a clone (its date is the tag's), {@code
+ *     github} for a GitHub release (its date is the publication's), which a later tag row does not
+ *     overwrite
  */
 public record ReleaseRow(
     String framework,
@@ -23,7 +24,13 @@ public record ReleaseRow(
 
   /** A GitHub release. */
   public ReleaseRow(
-      String framework, String repo, String version, String tag, String url, long publishedAtMillis, boolean prerelease,
+      String framework,
+      String repo,
+      String version,
+      String tag,
+      String url,
+      long publishedAtMillis,
+      boolean prerelease,
       boolean deleted) {
     this(framework, repo, version, tag, url, publishedAtMillis, prerelease, deleted, "github");
   }

@@ -9,11 +9,13 @@ import org.neo4j.driver.Driver;
 import org.neo4j.driver.SessionConfig;
 
 /**
- * Creates or updates the taxonomy nodes (symptom classes, symptoms with their IS_A edges, root causes, fix patterns,
- * stages) from the one taxonomy resource. Idempotent; run at every start after the migrations.
+ * Creates or updates the taxonomy nodes (symptom classes, symptoms with their IS_A edges, root
+ * causes, fix patterns, stages) from the one taxonomy resource. Idempotent; run at every start
+ * after the migrations.
  */
 public final class TaxonomySeeder {
-  private static final List<String> STATEMENTS = CypherResources.statements("write/seed-taxonomy.cypher");
+  private static final List<String> STATEMENTS =
+      CypherResources.statements("write/seed-taxonomy.cypher");
 
   private final Driver driver;
   private final String database;

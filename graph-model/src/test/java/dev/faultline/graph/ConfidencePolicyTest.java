@@ -25,9 +25,14 @@ class ConfidencePolicyTest {
 
   @Test
   void rejectsABarOutsideZeroToOneNamingWhatIsAccepted() {
-    var e = assertThrows(IllegalArgumentException.class, () -> ConfidencePolicy.parse("1.5", ConfidencePolicy.all()));
+    var e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> ConfidencePolicy.parse("1.5", ConfidencePolicy.all()));
     assertTrue(e.getMessage().contains("from 0 to 1"), e.getMessage());
-    assertThrows(IllegalArgumentException.class, () -> ConfidencePolicy.parse("sure", ConfidencePolicy.all()));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> ConfidencePolicy.parse("sure", ConfidencePolicy.all()));
   }
 
   @Test
@@ -48,10 +53,14 @@ class ConfidencePolicyTest {
     assertEquals(0.6, ConfidencePolicy.fromEnvironment(env, props).bar("stage"));
     props.setProperty(ConfidencePolicy.PROPERTY, "all");
     assertEquals(ConfidencePolicy.all(), ConfidencePolicy.fromEnvironment(env, props));
-    assertEquals(ConfidencePolicy.calibrated(), ConfidencePolicy.fromEnvironment(Map.of(), new Properties()));
+    assertEquals(
+        ConfidencePolicy.calibrated(),
+        ConfidencePolicy.fromEnvironment(Map.of(), new Properties()));
     assertThrows(
         IllegalArgumentException.class,
-        () -> ConfidencePolicy.fromEnvironment(Map.of(ConfidencePolicy.ENVIRONMENT, "x"), new Properties()));
+        () ->
+            ConfidencePolicy.fromEnvironment(
+                Map.of(ConfidencePolicy.ENVIRONMENT, "x"), new Properties()));
   }
 
   @Test

@@ -20,7 +20,9 @@ class LabelSourceTest {
   void namesTheTierOfAClassifierVersion() {
     assertEquals("rules", LabelSource.ofClassifierVersion("rules-1.3.1+taxonomy-v1"));
     assertEquals("model", LabelSource.ofClassifierVersion("learned-2+rules-1.3.1"));
-    assertEquals("llm:qwen2.5-7b", LabelSource.ofClassifierVersion("llm:qwen2.5-7b/faultline-prompt-1.abcd1234"));
+    assertEquals(
+        "llm:qwen2.5-7b",
+        LabelSource.ofClassifierVersion("llm:qwen2.5-7b/faultline-prompt-1.abcd1234"));
     assertEquals("llm:m", LabelSource.ofClassifierVersion("llm:m"));
   }
 
@@ -33,17 +35,45 @@ class LabelSourceTest {
 
   @Test
   void aDimensionAPersonLabelledIsHumanWhateverTheTier() {
-    IssueRow.ClassificationRow c = new IssueRow.ClassificationRow(
-        Kind.BUG, Symptom.HANG, SymptomClass.valueOf("HANG"), RootCause.UNKNOWN, FixPattern.UNKNOWN,
-        Stage.COMMUNICATION, Phase.TRAINING, Boolean.TRUE, null, Map.of(), Map.of(), Map.of(), List.of(Dimension.KIND),
-        "llm:m/p1", 0L, "llm:m", "p1");
+    IssueRow.ClassificationRow c =
+        new IssueRow.ClassificationRow(
+            Kind.BUG,
+            Symptom.HANG,
+            SymptomClass.valueOf("HANG"),
+            RootCause.UNKNOWN,
+            FixPattern.UNKNOWN,
+            Stage.COMMUNICATION,
+            Phase.TRAINING,
+            Boolean.TRUE,
+            null,
+            Map.of(),
+            Map.of(),
+            Map.of(),
+            List.of(Dimension.KIND),
+            "llm:m/p1",
+            0L,
+            "llm:m",
+            "p1");
     assertEquals("human", c.sourceOf(Dimension.KIND));
     assertEquals("llm:m", c.sourceOf(Dimension.SYMPTOM));
     assertEquals(1, c.rank());
-    IssueRow.ClassificationRow offline = new IssueRow.ClassificationRow(
-        Kind.BUG, Symptom.HANG, SymptomClass.valueOf("HANG"), RootCause.UNKNOWN, FixPattern.UNKNOWN,
-        Stage.COMMUNICATION, Phase.TRAINING, Boolean.TRUE, null, Map.of(), Map.of(), Map.of(), List.of(),
-        "rules-1.3.1+taxonomy-v1", 0L);
+    IssueRow.ClassificationRow offline =
+        new IssueRow.ClassificationRow(
+            Kind.BUG,
+            Symptom.HANG,
+            SymptomClass.valueOf("HANG"),
+            RootCause.UNKNOWN,
+            FixPattern.UNKNOWN,
+            Stage.COMMUNICATION,
+            Phase.TRAINING,
+            Boolean.TRUE,
+            null,
+            Map.of(),
+            Map.of(),
+            Map.of(),
+            List.of(),
+            "rules-1.3.1+taxonomy-v1",
+            0L);
     assertEquals("rules", offline.labelSource());
     assertEquals(null, offline.promptVersion());
     assertEquals(0, offline.rank());

@@ -4,7 +4,10 @@ import dev.faultline.cli.CliCommand;
 import picocli.AutoComplete;
 import picocli.CommandLine.Command;
 
-/** {@code faultline completion}: a bash (and zsh) completion script of every command and option, generated. */
+/**
+ * {@code faultline completion}: a bash (and zsh) completion script of every command and option,
+ * generated.
+ */
 @Command(
     name = "completion",
     description = {

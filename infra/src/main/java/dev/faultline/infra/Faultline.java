@@ -16,13 +16,17 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
- * The {@code faultline} command: its subcommands on picocli ({@link Cli} says how every command answers help, usage
- * errors and failures).
+ * The {@code faultline} command: its subcommands on picocli ({@link Cli} says how every command
+ * answers help, usage errors and failures).
  */
 @Command(
     name = "faultline",
-    description = "A streaming pipeline and knowledge graph of defects in distributed deep-learning frameworks.",
-    footer = {"", "Run 'faultline COMMAND --help' for a command's options; 'faultline completion' for shell completion."})
+    description =
+        "A streaming pipeline and knowledge graph of defects in distributed deep-learning frameworks.",
+    footer = {
+      "",
+      "Run 'faultline COMMAND --help' for a command's options; 'faultline completion' for shell completion."
+    })
 public final class Faultline extends CliCommand {
 
   /** Every command the launcher offers, reading {@code env}. */
@@ -62,10 +66,18 @@ public final class Faultline extends CliCommand {
     throw usageError("name a command");
   }
 
-  /** {@code faultline help [COMMAND...]}: the help of faultline or of a command, as {@code --help} prints it. */
-  @Command(name = "help", description = "Print the help of faultline or of a command (as COMMAND --help does).")
+  /**
+   * {@code faultline help [COMMAND...]}: the help of faultline or of a command, as {@code --help}
+   * prints it.
+   */
+  @Command(
+      name = "help",
+      description = "Print the help of faultline or of a command (as COMMAND --help does).")
   static final class HelpCommand extends CliCommand {
-    @CommandLine.Parameters(paramLabel = "COMMAND", arity = "0..*", description = "a command, e.g. jobs submit")
+    @CommandLine.Parameters(
+        paramLabel = "COMMAND",
+        arity = "0..*",
+        description = "a command, e.g. jobs submit")
     java.util.List<String> path = new java.util.ArrayList<>();
 
     @Override
@@ -83,9 +95,9 @@ public final class Faultline extends CliCommand {
   }
 
   /**
-   * {@code faultline bench}: the benchmark harness is a development tool in its own module ({@code bench/}), which
-   * the launcher does not ship; the {@code ./faultline} script hands {@code bench} over to {@code bench/run}. Listed
-   * here so that help and completion name it.
+   * {@code faultline bench}: the benchmark harness is a development tool in its own module ({@code
+   * bench/}), which the launcher does not ship; the {@code ./faultline} script hands {@code bench}
+   * over to {@code bench/run}. Listed here so that help and completion name it.
    */
   @Command(
       name = "bench",
@@ -100,7 +112,8 @@ public final class Faultline extends CliCommand {
 
     @Override
     public Integer call() {
-      err.println("faultline bench: run it from the source tree: ./faultline bench or bench/run (see bench/README.md)");
+      err.println(
+          "faultline bench: run it from the source tree: ./faultline bench or bench/run (see bench/README.md)");
       return Cli.USAGE;
     }
   }

@@ -26,10 +26,14 @@ final class MigrateCommand extends CliCommand {
   @Override
   public Integer call() {
     GraphConfig config = GraphConfig.fromEnvironment(System.getenv());
-    try (Driver driver = GraphDatabase.driver(config.uri(), AuthTokens.basic(config.user(), config.password()))) {
+    try (Driver driver =
+        GraphDatabase.driver(config.uri(), AuthTokens.basic(config.user(), config.password()))) {
       driver.verifyConnectivity();
       List<String> applied = new GraphSchema(driver, config.database()).migrate();
-      out.println(applied.isEmpty() ? "Graph schema is up to date." : "Applied migrations: " + String.join(", ", applied));
+      out.println(
+          applied.isEmpty()
+              ? "Graph schema is up to date."
+              : "Applied migrations: " + String.join(", ", applied));
     }
     return 0;
   }

@@ -25,8 +25,8 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code faultline query --list} and {@code faultline query NAME [--param k=v]... [--format table|json|csv]}: the
- * graph's named queries, run against the Neo4j named by the environment.
+ * {@code faultline query --list} and {@code faultline query NAME [--param k=v]... [--format
+ * table|json|csv]}: the graph's named queries, run against the Neo4j named by the environment.
  */
 @Command(
     name = "query",
@@ -49,15 +49,23 @@ final class QueryCommand extends CliCommand {
   @Parameters(paramLabel = "NAME", arity = "0..1", description = "the query (see --list)")
   String query;
 
-  @Option(names = "--list", description = "list the queries with their parameters, types and defaults")
+  @Option(
+      names = "--list",
+      description = "list the queries with their parameters, types and defaults")
   boolean list;
 
-  @Option(names = {"--param", "-p"}, paramLabel = "NAME=VALUE",
+  @Option(
+      names = {"--param", "-p"},
+      paramLabel = "NAME=VALUE",
       description = "a query parameter; repeat for several. VALUE 'null' means no value")
   List<String> params = new ArrayList<>();
 
-  @Option(names = "--format", paramLabel = "FORMAT", converter = FormatConverter.class,
-      completionCandidates = FormatNames.class, description = "table, json (an array of row objects) or csv")
+  @Option(
+      names = "--format",
+      paramLabel = "FORMAT",
+      converter = FormatConverter.class,
+      completionCandidates = FormatNames.class,
+      description = "table, json (an array of row objects) or csv")
   ResultFormatter.Format format = ResultFormatter.Format.TABLE;
 
   private final Map<String, String> environment;
@@ -66,7 +74,10 @@ final class QueryCommand extends CliCommand {
     this(System.getenv());
   }
 
-  /** A command reading its Neo4j settings and default confidence bar from {@code environment} (tests pass their own). */
+  /**
+   * A command reading its Neo4j settings and default confidence bar from {@code environment} (tests
+   * pass their own).
+   */
   QueryCommand(Map<String, String> environment) {
     this.environment = environment;
   }
@@ -102,7 +113,9 @@ final class QueryCommand extends CliCommand {
         definitions.stream().filter(d -> d.name().equals(arguments.query)).findFirst().orElse(null);
     if (query == null) {
       err.println(
-          "faultline query: unknown query '" + arguments.query + "': run 'faultline query --list' to see them");
+          "faultline query: unknown query '"
+              + arguments.query
+              + "': run 'faultline query --list' to see them");
       return 2;
     }
     ConfidencePolicy confidence;
@@ -120,7 +133,8 @@ final class QueryCommand extends CliCommand {
       err.println("faultline query: " + e.getMessage());
       return 2;
     }
-    try (Driver driver = GraphDatabase.driver(config.uri(), AuthTokens.basic(config.user(), config.password()))) {
+    try (Driver driver =
+        GraphDatabase.driver(config.uri(), AuthTokens.basic(config.user(), config.password()))) {
       List<Map<String, Object>> rows =
           new QueryLibrary(driver, config.database(), QueryLibrary.DEFAULT_TIMEOUT, confidence)
               .run(query.name(), arguments.parameters);
@@ -128,16 +142,21 @@ final class QueryCommand extends CliCommand {
       return 0;
     } catch (ServiceUnavailableException e) {
       err.println(
-          "faultline query: cannot reach Neo4j at " + config.uri()
-              + ": start the local stack ('faultline local') or set FAULTLINE_NEO4J_URI (" + e.getMessage() + ")");
+          "faultline query: cannot reach Neo4j at "
+              + config.uri()
+              + ": start the local stack ('faultline local') or set FAULTLINE_NEO4J_URI ("
+              + e.getMessage()
+              + ")");
       return 1;
     } catch (AuthenticationException e) {
       err.println(
-          "faultline query: Neo4j refused user '" + config.user()
+          "faultline query: Neo4j refused user '"
+              + config.user()
               + "': check FAULTLINE_NEO4J_USER and FAULTLINE_NEO4J_PASSWORD");
       return 1;
     } catch (ClientException e) {
-      err.println("faultline query " + query.name() + ": Neo4j rejected the query: " + e.getMessage());
+      err.println(
+          "faultline query " + query.name() + ": Neo4j rejected the query: " + e.getMessage());
       return 1;
     }
   }
@@ -181,7 +200,8 @@ final class QueryCommand extends CliCommand {
   }
 
   /** The parsed command line. */
-  private record Arguments(String query, ResultFormatter.Format format, Map<String, String> parameters) {}
+  private record Arguments(
+      String query, ResultFormatter.Format format, Map<String, String> parameters) {}
 
   /** {@code --format}: table, json or csv, in any case. */
   static final class FormatConverter implements CommandLine.ITypeConverter<ResultFormatter.Format> {

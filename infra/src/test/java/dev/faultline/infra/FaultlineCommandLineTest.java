@@ -16,14 +16,20 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import picocli.CommandLine;
 
-/** Every command and subcommand of {@code faultline} answers help, usage errors and completion the same way. */
+/**
+ * Every command and subcommand of {@code faultline} answers help, usage errors and completion the
+ * same way.
+ */
 class FaultlineCommandLineTest {
   private final ByteArrayOutputStream out = new ByteArrayOutputStream();
   private final ByteArrayOutputStream err = new ByteArrayOutputStream();
 
   private int run(String... args) {
     return new Faultline()
-        .run(args, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        .run(
+            args,
+            new PrintStream(out, true, StandardCharsets.UTF_8),
+            new PrintStream(err, true, StandardCharsets.UTF_8));
   }
 
   private String out() {
@@ -34,7 +40,9 @@ class FaultlineCommandLineTest {
     return err.toString(StandardCharsets.UTF_8);
   }
 
-  /** The path of every command and subcommand below {@code faultline}, e.g. {@code [jobs, submit]}. */
+  /**
+   * The path of every command and subcommand below {@code faultline}, e.g. {@code [jobs, submit]}.
+   */
   static Stream<List<String>> commands() {
     List<List<String>> paths = new ArrayList<>();
     collect(Faultline.commandLine(Map.of()), new ArrayList<>(), paths);
@@ -42,20 +50,42 @@ class FaultlineCommandLineTest {
   }
 
   private static void collect(CommandLine commandLine, List<String> path, List<List<String>> into) {
-    commandLine.getSubcommands().forEach((name, sub) -> {
-      List<String> p = new ArrayList<>(path);
-      p.add(name);
-      into.add(p);
-      collect(sub, p, into);
-    });
+    commandLine
+        .getSubcommands()
+        .forEach(
+            (name, sub) -> {
+              List<String> p = new ArrayList<>(path);
+              p.add(name);
+              into.add(p);
+              collect(sub, p, into);
+            });
   }
 
   @Test
   void theLauncherHasEveryCommandAndTheirSubcommands() {
     List<String> names = commands().map(p -> String.join(" ", p)).toList();
-    for (String expected : List.of("local", "classify", "eval", "llm export", "llm import", "train", "backfill gharchive",
-        "backfill github", "backfill git", "query", "migrate", "jobs submit", "jobs stop", "jobs savepoint",
-        "jobs cancel", "jobs list", "ingest", "bench", "completion", "help")) {
+    for (String expected :
+        List.of(
+            "local",
+            "classify",
+            "eval",
+            "llm export",
+            "llm import",
+            "train",
+            "backfill gharchive",
+            "backfill github",
+            "backfill git",
+            "query",
+            "migrate",
+            "jobs submit",
+            "jobs stop",
+            "jobs savepoint",
+            "jobs cancel",
+            "jobs list",
+            "ingest",
+            "bench",
+            "completion",
+            "help")) {
       assertTrue(names.contains(expected), expected + " missing from " + names);
     }
   }
@@ -85,9 +115,13 @@ class FaultlineCommandLineTest {
     int code = run(args.toArray(String[]::new));
     assertEquals(2, code, err());
     if (command.getCommandSpec().unmatchedArgsBindings().isEmpty()) {
-      // (jobs submit hands unknown options to the job, bench to bench/run: not usage errors of their own)
+      // (jobs submit hands unknown options to the job, bench to bench/run: not usage errors of
+      // their own)
       // (picocli names a missing required option first, when there is one)
-      assertTrue(err().contains("Unknown option: '--no-such-option'") || err().startsWith("Missing required"), err());
+      assertTrue(
+          err().contains("Unknown option: '--no-such-option'")
+              || err().startsWith("Missing required"),
+          err());
       assertTrue(err().contains("Usage: faultline " + String.join(" ", path)), err());
       assertEquals("", out());
     }
@@ -96,7 +130,8 @@ class FaultlineCommandLineTest {
   @Test
   void jobsSubmitHelpIsHelpNotAFlagWithoutAValue() {
     assertEquals(0, run("jobs", "submit", "--help"));
-    assertTrue(out().contains("--jobmanager=HOST:PORT") && out().contains("Default: pipeline"), out());
+    assertTrue(
+        out().contains("--jobmanager=HOST:PORT") && out().contains("Default: pipeline"), out());
   }
 
   @Test
@@ -111,7 +146,10 @@ class FaultlineCommandLineTest {
   @Test
   void anUnknownCommandOrNoneExitsTwoWithTheUsage() {
     assertEquals(2, run("nonsense"));
-    assertTrue(err().contains("Unmatched argument at index 0: 'nonsense'") && err().contains("Usage: faultline"), err());
+    assertTrue(
+        err().contains("Unmatched argument at index 0: 'nonsense'")
+            && err().contains("Usage: faultline"),
+        err());
     err.reset();
     assertEquals(2, run());
     assertTrue(err().contains("name a command") && err().contains("Commands:"), err());
@@ -122,8 +160,10 @@ class FaultlineCommandLineTest {
   void helpListsEveryCommandWithItsSummary() {
     assertEquals(0, run("--help"));
     String help = out();
-    assertTrue(help.contains("classify") && help.contains("Classify issues from a JSONL file"), help);
-    assertTrue(help.contains("jobs") && help.contains("Submit, savepoint, stop, cancel or list"), help);
+    assertTrue(
+        help.contains("classify") && help.contains("Classify issues from a JSONL file"), help);
+    assertTrue(
+        help.contains("jobs") && help.contains("Submit, savepoint, stop, cancel or list"), help);
     out.reset();
     assertEquals(0, run("help", "jobs"));
     assertTrue(out().startsWith("Usage: faultline jobs"), out());
@@ -138,15 +178,19 @@ class FaultlineCommandLineTest {
     assertTrue(err().contains("--param needs NAME=VALUE, got 'noEquals'"), err());
     err.reset();
     assertEquals(2, run("jobs", "cancel", "--jobmanager", "127.0.0.1:1"));
-    assertTrue(err().startsWith("faultline jobs cancel: pass --job-id ID or --job pipeline|stats"), err());
+    assertTrue(
+        err().startsWith("faultline jobs cancel: pass --job-id ID or --job pipeline|stats"), err());
   }
 
   @Test
   void completionPrintsABashScriptOfEveryCommandAndOption() {
     assertEquals(0, run("completion"));
     String script = out();
-    assertTrue(script.contains("complete -F _complete_faultline"), script.lines().limit(20).toList().toString());
-    for (String word : List.of("backfill", "gharchive", "--tag-pattern", "submit", "--from-savepoint", "--tier")) {
+    assertTrue(
+        script.contains("complete -F _complete_faultline"),
+        script.lines().limit(20).toList().toString());
+    for (String word :
+        List.of("backfill", "gharchive", "--tag-pattern", "submit", "--from-savepoint", "--tier")) {
       assertTrue(script.contains(word), word + " not in the completion script");
     }
     assertFalse(script.contains("Usage:"));

@@ -16,7 +16,10 @@ class QueryCommandTest {
 
   private int run(Map<String, String> env, String... args) {
     return new QueryCommand(env)
-        .run(args, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        .run(
+            args,
+            new PrintStream(out, true, StandardCharsets.UTF_8),
+            new PrintStream(err, true, StandardCharsets.UTF_8));
   }
 
   @Test
@@ -24,17 +27,25 @@ class QueryCommandTest {
     assertEquals(0, run(Map.of(), "--list"));
     String listing = out.toString(StandardCharsets.UTF_8);
     assertTrue(
-        listing.contains("--param minConfidence=Confidence  (default: calibrated per dimension, or FAULTLINE_MIN_CONFIDENCE)"),
+        listing.contains(
+            "--param minConfidence=Confidence  (default: calibrated per dimension, or FAULTLINE_MIN_CONFIDENCE)"),
         listing);
-    assertTrue(listing.contains("columns: stage, symptomClass, symptom, issues, shareOfStage, inScope, labelled, coverage"), listing);
+    assertTrue(
+        listing.contains(
+            "columns: stage, symptomClass, symptom, issues, shareOfStage, inScope, labelled, coverage"),
+        listing);
   }
 
   @Test
   void rejectsABadBarOnTheCommandLineOrInTheEnvironmentNamingIt() {
     assertEquals(2, run(Map.of(), "stage-symptom-matrix", "--param", "minConfidence=high"));
-    assertTrue(err.toString(StandardCharsets.UTF_8).contains("minConfidence"), err.toString(StandardCharsets.UTF_8));
+    assertTrue(
+        err.toString(StandardCharsets.UTF_8).contains("minConfidence"),
+        err.toString(StandardCharsets.UTF_8));
     err.reset();
     assertEquals(2, run(Map.of("FAULTLINE_MIN_CONFIDENCE", "most"), "stage-symptom-matrix"));
-    assertTrue(err.toString(StandardCharsets.UTF_8).contains("FAULTLINE_MIN_CONFIDENCE"), err.toString(StandardCharsets.UTF_8));
+    assertTrue(
+        err.toString(StandardCharsets.UTF_8).contains("FAULTLINE_MIN_CONFIDENCE"),
+        err.toString(StandardCharsets.UTF_8));
   }
 }

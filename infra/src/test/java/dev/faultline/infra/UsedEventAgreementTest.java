@@ -33,11 +33,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The receiver and the issue pipeline's normaliser agree on which GitHub events and actions are used: every payload
- * of {@code ../shared/fixtures/github-webhooks/} goes through the real receiver, and what it published goes through
- * the normaliser. The receiver answers {@code used: true} exactly for the deliveries the normaliser turns into
- * records (the one exception, by payload and not by event or action: a comment on a pull request's conversation,
- * which is no issue of ours). Skipped where the shared fixtures are absent.
+ * The receiver and the issue pipeline's normaliser agree on which GitHub events and actions are
+ * used: every payload of {@code ../shared/fixtures/github-webhooks/} goes through the real
+ * receiver, and what it published goes through the normaliser. The receiver answers {@code used:
+ * true} exactly for the deliveries the normaliser turns into records (the one exception, by payload
+ * and not by event or action: a comment on a pull request's conversation, which is no issue of
+ * ours). Skipped where the shared fixtures are absent.
  */
 class UsedEventAgreementTest {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -60,9 +61,15 @@ class UsedEventAgreementTest {
           public void close() {}
         };
     // GitHub's examples date from 2018-2021: no replay cut-off here.
-    IngestConfig config = IngestConfig.builder().secret(secret).spoolDir(tmp).maxDeliveryAge(Duration.ZERO).build();
+    IngestConfig config =
+        IngestConfig.builder().secret(secret).spoolDir(tmp).maxDeliveryAge(Duration.ZERO).build();
     WebhookApp app =
-        new WebhookApp(config, publisher, List.of(), new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), List.of())
+        new WebhookApp(
+                config,
+                publisher,
+                List.of(),
+                new PrometheusMeterRegistry(PrometheusConfig.DEFAULT),
+                List.of())
             .start("127.0.0.1", 0);
     GitHubNormaliser normaliser = new GitHubNormaliser(JSON);
     HttpClient client = HttpClient.newHttpClient();
@@ -80,7 +87,8 @@ class UsedEventAgreementTest {
         String id = "agreement-" + name;
         HttpResponse<String> response =
             client.send(
-                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + app.port() + "/webhooks/github"))
+                HttpRequest.newBuilder(
+                        URI.create("http://127.0.0.1:" + app.port() + "/webhooks/github"))
                     .header("Content-Type", "application/json")
                     .header("X-GitHub-Event", event)
                     .header("X-GitHub-Delivery", id)
@@ -90,26 +98,36 @@ class UsedEventAgreementTest {
                 HttpResponse.BodyHandlers.ofString());
         Delivery delivery = published.get(id);
         if (response.statusCode() / 100 != 2 || delivery == null) {
-          disagreements.add(name + ": not published, " + response.statusCode() + " " + response.body());
+          disagreements.add(
+              name + ": not published, " + response.statusCode() + " " + response.body());
           continue;
         }
         boolean used = JSON.readTree(response.body()).path("used").asBoolean();
         String eventAction = event + "." + delivery.getAction();
         (used ? usedSeen : unusedSeen).add(eventAction);
         JsonNode payload = JSON.readTree(body);
-        boolean commentOnPullRequest = event.equals("issue_comment") && payload.path("issue").has("pull_request");
+        boolean commentOnPullRequest =
+            event.equals("issue_comment") && payload.path("issue").has("pull_request");
         int records;
         try {
           records = normaliser.normalise(delivery).size();
         } catch (PoisonRecordException e) {
-          disagreements.add(name + ": used " + used + ", but the normaliser dead-letters it: " + e.getMessage());
+          disagreements.add(
+              name + ": used " + used + ", but the normaliser dead-letters it: " + e.getMessage());
           continue;
         }
         if (used != UsedEvent.isUsed(event, delivery.getAction())) {
-          disagreements.add(name + ": the receiver answered used " + used + ", the table says the opposite");
+          disagreements.add(
+              name + ": the receiver answered used " + used + ", the table says the opposite");
         }
         if ((records > 0) != (used && !commentOnPullRequest)) {
-          disagreements.add(name + ": the receiver answered used " + used + ", the normaliser made " + records + " records");
+          disagreements.add(
+              name
+                  + ": the receiver answered used "
+                  + used
+                  + ", the normaliser made "
+                  + records
+                  + " records");
         }
       }
     } finally {
@@ -118,6 +136,8 @@ class UsedEventAgreementTest {
     assertEquals(List.of(), disagreements);
     assertTrue(usedSeen.contains("pull_request.synchronize"), "used: " + usedSeen);
     assertTrue(unusedSeen.contains("label.created"), "unused: " + unusedSeen);
-    assertTrue(usedSeen.size() > 20 && unusedSeen.size() > 10, "used " + usedSeen + ", unused " + unusedSeen);
+    assertTrue(
+        usedSeen.size() > 20 && unusedSeen.size() > 10,
+        "used " + usedSeen + ", unused " + unusedSeen);
   }
 }

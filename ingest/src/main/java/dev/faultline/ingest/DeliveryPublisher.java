@@ -6,19 +6,22 @@ import java.util.concurrent.CompletableFuture;
 /**
  * Hands a delivery over to durable storage (the raw delivery topic, or a spool on its way there).
  *
- * <p>The returned future completes normally only once the delivery is durable: acknowledged by Kafka with
- * {@code acks=all}, or fsynced to a spool that drains to Kafka. It completes exceptionally when neither happened;
- * the caller must then not acknowledge the delivery.
+ * <p>The returned future completes normally only once the delivery is durable: acknowledged by
+ * Kafka with {@code acks=all}, or fsynced to a spool that drains to Kafka. It completes
+ * exceptionally when neither happened; the caller must then not acknowledge the delivery.
  */
 public interface DeliveryPublisher extends AutoCloseable {
 
   /**
    * @param key the Kafka record key, {@link dev.faultline.schemas.DeliveryKey#of}
-   * @param delivery the envelope; its {@code deliveryId} also travels as the {@code delivery-id} record header
+   * @param delivery the envelope; its {@code deliveryId} also travels as the {@code delivery-id}
+   *     record header
    */
   CompletableFuture<Void> publish(String key, Delivery delivery);
 
-  /** Like {@link #publish}, telling where the delivery went; publishers that can spool override it. */
+  /**
+   * Like {@link #publish}, telling where the delivery went; publishers that can spool override it.
+   */
   default CompletableFuture<Handoff> handOff(String key, Delivery delivery) {
     return publish(key, delivery).thenApply(v -> Handoff.ACKNOWLEDGED);
   }

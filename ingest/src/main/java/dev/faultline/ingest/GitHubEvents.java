@@ -9,9 +9,9 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * What the receiver reads from a GitHub delivery. Which events and actions are used is {@link UsedEvent}'s table,
- * shared with the pipeline's normaliser; everything else is still recorded in the raw topic (downstream skips it),
- * so a later version can use it by replaying the topic.
+ * What the receiver reads from a GitHub delivery. Which events and actions are used is {@link
+ * UsedEvent}'s table, shared with the pipeline's normaliser; everything else is still recorded in
+ * the raw topic (downstream skips it), so a later version can use it by replaying the topic.
  */
 public final class GitHubEvents {
   private static final Pattern EVENT_NAME = Pattern.compile("[a-z][a-z_]{0,63}");
@@ -19,7 +19,10 @@ public final class GitHubEvents {
 
   private GitHubEvents() {}
 
-  /** True for an event name as GitHub spells them ({@code issue_comment}); guards metric tags and logs. */
+  /**
+   * True for an event name as GitHub spells them ({@code issue_comment}); guards metric tags and
+   * logs.
+   */
   public static boolean isWellFormedEvent(String event) {
     return event != null && EVENT_NAME.matcher(event).matches();
   }
@@ -27,7 +30,9 @@ public final class GitHubEvents {
   /** The top-level {@code action}, when the payload has one. */
   public static Optional<String> action(JsonNode payload) {
     JsonNode action = payload.path("action");
-    return action.isTextual() && !action.asText().isEmpty() ? Optional.of(action.asText()) : Optional.empty();
+    return action.isTextual() && !action.asText().isEmpty()
+        ? Optional.of(action.asText())
+        : Optional.empty();
   }
 
   /** A bounded tag value for metrics: the action when it looks like one, else {@code other}. */
@@ -38,7 +43,10 @@ public final class GitHubEvents {
     return ACTION_NAME.matcher(action).matches() ? action : "other";
   }
 
-  /** A bounded tag value for metrics: the event when it is one GitHub sends and we know, else {@code other}. */
+  /**
+   * A bounded tag value for metrics: the event when it is one GitHub sends and we know, else {@code
+   * other}.
+   */
   public static String eventTag(String event) {
     if (event == null) {
       return "none";
@@ -46,24 +54,57 @@ public final class GitHubEvents {
     return UsedEvent.of(event).isPresent() || KNOWN_UNUSED.contains(event) ? event : "other";
   }
 
-  /** Events GitHub sends that faultline does not use ({@code ping} is answered, never published). */
+  /**
+   * Events GitHub sends that faultline does not use ({@code ping} is answered, never published).
+   */
   private static final Set<String> KNOWN_UNUSED =
       Set.of(
-          "ping", "label", "milestone", "pull_request_review", "pull_request_review_comment",
-          "pull_request_review_thread", "push",
-          "create", "delete", "fork", "watch", "star", "discussion", "discussion_comment", "workflow_run",
-          "workflow_job", "check_run", "check_suite", "status", "sub_issues", "issue_dependencies", "member",
-          "repository", "installation", "installation_repositories", "meta", "deployment", "deployment_status",
-          "public", "gollum", "commit_comment", "project", "project_card", "project_column", "projects_v2_item");
+          "ping",
+          "label",
+          "milestone",
+          "pull_request_review",
+          "pull_request_review_comment",
+          "pull_request_review_thread",
+          "push",
+          "create",
+          "delete",
+          "fork",
+          "watch",
+          "star",
+          "discussion",
+          "discussion_comment",
+          "workflow_run",
+          "workflow_job",
+          "check_run",
+          "check_suite",
+          "status",
+          "sub_issues",
+          "issue_dependencies",
+          "member",
+          "repository",
+          "installation",
+          "installation_repositories",
+          "meta",
+          "deployment",
+          "deployment_status",
+          "public",
+          "gollum",
+          "commit_comment",
+          "project",
+          "project_card",
+          "project_column",
+          "projects_v2_item");
 
   /**
-   * When the change this delivery reports happened, from a timestamp the change itself sets ({@code updated_at} of
-   * the issue, pull request or comment; a release's publication). Empty when the payload has no such timestamp
-   * (labels, deletions, transfers), in which case the delivery's age cannot be judged.
+   * When the change this delivery reports happened, from a timestamp the change itself sets ({@code
+   * updated_at} of the issue, pull request or comment; a release's publication). Empty when the
+   * payload has no such timestamp (labels, deletions, transfers), in which case the delivery's age
+   * cannot be judged.
    */
   public static Optional<Instant> changedAt(String event, String action, JsonNode payload) {
     if ("deleted".equals(action) || "transferred".equals(action)) {
-      // The object's timestamps need not move when it is deleted or transferred: its age says nothing.
+      // The object's timestamps need not move when it is deleted or transferred: its age says
+      // nothing.
       return Optional.empty();
     }
     return switch (event) {

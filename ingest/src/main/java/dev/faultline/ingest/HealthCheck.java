@@ -3,7 +3,10 @@ package dev.faultline.ingest;
 import java.util.Map;
 import java.util.Optional;
 
-/** One thing {@code GET /health} checks. Implementations answer quickly (well under a second) and never throw. */
+/**
+ * One thing {@code GET /health} checks. Implementations answer quickly (well under a second) and
+ * never throw.
+ */
 public interface HealthCheck {
 
   /** Short stable name, e.g. {@code kafka}, {@code neo4j}, {@code spool}. */

@@ -10,8 +10,8 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * {@code GET /health}: 200 {@code {"status":"UP",…}} when every check passes, else 503 with each problem. A check
- * that throws counts as failing.
+ * {@code GET /health}: 200 {@code {"status":"UP",…}} when every check passes, else 503 with each
+ * problem. A check that throws counts as failing.
  */
 final class HealthController {
   private final List<HealthCheck> checks;

@@ -13,22 +13,23 @@ import java.util.Objects;
 import java.util.TreeMap;
 
 /**
- * Everything the webhook receiver needs, parsed once and passed down. Immutable; secrets are masked in
- * {@link #toString()}.
+ * Everything the webhook receiver needs, parsed once and passed down. Immutable; secrets are masked
+ * in {@link #toString()}.
  *
- * @param secrets webhook secrets; a signature made with any of them is accepted (several for rotation). May be
- *     empty only in local mode, where unsigned deliveries are then accepted.
- * @param localMode local single-machine mode (loopback only); the only mode that may run without a secret
+ * @param secrets webhook secrets; a signature made with any of them is accepted (several for
+ *     rotation). May be empty only in local mode, where unsigned deliveries are then accepted.
+ * @param localMode local single-machine mode (loopback only); the only mode that may run without a
+ *     secret
  * @param maxBodyBytes largest accepted request body; GitHub caps payloads at 25 MB
  * @param maxHeaderBytes largest accepted request header block
  * @param bootstrapServers Kafka bootstrap servers
- * @param producerProperties extra Kafka producer properties (security: {@code security.protocol=SASL_SSL},
- *     {@code sasl.jaas.config}, …), applied over the defaults
+ * @param producerProperties extra Kafka producer properties (security: {@code
+ *     security.protocol=SASL_SSL}, {@code sasl.jaas.config}, …), applied over the defaults
  * @param deliveryTopic the raw delivery topic
  * @param spoolDir directory of the local spool used while Kafka is unreachable
  * @param dedupeCapacity how many recent delivery ids the receiver remembers to drop redeliveries
- * @param maxDeliveryAge deliveries whose payload timestamp is older than this are acknowledged but not published
- *     again (replays); {@link Duration#ZERO} disables the check
+ * @param maxDeliveryAge deliveries whose payload timestamp is older than this are acknowledged but
+ *     not published again (replays); {@link Duration#ZERO} disables the check
  * @param handoffTimeout how long a delivery may wait for Kafka before it is spooled instead
  * @param idleTimeout HTTP connection idle timeout (slow clients are cut off)
  * @param shutdownTimeout how long a graceful stop waits for in-flight requests
@@ -54,9 +55,16 @@ public record IngestConfig(
   public static final int DEFAULT_MAX_HEADER_BYTES = 16 * 1024;
   public static final String DEFAULT_BOOTSTRAP_SERVERS = "127.0.0.1:9092";
   public static final int DEFAULT_DEDUPE_CAPACITY = 100_000;
-  /** GitHub keeps deliveries for manual redelivery 3 days (GHES: 7); older "redeliveries" are replays. */
+
+  /**
+   * GitHub keeps deliveries for manual redelivery 3 days (GHES: 7); older "redeliveries" are
+   * replays.
+   */
   public static final Duration DEFAULT_MAX_DELIVERY_AGE = Duration.ofDays(7);
-  /** GitHub wants a 2xx within 10 s; half of it waits for Kafka, the rest is margin for the spool. */
+
+  /**
+   * GitHub wants a 2xx within 10 s; half of it waits for Kafka, the rest is margin for the spool.
+   */
   public static final Duration DEFAULT_HANDOFF_TIMEOUT = Duration.ofSeconds(5);
 
   public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(30);
@@ -79,11 +87,14 @@ public record IngestConfig(
 
   public IngestConfig {
     secrets = List.copyOf(Objects.requireNonNull(secrets, "secrets"));
-    producerProperties = Collections.unmodifiableMap(new TreeMap<>(Objects.requireNonNull(producerProperties)));
+    producerProperties =
+        Collections.unmodifiableMap(new TreeMap<>(Objects.requireNonNull(producerProperties)));
     for (String secret : secrets) {
       if (secret == null || secret.isBlank()) {
         throw new IllegalArgumentException(
-            "A webhook secret is blank: set " + ENV_SECRET + " to the secret configured on the GitHub webhook.");
+            "A webhook secret is blank: set "
+                + ENV_SECRET
+                + " to the secret configured on the GitHub webhook.");
       }
     }
     if (secrets.isEmpty() && !localMode) {
@@ -98,19 +109,26 @@ public record IngestConfig(
           "maxBodyBytes must be positive (" + ENV_MAX_BODY_BYTES + "), was " + maxBodyBytes);
     }
     if (maxHeaderBytes < 1024) {
-      throw new IllegalArgumentException("maxHeaderBytes must be at least 1024, was " + maxHeaderBytes);
+      throw new IllegalArgumentException(
+          "maxHeaderBytes must be at least 1024, was " + maxHeaderBytes);
     }
     if (bootstrapServers == null || bootstrapServers.isBlank()) {
       throw new IllegalArgumentException(
-          "No Kafka bootstrap servers: set " + ENV_BOOTSTRAP_SERVERS + " to host:port[,host:port…].");
+          "No Kafka bootstrap servers: set "
+              + ENV_BOOTSTRAP_SERVERS
+              + " to host:port[,host:port…].");
     }
     if (deliveryTopic == null || deliveryTopic.isBlank()) {
-      throw new IllegalArgumentException("deliveryTopic is blank: set " + ENV_DELIVERY_TOPIC + " or leave it unset.");
+      throw new IllegalArgumentException(
+          "deliveryTopic is blank: set " + ENV_DELIVERY_TOPIC + " or leave it unset.");
     }
     Objects.requireNonNull(spoolDir, "spoolDir: set " + ENV_SPOOL_DIR + " to a writable directory");
     if (dedupeCapacity < 0) {
       throw new IllegalArgumentException(
-          "dedupeCapacity must be 0 (off) or positive (" + ENV_DEDUPE_CAPACITY + "), was " + dedupeCapacity);
+          "dedupeCapacity must be 0 (off) or positive ("
+              + ENV_DEDUPE_CAPACITY
+              + "), was "
+              + dedupeCapacity);
     }
     requireNonNegative(maxDeliveryAge, "maxDeliveryAge", ENV_MAX_DELIVERY_AGE);
     requirePositive(handoffTimeout, "handoffTimeout", ENV_HANDOFF_TIMEOUT);
@@ -121,7 +139,9 @@ public record IngestConfig(
   private static void requireNonNegative(Duration d, String name, String env) {
     if (d == null || d.isNegative()) {
       throw new IllegalArgumentException(
-          name + " must be zero or positive" + (env.isEmpty() ? "" : " (" + env + ", e.g. P7D or PT12H)"));
+          name
+              + " must be zero or positive"
+              + (env.isEmpty() ? "" : " (" + env + ", e.g. P7D or PT12H)"));
     }
   }
 
@@ -160,19 +180,23 @@ public record IngestConfig(
    * Reads the configuration from environment variables.
    *
    * <ul>
-   *   <li>{@value #ENV_SECRET} (required outside local mode), {@value #ENV_PREVIOUS_SECRET} (optional, rotation)
+   *   <li>{@value #ENV_SECRET} (required outside local mode), {@value #ENV_PREVIOUS_SECRET}
+   *       (optional, rotation)
    *   <li>{@value #ENV_BOOTSTRAP_SERVERS} (default {@value #DEFAULT_BOOTSTRAP_SERVERS}); every
    *       {@value #ENV_PRODUCER_PREFIX}{@code X_Y} becomes the producer property {@code x.y}
    *   <li>{@value #ENV_DELIVERY_TOPIC}, {@value #ENV_SPOOL_DIR} (default {@code dataDir/spool}),
-   *       {@value #ENV_MAX_BODY_BYTES}, {@value #ENV_DEDUPE_CAPACITY}, {@value #ENV_MAX_DELIVERY_AGE} and
-   *       {@value #ENV_HANDOFF_TIMEOUT} (ISO-8601 durations such as {@code P7D}, {@code PT5S})
+   *       {@value #ENV_MAX_BODY_BYTES}, {@value #ENV_DEDUPE_CAPACITY}, {@value
+   *       #ENV_MAX_DELIVERY_AGE} and {@value #ENV_HANDOFF_TIMEOUT} (ISO-8601 durations such as
+   *       {@code P7D}, {@code PT5S})
    * </ul>
    *
    * @param localMode whether the receiver runs in local mode (the launcher knows)
-   * @param dataDir the data directory; the spool goes below it unless {@value #ENV_SPOOL_DIR} is set
+   * @param dataDir the data directory; the spool goes below it unless {@value #ENV_SPOOL_DIR} is
+   *     set
    * @throws IllegalArgumentException naming the variable to fix
    */
-  public static IngestConfig fromEnvironment(Map<String, String> env, boolean localMode, Path dataDir) {
+  public static IngestConfig fromEnvironment(
+      Map<String, String> env, boolean localMode, Path dataDir) {
     Builder b = builder().localMode(localMode);
     List<String> secrets = new ArrayList<>();
     for (String name : List.of(ENV_SECRET, ENV_PREVIOUS_SECRET)) {
@@ -202,13 +226,19 @@ public record IngestConfig(
     return b.build();
   }
 
-  /** Every {@value #ENV_PRODUCER_PREFIX}{@code X_Y} variable as the producer property {@code x.y}. */
+  /**
+   * Every {@value #ENV_PRODUCER_PREFIX}{@code X_Y} variable as the producer property {@code x.y}.
+   */
   public static Map<String, String> producerPropertiesFromEnvironment(Map<String, String> env) {
     Map<String, String> producer = new TreeMap<>();
     env.forEach(
         (k, v) -> {
           if (k.startsWith(ENV_PRODUCER_PREFIX) && k.length() > ENV_PRODUCER_PREFIX.length()) {
-            producer.put(k.substring(ENV_PRODUCER_PREFIX.length()).toLowerCase(Locale.ROOT).replace('_', '.'), v);
+            producer.put(
+                k.substring(ENV_PRODUCER_PREFIX.length())
+                    .toLowerCase(Locale.ROOT)
+                    .replace('_', '.'),
+                v);
           }
         });
     return producer;
@@ -218,7 +248,8 @@ public record IngestConfig(
     try {
       return Long.parseLong(env.get(name).trim());
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(name + " must be a whole number, was '" + env.get(name) + "'", e);
+      throw new IllegalArgumentException(
+          name + " must be a whole number, was '" + env.get(name) + "'", e);
     }
   }
 
@@ -227,7 +258,8 @@ public record IngestConfig(
       return Duration.parse(env.get(name).trim());
     } catch (DateTimeParseException e) {
       throw new IllegalArgumentException(
-          name + " must be an ISO-8601 duration such as PT5S or P7D, was '" + env.get(name) + "'", e);
+          name + " must be an ISO-8601 duration such as PT5S or P7D, was '" + env.get(name) + "'",
+          e);
     }
   }
 
@@ -241,7 +273,9 @@ public record IngestConfig(
     Map<String, String> maskedProducer = new TreeMap<>();
     producerProperties.forEach((k, v) -> maskedProducer.put(k, isSecretProperty(k) ? MASK : v));
     return "IngestConfig[secrets="
-        + (secrets.isEmpty() ? "[]" : "[" + String.join(", ", Collections.nCopies(secrets.size(), MASK)) + "]")
+        + (secrets.isEmpty()
+            ? "[]"
+            : "[" + String.join(", ", Collections.nCopies(secrets.size(), MASK)) + "]")
         + ", localMode="
         + localMode
         + ", maxBodyBytes="
@@ -271,8 +305,12 @@ public record IngestConfig(
 
   static boolean isSecretProperty(String key) {
     String k = key.toLowerCase(Locale.ROOT);
-    return k.contains("password") || k.contains("jaas") || k.contains("secret") || k.contains("token")
-        || k.endsWith(".key") || k.contains("credentials");
+    return k.contains("password")
+        || k.contains("jaas")
+        || k.contains("secret")
+        || k.contains("token")
+        || k.endsWith(".key")
+        || k.contains("credentials");
   }
 
   /** Builder with the defaults above. */

@@ -17,9 +17,9 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
- * Publishes deliveries to the raw delivery topic: key {@code owner/repo#n}, value the Avro single-object encoded
- * {@link Delivery}, header {@code delivery-id}. The future completes when Kafka acknowledged the record with
- * {@code acks=all} from an idempotent producer.
+ * Publishes deliveries to the raw delivery topic: key {@code owner/repo#n}, value the Avro
+ * single-object encoded {@link Delivery}, header {@code delivery-id}. The future completes when
+ * Kafka acknowledged the record with {@code acks=all} from an idempotent producer.
  */
 public final class KafkaDeliveryPublisher implements DeliveryPublisher {
   /** Record header carrying the delivery id, so consumers can dedupe without decoding the value. */
@@ -30,8 +30,11 @@ public final class KafkaDeliveryPublisher implements DeliveryPublisher {
   private final Duration closeTimeout;
   private final AvroCodec<Delivery> codec = AvroCodec.deliveries();
 
-  /** @param producer owned from now on: {@link #close()} closes it */
-  public KafkaDeliveryPublisher(Producer<String, byte[]> producer, String topic, Duration closeTimeout) {
+  /**
+   * @param producer owned from now on: {@link #close()} closes it
+   */
+  public KafkaDeliveryPublisher(
+      Producer<String, byte[]> producer, String topic, Duration closeTimeout) {
     this.producer = producer;
     this.topic = topic;
     this.closeTimeout = closeTimeout;
@@ -40,14 +43,16 @@ public final class KafkaDeliveryPublisher implements DeliveryPublisher {
   /** A publisher with a producer configured from {@code config} ({@link #producerProperties}). */
   public static KafkaDeliveryPublisher create(IngestConfig config) {
     return new KafkaDeliveryPublisher(
-        new KafkaProducer<>(producerProperties(config), new StringSerializer(), new ByteArraySerializer()),
+        new KafkaProducer<>(
+            producerProperties(config), new StringSerializer(), new ByteArraySerializer()),
         config.deliveryTopic(),
         config.handoffTimeout());
   }
 
   /**
-   * Durable defaults ({@code acks=all}, idempotence) with timeouts bounded by the hand-off timeout, so a record
-   * that gave up is never sent later behind the spool's back; then the configured extra properties.
+   * Durable defaults ({@code acks=all}, idempotence) with timeouts bounded by the hand-off timeout,
+   * so a record that gave up is never sent later behind the spool's back; then the configured extra
+   * properties.
    */
   public static Map<String, Object> producerProperties(IngestConfig config) {
     long handoff = config.handoffTimeout().toMillis();
@@ -59,7 +64,9 @@ public final class KafkaDeliveryPublisher implements DeliveryPublisher {
     props.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 5);
     props.put(ProducerConfig.LINGER_MS_CONFIG, linger);
     props.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
-    props.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, (int) Math.min(Integer.MAX_VALUE, config.maxBodyBytes() + 1024 * 1024));
+    props.put(
+        ProducerConfig.MAX_REQUEST_SIZE_CONFIG,
+        (int) Math.min(Integer.MAX_VALUE, config.maxBodyBytes() + 1024 * 1024));
     props.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, (int) handoff);
     props.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) Math.max(1, handoff - linger - 1));
     props.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, handoff);
@@ -81,7 +88,8 @@ public final class KafkaDeliveryPublisher implements DeliveryPublisher {
               codec.encode(delivery),
               List.of(
                   new RecordHeader(
-                      DELIVERY_ID_HEADER, delivery.getDeliveryId().getBytes(StandardCharsets.UTF_8))));
+                      DELIVERY_ID_HEADER,
+                      delivery.getDeliveryId().getBytes(StandardCharsets.UTF_8))));
       producer.send(
           record,
           (metadata, error) -> {

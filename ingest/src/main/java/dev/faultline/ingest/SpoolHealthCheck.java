@@ -5,9 +5,9 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The receiver's own check: the spool can be written and is not piling up beyond {@code maxDepth}. Its depth is
- * shown in {@code /health} either way; a non-empty spool alone is not a problem (the receiver still accepts
- * deliveries durably; the Kafka check says why it is filling).
+ * The receiver's own check: the spool can be written and is not piling up beyond {@code maxDepth}.
+ * Its depth is shown in {@code /health} either way; a non-empty spool alone is not a problem (the
+ * receiver still accepts deliveries durably; the Kafka check says why it is filling).
  */
 public final class SpoolHealthCheck implements HealthCheck {
   public static final long DEFAULT_MAX_DEPTH = 100_000;
@@ -29,7 +29,8 @@ public final class SpoolHealthCheck implements HealthCheck {
   public Optional<String> problem() {
     Optional<String> write = publisher.writeProblem();
     if (write.isPresent()) {
-      return Optional.of(write.get() + "; check that the spool directory is writable and the disk not full");
+      return Optional.of(
+          write.get() + "; check that the spool directory is writable and the disk not full");
     }
     long depth = publisher.depth();
     if (depth > maxDepth) {

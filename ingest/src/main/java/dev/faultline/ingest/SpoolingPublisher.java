@@ -27,16 +27,17 @@ import org.slf4j.LoggerFactory;
 /**
  * A {@link DeliveryPublisher} that never loses an accepted delivery when Kafka is away.
  *
- * <p>Normally it hands each delivery to the delegate (Kafka). When the delegate fails or does not acknowledge within
- * the hand-off timeout, the delivery is appended to a local append-only spool file and fsynced, and the future
- * completes normally: the delivery is durable. While the spool holds anything, new deliveries go to the spool too,
- * behind the older ones, and a drainer thread sends the spool to the delegate in order, batch by batch, recording
- * its read position after each acknowledged batch. When the spool is empty it is truncated and deliveries go
- * straight to Kafka again. The spool is drained on open, so a receiver restarted after a crash sends what its
+ * <p>Normally it hands each delivery to the delegate (Kafka). When the delegate fails or does not
+ * acknowledge within the hand-off timeout, the delivery is appended to a local append-only spool
+ * file and fsynced, and the future completes normally: the delivery is durable. While the spool
+ * holds anything, new deliveries go to the spool too, behind the older ones, and a drainer thread
+ * sends the spool to the delegate in order, batch by batch, recording its read position after each
+ * acknowledged batch. When the spool is empty it is truncated and deliveries go straight to Kafka
+ * again. The spool is drained on open, so a receiver restarted after a crash sends what its
  * predecessor spooled.
  *
- * <p>Delivery is at-least-once: a crash between a batch's acknowledgement and its position being recorded sends
- * the batch again. Consumers dedupe by delivery id (the {@code delivery-id} header).
+ * <p>Delivery is at-least-once: a crash between a batch's acknowledgement and its position being
+ * recorded sends the batch again. Consumers dedupe by delivery id (the {@code delivery-id} header).
  *
  * <p>Closing closes the delegate; the spool stays on disk for the next start.
  */
@@ -52,6 +53,7 @@ public final class SpoolingPublisher implements DeliveryPublisher, MeterBinder {
   private final Duration handoffTimeout;
   private final AvroCodec<Delivery> codec = AvroCodec.deliveries();
   private final LinkedBlockingQueue<PendingAppend> appends = new LinkedBlockingQueue<>();
+
   /** Guards the spool file between appends and reset, and the spooling flag's transitions. */
   private final ReentrantLock lock = new ReentrantLock();
 
@@ -82,17 +84,21 @@ public final class SpoolingPublisher implements DeliveryPublisher, MeterBinder {
   }
 
   /**
-   * Opens the spool in {@code spoolDir} (creating it) and starts draining whatever an earlier run left there.
+   * Opens the spool in {@code spoolDir} (creating it) and starts draining whatever an earlier run
+   * left there.
    *
    * @param delegate usually a {@link KafkaDeliveryPublisher}; owned from now on
    * @param handoffTimeout how long a delivery waits for the delegate before it is spooled instead
    */
-  public static SpoolingPublisher open(DeliveryPublisher delegate, Path spoolDir, Duration handoffTimeout)
-      throws IOException {
+  public static SpoolingPublisher open(
+      DeliveryPublisher delegate, Path spoolDir, Duration handoffTimeout) throws IOException {
     SpoolFile spool = SpoolFile.open(spoolDir);
     SpoolingPublisher publisher = new SpoolingPublisher(delegate, spool, handoffTimeout);
     if (spool.depth() > 0) {
-      LOG.info("Spool {} holds {} deliveries from an earlier run; draining them to Kafka", spoolDir, spool.depth());
+      LOG.info(
+          "Spool {} holds {} deliveries from an earlier run; draining them to Kafka",
+          spoolDir,
+          spool.depth());
     }
     publisher.writer.start();
     publisher.drainer.start();
@@ -142,7 +148,8 @@ public final class SpoolingPublisher implements DeliveryPublisher, MeterBinder {
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(e);
     }
-    // The append happens on the writer thread: it may fsync, which must not block a Kafka callback or HTTP thread.
+    // The append happens on the writer thread: it may fsync, which must not block a Kafka callback
+    // or HTTP thread.
     PendingAppend pending = new PendingAppend(new SpoolFile.Entry(key, value, -1), done);
     appends.add(pending);
     if (!running && appends.remove(pending)) {
@@ -178,7 +185,10 @@ public final class SpoolingPublisher implements DeliveryPublisher, MeterBinder {
         batch.forEach(p -> p.done().complete(null));
       } catch (IOException e) {
         writeProblem.set("cannot write the spool: " + e.getMessage());
-        LOG.error("Could not write {} deliveries to the spool; answering them with an error", batch.size(), e);
+        LOG.error(
+            "Could not write {} deliveries to the spool; answering them with an error",
+            batch.size(),
+            e);
         batch.forEach(p -> p.done().completeExceptionally(e));
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
@@ -210,7 +220,8 @@ public final class SpoolingPublisher implements DeliveryPublisher, MeterBinder {
         List<CompletableFuture<Void>> sends = new ArrayList<>(batch.size());
         for (SpoolFile.Entry entry : batch) {
           if (!sends.isEmpty() && sends.get(sends.size() - 1).isCompletedExceptionally()) {
-            // Kafka refused an earlier one: sending the rest would only put them ahead of it on the retry.
+            // Kafka refused an earlier one: sending the rest would only put them ahead of it on the
+            // retry.
             break;
           }
           sends.add(delegate.publish(entry.key(), codec.decode(entry.value())));
@@ -243,7 +254,10 @@ public final class SpoolingPublisher implements DeliveryPublisher, MeterBinder {
           Thread.currentThread().interrupt();
           return;
         }
-        backoff = backoff.multipliedBy(2).compareTo(MAX_BACKOFF) > 0 ? MAX_BACKOFF : backoff.multipliedBy(2);
+        backoff =
+            backoff.multipliedBy(2).compareTo(MAX_BACKOFF) > 0
+                ? MAX_BACKOFF
+                : backoff.multipliedBy(2);
       }
     }
   }
@@ -311,8 +325,8 @@ public final class SpoolingPublisher implements DeliveryPublisher, MeterBinder {
   }
 
   /**
-   * Stops the threads without waiting for the spool to drain (what is spooled stays for the next start), then
-   * closes the delegate. Deliveries already queued for the spool are written first.
+   * Stops the threads without waiting for the spool to drain (what is spooled stays for the next
+   * start), then closes the delegate. Deliveries already queued for the spool are written first.
    */
   @Override
   public void close() {

@@ -22,12 +22,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The webhook receiver: {@code POST /webhooks/github}, {@code GET /health}, {@code GET /metrics}, plus any routes
- * the caller registers (a dashboard on the same server). Separate from {@code main} so tests start the real app on
- * port 0.
+ * The webhook receiver: {@code POST /webhooks/github}, {@code GET /health}, {@code GET /metrics},
+ * plus any routes the caller registers (a dashboard on the same server). Separate from {@code main}
+ * so tests start the real app on port 0.
  *
- * <p>Every error is answered as JSON {@code {"status":<code>,"error":"<what was wrong>"}}; the mapping lives in
- * {@link #configure}.
+ * <p>Every error is answered as JSON {@code {"status":<code>,"error":"<what was wrong>"}}; the
+ * mapping lives in {@link #configure}.
  */
 public final class WebhookApp {
   private static final Logger LOG = LoggerFactory.getLogger(WebhookApp.class);
@@ -46,8 +46,9 @@ public final class WebhookApp {
   private Javalin javalin;
 
   /**
-   * @param publisher where deliveries go; usually a {@link SpoolingPublisher} over a {@link KafkaDeliveryPublisher}.
-   *     Not closed by {@link #stop()}: its owner closes it after the app stopped.
+   * @param publisher where deliveries go; usually a {@link SpoolingPublisher} over a {@link
+   *     KafkaDeliveryPublisher}. Not closed by {@link #stop()}: its owner closes it after the app
+   *     stopped.
    * @param healthChecks all must pass for {@code /health} to answer 200
    * @param extraRoutes further route registrations on the same server
    */
@@ -74,7 +75,8 @@ public final class WebhookApp {
     this.extraRoutes = List.copyOf(extraRoutes);
     this.metrics = new WebhookController.Metrics(registry);
     this.webhooks =
-        new WebhookController(config, publisher, new RecentDeliveries(config.dedupeCapacity()), metrics, clock);
+        new WebhookController(
+            config, publisher, new RecentDeliveries(config.dedupeCapacity()), metrics, clock);
     this.health = new HealthController(healthChecks);
   }
 
@@ -107,7 +109,8 @@ public final class WebhookApp {
     cfg.startup.showJavalinBanner = false;
     cfg.startup.showOldJavalinVersionWarning = false;
     cfg.http.maxRequestSize = config.maxBodyBytes();
-    // Kafka's hand-off and the spool both finish within the hand-off timeout; this is a last resort.
+    // Kafka's hand-off and the spool both finish within the hand-off timeout; this is a last
+    // resort.
     cfg.http.asyncTimeout = config.handoffTimeout().toMillis() * 3;
     cfg.jetty.timeoutStatus = 503;
     cfg.jetty.modifyHttpConfiguration(
@@ -118,9 +121,11 @@ public final class WebhookApp {
         });
     cfg.jetty.modifyServer(
         server -> {
-          // Graceful stop: refuse new requests, let in-flight ones finish (their hand-off) up to the timeout.
+          // Graceful stop: refuse new requests, let in-flight ones finish (their hand-off) up to
+          // the timeout.
           GracefulHandler graceful = new GracefulHandler();
-          // Idle keep-alive connections need not hold the shutdown up for long: they have nothing in flight.
+          // Idle keep-alive connections need not hold the shutdown up for long: they have nothing
+          // in flight.
           graceful.setShutdownIdleTimeout(200);
           server.setHandler(graceful);
           server.setStopTimeout(config.shutdownTimeout().toMillis());
@@ -140,8 +145,11 @@ public final class WebhookApp {
     cfg.routes.get(METRICS_PATH, this::metrics);
     cfg.routes.exception(HttpResponseException.class, this::httpError);
     cfg.routes.exception(Exception.class, this::unexpectedError);
-    cfg.routes.error(404, ctx -> errorBody(ctx, 404, "No such endpoint: " + ctx.method() + " " + ctx.path()));
-    cfg.routes.error(405, ctx -> errorBody(ctx, 405, "Method " + ctx.method() + " not allowed on " + ctx.path()));
+    cfg.routes.error(
+        404, ctx -> errorBody(ctx, 404, "No such endpoint: " + ctx.method() + " " + ctx.path()));
+    cfg.routes.error(
+        405,
+        ctx -> errorBody(ctx, 405, "Method " + ctx.method() + " not allowed on " + ctx.path()));
     extraRoutes.forEach(r -> r.accept(cfg));
   }
 
@@ -168,7 +176,8 @@ public final class WebhookApp {
     if (WEBHOOK_PATH.equals(ctx.path())) {
       metrics.delivery(ctx.header(WebhookController.EVENT_HEADER), null, "error");
     }
-    errorBody(ctx, 500, "Internal error (" + e.getClass().getSimpleName() + "); see the receiver's log");
+    errorBody(
+        ctx, 500, "Internal error (" + e.getClass().getSimpleName() + "); see the receiver's log");
   }
 
   private void errorBody(Context ctx, int status, String message) {
@@ -217,8 +226,8 @@ public final class WebhookApp {
   }
 
   /**
-   * Stops gracefully: stops accepting connections, lets in-flight requests finish their hand-off (up to the
-   * shutdown timeout), then stops the server. Does not close the publisher.
+   * Stops gracefully: stops accepting connections, lets in-flight requests finish their hand-off
+   * (up to the shutdown timeout), then stops the server. Does not close the publisher.
    */
   public synchronized void stop() {
     if (javalin == null) {

@@ -34,8 +34,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * {@code POST /webhooks/github}: checks a GitHub delivery and hands it to the {@link DeliveryPublisher}, answering
- * only once it is durable. Never logs payloads or secrets.
+ * {@code POST /webhooks/github}: checks a GitHub delivery and hands it to the {@link
+ * DeliveryPublisher}, answering only once it is durable. Never logs payloads or secrets.
  */
 final class WebhookController {
   private static final Logger LOG = LoggerFactory.getLogger(WebhookController.class);
@@ -43,6 +43,7 @@ final class WebhookController {
   static final String DELIVERY_HEADER = "X-GitHub-Delivery";
   private static final String JSON = "application/json";
   private static final String FORM = "application/x-www-form-urlencoded";
+
   /** GitHub sends GUIDs; allow any short token without spaces or control characters. */
   private static final Pattern DELIVERY_ID = Pattern.compile("[A-Za-z0-9._:-]{1,128}");
 
@@ -55,7 +56,11 @@ final class WebhookController {
   private final ObjectMapper mapper;
 
   WebhookController(
-      IngestConfig config, DeliveryPublisher publisher, RecentDeliveries recent, Metrics metrics, Clock clock) {
+      IngestConfig config,
+      DeliveryPublisher publisher,
+      RecentDeliveries recent,
+      Metrics metrics,
+      Clock clock) {
     this.config = config;
     this.publisher = publisher;
     this.signature = config.verifiesSignatures() ? new WebhookSignature(config.secrets()) : null;
@@ -86,24 +91,28 @@ final class WebhookController {
     }
     String event = ctx.header(EVENT_HEADER);
     if (event == null || event.isBlank()) {
-      throw new BadRequestResponse("Missing " + EVENT_HEADER + " header (the GitHub event name, e.g. issues)");
+      throw new BadRequestResponse(
+          "Missing " + EVENT_HEADER + " header (the GitHub event name, e.g. issues)");
     }
     if (!GitHubEvents.isWellFormedEvent(event)) {
-      throw new BadRequestResponse(EVENT_HEADER + " is not a GitHub event name (lower case letters and _)");
+      throw new BadRequestResponse(
+          EVENT_HEADER + " is not a GitHub event name (lower case letters and _)");
     }
     String deliveryId = ctx.header(DELIVERY_HEADER);
     if (deliveryId == null || deliveryId.isBlank()) {
       throw new BadRequestResponse("Missing " + DELIVERY_HEADER + " header (the delivery's GUID)");
     }
     if (!DELIVERY_ID.matcher(deliveryId).matches()) {
-      throw new BadRequestResponse(DELIVERY_HEADER + " is not a delivery GUID (letters, digits and -, at most 128)");
+      throw new BadRequestResponse(
+          DELIVERY_HEADER + " is not a delivery GUID (letters, digits and -, at most 128)");
     }
     byte[] body;
     try {
       body = RequestBodies.readLimited(ctx.req().getInputStream(), declared, config.maxBodyBytes());
     } catch (IOException e) {
       // The client went away or stalled past the idle timeout mid-body.
-      throw new BadRequestResponse("Request body could not be read completely (" + e.getClass().getSimpleName() + ")");
+      throw new BadRequestResponse(
+          "Request body could not be read completely (" + e.getClass().getSimpleName() + ")");
     }
     if (signature != null) {
       String header = ctx.header(WebhookSignature.HEADER);
@@ -122,7 +131,10 @@ final class WebhookController {
 
     if ("ping".equals(event)) {
       metrics.delivery(event, action, "ping");
-      LOG.info("Ping from GitHub (delivery {}, hook {})", deliveryId, payload.path("hook_id").asText("?"));
+      LOG.info(
+          "Ping from GitHub (delivery {}, hook {})",
+          deliveryId,
+          payload.path("hook_id").asText("?"));
       respond(ctx, 200, Map.of("status", "pong", "deliveryId", deliveryId));
       return;
     }
@@ -130,27 +142,45 @@ final class WebhookController {
     if (!config.maxDeliveryAge().isZero()
         && changedAt.isPresent()
         && changedAt.get().isBefore(clock.instant().minus(config.maxDeliveryAge()))) {
-      // GitHub redelivers for 3 days (GHES 7); anything older is a replay we may no longer remember.
+      // GitHub redelivers for 3 days (GHES 7); anything older is a replay we may no longer
+      // remember.
       metrics.delivery(event, action, "stale");
-      LOG.info("Delivery {} reports a change from {}, older than {}: not published again", deliveryId,
-          changedAt.get(), config.maxDeliveryAge());
-      respond(ctx, 202, body("stale", deliveryId, event, action, Map.of(
-          "reason", "the change is older than " + config.maxDeliveryAge() + "; treated as a replay")));
+      LOG.info(
+          "Delivery {} reports a change from {}, older than {}: not published again",
+          deliveryId,
+          changedAt.get(),
+          config.maxDeliveryAge());
+      respond(
+          ctx,
+          202,
+          body(
+              "stale",
+              deliveryId,
+              event,
+              action,
+              Map.of(
+                  "reason",
+                  "the change is older than "
+                      + config.maxDeliveryAge()
+                      + "; treated as a replay")));
       return;
     }
 
     CompletableFuture<Handoff> handoff = new CompletableFuture<>();
     CompletableFuture<Handoff> earlier = recent.claim(deliveryId, handoff);
     if (earlier != null) {
-      ctx.future(() -> earlier.handle((h, error) -> {
-        if (error != null) {
-          fail(ctx, deliveryId, event, action, error);
-        } else {
-          metrics.delivery(event, action, "duplicate");
-          respond(ctx, 200, body("duplicate", deliveryId, event, action, Map.of()));
-        }
-        return null;
-      }));
+      ctx.future(
+          () ->
+              earlier.handle(
+                  (h, error) -> {
+                    if (error != null) {
+                      fail(ctx, deliveryId, event, action, error);
+                    } else {
+                      metrics.delivery(event, action, "duplicate");
+                      respond(ctx, 200, body("duplicate", deliveryId, event, action, Map.of()));
+                    }
+                    return null;
+                  }));
       return;
     }
 
@@ -173,40 +203,60 @@ final class WebhookController {
     } catch (RuntimeException e) {
       publishing = CompletableFuture.failedFuture(e);
     }
-    publishing.whenComplete((h, e) -> {
-      if (e != null) {
-        handoff.completeExceptionally(e);
-      } else {
-        handoff.complete(h);
-      }
-    });
-    ctx.future(() -> handoff.handle((h, error) -> {
-      metrics.handoff(System.nanoTime() - started, error == null ? h.name().toLowerCase(Locale.ROOT) : "failed");
-      if (error != null) {
-        recent.release(deliveryId, handoff);
-        fail(ctx, deliveryId, event, action, error);
-      } else if (h == Handoff.SPOOLED) {
-        metrics.delivery(event, action, "spooled");
-        respond(ctx, 202, body("spooled", deliveryId, event, action, Map.of("used", used)));
-      } else if (!used) {
-        metrics.delivery(event, action, "unused");
-        respond(ctx, 202, body("recorded", deliveryId, event, action, Map.of("used", false)));
-      } else {
-        metrics.delivery(event, action, "accepted");
-        respond(ctx, 200, body("accepted", deliveryId, event, action, Map.of("used", true)));
-      }
-      return null;
-    }));
+    publishing.whenComplete(
+        (h, e) -> {
+          if (e != null) {
+            handoff.completeExceptionally(e);
+          } else {
+            handoff.complete(h);
+          }
+        });
+    ctx.future(
+        () ->
+            handoff.handle(
+                (h, error) -> {
+                  metrics.handoff(
+                      System.nanoTime() - started,
+                      error == null ? h.name().toLowerCase(Locale.ROOT) : "failed");
+                  if (error != null) {
+                    recent.release(deliveryId, handoff);
+                    fail(ctx, deliveryId, event, action, error);
+                  } else if (h == Handoff.SPOOLED) {
+                    metrics.delivery(event, action, "spooled");
+                    respond(
+                        ctx, 202, body("spooled", deliveryId, event, action, Map.of("used", used)));
+                  } else if (!used) {
+                    metrics.delivery(event, action, "unused");
+                    respond(
+                        ctx,
+                        202,
+                        body("recorded", deliveryId, event, action, Map.of("used", false)));
+                  } else {
+                    metrics.delivery(event, action, "accepted");
+                    respond(
+                        ctx,
+                        200,
+                        body("accepted", deliveryId, event, action, Map.of("used", true)));
+                  }
+                  return null;
+                }));
   }
 
   private void fail(Context ctx, String deliveryId, String event, String action, Throwable error) {
     metrics.delivery(event, action, "failed");
-    LOG.error("Delivery {} ({}) could not be stored durably: {}", deliveryId, event, error.toString());
-    respond(ctx, 503, Map.of(
-        "status", 503,
-        "error", "The delivery could not be stored durably (Kafka and the local spool both failed); redeliver it"
-            + " later",
-        "deliveryId", deliveryId));
+    LOG.error(
+        "Delivery {} ({}) could not be stored durably: {}", deliveryId, event, error.toString());
+    respond(
+        ctx,
+        503,
+        Map.of(
+            "status",
+            503,
+            "error",
+            "The delivery could not be stored durably (Kafka and the local spool both failed); redeliver it"
+                + " later",
+            "deliveryId",
+            deliveryId));
   }
 
   private JsonNode parse(byte[] payload) {
@@ -215,9 +265,11 @@ final class WebhookController {
       node = mapper.readTree(payload);
     } catch (JsonProcessingException e) {
       // The location says where; the original message would quote the payload.
-      throw new BadRequestResponse("Body is not valid JSON (" + reason(e) + " at " + location(e) + ")");
+      throw new BadRequestResponse(
+          "Body is not valid JSON (" + reason(e) + " at " + location(e) + ")");
     } catch (IOException e) {
-      throw new BadRequestResponse("Body could not be read as JSON: " + e.getClass().getSimpleName());
+      throw new BadRequestResponse(
+          "Body could not be read as JSON: " + e.getClass().getSimpleName());
     }
     if (node == null || !node.isObject()) {
       throw new BadRequestResponse("Body must be a JSON object (a GitHub webhook payload)");
@@ -227,7 +279,8 @@ final class WebhookController {
 
   /** Jackson's reason without the part that may quote the payload. */
   private static String reason(JsonProcessingException e) {
-    String message = e.getOriginalMessage() == null ? "parse error" : e.getOriginalMessage().split("\n", 2)[0];
+    String message =
+        e.getOriginalMessage() == null ? "parse error" : e.getOriginalMessage().split("\n", 2)[0];
     int quote = message.indexOf('\'');
     int paren = message.indexOf('(');
     int cut = quote < 0 ? paren : paren < 0 ? quote : Math.min(quote, paren);
@@ -266,7 +319,9 @@ final class WebhookController {
       return "";
     }
     int semicolon = contentType.indexOf(';');
-    return (semicolon < 0 ? contentType : contentType.substring(0, semicolon)).trim().toLowerCase(Locale.ROOT);
+    return (semicolon < 0 ? contentType : contentType.substring(0, semicolon))
+        .trim()
+        .toLowerCase(Locale.ROOT);
   }
 
   private static String printable(String s) {
@@ -287,9 +342,12 @@ final class WebhookController {
       registry
           .counter(
               "faultline.webhook.deliveries",
-              "event", GitHubEvents.eventTag(event),
-              "action", GitHubEvents.actionTag(action),
-              "outcome", outcome)
+              "event",
+              GitHubEvents.eventTag(event),
+              "action",
+              GitHubEvents.actionTag(action),
+              "outcome",
+              outcome)
           .increment();
     }
 
@@ -299,7 +357,8 @@ final class WebhookController {
               result,
               r ->
                   Timer.builder("faultline.webhook.handoff")
-                      .description("From a verified delivery to Kafka's acknowledgement or the spool's fsync")
+                      .description(
+                          "From a verified delivery to Kafka's acknowledgement or the spool's fsync")
                       .tag("result", r)
                       .publishPercentiles(0.5, 0.95, 0.99)
                       .register(registry))

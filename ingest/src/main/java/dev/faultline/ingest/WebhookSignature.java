@@ -11,9 +11,9 @@ import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * GitHub's {@code X-Hub-Signature-256}: {@code sha256=} and the hex HMAC-SHA256 of the raw request body keyed with
- * the webhook secret. Several secrets may be valid at once, so a secret can be rotated without losing deliveries.
- * Thread-safe.
+ * GitHub's {@code X-Hub-Signature-256}: {@code sha256=} and the hex HMAC-SHA256 of the raw request
+ * body keyed with the webhook secret. Several secrets may be valid at once, so a secret can be
+ * rotated without losing deliveries. Thread-safe.
  */
 public final class WebhookSignature {
   public static final String HEADER = "X-Hub-Signature-256";
@@ -23,10 +23,13 @@ public final class WebhookSignature {
 
   private final List<SecretKeySpec> keys;
 
-  /** @param secrets at least one secret */
+  /**
+   * @param secrets at least one secret
+   */
   public WebhookSignature(List<String> secrets) {
     if (secrets.isEmpty()) {
-      throw new IllegalArgumentException("At least one webhook secret is needed to verify signatures");
+      throw new IllegalArgumentException(
+          "At least one webhook secret is needed to verify signatures");
     }
     List<SecretKeySpec> k = new ArrayList<>();
     for (String secret : secrets) {
@@ -46,11 +49,14 @@ public final class WebhookSignature {
   }
 
   /**
-   * True when {@code header} is a well-formed {@code sha256=<hex>} signature of {@code body} under any configured
-   * secret. Every secret is tried (no early exit on the first match) and digests are compared in constant time.
+   * True when {@code header} is a well-formed {@code sha256=<hex>} signature of {@code body} under
+   * any configured secret. Every secret is tried (no early exit on the first match) and digests are
+   * compared in constant time.
    */
   public boolean verify(byte[] body, String header) {
-    if (header == null || !header.startsWith(PREFIX) || header.length() != PREFIX.length() + DIGEST_HEX_LENGTH) {
+    if (header == null
+        || !header.startsWith(PREFIX)
+        || header.length() != PREFIX.length() + DIGEST_HEX_LENGTH) {
       return false;
     }
     byte[] claimed;

@@ -23,7 +23,8 @@ class IngestConfigTest {
                 "FAULTLINE_WEBHOOK_SECRET_PREVIOUS", "s0",
                 "FAULTLINE_KAFKA_BOOTSTRAP_SERVERS", "kafka:9093",
                 "FAULTLINE_KAFKA_PRODUCER_SECURITY_PROTOCOL", "SASL_SSL",
-                "FAULTLINE_KAFKA_PRODUCER_SASL_JAAS_CONFIG", "org.apache.kafka...PlainLoginModule password=\"p\";",
+                "FAULTLINE_KAFKA_PRODUCER_SASL_JAAS_CONFIG",
+                    "org.apache.kafka...PlainLoginModule password=\"p\";",
                 "FAULTLINE_WEBHOOK_MAX_BODY_BYTES", "1000",
                 "FAULTLINE_WEBHOOK_MAX_DELIVERY_AGE", "P3D",
                 "FAULTLINE_WEBHOOK_HANDOFF_TIMEOUT", "PT2S"),
@@ -39,7 +40,9 @@ class IngestConfigTest {
     assertEquals(Duration.ofSeconds(2), config.handoffTimeout());
     assertEquals(DATA.resolve("spool"), config.spoolDir());
     assertEquals("faultline.deliveries", config.deliveryTopic());
-    assertEquals(IngestConfig.DEFAULT_MAX_BODY_BYTES, IngestConfig.builder().secret("x").build().maxBodyBytes());
+    assertEquals(
+        IngestConfig.DEFAULT_MAX_BODY_BYTES,
+        IngestConfig.builder().secret("x").build().maxBodyBytes());
   }
 
   @Test
@@ -59,7 +62,9 @@ class IngestConfigTest {
   @Test
   void refusesToStartWithoutASecretOutsideLocalMode() {
     IllegalArgumentException e =
-        assertThrows(IllegalArgumentException.class, () -> IngestConfig.fromEnvironment(Map.of(), false, DATA));
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> IngestConfig.fromEnvironment(Map.of(), false, DATA));
     assertTrue(e.getMessage().contains("set FAULTLINE_WEBHOOK_SECRET"), e.getMessage());
     assertFalse(IngestConfig.fromEnvironment(Map.of(), true, DATA).verifiesSignatures());
   }
@@ -71,11 +76,16 @@ class IngestConfigTest {
             IllegalArgumentException.class,
             () ->
                 IngestConfig.fromEnvironment(
-                    Map.of("FAULTLINE_WEBHOOK_SECRET", "s", "FAULTLINE_WEBHOOK_HANDOFF_TIMEOUT", "5s"), false, DATA));
-    assertTrue(duration.getMessage().contains("ISO-8601 duration such as PT5S"), duration.getMessage());
+                    Map.of(
+                        "FAULTLINE_WEBHOOK_SECRET", "s", "FAULTLINE_WEBHOOK_HANDOFF_TIMEOUT", "5s"),
+                    false,
+                    DATA));
+    assertTrue(
+        duration.getMessage().contains("ISO-8601 duration such as PT5S"), duration.getMessage());
     IllegalArgumentException size =
         assertThrows(
-            IllegalArgumentException.class, () -> IngestConfig.builder().secret("s").maxBodyBytes(0).build());
+            IllegalArgumentException.class,
+            () -> IngestConfig.builder().secret("s").maxBodyBytes(0).build());
     assertTrue(size.getMessage().contains("FAULTLINE_WEBHOOK_MAX_BODY_BYTES"), size.getMessage());
   }
 
@@ -84,7 +94,8 @@ class IngestConfigTest {
     IngestConfig config =
         IngestConfig.builder()
             .secrets(List.of("very-secret-1", "very-secret-2"))
-            .producerProperties(Map.of("sasl.jaas.config", "password=hunter2", "security.protocol", "SASL_SSL"))
+            .producerProperties(
+                Map.of("sasl.jaas.config", "password=hunter2", "security.protocol", "SASL_SSL"))
             .build();
     String text = config.toString();
     assertFalse(text.contains("very-secret"), text);

@@ -27,12 +27,16 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Kafka stops in the middle of a stream of deliveries and comes back: nothing is lost, nothing doubled. */
+/**
+ * Kafka stops in the middle of a stream of deliveries and comes back: nothing is lost, nothing
+ * doubled.
+ */
 class KafkaOutageIT {
   @TempDir Path tmp;
 
   @Test
-  void deliveriesDuringAKafkaOutageAreSpooledAnswered2xxAndArriveExactlyOnceWhenKafkaReturns() throws Exception {
+  void deliveriesDuringAKafkaOutageAreSpooledAnswered2xxAndArriveExactlyOnceWhenKafkaReturns()
+      throws Exception {
     int port;
     try (ServerSocket s = new ServerSocket(0)) {
       port = s.getLocalPort();
@@ -42,19 +46,31 @@ class KafkaOutageIT {
     String topic = "deliveries-outage";
     kafka.createTopics(3, List.of(topic));
     IngestConfig config =
-        IngestConfig.builder().secret(SECRET).bootstrapServers(kafka.bootstrapServers()).deliveryTopic(topic)
-            .spoolDir(tmp.resolve("spool")).handoffTimeout(Duration.ofSeconds(2)).build();
+        IngestConfig.builder()
+            .secret(SECRET)
+            .bootstrapServers(kafka.bootstrapServers())
+            .deliveryTopic(topic)
+            .spoolDir(tmp.resolve("spool"))
+            .handoffTimeout(Duration.ofSeconds(2))
+            .build();
     HttpClient client = HttpClient.newHttpClient();
     SpoolingPublisher publisher =
-        SpoolingPublisher.open(KafkaDeliveryPublisher.create(config), config.spoolDir(), config.handoffTimeout());
+        SpoolingPublisher.open(
+            KafkaDeliveryPublisher.create(config), config.spoolDir(), config.handoffTimeout());
     WebhookApp app =
-        new WebhookApp(config, publisher, List.of(new SpoolHealthCheck(publisher, 1000)),
-                new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), List.of())
+        new WebhookApp(
+                config,
+                publisher,
+                List.of(new SpoolHealthCheck(publisher, 1000)),
+                new PrometheusMeterRegistry(PrometheusConfig.DEFAULT),
+                List.of())
             .start("127.0.0.1", 0);
     Function<String, CompletableFuture<HttpResponse<String>>> post =
-        id -> client.sendAsync(
-            webhook(app.port(), "issues", id, resource("webhooks/issues.opened.json"), SECRET).build(),
-            HttpResponse.BodyHandlers.ofString());
+        id ->
+            client.sendAsync(
+                webhook(app.port(), "issues", id, resource("webhooks/issues.opened.json"), SECRET)
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
     try {
       List<String> before = ids("before", 5);
       for (String id : before) {
@@ -79,12 +95,17 @@ class KafkaOutageIT {
         assertEquals(200, post.apply(id).get(30, TimeUnit.SECONDS).statusCode());
       }
 
-      List<ConsumerRecord<String, byte[]>> records = TopicReader.readAll(kafka.bootstrapServers(), topic);
+      List<ConsumerRecord<String, byte[]>> records =
+          TopicReader.readAll(kafka.bootstrapServers(), topic);
       Map<String, Long> counts =
           records.stream()
-              .collect(Collectors.groupingBy(
-                  r -> new String(r.headers().lastHeader("delivery-id").value(), StandardCharsets.UTF_8),
-                  Collectors.counting()));
+              .collect(
+                  Collectors.groupingBy(
+                      r ->
+                          new String(
+                              r.headers().lastHeader("delivery-id").value(),
+                              StandardCharsets.UTF_8),
+                      Collectors.counting()));
       List<String> all = new ArrayList<>(before);
       all.addAll(during);
       all.addAll(after);

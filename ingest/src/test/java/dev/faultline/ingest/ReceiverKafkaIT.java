@@ -55,8 +55,11 @@ class ReceiverKafkaIT {
 
   private static WebhookApp start(IngestConfig config, SpoolingPublisher publisher) {
     return new WebhookApp(
-            config, publisher, List.of(new SpoolHealthCheck(publisher, 1000)),
-            new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), List.of())
+            config,
+            publisher,
+            List.of(new SpoolHealthCheck(publisher, 1000)),
+            new PrometheusMeterRegistry(PrometheusConfig.DEFAULT),
+            List.of())
         .start("127.0.0.1", 0);
   }
 
@@ -64,27 +67,36 @@ class ReceiverKafkaIT {
   void signedDeliveryLandsOnTheTopicWithKeyValueAndDeliveryIdHeader() throws IOException {
     String topic = newTopic();
     IngestConfig config =
-        IngestConfig.builder().secret(SECRET).bootstrapServers(kafka.bootstrapServers()).deliveryTopic(topic)
-            .spoolDir(tmp.resolve("spool")).build();
+        IngestConfig.builder()
+            .secret(SECRET)
+            .bootstrapServers(kafka.bootstrapServers())
+            .deliveryTopic(topic)
+            .spoolDir(tmp.resolve("spool"))
+            .build();
     byte[] body = resource("webhooks/issues.opened.json");
     try (SpoolingPublisher publisher =
-        SpoolingPublisher.open(KafkaDeliveryPublisher.create(config), config.spoolDir(), config.handoffTimeout())) {
+        SpoolingPublisher.open(
+            KafkaDeliveryPublisher.create(config), config.spoolDir(), config.handoffTimeout())) {
       WebhookApp app = start(config, publisher);
       try {
-        HttpResponse<String> response = send(client, webhook(app.port(), "issues", "guid-1", body, SECRET).build());
+        HttpResponse<String> response =
+            send(client, webhook(app.port(), "issues", "guid-1", body, SECRET).build());
         assertEquals(200, response.statusCode(), response.body());
       } finally {
         app.stop();
       }
     }
 
-    List<ConsumerRecord<String, byte[]>> records = TopicReader.readAll(kafka.bootstrapServers(), topic);
+    List<ConsumerRecord<String, byte[]>> records =
+        TopicReader.readAll(kafka.bootstrapServers(), topic);
     assertEquals(1, records.size(), "acknowledged means on the topic");
     ConsumerRecord<String, byte[]> record = records.get(0);
     assertEquals("microsoft/DeepSpeed#4242", record.key());
     assertEquals(
         "guid-1",
-        new String(record.headers().lastHeader(KafkaDeliveryPublisher.DELIVERY_ID_HEADER).value(), StandardCharsets.UTF_8));
+        new String(
+            record.headers().lastHeader(KafkaDeliveryPublisher.DELIVERY_ID_HEADER).value(),
+            StandardCharsets.UTF_8));
     Delivery delivery = AvroCodec.deliveries().decode(record.value());
     assertEquals("guid-1", delivery.getDeliveryId());
     assertEquals("issues", delivery.getEvent());
@@ -102,16 +114,25 @@ class ReceiverKafkaIT {
       deadPort = s.getLocalPort(); // nothing listens there once closed: Kafka "unreachable"
     }
     IngestConfig unreachable =
-        IngestConfig.builder().secret(SECRET).bootstrapServers("127.0.0.1:" + deadPort).deliveryTopic(topic)
-            .spoolDir(spool).handoffTimeout(Duration.ofSeconds(1)).build();
+        IngestConfig.builder()
+            .secret(SECRET)
+            .bootstrapServers("127.0.0.1:" + deadPort)
+            .deliveryTopic(topic)
+            .spoolDir(spool)
+            .handoffTimeout(Duration.ofSeconds(1))
+            .build();
     List<String> ids = IntStream.range(0, 5).mapToObj(i -> "kill-" + i).toList();
 
     SpoolingPublisher first =
-        SpoolingPublisher.open(KafkaDeliveryPublisher.create(unreachable), spool, unreachable.handoffTimeout());
+        SpoolingPublisher.open(
+            KafkaDeliveryPublisher.create(unreachable), spool, unreachable.handoffTimeout());
     WebhookApp dying = start(unreachable, first);
     for (String id : ids) {
       HttpResponse<String> r =
-          send(client, webhook(dying.port(), "issues", id, resource("webhooks/issues.opened.json"), SECRET).build());
+          send(
+              client,
+              webhook(dying.port(), "issues", id, resource("webhooks/issues.opened.json"), SECRET)
+                  .build());
       assertEquals(202, r.statusCode(), r.body());
       assertTrue(r.body().contains("spooled"), r.body());
     }
@@ -120,15 +141,22 @@ class ReceiverKafkaIT {
     dying.stop();
     first.close();
 
-    IngestConfig reachable = unreachable.toBuilder().bootstrapServers(kafka.bootstrapServers()).build();
+    IngestConfig reachable =
+        unreachable.toBuilder().bootstrapServers(kafka.bootstrapServers()).build();
     try (SpoolingPublisher second =
-        SpoolingPublisher.open(KafkaDeliveryPublisher.create(reachable), spool, reachable.handoffTimeout())) {
-      Poll.until(Duration.ofSeconds(60), () -> "spool depth " + second.depth(), () -> second.depth() == 0);
-      List<ConsumerRecord<String, byte[]>> records = TopicReader.readAll(kafka.bootstrapServers(), topic);
+        SpoolingPublisher.open(
+            KafkaDeliveryPublisher.create(reachable), spool, reachable.handoffTimeout())) {
+      Poll.until(
+          Duration.ofSeconds(60), () -> "spool depth " + second.depth(), () -> second.depth() == 0);
+      List<ConsumerRecord<String, byte[]>> records =
+          TopicReader.readAll(kafka.bootstrapServers(), topic);
       assertEquals(
           ids,
           records.stream()
-              .map(r -> new String(r.headers().lastHeader("delivery-id").value(), StandardCharsets.UTF_8))
+              .map(
+                  r ->
+                      new String(
+                          r.headers().lastHeader("delivery-id").value(), StandardCharsets.UTF_8))
               .sorted()
               .collect(Collectors.toList()),
           "each spooled delivery arrives exactly once");

@@ -12,7 +12,8 @@ final class RecordingPublisher implements DeliveryPublisher {
   record Published(String key, Delivery delivery) {}
 
   private final List<Published> published = new CopyOnWriteArrayList<>();
-  private volatile Function<Published, CompletableFuture<Void>> answer = p -> CompletableFuture.completedFuture(null);
+  private volatile Function<Published, CompletableFuture<Void>> answer =
+      p -> CompletableFuture.completedFuture(null);
   volatile boolean closed;
 
   /** Every publish answers with what {@code answer} returns. */

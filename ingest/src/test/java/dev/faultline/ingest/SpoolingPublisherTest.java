@@ -47,7 +47,8 @@ class SpoolingPublisherTest {
   void sendsStraightToKafkaWhileItAcknowledges() throws Exception {
     RecordingPublisher kafka = new RecordingPublisher();
     try (SpoolingPublisher publisher = SpoolingPublisher.open(kafka, dir, Duration.ofSeconds(5))) {
-      assertEquals(Handoff.ACKNOWLEDGED, publisher.handOff("k", delivery("d-1")).get(5, TimeUnit.SECONDS));
+      assertEquals(
+          Handoff.ACKNOWLEDGED, publisher.handOff("k", delivery("d-1")).get(5, TimeUnit.SECONDS));
       assertEquals(0, publisher.depth());
       assertFalse(publisher.isSpooling());
     }
@@ -56,7 +57,8 @@ class SpoolingPublisherTest {
 
   @Test
   void spoolsWhenKafkaFailsAndDrainsInOrderWhenItIsBack() throws Exception {
-    RecordingPublisher kafka = new RecordingPublisher().failing(new IllegalStateException("broker down"));
+    RecordingPublisher kafka =
+        new RecordingPublisher().failing(new IllegalStateException("broker down"));
     try (SpoolingPublisher publisher = SpoolingPublisher.open(kafka, dir, Duration.ofSeconds(5))) {
       List<CompletableFuture<Handoff>> handoffs = new ArrayList<>();
       for (String id : ids(0, 50)) {
@@ -73,24 +75,32 @@ class SpoolingPublisherTest {
             delivered.add(p.delivery().getDeliveryId());
             return CompletableFuture.completedFuture(null);
           });
-      Poll.until(Duration.ofSeconds(10), () -> "spool drained, depth " + publisher.depth(), () -> !publisher.isSpooling());
+      Poll.until(
+          Duration.ofSeconds(10),
+          () -> "spool drained, depth " + publisher.depth(),
+          () -> !publisher.isSpooling());
       assertEquals(ids(0, 50), delivered, "drained in the order they were accepted");
       assertEquals(0, publisher.depth());
 
-      assertEquals(Handoff.ACKNOWLEDGED, publisher.handOff("k", delivery("d-after")).get(5, TimeUnit.SECONDS));
+      assertEquals(
+          Handoff.ACKNOWLEDGED,
+          publisher.handOff("k", delivery("d-after")).get(5, TimeUnit.SECONDS));
     }
   }
 
   @Test
   void aRefusedSendStopsItsDrainBatchSoNothingOvertakesItOrIsSentTwice() throws Exception {
-    java.util.concurrent.atomic.AtomicBoolean down = new java.util.concurrent.atomic.AtomicBoolean(true);
-    java.util.concurrent.atomic.AtomicInteger refusalsLeft = new java.util.concurrent.atomic.AtomicInteger(1);
+    java.util.concurrent.atomic.AtomicBoolean down =
+        new java.util.concurrent.atomic.AtomicBoolean(true);
+    java.util.concurrent.atomic.AtomicInteger refusalsLeft =
+        new java.util.concurrent.atomic.AtomicInteger(1);
     List<String> delivered = new java.util.concurrent.CopyOnWriteArrayList<>();
     RecordingPublisher kafka =
         new RecordingPublisher()
             .answering(
                 p -> {
-                  // The broker is down; then it refuses one send of the drain; then it takes everything.
+                  // The broker is down; then it refuses one send of the drain; then it takes
+                  // everything.
                   if (down.get() || refusalsLeft.getAndDecrement() > 0) {
                     return CompletableFuture.failedFuture(new IllegalStateException("broker down"));
                   }
@@ -99,10 +109,14 @@ class SpoolingPublisherTest {
                 });
     try (SpoolingPublisher publisher = SpoolingPublisher.open(kafka, dir, Duration.ofSeconds(5))) {
       for (String id : ids(0, 30)) {
-        assertEquals(Handoff.SPOOLED, publisher.handOff("k", delivery(id)).get(5, TimeUnit.SECONDS));
+        assertEquals(
+            Handoff.SPOOLED, publisher.handOff("k", delivery(id)).get(5, TimeUnit.SECONDS));
       }
       down.set(false);
-      Poll.until(Duration.ofSeconds(10), () -> "spool drained, depth " + publisher.depth(), () -> !publisher.isSpooling());
+      Poll.until(
+          Duration.ofSeconds(10),
+          () -> "spool drained, depth " + publisher.depth(),
+          () -> !publisher.isSpooling());
       assertEquals(ids(0, 30), delivered, "each once, in the order accepted");
     }
   }
@@ -111,13 +125,15 @@ class SpoolingPublisherTest {
   void spoolsWhenKafkaDoesNotAnswerWithinTheHandoffTimeout() throws Exception {
     RecordingPublisher kafka = new RecordingPublisher().answering(p -> new CompletableFuture<>());
     try (SpoolingPublisher publisher = SpoolingPublisher.open(kafka, dir, Duration.ofMillis(200))) {
-      assertEquals(Handoff.SPOOLED, publisher.handOff("k", delivery("d-1")).get(5, TimeUnit.SECONDS));
+      assertEquals(
+          Handoff.SPOOLED, publisher.handOff("k", delivery("d-1")).get(5, TimeUnit.SECONDS));
     }
   }
 
   @Test
   void drainsWhatAnEarlierRunSpooledWhenOpened() throws Exception {
-    RecordingPublisher down = new RecordingPublisher().failing(new IllegalStateException("broker down"));
+    RecordingPublisher down =
+        new RecordingPublisher().failing(new IllegalStateException("broker down"));
     SpoolingPublisher first = SpoolingPublisher.open(down, dir, Duration.ofSeconds(5));
     for (String id : ids(0, 20)) {
       assertEquals(Handoff.SPOOLED, first.handOff("k", delivery(id)).get(5, TimeUnit.SECONDS));
@@ -127,7 +143,8 @@ class SpoolingPublisherTest {
     RecordingPublisher up = new RecordingPublisher();
     try (SpoolingPublisher second = SpoolingPublisher.open(up, dir, Duration.ofSeconds(5))) {
       assertTrue(second.depth() > 0 || !up.published().isEmpty());
-      Poll.until(Duration.ofSeconds(10), () -> "drained " + up.deliveryIds(), () -> !second.isSpooling());
+      Poll.until(
+          Duration.ofSeconds(10), () -> "drained " + up.deliveryIds(), () -> !second.isSpooling());
       assertEquals(ids(0, 20), up.deliveryIds());
     }
   }
@@ -140,8 +157,11 @@ class SpoolingPublisherTest {
               new SpoolFile.Entry("a", "one".getBytes(StandardCharsets.UTF_8), -1),
               new SpoolFile.Entry("b", "two".getBytes(StandardCharsets.UTF_8), -1)));
     }
-    try (FileChannel ch = FileChannel.open(dir.resolve("deliveries.spool"), StandardOpenOption.WRITE)) {
-      ch.write(ByteBuffer.wrap(new byte[] {0, 0, 0, 1, 0, 0, 0, 9, 'c'}), ch.size()); // a crash mid-append
+    try (FileChannel ch =
+        FileChannel.open(dir.resolve("deliveries.spool"), StandardOpenOption.WRITE)) {
+      ch.write(
+          ByteBuffer.wrap(new byte[] {0, 0, 0, 1, 0, 0, 0, 9, 'c'}),
+          ch.size()); // a crash mid-append
     }
     try (SpoolFile spool = SpoolFile.open(dir)) {
       assertEquals(2, spool.depth());

@@ -26,7 +26,8 @@ final class TestSupport {
     }
   }
 
-  static HttpRequest.Builder webhook(int port, String event, String deliveryId, byte[] body, String secret) {
+  static HttpRequest.Builder webhook(
+      int port, String event, String deliveryId, byte[] body, String secret) {
     HttpRequest.Builder b =
         HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + WebhookApp.WEBHOOK_PATH))
             .timeout(Duration.ofSeconds(30))

@@ -22,9 +22,12 @@ final class TopicReader {
     try (KafkaConsumer<String, byte[]> consumer =
         new KafkaConsumer<>(
             Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false),
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                bootstrapServers,
+                ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+                "read_committed",
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+                false),
             new StringDeserializer(),
             new ByteArrayDeserializer())) {
       List<TopicPartition> partitions =
@@ -35,13 +38,16 @@ final class TopicReader {
       consumer.seekToBeginning(partitions);
       Map<TopicPartition, Long> end = consumer.endOffsets(partitions, Duration.ofSeconds(20));
       List<ConsumerRecord<String, byte[]>> records = new ArrayList<>();
-      Poll.until(Duration.ofSeconds(30), () -> "reading " + topic + " to its end " + end, () -> {
-        if (partitions.stream().allMatch(tp -> consumer.position(tp) >= end.get(tp))) {
-          return true;
-        }
-        consumer.poll(Duration.ofMillis(200)).forEach(records::add);
-        return false;
-      });
+      Poll.until(
+          Duration.ofSeconds(30),
+          () -> "reading " + topic + " to its end " + end,
+          () -> {
+            if (partitions.stream().allMatch(tp -> consumer.position(tp) >= end.get(tp))) {
+              return true;
+            }
+            consumer.poll(Duration.ofMillis(200)).forEach(records::add);
+            return false;
+          });
       return records;
     }
   }
@@ -53,6 +59,7 @@ final class TopicReader {
         timeout,
         () -> readAll(bootstrapServers, topic),
         records -> records.size() >= count,
-        records -> count + " records in " + topic + ", found " + records.size() + "; " + state.get());
+        records ->
+            count + " records in " + topic + ", found " + records.size() + "; " + state.get());
   }
 }

@@ -47,7 +47,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 class WebhookAppTest {
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final Clock NOW = Clock.fixed(Instant.parse("2099-01-05T00:00:00Z"), ZoneOffset.UTC);
+  private static final Clock NOW =
+      Clock.fixed(Instant.parse("2099-01-05T00:00:00Z"), ZoneOffset.UTC);
 
   @TempDir Path tmp;
   private final HttpClient client = HttpClient.newHttpClient();
@@ -59,7 +60,8 @@ class WebhookAppTest {
     return IngestConfig.builder().secret(SECRET).spoolDir(tmp.resolve("spool"));
   }
 
-  private WebhookApp start(IngestConfig config, DeliveryPublisher publisher, List<HealthCheck> checks) {
+  private WebhookApp start(
+      IngestConfig config, DeliveryPublisher publisher, List<HealthCheck> checks) {
     app =
         new WebhookApp(
                 config,
@@ -115,17 +117,21 @@ class WebhookAppTest {
     assertEquals("microsoft/DeepSpeed", d.getRepository());
     assertEquals(DeliverySource.WEBHOOK, d.getSource());
     assertEquals(NOW.instant(), d.getReceivedAt());
-    assertEquals(new String(body, StandardCharsets.UTF_8), d.getPayloadJson(), "payload kept byte for byte");
+    assertEquals(
+        new String(body, StandardCharsets.UTF_8), d.getPayloadJson(), "payload kept byte for byte");
   }
 
   @Test
   void rejectsDeliveryWithoutSignature() throws IOException {
     start();
     byte[] body = resource("webhooks/issues.opened.json");
-    HttpResponse<String> response = send(client, webhook(app.port(), "issues", "d-1", body, null).build());
+    HttpResponse<String> response =
+        send(client, webhook(app.port(), "issues", "d-1", body, null).build());
 
     assertEquals(401, response.statusCode());
-    assertTrue(json(response).path("error").asText().contains("Missing X-Hub-Signature-256"), response.body());
+    assertTrue(
+        json(response).path("error").asText().contains("Missing X-Hub-Signature-256"),
+        response.body());
     assertTrue(publisher.published().isEmpty());
   }
 
@@ -151,12 +157,15 @@ class WebhookAppTest {
   @Test
   void rejectsMalformedJsonWith400() throws IOException {
     start();
-    HttpResponse<String> truncated = post("issues", "d-1", "{\"action\": \"opened\", ".getBytes(StandardCharsets.UTF_8));
+    HttpResponse<String> truncated =
+        post("issues", "d-1", "{\"action\": \"opened\", ".getBytes(StandardCharsets.UTF_8));
     HttpResponse<String> array = post("issues", "d-2", "[1,2]".getBytes(StandardCharsets.UTF_8));
     HttpResponse<String> trailing = post("issues", "d-3", "{} {}".getBytes(StandardCharsets.UTF_8));
 
     assertEquals(400, truncated.statusCode());
-    assertTrue(json(truncated).path("error").asText().startsWith("Body is not valid JSON"), truncated.body());
+    assertTrue(
+        json(truncated).path("error").asText().startsWith("Body is not valid JSON"),
+        truncated.body());
     assertEquals(400, array.statusCode());
     assertTrue(json(array).path("error").asText().contains("JSON object"), array.body());
     assertEquals(400, trailing.statusCode());
@@ -168,14 +177,16 @@ class WebhookAppTest {
     start();
     byte[] body = resource("webhooks/issues.opened.json");
     HttpRequest noEvent =
-        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + app.port() + WebhookApp.WEBHOOK_PATH))
+        HttpRequest.newBuilder(
+                URI.create("http://127.0.0.1:" + app.port() + WebhookApp.WEBHOOK_PATH))
             .header("Content-Type", "application/json")
             .header("X-GitHub-Delivery", "d-1")
             .header(WebhookSignature.HEADER, WebhookSignature.sign(SECRET, body))
             .POST(HttpRequest.BodyPublishers.ofByteArray(body))
             .build();
     HttpRequest noDelivery =
-        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + app.port() + WebhookApp.WEBHOOK_PATH))
+        HttpRequest.newBuilder(
+                URI.create("http://127.0.0.1:" + app.port() + WebhookApp.WEBHOOK_PATH))
             .header("Content-Type", "application/json")
             .header("X-GitHub-Event", "issues")
             .header(WebhookSignature.HEADER, WebhookSignature.sign(SECRET, body))
@@ -199,12 +210,16 @@ class WebhookAppTest {
       OutputStream out = socket.getOutputStream();
       long declared = IngestConfig.DEFAULT_MAX_BODY_BYTES + 1;
       out.write(
-          ("POST " + WebhookApp.WEBHOOK_PATH + " HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-                  + "X-GitHub-Event: issues\r\nX-GitHub-Delivery: d-big\r\nContent-Length: " + declared
+          ("POST "
+                  + WebhookApp.WEBHOOK_PATH
+                  + " HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                  + "X-GitHub-Event: issues\r\nX-GitHub-Delivery: d-big\r\nContent-Length: "
+                  + declared
                   + "\r\n\r\n{\"a\":")
               .getBytes(StandardCharsets.US_ASCII));
       out.flush();
-      // Only 5 of the 25 MB were sent: an answer now proves the receiver did not wait to read the rest.
+      // Only 5 of the 25 MB were sent: an answer now proves the receiver did not wait to read the
+      // rest.
       String response = readHead(socket.getInputStream());
       assertTrue(response.startsWith("HTTP/1.1 413"), response);
     }
@@ -236,7 +251,9 @@ class WebhookAppTest {
     HttpResponse<String> response = send(client, request);
 
     assertEquals(413, response.statusCode());
-    assertTrue(json(response).path("error").asText().contains("over the limit of 1024 bytes"), response.body());
+    assertTrue(
+        json(response).path("error").asText().contains("over the limit of 1024 bytes"),
+        response.body());
     assertTrue(publisher.published().isEmpty());
   }
 
@@ -252,9 +269,13 @@ class WebhookAppTest {
   @Test
   void recordsUnusedEventsAndActionsWith202() throws IOException {
     start();
-    HttpResponse<String> unusedAction = post("pull_request", "d-1", resource("webhooks/pull_request.labeled.json"));
+    HttpResponse<String> unusedAction =
+        post("pull_request", "d-1", resource("webhooks/pull_request.labeled.json"));
     HttpResponse<String> unusedEvent =
-        post("workflow_run", "d-2", "{\"action\":\"completed\",\"repository\":{\"full_name\":\"a/b\"}}".getBytes());
+        post(
+            "workflow_run",
+            "d-2",
+            "{\"action\":\"completed\",\"repository\":{\"full_name\":\"a/b\"}}".getBytes());
     HttpResponse<String> label = post("label", "d-3", resource("webhooks/label.created.json"));
 
     for (HttpResponse<String> unused : List.of(unusedAction, unusedEvent, label)) {
@@ -262,15 +283,19 @@ class WebhookAppTest {
       assertEquals("recorded", json(unused).path("status").asText(), unused.body());
       assertFalse(json(unused).path("used").asBoolean(true), unused.body());
     }
-    assertEquals(List.of("d-1", "d-2", "d-3"), publisher.deliveryIds(), "unused deliveries still go to the raw topic");
+    assertEquals(
+        List.of("d-1", "d-2", "d-3"),
+        publisher.deliveryIds(),
+        "unused deliveries still go to the raw topic");
     assertEquals("NVIDIA/Megatron-LM#77", publisher.published().get(0).key());
     assertEquals("a/b", publisher.published().get(1).key());
   }
 
   /**
-   * The receiver counts as used exactly the rows of {@link UsedEvent}, the table the pipeline's normaliser reads
-   * (infra's {@code UsedEventAgreementTest} feeds what the receiver publishes to the normaliser): every listed action
-   * (and any action of an event used whole) is answered 200 accepted, another action of a listed event 202 recorded.
+   * The receiver counts as used exactly the rows of {@link UsedEvent}, the table the pipeline's
+   * normaliser reads (infra's {@code UsedEventAgreementTest} feeds what the receiver publishes to
+   * the normaliser): every listed action (and any action of an event used whole) is answered 200
+   * accepted, another action of a listed event 202 recorded.
    */
   @Test
   void answersEveryEventAndActionOfTheUsedEventTableAsUsedAndNoOther() throws IOException {
@@ -278,27 +303,45 @@ class WebhookAppTest {
     List<String> wrong = new ArrayList<>();
     int n = 0;
     for (UsedEvent event : UsedEvent.values()) {
-      List<String> used = event.actions().isEmpty() ? List.of("opened", "any_action") : List.copyOf(event.actions());
+      List<String> used =
+          event.actions().isEmpty()
+              ? List.of("opened", "any_action")
+              : List.copyOf(event.actions());
       for (String action : used) {
         expectUsed(event.eventName(), action, true, "d-used-" + n++, wrong);
       }
       if (!event.actions().isEmpty()) {
-        expectUsed(event.eventName(), "not_an_action_of_the_table", false, "d-unused-" + n++, wrong);
+        expectUsed(
+            event.eventName(), "not_an_action_of_the_table", false, "d-unused-" + n++, wrong);
       }
     }
     expectUsed("label", "created", false, "d-label", wrong);
     assertEquals(List.of(), wrong);
-    assertTrue(UsedEvent.isUsed("pull_request", "synchronize"), "new commits change a pull request's size");
-    assertFalse(UsedEvent.of("label").isPresent(), "a label's own events give the pipeline nothing");
+    assertTrue(
+        UsedEvent.isUsed("pull_request", "synchronize"),
+        "new commits change a pull request's size");
+    assertFalse(
+        UsedEvent.of("label").isPresent(), "a label's own events give the pipeline nothing");
   }
 
-  private void expectUsed(String event, String action, boolean used, String id, List<String> wrong) throws IOException {
+  private void expectUsed(String event, String action, boolean used, String id, List<String> wrong)
+      throws IOException {
     String body = "{\"action\":\"" + action + "\",\"repository\":{\"full_name\":\"a/b\"}}";
     HttpResponse<String> response = post(event, id, body.getBytes(StandardCharsets.UTF_8));
     int status = used ? 200 : 202;
     if (response.statusCode() != status || json(response).path("used").asBoolean(!used) != used) {
-      wrong.add(event + "." + action + ": expected " + status + " used=" + used + ", was " + response.statusCode() + " "
-          + response.body());
+      wrong.add(
+          event
+              + "."
+              + action
+              + ": expected "
+              + status
+              + " used="
+              + used
+              + ", was "
+              + response.statusCode()
+              + " "
+              + response.body());
     }
   }
 
@@ -307,7 +350,11 @@ class WebhookAppTest {
     start();
     byte[] body = resource("webhooks/issues.opened.json");
     HttpResponse<String> response =
-        send(client, webhook(app.port(), "issues", "d-1", body, SECRET).setHeader("Content-Type", "text/plain").build());
+        send(
+            client,
+            webhook(app.port(), "issues", "d-1", body, SECRET)
+                .setHeader("Content-Type", "text/plain")
+                .build());
     assertEquals(415, response.statusCode());
     assertTrue(json(response).path("error").asText().contains("application/json"), response.body());
     assertTrue(publisher.published().isEmpty());
@@ -317,7 +364,9 @@ class WebhookAppTest {
   void acceptsFormEncodedDeliverySignedOverTheRawForm() {
     start();
     String payload = new String(resource("webhooks/issues.opened.json"), StandardCharsets.UTF_8);
-    byte[] form = ("payload=" + URLEncoder.encode(payload, StandardCharsets.UTF_8)).getBytes(StandardCharsets.US_ASCII);
+    byte[] form =
+        ("payload=" + URLEncoder.encode(payload, StandardCharsets.UTF_8))
+            .getBytes(StandardCharsets.US_ASCII);
     HttpResponse<String> response =
         send(
             client,
@@ -365,9 +414,11 @@ class WebhookAppTest {
     start();
     CompletableFuture<HttpResponse<String>> response =
         client.sendAsync(
-            webhook(app.port(), "issues", "d-1", resource("webhooks/issues.opened.json"), SECRET).build(),
+            webhook(app.port(), "issues", "d-1", resource("webhooks/issues.opened.json"), SECRET)
+                .build(),
             HttpResponse.BodyHandlers.ofString());
-    Poll.until(Duration.ofSeconds(10), () -> "publish called", () -> publisher.published().size() == 1);
+    Poll.until(
+        Duration.ofSeconds(10), () -> "publish called", () -> publisher.published().size() == 1);
     assertFalse(response.isDone(), "no answer before Kafka acknowledged");
 
     ack.complete(null);
@@ -392,7 +443,8 @@ class WebhookAppTest {
   @Test
   void answers202WhenKafkaIsAwayAndTheDeliveryIsSpooled() throws Exception {
     publisher.failing(new IllegalStateException("Kafka unreachable"));
-    SpoolingPublisher spooling = SpoolingPublisher.open(publisher, tmp.resolve("spool"), Duration.ofSeconds(5));
+    SpoolingPublisher spooling =
+        SpoolingPublisher.open(publisher, tmp.resolve("spool"), Duration.ofSeconds(5));
     toClose.add(spooling);
     start(config().build(), spooling, List.of(new SpoolHealthCheck(spooling, 100)));
 
@@ -402,9 +454,13 @@ class WebhookAppTest {
     assertTrue(spooling.depth() >= 1);
 
     HttpResponse<String> health =
-        send(client, HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + app.port() + "/health")).build());
+        send(
+            client,
+            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + app.port() + "/health"))
+                .build());
     assertEquals(200, health.statusCode(), health.body());
-    assertTrue(json(health).path("checks").path("spool").path("depth").asLong() >= 1, health.body());
+    assertTrue(
+        json(health).path("checks").path("spool").path("depth").asLong() >= 1, health.body());
   }
 
   @Test
@@ -412,13 +468,16 @@ class WebhookAppTest {
     start(config().maxDeliveryAge(Duration.ofDays(7)).build(), publisher, List.of());
     HttpResponse<String> old = post("issues", "d-old", resource("webhooks/issues.edited.old.json"));
     HttpResponse<String> fresh = post("issues", "d-new", resource("webhooks/issues.opened.json"));
-    HttpResponse<String> noTimestamp = post("label", "d-label", resource("webhooks/label.created.json"));
+    HttpResponse<String> noTimestamp =
+        post("label", "d-label", resource("webhooks/label.created.json"));
 
     assertEquals(202, old.statusCode());
     assertEquals("stale", json(old).path("status").asText());
     assertEquals(200, fresh.statusCode());
     assertEquals(
-        "recorded", json(noTimestamp).path("status").asText(), "without a timestamp the age cannot be judged: published");
+        "recorded",
+        json(noTimestamp).path("status").asText(),
+        "without a timestamp the age cannot be judged: published");
     assertEquals(List.of("d-new", "d-label"), publisher.deliveryIds());
   }
 
@@ -439,19 +498,24 @@ class WebhookAppTest {
           }
         };
     start(config().build(), publisher, List.of(ok));
-    HttpResponse<String> up = send(client, HttpRequest.newBuilder(URI.create(url("/health"))).build());
+    HttpResponse<String> up =
+        send(client, HttpRequest.newBuilder(URI.create(url("/health"))).build());
     assertEquals(200, up.statusCode());
     assertEquals("UP", json(up).path("status").asText());
     app.stop();
 
     start(config().build(), publisher, List.of(ok, bad, throwing));
-    HttpResponse<String> down = send(client, HttpRequest.newBuilder(URI.create(url("/health"))).build());
+    HttpResponse<String> down =
+        send(client, HttpRequest.newBuilder(URI.create(url("/health"))).build());
     assertEquals(503, down.statusCode());
     JsonNode body = json(down);
     assertEquals("DOWN", body.path("status").asText());
     assertEquals("UP", body.path("checks").path("kafka").path("status").asText());
-    assertEquals("neo4j: Bolt unreachable at 127.0.0.1:7687", body.path("problems").get(0).asText());
-    assertTrue(body.path("problems").get(1).asText().startsWith("flink: the check itself failed"), down.body());
+    assertEquals(
+        "neo4j: Bolt unreachable at 127.0.0.1:7687", body.path("problems").get(0).asText());
+    assertTrue(
+        body.path("problems").get(1).asText().startsWith("flink: the check itself failed"),
+        down.body());
   }
 
   private static HealthCheck check(String name, Optional<String> problem) {
@@ -478,11 +542,13 @@ class WebhookAppTest {
     post("issues", "d-1", resource("webhooks/issues.opened.json"));
     send(client, webhook(app.port(), "issues", "d-2", "{}".getBytes(), "wrong").build());
 
-    HttpResponse<String> metrics = send(client, HttpRequest.newBuilder(URI.create(url("/metrics"))).build());
+    HttpResponse<String> metrics =
+        send(client, HttpRequest.newBuilder(URI.create(url("/metrics"))).build());
     assertEquals(200, metrics.statusCode());
     String text = metrics.body();
     assertTrue(
-        text.contains("faultline_webhook_deliveries_total{action=\"opened\",event=\"issues\",outcome=\"accepted\"} 1.0"),
+        text.contains(
+            "faultline_webhook_deliveries_total{action=\"opened\",event=\"issues\",outcome=\"accepted\"} 1.0"),
         text);
     assertTrue(text.contains("outcome=\"unauthorized\""), text);
     assertTrue(text.contains("faultline_webhook_handoff_seconds"), text);
@@ -495,14 +561,19 @@ class WebhookAppTest {
     start();
     CompletableFuture<HttpResponse<String>> response =
         client.sendAsync(
-            webhook(app.port(), "issues", "d-1", resource("webhooks/issues.opened.json"), SECRET).build(),
+            webhook(app.port(), "issues", "d-1", resource("webhooks/issues.opened.json"), SECRET)
+                .build(),
             HttpResponse.BodyHandlers.ofString());
-    Poll.until(Duration.ofSeconds(10), () -> "publish called", () -> publisher.published().size() == 1);
+    Poll.until(
+        Duration.ofSeconds(10), () -> "publish called", () -> publisher.published().size() == 1);
 
     CompletableFuture<Void> stopped = CompletableFuture.runAsync(app::stop);
     ack.complete(null);
 
-    assertEquals(200, response.get(20, TimeUnit.SECONDS).statusCode(), "in-flight request finished during stop");
+    assertEquals(
+        200,
+        response.get(20, TimeUnit.SECONDS).statusCode(),
+        "in-flight request finished during stop");
     stopped.get(20, TimeUnit.SECONDS);
     app = null;
   }
@@ -512,26 +583,36 @@ class WebhookAppTest {
     IngestConfig local = IngestConfig.builder().localMode(true).spoolDir(tmp).build();
     WebhookApp remote =
         new WebhookApp(
-            local, publisher, List.of(), new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), List.of());
+            local,
+            publisher,
+            List.of(),
+            new PrometheusMeterRegistry(PrometheusConfig.DEFAULT),
+            List.of());
     assertThrows(IllegalArgumentException.class, () -> remote.start("0.0.0.0", 0));
 
     start(local, publisher, List.of());
     HttpResponse<String> response =
-        send(client, webhook(app.port(), "issues", "d-1", resource("webhooks/issues.opened.json"), null).build());
+        send(
+            client,
+            webhook(app.port(), "issues", "d-1", resource("webhooks/issues.opened.json"), null)
+                .build());
     assertEquals(200, response.statusCode(), response.body());
   }
 
   @Test
   void unknownRoutesAndOversizedHeadersAreAnsweredWithJsonErrors() throws IOException {
     start(config().maxHeaderBytes(2048).build(), publisher, List.of());
-    HttpResponse<String> missing = send(client, HttpRequest.newBuilder(URI.create(url("/nope"))).build());
+    HttpResponse<String> missing =
+        send(client, HttpRequest.newBuilder(URI.create(url("/nope"))).build());
     assertEquals(404, missing.statusCode());
     assertTrue(json(missing).path("error").asText().contains("/nope"));
 
     HttpResponse<String> bigHeaders =
         send(
             client,
-            webhook(app.port(), "issues", "d-1", "{}".getBytes(), SECRET).header("X-Padding", "x".repeat(4096)).build());
+            webhook(app.port(), "issues", "d-1", "{}".getBytes(), SECRET)
+                .header("X-Padding", "x".repeat(4096))
+                .build());
     assertEquals(431, bigHeaders.statusCode());
     assertNull(publisher.published().isEmpty() ? null : "published");
   }
@@ -546,7 +627,8 @@ class WebhookAppTest {
                 new PrometheusMeterRegistry(PrometheusConfig.DEFAULT),
                 List.of(cfg -> cfg.routes.get("/dashboard", ctx -> ctx.result("hello"))))
             .start("127.0.0.1", 0);
-    HttpResponse<String> response = send(client, HttpRequest.newBuilder(URI.create(url("/dashboard"))).build());
+    HttpResponse<String> response =
+        send(client, HttpRequest.newBuilder(URI.create(url("/dashboard"))).build());
     assertEquals("hello", response.body());
   }
 

@@ -25,8 +25,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Every real GitHub payload in {@code ../shared/fixtures/github-webhooks/} is accepted, and those of used events are
- * recorded with the right event, action, repository and key. Skipped where the shared fixtures are absent.
+ * Every real GitHub payload in {@code ../shared/fixtures/github-webhooks/} is accepted, and those
+ * of used events are recorded with the right event, action, repository and key. Skipped where the
+ * shared fixtures are absent.
  */
 class WebhookFixturesConformanceTest {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -44,7 +45,12 @@ class WebhookFixturesConformanceTest {
     IngestConfig config =
         IngestConfig.builder().secret(SECRET).spoolDir(tmp).maxDeliveryAge(Duration.ZERO).build();
     WebhookApp app =
-        new WebhookApp(config, publisher, List.of(), new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), List.of())
+        new WebhookApp(
+                config,
+                publisher,
+                List.of(),
+                new PrometheusMeterRegistry(PrometheusConfig.DEFAULT),
+                List.of())
             .start("127.0.0.1", 0);
     List<String> failures = new ArrayList<>();
     int used = 0;
@@ -56,7 +62,8 @@ class WebhookFixturesConformanceTest {
         byte[] body = Files.readAllBytes(file);
         JsonNode payload = JSON.readTree(body);
         String deliveryId = UUID.randomUUID().toString();
-        HttpResponse<String> response = send(client, webhook(app.port(), event, deliveryId, body, SECRET).build());
+        HttpResponse<String> response =
+            send(client, webhook(app.port(), event, deliveryId, body, SECRET).build());
         if (response.statusCode() / 100 != 2) {
           failures.add(name + ": " + response.statusCode() + " " + response.body());
           continue;
@@ -89,8 +96,23 @@ class WebhookFixturesConformanceTest {
             || !repo.equals(recorded.getRepository())
             || !expectedKey.equals(key)) {
           failures.add(
-              name + ": recorded " + recorded.getEvent() + "/" + recorded.getAction() + " " + recorded.getRepository()
-                  + " key " + key + ", expected " + event + "/" + action + " " + repo + " key " + expectedKey);
+              name
+                  + ": recorded "
+                  + recorded.getEvent()
+                  + "/"
+                  + recorded.getAction()
+                  + " "
+                  + recorded.getRepository()
+                  + " key "
+                  + key
+                  + ", expected "
+                  + event
+                  + "/"
+                  + action
+                  + " "
+                  + repo
+                  + " key "
+                  + expectedKey);
         }
       }
     } finally {

@@ -24,15 +24,17 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Thousands of mutated, truncated, oversized, wrongly-typed, deeply nested and odd-Unicode payloads, signed and
- * unsigned: the receiver answers every one with a 2xx or a 4xx that says what was wrong, never a 5xx, and keeps
- * serving. Seeded, so a failure replays.
+ * Thousands of mutated, truncated, oversized, wrongly-typed, deeply nested and odd-Unicode
+ * payloads, signed and unsigned: the receiver answers every one with a 2xx or a 4xx that says what
+ * was wrong, never a 5xx, and keeps serving. Seeded, so a failure replays.
  */
 class WebhookFuzzTest {
   private static final long SEED = 20261122L;
   private static final int REQUESTS = 2_000;
   private static final String SECRET = "fuzz-secret";
-  private static final String[] EVENTS = {"issues", "issue_comment", "pull_request", "release", "label", "ping", "push"};
+  private static final String[] EVENTS = {
+    "issues", "issue_comment", "pull_request", "release", "label", "ping", "push"
+  };
 
   @TempDir Path tmp;
 
@@ -43,9 +45,19 @@ class WebhookFuzzTest {
     Random random = new Random(SEED);
     RecordingPublisher publisher = new RecordingPublisher();
     IngestConfig config =
-        IngestConfig.builder().secret(SECRET).spoolDir(tmp).maxBodyBytes(256 * 1024).maxDeliveryAge(Duration.ZERO).build();
+        IngestConfig.builder()
+            .secret(SECRET)
+            .spoolDir(tmp)
+            .maxBodyBytes(256 * 1024)
+            .maxDeliveryAge(Duration.ZERO)
+            .build();
     WebhookApp app =
-        new WebhookApp(config, publisher, List.of(), new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), List.of())
+        new WebhookApp(
+                config,
+                publisher,
+                List.of(),
+                new PrometheusMeterRegistry(PrometheusConfig.DEFAULT),
+                List.of())
             .start("127.0.0.1", 0);
     TreeMap<Integer, Integer> statuses = new TreeMap<>();
     List<String> serverFaults = new ArrayList<>();
@@ -56,19 +68,47 @@ class WebhookFuzzTest {
         String event = EVENTS[random.nextInt(EVENTS.length)];
         boolean signed = random.nextInt(4) != 0;
         HttpResponse<String> response =
-            send(client, webhook(app.port(), event, UUID.randomUUID().toString(), body, signed ? SECRET : "wrong-secret").build());
+            send(
+                client,
+                webhook(
+                        app.port(),
+                        event,
+                        UUID.randomUUID().toString(),
+                        body,
+                        signed ? SECRET : "wrong-secret")
+                    .build());
         statuses.merge(response.statusCode(), 1, Integer::sum);
         if (response.statusCode() >= 500) {
-          serverFaults.add("request " + i + " (" + event + ", " + body.length + " bytes): " + response.statusCode() + " " + response.body());
+          serverFaults.add(
+              "request "
+                  + i
+                  + " ("
+                  + event
+                  + ", "
+                  + body.length
+                  + " bytes): "
+                  + response.statusCode()
+                  + " "
+                  + response.body());
         } else if (response.statusCode() >= 400) {
-          assertTrue(response.body().contains("\"error\""), "error body is JSON that says what was wrong: " + response.body());
+          assertTrue(
+              response.body().contains("\"error\""),
+              "error body is JSON that says what was wrong: " + response.body());
         }
       }
-      assertEquals(List.of(), serverFaults, "5xx answers for client faults; status counts " + statuses);
+      assertEquals(
+          List.of(), serverFaults, "5xx answers for client faults; status counts " + statuses);
       // Still serving: a clean delivery after the storm is accepted.
-      HttpResponse<String> clean = send(client, webhook(app.port(), "issues", UUID.randomUUID().toString(), seeds.get(0), SECRET).build());
+      HttpResponse<String> clean =
+          send(
+              client,
+              webhook(app.port(), "issues", UUID.randomUUID().toString(), seeds.get(0), SECRET)
+                  .build());
       assertEquals(2, clean.statusCode() / 100, clean.body());
-      assertTrue(statuses.getOrDefault(401, 0) > 0 && statuses.keySet().stream().anyMatch(s -> s / 100 == 2), "mix of outcomes " + statuses);
+      assertTrue(
+          statuses.getOrDefault(401, 0) > 0
+              && statuses.keySet().stream().anyMatch(s -> s / 100 == 2),
+          "mix of outcomes " + statuses);
     } finally {
       app.stop();
     }

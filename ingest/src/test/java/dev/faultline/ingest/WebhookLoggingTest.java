@@ -51,8 +51,11 @@ class WebhookLoggingTest {
     try {
       HttpClient client = HttpClient.newHttpClient();
       String marker = "PAYLOAD-MARKER-7f3a";
-      byte[] good = ("{\"action\":\"opened\",\"issue\":{\"number\":1,\"title\":\"" + marker
-          + "\"},\"repository\":{\"full_name\":\"o/r\"}}").getBytes(StandardCharsets.UTF_8);
+      byte[] good =
+          ("{\"action\":\"opened\",\"issue\":{\"number\":1,\"title\":\""
+                  + marker
+                  + "\"},\"repository\":{\"full_name\":\"o/r\"}}")
+              .getBytes(StandardCharsets.UTF_8);
       byte[] malformed = ("{\"" + marker + "\": tru").getBytes(StandardCharsets.UTF_8);
       byte[] unquoted = ("{" + marker + "}").getBytes(StandardCharsets.UTF_8);
       send(client, webhook(app.port(), "issues", "d-1", good, SECRET).build());

@@ -40,11 +40,14 @@ class WebhookSignatureTest {
     assertFalse(signature.verify("Hello, World?".getBytes(StandardCharsets.UTF_8), DOC_SIGNATURE));
     assertFalse(signature.verify(DOC_BODY, null));
     assertFalse(signature.verify(DOC_BODY, ""));
-    assertFalse(signature.verify(DOC_BODY, DOC_SIGNATURE.substring("sha256=".length())), "prefix required");
+    assertFalse(
+        signature.verify(DOC_BODY, DOC_SIGNATURE.substring("sha256=".length())), "prefix required");
     assertFalse(signature.verify(DOC_BODY, "sha1=" + DOC_SIGNATURE.substring(7)));
     assertFalse(signature.verify(DOC_BODY, DOC_SIGNATURE.substring(0, DOC_SIGNATURE.length() - 2)));
-    assertFalse(signature.verify(DOC_BODY, DOC_SIGNATURE.substring(0, DOC_SIGNATURE.length() - 2) + "zz"));
-    assertTrue(signature.verify(DOC_BODY, DOC_SIGNATURE.toUpperCase().replace("SHA256=", "sha256=")),
+    assertFalse(
+        signature.verify(DOC_BODY, DOC_SIGNATURE.substring(0, DOC_SIGNATURE.length() - 2) + "zz"));
+    assertTrue(
+        signature.verify(DOC_BODY, DOC_SIGNATURE.toUpperCase().replace("SHA256=", "sha256=")),
         "hex case does not matter");
   }
 

@@ -9,16 +9,21 @@ import org.apache.avro.specific.SpecificData;
 import org.apache.avro.specific.SpecificRecordBase;
 
 /**
- * Avro single-object encoding (a header with the writer schema's fingerprint, then the binary record) for Kafka
- * values. The fingerprint lets a reader detect and resolve an older writer schema it was given.
+ * Avro single-object encoding (a header with the writer schema's fingerprint, then the binary
+ * record) for Kafka values. The fingerprint lets a reader detect and resolve an older writer schema
+ * it was given.
  */
 public final class AvroCodec<T extends SpecificRecordBase> {
   private final BinaryMessageEncoder<T> encoder;
   private final BinaryMessageDecoder<T> decoder;
 
   private AvroCodec(T prototype) {
-    this.encoder = new BinaryMessageEncoder<>(SpecificData.getForSchema(prototype.getSchema()), prototype.getSchema());
-    this.decoder = new BinaryMessageDecoder<>(SpecificData.getForSchema(prototype.getSchema()), prototype.getSchema());
+    this.encoder =
+        new BinaryMessageEncoder<>(
+            SpecificData.getForSchema(prototype.getSchema()), prototype.getSchema());
+    this.decoder =
+        new BinaryMessageDecoder<>(
+            SpecificData.getForSchema(prototype.getSchema()), prototype.getSchema());
   }
 
   public static AvroCodec<Delivery> deliveries() {
@@ -56,7 +61,8 @@ public final class AvroCodec<T extends SpecificRecordBase> {
   /**
    * Decodes one value.
    *
-   * @throws IOException when the bytes are not a single-object encoded record of this type (a poison record)
+   * @throws IOException when the bytes are not a single-object encoded record of this type (a
+   *     poison record)
    */
   public T decode(byte[] bytes) throws IOException {
     return decoder.decode(bytes);

@@ -8,8 +8,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The issues a pull request closes, from GitHub's closing keywords in its title or body: close, closes, closed,
- * fix, fixes, fixed, resolve, resolves, resolved, followed by {@code #n}, {@code owner/repo#n} or an issue URL.
+ * The issues a pull request closes, from GitHub's closing keywords in its title or body: close,
+ * closes, closed, fix, fixes, fixed, resolve, resolves, resolved, followed by {@code #n}, {@code
+ * owner/repo#n} or an issue URL.
  */
 public final class ClosingReferences {
   private static final Pattern REFERENCE =
@@ -22,7 +23,10 @@ public final class ClosingReferences {
 
   private ClosingReferences() {}
 
-  /** Issue ids ({@code owner/repo#n}) named by closing keywords, in order of appearance, without duplicates. */
+  /**
+   * Issue ids ({@code owner/repo#n}) named by closing keywords, in order of appearance, without
+   * duplicates.
+   */
   public static List<String> in(String repo, String... texts) {
     Set<String> ids = new LinkedHashSet<>();
     for (String text : texts) {
@@ -53,7 +57,10 @@ public final class ClosingReferences {
     return List.copyOf(ids);
   }
 
-  /** GitHub repository names are case-insensitive: a reference to this repository takes its spelling. */
+  /**
+   * GitHub repository names are case-insensitive: a reference to this repository takes its
+   * spelling.
+   */
   private static String canonicalCase(String target, String repo) {
     return target.toLowerCase(Locale.ROOT).equals(repo.toLowerCase(Locale.ROOT)) ? repo : target;
   }

@@ -4,8 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.util.Optional;
 
 /**
- * The Kafka key of a delivery: {@code owner/repo#number} for anything about one issue or pull request, so all events
- * of one issue stay ordered in one partition; {@code owner/repo} for repository-wide events (releases, labels).
+ * The Kafka key of a delivery: {@code owner/repo#number} for anything about one issue or pull
+ * request, so all events of one issue stay ordered in one partition; {@code owner/repo} for
+ * repository-wide events (releases, labels).
  */
 public final class DeliveryKey {
   private DeliveryKey() {}
@@ -13,7 +14,9 @@ public final class DeliveryKey {
   /** The repository's {@code owner/repo}, when the payload names one. */
   public static Optional<String> repository(JsonNode payload) {
     JsonNode fullName = payload.path("repository").path("full_name");
-    return fullName.isTextual() && !fullName.asText().isBlank() ? Optional.of(fullName.asText()) : Optional.empty();
+    return fullName.isTextual() && !fullName.asText().isBlank()
+        ? Optional.of(fullName.asText())
+        : Optional.empty();
   }
 
   /** The issue or pull request number the payload is about, when it is about one. */
@@ -27,10 +30,15 @@ public final class DeliveryKey {
                   : payload.path("pull_request").path("number");
           default -> payload.path("__none__");
         };
-    return node.canConvertToInt() && node.isIntegralNumber() ? Optional.of(node.asInt()) : Optional.empty();
+    return node.canConvertToInt() && node.isIntegralNumber()
+        ? Optional.of(node.asInt())
+        : Optional.empty();
   }
 
-  /** {@code owner/repo#n}, {@code owner/repo}, or {@code event} alone for deliveries without a repository (ping). */
+  /**
+   * {@code owner/repo#n}, {@code owner/repo}, or {@code event} alone for deliveries without a
+   * repository (ping).
+   */
   public static String of(String event, JsonNode payload) {
     Optional<String> repo = repository(payload);
     if (repo.isEmpty()) {

@@ -2,9 +2,15 @@ package dev.faultline.schemas;
 
 import java.util.Map;
 
-/** Every Kafka topic of the system, in one place. Names are the contract between modules and deployments. */
+/**
+ * Every Kafka topic of the system, in one place. Names are the contract between modules and
+ * deployments.
+ */
 public enum Topic {
-  /** Raw deliveries (webhook and backfill), {@link Delivery} values keyed {@code owner/repo#number}. The system of record. */
+  /**
+   * Raw deliveries (webhook and backfill), {@link Delivery} values keyed {@code owner/repo#number}.
+   * The system of record.
+   */
   DELIVERIES("faultline.deliveries"),
   /** Classified issues, keyed by issue id. */
   ISSUES_CLASSIFIED("faultline.issues.classified"),
@@ -15,8 +21,9 @@ public enum Topic {
   /** {@link DeadLetter} records: what a job could not process, with the reason. */
   DEAD_LETTER("faultline.deadletter"),
   /**
-   * The stream's cache of validated language-model answers (issue #19): JSON values keyed by the answer's cache key
-   * (SHA-256 of prompt version, model and item content). Compacted: the newest answer of a key is kept forever.
+   * The stream's cache of validated language-model answers (issue #19): JSON values keyed by the
+   * answer's cache key (SHA-256 of prompt version, model and item content). Compacted: the newest
+   * answer of a key is kept forever.
    */
   LLM_ANSWERS("faultline.llm-answers", Map.of("cleanup.policy", "compact"));
 
@@ -32,7 +39,10 @@ public enum Topic {
     this.configs = configs;
   }
 
-  /** Topic configuration the topic must be created with (e.g. {@code cleanup.policy}); empty for the defaults. */
+  /**
+   * Topic configuration the topic must be created with (e.g. {@code cleanup.policy}); empty for the
+   * defaults.
+   */
   public Map<String, String> configs() {
     return configs;
   }

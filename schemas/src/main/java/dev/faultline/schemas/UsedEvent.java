@@ -5,20 +5,28 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The one table of the GitHub events and actions faultline uses: those the issue pipeline's normaliser turns into
- * records. The receiver answers them 200 {@code accepted} ({@code used: true}) and every other event or action 202
- * {@code recorded} ({@code used: false}); both are published to the raw topic, so a later version can use more by
- * replaying it. The normaliser reads nothing else, and the GH Archive backfill keeps only these events.
+ * The one table of the GitHub events and actions faultline uses: those the issue pipeline's
+ * normaliser turns into records. The receiver answers them 200 {@code accepted} ({@code used:
+ * true}) and every other event or action 202 {@code recorded} ({@code used: false}); both are
+ * published to the raw topic, so a later version can use more by replaying it. The normaliser reads
+ * nothing else, and the GH Archive backfill keeps only these events.
  *
- * <p>A new GitHub event is a new row here; the normaliser's exhaustive {@code switch} over this enum then does not
- * compile until it reads the event.
+ * <p>A new GitHub event is a new row here; the normaliser's exhaustive {@code switch} over this
+ * enum then does not compile until it reads the event.
  */
 public enum UsedEvent {
   ISSUES("issues", "IssuesEvent"),
   ISSUE_COMMENT("issue_comment", "IssueCommentEvent"),
   /** The actions that change what the graph knows of a pull request. */
   PULL_REQUEST(
-      "pull_request", "PullRequestEvent", "opened", "edited", "closed", "reopened", "synchronize", "ready_for_review"),
+      "pull_request",
+      "PullRequestEvent",
+      "opened",
+      "edited",
+      "closed",
+      "reopened",
+      "synchronize",
+      "ready_for_review"),
   RELEASE("release", "ReleaseEvent");
 
   private final String eventName;

@@ -19,13 +19,17 @@ import org.apache.avro.io.EncoderFactory;
 import org.apache.avro.specific.SpecificDatumReader;
 import org.junit.jupiter.api.Test;
 
-/** The Alert record gained the statistical fields of issue 17 with defaults: old and new readers and writers mix. */
+/**
+ * The Alert record gained the statistical fields of issue 17 with defaults: old and new readers and
+ * writers mix.
+ */
 class AlertSchemaCompatibilityTest {
 
   private static Schema before() throws Exception {
     Schema.Parser parser = new Schema.Parser();
     parser.parse(StatDimension.getClassSchema().toString());
-    try (InputStream in = AlertSchemaCompatibilityTest.class.getResourceAsStream("alert-before-issue-17.avsc")) {
+    try (InputStream in =
+        AlertSchemaCompatibilityTest.class.getResourceAsStream("alert-before-issue-17.avsc")) {
       parser.parse(new String(in.readAllBytes(), StandardCharsets.UTF_8));
     }
     return parser.getTypes().get("dev.faultline.schemas.Alert");
@@ -34,9 +38,11 @@ class AlertSchemaCompatibilityTest {
   @Test
   void newReadersReadOldAlertsAndOldReadersReadNewOnes() throws Exception {
     Schema old = before();
-    assertEquals(SchemaCompatibility.SchemaCompatibilityType.COMPATIBLE,
+    assertEquals(
+        SchemaCompatibility.SchemaCompatibilityType.COMPATIBLE,
         SchemaCompatibility.checkReaderWriterCompatibility(Alert.getClassSchema(), old).getType());
-    assertEquals(SchemaCompatibility.SchemaCompatibilityType.COMPATIBLE,
+    assertEquals(
+        SchemaCompatibility.SchemaCompatibilityType.COMPATIBLE,
         SchemaCompatibility.checkReaderWriterCompatibility(old, Alert.getClassSchema()).getType());
   }
 
@@ -62,8 +68,9 @@ class AlertSchemaCompatibilityTest {
     BinaryEncoder encoder = EncoderFactory.get().binaryEncoder(bytes, null);
     new GenericDatumWriter<GenericRecord>(old).write(r, encoder);
     encoder.flush();
-    Alert read = new SpecificDatumReader<Alert>(old, Alert.getClassSchema())
-        .read(null, DecoderFactory.get().binaryDecoder(bytes.toByteArray(), null));
+    Alert read =
+        new SpecificDatumReader<Alert>(old, Alert.getClassSchema())
+            .read(null, DecoderFactory.get().binaryDecoder(bytes.toByteArray(), null));
     assertEquals(9L, read.getCount());
     assertEquals(Instant.ofEpochMilli(604_800_000L), read.getWindowEnd());
     assertNull(read.getPValue());

@@ -18,11 +18,14 @@ class ClosingReferencesTest {
 
   @Test
   void ignoresMentionsWithoutAClosingKeyword() {
-    assertEquals(List.of(), ClosingReferences.in("acme/trainer", "Related to #12, see #13; prefix#14"));
+    assertEquals(
+        List.of(), ClosingReferences.in("acme/trainer", "Related to #12, see #13; prefix#14"));
   }
 
   @Test
   void takesTheRepositorySpellingForSameRepositoryReferences() {
-    assertEquals(List.of("DeepSpeedAI/DeepSpeed#5"), ClosingReferences.in("DeepSpeedAI/DeepSpeed", "fixed deepspeedai/deepspeed#5"));
+    assertEquals(
+        List.of("DeepSpeedAI/DeepSpeed#5"),
+        ClosingReferences.in("DeepSpeedAI/DeepSpeed", "fixed deepspeedai/deepspeed#5"));
   }
 }

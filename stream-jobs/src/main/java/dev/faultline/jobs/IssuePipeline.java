@@ -4,38 +4,39 @@ import dev.faultline.classifier.Frameworks;
 import dev.faultline.graph.IssueRow;
 import dev.faultline.graph.PullRequestRow;
 import dev.faultline.graph.ReleaseRow;
+import dev.faultline.jobs.classify.ClassifierTier;
 import dev.faultline.jobs.functions.ClassifyIssues;
 import dev.faultline.jobs.functions.ClassifyPullRequests;
 import dev.faultline.jobs.functions.DecodeAndNormalise;
 import dev.faultline.jobs.functions.NewestByVersion;
-import dev.faultline.jobs.records.ClassifiedIssueEvent;
-import dev.faultline.jobs.records.GitHubEvent;
-import dev.faultline.jobs.records.PullRequestEvent;
-import dev.faultline.jobs.records.RawDelivery;
-import dev.faultline.jobs.records.ReleaseEvent;
-import dev.faultline.jobs.records.Rejected;
-import dev.faultline.jobs.classify.ClassifierTier;
 import dev.faultline.jobs.functions.NewestLabel;
 import dev.faultline.jobs.functions.UpgradeWithLlm;
 import dev.faultline.jobs.llm.AnswerStore;
 import dev.faultline.jobs.llm.LlmSettings;
+import dev.faultline.jobs.records.ClassifiedIssueEvent;
+import dev.faultline.jobs.records.GitHubEvent;
 import dev.faultline.jobs.records.LlmRequest;
+import dev.faultline.jobs.records.PullRequestEvent;
+import dev.faultline.jobs.records.RawDelivery;
+import dev.faultline.jobs.records.Rejected;
+import dev.faultline.jobs.records.ReleaseEvent;
 import dev.faultline.jobs.sink.IssueRows;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.apache.flink.streaming.api.datastream.AsyncDataStream;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.streaming.api.datastream.AsyncDataStream;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.util.OutputTag;
 
 /**
- * The issue pipeline as a function of streams: raw deliveries in; classified issues, pull requests, releases and
- * dead letters out. Sources and sinks are attached by {@link IssuePipelineJob}; tests attach their own.
+ * The issue pipeline as a function of streams: raw deliveries in; classified issues, pull requests,
+ * releases and dead letters out. Sources and sinks are attached by {@link IssuePipelineJob}; tests
+ * attach their own.
  */
 public final class IssuePipeline {
   /** Side output of records the pipeline could not read. */
-  public static final OutputTag<Rejected> REJECTED = new OutputTag<>("rejected", TypeInformation.of(Rejected.class));
+  public static final OutputTag<Rejected> REJECTED =
+      new OutputTag<>("rejected", TypeInformation.of(Rejected.class));
 
   /** Streams the pipeline produces. */
   public record Outputs(
@@ -57,25 +58,38 @@ public final class IssuePipeline {
   }
 
   /**
-   * The pipeline; with the language-model tier on ({@code llm} enabled), every classification is emitted at once
-   * and followed by its upgrade when the model's answer arrives (Flink async I/O, {@link UpgradeWithLlm}): both meet,
-   * keyed by issue, in {@link NewestLabel}, so downstream sees an issue's states in order and for one state the
-   * offline labels before the model's.
+   * The pipeline; with the language-model tier on ({@code llm} enabled), every classification is
+   * emitted at once and followed by its upgrade when the model's answer arrives (Flink async I/O,
+   * {@link UpgradeWithLlm}): both meet, keyed by issue, in {@link NewestLabel}, so downstream sees
+   * an issue's states in order and for one state the offline labels before the model's.
    *
-   * @param answers where answers are kept (the compacted topic in the job); unused when the tier is off
+   * @param answers where answers are kept (the compacted topic in the job); unused when the tier is
+   *     off
    */
-  public static Outputs apply(DataStream<RawDelivery> deliveries, LlmSettings llm, AnswerStore.Factory answers) {
+  public static Outputs apply(
+      DataStream<RawDelivery> deliveries, LlmSettings llm, AnswerStore.Factory answers) {
     SingleOutputStreamOperator<GitHubEvent> facts =
-        deliveries.process(new DecodeAndNormalise(REJECTED)).uid("normalise").name("decode and normalise");
+        deliveries
+            .process(new DecodeAndNormalise(REJECTED))
+            .uid("normalise")
+            .name("decode and normalise");
 
     SingleOutputStreamOperator<ClassifiedIssueEvent> offline =
         facts
-            .filter(f -> f.type == GitHubEvent.Type.ISSUE || f.type == GitHubEvent.Type.COMMENT || f.type == GitHubEvent.Type.FIX_LINK)
+            .filter(
+                f ->
+                    f.type == GitHubEvent.Type.ISSUE
+                        || f.type == GitHubEvent.Type.COMMENT
+                        || f.type == GitHubEvent.Type.FIX_LINK)
             .uid("issue-facts")
             .name("issue facts")
-            // All facts of one issue meet in one task: its state, and re-classification when it changes.
+            // All facts of one issue meet in one task: its state, and re-classification when it
+            // changes.
             .keyBy(f -> f.key)
-            .process(llm.enabled() ? new ClassifyIssues(ClassifierTier.fromEnvironment(), LLM_REQUESTS) : new ClassifyIssues())
+            .process(
+                llm.enabled()
+                    ? new ClassifyIssues(ClassifierTier.fromEnvironment(), LLM_REQUESTS)
+                    : new ClassifyIssues())
             .uid("classify-issues")
             .name("classify issues");
     DataStream<ClassifiedIssueEvent> classified = offline;
@@ -97,7 +111,8 @@ public final class IssuePipeline {
               .uid("newest-label")
               .name("newest label");
     }
-    DataStream<IssueRow> issues = classified.map(IssueRows::of).uid("issue-rows").name("issue rows");
+    DataStream<IssueRow> issues =
+        classified.map(IssueRows::of).uid("issue-rows").name("issue rows");
 
     DataStream<PullRequestRow> pullRequests =
         facts
@@ -133,7 +148,14 @@ public final class IssuePipeline {
 
   static ReleaseRow toRow(ReleaseEvent r) {
     return new ReleaseRow(
-        frameworkOf(r.repo), r.repo, r.version, r.tag, r.url, r.publishedAt, r.prerelease, r.deleted,
+        frameworkOf(r.repo),
+        r.repo,
+        r.version,
+        r.tag,
+        r.url,
+        r.publishedAt,
+        r.prerelease,
+        r.deleted,
         r.source == null ? "github" : r.source);
   }
 

@@ -1,35 +1,42 @@
 package dev.faultline.jobs;
 
-import dev.faultline.jobs.records.RawDelivery;
-import dev.faultline.jobs.sink.DeadLetterSerializer;
 import dev.faultline.graph.IssueWriter;
 import dev.faultline.graph.PullRequestWriter;
 import dev.faultline.graph.ReleaseWriter;
-import dev.faultline.jobs.records.ClassifiedIssueEvent;
-import dev.faultline.jobs.sink.ClassifiedIssueSerializer;
-import dev.faultline.jobs.sink.Neo4jBatchSink;
-import java.util.Properties;
 import dev.faultline.jobs.llm.AnswerStore;
 import dev.faultline.jobs.llm.KafkaAnswerStore;
-import dev.faultline.schemas.Topic;
+import dev.faultline.jobs.records.ClassifiedIssueEvent;
+import dev.faultline.jobs.records.RawDelivery;
+import dev.faultline.jobs.sink.ClassifiedIssueSerializer;
+import dev.faultline.jobs.sink.DeadLetterSerializer;
+import dev.faultline.jobs.sink.Neo4jBatchSink;
 import dev.faultline.jobs.source.RawDeliveryDeserializer;
+import dev.faultline.schemas.Topic;
+import java.util.Properties;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.configuration.CheckpointingOptions;
+import org.apache.flink.configuration.Configuration;
 import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.flink.connector.kafka.source.KafkaSource;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
-import org.apache.flink.configuration.CheckpointingOptions;
-import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.CheckpointingMode;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.kafka.clients.consumer.OffsetResetStrategy;
 
-/** Wires the issue pipeline to Kafka and Neo4j. {@link #main} is the entry point on a Flink cluster. */
+/**
+ * Wires the issue pipeline to Kafka and Neo4j. {@link #main} is the entry point on a Flink cluster.
+ */
 public final class IssuePipelineJob {
   public static final String NAME = "faultline-issue-pipeline";
-  /** Partitions of the answers topic when the job creates it: every subtask reads all of it anyway. */
+
+  /**
+   * Partitions of the answers topic when the job creates it: every subtask reads all of it anyway.
+   */
   static final int ANSWER_PARTITIONS = 4;
-  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(IssuePipelineJob.class);
+
+  private static final org.slf4j.Logger LOG =
+      org.slf4j.LoggerFactory.getLogger(IssuePipelineJob.class);
 
   private IssuePipelineJob() {}
 
@@ -40,8 +47,15 @@ public final class IssuePipelineJob {
     env.execute(NAME);
   }
 
-  private static <R> Neo4jBatchSink<R> graphSink(String stage, Neo4jBatchSink.WriterFactory<R> writers, JobConfig config) {
-    return new Neo4jBatchSink<>(stage, config.graph(), config.sink(), writers, config.kafkaClientProperties(), config.deadLetterTopic());
+  private static <R> Neo4jBatchSink<R> graphSink(
+      String stage, Neo4jBatchSink.WriterFactory<R> writers, JobConfig config) {
+    return new Neo4jBatchSink<>(
+        stage,
+        config.graph(),
+        config.sink(),
+        writers,
+        config.kafkaClientProperties(),
+        config.deadLetterTopic());
   }
 
   /** Adds the job's sources, pipeline and sinks to {@code env}. */
@@ -50,14 +64,15 @@ public final class IssuePipelineJob {
   }
 
   /**
-   * As {@link #build(StreamExecutionEnvironment, JobConfig)}; when {@code bounded}, the source stops at the offsets
-   * that are latest when the job starts, so the job ends once it has processed what the topic held (a replay, a
-   * re-classification of history, a benchmark).
+   * As {@link #build(StreamExecutionEnvironment, JobConfig)}; when {@code bounded}, the source
+   * stops at the offsets that are latest when the job starts, so the job ends once it has processed
+   * what the topic held (a replay, a re-classification of history, a benchmark).
    */
   public static void build(StreamExecutionEnvironment env, JobConfig config, boolean bounded) {
     env.enableCheckpointing(config.checkpointInterval().toMillis(), CheckpointingMode.EXACTLY_ONCE);
     if (config.checkpointDir() != null) {
-      // Issue state outgrows the JobManager's memory-backed storage (5 MB) quickly: checkpoints go to files.
+      // Issue state outgrows the JobManager's memory-backed storage (5 MB) quickly: checkpoints go
+      // to files.
       Configuration storage = new Configuration();
       storage.set(CheckpointingOptions.CHECKPOINT_STORAGE, "filesystem");
       storage.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, config.checkpointDir());
@@ -72,7 +87,8 @@ public final class IssuePipelineJob {
             .setProperties(config.kafkaClientProperties())
             .setTopics(config.deliveriesTopic())
             .setGroupId(config.groupId())
-            // First start: everything in the raw topic. Later starts: the checkpoint's offsets, else the group's.
+            // First start: everything in the raw topic. Later starts: the checkpoint's offsets,
+            // else the group's.
             .setStartingOffsets(OffsetsInitializer.committedOffsets(OffsetResetStrategy.EARLIEST))
             .setDeserializer(new RawDeliveryDeserializer());
     if (bounded) {
@@ -81,15 +97,20 @@ public final class IssuePipelineJob {
     KafkaSource<RawDelivery> source = sourceBuilder.build();
     AnswerStore.Factory answers = null;
     if (config.llm().enabled()) {
-      // Where the job is built (client or JobManager), once: the answers topic exists and is compacted.
-      KafkaAnswerStore.ensureTopic(config.kafkaClientProperties(), config.llmAnswersTopic(), ANSWER_PARTITIONS,
+      // Where the job is built (client or JobManager), once: the answers topic exists and is
+      // compacted.
+      KafkaAnswerStore.ensureTopic(
+          config.kafkaClientProperties(),
+          config.llmAnswersTopic(),
+          ANSWER_PARTITIONS,
           Topic.LLM_ANSWERS.configs());
       answers = KafkaAnswerStore.factory(config.kafkaClientProperties(), config.llmAnswersTopic());
       LOG.info("Issue pipeline with the language-model tier: {}", config.llm());
     }
     IssuePipeline.Outputs out =
         IssuePipeline.apply(
-            env.fromSource(source, WatermarkStrategy.noWatermarks(), "deliveries").uid("deliveries-source"),
+            env.fromSource(source, WatermarkStrategy.noWatermarks(), "deliveries")
+                .uid("deliveries-source"),
             config.llm(),
             answers);
     out.issues()
@@ -105,7 +126,8 @@ public final class IssuePipelineJob {
         .uid("neo4j-release-sink")
         .name("neo4j releases");
     Properties classifiedProducer = config.kafkaClientProperties();
-    // Below the broker's transaction.max.timeout.ms (15 min by default), above any checkpoint pause.
+    // Below the broker's transaction.max.timeout.ms (15 min by default), above any checkpoint
+    // pause.
     classifiedProducer.setProperty("transaction.timeout.ms", "900000");
     out.classified()
         .sinkTo(

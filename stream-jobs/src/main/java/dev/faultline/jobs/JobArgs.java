@@ -5,8 +5,9 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * The {@code --name value} arguments of a job's {@code main}: named values, and {@code --kafka.X value} pairs that
- * pass Kafka client property X through (security settings, for instance). Shared by every job's config.
+ * The {@code --name value} arguments of a job's {@code main}: named values, and {@code --kafka.X
+ * value} pairs that pass Kafka client property X through (security settings, for instance). Shared
+ * by every job's config.
  *
  * @param named values by name, without the leading dashes
  * @param kafka Kafka client properties
@@ -34,12 +35,19 @@ public record JobArgs(Map<String, String> named, Map<String, String> kafka) {
     return named.getOrDefault(name, fallback);
   }
 
-  /** Kafka bootstrap servers: {@code --kafka-bootstrap}, else FAULTLINE_KAFKA_BOOTSTRAP_SERVERS, else the local broker. */
+  /**
+   * Kafka bootstrap servers: {@code --kafka-bootstrap}, else FAULTLINE_KAFKA_BOOTSTRAP_SERVERS,
+   * else the local broker.
+   */
   public String kafkaBootstrap(Map<String, String> env) {
-    return named.getOrDefault("kafka-bootstrap", env.getOrDefault("FAULTLINE_KAFKA_BOOTSTRAP_SERVERS", "127.0.0.1:9092"));
+    return named.getOrDefault(
+        "kafka-bootstrap", env.getOrDefault("FAULTLINE_KAFKA_BOOTSTRAP_SERVERS", "127.0.0.1:9092"));
   }
 
-  /** Neo4j from {@code --neo4j-uri/-user/-password/-database}, else the FAULTLINE_NEO4J_* environment. */
+  /**
+   * Neo4j from {@code --neo4j-uri/-user/-password/-database}, else the FAULTLINE_NEO4J_*
+   * environment.
+   */
   public GraphConfig graph(Map<String, String> env) {
     Map<String, String> graphEnv = new HashMap<>(env);
     putIfPresent(graphEnv, "FAULTLINE_NEO4J_URI", named.get("neo4j-uri"));

@@ -14,7 +14,15 @@ final class Deliveries {
 
   private Deliveries() {}
 
-  static Delivery issue(String repo, int number, String action, String title, String body, String state, String updatedAt, String... labels) {
+  static Delivery issue(
+      String repo,
+      int number,
+      String action,
+      String title,
+      String body,
+      String state,
+      String updatedAt,
+      String... labels) {
     ObjectNode payload = JSON.createObjectNode();
     payload.put("action", action);
     ObjectNode issue = payload.putObject("issue");
@@ -35,7 +43,8 @@ final class Deliveries {
     return delivery("issues", action, repo, payload);
   }
 
-  static Delivery comment(String repo, int number, long commentId, String body, String association, String at) {
+  static Delivery comment(
+      String repo, int number, long commentId, String body, String association, String at) {
     ObjectNode payload = JSON.createObjectNode();
     payload.put("action", "created");
     ObjectNode issue = payload.putObject("issue");
@@ -90,6 +99,13 @@ final class Deliveries {
   }
 
   private static Delivery delivery(String event, String action, String repo, ObjectNode payload) {
-    return new Delivery("d-" + UUID.randomUUID(), event, action, repo, Instant.now(), DeliverySource.WEBHOOK, payload.toString());
+    return new Delivery(
+        "d-" + UUID.randomUUID(),
+        event,
+        action,
+        repo,
+        Instant.now(),
+        DeliverySource.WEBHOOK,
+        payload.toString());
   }
 }

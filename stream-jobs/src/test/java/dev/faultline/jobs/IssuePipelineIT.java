@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.faultline.embedded.EmbeddedKafka;
 import dev.faultline.embedded.EmbeddedNeo4j;
 import dev.faultline.embedded.testing.Poll;
@@ -14,9 +15,8 @@ import dev.faultline.jobs.sink.SinkOptions;
 import dev.faultline.schemas.AvroCodec;
 import dev.faultline.schemas.DeadLetter;
 import dev.faultline.schemas.Delivery;
-import dev.faultline.schemas.DeliverySource;
 import dev.faultline.schemas.DeliveryKey;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.faultline.schemas.DeliverySource;
 import dev.faultline.schemas.Topic;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -60,7 +60,12 @@ class IssuePipelineIT {
   @BeforeAll
   static void startStack() throws Exception {
     kafka = EmbeddedKafka.start(dir.resolve("kafka"), 0);
-    kafka.createTopics(2, List.of(Topic.DELIVERIES.topicName(), Topic.DEAD_LETTER.topicName(), Topic.ISSUES_CLASSIFIED.topicName()));
+    kafka.createTopics(
+        2,
+        List.of(
+            Topic.DELIVERIES.topicName(),
+            Topic.DEAD_LETTER.topicName(),
+            Topic.ISSUES_CLASSIFIED.topicName()));
     neo4j = EmbeddedNeo4j.start(dir.resolve("neo4j"), 0, 0, PASSWORD);
     driver = GraphDatabase.driver(neo4j.boltUri(), AuthTokens.basic("neo4j", PASSWORD));
     new GraphSchema(driver, "neo4j").migrate();
@@ -101,8 +106,14 @@ class IssuePipelineIT {
     // Wait for the stale edit to pass through too, then check nothing regressed.
     send(delivery(repo, 8, "opened", "marker", "open", "2024-03-04T10:00:00Z"));
     awaitTrue(() -> stateOf(repo + "#8") != null, "marker issue written");
-    Record r = driver.executableQuery("MATCH (i:Issue {id: $id})-[:IN_REPO]->(:Repository {fullName: $repo}) RETURN i.title AS title, count(*) AS n")
-        .withParameters(Map.of("id", id, "repo", repo)).execute().records().get(0);
+    Record r =
+        driver
+            .executableQuery(
+                "MATCH (i:Issue {id: $id})-[:IN_REPO]->(:Repository {fullName: $repo}) RETURN i.title AS title, count(*) AS n")
+            .withParameters(Map.of("id", id, "repo", repo))
+            .execute()
+            .records()
+            .get(0);
     assertEquals("Loss is NaN with ZeRO-3", r.get("title").asString());
     assertEquals(1, r.get("n").asLong());
   }
@@ -111,9 +122,23 @@ class IssuePipelineIT {
   void sendsUnreadableRecordsToTheDeadLetterTopicAndKeepsRunning() throws Exception {
     String repo = "acme/poison-" + UUID.randomUUID().toString().substring(0, 8);
     try (KafkaProducer<String, byte[]> producer = producer()) {
-      producer.send(new ProducerRecord<>(Topic.DELIVERIES.topicName(), repo + "#1", "not avro".getBytes(StandardCharsets.UTF_8))).get();
+      producer
+          .send(
+              new ProducerRecord<>(
+                  Topic.DELIVERIES.topicName(),
+                  repo + "#1",
+                  "not avro".getBytes(StandardCharsets.UTF_8)))
+          .get();
     }
-    send(new Delivery("d-" + UUID.randomUUID(), "issues", "opened", repo, Instant.now(), DeliverySource.WEBHOOK, "{not json"));
+    send(
+        new Delivery(
+            "d-" + UUID.randomUUID(),
+            "issues",
+            "opened",
+            repo,
+            Instant.now(),
+            DeliverySource.WEBHOOK,
+            "{not json"));
     send(delivery(repo, 2, "opened", "healthy issue after poison", "open", "2024-05-01T00:00:00Z"));
     awaitTrue(() -> stateOf(repo + "#2") != null, "issue after the poison records written");
     List<DeadLetter> letters = deadLettersFor(repo, 2);
@@ -124,19 +149,46 @@ class IssuePipelineIT {
   @Test
   void reclassifiesWhenTheIssueChangesAndLinksTheFixingPullRequestAndRelease() throws Exception {
     String repo = "deepspeedai/DeepSpeed";
-    // A real repository (its framework and releases matter): an issue number of its own keeps reruns on one graph apart.
+    // A real repository (its framework and releases matter): an issue number of its own keeps
+    // reruns on one graph apart.
     long seed = Long.getLong("faultline.it.seed", System.nanoTime());
-    System.out.println("IssuePipelineIT issue number seed: " + seed + " (rerun with -Dfaultline.it.seed=" + seed + ")");
+    System.out.println(
+        "IssuePipelineIT issue number seed: "
+            + seed
+            + " (rerun with -Dfaultline.it.seed="
+            + seed
+            + ")");
     int n = 90_000 + new Random(seed).nextInt(9_999);
     String id = repo + "#" + n;
     send(Deliveries.release(repo, "v0.14.0", "2024-01-10T00:00:00Z"));
-    awaitTrue(() -> count("MATCH (r:Release {id: 'DeepSpeed@0.14.0'}) RETURN count(r)", id) == 1, "release written");
-    send(Deliveries.issue(repo, n, "opened", "Training hangs: NCCL watchdog timeout in all_reduce after 30 minutes",
-        "With ZeRO-3 on 16 GPUs the job hangs.\ndeepspeed 0.14.0\ntorch 2.3.0", "open", "2024-02-01T10:00:00Z"));
+    awaitTrue(
+        () -> count("MATCH (r:Release {id: 'DeepSpeed@0.14.0'}) RETURN count(r)", id) == 1,
+        "release written");
+    send(
+        Deliveries.issue(
+            repo,
+            n,
+            "opened",
+            "Training hangs: NCCL watchdog timeout in all_reduce after 30 minutes",
+            "With ZeRO-3 on 16 GPUs the job hangs.\ndeepspeed 0.14.0\ntorch 2.3.0",
+            "open",
+            "2024-02-01T10:00:00Z"));
     awaitTrue(() -> "HANG".equals(value(id, "i.symptom")), "issue classified as HANG");
-    assertEquals(1L, count("MATCH (:Issue {id: $id})-[:HAS_SYMPTOM]->(:Symptom {code: 'HANG'}) RETURN count(*)", id));
-    assertEquals(1L, count("MATCH (:Issue {id: $id})-[:FILED_AGAINST]->(:Release {id: 'DeepSpeed@0.14.0'}) RETURN count(*)", id));
-    assertEquals(1L, count("MATCH (:Issue {id: $id})-[:REPORTS]->(:Version {id: 'torch@2.3.0'}) RETURN count(*)", id));
+    assertEquals(
+        1L,
+        count(
+            "MATCH (:Issue {id: $id})-[:HAS_SYMPTOM]->(:Symptom {code: 'HANG'}) RETURN count(*)",
+            id));
+    assertEquals(
+        1L,
+        count(
+            "MATCH (:Issue {id: $id})-[:FILED_AGAINST]->(:Release {id: 'DeepSpeed@0.14.0'}) RETURN count(*)",
+            id));
+    assertEquals(
+        1L,
+        count(
+            "MATCH (:Issue {id: $id})-[:REPORTS]->(:Version {id: 'torch@2.3.0'}) RETURN count(*)",
+            id));
     // every label explains itself: dimensions without an edge keep their evidence on the issue
     assertNotNull(value(id, "i.kindEvidence"), "kind evidence");
     assertNotNull(value(id, "i.distributedSpecificEvidence"), "distributed-specific evidence");
@@ -144,22 +196,53 @@ class IssuePipelineIT {
     assertNotNull(value(id, "i.fixPatternEvidence"), "why the fix pattern is UNKNOWN");
 
     // The reporter edits the issue: now it is an out-of-memory crash. The old symptom edge must go.
-    send(Deliveries.issue(repo, n, "edited", "CUDA out of memory with ZeRO-3 offload",
-        "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.", "open", "2024-02-02T10:00:00Z"));
-    awaitTrue(() -> "OUT_OF_MEMORY".equals(value(id, "i.symptom")), "issue re-classified as OUT_OF_MEMORY");
+    send(
+        Deliveries.issue(
+            repo,
+            n,
+            "edited",
+            "CUDA out of memory with ZeRO-3 offload",
+            "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.",
+            "open",
+            "2024-02-02T10:00:00Z"));
+    awaitTrue(
+        () -> "OUT_OF_MEMORY".equals(value(id, "i.symptom")),
+        "issue re-classified as OUT_OF_MEMORY");
     assertEquals(1L, count("MATCH (:Issue {id: $id})-[r:HAS_SYMPTOM]->() RETURN count(r)", id));
 
     // A maintainer comments, then a merged PR says it fixes the issue.
-    send(Deliveries.comment(repo, n, 7001, "Confirmed, looking into it.", "MEMBER", "2024-02-03T10:00:00Z"));
+    send(
+        Deliveries.comment(
+            repo, n, 7001, "Confirmed, looking into it.", "MEMBER", "2024-02-03T10:00:00Z"));
     awaitTrue(() -> Long.valueOf(1).equals(value(id, "i.commentCount")), "comment counted");
-    send(Deliveries.mergedPullRequest(repo, n + 1, "Fix offload buffer sizing", "Fixes #" + n + ". Add a check before allocating.", "2024-02-05T10:00:00Z"));
-    awaitTrue(() -> count("MATCH (p:PullRequest {merged: true})-[:FIXES]->(:Issue {id: $id}) RETURN count(p)", id) == 1, "FIXES edge");
-    // the merged fix lends the issue its fix pattern (the learned layer reads the change as a change): the evidence
+    send(
+        Deliveries.mergedPullRequest(
+            repo,
+            n + 1,
+            "Fix offload buffer sizing",
+            "Fixes #" + n + ". Add a check before allocating.",
+            "2024-02-05T10:00:00Z"));
+    awaitTrue(
+        () ->
+            count(
+                    "MATCH (p:PullRequest {merged: true})-[:FIXES]->(:Issue {id: $id}) RETURN count(p)",
+                    id)
+                == 1,
+        "FIXES edge");
+    // the merged fix lends the issue its fix pattern (the learned layer reads the change as a
+    // change): the evidence
     // names the fix and moves to the edge, none stays behind on the issue
-    awaitTrue(() -> count("MATCH (:Issue {id: $id})-[r:RESOLVED_BY]->(:FixPattern) "
-        + "WHERE r.evidence STARTS WITH 'from the merged fix \"Fix offload buffer sizing\"' RETURN count(r)", id) == 1,
+    awaitTrue(
+        () ->
+            count(
+                    "MATCH (:Issue {id: $id})-[r:RESOLVED_BY]->(:FixPattern) "
+                        + "WHERE r.evidence STARTS WITH 'from the merged fix \"Fix offload buffer sizing\"' RETURN count(r)",
+                    id)
+                == 1,
         "RESOLVED_BY edge with its evidence");
-    assertTrue(String.valueOf(value(id, "i.classifierVersion")).startsWith("learned-"), "the stream runs the learned layer");
+    assertTrue(
+        String.valueOf(value(id, "i.classifierVersion")).startsWith("learned-"),
+        "the stream runs the learned layer");
     assertNull(value(id, "i.fixPatternEvidence"), "fix-pattern evidence left on the issue");
     awaitClassifiedRecords(id, 4);
   }
@@ -167,18 +250,34 @@ class IssuePipelineIT {
   @Test
   void mutatedPayloadsNeverStopTheJobAndPoisonEndsInTheDeadLetterTopic() throws Exception {
     String repo = "acme/fuzz-" + UUID.randomUUID().toString().substring(0, 8);
-    byte[] seed = Deliveries.issue(repo, 1, "opened", "seed", "body", "open", "2024-04-01T00:00:00Z").getPayloadJson().getBytes(StandardCharsets.UTF_8);
-    dev.faultline.embedded.testing.PayloadMutator mutator = new dev.faultline.embedded.testing.PayloadMutator(42);
+    byte[] seed =
+        Deliveries.issue(repo, 1, "opened", "seed", "body", "open", "2024-04-01T00:00:00Z")
+            .getPayloadJson()
+            .getBytes(StandardCharsets.UTF_8);
+    dev.faultline.embedded.testing.PayloadMutator mutator =
+        new dev.faultline.embedded.testing.PayloadMutator(42);
     try (KafkaProducer<String, byte[]> producer = producer()) {
       for (int i = 0; i < 300; i++) {
         String payload = new String(mutator.mutate(seed), StandardCharsets.UTF_8);
-        Delivery d = new Delivery("fuzz-" + i, "issues", "opened", repo, Instant.now(), DeliverySource.WEBHOOK, payload);
-        producer.send(new ProducerRecord<>(Topic.DELIVERIES.topicName(), repo + "#1", AvroCodec.deliveries().encode(d)));
+        Delivery d =
+            new Delivery(
+                "fuzz-" + i,
+                "issues",
+                "opened",
+                repo,
+                Instant.now(),
+                DeliverySource.WEBHOOK,
+                payload);
+        producer.send(
+            new ProducerRecord<>(
+                Topic.DELIVERIES.topicName(), repo + "#1", AvroCodec.deliveries().encode(d)));
       }
       producer.flush();
     }
     String marker = repo + "#2";
-    send(Deliveries.issue(repo, 2, "opened", "after the storm", "body", "open", "2024-04-02T00:00:00Z"));
+    send(
+        Deliveries.issue(
+            repo, 2, "opened", "after the storm", "body", "open", "2024-04-02T00:00:00Z"));
     awaitTrue(() -> stateOf(marker) != null, "an issue sent after 300 mutated payloads is written");
     assertEquals(org.apache.flink.api.common.JobStatus.RUNNING, job.getJobStatus().get());
     List<DeadLetter> letters = deadLettersFor(repo, 1);
@@ -189,10 +288,26 @@ class IssuePipelineIT {
   @Test
   void titlesThatLookLikeCypherOrScriptAreStoredAsText() throws Exception {
     String repo = "acme/inject-" + UUID.randomUUID().toString().substring(0, 8);
-    send(Deliveries.issue(repo, 1, "opened", "a neighbour written first", "body", "open", "2024-04-01T00:00:00Z"));
+    send(
+        Deliveries.issue(
+            repo,
+            1,
+            "opened",
+            "a neighbour written first",
+            "body",
+            "open",
+            "2024-04-01T00:00:00Z"));
     awaitTrue(() -> stateOf(repo + "#1") != null, "neighbour issue written");
     String title = "'}) MATCH (n) DETACH DELETE n // <script>alert(1)</script>";
-    send(Deliveries.issue(repo, 2, "opened", title, "$rows ${jndi:ldap://x} \"; DROP", "open", "2024-04-02T00:00:00Z"));
+    send(
+        Deliveries.issue(
+            repo,
+            2,
+            "opened",
+            title,
+            "$rows ${jndi:ldap://x} \"; DROP",
+            "open",
+            "2024-04-02T00:00:00Z"));
     awaitTrue(() -> stateOf(repo + "#2") != null, "issue written");
     assertEquals(title, value(repo + "#2", "i.title"));
     assertEquals(
@@ -205,30 +320,61 @@ class IssuePipelineIT {
   private static void awaitClassifiedRecords(String id, int expected) {
     try (KafkaConsumer<byte[], byte[]> consumer =
         new KafkaConsumer<>(
-            Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(), ConsumerConfig.GROUP_ID_CONFIG, "c-" + UUID.randomUUID(),
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest", ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"),
-            new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                kafka.bootstrapServers(),
+                ConsumerConfig.GROUP_ID_CONFIG,
+                "c-" + UUID.randomUUID(),
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+                "earliest",
+                ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+                "read_committed"),
+            new ByteArrayDeserializer(),
+            new ByteArrayDeserializer())) {
       consumer.subscribe(List.of(Topic.ISSUES_CLASSIFIED.topicName()));
       long[] found = {0};
-      Poll.until(WAIT, () -> found[0] + " of " + expected + " classified records of " + id + " on " + Topic.ISSUES_CLASSIFIED.topicName(), () -> {
-        for (ConsumerRecord<byte[], byte[]> rec : consumer.poll(Duration.ofMillis(200))) {
-          if (id.equals(new String(rec.key(), StandardCharsets.UTF_8))) {
-            found[0]++;
-          }
-        }
-        return found[0] >= expected;
-      });
+      Poll.until(
+          WAIT,
+          () ->
+              found[0]
+                  + " of "
+                  + expected
+                  + " classified records of "
+                  + id
+                  + " on "
+                  + Topic.ISSUES_CLASSIFIED.topicName(),
+          () -> {
+            for (ConsumerRecord<byte[], byte[]> rec : consumer.poll(Duration.ofMillis(200))) {
+              if (id.equals(new String(rec.key(), StandardCharsets.UTF_8))) {
+                found[0]++;
+              }
+            }
+            return found[0] >= expected;
+          });
     }
   }
 
   private static Object value(String id, String expression) {
     List<Record> records =
-        driver.executableQuery("MATCH (i:Issue {id: $id}) RETURN " + expression + " AS v").withParameters(Map.of("id", id)).execute().records();
-    return records.isEmpty() || records.get(0).get("v").isNull() ? null : records.get(0).get("v").asObject();
+        driver
+            .executableQuery("MATCH (i:Issue {id: $id}) RETURN " + expression + " AS v")
+            .withParameters(Map.of("id", id))
+            .execute()
+            .records();
+    return records.isEmpty() || records.get(0).get("v").isNull()
+        ? null
+        : records.get(0).get("v").asObject();
   }
 
   private static long count(String statement, String id) {
-    return driver.executableQuery(statement).withParameters(Map.of("id", id)).execute().records().get(0).get(0).asLong();
+    return driver
+        .executableQuery(statement)
+        .withParameters(Map.of("id", id))
+        .execute()
+        .records()
+        .get(0)
+        .get(0)
+        .asLong();
   }
 
   private static List<DeadLetter> deadLettersFor(String repo, int expected) throws Exception {
@@ -236,24 +382,34 @@ class IssuePipelineIT {
     List<DeadLetter> found = new ArrayList<>();
     try (KafkaConsumer<byte[], byte[]> consumer =
         new KafkaConsumer<>(
-            Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(), ConsumerConfig.GROUP_ID_CONFIG, "dlq-" + UUID.randomUUID(),
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"),
-            new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                kafka.bootstrapServers(),
+                ConsumerConfig.GROUP_ID_CONFIG,
+                "dlq-" + UUID.randomUUID(),
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+                "earliest"),
+            new ByteArrayDeserializer(),
+            new ByteArrayDeserializer())) {
       consumer.subscribe(List.of(Topic.DEAD_LETTER.topicName()));
-      Poll.until(Duration.ofSeconds(30), () -> expected + " dead letters of " + repo + ", found " + found.size(), () -> {
-        for (ConsumerRecord<byte[], byte[]> rec : consumer.poll(Duration.ofMillis(200))) {
-          DeadLetter letter = codec.decode(rec.value());
-          if (letter.getKey() != null && letter.getKey().startsWith(repo)) {
-            found.add(letter);
-          }
-        }
-        return found.size() >= expected;
-      });
+      Poll.until(
+          Duration.ofSeconds(30),
+          () -> expected + " dead letters of " + repo + ", found " + found.size(),
+          () -> {
+            for (ConsumerRecord<byte[], byte[]> rec : consumer.poll(Duration.ofMillis(200))) {
+              DeadLetter letter = codec.decode(rec.value());
+              if (letter.getKey() != null && letter.getKey().startsWith(repo)) {
+                found.add(letter);
+              }
+            }
+            return found.size() >= expected;
+          });
     }
     return found;
   }
 
-  static Delivery delivery(String repo, int number, String action, String title, String state, String updatedAt) {
+  static Delivery delivery(
+      String repo, int number, String action, String title, String state, String updatedAt) {
     String payload =
         """
         {"action": "%s", "issue": {"number": %d, "title": "%s", "state": "%s", "body": "body text",
@@ -262,13 +418,25 @@ class IssuePipelineIT {
          "repository": {"full_name": "%s"}}
         """
             .formatted(action, number, title, state, repo, number, updatedAt, repo);
-    return new Delivery("d-" + UUID.randomUUID(), "issues", action, repo, Instant.now(), DeliverySource.WEBHOOK, payload);
+    return new Delivery(
+        "d-" + UUID.randomUUID(),
+        "issues",
+        action,
+        repo,
+        Instant.now(),
+        DeliverySource.WEBHOOK,
+        payload);
   }
 
   private static KafkaProducer<String, byte[]> producer() {
     return new KafkaProducer<>(
-        Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(), ProducerConfig.ACKS_CONFIG, "all"),
-        new StringSerializer(), new ByteArraySerializer());
+        Map.of(
+            ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+            kafka.bootstrapServers(),
+            ProducerConfig.ACKS_CONFIG,
+            "all"),
+        new StringSerializer(),
+        new ByteArraySerializer());
   }
 
   private static void send(Delivery d) throws Exception {
@@ -279,13 +447,21 @@ class IssuePipelineIT {
       } catch (java.io.IOException notJson) {
         key = d.getRepository();
       }
-      producer.send(new ProducerRecord<>(Topic.DELIVERIES.topicName(), key, AvroCodec.deliveries().encode(d))).get();
+      producer
+          .send(
+              new ProducerRecord<>(
+                  Topic.DELIVERIES.topicName(), key, AvroCodec.deliveries().encode(d)))
+          .get();
     }
   }
 
   private static String stateOf(String id) {
     List<Record> records =
-        driver.executableQuery("MATCH (i:Issue {id: $id}) RETURN i.state AS state").withParameters(Map.of("id", id)).execute().records();
+        driver
+            .executableQuery("MATCH (i:Issue {id: $id}) RETURN i.state AS state")
+            .withParameters(Map.of("id", id))
+            .execute()
+            .records();
     return records.isEmpty() ? null : records.get(0).get("state").asString();
   }
 

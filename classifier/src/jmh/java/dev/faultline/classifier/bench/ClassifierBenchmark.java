@@ -23,10 +23,11 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 
 /**
- * Issues classified per second on one thread for 1, 4 and 16 KB issue texts: the rules alone, the whole offline
- * classifier (rules, text vector, learned layer), the text vector alone, and a baseline that only tokenises the same
- * texts. Texts are synthetic: issue-like sentences, an environment section and a traceback, shuffled with a
- * fixed seed, cycled over 64 distinct issues so caches do not flatter the figure.
+ * Issues classified per second on one thread for 1, 4 and 16 KB issue texts: the rules alone, the
+ * whole offline classifier (rules, text vector, learned layer), the text vector alone, and a
+ * baseline that only tokenises the same texts. Texts are synthetic: issue-like sentences, an
+ * environment section and a traceback, shuffled with a fixed seed, cycled over 64 distinct issues
+ * so caches do not flatter the figure.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)

@@ -7,7 +7,10 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
-/** Agreement between gold and predicted labels of one dimension: accuracy, macro-F1 and Cohen's kappa. */
+/**
+ * Agreement between gold and predicted labels of one dimension: accuracy, macro-F1 and Cohen's
+ * kappa.
+ */
 final class Agreement {
 
   private final List<String> gold = new ArrayList<>();
@@ -40,7 +43,10 @@ final class Agreement {
     return s;
   }
 
-  /** Macro-averaged F1 over every class seen in gold or predictions (a class absent from both is skipped). */
+  /**
+   * Macro-averaged F1 over every class seen in gold or predictions (a class absent from both is
+   * skipped).
+   */
   double macroF1() {
     return dev.faultline.classifier.learned.Metrics.macroF1(gold, pred);
   }
@@ -63,7 +69,10 @@ final class Agreement {
     return pe >= 1.0 ? 1.0 : (po - pe) / (1 - pe);
   }
 
-  /** The agreement over the given records (indices into this one, repeats allowed): one bootstrap resample. */
+  /**
+   * The agreement over the given records (indices into this one, repeats allowed): one bootstrap
+   * resample.
+   */
   Agreement resample(int[] indices) {
     Agreement a = new Agreement();
     for (int i : indices) {

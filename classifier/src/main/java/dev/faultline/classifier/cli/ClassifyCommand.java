@@ -2,12 +2,12 @@ package dev.faultline.classifier.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.faultline.classifier.DefectClassifier;
-import dev.faultline.classifier.ClassifierConfig;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.faultline.classifier.ClassifierConfig;
+import dev.faultline.classifier.DefectClassifier;
+import dev.faultline.classifier.llm.LlmClassifier;
 import dev.faultline.cli.Cli;
 import dev.faultline.cli.CliCommand;
-import dev.faultline.classifier.llm.LlmClassifier;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -25,9 +25,10 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * {@code classify --input IN.jsonl --output OUT.jsonl [--config RESOURCE]}: batch classification with the same
- * {@link dev.faultline.classifier.DefectClassifier} the stream uses. Input lines carry {@code url, repo, number, title, state, labels, text}; output
- * lines carry {@code url}, the codebook fields, {@code confidence} and {@code evidence} per field.
+ * {@code classify --input IN.jsonl --output OUT.jsonl [--config RESOURCE]}: batch classification
+ * with the same {@link dev.faultline.classifier.DefectClassifier} the stream uses. Input lines
+ * carry {@code url, repo, number, title, state, labels, text}; output lines carry {@code url}, the
+ * codebook fields, {@code confidence} and {@code evidence} per field.
  */
 @Command(
     name = "classify",
@@ -39,25 +40,42 @@ import picocli.CommandLine.Option;
     footer = {"", LlmOptions.FOOTER})
 public final class ClassifyCommand extends CliCommand {
 
-  @Option(names = "--input", required = true, paramLabel = "IN.jsonl",
+  @Option(
+      names = "--input",
+      required = true,
+      paramLabel = "IN.jsonl",
       description = "JSON lines with url, repo, number, title, state, labels, text")
   Path input;
 
-  @Option(names = "--output", required = true, paramLabel = "OUT.jsonl",
-      description = "JSON lines with url, kind, symptom, root_cause, fix_pattern, stage, phase, distributed_specific,"
-          + " framework, versions, confidence, evidence")
+  @Option(
+      names = "--output",
+      required = true,
+      paramLabel = "OUT.jsonl",
+      description =
+          "JSON lines with url, kind, symptom, root_cause, fix_pattern, stage, phase, distributed_specific,"
+              + " framework, versions, confidence, evidence")
   Path output;
 
-  @Option(names = "--tier", defaultValue = "learned", paramLabel = "TIER", completionCandidates = Tiers.Names.class,
-      description = "learned (the calibrated learned layer over the rules), rules (the rules alone) or llm (a language"
-          + " model's answers over the learned layer; see README)")
+  @Option(
+      names = "--tier",
+      defaultValue = "learned",
+      paramLabel = "TIER",
+      completionCandidates = Tiers.Names.class,
+      description =
+          "learned (the calibrated learned layer over the rules), rules (the rules alone) or llm (a language"
+              + " model's answers over the learned layer; see README)")
   String tier;
 
-  @Option(names = "--model", paramLabel = "FILE",
+  @Option(
+      names = "--model",
+      paramLabel = "FILE",
       description = "a learned-model artefact written by train (default: the committed one)")
   String model;
 
-  @Option(names = "--config", paramLabel = "CLASSPATH_RESOURCE", defaultValue = ClassifierConfig.DEFAULT_RESOURCE,
+  @Option(
+      names = "--config",
+      paramLabel = "CLASSPATH_RESOURCE",
+      defaultValue = ClassifierConfig.DEFAULT_RESOURCE,
       description = "classifier config resource")
   String config;
 
@@ -94,8 +112,12 @@ public final class ClassifyCommand extends CliCommand {
     long started = System.nanoTime();
     int n = 0;
     LlmClassifier llm = classifier instanceof LlmClassifier l ? l : null;
-    // The language-model tier waits on the endpoint: items go out concurrently, and are written in input order.
-    int parallel = llm != null && llmOptions.config().endpointConfigured() ? llmOptions.config().concurrency() : 1;
+    // The language-model tier waits on the endpoint: items go out concurrently, and are written in
+    // input order.
+    int parallel =
+        llm != null && llmOptions.config().endpointConfigured()
+            ? llmOptions.config().concurrency()
+            : 1;
     ExecutorService pool = parallel > 1 ? Executors.newFixedThreadPool(parallel) : null;
     Deque<Future<ObjectNode>> window = new ArrayDeque<>();
     try (JsonLines lines = JsonLines.open(in);
@@ -105,7 +127,8 @@ public final class ClassifyCommand extends CliCommand {
         final JsonNode record = rec;
         final DefectClassifier c = classifier;
         java.util.concurrent.Callable<ObjectNode> task = () -> output(json, c, llm, record);
-        window.add(pool == null ? CompletableFuture.completedFuture(task.call()) : pool.submit(task));
+        window.add(
+            pool == null ? CompletableFuture.completedFuture(task.call()) : pool.submit(task));
         while (window.size() > parallel * 4 || (pool == null && !window.isEmpty())) {
           write(w, json, window.poll());
         }
@@ -135,14 +158,18 @@ public final class ClassifyCommand extends CliCommand {
       }
     }
     double secs = (System.nanoTime() - started) / 1e9;
-    err.printf("classify: %d issues in %.2f s (%s) -> %s%n", n, secs, classifier.version(), outPath);
+    err.printf(
+        "classify: %d issues in %.2f s (%s) -> %s%n", n, secs, classifier.version(), outPath);
     if (llm != null) {
       err.println("classify: language-model tier: " + llm.stats());
     }
     return 0;
   }
 
-  /** One output record; with the language-model tier also {@code source} and, on fallback, {@code fallback_reason}. */
+  /**
+   * One output record; with the language-model tier also {@code source} and, on fallback, {@code
+   * fallback_reason}.
+   */
   static ObjectNode output(ObjectMapper json, DefectClassifier c, LlmClassifier llm, JsonNode rec) {
     String url = rec.path("url").asText("");
     if (llm == null) {
@@ -157,7 +184,8 @@ public final class ClassifyCommand extends CliCommand {
     return out;
   }
 
-  private static void write(BufferedWriter w, ObjectMapper json, Future<ObjectNode> f) throws Exception {
+  private static void write(BufferedWriter w, ObjectMapper json, Future<ObjectNode> f)
+      throws Exception {
     w.write(json.writeValueAsString(f.get()));
     w.write('\n');
   }

@@ -2,6 +2,8 @@ package dev.faultline.classifier.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.faultline.classifier.ClassifierConfig;
 import dev.faultline.classifier.DefectClassifier;
 import dev.faultline.classifier.learned.Figures;
 import dev.faultline.classifier.learned.LearnedClassifier;
@@ -9,8 +11,6 @@ import dev.faultline.classifier.learned.Target;
 import dev.faultline.classifier.llm.LlmClassifier;
 import dev.faultline.classifier.llm.LlmConfig;
 import dev.faultline.classifier.llm.LlmStats;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.faultline.classifier.ClassifierConfig;
 import dev.faultline.cli.Cli;
 import dev.faultline.cli.CliCommand;
 import dev.faultline.schemas.taxonomy.Dimension;
@@ -30,10 +30,11 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * {@code eval --gold FILE [--predictions FILE]}: agreement of the classifier with adjudicated labels, per dimension
- * (accuracy, macro-F1, Cohen's kappa), a symptom confusion table and version precision/recall, printed beside the
- * annotators' own agreement from {@code ../shared/eval/README.md}. Without {@code --predictions} the gold file's
- * records are classified in-process first.
+ * {@code eval --gold FILE [--predictions FILE]}: agreement of the classifier with adjudicated
+ * labels, per dimension (accuracy, macro-F1, Cohen's kappa), a symptom confusion table and version
+ * precision/recall, printed beside the annotators' own agreement from {@code
+ * ../shared/eval/README.md}. Without {@code --predictions} the gold file's records are classified
+ * in-process first.
  */
 @Command(
     name = "eval",
@@ -66,38 +67,61 @@ public final class EvalCommand extends CliCommand {
   private static final double TARGET_VERSION_P = 0.91;
   private static final double TARGET_VERSION_R = 0.90;
 
-  @Option(names = "--gold", required = true, paramLabel = "FILE",
+  @Option(
+      names = "--gold",
+      required = true,
+      paramLabel = "FILE",
       description = "JSON lines with the classify input fields plus a 'gold' object")
   Path gold;
 
-  @Option(names = "--tier", defaultValue = "learned", paramLabel = "TIER", completionCandidates = Tiers.Names.class,
-      description = "learned, rules or llm: whose answers the agreement table shows; the calibration table shows it"
-          + " beside the rules, and the learned layer's cross-validated figures follow; llm adds its requests, tokens,"
-          + " cache hits, fallbacks and cost per 1,000 items")
+  @Option(
+      names = "--tier",
+      defaultValue = "learned",
+      paramLabel = "TIER",
+      completionCandidates = Tiers.Names.class,
+      description =
+          "learned, rules or llm: whose answers the agreement table shows; the calibration table shows it"
+              + " beside the rules, and the learned layer's cross-validated figures follow; llm adds its requests, tokens,"
+              + " cache hits, fallbacks and cost per 1,000 items")
   String tier;
 
-  @Option(names = "--model", paramLabel = "FILE",
+  @Option(
+      names = "--model",
+      paramLabel = "FILE",
       description = "a learned-model artefact written by train (default: the committed one)")
   String model;
 
-  @Option(names = "--predictions", paramLabel = "FILE",
+  @Option(
+      names = "--predictions",
+      paramLabel = "FILE",
       description = "output of classify for the same records (default: classify them now)")
   Path predictions;
 
-  @Option(names = "--errors", paramLabel = "FIELD",
+  @Option(
+      names = "--errors",
+      paramLabel = "FIELD",
       description = "also list the disagreements on one field, e.g. symptom")
   String errorField;
 
-  @Option(names = "--half", paramLabel = "a|b",
-      description = "only the records whose url's Java hashCode is even (a) or odd (b): a fixed split, so rules can be"
-          + " developed reading one half and checked on the other")
+  @Option(
+      names = "--half",
+      paramLabel = "a|b",
+      description =
+          "only the records whose url's Java hashCode is even (a) or odd (b): a fixed split, so rules can be"
+              + " developed reading one half and checked on the other")
   String half;
 
-  @Option(names = "--resamples", paramLabel = "N", defaultValue = "" + DEFAULT_RESAMPLES,
+  @Option(
+      names = "--resamples",
+      paramLabel = "N",
+      defaultValue = "" + DEFAULT_RESAMPLES,
       description = "bootstrap resamples for the 95% intervals (0: none)")
   int resamples;
 
-  @Option(names = "--config", paramLabel = "CLASSPATH_RESOURCE", defaultValue = ClassifierConfig.DEFAULT_RESOURCE,
+  @Option(
+      names = "--config",
+      paramLabel = "CLASSPATH_RESOURCE",
+      defaultValue = ClassifierConfig.DEFAULT_RESOURCE,
       description = "classifier config resource")
   String config;
 
@@ -200,7 +224,9 @@ public final class EvalCommand extends CliCommand {
         agreements.get(field).add(gv, pv);
         if (field.equals(errorField) && !gv.equals(pv)) {
           JsonNode ev = p.path("evidence").path(field);
-          errors.add(String.format(Locale.ROOT, "%-60s gold=%-22s pred=%-22s %s", url, gv, pv, ev.asText()));
+          errors.add(
+              String.format(
+                  Locale.ROOT, "%-60s gold=%-22s pred=%-22s %s", url, gv, pv, ev.asText()));
         }
       }
       Map<String, String> gvs = Records.versions(gl);
@@ -220,15 +246,29 @@ public final class EvalCommand extends CliCommand {
       }
     }
 
-    out.printf(Locale.ROOT, "faultline eval: %d gold records%s, %s%n", gold.size(),
-        half == null ? "" : " (half " + half + ")", version);
+    out.printf(
+        Locale.ROOT,
+        "faultline eval: %d gold records%s, %s%n",
+        gold.size(),
+        half == null ? "" : " (half " + half + ")",
+        version);
     if (missing > 0) {
-      out.printf(Locale.ROOT, "WARNING: %d gold records have no prediction (counted nowhere)%n", missing);
+      out.printf(
+          Locale.ROOT, "WARNING: %d gold records have no prediction (counted nowhere)%n", missing);
     }
     out.println();
-    out.printf(Locale.ROOT, "%-22s %5s %9s %9s %-13s %7s %-13s  %-20s %s%n", "dimension", "n", "accuracy",
-        "macro-F1", resamples > 0 ? "  95% interval" : "", "kappa", resamples > 0 ? "  95% interval" : "",
-        "annotators F1/kappa", "target");
+    out.printf(
+        Locale.ROOT,
+        "%-22s %5s %9s %9s %-13s %7s %-13s  %-20s %s%n",
+        "dimension",
+        "n",
+        "accuracy",
+        "macro-F1",
+        resamples > 0 ? "  95% interval" : "",
+        "kappa",
+        resamples > 0 ? "  95% interval" : "",
+        "annotators F1/kappa",
+        "target");
     out.println("-".repeat(118));
     java.util.SplittableRandom random = new java.util.SplittableRandom(BOOTSTRAP_SEED);
     for (Map.Entry<String, Agreement> e : agreements.entrySet()) {
@@ -238,27 +278,59 @@ public final class EvalCommand extends CliCommand {
       double kappa = ag.kappa();
       double[][] ci = resamples > 0 && ag.size() > 0 ? bootstrap(ag, resamples, random) : null;
       boolean met = f1 >= t[0] && (Double.isNaN(t[1]) || kappa >= t[1]);
-      boolean reachable = ci != null && ci[0][1] >= t[0] && (Double.isNaN(t[1]) || ci[1][1] >= t[1]);
-      out.printf(Locale.ROOT, "%-22s %5d %9.3f %9.3f %-13s %7s %-13s  %.2f / %-13s %s%n", e.getKey(), ag.size(),
-          ag.accuracy(), f1, interval(ci == null ? null : ci[0]), fmt(kappa), interval(ci == null ? null : ci[1]),
-          t[0], Double.isNaN(t[1]) ? "-" : String.format(Locale.ROOT, "%.2f", t[1]),
+      boolean reachable =
+          ci != null && ci[0][1] >= t[0] && (Double.isNaN(t[1]) || ci[1][1] >= t[1]);
+      out.printf(
+          Locale.ROOT,
+          "%-22s %5d %9.3f %9.3f %-13s %7s %-13s  %.2f / %-13s %s%n",
+          e.getKey(),
+          ag.size(),
+          ag.accuracy(),
+          f1,
+          interval(ci == null ? null : ci[0]),
+          fmt(kappa),
+          interval(ci == null ? null : ci[1]),
+          t[0],
+          Double.isNaN(t[1]) ? "-" : String.format(Locale.ROOT, "%.2f", t[1]),
           met ? "met" : reachable ? "below (target inside the interval)" : "below");
     }
     double p = vPred == 0 ? Double.NaN : vTp / (double) vPred;
     double r = vGold == 0 ? Double.NaN : vTp / (double) vGold;
-    out.printf(Locale.ROOT, "%-22s %5d %9s %9s %-13s %7s %-13s  P %.2f R %.2f          %s%n", "versions (key=value)",
-        vGold, "", "", "", "", "", TARGET_VERSION_P, TARGET_VERSION_R,
+    out.printf(
+        Locale.ROOT,
+        "%-22s %5d %9s %9s %-13s %7s %-13s  P %.2f R %.2f          %s%n",
+        "versions (key=value)",
+        vGold,
+        "",
+        "",
+        "",
+        "",
+        "",
+        TARGET_VERSION_P,
+        TARGET_VERSION_R,
         p >= TARGET_VERSION_P && r >= TARGET_VERSION_R ? "met" : "below");
-    out.printf(Locale.ROOT, "    precision %.3f (%d/%d)  recall %.3f (%d/%d)  key-only P %.3f R %.3f%n", p, vTp,
-        vPred, r, vTp, vGold, vPred == 0 ? Double.NaN : kTp / (double) vPred, vGold == 0 ? Double.NaN : kTp / (double) vGold);
+    out.printf(
+        Locale.ROOT,
+        "    precision %.3f (%d/%d)  recall %.3f (%d/%d)  key-only P %.3f R %.3f%n",
+        p,
+        vTp,
+        vPred,
+        r,
+        vTp,
+        vGold,
+        vPred == 0 ? Double.NaN : kTp / (double) vPred,
+        vGold == 0 ? Double.NaN : kTp / (double) vGold);
     out.println();
     printConfusion(out, agreements.get("symptom"));
     if (!rulesPredictions.isEmpty() && learned != null) {
       out.println();
-      out.println("Confidence: accuracy of the 30/50/70% most confident answers and of all, expected calibration"
-          + " error (ECE, 10 bins),");
-      out.println("macro-F1" + (resamples > 0 ? " with its 95% bootstrap interval" : "")
-          + "; rules alone beside the learned layer, same records:");
+      out.println(
+          "Confidence: accuracy of the 30/50/70% most confident answers and of all, expected calibration"
+              + " error (ECE, 10 bins),");
+      out.println(
+          "macro-F1"
+              + (resamples > 0 ? " with its 95% bootstrap interval" : "")
+              + "; rules alone beside the learned layer, same records:");
       out.println(Figures.header(resamples > 0));
       for (Target t : Target.values()) {
         List<String> g = new ArrayList<>();
@@ -274,8 +346,10 @@ public final class EvalCommand extends CliCommand {
           lp.add(Records.value(predictions.get(url), t.field));
           lc.add(predictions.get(url).path("confidence").path(t.field).asDouble());
         }
-        out.println(Figures.of(g, rp, rc, Math.min(resamples, 1000), BOOTSTRAP_SEED).row(t.field, "rules"));
-        out.println(Figures.of(g, lp, lc, Math.min(resamples, 1000), BOOTSTRAP_SEED).row(t.field, tier));
+        out.println(
+            Figures.of(g, rp, rc, Math.min(resamples, 1000), BOOTSTRAP_SEED).row(t.field, "rules"));
+        out.println(
+            Figures.of(g, lp, lc, Math.min(resamples, 1000), BOOTSTRAP_SEED).row(t.field, tier));
       }
       if (learned instanceof LearnedClassifier lcl) {
         CvReport.print(lcl.model().report(), out);
@@ -292,26 +366,57 @@ public final class EvalCommand extends CliCommand {
     return 0;
   }
 
-  /** What the language-model tier cost: requests, tokens, cache hits, fallbacks by reason, per 1,000 items. */
-  private static void printLlm(PrintStream out, LlmClassifier llm, LlmOptions options, int items,
+  /**
+   * What the language-model tier cost: requests, tokens, cache hits, fallbacks by reason, per 1,000
+   * items.
+   */
+  private static void printLlm(
+      PrintStream out,
+      LlmClassifier llm,
+      LlmOptions options,
+      int items,
       Map<String, Integer> fallbackReasons) {
     LlmStats s = llm.stats();
     LlmConfig c = options.config();
     double per1k = items == 0 ? Double.NaN : 1000.0 / items;
     out.println();
-    out.printf(Locale.ROOT, "language-model tier %s (%s):%n", llm.version(),
+    out.printf(
+        Locale.ROOT,
+        "language-model tier %s (%s):%n",
+        llm.version(),
         c.endpointConfigured() ? "endpoint " + c.endpoint() : "cached answers only, no endpoint");
-    out.printf(Locale.ROOT, "  items %d: %d answered by the model (%d from the cache), %d kept the learned tier's"
-        + " labels%n", items, s.answered(), s.cacheHits(), s.fallbacks());
+    out.printf(
+        Locale.ROOT,
+        "  items %d: %d answered by the model (%d from the cache), %d kept the learned tier's"
+            + " labels%n",
+        items,
+        s.answered(),
+        s.cacheHits(),
+        s.fallbacks());
     fallbackReasons.forEach((r, n) -> out.printf(Locale.ROOT, "    %5d  %s%n", n, r));
-    out.printf(Locale.ROOT, "  requests %d (%d retries, %d failed), tokens %d prompt + %d completion, mean latency"
-        + " %s ms%n", s.requests(), s.retries(), s.failures(), s.promptTokens(), s.completionTokens(),
-        Double.isNaN(s.meanLatencyMillis()) ? "-" : String.format(Locale.ROOT, "%.0f", s.meanLatencyMillis()));
+    out.printf(
+        Locale.ROOT,
+        "  requests %d (%d retries, %d failed), tokens %d prompt + %d completion, mean latency"
+            + " %s ms%n",
+        s.requests(),
+        s.retries(),
+        s.failures(),
+        s.promptTokens(),
+        s.completionTokens(),
+        Double.isNaN(s.meanLatencyMillis())
+            ? "-"
+            : String.format(Locale.ROOT, "%.0f", s.meanLatencyMillis()));
     double cost = c.cost(s.promptTokens(), s.completionTokens());
-    out.printf(Locale.ROOT, "  per 1,000 items: %.0f requests, %.0f prompt + %.0f completion tokens, cost %.4f"
-        + " (at %s per 1k prompt and %s per 1k completion tokens; FAULTLINE_LLM_PRICE_*_PER_1K)%n",
-        s.requests() * per1k, s.promptTokens() * per1k, s.completionTokens() * per1k, cost * per1k,
-        c.priceInputPer1k(), c.priceOutputPer1k());
+    out.printf(
+        Locale.ROOT,
+        "  per 1,000 items: %.0f requests, %.0f prompt + %.0f completion tokens, cost %.4f"
+            + " (at %s per 1k prompt and %s per 1k completion tokens; FAULTLINE_LLM_PRICE_*_PER_1K)%n",
+        s.requests() * per1k,
+        s.promptTokens() * per1k,
+        s.completionTokens() * per1k,
+        cost * per1k,
+        c.priceInputPer1k(),
+        c.priceOutputPer1k());
   }
 
   /** A reason as counted in a summary: at most 100 characters. */
@@ -320,9 +425,9 @@ public final class EvalCommand extends CliCommand {
   }
 
   /**
-   * Percentile bootstrap over records: 2.5% and 97.5% quantiles of macro-F1 ({@code [0]}) and kappa ({@code [1]})
-   * over {@code n} resamples of the same size drawn with replacement. Shows how far a figure on a few hundred issues
-   * can move by the choice of issues alone.
+   * Percentile bootstrap over records: 2.5% and 97.5% quantiles of macro-F1 ({@code [0]}) and kappa
+   * ({@code [1]}) over {@code n} resamples of the same size drawn with replacement. Shows how far a
+   * figure on a few hundred issues can move by the choice of issues alone.
    */
   static double[][] bootstrap(Agreement ag, int n, java.util.SplittableRandom random) {
     double[] f1 = new double[n];
@@ -344,7 +449,9 @@ public final class EvalCommand extends CliCommand {
     if (v.length == 0) {
       return new double[] {Double.NaN, Double.NaN};
     }
-    return new double[] {v[(int) Math.floor(0.025 * (v.length - 1))], v[(int) Math.ceil(0.975 * (v.length - 1))]};
+    return new double[] {
+      v[(int) Math.floor(0.025 * (v.length - 1))], v[(int) Math.ceil(0.975 * (v.length - 1))]
+    };
   }
 
   private static String interval(double[] ci) {
@@ -375,7 +482,8 @@ public final class EvalCommand extends CliCommand {
     out.println(head);
     for (String row : colList) {
       Map<String, Integer> r = m.getOrDefault(row, Map.of());
-      StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%-31s %4s", row, abbrev(row)));
+      StringBuilder line =
+          new StringBuilder(String.format(Locale.ROOT, "%-31s %4s", row, abbrev(row)));
       for (String c : colList) {
         int v = r.getOrDefault(c, 0);
         line.append(String.format(Locale.ROOT, "%4s", v == 0 ? "." : Integer.toString(v)));

@@ -12,9 +12,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The one reading loop of the batch commands' JSON-lines files ({@code classify}, {@code eval}, {@code llm},
- * {@code train}): UTF-8, line by line (a file of any size), blank lines skipped, and every error naming the file and
- * the line.
+ * The one reading loop of the batch commands' JSON-lines files ({@code classify}, {@code eval},
+ * {@code llm}, {@code train}): UTF-8, line by line (a file of any size), blank lines skipped, and
+ * every error naming the file and the line.
  *
  * <pre>
  * try (JsonLines lines = JsonLines.open(file)) {

@@ -7,8 +7,6 @@ import dev.faultline.classifier.Classifier;
 import dev.faultline.classifier.ClassifierConfig;
 import dev.faultline.classifier.IssueText;
 import dev.faultline.classifier.learned.MiniLmEmbedder;
-import dev.faultline.cli.Cli;
-import dev.faultline.cli.CliCommand;
 import dev.faultline.classifier.llm.AnswerCache;
 import dev.faultline.classifier.llm.AnswerParser;
 import dev.faultline.classifier.llm.AnswerSchema;
@@ -16,6 +14,8 @@ import dev.faultline.classifier.llm.LlmClassifier;
 import dev.faultline.classifier.llm.LlmConfig;
 import dev.faultline.classifier.llm.LlmStats;
 import dev.faultline.classifier.llm.LlmTier;
+import dev.faultline.cli.Cli;
+import dev.faultline.cli.CliCommand;
 import dev.faultline.schemas.taxonomy.Taxonomy;
 import java.io.BufferedWriter;
 import java.io.IOException;
@@ -35,22 +35,24 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * {@code llm export|import}: the language-model tier through a provider's Batch API (OpenAI's, and the hosted APIs
- * that copy its format), for backfills at about half the price of single requests.
+ * {@code llm export|import}: the language-model tier through a provider's Batch API (OpenAI's, and
+ * the hosted APIs that copy its format), for backfills at about half the price of single requests.
  *
  * <ul>
- *   <li>{@code export --input IN.jsonl --output BATCH.jsonl} writes one Batch API input line per item without a
- *       cached answer: {@code custom_id} ({@code <url>#<cache key>}), {@code method} POST, {@code url}
- *       {@code /v1/chat/completions}, {@code body} (the chat request: model, messages, response_format with the
- *       taxonomy's JSON schema). Items whose content repeats are asked once.
- *   <li>{@code import --results RESULTS.jsonl --cache DIR} reads the Batch API output lines ({@code custom_id},
- *       {@code response.status_code}, {@code response.body.choices[0].message.content}, {@code error}), validates
- *       each answer and stores the valid ones in the cache under the key in the {@code custom_id}; it counts
- *       accepted and rejected answers, with every rejection's reason.
+ *   <li>{@code export --input IN.jsonl --output BATCH.jsonl} writes one Batch API input line per
+ *       item without a cached answer: {@code custom_id} ({@code <url>#<cache key>}), {@code method}
+ *       POST, {@code url} {@code /v1/chat/completions}, {@code body} (the chat request: model,
+ *       messages, response_format with the taxonomy's JSON schema). Items whose content repeats are
+ *       asked once.
+ *   <li>{@code import --results RESULTS.jsonl --cache DIR} reads the Batch API output lines ({@code
+ *       custom_id}, {@code response.status_code}, {@code response.body.choices[0].message.content},
+ *       {@code error}), validates each answer and stores the valid ones in the cache under the key
+ *       in the {@code custom_id}; it counts accepted and rejected answers, with every rejection's
+ *       reason.
  * </ul>
  *
- * Then {@code classify --tier llm --llm-cache DIR} (or {@code eval}) labels from the cache with the same model and
- * example settings.
+ * Then {@code classify --tier llm --llm-cache DIR} (or {@code eval}) labels from the cache with the
+ * same model and example settings.
  */
 @Command(
     name = "llm",
@@ -61,7 +63,10 @@ import picocli.CommandLine.Option;
       "requests."
     },
     subcommands = {LlmCommand.Export.class, LlmCommand.Import.class},
-    footer = {"", "Then: classify --tier llm --llm-cache DIR --input IN.jsonl --output OUT.jsonl (same model and examples)."})
+    footer = {
+      "",
+      "Then: classify --tier llm --llm-cache DIR --input IN.jsonl --output OUT.jsonl (same model and examples)."
+    })
 public final class LlmCommand extends CliCommand {
 
   /** The Batch API's request path. */
@@ -106,13 +111,24 @@ public final class LlmCommand extends CliCommand {
   static final class Export extends CliCommand {
     Map<String, String> env = System.getenv();
 
-    @Option(names = "--input", required = true, paramLabel = "IN.jsonl", description = "items in the classify input format")
+    @Option(
+        names = "--input",
+        required = true,
+        paramLabel = "IN.jsonl",
+        description = "items in the classify input format")
     Path input;
 
-    @Option(names = "--output", required = true, paramLabel = "BATCH.jsonl", description = "the Batch API input to write")
+    @Option(
+        names = "--output",
+        required = true,
+        paramLabel = "BATCH.jsonl",
+        description = "the Batch API input to write")
     Path output;
 
-    @Option(names = "--cache", paramLabel = "DIR", description = "skip items already answered in this answer cache")
+    @Option(
+        names = "--cache",
+        paramLabel = "DIR",
+        description = "skip items already answered in this answer cache")
     Path cache;
 
     @Mixin LlmOptions.ModelFlags model;
@@ -137,10 +153,18 @@ public final class LlmCommand extends CliCommand {
         "error) into the answer cache: each answer is validated; invalid answers are rejected with the reason."
       })
   static final class Import extends CliCommand {
-    @Option(names = "--results", required = true, paramLabel = "RESULTS.jsonl", description = "the Batch API output")
+    @Option(
+        names = "--results",
+        required = true,
+        paramLabel = "RESULTS.jsonl",
+        description = "the Batch API output")
     Path results;
 
-    @Option(names = "--cache", required = true, paramLabel = "DIR", description = "the answer cache to fill")
+    @Option(
+        names = "--cache",
+        required = true,
+        paramLabel = "DIR",
+        description = "the answer cache to fill")
     Path cache;
 
     @Override
@@ -149,18 +173,27 @@ public final class LlmCommand extends CliCommand {
     }
   }
 
-  /** @throws IllegalArgumentException a usage error: no model named, a bad setting */
+  /**
+   * @throws IllegalArgumentException a usage error: no model named, a bad setting
+   */
   private static int export(Export a, PrintStream out, PrintStream err) {
     LlmConfig config;
     LlmClassifier tier;
     try {
       config = a.model.options(a.env, null).config();
       if (config.model() == null) {
-        throw new IllegalArgumentException("name the model: --llm-model NAME or FAULTLINE_LLM_MODEL");
+        throw new IllegalArgumentException(
+            "name the model: --llm-model NAME or FAULTLINE_LLM_MODEL");
       }
-      // Export only builds requests: it sends none and never consults the offline tier, so the rules suffice.
-      tier = LlmTier.create(new Classifier(ClassifierConfig.defaults()), config, a.cache, MiniLmEmbedder::shared,
-          new LlmStats());
+      // Export only builds requests: it sends none and never consults the offline tier, so the
+      // rules suffice.
+      tier =
+          LlmTier.create(
+              new Classifier(ClassifierConfig.defaults()),
+              config,
+              a.cache,
+              MiniLmEmbedder::shared,
+              new LlmStats());
     } catch (IOException e) {
       err.println("llm export: cannot open the cache: " + e.getMessage());
       return 1;
@@ -215,11 +248,24 @@ public final class LlmCommand extends CliCommand {
       return 1;
     }
     long tokens = chars / 4;
-    out.printf(Locale.ROOT, "llm export: %d items, %d requests written to %s, %d already cached, %d repeated"
-        + " content%n", items, written, outPath, cached, repeated);
-    out.printf(Locale.ROOT, "  model %s, prompt %s; about %d prompt tokens (characters / 4), %.4f at"
-        + " FAULTLINE_LLM_PRICE_INPUT_PER_1K %s (batch APIs usually charge half)%n", config.model(),
-        tier.prompt().version(), tokens, config.cost(tokens, 0), config.priceInputPer1k());
+    out.printf(
+        Locale.ROOT,
+        "llm export: %d items, %d requests written to %s, %d already cached, %d repeated"
+            + " content%n",
+        items,
+        written,
+        outPath,
+        cached,
+        repeated);
+    out.printf(
+        Locale.ROOT,
+        "  model %s, prompt %s; about %d prompt tokens (characters / 4), %.4f at"
+            + " FAULTLINE_LLM_PRICE_INPUT_PER_1K %s (batch APIs usually charge half)%n",
+        config.model(),
+        tier.prompt().version(),
+        tokens,
+        config.cost(tokens, 0),
+        config.priceInputPer1k());
     return 0;
   }
 
@@ -273,7 +319,12 @@ public final class LlmCommand extends CliCommand {
       err.println("llm import: cannot read " + results + " or write the cache: " + e.getMessage());
       return 1;
     }
-    out.printf(Locale.ROOT, "llm import: %d answers accepted into %s, %d rejected%n", accepted, cache.dir(), rejected);
+    out.printf(
+        Locale.ROOT,
+        "llm import: %d answers accepted into %s, %d rejected%n",
+        accepted,
+        cache.dir(),
+        rejected);
     reasons.forEach((reason, n) -> out.printf(Locale.ROOT, "  %5d  %s%n", n, reason));
     return 0;
   }
@@ -284,11 +335,16 @@ public final class LlmCommand extends CliCommand {
     int hash = customId.lastIndexOf('#');
     String key = hash < 0 ? "" : customId.substring(hash + 1);
     if (!AnswerCache.isKey(key)) {
-      return "custom_id '" + customId + "' does not end with #<cache key> (not written by llm export)";
+      return "custom_id '"
+          + customId
+          + "' does not end with #<cache key> (not written by llm export)";
     }
     JsonNode error = rec.get("error");
     if (error != null && !error.isNull()) {
-      return "error " + error.path("code").asText("") + ": " + error.path("message").asText(error.toString());
+      return "error "
+          + error.path("code").asText("")
+          + ": "
+          + error.path("message").asText(error.toString());
     }
     JsonNode response = rec.path("response");
     int status = response.path("status_code").asInt(0);
@@ -305,9 +361,15 @@ public final class LlmCommand extends CliCommand {
     if (r instanceof AnswerParser.Rejection rej) {
       return rej.reason();
     }
-    cache.put(new AnswerCache.Entry(key, "", body.path("model").asText(""),
-        parser.format(((AnswerParser.Accepted) r).answer()), body.path("usage").path("prompt_tokens").asLong(0),
-        body.path("usage").path("completion_tokens").asLong(0), "batch"));
+    cache.put(
+        new AnswerCache.Entry(
+            key,
+            "",
+            body.path("model").asText(""),
+            parser.format(((AnswerParser.Accepted) r).answer()),
+            body.path("usage").path("prompt_tokens").asLong(0),
+            body.path("usage").path("completion_tokens").asLong(0),
+            "batch"));
     return null;
   }
 }

@@ -12,12 +12,20 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 
-/** The JSON lines format of {@code classify} input and output and of the gold file ({@code ../shared/eval}). */
+/**
+ * The JSON lines format of {@code classify} input and output and of the gold file ({@code
+ * ../shared/eval}).
+ */
 final class Records {
 
-  /** Output fields, in the order of the gold records: every labelled {@link Dimension}, the framework, the versions. */
+  /**
+   * Output fields, in the order of the gold records: every labelled {@link Dimension}, the
+   * framework, the versions.
+   */
   static final List<String> FIELDS =
-      Stream.concat(Dimension.LABELLED.stream().map(Dimension::field), Stream.of("framework", "versions")).toList();
+      Stream.concat(
+              Dimension.LABELLED.stream().map(Dimension::field), Stream.of("framework", "versions"))
+          .toList();
 
   private Records() {}
 
@@ -74,7 +82,10 @@ final class Records {
     ev.put(field, (l.humanGiven() ? "[human] " : "") + l.evidence());
   }
 
-  /** A field of a gold or prediction record as a comparable string ("null" for JSON null or missing). */
+  /**
+   * A field of a gold or prediction record as a comparable string ("null" for JSON null or
+   * missing).
+   */
   static String value(JsonNode rec, String field) {
     JsonNode n = rec.get(field);
     if (n == null || n.isNull()) {
@@ -87,7 +98,12 @@ final class Records {
     Map<String, String> m = new java.util.LinkedHashMap<>();
     JsonNode v = rec.get("versions");
     if (v != null && v.isObject()) {
-      v.fields().forEachRemaining(e -> m.put(e.getKey().toLowerCase(java.util.Locale.ROOT), normalise(e.getValue().asText())));
+      v.fields()
+          .forEachRemaining(
+              e ->
+                  m.put(
+                      e.getKey().toLowerCase(java.util.Locale.ROOT),
+                      normalise(e.getValue().asText())));
     }
     return m;
   }

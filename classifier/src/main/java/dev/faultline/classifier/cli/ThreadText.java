@@ -9,21 +9,29 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Turns a batch record ({@code url, repo, number, title, state, labels, text}) into an {@link IssueText}. The
- * {@code text} layout is the one of the eval README: a header line, an optional {@code labels:} line, {@code #
- * title}, then posts each opened by {@code author · description|comment|review · date}, possibly starting mid-thread
- * with {@code [turn N by author, continued]}.
+ * Turns a batch record ({@code url, repo, number, title, state, labels, text}) into an {@link
+ * IssueText}. The {@code text} layout is the one of the eval README: a header line, an optional
+ * {@code labels:} line, {@code # title}, then posts each opened by {@code author ·
+ * description|comment|review · date}, possibly starting mid-thread with {@code [turn N by author,
+ * continued]}.
  */
 public final class ThreadText {
 
   private static final Pattern POST =
       Pattern.compile("^(\\S+) · (description|comment|review) · \\d{4}-\\d{2}-\\d{2}\\s*$");
-  private static final Pattern CONTINUED = Pattern.compile("^\\[turn (\\d+) by (\\S+), continued\\]\\s*$");
+  private static final Pattern CONTINUED =
+      Pattern.compile("^\\[turn (\\d+) by (\\S+), continued\\]\\s*$");
 
   private ThreadText() {}
 
   public static IssueText parse(
-      String url, String repo, int number, String title, String state, List<String> labels, String text) {
+      String url,
+      String repo,
+      int number,
+      String title,
+      String state,
+      List<String> labels,
+      String text) {
     boolean pullRequest = url != null && url.contains("/pull/");
     String body = "";
     List<Comment> comments = new ArrayList<>();
@@ -67,7 +75,8 @@ public final class ThreadText {
       posts.add(new String[] {author, kind, cur.toString().strip()});
     }
     boolean haveBody = false;
-    boolean anyDescription = posts.stream().anyMatch(p -> p[1] == null || "description".equals(p[1]));
+    boolean anyDescription =
+        posts.stream().anyMatch(p -> p[1] == null || "description".equals(p[1]));
     for (String[] post : posts) {
       // an excerpt that starts mid-thread: its first post stands in for the opening post
       if (!haveBody && (!anyDescription || post[1] == null || "description".equals(post[1]))) {

@@ -17,8 +17,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * The classifier tiers the batch commands offer: {@code rules}, {@code learned} (the default) over them, or
- * {@code llm}, the language-model tier over the learned one ({@link dev.faultline.classifier.llm}).
+ * The classifier tiers the batch commands offer: {@code rules}, {@code learned} (the default) over
+ * them, or {@code llm}, the language-model tier over the learned one ({@link
+ * dev.faultline.classifier.llm}).
  */
 public final class Tiers {
 
@@ -39,7 +40,8 @@ public final class Tiers {
    * @param tier {@code learned} or {@code rules}
    * @param model an artefact file, or null for the committed one
    */
-  public static DefectClassifier of(String tier, ClassifierConfig config, String model) throws IOException {
+  public static DefectClassifier of(String tier, ClassifierConfig config, String model)
+      throws IOException {
     return of(tier, config, model, LlmOptions.NONE);
   }
 
@@ -48,11 +50,15 @@ public final class Tiers {
    * @param model an artefact file, or null for the committed one
    * @param llm the language-model tier's settings (used for {@code llm} only)
    */
-  public static DefectClassifier of(String tier, ClassifierConfig config, String model, LlmOptions llm)
-      throws IOException {
+  public static DefectClassifier of(
+      String tier, ClassifierConfig config, String model, LlmOptions llm) throws IOException {
     if ("llm".equals(tier)) {
       LlmConfig c = llm.config();
-      return LlmTier.create(of("learned", config, model, llm), c, llm.cacheDir(), MiniLmEmbedder::shared,
+      return LlmTier.create(
+          of("learned", config, model, llm),
+          c,
+          llm.cacheDir(),
+          MiniLmEmbedder::shared,
           new LlmStats());
     }
     Classifier rules = new Classifier(config);
@@ -69,13 +75,14 @@ public final class Tiers {
         }
         yield new LearnedClassifier(rules, MiniLmEmbedder.shared(), m);
       }
-      default -> throw new IllegalArgumentException("unknown tier '" + tier + "' (tiers: " + NAMES + ")");
+      default ->
+          throw new IllegalArgumentException("unknown tier '" + tier + "' (tiers: " + NAMES + ")");
     };
   }
 
   /** The files and diff of a batch record of a merged change (none for an issue). */
   static ChangeDetails change(JsonNode rec) {
-    return ChangeDetails.ofRecord(rec.path("url").asText(""), rec.path("text").asText(""), rec.path("diff").asText(""));
+    return ChangeDetails.ofRecord(
+        rec.path("url").asText(""), rec.path("text").asText(""), rec.path("diff").asText(""));
   }
-
 }

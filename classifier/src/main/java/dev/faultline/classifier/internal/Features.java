@@ -4,8 +4,8 @@ import java.util.EnumMap;
 import java.util.Map;
 
 /**
- * How often each {@link Cue} occurs in each {@link Zone} of one issue, with the first phrase that matched (for
- * evidence). Built by {@link CueMatcher}; immutable after construction.
+ * How often each {@link Cue} occurs in each {@link Zone} of one issue, with the first phrase that
+ * matched (for evidence). Built by {@link CueMatcher}; immutable after construction.
  */
 public final class Features {
 
@@ -39,7 +39,10 @@ public final class Features {
 
   /** Title + opening post (and PR title/body): what the reporter observed. */
   public int reporter(Cue cue) {
-    return count(cue, Zone.TITLE) + count(cue, Zone.BODY) + count(cue, Zone.PR_TITLE) + count(cue, Zone.PR_BODY);
+    return count(cue, Zone.TITLE)
+        + count(cue, Zone.BODY)
+        + count(cue, Zone.PR_TITLE)
+        + count(cue, Zone.PR_BODY);
   }
 
   /** A weighted score: title words count most, comments least. */

@@ -3,8 +3,8 @@ package dev.faultline.classifier.internal;
 import java.util.Arrays;
 
 /**
- * A sequence of tokens to find in a {@link TextIndex}; a token ending in {@code *} matches any token with that prefix.
- * Immutable.
+ * A sequence of tokens to find in a {@link TextIndex}; a token ending in {@code *} matches any
+ * token with that prefix. Immutable.
  */
 public final class Phrase {
 

@@ -7,9 +7,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The tokens of one issue, with the zone of each and an index from token to positions, built once per
- * classification so that every phrase lookup costs a hash probe instead of a scan of the text. Not thread-safe; one
- * per call.
+ * The tokens of one issue, with the zone of each and an index from token to positions, built once
+ * per classification so that every phrase lookup costs a hash probe instead of a scan of the text.
+ * Not thread-safe; one per call.
  */
 public final class TextIndex {
 
@@ -21,7 +21,9 @@ public final class TextIndex {
   private final int[] zoneTokenCount = new int[Zone.values().length];
   private String[] sortedDistinct;
 
-  /** Adds the tokens of a text in a zone. Zones are separated so a phrase never spans two of them. */
+  /**
+   * Adds the tokens of a text in a zone. Zones are separated so a phrase never spans two of them.
+   */
   public void add(Zone zone, String text, Tokenizer tokenizer) {
     if (text == null || text.isEmpty()) {
       return;

@@ -3,8 +3,9 @@ package dev.faultline.classifier.internal;
 import java.util.function.Consumer;
 
 /**
- * Splits text into lower-case word tokens: runs of ASCII letters, digits and underscores, other letters and digits;
- * each CJK ideograph is a token of its own (so Chinese phrases match character by character). Stateless.
+ * Splits text into lower-case word tokens: runs of ASCII letters, digits and underscores, other
+ * letters and digits; each CJK ideograph is a token of its own (so Chinese phrases match character
+ * by character). Stateless.
  */
 public final class Tokenizer {
 

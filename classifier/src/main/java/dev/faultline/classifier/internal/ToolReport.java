@@ -1,11 +1,12 @@
 package dev.faultline.classifier.internal;
 
 /**
- * Removes the fixed text of environment reports that issue templates ask users to paste, so that words the tool
- * always prints are not read as the user's own words. DeepSpeed's {@code ds_report} says "Ops not installed will be
- * just-in-time (JIT) compiled", "please install the libaio-dev package" and lists every op as "installed ..
- * compatible" in every report; read as the reporter's words these look like an install failure. Only the words are
- * dropped: versions are read from the unfiltered text. Linear in the text length; stateless.
+ * Removes the fixed text of environment reports that issue templates ask users to paste, so that
+ * words the tool always prints are not read as the user's own words. DeepSpeed's {@code ds_report}
+ * says "Ops not installed will be just-in-time (JIT) compiled", "please install the libaio-dev
+ * package" and lists every op as "installed .. compatible" in every report; read as the reporter's
+ * words these look like an install failure. Only the words are dropped: versions are read from the
+ * unfiltered text. Linear in the text length; stateless.
  */
 public final class ToolReport {
 
@@ -28,7 +29,10 @@ public final class ToolReport {
 
   private ToolReport() {}
 
-  /** The text without the lines a pasted {@code ds_report} always contains; the same string when there are none. */
+  /**
+   * The text without the lines a pasted {@code ds_report} always contains; the same string when
+   * there are none.
+   */
   public static String withoutFixedLines(String text) {
     if (text == null || !mayContainReport(text)) {
       return text;
@@ -53,7 +57,10 @@ public final class ToolReport {
   }
 
   private static boolean mayContainReport(String text) {
-    return text.contains("....") || text.contains("JIT") || text.contains("WARNING") || text.contains("op name");
+    return text.contains("....")
+        || text.contains("JIT")
+        || text.contains("WARNING")
+        || text.contains("op name");
   }
 
   private static boolean isFixedLine(String text, int start, int end) {
@@ -63,11 +70,15 @@ public final class ToolReport {
         return true;
       }
     }
-    // the op table: "op name ...... installed .. compatible" and "fused_adam ....... [NO] ....... [OKAY]"
+    // the op table: "op name ...... installed .. compatible" and "fused_adam ....... [NO] .......
+    // [OKAY]"
     if (line.contains("op name") && line.contains("installed") && line.contains("compatible")) {
       return true;
     }
-    return line.contains("....") && (line.contains("[okay]") || line.contains("[no]") || line.contains("[yes]")
-        || line.contains("[fail]"));
+    return line.contains("....")
+        && (line.contains("[okay]")
+            || line.contains("[no]")
+            || line.contains("[yes]")
+            || line.contains("[fail]"));
   }
 }

@@ -16,8 +16,9 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * An encoder that remembers the vectors of texts it has seen, by a SHA-256 of the text, in a file: re-training on the
- * same corpus does not encode it again. The file holds hashes and vectors only, never text.
+ * An encoder that remembers the vectors of texts it has seen, by a SHA-256 of the text, in a file:
+ * re-training on the same corpus does not encode it again. The file holds hashes and vectors only,
+ * never text.
  */
 public final class CachedEmbedder implements TextEmbedder {
 
@@ -80,14 +81,18 @@ public final class CachedEmbedder implements TextEmbedder {
         }
       }
     }
-    Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+    Files.move(
+        tmp,
+        file,
+        java.nio.file.StandardCopyOption.REPLACE_EXISTING,
         java.nio.file.StandardCopyOption.ATOMIC_MOVE);
   }
 
   private static String key(String text) {
     try {
-      return HexFormat.of().formatHex(
-          MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
+      return HexFormat.of()
+          .formatHex(
+              MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
     }

@@ -2,13 +2,17 @@ package dev.faultline.classifier.learned;
 
 import java.util.List;
 
-/** Temperature scaling: the one softmax temperature that minimises the negative log-likelihood of held-back gold. */
+/**
+ * Temperature scaling: the one softmax temperature that minimises the negative log-likelihood of
+ * held-back gold.
+ */
 final class Calibration {
   private Calibration() {}
 
   /**
    * @param scores per item, the raw class scores
-   * @param gold per item, the index of its gold class, or -1 when the model has no such class (skipped)
+   * @param gold per item, the index of its gold class, or -1 when the model has no such class
+   *     (skipped)
    */
   static double fitTemperature(List<double[]> scores, List<Integer> gold) {
     double lo = Math.log(0.05);

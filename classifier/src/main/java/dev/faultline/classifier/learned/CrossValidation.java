@@ -8,9 +8,10 @@ import java.util.function.Consumer;
 import java.util.function.Predicate;
 
 /**
- * k-fold cross-validation of the learned layer, folds grouped (an issue and the changes that reference it stay in one
- * fold). Each fold's model is trained, calibrated and thresholded on the other folds only (the held-back quarter
- * for calibration comes from them), so every answer is out-of-fold.
+ * k-fold cross-validation of the learned layer, folds grouped (an issue and the changes that
+ * reference it stay in one fold). Each fold's model is trained, calibrated and thresholded on the
+ * other folds only (the held-back quarter for calibration comes from them), so every answer is
+ * out-of-fold.
  */
 public final class CrossValidation {
 
@@ -29,13 +30,19 @@ public final class CrossValidation {
    * @param progress told each finished fold
    */
   public static List<Answered> run(
-      List<Example> all, int k, long seed, Predicate<String> keepFixed, double subsample, Consumer<Integer> progress) {
+      List<Example> all,
+      int k,
+      long seed,
+      Predicate<String> keepFixed,
+      double subsample,
+      Consumer<Integer> progress) {
     return run(all, k, e -> fold(e.group(), k, seed), seed, keepFixed, subsample, progress);
   }
 
   /**
-   * Leave one repository out: each repository's items are answered by a model trained on the other repositories'
-   * (a harder test than grouping by issue: the model never saw that project's words, paths or habits).
+   * Leave one repository out: each repository's items are answered by a model trained on the other
+   * repositories' (a harder test than grouping by issue: the model never saw that project's words,
+   * paths or habits).
    */
   public static List<Answered> byRepository(
       List<Example> all, long seed, Predicate<String> keepFixed, Consumer<Integer> progress) {
@@ -45,8 +52,13 @@ public final class CrossValidation {
 
   /** Cross-validation over the folds {@code foldOf} assigns (0 to k-1). */
   public static List<Answered> run(
-      List<Example> all, int k, java.util.function.ToIntFunction<Example> foldOf, long seed,
-      Predicate<String> keepFixed, double subsample, Consumer<Integer> progress) {
+      List<Example> all,
+      int k,
+      java.util.function.ToIntFunction<Example> foldOf,
+      long seed,
+      Predicate<String> keepFixed,
+      double subsample,
+      Consumer<Integer> progress) {
     List<Answered> out = new ArrayList<>();
     for (int f = 0; f < k; f++) {
       List<Example> train = new ArrayList<>();
@@ -54,7 +66,8 @@ public final class CrossValidation {
       for (Example e : all) {
         if (foldOf.applyAsInt(e) == f) {
           test.add(e);
-        } else if (subsample >= 1.0 || new SplittableRandom(seed * 17 + e.group().hashCode()).nextDouble() < subsample) {
+        } else if (subsample >= 1.0
+            || new SplittableRandom(seed * 17 + e.group().hashCode()).nextDouble() < subsample) {
           train.add(e);
         }
       }

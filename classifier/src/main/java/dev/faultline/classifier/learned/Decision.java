@@ -5,11 +5,12 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Turns each dimension's calibrated class probabilities into one answer per dimension with the probability that it
- * is right. The codebook's one dependency between dimensions is kept: only a bug report has a symptom, so the
- * symptom of an item is NONE unless its kind is BUG, and a symptom's confidence is P(kind = BUG) times P(symptom |
- * bug). Below its dimension's threshold an answer abstains ({@link Target#abstain}) with the probability of the
- * abstention as its confidence.
+ * Turns each dimension's calibrated class probabilities into one answer per dimension with the
+ * probability that it is right. The codebook's one dependency between dimensions is kept: only a
+ * bug report has a symptom, so the symptom of an item is NONE unless its kind is BUG, and a
+ * symptom's confidence is P(kind = BUG) times P(symptom | bug). Below its dimension's threshold an
+ * answer abstains ({@link Target#abstain}) with the probability of the abstention as its
+ * confidence.
  */
 public final class Decision {
 
@@ -25,7 +26,8 @@ public final class Decision {
   private Decision() {}
 
   /** Answers for every dimension, with each model's threshold. */
-  public static Map<Target, Answer> decide(Map<Target, DimensionModel> models, Map<Target, double[]> probabilities) {
+  public static Map<Target, Answer> decide(
+      Map<Target, DimensionModel> models, Map<Target, double[]> probabilities) {
     Map<Target, Double> thresholds = new EnumMap<>(Target.class);
     models.forEach((t, m) -> thresholds.put(t, m.threshold()));
     return decide(models, probabilities, thresholds);
@@ -33,7 +35,9 @@ public final class Decision {
 
   /** Answers for every dimension, with the given thresholds. */
   public static Map<Target, Answer> decide(
-      Map<Target, DimensionModel> models, Map<Target, double[]> probabilities, Map<Target, Double> thresholds) {
+      Map<Target, DimensionModel> models,
+      Map<Target, double[]> probabilities,
+      Map<Target, Double> thresholds) {
     Map<Target, Answer> out = new EnumMap<>(Target.class);
     DimensionModel km = models.get(Target.KIND);
     double[] kp = probabilities.get(Target.KIND);
@@ -62,12 +66,18 @@ public final class Decision {
     return out;
   }
 
-  private static Answer argmax(List<String> classes, double[] p, String excluded, double scale, double threshold) {
+  private static Answer argmax(
+      List<String> classes, double[] p, String excluded, double scale, double threshold) {
     return argmax(classes, p, excluded, scale, threshold, null);
   }
 
   private static Answer argmax(
-      List<String> classes, double[] p, String excluded, double scale, double threshold, String abstain) {
+      List<String> classes,
+      double[] p,
+      String excluded,
+      double scale,
+      double threshold,
+      String abstain) {
     int best = -1;
     for (int k = 0; k < p.length; k++) {
       if (classes.get(k).equals(excluded)) {
@@ -80,7 +90,8 @@ public final class Decision {
     String code = classes.get(best);
     double conf = Math.min(1.0, p[best] * scale);
     if (abstain != null && !code.equals(abstain) && conf < threshold) {
-      return new Answer(abstain, Math.min(1.0, DimensionModel.probabilityOf(classes, p, abstain) * scale), true);
+      return new Answer(
+          abstain, Math.min(1.0, DimensionModel.probabilityOf(classes, p, abstain) * scale), true);
     }
     return new Answer(code, conf, false);
   }

@@ -3,9 +3,9 @@ package dev.faultline.classifier.learned;
 import java.util.List;
 
 /**
- * One dimension's trained model: a regularised logistic-regression score per class over the features, turned into
- * probabilities by a softmax at a temperature fitted on held-back items (so that they are calibrated), and the
- * confidence below which the dimension abstains.
+ * One dimension's trained model: a regularised logistic-regression score per class over the
+ * features, turned into probabilities by a softmax at a temperature fitted on held-back items (so
+ * that they are calibrated), and the confidence below which the dimension abstains.
  *
  * @param classes the codes, in the order of the weight rows
  * @param weights one row of feature weights per class

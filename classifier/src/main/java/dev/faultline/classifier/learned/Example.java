@@ -4,8 +4,8 @@ import dev.faultline.classifier.Classification;
 import java.util.Map;
 
 /**
- * One labelled item of the training corpus (or of an evaluation file) as the trainer holds it: no text, only its
- * features, the rules' answer and its gold labels.
+ * One labelled item of the training corpus (or of an evaluation file) as the trainer holds it: no
+ * text, only its features, the rules' answer and its gold labels.
  *
  * @param id {@code owner/repo#n} or {@code owner/repo@sha}
  * @param group items that must stay in one fold (an issue and the changes that close it)

@@ -11,9 +11,9 @@ import java.util.Map;
 import java.util.TreeSet;
 
 /**
- * Reads the learned layer's raw features of one item: the encoder's vector of its text, the rules' answers and cue
- * counts, the shape of the item, and bags of words of title, text and diff. The same code runs in training and in
- * the stream, so the two see the same features.
+ * Reads the learned layer's raw features of one item: the encoder's vector of its text, the rules'
+ * answers and cue counts, the shape of the item, and bags of words of title, text and diff. The
+ * same code runs in training and in the stream, so the two see the same features.
  */
 public final class FeatureExtractor {
 
@@ -23,9 +23,12 @@ public final class FeatureExtractor {
     this.embedder = embedder;
   }
 
-  /** The text given to the encoder: title, opening post, then comments, cut at the encoder's limit. */
+  /**
+   * The text given to the encoder: title, opening post, then comments, cut at the encoder's limit.
+   */
   public static String embeddingText(IssueText in) {
-    StringBuilder b = new StringBuilder(Math.min(8192, in.title().length() + in.body().length() + 64));
+    StringBuilder b =
+        new StringBuilder(Math.min(8192, in.title().length() + in.body().length() + 64));
     b.append(in.title()).append('\n').append(in.body());
     for (Comment c : in.comments()) {
       if (b.length() >= MiniLmEmbedder.MAX_CHARS) {
@@ -33,7 +36,9 @@ public final class FeatureExtractor {
       }
       b.append('\n').append(c.body());
     }
-    return b.length() > MiniLmEmbedder.MAX_CHARS ? b.substring(0, MiniLmEmbedder.MAX_CHARS) : b.toString();
+    return b.length() > MiniLmEmbedder.MAX_CHARS
+        ? b.substring(0, MiniLmEmbedder.MAX_CHARS)
+        : b.toString();
   }
 
   /** Raw features of an item, given the rules' analysis of it. */
@@ -83,7 +88,11 @@ public final class FeatureExtractor {
         int dot = parts[parts.length - 1].lastIndexOf('.');
         tokens.add("ext:" + (dot >= 0 ? parts[parts.length - 1].substring(dot + 1) : "(none)"));
         testsOnly &= p.contains("test");
-        docsOnly &= p.endsWith(".md") || p.endsWith(".rst") || p.startsWith("docs/") || p.contains("/docs/");
+        docsOnly &=
+            p.endsWith(".md")
+                || p.endsWith(".rst")
+                || p.startsWith("docs/")
+                || p.contains("/docs/");
       }
       fixed.put("change.files", Math.log1p(ch.files().size()));
       fixed.put("change.lines", Math.log1p(lines) / 3.0);

@@ -19,20 +19,37 @@ import java.util.Locale;
  * @param ece expected calibration error
  */
 public record Figures(
-    int n, double macroF1, double low, double high, double accuracy, double top30, double top50, double top70,
+    int n,
+    double macroF1,
+    double low,
+    double high,
+    double accuracy,
+    double top30,
+    double top50,
+    double top70,
     double ece) {
 
   /** Figures of answers against gold. */
-  public static Figures of(List<String> gold, List<String> pred, List<Double> conf, int resamples, long seed) {
+  public static Figures of(
+      List<String> gold, List<String> pred, List<Double> conf, int resamples, long seed) {
     List<Boolean> ok = new ArrayList<>();
     for (int i = 0; i < gold.size(); i++) {
       ok.add(gold.get(i).equals(pred.get(i)));
     }
-    double[] ci = resamples > 0 ? Metrics.macroF1Interval(gold, pred, resamples, seed)
-        : new double[] {Double.NaN, Double.NaN};
-    return new Figures(gold.size(), Metrics.macroF1(gold, pred), ci[0], ci[1], Metrics.accuracy(gold, pred),
-        Metrics.selectiveAccuracy(ok, conf, 0.3), Metrics.selectiveAccuracy(ok, conf, 0.5),
-        Metrics.selectiveAccuracy(ok, conf, 0.7), Metrics.ece(ok, conf));
+    double[] ci =
+        resamples > 0
+            ? Metrics.macroF1Interval(gold, pred, resamples, seed)
+            : new double[] {Double.NaN, Double.NaN};
+    return new Figures(
+        gold.size(),
+        Metrics.macroF1(gold, pred),
+        ci[0],
+        ci[1],
+        Metrics.accuracy(gold, pred),
+        Metrics.selectiveAccuracy(ok, conf, 0.3),
+        Metrics.selectiveAccuracy(ok, conf, 0.5),
+        Metrics.selectiveAccuracy(ok, conf, 0.7),
+        Metrics.ece(ok, conf));
   }
 
   /** Header matching {@link #row}. */
@@ -42,15 +59,36 @@ public record Figures(
 
   /** Header matching {@link #row}; the interval column is unnamed when no interval is computed. */
   public static String header(boolean intervals) {
-    return String.format(Locale.ROOT, "%-22s %-9s %5s %8s %-13s %6s %6s %6s %6s %6s", "dimension", "answers", "n",
-        "macroF1", intervals ? "95% interval" : "", "top30", "top50", "top70", "all", "ECE");
+    return String.format(
+        Locale.ROOT,
+        "%-22s %-9s %5s %8s %-13s %6s %6s %6s %6s %6s",
+        "dimension",
+        "answers",
+        "n",
+        "macroF1",
+        intervals ? "95% interval" : "",
+        "top30",
+        "top50",
+        "top70",
+        "all",
+        "ECE");
   }
 
   /** One table row. */
   public String row(String dimension, String who) {
-    return String.format(Locale.ROOT, "%-22s %-9s %5d %8.3f %-13s %6.3f %6.3f %6.3f %6.3f %6.3f", dimension, who, n,
-        macroF1, Double.isNaN(low) ? "" : String.format(Locale.ROOT, "[%.2f–%.2f]", low, high), top30, top50, top70,
-        accuracy, ece);
+    return String.format(
+        Locale.ROOT,
+        "%-22s %-9s %5d %8.3f %-13s %6.3f %6.3f %6.3f %6.3f %6.3f",
+        dimension,
+        who,
+        n,
+        macroF1,
+        Double.isNaN(low) ? "" : String.format(Locale.ROOT, "[%.2f–%.2f]", low, high),
+        top30,
+        top50,
+        top70,
+        accuracy,
+        ece);
   }
 
   /** As JSON (rounded). */

@@ -22,13 +22,14 @@ import java.util.Objects;
 import java.util.function.Function;
 
 /**
- * The offline default classifier: the rules, then a calibrated learned layer that reads the rules' answers and cue
- * counts, the encoder's vector of the text, words of title and text, GitHub labels, and for merged changes their
- * files and diff. Every label's confidence is the calibrated probability that it is right; below its dimension's
- * threshold a dimension answers UNKNOWN (distributed-specific: cannot tell). The evidence names the features that
- * weighed most and the nearest labelled training items (ids and labels). People's GitHub labels still win, framework
- * and versions come from the rules, and a merged pull request linked to an issue lends the issue its root cause and
- * fix pattern when the model is surer of them from the change than from the issue.
+ * The offline default classifier: the rules, then a calibrated learned layer that reads the rules'
+ * answers and cue counts, the encoder's vector of the text, words of title and text, GitHub labels,
+ * and for merged changes their files and diff. Every label's confidence is the calibrated
+ * probability that it is right; below its dimension's threshold a dimension answers UNKNOWN
+ * (distributed-specific: cannot tell). The evidence names the features that weighed most and the
+ * nearest labelled training items (ids and labels). People's GitHub labels still win, framework and
+ * versions come from the rules, and a merged pull request linked to an issue lends the issue its
+ * root cause and fix pattern when the model is surer of them from the change than from the issue.
  *
  * <p>Thread-safe; loads the artefact and the encoder once per JVM through {@link #shared()}.
  */
@@ -51,23 +52,34 @@ public final class LearnedClassifier implements DefectClassifier {
     this.model = Objects.requireNonNull(model, "model");
     if (!embedder.name().equals(model.encoder())) {
       throw new IllegalArgumentException(
-          "the learned model was trained with encoder " + model.encoder() + ", not " + embedder.name());
+          "the learned model was trained with encoder "
+              + model.encoder()
+              + ", not "
+              + embedder.name());
     }
     this.version = model.version();
   }
 
   private static final class Holder {
-    static final LearnedClassifier INSTANCE = warmedUp(
-        new LearnedClassifier(
-            new Classifier(ClassifierConfig.defaults()), MiniLmEmbedder.shared(), LearnedModel.bundled()));
+    static final LearnedClassifier INSTANCE =
+        warmedUp(
+            new LearnedClassifier(
+                new Classifier(ClassifierConfig.defaults()),
+                MiniLmEmbedder.shared(),
+                LearnedModel.bundled()));
   }
 
-  /** The JVM's one learned classifier over the default rules and the committed artefact, warmed up. */
+  /**
+   * The JVM's one learned classifier over the default rules and the committed artefact, warmed up.
+   */
   public static LearnedClassifier shared() {
     return Holder.INSTANCE;
   }
 
-  /** Synthetic issues of the warm-up (our own wording): short and long, with a traceback, a comment and labels. */
+  /**
+   * Synthetic issues of the warm-up (our own wording): short and long, with a traceback, a comment
+   * and labels.
+   */
   private static final String[] WARM_UP = {
     "Training hangs in all_reduce after the first step on two nodes",
     "RuntimeError: CUDA out of memory while saving a checkpoint with stage 3 offload",
@@ -77,17 +89,30 @@ public final class LearnedClassifier implements DefectClassifier {
   };
 
   /**
-   * Classifies a few synthetic issues before the first real one: the encoder's first runs (ONNX Runtime allocates
-   * its buffers and picks its kernels then) and the first compilations of the rules and features take several times
-   * a warm call, and a stream's first deliveries would otherwise queue behind them. About half a second, once per JVM.
+   * Classifies a few synthetic issues before the first real one: the encoder's first runs (ONNX
+   * Runtime allocates its buffers and picks its kernels then) and the first compilations of the
+   * rules and features take several times a warm call, and a stream's first deliveries would
+   * otherwise queue behind them. About half a second, once per JVM.
    */
   static LearnedClassifier warmedUp(LearnedClassifier c) {
     for (int round = 0; round < 8; round++) {
       for (int i = 0; i < WARM_UP.length; i++) {
-        String body = String.join("\n", java.util.Collections.nCopies(round + 1, WARM_UP[(i + round) % WARM_UP.length]));
-        c.classify(new IssueText("warm-up/warm-up", i + 1, WARM_UP[i], body, List.of(round % 2 == 0 ? "bug" : "question"),
-            List.of(new dev.faultline.classifier.Comment("someone", false, WARM_UP[(i + 1) % WARM_UP.length])),
-            List.of(), "open"));
+        String body =
+            String.join(
+                "\n",
+                java.util.Collections.nCopies(round + 1, WARM_UP[(i + round) % WARM_UP.length]));
+        c.classify(
+            new IssueText(
+                "warm-up/warm-up",
+                i + 1,
+                WARM_UP[i],
+                body,
+                List.of(round % 2 == 0 ? "bug" : "question"),
+                List.of(
+                    new dev.faultline.classifier.Comment(
+                        "someone", false, WARM_UP[(i + 1) % WARM_UP.length])),
+                List.of(),
+                "open"));
       }
     }
     return c;
@@ -123,28 +148,48 @@ public final class LearnedClassifier implements DefectClassifier {
 
     Label<Kind> kind = label(s, Target.KIND, Kind::valueOf, near, r.kind());
     Label<Symptom> symptom = label(s, Target.SYMPTOM, Symptom::valueOf, near, r.symptom());
-    Label<RootCause> rootCause = label(s, Target.ROOT_CAUSE, RootCause::valueOf, near, r.rootCause());
+    Label<RootCause> rootCause =
+        label(s, Target.ROOT_CAUSE, RootCause::valueOf, near, r.rootCause());
     Label<FixPattern> fix = label(s, Target.FIX_PATTERN, FixPattern::valueOf, near, r.fixPattern());
     Label<Stage> stage = label(s, Target.STAGE, Stage::valueOf, near, r.stage());
     Label<Phase> phase = label(s, Target.PHASE, Phase::valueOf, near, r.phase());
     Label<Boolean> distributed =
-        label(s, Target.DISTRIBUTED, c -> "null".equals(c) ? null : Boolean.valueOf(c), near, r.distributedSpecific());
+        label(
+            s,
+            Target.DISTRIBUTED,
+            c -> "null".equals(c) ? null : Boolean.valueOf(c),
+            near,
+            r.distributedSpecific());
 
-    // A merged fix linked to the issue says how it was caused and fixed better than the issue's own thread.
+    // A merged fix linked to the issue says how it was caused and fixed better than the issue's own
+    // thread.
     for (LinkedPullRequest p : in.pullRequests()) {
       if (!p.merged() || in.isMergedPullRequest()) {
         continue;
       }
-      IssueText pr = new IssueText(in.repo(), 0, p.title(), p.body(), List.of(), List.of(), List.of(), "merged");
+      IssueText pr =
+          new IssueText(
+              in.repo(), 0, p.title(), p.body(), List.of(), List.of(), List.of(), "merged");
       Classifier.Analysis pa = rules.analyse(pr);
-      Scored ps = score(FeatureExtractor.extract(pr, ChangeDetails.NONE, pa, embedder.embed(
-          FeatureExtractor.embeddingText(pr))));
+      Scored ps =
+          score(
+              FeatureExtractor.extract(
+                  pr, ChangeDetails.NONE, pa, embedder.embed(FeatureExtractor.embeddingText(pr))));
       rootCause = fromFix(rootCause, ps, Target.ROOT_CAUSE, RootCause::valueOf, p);
       fix = fromFix(fix, ps, Target.FIX_PATTERN, FixPattern::valueOf, p);
     }
     return new Classification(
-        kind, symptom, rules.symptomClass(symptom), rootCause, fix, stage, phase, distributed, r.framework(),
-        r.versions(), version);
+        kind,
+        symptom,
+        rules.symptomClass(symptom),
+        rootCause,
+        fix,
+        stage,
+        phase,
+        distributed,
+        r.framework(),
+        r.versions(),
+        version);
   }
 
   /** The answers and what decided them. */
@@ -158,7 +203,11 @@ public final class LearnedClassifier implements DefectClassifier {
   }
 
   private <T> Label<T> label(
-      Scored s, Target t, Function<String, T> parse, List<Neighbours.Near> near, Label<T> rulesLabel) {
+      Scored s,
+      Target t,
+      Function<String, T> parse,
+      List<Neighbours.Near> near,
+      Label<T> rulesLabel) {
     if (rulesLabel.humanGiven()) {
       return rulesLabel;
     }
@@ -166,7 +215,8 @@ public final class LearnedClassifier implements DefectClassifier {
     return Label.predicted(parse.apply(a.code()), a.confidence(), evidence(s, t, a, near));
   }
 
-  private <T> Label<T> fromFix(Label<T> own, Scored ps, Target t, Function<String, T> parse, LinkedPullRequest p) {
+  private <T> Label<T> fromFix(
+      Label<T> own, Scored ps, Target t, Function<String, T> parse, LinkedPullRequest p) {
     Decision.Answer a = ps.answers().get(t);
     boolean known = !a.abstained() && !a.code().equals(t.abstain);
     boolean ownUnknown = own.value() == null || own.value().toString().equals(t.abstain);
@@ -174,15 +224,24 @@ public final class LearnedClassifier implements DefectClassifier {
       return own;
     }
     String title = p.title().length() > 80 ? p.title().substring(0, 80) + "…" : p.title();
-    return Label.predicted(parse.apply(a.code()), a.confidence(), String.format(Locale.ROOT,
-        "from the merged fix \"%s\": p=%.2f; %s", title, a.confidence(), topFeatures(ps.x(), t, a.code())));
+    return Label.predicted(
+        parse.apply(a.code()),
+        a.confidence(),
+        String.format(
+            Locale.ROOT,
+            "from the merged fix \"%s\": p=%.2f; %s",
+            title,
+            a.confidence(),
+            topFeatures(ps.x(), t, a.code())));
   }
 
   private String evidence(Scored s, Target t, Decision.Answer a, List<Neighbours.Near> near) {
     StringBuilder b = new StringBuilder();
     DimensionModel m = model.models().get(t);
     if (a.abstained()) {
-      b.append(String.format(Locale.ROOT, "below threshold %.2f: p=%.2f", m.threshold(), a.confidence()));
+      b.append(
+          String.format(
+              Locale.ROOT, "below threshold %.2f: p=%.2f", m.threshold(), a.confidence()));
     } else {
       b.append(String.format(Locale.ROOT, "model p=%.2f", a.confidence()));
     }
@@ -195,8 +254,13 @@ public final class LearnedClassifier implements DefectClassifier {
       b.append("; nearest labelled: ");
       List<String> parts = new ArrayList<>();
       for (Neighbours.Near n : near) {
-        parts.add(String.format(Locale.ROOT, "%s (%s, %.2f)", n.id(), n.labels().getOrDefault(t.field, "?"),
-            n.similarity()));
+        parts.add(
+            String.format(
+                Locale.ROOT,
+                "%s (%s, %.2f)",
+                n.id(),
+                n.labels().getOrDefault(t.field, "?"),
+                n.similarity()));
       }
       b.append(String.join(", ", parts));
     }
@@ -219,7 +283,10 @@ public final class LearnedClassifier implements DefectClassifier {
     List<Map.Entry<String, Double>> top =
         contrib.entrySet().stream()
             .filter(e -> e.getValue() > 0)
-            .sorted(Map.Entry.<String, Double>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()))
+            .sorted(
+                Map.Entry.<String, Double>comparingByValue()
+                    .reversed()
+                    .thenComparing(Map.Entry.comparingByKey()))
             .limit(3)
             .toList();
     if (top.isEmpty()) {

@@ -20,17 +20,19 @@ import java.util.zip.GZIPInputStream;
 import java.util.zip.GZIPOutputStream;
 
 /**
- * The trained artefact of the learned layer: vocabulary, per-dimension weights, calibration and thresholds, the
- * confidence at which cross-validated precision reaches 0.9, the ids and labels of the training items with their
- * quantised text vectors (for nearest-example evidence), and the training report (figures only). No corpus text.
- * Stored as gzipped JSON with float arrays in base64 (little-endian), written byte-for-byte the same for the same
- * training input.
+ * The trained artefact of the learned layer: vocabulary, per-dimension weights, calibration and
+ * thresholds, the confidence at which cross-validated precision reaches 0.9, the ids and labels of
+ * the training items with their quantised text vectors (for nearest-example evidence), and the
+ * training report (figures only). No corpus text. Stored as gzipped JSON with float arrays in
+ * base64 (little-endian), written byte-for-byte the same for the same training input.
  *
- * @param version the classifier version stored with every label, e.g. {@code learned-1.1+rules-1.3.1+taxonomy-v1}
+ * @param version the classifier version stored with every label, e.g. {@code
+ *     learned-1.1+rules-1.3.1+taxonomy-v1}
  * @param encoder name of the text encoder the model was trained with
  * @param vectorizer the features
  * @param models per dimension
- * @param precisionLevel per dimension, the lowest confidence at which cross-validated precision is at least 0.9
+ * @param precisionLevel per dimension, the lowest confidence at which cross-validated precision is
+ *     at least 0.9
  * @param neighbours the labelled training items
  * @param report the training report (cross-validation figures), JSON
  */
@@ -55,11 +57,13 @@ public record LearnedModel(
   public static LearnedModel bundled() {
     try (InputStream in = LearnedModel.class.getResourceAsStream(RESOURCE)) {
       if (in == null) {
-        throw new IllegalStateException("learned model " + RESOURCE + " is not on the classpath: run ./faultline train");
+        throw new IllegalStateException(
+            "learned model " + RESOURCE + " is not on the classpath: run ./faultline train");
       }
       return read(in);
     } catch (IOException e) {
-      throw new IllegalStateException("cannot read learned model " + RESOURCE + ": " + e.getMessage(), e);
+      throw new IllegalStateException(
+          "cannot read learned model " + RESOURCE + ": " + e.getMessage(), e);
     }
   }
 
@@ -73,29 +77,48 @@ public record LearnedModel(
     JsonNode root = JSON.readTree(new GZIPInputStream(gz));
     int format = root.path("formatVersion").asInt(-1);
     if (format != FORMAT_VERSION) {
-      throw new IOException("learned model format " + format + ", this code reads format " + FORMAT_VERSION
-          + ": retrain with ./faultline train");
+      throw new IOException(
+          "learned model format "
+              + format
+              + ", this code reads format "
+              + FORMAT_VERSION
+              + ": retrain with ./faultline train");
     }
     JsonNode v = root.path("vectorizer");
     Vectorizer vec =
         new Vectorizer(
-            floats(v.path("mean")), floats(v.path("std")), strings(v.path("fixed")), strings(v.path("title")),
-            strings(v.path("body")), floats(v.path("bodyIdf")), strings(v.path("added")), strings(v.path("removed")),
+            floats(v.path("mean")),
+            floats(v.path("std")),
+            strings(v.path("fixed")),
+            strings(v.path("title")),
+            strings(v.path("body")),
+            floats(v.path("bodyIdf")),
+            strings(v.path("added")),
+            strings(v.path("removed")),
             strings(v.path("tokens")));
     Map<Target, DimensionModel> models = new EnumMap<>(Target.class);
     Map<Target, Double> level = new EnumMap<>(Target.class);
-    root.path("dimensions").fields().forEachRemaining(e -> {
-      Target t = Target.valueOf(e.getKey());
-      JsonNode d = e.getValue();
-      List<String> classes = strings(d.path("classes"));
-      float[][] w = new float[classes.size()][];
-      for (int k = 0; k < w.length; k++) {
-        w[k] = floats(d.path("weights").get(k));
-      }
-      models.put(t, new DimensionModel(classes, w, floats(d.path("bias")), d.path("temperature").asDouble(),
-          d.path("threshold").asDouble()));
-      level.put(t, d.path("precisionLevel").asDouble());
-    });
+    root.path("dimensions")
+        .fields()
+        .forEachRemaining(
+            e -> {
+              Target t = Target.valueOf(e.getKey());
+              JsonNode d = e.getValue();
+              List<String> classes = strings(d.path("classes"));
+              float[][] w = new float[classes.size()][];
+              for (int k = 0; k < w.length; k++) {
+                w[k] = floats(d.path("weights").get(k));
+              }
+              models.put(
+                  t,
+                  new DimensionModel(
+                      classes,
+                      w,
+                      floats(d.path("bias")),
+                      d.path("temperature").asDouble(),
+                      d.path("threshold").asDouble()));
+              level.put(t, d.path("precisionLevel").asDouble());
+            });
     JsonNode nb = root.path("neighbours");
     List<String> ids = strings(nb.path("ids"));
     List<String> fields = strings(nb.path("fields"));
@@ -112,8 +135,14 @@ public record LearnedModel(
       labels.add(m);
       vectors[i] = java.util.Arrays.copyOfRange(all, i * dim, (i + 1) * dim);
     }
-    return new LearnedModel(root.path("version").asText(), root.path("encoder").asText(), vec, models, level,
-        new Neighbours(ids, labels, vectors), root.path("report"));
+    return new LearnedModel(
+        root.path("version").asText(),
+        root.path("encoder").asText(),
+        vec,
+        models,
+        level,
+        new Neighbours(ids, labels, vectors),
+        root.path("report"));
   }
 
   /** Writes the artefact (gzipped JSON, no timestamp: the same model gives the same bytes). */
@@ -148,7 +177,10 @@ public record LearnedModel(
     }
     ObjectNode nb = root.putObject("neighbours");
     strings(nb.putArray("ids"), neighbours.ids());
-    List<String> fields = neighbours.labels().isEmpty() ? List.of() : List.copyOf(neighbours.labels().get(0).keySet());
+    List<String> fields =
+        neighbours.labels().isEmpty()
+            ? List.of()
+            : List.copyOf(neighbours.labels().get(0).keySet());
     strings(nb.putArray("fields"), fields);
     ArrayNode labels = nb.putArray("labels");
     for (Map<String, String> m : neighbours.labels()) {
@@ -163,7 +195,8 @@ public record LearnedModel(
     nb.put("vectors", Base64.getEncoder().encodeToString(all.toByteArray()));
     root.set("report", report == null ? JSON.createObjectNode() : report);
     GZIPOutputStream gz = new GZIPOutputStream(out);
-    JSON.writerWithDefaultPrettyPrinter().without(com.fasterxml.jackson.core.JsonGenerator.Feature.AUTO_CLOSE_TARGET)
+    JSON.writerWithDefaultPrettyPrinter()
+        .without(com.fasterxml.jackson.core.JsonGenerator.Feature.AUTO_CLOSE_TARGET)
         .writeValue(gz, root);
     gz.finish();
   }
@@ -177,7 +210,8 @@ public record LearnedModel(
   }
 
   private static float[] floats(JsonNode n) {
-    ByteBuffer b = ByteBuffer.wrap(Base64.getDecoder().decode(n.asText())).order(ByteOrder.LITTLE_ENDIAN);
+    ByteBuffer b =
+        ByteBuffer.wrap(Base64.getDecoder().decode(n.asText())).order(ByteOrder.LITTLE_ENDIAN);
     float[] a = new float[b.remaining() / 4];
     for (int i = 0; i < a.length; i++) {
       a[i] = b.getFloat();

@@ -7,9 +7,9 @@ import java.util.SplittableRandom;
 import java.util.TreeSet;
 
 /**
- * The figures the learned layer is judged by: macro-F1 (over classes seen in gold or answers), accuracy of the most
- * confident share of answers, expected calibration error, the confidence at which precision reaches a target, and
- * bootstrap intervals.
+ * The figures the learned layer is judged by: macro-F1 (over classes seen in gold or answers),
+ * accuracy of the most confident share of answers, expected calibration error, the confidence at
+ * which precision reaches a target, and bootstrap intervals.
  */
 public final class Metrics {
   private Metrics() {}
@@ -47,8 +47,12 @@ public final class Metrics {
     return gold.isEmpty() ? Double.NaN : ok / (double) gold.size();
   }
 
-  /** Accuracy of the {@code share} most confident answers (ties broken by position, so the figure is stable). */
-  public static double selectiveAccuracy(List<Boolean> correct, List<Double> confidence, double share) {
+  /**
+   * Accuracy of the {@code share} most confident answers (ties broken by position, so the figure is
+   * stable).
+   */
+  public static double selectiveAccuracy(
+      List<Boolean> correct, List<Double> confidence, double share) {
     List<Integer> order = byConfidence(confidence);
     int n = (int) Math.ceil(share * order.size());
     if (n == 0) {
@@ -84,10 +88,11 @@ public final class Metrics {
   }
 
   /**
-   * The lowest confidence c such that the answers with confidence at least c are right at least {@code target} of
-   * the time (1.0 when no such level exists).
+   * The lowest confidence c such that the answers with confidence at least c are right at least
+   * {@code target} of the time (1.0 when no such level exists).
    */
-  public static double precisionLevel(List<Boolean> correct, List<Double> confidence, double target) {
+  public static double precisionLevel(
+      List<Boolean> correct, List<Double> confidence, double target) {
     List<Integer> order = byConfidence(confidence);
     int ok = 0;
     double level = 1.0;
@@ -103,7 +108,8 @@ public final class Metrics {
   }
 
   /** A 95% percentile bootstrap interval of macro-F1. */
-  public static double[] macroF1Interval(List<String> gold, List<String> pred, int resamples, long seed) {
+  public static double[] macroF1Interval(
+      List<String> gold, List<String> pred, int resamples, long seed) {
     SplittableRandom r = new SplittableRandom(seed);
     double[] f = new double[resamples];
     int n = gold.size();
@@ -118,8 +124,11 @@ public final class Metrics {
       f[s] = macroF1(g, p);
     }
     java.util.Arrays.sort(f);
-    return resamples == 0 ? new double[] {Double.NaN, Double.NaN}
-        : new double[] {f[(int) Math.floor(0.025 * (resamples - 1))], f[(int) Math.ceil(0.975 * (resamples - 1))]};
+    return resamples == 0
+        ? new double[] {Double.NaN, Double.NaN}
+        : new double[] {
+          f[(int) Math.floor(0.025 * (resamples - 1))], f[(int) Math.ceil(0.975 * (resamples - 1))]
+        };
   }
 
   private static List<Integer> byConfidence(List<Double> confidence) {

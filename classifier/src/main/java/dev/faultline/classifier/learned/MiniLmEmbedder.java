@@ -10,40 +10,47 @@ import java.io.IOException;
 import java.io.InputStream;
 
 /**
- * all-MiniLM-L6-v2 (quantised), run in-process by ONNX Runtime through langchain4j: the weights and the tokenizer
- * ship inside the langchain4j jar, so nothing is downloaded at run time. Texts longer than the encoder's window are
- * split and their vectors averaged by langchain4j. One instance per JVM ({@link #shared()}): loading it takes about
- * a second and 90 MB.
+ * all-MiniLM-L6-v2 (quantised), run in-process by ONNX Runtime through langchain4j: the weights and
+ * the tokenizer ship inside the langchain4j jar, so nothing is downloaded at run time. Texts longer
+ * than the encoder's window are split and their vectors averaged by langchain4j. One instance per
+ * JVM ({@link #shared()}): loading it takes about a second and 90 MB.
  *
- * <p>The ONNX session runs each call on the calling thread alone (one intra-op thread, no spin-waiting): a Flink slot
- * or a CLI thread costs one core, and a busy machine is not slowed further by idle threads spinning for work.
+ * <p>The ONNX session runs each call on the calling thread alone (one intra-op thread, no
+ * spin-waiting): a Flink slot or a CLI thread costs one core, and a busy machine is not slowed
+ * further by idle threads spinning for work.
  */
 public final class MiniLmEmbedder implements TextEmbedder {
 
   /**
-   * Word pieces the encoder reads: the first {@value #DEFAULT_MAX_TOKENS} of a text (the model was trained on up to
-   * 128; its cost grows linearly with them, about 0.08 ms each on one core). 96 word pieces cover the title and the
-   * first sentences of the body, which carry most of what the vector adds beside the words and the rules' cues;
-   * cross-validation put 96 and 128 within noise of each other (README, "Learned layer"), and 96 brings the whole
-   * classifier over 100 issues/s on one core.
+   * Word pieces the encoder reads: the first {@value #DEFAULT_MAX_TOKENS} of a text (the model was
+   * trained on up to 128; its cost grows linearly with them, about 0.08 ms each on one core). 96
+   * word pieces cover the title and the first sentences of the body, which carry most of what the
+   * vector adds beside the words and the rules' cues; cross-validation put 96 and 128 within noise
+   * of each other (README, "Learned layer"), and 96 brings the whole classifier over 100 issues/s
+   * on one core.
    */
   static final int DEFAULT_MAX_TOKENS = 96;
 
-  /** Word pieces given to the encoder (see {@link #DEFAULT_MAX_TOKENS}); a trained artefact records its value. */
-  public static final int MAX_TOKENS = Integer.getInteger("faultline.encoder.maxTokens", DEFAULT_MAX_TOKENS);
+  /**
+   * Word pieces given to the encoder (see {@link #DEFAULT_MAX_TOKENS}); a trained artefact records
+   * its value.
+   */
+  public static final int MAX_TOKENS =
+      Integer.getInteger("faultline.encoder.maxTokens", DEFAULT_MAX_TOKENS);
 
   /** Encoder name recorded in the model artefact: the model and how many word pieces it reads. */
   public static final String NAME =
       "all-minilm-l6-v2-q" + (MAX_TOKENS == 128 ? "" : "@" + MAX_TOKENS);
 
   /**
-   * Characters of a text given to the encoder: past the word-piece limit a longer text only costs tokenising
-   * (96 word pieces are about 450 characters of English, fewer of code or logs).
+   * Characters of a text given to the encoder: past the word-piece limit a longer text only costs
+   * tokenising (96 word pieces are about 450 characters of English, fewer of code or logs).
    */
   public static final int MAX_CHARS = Integer.getInteger("faultline.encoder.maxChars", 1000);
 
   /** The weights and tokenizer inside the langchain4j jar. */
   private static final String WEIGHTS = "/all-minilm-l6-v2-q.onnx";
+
   private static final String TOKENIZER = "/all-minilm-l6-v2-q-tokenizer.json";
 
   private final Encoder model;
@@ -52,7 +59,8 @@ public final class MiniLmEmbedder implements TextEmbedder {
     try (InputStream weights = MiniLmEmbedder.class.getResourceAsStream(WEIGHTS);
         InputStream tokenizer = MiniLmEmbedder.class.getResourceAsStream(TOKENIZER)) {
       if (weights == null || tokenizer == null) {
-        throw new IllegalStateException("the encoder's weights are not on the classpath (" + WEIGHTS + ")");
+        throw new IllegalStateException(
+            "the encoder's weights are not on the classpath (" + WEIGHTS + ")");
       }
       OrtEnvironment env = OrtEnvironment.getEnvironment();
       OrtSession.SessionOptions options = new OrtSession.SessionOptions();
@@ -63,41 +71,53 @@ public final class MiniLmEmbedder implements TextEmbedder {
       options.addConfigEntry("session.intra_op.allow_spinning", "0");
       OrtSession session = env.createSession(weights.readAllBytes(), options);
       InputStream limited = withTokenLimit(tokenizer, MAX_TOKENS);
-      model = new Encoder(withOwnNativeCopy(() -> new OnnxBertBiEncoder(env, session, limited, PoolingMode.MEAN)));
+      model =
+          new Encoder(
+              withOwnNativeCopy(
+                  () -> new OnnxBertBiEncoder(env, session, limited, PoolingMode.MEAN)));
     } catch (IOException | OrtException e) {
       throw new IllegalStateException("cannot load the text encoder: " + e.getMessage(), e);
     }
   }
 
-  /** The tokenizer's definition with its truncation set to {@code maxTokens} word pieces (special tokens included). */
+  /**
+   * The tokenizer's definition with its truncation set to {@code maxTokens} word pieces (special
+   * tokens included).
+   */
   static InputStream withTokenLimit(InputStream tokenizer, int maxTokens) throws IOException {
     if (maxTokens < 8 || maxTokens > 512) {
-      throw new IllegalArgumentException("faultline.encoder.maxTokens must be within 8..512, not " + maxTokens);
+      throw new IllegalArgumentException(
+          "faultline.encoder.maxTokens must be within 8..512, not " + maxTokens);
     }
-    com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+    com.fasterxml.jackson.databind.ObjectMapper json =
+        new com.fasterxml.jackson.databind.ObjectMapper();
     com.fasterxml.jackson.databind.node.ObjectNode def =
         (com.fasterxml.jackson.databind.node.ObjectNode) json.readTree(tokenizer);
-    if (!(def.get("truncation") instanceof com.fasterxml.jackson.databind.node.ObjectNode truncation)) {
+    if (!(def.get("truncation")
+        instanceof com.fasterxml.jackson.databind.node.ObjectNode truncation)) {
       throw new IllegalStateException("the encoder's tokenizer has no truncation section");
     }
     truncation.put("max_length", maxTokens);
     if (def.path("padding").path("strategy").has("Fixed")) {
-      ((com.fasterxml.jackson.databind.node.ObjectNode) def.get("padding").get("strategy")).put("Fixed", maxTokens);
+      ((com.fasterxml.jackson.databind.node.ObjectNode) def.get("padding").get("strategy"))
+          .put("Fixed", maxTokens);
     }
     return new java.io.ByteArrayInputStream(json.writeValueAsBytes(def));
   }
 
   /**
-   * Creates the tokenizer with its native library unpacked to a directory of its own. DJL unpacks the library to a
-   * fixed path per JVM, and a JVM refuses to load one path into a second class loader: a Flink task manager gives
-   * each job (and a job restored from a savepoint) a class loader of its own, so the second would fail with
-   * "already loaded in another classloader". The copy is deleted once loaded (the loaded library stays mapped).
+   * Creates the tokenizer with its native library unpacked to a directory of its own. DJL unpacks
+   * the library to a fixed path per JVM, and a JVM refuses to load one path into a second class
+   * loader: a Flink task manager gives each job (and a job restored from a savepoint) a class
+   * loader of its own, so the second would fail with "already loaded in another classloader". The
+   * copy is deleted once loaded (the loaded library stays mapped).
    */
-  private static OnnxBertBiEncoder withOwnNativeCopy(java.util.function.Supplier<OnnxBertBiEncoder> create)
-      throws IOException {
+  private static OnnxBertBiEncoder withOwnNativeCopy(
+      java.util.function.Supplier<OnnxBertBiEncoder> create) throws IOException {
     java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("faultline-encoder-");
     try {
-      synchronized (System.class) { // one lock for every class loader of the JVM while the property is ours
+      synchronized (
+          System.class) { // one lock for every class loader of the JVM while the property is ours
         String before = System.getProperty("ENGINE_CACHE_DIR");
         System.setProperty("ENGINE_CACHE_DIR", dir.toString());
         try {
@@ -117,7 +137,10 @@ public final class MiniLmEmbedder implements TextEmbedder {
     }
   }
 
-  /** langchain4j's in-process model over our session; segments of a long text run on the calling thread. */
+  /**
+   * langchain4j's in-process model over our session; segments of a long text run on the calling
+   * thread.
+   */
   private static final class Encoder extends AbstractInProcessEmbeddingModel {
     private final OnnxBertBiEncoder encoder;
 

@@ -5,8 +5,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The labelled training items by their text vectors (quantised to bytes), to name the nearest ones as evidence:
- * their ids (owner/repo#n or a commit) and labels, never their text.
+ * The labelled training items by their text vectors (quantised to bytes), to name the nearest ones
+ * as evidence: their ids (owner/repo#n or a commit) and labels, never their text.
  *
  * @param ids item ids
  * @param labels per item, field to gold code
@@ -18,8 +18,13 @@ public final class Neighbours {
   private final List<Map<String, String>> labels;
   private final byte[][] vectors;
   private final double[] norms;
-  /** The vectors one after another, widened to shorts: one pass over memory, and a loop the JIT vectorises. */
+
+  /**
+   * The vectors one after another, widened to shorts: one pass over memory, and a loop the JIT
+   * vectorises.
+   */
   private final short[] flat;
+
   private final int dimension;
 
   public Neighbours(List<String> ids, List<Map<String, String>> labels, byte[][] vectors) {
@@ -31,8 +36,8 @@ public final class Neighbours {
     this.flat = new short[vectors.length * dimension];
     for (int i = 0; i < vectors.length; i++) {
       if (vectors[i].length != dimension) {
-        throw new IllegalArgumentException("neighbour vectors differ in length: " + vectors[i].length + " and "
-            + dimension);
+        throw new IllegalArgumentException(
+            "neighbour vectors differ in length: " + vectors[i].length + " and " + dimension);
       }
       norms[i] = norm(vectors[i]);
       for (int j = 0; j < dimension; j++) {
@@ -53,7 +58,10 @@ public final class Neighbours {
     return vectors;
   }
 
-  /** Byte units per vector unit: the components of a unit vector of 384 dimensions stay well inside ±0.5. */
+  /**
+   * Byte units per vector unit: the components of a unit vector of 384 dimensions stay well inside
+   * ±0.5.
+   */
   static final float SCALE = 254f;
 
   /** One near item. */
@@ -80,7 +88,8 @@ public final class Neighbours {
     java.util.Arrays.fill(best, -1);
     java.util.Arrays.fill(sim, Double.NEGATIVE_INFINITY);
     if (q.length != dimension && vectors.length > 0) {
-      throw new IllegalArgumentException("a vector of " + q.length + " dimensions, neighbours have " + dimension);
+      throw new IllegalArgumentException(
+          "a vector of " + q.length + " dimensions, neighbours have " + dimension);
     }
     for (int i = 0; i < vectors.length; i++) {
       int base = i * dimension;

@@ -4,9 +4,10 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * What the learned layer reads of one item before any vocabulary is chosen: the text's vector, named numeric
- * features (the rules' answers and cue counts, item shape), and bags of words by source. Built once per item by
- * {@link FeatureExtractor}; a {@link Vectorizer} fitted on training items turns it into a sparse vector.
+ * What the learned layer reads of one item before any vocabulary is chosen: the text's vector,
+ * named numeric features (the rules' answers and cue counts, item shape), and bags of words by
+ * source. Built once per item by {@link FeatureExtractor}; a {@link Vectorizer} fitted on training
+ * items turns it into a sparse vector.
  *
  * @param embedding the encoder's vector of the item's text
  * @param fixed named features with their values (rules, cues, sizes)

@@ -11,8 +11,9 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * The dimensions the learned layer answers, with the gold field that names each in the batch format and the
- * codes it may answer. Distributed-specific answers {@code true}, {@code false} or {@code null} (cannot tell).
+ * The dimensions the learned layer answers, with the gold field that names each in the batch format
+ * and the codes it may answer. Distributed-specific answers {@code true}, {@code false} or {@code
+ * null} (cannot tell).
  */
 public enum Target {
   KIND(Dimension.KIND, names(Kind.values(), "UNKNOWN"), null),
@@ -26,7 +27,10 @@ public enum Target {
   /** The dimension this target answers. */
   public final Dimension dimension;
 
-  /** Field of the gold record and of {@code classify} output: the dimension's {@link Dimension#field()}. */
+  /**
+   * Field of the gold record and of {@code classify} output: the dimension's {@link
+   * Dimension#field()}.
+   */
   public final String field;
 
   /** Every code this dimension may answer. */

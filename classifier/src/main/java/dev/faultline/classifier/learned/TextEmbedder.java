@@ -1,6 +1,8 @@
 package dev.faultline.classifier.learned;
 
-/** Turns a text into a fixed-length vector whose cosine similarity reflects meaning. Thread-safe. */
+/**
+ * Turns a text into a fixed-length vector whose cosine similarity reflects meaning. Thread-safe.
+ */
 public interface TextEmbedder {
 
   /** The vector of a text (unit length); an empty text gives a vector too. */

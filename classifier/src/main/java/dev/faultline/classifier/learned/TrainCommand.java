@@ -22,11 +22,12 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code train --data DIR [--dev FILE] [--output FILE] [--folds K] [--seed N] [--no-cv]}: trains the learned layer
- * on the labelled corpus in DIR ({@code issues.jsonl}, {@code changes.jsonl}), cross-validates it (folds grouped by
- * issue; rules alone, model alone and both; learning curve at 25/50/100% of each training fold), writes the artefact
- * (weights, vocabulary, thresholds, training report; no corpus text), and, with {@code --dev}, reports the final
- * model (trained without that file) on it. Deterministic: the same input gives the same artefact bytes.
+ * {@code train --data DIR [--dev FILE] [--output FILE] [--folds K] [--seed N] [--no-cv]}: trains
+ * the learned layer on the labelled corpus in DIR ({@code issues.jsonl}, {@code changes.jsonl}),
+ * cross-validates it (folds grouped by issue; rules alone, model alone and both; learning curve at
+ * 25/50/100% of each training fold), writes the artefact (weights, vocabulary, thresholds, training
+ * report; no corpus text), and, with {@code --dev}, reports the final model (trained without that
+ * file) on it. Deterministic: the same input gives the same artefact bytes.
  */
 @Command(
     name = "train",
@@ -44,29 +45,50 @@ public final class TrainCommand extends CliCommand {
 
   static final String DEFAULT_OUTPUT = "classifier/src/main/resources" + LearnedModel.RESOURCE;
 
-  @Option(names = "--data", required = true, paramLabel = "DIR",
-      description = "directory with issues.jsonl and changes.jsonl (labelled; e.g. ../shared/train)")
+  @Option(
+      names = "--data",
+      required = true,
+      paramLabel = "DIR",
+      description =
+          "directory with issues.jsonl and changes.jsonl (labelled; e.g. ../shared/train)")
   Path data;
 
-  @Option(names = "--dev", paramLabel = "FILE",
+  @Option(
+      names = "--dev",
+      paramLabel = "FILE",
       description = "a labelled file kept out of training, reported on with the final model")
   Path dev;
 
-  @Option(names = "--output", paramLabel = "FILE", defaultValue = DEFAULT_OUTPUT, description = "artefact to write")
+  @Option(
+      names = "--output",
+      paramLabel = "FILE",
+      defaultValue = DEFAULT_OUTPUT,
+      description = "artefact to write")
   Path output;
 
-  @Option(names = "--folds", paramLabel = "K", defaultValue = "5", description = "cross-validation folds (at least 2)")
+  @Option(
+      names = "--folds",
+      paramLabel = "K",
+      defaultValue = "5",
+      description = "cross-validation folds (at least 2)")
   int folds;
 
-  @Option(names = "--seed", paramLabel = "N", defaultValue = "" + DEFAULT_SEED,
+  @Option(
+      names = "--seed",
+      paramLabel = "N",
+      defaultValue = "" + DEFAULT_SEED,
       description = "seed of folds and held-back split")
   long seed;
 
-  @Option(names = "--no-cv",
+  @Option(
+      names = "--no-cv",
       description = "skip cross-validation (the artefact then carries no cross-validated figures)")
   boolean noCv;
 
-  @Option(names = "--cache", paramLabel = "DIR", defaultValue = ".faultline/train-cache",
+  @Option(
+      names = "--cache",
+      paramLabel = "DIR",
+      defaultValue = ".faultline/train-cache",
       description = "directory keeping the text vectors between runs, by hash")
   Path cache;
 
@@ -105,12 +127,24 @@ public final class TrainCommand extends CliCommand {
   }
 
   static int train(
-      List<TrainingData.Item> items, List<TrainingData.Item> devItems, int folds, long seed, boolean cv, Path output,
-      TextEmbedder embedder, PrintStream out) throws IOException {
+      List<TrainingData.Item> items,
+      List<TrainingData.Item> devItems,
+      int folds,
+      long seed,
+      boolean cv,
+      Path output,
+      TextEmbedder embedder,
+      PrintStream out)
+      throws IOException {
     Classifier rules = new Classifier(ClassifierConfig.defaults());
-    out.printf(Locale.ROOT, "faultline train: %d labelled items (%d issues, %d changes), encoder %s, %s%n",
-        items.size(), items.stream().filter(i -> !i.change()).count(), items.stream().filter(TrainingData.Item::change)
-            .count(), embedder.name(), LearnedClassifier.versionFor());
+    out.printf(
+        Locale.ROOT,
+        "faultline train: %d labelled items (%d issues, %d changes), encoder %s, %s%n",
+        items.size(),
+        items.stream().filter(i -> !i.change()).count(),
+        items.stream().filter(TrainingData.Item::change).count(),
+        embedder.name(),
+        LearnedClassifier.versionFor());
     List<Example> all = features(items, rules, embedder, out, "training items");
     ObjectMapper json = new ObjectMapper();
     ObjectNode report = json.createObjectNode();
@@ -127,17 +161,29 @@ public final class TrainCommand extends CliCommand {
     }
     long t0 = System.nanoTime();
     Trainer.Fitted fitted = new Trainer(seed, n -> true).train(all);
-    out.printf(Locale.ROOT, "final model trained on all %d items in %.1f s: %s%n", all.size(),
-        (System.nanoTime() - t0) / 1e9, fitted.vectorizer());
+    out.printf(
+        Locale.ROOT,
+        "final model trained on all %d items in %.1f s: %s%n",
+        all.size(),
+        (System.nanoTime() - t0) / 1e9,
+        fitted.vectorizer());
     ObjectNode calib = report.putObject("calibration");
-    fitted.models().forEach((t, m) -> {
-      ObjectNode d = calib.putObject(t.field);
-      d.put("temperature", Math.round(m.temperature() * 1000) / 1000.0);
-      d.put("threshold", m.threshold());
-      d.put("precisionLevel", level.get(t));
-      out.printf(Locale.ROOT, "  %-22s temperature %.3f, abstains below %.2f, precision 0.9 from confidence %.3f%n",
-          t.field, m.temperature(), m.threshold(), level.get(t));
-    });
+    fitted
+        .models()
+        .forEach(
+            (t, m) -> {
+              ObjectNode d = calib.putObject(t.field);
+              d.put("temperature", Math.round(m.temperature() * 1000) / 1000.0);
+              d.put("threshold", m.threshold());
+              d.put("precisionLevel", level.get(t));
+              out.printf(
+                  Locale.ROOT,
+                  "  %-22s temperature %.3f, abstains below %.2f, precision 0.9 from confidence %.3f%n",
+                  t.field,
+                  m.temperature(),
+                  m.threshold(),
+                  level.get(t));
+            });
     List<String> ids = new ArrayList<>();
     List<Map<String, String>> labels = new ArrayList<>();
     byte[][] vectors = new byte[all.size()][];
@@ -152,10 +198,18 @@ public final class TrainCommand extends CliCommand {
       vectors[i] = Neighbours.quantise(e.raw().embedding());
     }
     LearnedModel model =
-        new LearnedModel(LearnedClassifier.versionFor(), embedder.name(), fitted.vectorizer(), fitted.models(), level,
-            new Neighbours(ids, labels, vectors), report);
+        new LearnedModel(
+            LearnedClassifier.versionFor(),
+            embedder.name(),
+            fitted.vectorizer(),
+            fitted.models(),
+            level,
+            new Neighbours(ids, labels, vectors),
+            report);
     if (!devItems.isEmpty()) {
-      out.printf(Locale.ROOT, "%n== %d items of --dev, final model (trained without them) beside the rules ==%n",
+      out.printf(
+          Locale.ROOT,
+          "%n== %d items of --dev, final model (trained without them) beside the rules ==%n",
           devItems.size());
       List<Example> dev = features(devItems, rules, embedder, out, "dev items");
       List<CrossValidation.Answered> answered = new ArrayList<>();
@@ -177,20 +231,39 @@ public final class TrainCommand extends CliCommand {
   }
 
   static List<Example> features(
-      List<TrainingData.Item> items, Classifier rules, TextEmbedder embedder, PrintStream out, String what) {
+      List<TrainingData.Item> items,
+      Classifier rules,
+      TextEmbedder embedder,
+      PrintStream out,
+      String what) {
     long start = System.nanoTime();
     int every = Math.max(1, items.size() / 10);
-    return TrainingData.examples(items, rules, embedder, n -> {
-      if (n % every == 0 || n == items.size()) {
-        double s = (System.nanoTime() - start) / 1e9;
-        out.printf(Locale.ROOT, "  features of %s: %d/%d (%.0f/s, ETA %.0f s)%n", what, n, items.size(), n / s,
-            (items.size() - n) / (n / s));
-      }
-    });
+    return TrainingData.examples(
+        items,
+        rules,
+        embedder,
+        n -> {
+          if (n % every == 0 || n == items.size()) {
+            double s = (System.nanoTime() - start) / 1e9;
+            out.printf(
+                Locale.ROOT,
+                "  features of %s: %d/%d (%.0f/s, ETA %.0f s)%n",
+                what,
+                n,
+                items.size(),
+                n / s,
+                (items.size() - n) / (n / s));
+          }
+        });
   }
 
   static void crossValidate(
-      List<Example> all, int folds, long seed, ObjectNode report, Map<Target, Double> level, PrintStream out) {
+      List<Example> all,
+      int folds,
+      long seed,
+      ObjectNode report,
+      Map<Target, Double> level,
+      PrintStream out) {
     Map<String, Predicate<String>> variants = new LinkedHashMap<>();
     variants.put("both", n -> true);
     if (!Boolean.getBoolean("faultline.train.quick")) {
@@ -201,22 +274,40 @@ public final class TrainCommand extends CliCommand {
     for (Map.Entry<String, Predicate<String>> v : variants.entrySet()) {
       long t0 = System.nanoTime();
       List<CrossValidation.Answered> ans =
-          CrossValidation.run(all, folds, seed, v.getValue(), 1.0, f -> out.printf(Locale.ROOT,
-              "  cross-validation (%s): fold %d/%d done, %.0f s%n", v.getKey(), f, folds,
-              (System.nanoTime() - t0) / 1e9));
+          CrossValidation.run(
+              all,
+              folds,
+              seed,
+              v.getValue(),
+              1.0,
+              f ->
+                  out.printf(
+                      Locale.ROOT,
+                      "  cross-validation (%s): fold %d/%d done, %.0f s%n",
+                      v.getKey(),
+                      f,
+                      folds,
+                      (System.nanoTime() - t0) / 1e9));
       if (both == null) {
         both = ans;
       } else {
         ObjectNode m = cvNode.putObject("modelAlone");
-        out.printf(Locale.ROOT, "%n== ablation: the model without the rules' answers and cues (%d-fold) ==%n", folds);
+        out.printf(
+            Locale.ROOT,
+            "%n== ablation: the model without the rules' answers and cues (%d-fold) ==%n",
+            folds);
         table(ans, 0, seed, m, out, false);
       }
     }
-    out.printf(Locale.ROOT, "%n== %d-fold cross-validation on the training corpus (grouped by issue): rules alone and"
-        + " rules + model ==%n", folds);
+    out.printf(
+        Locale.ROOT,
+        "%n== %d-fold cross-validation on the training corpus (grouped by issue): rules alone and"
+            + " rules + model ==%n",
+        folds);
     table(both, 1000, seed, cvNode.putObject("all"), out);
     for (boolean change : new boolean[] {false, true}) {
-      List<CrossValidation.Answered> part = both.stream().filter(x -> x.example().change() == change).toList();
+      List<CrossValidation.Answered> part =
+          both.stream().filter(x -> x.example().change() == change).toList();
       out.printf(Locale.ROOT, "%n-- %s only --%n", change ? "changes" : "issues");
       table(part, 0, seed, cvNode.putObject(change ? "changes" : "issues"), out);
     }
@@ -237,12 +328,23 @@ public final class TrainCommand extends CliCommand {
     }
     long t1 = System.nanoTime();
     List<CrossValidation.Answered> loro =
-        CrossValidation.byRepository(all, seed, n -> true, f -> out.printf(Locale.ROOT,
-            "  leave-one-repository-out: %d repositories done, %.0f s%n", f, (System.nanoTime() - t1) / 1e9));
-    out.printf(Locale.ROOT, "%n== leave one repository out (each repository answered by a model of the others) ==%n");
+        CrossValidation.byRepository(
+            all,
+            seed,
+            n -> true,
+            f ->
+                out.printf(
+                    Locale.ROOT,
+                    "  leave-one-repository-out: %d repositories done, %.0f s%n",
+                    f,
+                    (System.nanoTime() - t1) / 1e9));
+    out.printf(
+        Locale.ROOT,
+        "%n== leave one repository out (each repository answered by a model of the others) ==%n");
     table(loro, 0, seed, cvNode.putObject("byRepository"), out);
     ObjectNode curve = cvNode.putObject("learningCurve");
-    out.printf(Locale.ROOT, "%n== learning curve: macro-F1 with 25/50/100%% of each training fold ==%n");
+    out.printf(
+        Locale.ROOT, "%n== learning curve: macro-F1 with 25/50/100%% of each training fold ==%n");
     Map<Double, List<CrossValidation.Answered>> byShare = new LinkedHashMap<>();
     for (double share : new double[] {0.25, 0.5}) {
       byShare.put(share, CrossValidation.run(all, folds, seed, n -> true, share, f -> {}));
@@ -263,25 +365,44 @@ public final class TrainCommand extends CliCommand {
     }
   }
 
-  static void table(List<CrossValidation.Answered> ans, int resamples, long seed, ObjectNode into, PrintStream out) {
+  static void table(
+      List<CrossValidation.Answered> ans,
+      int resamples,
+      long seed,
+      ObjectNode into,
+      PrintStream out) {
     table(ans, resamples, seed, into, out, true);
   }
 
   /** Per dimension: the rules' figures (optional) and the model's, on the same answers. */
   static void table(
-      List<CrossValidation.Answered> ans, int resamples, long seed, ObjectNode into, PrintStream out,
+      List<CrossValidation.Answered> ans,
+      int resamples,
+      long seed,
+      ObjectNode into,
+      PrintStream out,
       boolean withRules) {
     out.println(Figures.header());
     for (Target t : Target.values()) {
       List<String> gold = ans.stream().map(x -> x.example().gold().get(t)).toList();
       if (withRules) {
-        Figures r = Figures.of(gold, ans.stream().map(x -> x.example().rulesCode(t)).toList(),
-            ans.stream().map(x -> x.example().rulesConfidence(t)).toList(), resamples, seed);
+        Figures r =
+            Figures.of(
+                gold,
+                ans.stream().map(x -> x.example().rulesCode(t)).toList(),
+                ans.stream().map(x -> x.example().rulesConfidence(t)).toList(),
+                resamples,
+                seed);
         out.println(r.row(t.field, "rules"));
         r.into(into.putObject(t.field).putObject("rules"));
       }
-      Figures m = Figures.of(gold, ans.stream().map(x -> x.answers().get(t).code()).toList(),
-          ans.stream().map(x -> x.answers().get(t).confidence()).toList(), resamples, seed);
+      Figures m =
+          Figures.of(
+              gold,
+              ans.stream().map(x -> x.answers().get(t).code()).toList(),
+              ans.stream().map(x -> x.answers().get(t).confidence()).toList(),
+              resamples,
+              seed);
       out.println(m.row(t.field, withRules ? "learned" : "model"));
       ObjectNode d = into.has(t.field) ? (ObjectNode) into.get(t.field) : into.putObject(t.field);
       m.into(d.putObject(withRules ? "learned" : "model"));

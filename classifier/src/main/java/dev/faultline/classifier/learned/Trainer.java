@@ -16,23 +16,32 @@ import java.util.SplittableRandom;
 import java.util.function.Predicate;
 
 /**
- * Trains the learned layer on labelled {@link Example}s: per dimension an L2-regularised logistic regression
- * (LIBLINEAR, one-vs-rest, deterministic), then, on a quarter of the items held back by group, a softmax
- * temperature (calibration) and an abstention threshold per dimension; finally the same models refitted on all
- * items with that calibration and those thresholds.
+ * Trains the learned layer on labelled {@link Example}s: per dimension an L2-regularised logistic
+ * regression (LIBLINEAR, one-vs-rest, deterministic), then, on a quarter of the items held back by
+ * group, a softmax temperature (calibration) and an abstention threshold per dimension; finally the
+ * same models refitted on all items with that calibration and those thresholds.
  */
 public final class Trainer {
 
   /** LIBLINEAR's inverse regularisation strength: fixed, not tuned on any reported split. */
-  public static final double COST = Double.parseDouble(System.getProperty("faultline.train.cost", "1.0"));
+  public static final double COST =
+      Double.parseDouble(System.getProperty("faultline.train.cost", "1.0"));
 
-  /** Regularised logistic regression solved in the dual (the same optimum as the primal, about twice as fast here). */
-  static final SolverType SOLVER = SolverType.valueOf(System.getProperty("faultline.train.solver", "L2R_LR_DUAL"));
   /**
-   * Class weights (largest class / this class)^BALANCE: 0.5 was chosen over 0 (unweighted) by 5-fold cross-validation
-   * on the training corpus (macro-F1 up 0.002-0.021 per dimension, calibration error unchanged), never by dev figures.
+   * Regularised logistic regression solved in the dual (the same optimum as the primal, about twice
+   * as fast here).
    */
-  static final double BALANCE = Double.parseDouble(System.getProperty("faultline.train.balance", "0.5"));
+  static final SolverType SOLVER =
+      SolverType.valueOf(System.getProperty("faultline.train.solver", "L2R_LR_DUAL"));
+
+  /**
+   * Class weights (largest class / this class)^BALANCE: 0.5 was chosen over 0 (unweighted) by
+   * 5-fold cross-validation on the training corpus (macro-F1 up 0.002-0.021 per dimension,
+   * calibration error unchanged), never by dev figures.
+   */
+  static final double BALANCE =
+      Double.parseDouble(System.getProperty("faultline.train.balance", "0.5"));
+
   static final double EPS = Double.parseDouble(System.getProperty("faultline.train.eps", "0.01"));
 
   static final long RANDOM_SEED = 20261125L;
@@ -44,7 +53,8 @@ public final class Trainer {
   static final double[] THRESHOLDS = {0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6};
 
   /** Named features that come from the rules: left out in the "model alone" ablation. */
-  public static final Predicate<String> RULE_FEATURE = n -> n.startsWith("rule.") || n.startsWith("cue");
+  public static final Predicate<String> RULE_FEATURE =
+      n -> n.startsWith("rule.") || n.startsWith("cue");
 
   static {
     Linear.disableDebugOutput();
@@ -115,12 +125,18 @@ public final class Trainer {
     return new Fitted(all.vectorizer(), out);
   }
 
-  /** Whether a group falls in the held-back quarter (a fixed function of the seed and the group). */
+  /**
+   * Whether a group falls in the held-back quarter (a fixed function of the seed and the group).
+   */
   boolean inHoldBack(String group) {
-    return new SplittableRandom(seed ^ group.hashCode() * 0x9E3779B97F4A7C15L).nextDouble() < HOLD_BACK;
+    return new SplittableRandom(seed ^ group.hashCode() * 0x9E3779B97F4A7C15L).nextDouble()
+        < HOLD_BACK;
   }
 
-  /** Per dimension, the threshold of {@link #THRESHOLDS} with the best macro-F1 on the held-back items. */
+  /**
+   * Per dimension, the threshold of {@link #THRESHOLDS} with the best macro-F1 on the held-back
+   * items.
+   */
   static Map<Target, Double> chooseThresholds(
       Map<Target, DimensionModel> models, List<Map<Target, double[]>> probs, List<Example> hold) {
     Map<Target, Double> best = new EnumMap<>(Target.class);
@@ -158,7 +174,9 @@ public final class Trainer {
     Feature[][] x = toLiblinear(xs, vec.dimension());
     Map<Target, DimensionModel> models = new EnumMap<>(Target.class);
     for (Target t : Target.values()) {
-      models.put(t, fitDimension(t, x, items.stream().map(e -> e.gold().get(t)).toList(), vec.dimension()));
+      models.put(
+          t,
+          fitDimension(t, x, items.stream().map(e -> e.gold().get(t)).toList(), vec.dimension()));
     }
     return new Fitted(vec, models);
   }
@@ -177,7 +195,9 @@ public final class Trainer {
     return x;
   }
 
-  /** One dimension: the classes seen in training, in the taxonomy's order, each with its weights. */
+  /**
+   * One dimension: the classes seen in training, in the taxonomy's order, each with its weights.
+   */
   static DimensionModel fitDimension(Target t, Feature[][] x, List<String> gold, int dims) {
     List<String> classes = t.codes.stream().filter(gold::contains).toList();
     if (classes.size() == 1) {
@@ -211,12 +231,17 @@ public final class Trainer {
     return new DimensionModel(classes, w, b, 1.0, 0.0);
   }
 
-  /** LIBLINEAR's settings for one dimension: solver, cost, tolerance, a fixed shuffle, damped class weights. */
+  /**
+   * LIBLINEAR's settings for one dimension: solver, cost, tolerance, a fixed shuffle, damped class
+   * weights.
+   */
   static Parameter parameter(int nClasses, double[] labels) {
     Parameter param = new Parameter(SOLVER, COST, EPS);
-    param.setRandom(new java.util.Random(RANDOM_SEED)); // the dual solver shuffles: the same order every time
+    param.setRandom(
+        new java.util.Random(RANDOM_SEED)); // the dual solver shuffles: the same order every time
     if (BALANCE > 0) {
-      // rare classes weigh more (macro-F1 counts every class alike), damped so that the priors stay near the data
+      // rare classes weigh more (macro-F1 counts every class alike), damped so that the priors stay
+      // near the data
       int[] count = new int[nClasses];
       for (double y : labels) {
         count[(int) y]++;

@@ -20,10 +20,10 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Reads labelled JSON-lines files (the training corpus's {@code issues.jsonl} and {@code changes.jsonl}, or an
- * evaluation file in the same format) into {@link Example}s: every line is checked (JSON, required fields, known
- * codes) and a bad one stops the reading with the file and line named. Texts are read to compute features and then
- * dropped.
+ * Reads labelled JSON-lines files (the training corpus's {@code issues.jsonl} and {@code
+ * changes.jsonl}, or an evaluation file in the same format) into {@link Example}s: every line is
+ * checked (JSON, required fields, known codes) and a bad one stops the reading with the file and
+ * line named. Texts are read to compute features and then dropped.
  */
 public final class TrainingData {
 
@@ -35,7 +35,13 @@ public final class TrainingData {
   }
 
   /** One record before features: what the batch format carries. */
-  public record Item(String id, String repo, int number, boolean change, IssueText text, ChangeDetails details,
+  public record Item(
+      String id,
+      String repo,
+      int number,
+      boolean change,
+      IssueText text,
+      ChangeDetails details,
       Map<Target, String> gold) {}
 
   private static final Pattern PULL = Pattern.compile("/pull/(\\d+)");
@@ -91,7 +97,8 @@ public final class TrainingData {
       JsonNode v = g.get(t.field);
       String code = v.isNull() ? "null" : v.asText();
       if (!t.codes.contains(code) && !code.equals(t.abstain)) {
-        throw new BadInput(where + ": unknown " + t.field + " code '" + code + "' (codes: " + t.codes + ")");
+        throw new BadInput(
+            where + ": unknown " + t.field + " code '" + code + "' (codes: " + t.codes + ")");
       }
       gold.put(t, code);
     }
@@ -100,8 +107,14 @@ public final class TrainingData {
     List<String> labels = new ArrayList<>();
     rec.path("labels").forEach(l -> labels.add(l.asText()));
     IssueText text =
-        ThreadText.parse(url, repo, rec.path("number").asInt(0), rec.get("title").asText(),
-            rec.path("state").asText(""), labels, rec.get("text").asText());
+        ThreadText.parse(
+            url,
+            repo,
+            rec.path("number").asInt(0),
+            rec.get("title").asText(),
+            rec.path("state").asText(""),
+            labels,
+            rec.get("text").asText());
     boolean change = ChangeDetails.isChangeUrl(url);
     String id = repo + "#" + rec.path("number").asInt(0);
     Matcher c = COMMIT.matcher(url);
@@ -111,13 +124,15 @@ public final class TrainingData {
     } else if (c.find()) {
       id = repo + "@" + c.group(1).substring(0, Math.min(12, c.group(1).length()));
     }
-    ChangeDetails details = ChangeDetails.ofRecord(url, rec.get("text").asText(), rec.path("diff").asText(""));
+    ChangeDetails details =
+        ChangeDetails.ofRecord(url, rec.get("text").asText(), rec.path("diff").asText(""));
     return new Item(id, repo, rec.path("number").asInt(0), change, text, details, gold);
   }
 
   /**
-   * Turns items into examples: rules, features, text vectors. An item keeps the group of an issue it references in
-   * the same repository, so that a change and the issue it closes stay in one fold.
+   * Turns items into examples: rules, features, text vectors. An item keeps the group of an issue
+   * it references in the same repository, so that a change and the issue it closes stay in one
+   * fold.
    */
   public static List<Example> examples(
       List<Item> items, Classifier rules, TextEmbedder embedder, Consumer<Integer> progress) {
@@ -143,7 +158,8 @@ public final class TrainingData {
       Classifier.Analysis a = rules.analyse(it.text());
       float[] v = embedder.embed(FeatureExtractor.embeddingText(it.text()));
       RawFeatures raw = FeatureExtractor.extract(it.text(), it.details(), a, v);
-      out.add(new Example(it.id(), group, it.repo(), it.change(), raw, a.classification(), it.gold()));
+      out.add(
+          new Example(it.id(), group, it.repo(), it.change(), raw, a.classification(), it.gold()));
       progress.accept(out.size());
     }
     return out;

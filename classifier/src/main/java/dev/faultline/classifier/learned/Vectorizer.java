@@ -9,9 +9,10 @@ import java.util.TreeMap;
 import java.util.function.Predicate;
 
 /**
- * Turns {@link RawFeatures} into {@link SparseVector}s over a vocabulary chosen from training items only: the text
- * vector standardised per dimension, the named features seen at least twice, and the most frequent words of title,
- * text and diff (document frequency at least 3). Immutable; its fields are what the model artefact stores.
+ * Turns {@link RawFeatures} into {@link SparseVector}s over a vocabulary chosen from training items
+ * only: the text vector standardised per dimension, the named features seen at least twice, and the
+ * most frequent words of title, text and diff (document frequency at least 3). Immutable; its
+ * fields are what the model artefact stores.
  */
 public final class Vectorizer {
 
@@ -119,32 +120,47 @@ public final class Vectorizer {
       std[j] = (float) Math.max(1e-6, Math.sqrt(Math.max(0, sq[j] / n - m * m)));
     }
     List<String> fixed = new ArrayList<>();
-    fixedDf.forEach((k, v) -> {
-      if (v >= 2 && keepFixed.test(k)) {
-        fixed.add(k);
-      }
-    });
+    fixedDf.forEach(
+        (k, v) -> {
+          if (v >= 2 && keepFixed.test(k)) {
+            fixed.add(k);
+          }
+        });
     List<String> tokens = new ArrayList<>();
-    tokenDf.forEach((k, v) -> {
-      if (v >= 2) {
-        tokens.add(k);
-      }
-    });
+    tokenDf.forEach(
+        (k, v) -> {
+          if (v >= 2) {
+            tokens.add(k);
+          }
+        });
     List<String> body = top(bodyDf, MAX_BODY);
     float[] idf = new float[body.size()];
     for (int i = 0; i < body.size(); i++) {
       idf[i] = (float) Math.log((1.0 + n) / (1.0 + bodyDf.get(body.get(i))));
     }
     return new Vectorizer(
-        mean, std, fixed, top(titleDf, MAX_TITLE), body, idf, top(addedDf, MAX_DIFF), top(removedDf, MAX_DIFF),
+        mean,
+        std,
+        fixed,
+        top(titleDf, MAX_TITLE),
+        body,
+        idf,
+        top(addedDf, MAX_DIFF),
+        top(removedDf, MAX_DIFF),
         tokens);
   }
 
-  /** The words seen in at least {@link #MIN_DF} items, most frequent first, at most {@code max}, then sorted. */
+  /**
+   * The words seen in at least {@link #MIN_DF} items, most frequent first, at most {@code max},
+   * then sorted.
+   */
   private static List<String> top(Map<String, Integer> df, int max) {
     return df.entrySet().stream()
         .filter(e -> e.getValue() >= MIN_DF)
-        .sorted(Map.Entry.<String, Integer>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()))
+        .sorted(
+            Map.Entry.<String, Integer>comparingByValue()
+                .reversed()
+                .thenComparing(Map.Entry.comparingByKey()))
         .limit(max)
         .map(Map.Entry::getKey)
         .sorted()
@@ -156,10 +172,19 @@ public final class Vectorizer {
     return dims;
   }
 
-  /** The sparse vector of an item. Groups occupy ascending index ranges, so each is sorted on its own. */
+  /**
+   * The sparse vector of an item. Groups occupy ascending index ranges, so each is sorted on its
+   * own.
+   */
   public SparseVector vectorize(RawFeatures r) {
-    int cap = mean.length + r.fixed().size() + r.titleWords().size() + r.bodyWords().size() + r.diffAdded().size()
-        + r.diffRemoved().size() + r.tokens().size();
+    int cap =
+        mean.length
+            + r.fixed().size()
+            + r.titleWords().size()
+            + r.bodyWords().size()
+            + r.diffAdded().size()
+            + r.diffRemoved().size()
+            + r.tokens().size();
     int[] idx = new int[cap];
     double[] val = new double[cap];
     int n = 0;
@@ -169,47 +194,60 @@ public final class Vectorizer {
       val[n++] = (double) ((e[j] - mean[j]) / std[j]) / 4.0;
     }
     Group g = new Group(idx, val, n);
-    r.fixed().forEach((k, x) -> {
-      Integer i = fixedIndex.get(k);
-      if (i != null && x != 0) {
-        g.add(i, x);
-      }
-    });
+    r.fixed()
+        .forEach(
+            (k, x) -> {
+              Integer i = fixedIndex.get(k);
+              if (i != null && x != 0) {
+                g.add(i, x);
+              }
+            });
     g.close(false);
-    r.titleWords().keySet().forEach(k -> {
-      Integer i = titleIndex.get(k);
-      if (i != null) {
-        g.add(i, 1.0);
-      }
-    });
+    r.titleWords()
+        .keySet()
+        .forEach(
+            k -> {
+              Integer i = titleIndex.get(k);
+              if (i != null) {
+                g.add(i, 1.0);
+              }
+            });
     g.close(false);
-    r.bodyWords().forEach((k, c) -> {
-      Integer i = bodyIndex.get(k);
-      if (i != null) {
-        g.add(i, Math.log1p(c) * bodyIdf[i - bodyOffset]);
-      }
-    });
+    r.bodyWords()
+        .forEach(
+            (k, c) -> {
+              Integer i = bodyIndex.get(k);
+              if (i != null) {
+                g.add(i, Math.log1p(c) * bodyIdf[i - bodyOffset]);
+              }
+            });
     g.close(true);
-    r.diffAdded().forEach((k, c) -> {
-      Integer i = addedIndex.get(k);
-      if (i != null) {
-        g.add(i, Math.log1p(c));
-      }
-    });
+    r.diffAdded()
+        .forEach(
+            (k, c) -> {
+              Integer i = addedIndex.get(k);
+              if (i != null) {
+                g.add(i, Math.log1p(c));
+              }
+            });
     g.close(true);
-    r.diffRemoved().forEach((k, c) -> {
-      Integer i = removedIndex.get(k);
-      if (i != null) {
-        g.add(i, Math.log1p(c));
-      }
-    });
+    r.diffRemoved()
+        .forEach(
+            (k, c) -> {
+              Integer i = removedIndex.get(k);
+              if (i != null) {
+                g.add(i, Math.log1p(c));
+              }
+            });
     g.close(true);
-    r.tokens().forEach(k -> {
-      Integer i = tokenIndex.get(k);
-      if (i != null) {
-        g.add(i, 1.0);
-      }
-    });
+    r.tokens()
+        .forEach(
+            k -> {
+              Integer i = tokenIndex.get(k);
+              if (i != null) {
+                g.add(i, 1.0);
+              }
+            });
     g.close(false);
     return new SparseVector(java.util.Arrays.copyOf(idx, g.n), java.util.Arrays.copyOf(val, g.n));
   }
@@ -304,8 +342,22 @@ public final class Vectorizer {
 
   @Override
   public String toString() {
-    return "Vectorizer[" + dims + " features: " + mean.length + " text, " + fixed.size() + " named, " + title.size()
-        + " title, " + body.size() + " words, " + added.size() + "+" + removed.size() + " diff, " + tokens.size()
+    return "Vectorizer["
+        + dims
+        + " features: "
+        + mean.length
+        + " text, "
+        + fixed.size()
+        + " named, "
+        + title.size()
+        + " title, "
+        + body.size()
+        + " words, "
+        + added.size()
+        + "+"
+        + removed.size()
+        + " diff, "
+        + tokens.size()
         + " labels/paths]";
   }
 }

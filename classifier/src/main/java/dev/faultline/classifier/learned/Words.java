@@ -2,7 +2,10 @@ package dev.faultline.classifier.learned;
 
 import java.util.Map;
 
-/** Lower-case words of 2 to 30 letters, digits and underscores that hold a letter: the bag-of-words tokens. */
+/**
+ * Lower-case words of 2 to 30 letters, digits and underscores that hold a letter: the bag-of-words
+ * tokens.
+ */
 final class Words {
   private Words() {}
 

@@ -15,17 +15,24 @@ import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
- * Validated answers in a directory, one small JSON file per answer under {@code <dir>/<first two hex>/<key>.json},
- * keyed by {@link #key}: the SHA-256 of (prompt version, model, item content). Re-classifying unchanged content asks
- * nothing. Files are written to a temporary name and moved into place atomically, so a crash never leaves a torn
- * answer and concurrent writers of the same key are harmless (same content). Only answers that passed
- * {@link AnswerParser} are stored; they are checked again when read.
+ * Validated answers in a directory, one small JSON file per answer under {@code <dir>/<first two
+ * hex>/<key>.json}, keyed by {@link #key}: the SHA-256 of (prompt version, model, item content).
+ * Re-classifying unchanged content asks nothing. Files are written to a temporary name and moved
+ * into place atomically, so a crash never leaves a torn answer and concurrent writers of the same
+ * key are harmless (same content). Only answers that passed {@link AnswerParser} are stored; they
+ * are checked again when read.
  */
 public final class AnswerCache {
 
   /** What the cache holds for one key. */
-  public record Entry(String key, String promptVersion, String model, String answer, long promptTokens,
-      long completionTokens, String origin) {}
+  public record Entry(
+      String key,
+      String promptVersion,
+      String model,
+      String answer,
+      long promptTokens,
+      long completionTokens,
+      String origin) {}
 
   private static final Pattern KEY = Pattern.compile("[0-9a-f]{64}");
 
@@ -42,7 +49,10 @@ public final class AnswerCache {
     return dir;
   }
 
-  /** The cache key of an item's content under a prompt version and a model: 64 lower-case hex digits. */
+  /**
+   * The cache key of an item's content under a prompt version and a model: 64 lower-case hex
+   * digits.
+   */
   public static String key(String promptVersion, String model, String itemContent) {
     return Prompt.sha256(promptVersion + "\n" + model + "\n" + itemContent);
   }
@@ -59,9 +69,15 @@ public final class AnswerCache {
     }
     try {
       JsonNode n = json.readTree(Files.readString(file(key), StandardCharsets.UTF_8));
-      return Optional.of(new Entry(key, n.path("prompt_version").asText(""), n.path("model").asText(""),
-          n.path("answer").toString(), n.path("usage").path("prompt_tokens").asLong(0),
-          n.path("usage").path("completion_tokens").asLong(0), n.path("origin").asText("")));
+      return Optional.of(
+          new Entry(
+              key,
+              n.path("prompt_version").asText(""),
+              n.path("model").asText(""),
+              n.path("answer").toString(),
+              n.path("usage").path("prompt_tokens").asLong(0),
+              n.path("usage").path("completion_tokens").asLong(0),
+              n.path("origin").asText("")));
     } catch (NoSuchFileException e) {
       return Optional.empty();
     } catch (IOException e) {
@@ -94,7 +110,8 @@ public final class AnswerCache {
     try {
       Files.writeString(tmp, o.toString() + "\n", StandardCharsets.UTF_8);
       try {
-        Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        Files.move(
+            tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
       } catch (AtomicMoveNotSupportedException x) {
         Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
       }

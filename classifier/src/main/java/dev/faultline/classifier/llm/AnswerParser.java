@@ -13,10 +13,11 @@ import java.util.Iterator;
 import java.util.Objects;
 
 /**
- * Checks a model's answer against {@link AnswerSchema}: it must be one JSON object with exactly the schema's
- * fields, every coded field one of its dimension's symbols, {@code distributed_specific} a boolean or null.
- * Anything else is a {@link Rejection} whose reason names the field and what was wrong; the caller then keeps the
- * offline label. Nothing is repaired or guessed: a model that answers in prose or invents a code is rejected.
+ * Checks a model's answer against {@link AnswerSchema}: it must be one JSON object with exactly the
+ * schema's fields, every coded field one of its dimension's symbols, {@code distributed_specific} a
+ * boolean or null. Anything else is a {@link Rejection} whose reason names the field and what was
+ * wrong; the caller then keeps the offline label. Nothing is repaired or guessed: a model that
+ * answers in prose or invents a code is rejected.
  */
 public final class AnswerParser {
 
@@ -72,18 +73,23 @@ public final class AnswerParser {
     }
     JsonNode d = n.get(AnswerSchema.DISTRIBUTED);
     if (!d.isNull() && !d.isBoolean()) {
-      return new Rejection("field '" + AnswerSchema.DISTRIBUTED + "' is not true, false or null: "
-          + abbreviate(d.toString()));
+      return new Rejection(
+          "field '"
+              + AnswerSchema.DISTRIBUTED
+              + "' is not true, false or null: "
+              + abbreviate(d.toString()));
     }
-    // The taxonomy resource and the enums are checked against each other (TaxonomyResourceTest), so valueOf holds.
-    return new Accepted(new Answer(
-        Kind.valueOf(n.get("kind").asText()),
-        Symptom.valueOf(n.get("symptom").asText()),
-        RootCause.valueOf(n.get("root_cause").asText()),
-        FixPattern.valueOf(n.get("fix_pattern").asText()),
-        Stage.valueOf(n.get("stage").asText()),
-        Phase.valueOf(n.get("phase").asText()),
-        d.isNull() ? null : d.asBoolean()));
+    // The taxonomy resource and the enums are checked against each other (TaxonomyResourceTest), so
+    // valueOf holds.
+    return new Accepted(
+        new Answer(
+            Kind.valueOf(n.get("kind").asText()),
+            Symptom.valueOf(n.get("symptom").asText()),
+            RootCause.valueOf(n.get("root_cause").asText()),
+            FixPattern.valueOf(n.get("fix_pattern").asText()),
+            Stage.valueOf(n.get("stage").asText()),
+            Phase.valueOf(n.get("phase").asText()),
+            d.isNull() ? null : d.asBoolean()));
   }
 
   /** The answer as the JSON object the schema describes, fields in schema order. */

@@ -11,11 +11,12 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * The JSON schema every answer must follow: one object with exactly the fields {@link #FIELDS}, each coded
- * dimension an enum of the taxonomy resource's symbols (proper codes, then NONE and UNKNOWN where the dimension has
- * them), {@code distributed_specific} true, false or null. Sent as {@code response_format} of type
- * {@code json_schema} with {@code strict: true}, which OpenAI, vLLM, Ollama and llama.cpp's server accept; the same
- * rules are checked again on return by {@link AnswerParser}.
+ * The JSON schema every answer must follow: one object with exactly the fields {@link #FIELDS},
+ * each coded dimension an enum of the taxonomy resource's symbols (proper codes, then NONE and
+ * UNKNOWN where the dimension has them), {@code distributed_specific} true, false or null. Sent as
+ * {@code response_format} of type {@code json_schema} with {@code strict: true}, which OpenAI,
+ * vLLM, Ollama and llama.cpp's server accept; the same rules are checked again on return by {@link
+ * AnswerParser}.
  */
 public final class AnswerSchema {
 
@@ -41,7 +42,9 @@ public final class AnswerSchema {
 
   /** Every field of an answer, in order. */
   public static final List<String> FIELDS =
-      java.util.stream.Stream.concat(CODED.keySet().stream(), java.util.stream.Stream.of(DISTRIBUTED)).toList();
+      java.util.stream.Stream.concat(
+              CODED.keySet().stream(), java.util.stream.Stream.of(DISTRIBUTED))
+          .toList();
 
   private final Taxonomy taxonomy;
   private final ObjectNode schema;
@@ -81,19 +84,21 @@ public final class AnswerSchema {
     ObjectNode s = json.createObjectNode();
     s.put("type", "object");
     ObjectNode props = s.putObject("properties");
-    CODED.forEach((field, dim) -> {
-      ObjectNode p = props.putObject(field);
-      p.put("type", "string");
-      Taxonomy.DimensionCodes d = taxonomy.dimension(dim);
-      if (d.description() != null) {
-        p.put("description", d.description());
-      }
-      ArrayNode e = p.putArray("enum");
-      d.allSymbols().forEach(e::add);
-    });
+    CODED.forEach(
+        (field, dim) -> {
+          ObjectNode p = props.putObject(field);
+          p.put("type", "string");
+          Taxonomy.DimensionCodes d = taxonomy.dimension(dim);
+          if (d.description() != null) {
+            p.put("description", d.description());
+          }
+          ArrayNode e = p.putArray("enum");
+          d.allSymbols().forEach(e::add);
+        });
     ObjectNode dist = props.putObject(DISTRIBUTED);
     dist.putArray("type").add("boolean").add("null");
-    dist.put("description",
+    dist.put(
+        "description",
         "true when the defect could not occur on a single device; null when the text cannot tell or no defect is reported");
     ArrayNode required = s.putArray("required");
     FIELDS.forEach(required::add);

@@ -6,9 +6,10 @@ import java.time.ZoneOffset;
 import java.util.Objects;
 
 /**
- * The daily request and token budget of one process, by UTC day: a request is refused once the day's requests or
- * tokens reached their limit. Tokens are known only after a reply, so the last request of a day may overshoot the
- * token limit by one reply. Thread-safe. Not shared between processes: each CLI run or task manager has its own.
+ * The daily request and token budget of one process, by UTC day: a request is refused once the
+ * day's requests or tokens reached their limit. Tokens are known only after a reply, so the last
+ * request of a day may overshoot the token limit by one reply. Thread-safe. Not shared between
+ * processes: each CLI run or task manager has its own.
  */
 public final class Budget {
 
@@ -29,10 +30,16 @@ public final class Budget {
   public synchronized void acquire() throws LlmException {
     roll();
     if (requests >= maxRequests) {
-      throw new LlmException("daily request budget of " + maxRequests + " reached (FAULTLINE_LLM_MAX_REQUESTS_PER_DAY)", false);
+      throw new LlmException(
+          "daily request budget of "
+              + maxRequests
+              + " reached (FAULTLINE_LLM_MAX_REQUESTS_PER_DAY)",
+          false);
     }
     if (tokens >= maxTokens) {
-      throw new LlmException("daily token budget of " + maxTokens + " reached (FAULTLINE_LLM_MAX_TOKENS_PER_DAY)", false);
+      throw new LlmException(
+          "daily token budget of " + maxTokens + " reached (FAULTLINE_LLM_MAX_TOKENS_PER_DAY)",
+          false);
     }
     requests++;
   }

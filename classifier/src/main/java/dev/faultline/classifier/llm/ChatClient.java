@@ -17,12 +17,14 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * An OpenAI-compatible chat-completions client ({@code POST {endpoint}/v1/chat/completions}), as served by vLLM,
- * Ollama, llama.cpp's server and hosted APIs. At most {@link LlmConfig#concurrency()} requests are in flight; each
- * has the configured timeout; 429, 5xx, timeouts and I/O errors are retried with exponential backoff (honouring a
- * {@code Retry-After} of seconds); every attempt takes one request from the {@link Budget}. After
- * {@link #BREAKER_FAILURES} items failed in a row the breaker opens for {@link #BREAKER_OPEN_MILLIS} ms and items
- * fall back at once instead of waiting for a dead endpoint. Tokens are counted from the reply's {@code usage}.
+ * An OpenAI-compatible chat-completions client ({@code POST {endpoint}/v1/chat/completions}), as
+ * served by vLLM, Ollama, llama.cpp's server and hosted APIs. At most {@link
+ * LlmConfig#concurrency()} requests are in flight; each has the configured timeout; 429, 5xx,
+ * timeouts and I/O errors are retried with exponential backoff (honouring a {@code Retry-After} of
+ * seconds); every attempt takes one request from the {@link Budget}. After {@link
+ * #BREAKER_FAILURES} items failed in a row the breaker opens for {@link #BREAKER_OPEN_MILLIS} ms
+ * and items fall back at once instead of waiting for a dead endpoint. Tokens are counted from the
+ * reply's {@code usage}.
  */
 public final class ChatClient {
 
@@ -47,12 +49,14 @@ public final class ChatClient {
   private final AtomicLong openUntil = new AtomicLong();
 
   /**
-   * @param http built with {@link #httpClient(LlmConfig)} or any client; the request timeout is set per request
+   * @param http built with {@link #httpClient(LlmConfig)} or any client; the request timeout is set
+   *     per request
    */
   public ChatClient(LlmConfig config, HttpClient http, Budget budget, LlmStats stats) {
     this.config = Objects.requireNonNull(config, "config");
     if (!config.endpointConfigured()) {
-      throw new IllegalArgumentException("no endpoint configured: set " + LlmConfig.PREFIX + "ENDPOINT");
+      throw new IllegalArgumentException(
+          "no endpoint configured: set " + LlmConfig.PREFIX + "ENDPOINT");
     }
     this.http = Objects.requireNonNull(http, "http");
     this.budget = Objects.requireNonNull(budget, "budget");
@@ -62,15 +66,19 @@ public final class ChatClient {
 
   /** An HTTP client with the configured connect timeout. */
   public static HttpClient httpClient(LlmConfig config) {
-    return HttpClient.newBuilder().connectTimeout(config.connectTimeout()).version(HttpClient.Version.HTTP_1_1).build();
+    return HttpClient.newBuilder()
+        .connectTimeout(config.connectTimeout())
+        .version(HttpClient.Version.HTTP_1_1)
+        .build();
   }
 
   /**
-   * The chat-completions request body: {@code model}, {@code messages} ({@code role}, {@code content}),
-   * {@code response_format} and {@code temperature} 0. The same body goes into a Batch API line.
+   * The chat-completions request body: {@code model}, {@code messages} ({@code role}, {@code
+   * content}), {@code response_format} and {@code temperature} 0. The same body goes into a Batch
+   * API line.
    */
-  public static ObjectNode requestBody(ObjectMapper json, String model, List<Prompt.Message> messages,
-      ObjectNode responseFormat) {
+  public static ObjectNode requestBody(
+      ObjectMapper json, String model, List<Prompt.Message> messages, ObjectNode responseFormat) {
     ObjectNode body = json.createObjectNode();
     body.put("model", model);
     ArrayNode ms = body.putArray("messages");
@@ -82,7 +90,10 @@ public final class ChatClient {
     return body;
   }
 
-  /** Sends one request body (retrying as configured) and returns the reply, or throws with the reason. */
+  /**
+   * Sends one request body (retrying as configured) and returns the reply, or throws with the
+   * reason.
+   */
   public Reply complete(ObjectNode body) throws LlmException {
     long now = System.currentTimeMillis();
     if (openUntil.get() > now) {
@@ -106,11 +117,12 @@ public final class ChatClient {
 
   private Reply attempt(ObjectNode body) throws LlmException {
     byte[] payload = body.toString().getBytes(StandardCharsets.UTF_8);
-    HttpRequest.Builder rb = HttpRequest.newBuilder(config.chatCompletions())
-        .timeout(config.requestTimeout())
-        .header("Content-Type", "application/json")
-        .header("Accept", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofByteArray(payload));
+    HttpRequest.Builder rb =
+        HttpRequest.newBuilder(config.chatCompletions())
+            .timeout(config.requestTimeout())
+            .header("Content-Type", "application/json")
+            .header("Accept", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofByteArray(payload));
     if (config.apiKey() != null) {
       rb.header("Authorization", "Bearer " + config.apiKey());
     }
@@ -154,16 +166,20 @@ public final class ChatClient {
       if (status != 429 && status < 500) {
         throw new LlmException(last);
       }
-      backoff(attempt, resp.headers().firstValue("Retry-After").map(ChatClient::seconds).orElse(0L));
+      backoff(
+          attempt, resp.headers().firstValue("Retry-After").map(ChatClient::seconds).orElse(0L));
     }
-    throw new LlmException(last + (config.maxRetries() > 0 ? " (after " + config.maxRetries() + " retries)" : ""));
+    throw new LlmException(
+        last + (config.maxRetries() > 0 ? " (after " + config.maxRetries() + " retries)" : ""));
   }
 
   private void backoff(int attempt, long atLeastMillis) throws LlmException {
     if (attempt >= config.maxRetries()) {
       return;
     }
-    long millis = Math.min(MAX_BACKOFF_MILLIS, Math.max(atLeastMillis, config.backoff().toMillis() << attempt));
+    long millis =
+        Math.min(
+            MAX_BACKOFF_MILLIS, Math.max(atLeastMillis, config.backoff().toMillis() << attempt));
     try {
       Thread.sleep(millis);
     } catch (InterruptedException e) {

@@ -16,10 +16,11 @@ import java.util.Objects;
 import java.util.stream.Stream;
 
 /**
- * A labelled example set the user points to (a JSONL file in the training format, or a directory of them, e.g.
- * {@code ../shared/train/}; in production, e.g., an export of the graph's human-given labels), embedded with the
- * offline tier's encoder so the prompt can show the k nearest examples: a short excerpt of each and its labels.
- * Only excerpts of at most {@link #EXCERPT_CHARS} characters are kept in memory; nothing is written anywhere.
+ * A labelled example set the user points to (a JSONL file in the training format, or a directory of
+ * them, e.g. {@code ../shared/train/}; in production, e.g., an export of the graph's human-given
+ * labels), embedded with the offline tier's encoder so the prompt can show the k nearest examples:
+ * a short excerpt of each and its labels. Only excerpts of at most {@link #EXCERPT_CHARS}
+ * characters are kept in memory; nothing is written anywhere.
  */
 public final class ExampleSet {
 
@@ -30,7 +31,8 @@ public final class ExampleSet {
    * One labelled example.
    *
    * @param id {@code owner/repo#n} or a commit
-   * @param excerpt the start of its title and text, whitespace collapsed, at most {@link #EXCERPT_CHARS} characters
+   * @param excerpt the start of its title and text, whitespace collapsed, at most {@link
+   *     #EXCERPT_CHARS} characters
    * @param labels gold field name to code, in answer order
    */
   public record Example(String id, String excerpt, Map<String, String> labels) {}
@@ -55,14 +57,16 @@ public final class ExampleSet {
    *
    * @throws TrainingData.BadInput a line is not a labelled record (file and line named)
    */
-  public static ExampleSet load(Path fileOrDir, TextEmbedder embedder) throws IOException, TrainingData.BadInput {
+  public static ExampleSet load(Path fileOrDir, TextEmbedder embedder)
+      throws IOException, TrainingData.BadInput {
     return load(fileOrDir, embedder, embedder);
   }
 
   /**
    * Reads and embeds a labelled file or directory with one encoder (e.g. a {@link
-   * dev.faultline.classifier.learned.CachedEmbedder} that remembers the examples' vectors between runs) and embeds
-   * the items asked about with another of the same name (one that remembers nothing).
+   * dev.faultline.classifier.learned.CachedEmbedder} that remembers the examples' vectors between
+   * runs) and embeds the items asked about with another of the same name (one that remembers
+   * nothing).
    */
   public static ExampleSet load(Path fileOrDir, TextEmbedder forExamples, TextEmbedder forItems)
       throws IOException, TrainingData.BadInput {
@@ -107,8 +111,9 @@ public final class ExampleSet {
   }
 
   /**
-   * The k examples nearest to an item by cosine similarity of their text vectors, most similar first. An example
-   * with the item's own id ({@code repo#number}) is skipped, so an item never sees its own labels.
+   * The k examples nearest to an item by cosine similarity of their text vectors, most similar
+   * first. An example with the item's own id ({@code repo#number}) is skipped, so an item never
+   * sees its own labels.
    */
   public List<Near> nearest(IssueText item, int k) {
     if (k <= 0 || examples.isEmpty()) {
@@ -124,7 +129,9 @@ public final class ExampleSet {
         order.add(i);
       }
     }
-    order.sort(java.util.Comparator.comparingDouble((Integer i) -> -sims[i]).thenComparing(i -> examples.get(i).id()));
+    order.sort(
+        java.util.Comparator.comparingDouble((Integer i) -> -sims[i])
+            .thenComparing(i -> examples.get(i).id()));
     List<Near> out = new ArrayList<>();
     for (int i = 0; i < Math.min(k, order.size()); i++) {
       out.add(new Near(examples.get(order.get(i)), sims[order.get(i)]));
@@ -132,7 +139,10 @@ public final class ExampleSet {
     return out;
   }
 
-  /** The start of an item's title and text, whitespace collapsed, at most {@link #EXCERPT_CHARS} characters. */
+  /**
+   * The start of an item's title and text, whitespace collapsed, at most {@link #EXCERPT_CHARS}
+   * characters.
+   */
   static String excerpt(IssueText t) {
     String s = (t.title() + " — " + t.body()).replaceAll("\\s+", " ").strip();
     return s.length() <= EXCERPT_CHARS ? s : s.substring(0, EXCERPT_CHARS - 1) + "…";

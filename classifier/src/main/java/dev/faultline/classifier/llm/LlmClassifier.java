@@ -18,15 +18,17 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The language-model tier: for each item a cached answer (keyed by prompt version, model and item content), else,
- * when an endpoint is configured and the budget allows, the endpoint's answer (validated, then cached), else the
- * offline tier's answer. The model's labels win over the offline tier's; a person's GitHub label (human-given in
- * the offline answer) wins over both. Framework and versions always come from the offline tier.
+ * The language-model tier: for each item a cached answer (keyed by prompt version, model and item
+ * content), else, when an endpoint is configured and the budget allows, the endpoint's answer
+ * (validated, then cached), else the offline tier's answer. The model's labels win over the offline
+ * tier's; a person's GitHub label (human-given in the offline answer) wins over both. Framework and
+ * versions always come from the offline tier.
  *
- * <p>Evidence says where each label came from: {@code llm:<model> prompt <version>} (and {@code cached}), or
- * {@code fallback: <reason>; } before the offline tier's own evidence. The confidence of a model's label is
- * {@link LlmConfig#confidence()}, a fixed configured value (default 0.9): chat models give no calibrated
- * probability, so this is a statement of trust in the tier, not a measurement.
+ * <p>Evidence says where each label came from: {@code llm:<model> prompt <version>} (and {@code
+ * cached}), or {@code fallback: <reason>; } before the offline tier's own evidence. The confidence
+ * of a model's label is {@link LlmConfig#confidence()}, a fixed configured value (default 0.9):
+ * chat models give no calibrated probability, so this is a statement of trust in the tier, not a
+ * measurement.
  *
  * <p>Thread-safe when its collaborators are (they are).
  */
@@ -41,7 +43,8 @@ public final class LlmClassifier implements DefectClassifier {
    * @param reason why the offline answer was kept; null when the model answered
    * @param cached whether the model's answer came from the cache (no request)
    */
-  public record Outcome(Classification classification, String source, String reason, boolean cached) {
+  public record Outcome(
+      Classification classification, String source, String reason, boolean cached) {
     /** Whether the model's answer was used. */
     public boolean answered() {
       return reason == null;
@@ -66,8 +69,15 @@ public final class LlmClassifier implements DefectClassifier {
    * @param client the endpoint, or null to use cached answers only
    * @param examples the example set, loaded on the first request that needs it; null for none
    */
-  public LlmClassifier(DefectClassifier offline, LlmConfig config, Prompt prompt, AnswerSchema schema,
-      AnswerCache cache, ChatClient client, Supplier<ExampleSet> examples, LlmStats stats) {
+  public LlmClassifier(
+      DefectClassifier offline,
+      LlmConfig config,
+      Prompt prompt,
+      AnswerSchema schema,
+      AnswerCache cache,
+      ChatClient client,
+      Supplier<ExampleSet> examples,
+      LlmStats stats) {
     this.offline = Objects.requireNonNull(offline, "offline");
     this.config = Objects.requireNonNull(config, "config");
     this.prompt = Objects.requireNonNull(prompt, "prompt");
@@ -79,10 +89,13 @@ public final class LlmClassifier implements DefectClassifier {
     this.stats = Objects.requireNonNull(stats, "stats");
     if (config.model() == null) {
       throw new IllegalArgumentException(
-          "the language-model tier needs a model name: set " + LlmConfig.PREFIX + "MODEL (or --model)");
+          "the language-model tier needs a model name: set "
+              + LlmConfig.PREFIX
+              + "MODEL (or --model)");
     }
     if (prompt.k() > 0 && examples == null) {
-      throw new IllegalArgumentException("a prompt with " + prompt.k() + " examples needs an example set");
+      throw new IllegalArgumentException(
+          "a prompt with " + prompt.k() + " examples needs an example set");
     }
   }
 
@@ -118,8 +131,10 @@ public final class LlmClassifier implements DefectClassifier {
 
   /** The request body the endpoint (or a Batch API line) gets for an item. */
   public ObjectNode requestBody(IssueText in) {
-    List<ExampleSet.Near> near = prompt.k() > 0 ? examples.get().nearest(in, prompt.k()) : List.of();
-    return ChatClient.requestBody(json, config.model(), prompt.messages(in, near), schema.responseFormat(json));
+    List<ExampleSet.Near> near =
+        prompt.k() > 0 ? examples.get().nearest(in, prompt.k()) : List.of();
+    return ChatClient.requestBody(
+        json, config.model(), prompt.messages(in, near), schema.responseFormat(json));
   }
 
   /** Classifies an item and says where its labels came from. */
@@ -135,11 +150,15 @@ public final class LlmClassifier implements DefectClassifier {
           stats.answered.incrementAndGet();
           return new Outcome(merge(base, a.answer(), true), source(), null, true);
         }
-        LOG.warn("cached answer {} is invalid ({}); asking again", key, ((AnswerParser.Rejection) r).reason());
+        LOG.warn(
+            "cached answer {} is invalid ({}); asking again",
+            key,
+            ((AnswerParser.Rejection) r).reason());
       }
     }
     if (client == null) {
-      return fallback(base, "no cached answer and no endpoint configured (" + LlmConfig.PREFIX + "ENDPOINT)");
+      return fallback(
+          base, "no cached answer and no endpoint configured (" + LlmConfig.PREFIX + "ENDPOINT)");
     }
     ChatClient.Reply reply;
     try {
@@ -154,8 +173,15 @@ public final class LlmClassifier implements DefectClassifier {
     Answer answer = ((AnswerParser.Accepted) r).answer();
     if (cache != null) {
       try {
-        cache.put(new AnswerCache.Entry(key, prompt.version(), config.model(), parser.format(answer),
-            reply.promptTokens(), reply.completionTokens(), "endpoint"));
+        cache.put(
+            new AnswerCache.Entry(
+                key,
+                prompt.version(),
+                config.model(),
+                parser.format(answer),
+                reply.promptTokens(),
+                reply.completionTokens(),
+                "endpoint"));
       } catch (IOException e) {
         LOG.warn("cannot cache the answer {} in {}: {}", key, cache.dir(), e.toString());
       }
@@ -171,10 +197,19 @@ public final class LlmClassifier implements DefectClassifier {
   private Outcome fallback(Classification base, String reason) {
     stats.fallbacks.incrementAndGet();
     String p = "fallback: " + reason + "; ";
-    Classification c = new Classification(
-        prefix(base.kind(), p), prefix(base.symptom(), p), prefix(base.symptomClass(), p),
-        prefix(base.rootCause(), p), prefix(base.fixPattern(), p), prefix(base.stage(), p), prefix(base.phase(), p),
-        prefix(base.distributedSpecific(), p), base.framework(), base.versions(), base.classifierVersion());
+    Classification c =
+        new Classification(
+            prefix(base.kind(), p),
+            prefix(base.symptom(), p),
+            prefix(base.symptomClass(), p),
+            prefix(base.rootCause(), p),
+            prefix(base.fixPattern(), p),
+            prefix(base.stage(), p),
+            prefix(base.phase(), p),
+            prefix(base.distributedSpecific(), p),
+            base.framework(),
+            base.versions(),
+            base.classifierVersion());
     return new Outcome(c, "fallback", reason, false);
   }
 
@@ -186,14 +221,23 @@ public final class LlmClassifier implements DefectClassifier {
     String ev = source() + " prompt " + prompt.version() + (cached ? " (cached answer)" : "");
     Label<Symptom> symptom = pick(base.symptom(), a.symptom(), ev);
     return new Classification(
-        pick(base.kind(), a.kind(), ev), symptom, symptomClass(base.symptomClass(), symptom),
-        pick(base.rootCause(), a.rootCause(), ev), pick(base.fixPattern(), a.fixPattern(), ev),
-        pick(base.stage(), a.stage(), ev), pick(base.phase(), a.phase(), ev),
-        pick(base.distributedSpecific(), a.distributedSpecific(), ev), base.framework(), base.versions(), version());
+        pick(base.kind(), a.kind(), ev),
+        symptom,
+        symptomClass(base.symptomClass(), symptom),
+        pick(base.rootCause(), a.rootCause(), ev),
+        pick(base.fixPattern(), a.fixPattern(), ev),
+        pick(base.stage(), a.stage(), ev),
+        pick(base.phase(), a.phase(), ev),
+        pick(base.distributedSpecific(), a.distributedSpecific(), ev),
+        base.framework(),
+        base.versions(),
+        version());
   }
 
   private <T> Label<T> pick(Label<T> offlineLabel, T value, String evidence) {
-    return offlineLabel.humanGiven() ? offlineLabel : Label.predicted(value, config.confidence(), evidence);
+    return offlineLabel.humanGiven()
+        ? offlineLabel
+        : Label.predicted(value, config.confidence(), evidence);
   }
 
   private Label<SymptomClass> symptomClass(Label<SymptomClass> offlineLabel, Label<Symptom> s) {
@@ -202,7 +246,11 @@ public final class LlmClassifier implements DefectClassifier {
     }
     Symptom v = s.value();
     Taxonomy t = schema.taxonomy();
-    String cls = v == Symptom.NONE || v == Symptom.UNKNOWN ? v.name() : t.symptomClassOf(v.name()).orElse("UNKNOWN");
-    return Label.predicted(SymptomClass.valueOf(cls), s.confidence(), "class of " + v + " in " + t.version());
+    String cls =
+        v == Symptom.NONE || v == Symptom.UNKNOWN
+            ? v.name()
+            : t.symptomClassOf(v.name()).orElse("UNKNOWN");
+    return Label.predicted(
+        SymptomClass.valueOf(cls), s.confidence(), "class of " + v + " in " + t.version());
   }
 }

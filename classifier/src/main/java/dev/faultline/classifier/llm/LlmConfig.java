@@ -13,11 +13,11 @@ import java.util.Map;
 import java.util.Properties;
 
 /**
- * Configuration of the language-model tier, immutable, parsed once. The tier is off unless an endpoint is set
- * ({@link #endpointConfigured()}); answers already in a cache are used without one.
+ * Configuration of the language-model tier, immutable, parsed once. The tier is off unless an
+ * endpoint is set ({@link #endpointConfigured()}); answers already in a cache are used without one.
  *
- * <p>Every setting is an environment variable {@code FAULTLINE_LLM_*} or the same key in a properties file
- * ({@code FAULTLINE_LLM_CONFIG}, or {@code --llm-config}), the environment winning:
+ * <p>Every setting is an environment variable {@code FAULTLINE_LLM_*} or the same key in a
+ * properties file ({@code FAULTLINE_LLM_CONFIG}, or {@code --llm-config}), the environment winning:
  *
  * <table>
  *   <caption>settings</caption>
@@ -83,10 +83,15 @@ public record LlmConfig(
     }
     if (endpoint != null && model == null) {
       throw new IllegalArgumentException(
-          PREFIX + "ENDPOINT is set but " + PREFIX + "MODEL is not: name the model the server serves");
+          PREFIX
+              + "ENDPOINT is set but "
+              + PREFIX
+              + "MODEL is not: name the model the server serves");
     }
-    if (endpoint != null && !("http".equals(endpoint.getScheme()) || "https".equals(endpoint.getScheme()))) {
-      throw new IllegalArgumentException(PREFIX + "ENDPOINT must be an http(s) URL, not '" + endpoint + "'");
+    if (endpoint != null
+        && !("http".equals(endpoint.getScheme()) || "https".equals(endpoint.getScheme()))) {
+      throw new IllegalArgumentException(
+          PREFIX + "ENDPOINT must be an http(s) URL, not '" + endpoint + "'");
     }
     positive(connectTimeout, "CONNECT_TIMEOUT_MS");
     positive(requestTimeout, "TIMEOUT_MS");
@@ -102,7 +107,8 @@ public record LlmConfig(
       throw new IllegalArgumentException(PREFIX + "PRICE_*_PER_1K must be >= 0");
     }
     if (!(confidence >= 0 && confidence <= 1)) {
-      throw new IllegalArgumentException(PREFIX + "CONFIDENCE must be between 0 and 1, not " + confidence);
+      throw new IllegalArgumentException(
+          PREFIX + "CONFIDENCE must be between 0 and 1, not " + confidence);
     }
   }
 
@@ -117,35 +123,41 @@ public record LlmConfig(
   }
 
   /**
-   * Settings from an environment map over a properties file (the one given, else the one {@value #CONFIG_FILE}
-   * names, else none).
+   * Settings from an environment map over a properties file (the one given, else the one {@value
+   * #CONFIG_FILE} names, else none).
    */
   public static LlmConfig fromEnvironment(Map<String, String> env, Path propertiesFile) {
     return from(settings(env, propertiesFile));
   }
 
   /**
-   * The {@code FAULTLINE_LLM_*} settings of an environment map over a properties file (the one given, else the one
-   * {@value #CONFIG_FILE} names, else none), with the API key under its variable's name: what {@link #from} reads.
-   * A job carries this map to its task managers and parses it there.
+   * The {@code FAULTLINE_LLM_*} settings of an environment map over a properties file (the one
+   * given, else the one {@value #CONFIG_FILE} names, else none), with the API key under its
+   * variable's name: what {@link #from} reads. A job carries this map to its task managers and
+   * parses it there.
    */
   public static Map<String, String> settings(Map<String, String> env, Path propertiesFile) {
     Map<String, String> merged = new HashMap<>();
-    Path file = propertiesFile != null ? propertiesFile : env.containsKey(CONFIG_FILE) ? Path.of(env.get(CONFIG_FILE)) : null;
+    Path file =
+        propertiesFile != null
+            ? propertiesFile
+            : env.containsKey(CONFIG_FILE) ? Path.of(env.get(CONFIG_FILE)) : null;
     if (file != null) {
       Properties p = new Properties();
       try (Reader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
         p.load(r);
       } catch (IOException e) {
-        throw new IllegalArgumentException("cannot read the language-model settings file " + file + ": " + e.getMessage());
+        throw new IllegalArgumentException(
+            "cannot read the language-model settings file " + file + ": " + e.getMessage());
       }
       p.stringPropertyNames().forEach(n -> merged.put(n, p.getProperty(n).strip()));
     }
-    env.forEach((key, v) -> {
-      if (key.startsWith(PREFIX)) {
-        merged.put(key, v);
-      }
-    });
+    env.forEach(
+        (key, v) -> {
+          if (key.startsWith(PREFIX)) {
+            merged.put(key, v);
+          }
+        });
     String keyEnv = merged.getOrDefault(PREFIX + "API_KEY_ENV", DEFAULT_API_KEY_ENV);
     if (env.containsKey(keyEnv)) {
       merged.put(keyEnv, env.get(keyEnv));
@@ -153,7 +165,10 @@ public record LlmConfig(
     return merged;
   }
 
-  /** Settings from a map of {@code FAULTLINE_LLM_*} keys (the API key is looked up under its variable's name). */
+  /**
+   * Settings from a map of {@code FAULTLINE_LLM_*} keys (the API key is looked up under its
+   * variable's name).
+   */
   public static LlmConfig from(Map<String, String> s) {
     String endpoint = blankToNull(s.get(PREFIX + "ENDPOINT"));
     String keyEnv = s.getOrDefault(PREFIX + "API_KEY_ENV", DEFAULT_API_KEY_ENV);
@@ -193,14 +208,44 @@ public record LlmConfig(
 
   /** A copy with another model. */
   public LlmConfig withModel(String m) {
-    return new LlmConfig(endpoint, m, apiKeyEnv, apiKey, connectTimeout, requestTimeout, maxRetries, backoff,
-        concurrency, maxRequestsPerDay, maxTokensPerDay, priceInputPer1k, priceOutputPer1k, examples, k, confidence);
+    return new LlmConfig(
+        endpoint,
+        m,
+        apiKeyEnv,
+        apiKey,
+        connectTimeout,
+        requestTimeout,
+        maxRetries,
+        backoff,
+        concurrency,
+        maxRequestsPerDay,
+        maxTokensPerDay,
+        priceInputPer1k,
+        priceOutputPer1k,
+        examples,
+        k,
+        confidence);
   }
 
   /** A copy with another example set (null: none). */
   public LlmConfig withExamples(Path file) {
-    return new LlmConfig(endpoint, model, apiKeyEnv, apiKey, connectTimeout, requestTimeout, maxRetries, backoff,
-        concurrency, maxRequestsPerDay, maxTokensPerDay, priceInputPer1k, priceOutputPer1k, file, k, confidence);
+    return new LlmConfig(
+        endpoint,
+        model,
+        apiKeyEnv,
+        apiKey,
+        connectTimeout,
+        requestTimeout,
+        maxRetries,
+        backoff,
+        concurrency,
+        maxRequestsPerDay,
+        maxTokensPerDay,
+        priceInputPer1k,
+        priceOutputPer1k,
+        file,
+        k,
+        confidence);
   }
 
   /** The cost in the configured currency of the given tokens. */
@@ -210,13 +255,27 @@ public record LlmConfig(
 
   @Override
   public String toString() {
-    return String.format(Locale.ROOT,
+    return String.format(
+        Locale.ROOT,
         "LlmConfig[endpoint=%s, model=%s, apiKey=%s (from %s), timeouts=%dms/%dms, retries=%d, backoff=%dms,"
             + " concurrency=%d, budget/day=%d requests, %d tokens, price/1k=%s in, %s out, examples=%s, k=%d,"
             + " confidence=%s]",
-        endpoint, model, apiKey == null ? "none" : "****", apiKeyEnv, connectTimeout.toMillis(),
-        requestTimeout.toMillis(), maxRetries, backoff.toMillis(), concurrency, maxRequestsPerDay, maxTokensPerDay,
-        priceInputPer1k, priceOutputPer1k, examples, k, confidence);
+        endpoint,
+        model,
+        apiKey == null ? "none" : "****",
+        apiKeyEnv,
+        connectTimeout.toMillis(),
+        requestTimeout.toMillis(),
+        maxRetries,
+        backoff.toMillis(),
+        concurrency,
+        maxRequestsPerDay,
+        maxTokensPerDay,
+        priceInputPer1k,
+        priceOutputPer1k,
+        examples,
+        k,
+        confidence);
   }
 
   private static URI uri(String s) {

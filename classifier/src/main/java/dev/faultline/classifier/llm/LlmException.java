@@ -1,6 +1,9 @@
 package dev.faultline.classifier.llm;
 
-/** A request to the model that gave no usable reply; the message is the reason recorded with the fallback label. */
+/**
+ * A request to the model that gave no usable reply; the message is the reason recorded with the
+ * fallback label.
+ */
 public final class LlmException extends Exception {
 
   private final boolean endpointFault;
@@ -11,7 +14,8 @@ public final class LlmException extends Exception {
   }
 
   /**
-   * @param endpointFault false when the request was refused here (budget), which says nothing of the endpoint
+   * @param endpointFault false when the request was refused here (budget), which says nothing of
+   *     the endpoint
    */
   public LlmException(String reason, boolean endpointFault) {
     super(reason);

@@ -4,9 +4,9 @@ import java.util.Locale;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Counters of the language-model tier, thread-safe: HTTP requests (every attempt, retries included), tokens as the
- * endpoint reports them in {@code usage}, cache hits, answers given, fallbacks to the offline tier, failed requests
- * and the total latency of successful ones.
+ * Counters of the language-model tier, thread-safe: HTTP requests (every attempt, retries
+ * included), tokens as the endpoint reports them in {@code usage}, cache hits, answers given,
+ * fallbacks to the offline tier, failed requests and the total latency of successful ones.
  */
 public final class LlmStats {
   final AtomicLong requests = new AtomicLong();
@@ -30,7 +30,10 @@ public final class LlmStats {
     return retries.get();
   }
 
-  /** Requests that failed for good (after their retries) or were refused by the budget or the circuit breaker. */
+  /**
+   * Requests that failed for good (after their retries) or were refused by the budget or the
+   * circuit breaker.
+   */
   public long failures() {
     return failures.get();
   }
@@ -66,10 +69,18 @@ public final class LlmStats {
 
   @Override
   public String toString() {
-    return String.format(Locale.ROOT,
+    return String.format(
+        Locale.ROOT,
         "%d requests (%d retries, %d failed), %d prompt + %d completion tokens, %d cache hits, %d answered,"
             + " %d fallbacks, mean latency %.0f ms",
-        requests(), retries(), failures(), promptTokens(), completionTokens(), cacheHits(), answered(), fallbacks(),
+        requests(),
+        retries(),
+        failures(),
+        promptTokens(),
+        completionTokens(),
+        cacheHits(),
+        answered(),
+        fallbacks(),
         meanLatencyMillis());
   }
 }

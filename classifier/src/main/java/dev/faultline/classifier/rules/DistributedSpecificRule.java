@@ -7,10 +7,15 @@ import dev.faultline.schemas.taxonomy.Kind;
 import dev.faultline.schemas.taxonomy.Symptom;
 import java.util.Locale;
 
-/** Distributed-specific: whether the defect needs several devices to occur. Depends on the kind and the symptom. */
+/**
+ * Distributed-specific: whether the defect needs several devices to occur. Depends on the kind and
+ * the symptom.
+ */
 public final class DistributedSpecificRule {
 
-  /** Distributed words needed (weighted, see {@link #decide}) to call a defect distributed-specific. */
+  /**
+   * Distributed words needed (weighted, see {@link #decide}) to call a defect distributed-specific.
+   */
   private static final double DISTRIBUTED_MIN_SCORE = 3.0;
 
   /**
@@ -31,21 +36,32 @@ public final class DistributedSpecificRule {
         break;
     }
     Features f = c.f();
-    double d = f.score(Cue.DISTRIBUTED) + 0.4 * f.score(Cue.DISTRIBUTED_WEAK)
-        + 2.0 * f.score(Cue.INIT_DISTRIBUTED);
+    double d =
+        f.score(Cue.DISTRIBUTED)
+            + 0.4 * f.score(Cue.DISTRIBUTED_WEAK)
+            + 2.0 * f.score(Cue.INIT_DISTRIBUTED);
     double single = f.score(Cue.SINGLE_DEVICE);
     if (d >= DISTRIBUTED_MIN_SCORE && single < d) {
-      String p = f.phrase(Cue.DISTRIBUTED) != null ? f.phrase(Cue.DISTRIBUTED) : f.phrase(Cue.DISTRIBUTED_WEAK);
+      String p =
+          f.phrase(Cue.DISTRIBUTED) != null
+              ? f.phrase(Cue.DISTRIBUTED)
+              : f.phrase(Cue.DISTRIBUTED_WEAK);
       return Label.predicted(true, Math.min(0.9, 0.5 + d / 20), "distributed words ('" + p + "')");
     }
     if (single > 0) {
-      return Label.predicted(false, 0.5, "single-device words ('" + f.phrase(Cue.SINGLE_DEVICE) + "')");
+      return Label.predicted(
+          false, 0.5, "single-device words ('" + f.phrase(Cue.SINGLE_DEVICE) + "')");
     }
     if (!c.pr() && d == 0 && (s == Symptom.RUNTIME_CRASH || s == Symptom.FEATURE_MALFUNCTION)) {
       return Label.predicted(false, 0.4, "no distributed words at all");
     }
-    return Label.predicted(null, 0.3, String.format(Locale.ROOT,
-        "cannot tell whether it needs several devices (distributed words score %.1f, below %.0f)", d,
-        DISTRIBUTED_MIN_SCORE));
+    return Label.predicted(
+        null,
+        0.3,
+        String.format(
+            Locale.ROOT,
+            "cannot tell whether it needs several devices (distributed words score %.1f, below %.0f)",
+            d,
+            DISTRIBUTED_MIN_SCORE));
   }
 }

@@ -17,8 +17,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * What every dimension's rule reads about one issue or pull request: the text by zone, the cues found in it, and a
- * few facts decided once. Built once per classification by {@link #gather}; immutable.
+ * What every dimension's rule reads about one issue or pull request: the text by zone, the cues
+ * found in it, and a few facts decided once. Built once per classification by {@link #gather};
+ * immutable.
  *
  * @param in the input
  * @param f the cues found, counted per zone
@@ -26,10 +27,17 @@ import java.util.regex.Pattern;
  * @param pr whether the input is a merged pull request itself
  * @param mergedFix whether it is, or links, a merged pull request
  * @param tag the title's leading tag ({@code [BUG]}, {@code 【Feature】}), lower case, or empty
- * @param allText title, body and comments, one per line: where the framework and versions are looked for
+ * @param allText title, body and comments, one per line: where the framework and versions are
+ *     looked for
  */
 public record Evidence(
-    IssueText in, Features f, TextIndex index, boolean pr, boolean mergedFix, String tag, String allText) {
+    IssueText in,
+    Features f,
+    TextIndex index,
+    boolean pr,
+    boolean mergedFix,
+    String tag,
+    String allText) {
 
   static final Pattern TITLE_TAG = Pattern.compile("^\\s*[\\[【(]\\s*([^\\]】)]{1,40}?)\\s*[\\]】)]");
 
@@ -42,7 +50,10 @@ public record Evidence(
     StringBuilder all = new StringBuilder(in.title().length() + in.body().length() + 64);
     all.append(in.title()).append('\n').append(in.body());
     for (Comment c : in.comments()) {
-      index.add(c.maintainer() ? Zone.MAINTAINER_COMMENT : Zone.COMMENT, ToolReport.withoutFixedLines(c.body()), tokenizer);
+      index.add(
+          c.maintainer() ? Zone.MAINTAINER_COMMENT : Zone.COMMENT,
+          ToolReport.withoutFixedLines(c.body()),
+          tokenizer);
       all.append('\n').append(c.body());
     }
     boolean mergedFix = pr;

@@ -32,21 +32,35 @@ public final class FixPatternRule {
     if (kind == Kind.OTHER) {
       return Label.predicted(FixPattern.UNKNOWN, 0.8, "no defect");
     }
-    int resolvedInThread = f.count(Cue.RESOLVED, Zone.COMMENT) + f.count(Cue.RESOLVED, Zone.MAINTAINER_COMMENT);
-    int versionFixInThread = f.count(Cue.VERSION_FIX, Zone.COMMENT) + f.count(Cue.VERSION_FIX, Zone.MAINTAINER_COMMENT)
-        + f.count(Cue.VERSION_FIX, Zone.PR_TITLE);
+    int resolvedInThread =
+        f.count(Cue.RESOLVED, Zone.COMMENT) + f.count(Cue.RESOLVED, Zone.MAINTAINER_COMMENT);
+    int versionFixInThread =
+        f.count(Cue.VERSION_FIX, Zone.COMMENT)
+            + f.count(Cue.VERSION_FIX, Zone.MAINTAINER_COMMENT)
+            + f.count(Cue.VERSION_FIX, Zone.PR_TITLE);
     if (resolvedInThread > 0 && versionFixInThread > 0) {
-      return Label.predicted(FixPattern.VERSION_DEPENDENCY_MANAGEMENT, 0.55,
+      return Label.predicted(
+          FixPattern.VERSION_DEPENDENCY_MANAGEMENT,
+          0.55,
           "thread reports it resolved by '" + f.phrase(Cue.VERSION_FIX) + "'");
     }
-    boolean installSymptom = symptom == Symptom.BUILD_INSTALL_FAILURE || symptom == Symptom.IMPORT_ERROR;
-    if (installSymptom && !c.pr() && f.count(Cue.INSTALL_ADVICE, Zone.COMMENT) + f.count(Cue.INSTALL_ADVICE,
-        Zone.MAINTAINER_COMMENT) > 0) {
-      return Label.predicted(FixPattern.VERSION_DEPENDENCY_MANAGEMENT, 0.5,
-          "a reply to a build/import failure says how to install ('" + f.phrase(Cue.INSTALL_ADVICE) + "')");
+    boolean installSymptom =
+        symptom == Symptom.BUILD_INSTALL_FAILURE || symptom == Symptom.IMPORT_ERROR;
+    if (installSymptom
+        && !c.pr()
+        && f.count(Cue.INSTALL_ADVICE, Zone.COMMENT)
+                + f.count(Cue.INSTALL_ADVICE, Zone.MAINTAINER_COMMENT)
+            > 0) {
+      return Label.predicted(
+          FixPattern.VERSION_DEPENDENCY_MANAGEMENT,
+          0.5,
+          "a reply to a build/import failure says how to install ('"
+              + f.phrase(Cue.INSTALL_ADVICE)
+              + "')");
     }
     if (addsConditionInPatch(c.in())) {
-      return Label.predicted(FixPattern.CONDITIONAL_LOGIC, 0.55, "a patch in the thread adds an if-branch");
+      return Label.predicted(
+          FixPattern.CONDITIONAL_LOGIC, 0.55, "a patch in the thread adds an if-branch");
     }
     Map.Entry<Cue, FixPattern> fix = Stated.mostStated(c, FIXES);
     if (fix != null) {
@@ -55,7 +69,10 @@ public final class FixPatternRule {
     return Label.predicted(FixPattern.UNKNOWN, 0.8, "no resolution visible");
   }
 
-  /** A unified diff in the body or a comment whose added lines open an {@code if}. Linear scan, no regex. */
+  /**
+   * A unified diff in the body or a comment whose added lines open an {@code if}. Linear scan, no
+   * regex.
+   */
   static boolean addsConditionInPatch(IssueText in) {
     if (addsCondition(in.body())) {
       return true;

@@ -8,17 +8,27 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** The framework and the versions a report names (not taxonomy dimensions, but part of every classification). */
+/**
+ * The framework and the versions a report names (not taxonomy dimensions, but part of every
+ * classification).
+ */
 public final class FrameworkRule {
 
-  /** "with commit [d64ba4c](…)", "at commit 1a2b3c4d": a hexadecimal commit id with letters and digits. */
+  /**
+   * "with commit [d64ba4c](…)", "at commit 1a2b3c4d": a hexadecimal commit id with letters and
+   * digits.
+   */
   private static final Pattern MEGATRON_COMMIT =
-      Pattern.compile("(?i)\\bcommit[ \\t]{1,4}\\[?`?((?=[0-9a-f]{0,39}[0-9])(?=[0-9a-f]{0,39}[a-f])[0-9a-f]{7,40})\\b");
+      Pattern.compile(
+          "(?i)\\bcommit[ \\t]{1,4}\\[?`?((?=[0-9a-f]{0,39}[0-9])(?=[0-9a-f]{0,39}[a-f])[0-9a-f]{7,40})\\b");
 
   private final VersionExtractor versions = new VersionExtractor();
   private final Frameworks frameworks = new Frameworks();
 
-  /** The framework of the report's repository, or null when the repository is not a known framework's. */
+  /**
+   * The framework of the report's repository, or null when the repository is not a known
+   * framework's.
+   */
   public String ofRepository(Evidence c) {
     return frameworks.ofRepo(c.in().repo()).orElse(null);
   }
@@ -45,7 +55,9 @@ public final class FrameworkRule {
    */
   public Map<String, String> versions(Evidence c, String repoFramework) {
     Map<String, String> found = versions.extract(c.allText());
-    if ("Megatron-LM".equals(repoFramework) && !found.containsKey("megatron-lm") && !found.containsKey("megatron-core")) {
+    if ("Megatron-LM".equals(repoFramework)
+        && !found.containsKey("megatron-lm")
+        && !found.containsKey("megatron-core")) {
       // Megatron-LM is mostly used from a checkout: its users name the commit they run
       Matcher commit = MEGATRON_COMMIT.matcher(c.in().title() + "\n" + c.in().body());
       if (commit.find()) {

@@ -9,8 +9,9 @@ import java.util.Locale;
 import java.util.function.Function;
 
 /**
- * People's labels: a GitHub label configured in {@link ClassifierConfig#labelOverrides()} decides its dimension and
- * wins over the rules (marked human-given). The first such label of a dimension counts.
+ * People's labels: a GitHub label configured in {@link ClassifierConfig#labelOverrides()} decides
+ * its dimension and wins over the rules (marked human-given). The first such label of a dimension
+ * counts.
  */
 public final class HumanLabels {
   private final EnumMap<Dimension, Label<String>> given;
@@ -23,7 +24,8 @@ public final class HumanLabels {
   public static HumanLabels of(ClassifierConfig config, IssueText in) {
     EnumMap<Dimension, Label<String>> out = new EnumMap<>(Dimension.class);
     for (String label : in.labels()) {
-      ClassifierConfig.LabelOverride o = config.labelOverrides().get(label.toLowerCase(Locale.ROOT));
+      ClassifierConfig.LabelOverride o =
+          config.labelOverrides().get(label.toLowerCase(Locale.ROOT));
       if (o != null && !out.containsKey(o.dimension())) {
         out.put(o.dimension(), Label.human(o.code(), "GitHub label '" + label + "'"));
       }

@@ -8,7 +8,10 @@ import dev.faultline.schemas.taxonomy.Kind;
 import java.util.Locale;
 import java.util.Set;
 
-/** Kind: what the report is (bug, question, request, documentation, other). Depends on no other dimension. */
+/**
+ * Kind: what the report is (bug, question, request, documentation, other). Depends on no other
+ * dimension.
+ */
 public final class KindRule {
 
   /** The kind of the report. */
@@ -16,22 +19,27 @@ public final class KindRule {
     Features f = c.f();
     String tag = c.tag();
     if (c.pr()) {
-      boolean behaviourBroken = f.in(Cue.ERROR, Zone.PR_TITLE) || f.in(Cue.ERROR, Zone.PR_BODY)
-          || f.in(Cue.INCORRECT, Zone.PR_BODY);
+      boolean behaviourBroken =
+          f.in(Cue.ERROR, Zone.PR_TITLE)
+              || f.in(Cue.ERROR, Zone.PR_BODY)
+              || f.in(Cue.INCORRECT, Zone.PR_BODY);
       if (f.in(Cue.DOC, Zone.PR_TITLE) && !behaviourBroken) {
-        return Label.predicted(Kind.DOCUMENTATION, 0.7, "pull request title about docs: '" + f.phrase(Cue.DOC) + "'");
+        return Label.predicted(
+            Kind.DOCUMENTATION, 0.7, "pull request title about docs: '" + f.phrase(Cue.DOC) + "'");
       }
       return Label.predicted(Kind.BUG, 0.6, "merged pull request: describes a fix");
     }
     if (f.any(Cue.TEMPLATE_PLACEHOLDER) || placeholderTitle(c.in().title())) {
       return Label.predicted(Kind.OTHER, 0.8, "unfilled template placeholder");
     }
-    // codebook 9: an empty template is OTHER: a title that is only the template's tag over the template's own text
+    // codebook 9: an empty template is OTHER: a title that is only the template's tag over the
+    // template's own text
     if (c.in().comments().isEmpty()
         && placeholderTitle(Evidence.TITLE_TAG.matcher(c.in().title()).replaceFirst(""))
         && f.count(Cue.TEMPLATE_BOILERPLATE, Zone.BODY) >= 3
         && c.index().tokenCount(Zone.BODY) < 150) {
-      return Label.predicted(Kind.OTHER, 0.75, "template tag as title over the template's unedited text");
+      return Label.predicted(
+          Kind.OTHER, 0.75, "template tag as title over the template's unedited text");
     }
     int bodyTokens = c.index().tokenCount(Zone.BODY);
     boolean traceback = f.any(Cue.TRACEBACK) || f.any(Cue.HARD_CRASH);
@@ -53,42 +61,78 @@ public final class KindRule {
         && !featureTitle
         && !questionTitle
         && c.in().title().length() < 40) {
-      return Label.predicted(Kind.OTHER, 0.6, "nearly empty report (" + bodyTokens + " words in the body)");
+      return Label.predicted(
+          Kind.OTHER, 0.6, "nearly empty report (" + bodyTokens + " words in the body)");
     }
 
     // "Spelling error in the README": the error is the text's, not the code's
     boolean docFault = docTitle && f.in(Cue.DOC_FAULT, Zone.TITLE) && !traceback;
     if (docTitle && (!strongBug || docFault)) {
-      return Label.predicted(Kind.DOCUMENTATION, 0.7, "docs in the title ('" + f.phrase(Cue.DOC) + "'), no failure");
+      return Label.predicted(
+          Kind.DOCUMENTATION, 0.7, "docs in the title ('" + f.phrase(Cue.DOC) + "'), no failure");
     }
-    boolean failureInTitle = f.in(Cue.ERROR, Zone.TITLE) || f.in(Cue.IMPORT, Zone.TITLE) || f.in(Cue.OOM, Zone.TITLE);
-    // codebook 9: a "[QUESTION]" whose post carries a traceback of the framework's code is a bug report
+    boolean failureInTitle =
+        f.in(Cue.ERROR, Zone.TITLE) || f.in(Cue.IMPORT, Zone.TITLE) || f.in(Cue.OOM, Zone.TITLE);
+    // codebook 9: a "[QUESTION]" whose post carries a traceback of the framework's code is a bug
+    // report
     boolean tracebackInPost = f.in(Cue.TRACEBACK, Zone.BODY);
-    if (questionTitle && !failureInTitle && !tracebackInPost && !(traceback && f.reporter(Cue.ERROR) > 2)) {
+    if (questionTitle
+        && !failureInTitle
+        && !tracebackInPost
+        && !(traceback && f.reporter(Cue.ERROR) > 2)) {
       return Label.predicted(Kind.QUESTION, 0.65, "question in the title, no framework traceback");
     }
     if (featureTitle && !traceback) {
-      return Label.predicted(Kind.FEATURE_REQUEST, 0.65, "request in the title ('" + f.phrase(Cue.FEATURE) + "')");
+      return Label.predicted(
+          Kind.FEATURE_REQUEST, 0.65, "request in the title ('" + f.phrase(Cue.FEATURE) + "')");
     }
-    // a feature that silently misbehaves, or an incompatibility named in the title, is a reported failure too
+    // a feature that silently misbehaves, or an incompatibility named in the title, is a reported
+    // failure too
     boolean quietFailure = f.reporter(Cue.MALFUNCTION) > 0 || f.in(Cue.VERSION_CAUSE, Zone.TITLE);
     if (!errorInReport && !quietFailure && f.reporter(Cue.QUESTION) > 0) {
-      return Label.predicted(Kind.QUESTION, 0.5, "asks '" + f.phrase(Cue.QUESTION) + "', reports no failure");
+      return Label.predicted(
+          Kind.QUESTION, 0.5, "asks '" + f.phrase(Cue.QUESTION) + "', reports no failure");
     }
     if (!errorInReport && f.reporter(Cue.FEATURE) > 1) {
-      return Label.predicted(Kind.FEATURE_REQUEST, 0.5, "asks for '" + f.phrase(Cue.FEATURE) + "', reports no failure");
+      return Label.predicted(
+          Kind.FEATURE_REQUEST,
+          0.5,
+          "asks for '" + f.phrase(Cue.FEATURE) + "', reports no failure");
     }
     if (!errorInReport && f.reporter(Cue.DOC) > 0) {
-      return Label.predicted(Kind.DOCUMENTATION, 0.45, "about '" + f.phrase(Cue.DOC) + "', reports no failure");
+      return Label.predicted(
+          Kind.DOCUMENTATION, 0.45, "about '" + f.phrase(Cue.DOC) + "', reports no failure");
     }
-    String why = traceback ? "traceback or crash" : errorInReport ? "failure reported ('" + Evidence.firstOf(f, Cue.ERROR) + "')"
-        : "default: a report in an issue tracker of a framework";
+    String why =
+        traceback
+            ? "traceback or crash"
+            : errorInReport
+                ? "failure reported ('" + Evidence.firstOf(f, Cue.ERROR) + "')"
+                : "default: a report in an issue tracker of a framework";
     return Label.predicted(Kind.BUG, errorInReport ? 0.8 : 0.45, why);
   }
 
-  private static final Set<String> PLACEHOLDER_TITLES = Set.of(
-      "delete", "deleted", "del", "remove", "removed", "test", "testing", "none", "null", "na", "n/a", "spam", "-", ".",
-      "title", "issue", "untitled", "ignore", "please delete");
+  private static final Set<String> PLACEHOLDER_TITLES =
+      Set.of(
+          "delete",
+          "deleted",
+          "del",
+          "remove",
+          "removed",
+          "test",
+          "testing",
+          "none",
+          "null",
+          "na",
+          "n/a",
+          "spam",
+          "-",
+          ".",
+          "title",
+          "issue",
+          "untitled",
+          "ignore",
+          "please delete");
 
   /** A title that only says the post was withdrawn or is a test: spam or an emptied report. */
   static boolean placeholderTitle(String title) {
@@ -100,7 +144,10 @@ public final class KindRule {
   }
 
   private static double strongSymptomScore(Features f) {
-    return f.score(Cue.OOM) + f.score(Cue.HANG) + f.score(Cue.IMPORT) + f.score(Cue.BUILD_STRONG)
+    return f.score(Cue.OOM)
+        + f.score(Cue.HANG)
+        + f.score(Cue.IMPORT)
+        + f.score(Cue.BUILD_STRONG)
         + f.score(Cue.COMM_ERROR);
   }
 }

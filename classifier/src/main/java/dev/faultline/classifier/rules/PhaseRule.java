@@ -8,7 +8,10 @@ import dev.faultline.schemas.taxonomy.Phase;
 import dev.faultline.schemas.taxonomy.Symptom;
 import java.util.Set;
 
-/** Phase: training, inference or both. Depends on the kind, the symptom and the repository's framework. */
+/**
+ * Phase: training, inference or both. Depends on the kind, the symptom and the repository's
+ * framework.
+ */
 public final class PhaseRule {
 
   /** Frameworks used for training only: without inference words, their defects show in training. */
@@ -21,7 +24,8 @@ public final class PhaseRule {
   /**
    * @param kind the kind, as the rules decided it
    * @param s the symptom after the confidence threshold
-   * @param framework the framework of the repository, or null when the repository is not a known framework's
+   * @param framework the framework of the repository, or null when the repository is not a known
+   *     framework's
    */
   public Label<Phase> decide(Evidence c, Kind kind, Symptom s, String framework) {
     Features f = c.f();
@@ -39,17 +43,24 @@ public final class PhaseRule {
           && (kind == Kind.BUG || kind == Kind.QUESTION || kind == Kind.FEATURE_REQUEST)
           && s != Symptom.BUILD_INSTALL_FAILURE
           && s != Symptom.IMPORT_ERROR) {
-        return Label.predicted(Phase.TRAINING, 0.5, framework + " is a training framework; no inference words");
+        return Label.predicted(
+            Phase.TRAINING, 0.5, framework + " is a training framework; no inference words");
       }
       if (framework != null && INFERENCE_FRAMEWORKS.contains(framework) && kind == Kind.BUG) {
-        return Label.predicted(Phase.INFERENCE, 0.5, framework + " is an inference engine; no training words");
+        return Label.predicted(
+            Phase.INFERENCE, 0.5, framework + " is an inference engine; no training words");
       }
       return Label.predicted(Phase.UNKNOWN, 0.3, "text never says training or inference");
     }
     if (inf > tr) {
       return Label.predicted(
-          Phase.INFERENCE, 0.5 + 0.4 * (inf - tr) / inf, "inference words ('" + f.phrase(Cue.INFERENCE) + "')");
+          Phase.INFERENCE,
+          0.5 + 0.4 * (inf - tr) / inf,
+          "inference words ('" + f.phrase(Cue.INFERENCE) + "')");
     }
-    return Label.predicted(Phase.TRAINING, 0.5 + 0.4 * (tr - inf) / tr, "training words ('" + f.phrase(Cue.TRAINING) + "')");
+    return Label.predicted(
+        Phase.TRAINING,
+        0.5 + 0.4 * (tr - inf) / tr,
+        "training words ('" + f.phrase(Cue.TRAINING) + "')");
   }
 }

@@ -4,10 +4,11 @@ import java.util.EnumMap;
 import java.util.Map;
 
 /**
- * The highest score of a table of scores and the runner-up's (on ties the earlier entry wins): how body-word rules
- * pick a code and how sure they are of it.
+ * The highest score of a table of scores and the runner-up's (on ties the earlier entry wins): how
+ * body-word rules pick a code and how sure they are of it.
  *
- * @param best the code with the highest positive score, or the given default when no score is positive
+ * @param best the code with the highest positive score, or the given default when no score is
+ *     positive
  * @param top its score (0 when none is positive)
  * @param second the runner-up's score
  */

@@ -28,7 +28,6 @@ public final class RootCauseRule {
           Map.entry(Cue.CAUSE_API_MISUSE, RootCause.API_MISUSE),
           Map.entry(Cue.CAUSE_CONFIG, RootCause.CONFIGURATION_ERROR));
 
-
   /**
    * @param kind the kind, as the rules decided it
    * @param s the symptom after the confidence threshold
@@ -40,33 +39,57 @@ public final class RootCauseRule {
     }
     for (String label : c.in().labels()) {
       if (label.toLowerCase(Locale.ROOT).contains("upstream")) {
-        return Label.predicted(RootCause.DEPENDENT_MODULE_ISSUE, 0.6, "GitHub label '" + label + "': bug in a dependency");
+        return Label.predicted(
+            RootCause.DEPENDENT_MODULE_ISSUE,
+            0.6,
+            "GitHub label '" + label + "': bug in a dependency");
       }
     }
     Map.Entry<Cue, RootCause> cause = Stated.mostStated(c, CAUSES);
     if (cause != null) {
-      return Label.predicted(cause.getValue(), 0.55, "stated cause ('" + f.phrase(cause.getKey()) + "')");
+      return Label.predicted(
+          cause.getValue(), 0.55, "stated cause ('" + f.phrase(cause.getKey()) + "')");
     }
-    boolean resolved = f.count(Cue.RESOLVED, Zone.COMMENT) + f.count(Cue.RESOLVED, Zone.MAINTAINER_COMMENT) > 0
-        || c.mergedFix();
+    boolean resolved =
+        f.count(Cue.RESOLVED, Zone.COMMENT) + f.count(Cue.RESOLVED, Zone.MAINTAINER_COMMENT) > 0
+            || c.mergedFix();
     Zone title = c.pr() ? Zone.PR_TITLE : Zone.TITLE;
     if (f.in(Cue.VERSION_CAUSE, title)) {
       return Label.predicted(
-          RootCause.VERSION_INCOMPATIBILITY, 0.6, "title names a version incompatibility ('" + f.phrase(Cue.VERSION_CAUSE) + "')");
+          RootCause.VERSION_INCOMPATIBILITY,
+          0.6,
+          "title names a version incompatibility ('" + f.phrase(Cue.VERSION_CAUSE) + "')");
     }
     int versionWords = f.total(Cue.VERSION_CAUSE) - f.count(Cue.VERSION_CAUSE, Zone.TITLE);
     if (resolved && versionWords > 0 && f.total(Cue.VERSION_FIX) > 0) {
-      return Label.predicted(RootCause.VERSION_INCOMPATIBILITY, 0.55,
-          "resolution by a version change ('" + f.phrase(Cue.VERSION_FIX) + "', '" + f.phrase(Cue.VERSION_CAUSE) + "')");
+      return Label.predicted(
+          RootCause.VERSION_INCOMPATIBILITY,
+          0.55,
+          "resolution by a version change ('"
+              + f.phrase(Cue.VERSION_FIX)
+              + "', '"
+              + f.phrase(Cue.VERSION_CAUSE)
+              + "')");
     }
-    if (s == Symptom.IMPORT_ERROR && !c.pr() && f.reporter(Cue.API_MOVED) > 0
-        && f.count(Cue.VERSION_CAUSE, Zone.COMMENT) + f.count(Cue.VERSION_CAUSE, Zone.MAINTAINER_COMMENT)
-            + f.count(Cue.INSTALL_ADVICE, Zone.COMMENT) + f.count(Cue.INSTALL_ADVICE, Zone.MAINTAINER_COMMENT) > 0) {
-      return Label.predicted(RootCause.VERSION_INCOMPATIBILITY, 0.5,
-          "a name the installed version does not export ('" + f.phrase(Cue.API_MOVED) + "'), replies point at versions");
+    if (s == Symptom.IMPORT_ERROR
+        && !c.pr()
+        && f.reporter(Cue.API_MOVED) > 0
+        && f.count(Cue.VERSION_CAUSE, Zone.COMMENT)
+                + f.count(Cue.VERSION_CAUSE, Zone.MAINTAINER_COMMENT)
+                + f.count(Cue.INSTALL_ADVICE, Zone.COMMENT)
+                + f.count(Cue.INSTALL_ADVICE, Zone.MAINTAINER_COMMENT)
+            > 0) {
+      return Label.predicted(
+          RootCause.VERSION_INCOMPATIBILITY,
+          0.5,
+          "a name the installed version does not export ('"
+              + f.phrase(Cue.API_MOVED)
+              + "'), replies point at versions");
     }
     if (f.any(Cue.CAUSE_ENVIRONMENT)) {
-      return Label.predicted(RootCause.ENVIRONMENT_INCOMPATIBILITY, 0.5,
+      return Label.predicted(
+          RootCause.ENVIRONMENT_INCOMPATIBILITY,
+          0.5,
           "the error names an unsupported environment ('" + f.phrase(Cue.CAUSE_ENVIRONMENT) + "')");
     }
     return Label.predicted(RootCause.UNKNOWN, 0.8, "no diagnosis stated");

@@ -5,7 +5,9 @@ import dev.faultline.schemas.taxonomy.Symptom;
 import dev.faultline.schemas.taxonomy.SymptomClass;
 import dev.faultline.schemas.taxonomy.Taxonomy;
 
-/** Symptom class: the taxonomy's top-level class of the final symptom (a person's label included). */
+/**
+ * Symptom class: the taxonomy's top-level class of the final symptom (a person's label included).
+ */
 public final class SymptomClassRule {
   private final Taxonomy taxonomy;
 
@@ -17,10 +19,14 @@ public final class SymptomClassRule {
   public Label<SymptomClass> decide(Label<Symptom> s) {
     Symptom v = s.value();
     if (v == Symptom.NONE || v == Symptom.UNKNOWN) {
-      return new Label<>(SymptomClass.valueOf(v.name()), s.confidence(), s.evidence(), s.humanGiven());
+      return new Label<>(
+          SymptomClass.valueOf(v.name()), s.confidence(), s.evidence(), s.humanGiven());
     }
     String cls = taxonomy.symptomClassOf(v.name()).orElse("UNKNOWN");
-    return new Label<>(SymptomClass.valueOf(cls), s.confidence(), "class of " + v + " in " + taxonomy.version(),
+    return new Label<>(
+        SymptomClass.valueOf(cls),
+        s.confidence(),
+        "class of " + v + " in " + taxonomy.version(),
         s.humanGiven());
   }
 }

@@ -13,8 +13,19 @@ public final class SymptomRule {
 
   /** Title cues in priority order: what a reader sees first decides. */
   private static final Cue[] TITLE_ORDER = {
-    Cue.OOM, Cue.HANG, Cue.IMPORT, Cue.BUILD_STRONG, Cue.COMM_ERROR, Cue.CHECKPOINT, Cue.INCONSISTENT,
-    Cue.MALFUNCTION, Cue.MEMORY_ANOMALY, Cue.INCORRECT, Cue.PERFORMANCE, Cue.SETUP, Cue.INSTALL
+    Cue.OOM,
+    Cue.HANG,
+    Cue.IMPORT,
+    Cue.BUILD_STRONG,
+    Cue.COMM_ERROR,
+    Cue.CHECKPOINT,
+    Cue.INCONSISTENT,
+    Cue.MALFUNCTION,
+    Cue.MEMORY_ANOMALY,
+    Cue.INCORRECT,
+    Cue.PERFORMANCE,
+    Cue.SETUP,
+    Cue.INSTALL
   };
 
   /** The symptom of a bug report (the orchestrator answers NONE for other kinds without asking). */
@@ -23,17 +34,20 @@ public final class SymptomRule {
     Zone title = c.pr() ? Zone.PR_TITLE : Zone.TITLE;
     Zone body = c.pr() ? Zone.PR_BODY : Zone.BODY;
     if (c.pr() && f.in(Cue.CI, title)) {
-      return Label.predicted(Symptom.CI_TEST_FAILURE, 0.7, "pull request fixes tests ('" + f.phrase(Cue.CI) + "')");
+      return Label.predicted(
+          Symptom.CI_TEST_FAILURE, 0.7, "pull request fixes tests ('" + f.phrase(Cue.CI) + "')");
     }
     for (Cue cue : TITLE_ORDER) {
       if (!f.in(cue, title)) {
         continue;
       }
-      if (cue == Cue.CHECKPOINT && f.count(Cue.ACT_CHECKPOINT, title) >= f.count(Cue.CHECKPOINT, title)) {
+      if (cue == Cue.CHECKPOINT
+          && f.count(Cue.ACT_CHECKPOINT, title) >= f.count(Cue.CHECKPOINT, title)) {
         continue;
       }
       if (cue == Cue.MEMORY_ANOMALY && f.any(Cue.OOM)) {
-        return Label.predicted(Symptom.OUT_OF_MEMORY, 0.7, "memory growth in the title ends in an OOM");
+        return Label.predicted(
+            Symptom.OUT_OF_MEMORY, 0.7, "memory growth in the title ends in an OOM");
       }
       if (cue == Cue.SETUP && !(f.any(Cue.ERROR) || f.any(Cue.TRACEBACK))) {
         continue;
@@ -46,9 +60,13 @@ public final class SymptomRule {
     score.put(Symptom.OUT_OF_MEMORY, 3.0 * f.score(Cue.OOM));
     score.put(Symptom.HANG, 2.0 * f.score(Cue.HANG));
     score.put(Symptom.IMPORT_ERROR, 2.5 * f.score(Cue.IMPORT));
-    score.put(Symptom.BUILD_INSTALL_FAILURE, 2.0 * f.score(Cue.BUILD_STRONG) + 0.5 * f.score(Cue.INSTALL));
+    score.put(
+        Symptom.BUILD_INSTALL_FAILURE,
+        2.0 * f.score(Cue.BUILD_STRONG) + 0.5 * f.score(Cue.INSTALL));
     score.put(Symptom.COMMUNICATION_FAILURE, 2.5 * f.score(Cue.COMM_ERROR));
-    score.put(Symptom.CHECKPOINT_FAILURE, 1.5 * Math.max(0, f.score(Cue.CHECKPOINT) - f.score(Cue.ACT_CHECKPOINT)));
+    score.put(
+        Symptom.CHECKPOINT_FAILURE,
+        1.5 * Math.max(0, f.score(Cue.CHECKPOINT) - f.score(Cue.ACT_CHECKPOINT)));
     score.put(Symptom.OUTPUT_INCONSISTENCY_ACROSS_DEVICES, 2.5 * f.score(Cue.INCONSISTENT));
     score.put(Symptom.MEMORY_ANOMALY, f.any(Cue.OOM) ? 0 : 2.0 * f.score(Cue.MEMORY_ANOMALY));
     score.put(Symptom.PERFORMANCE_DEGRADATION, 1.2 * f.score(Cue.PERFORMANCE));
@@ -57,15 +75,21 @@ public final class SymptomRule {
     score.put(Symptom.FEATURE_MALFUNCTION, 1.0 * f.score(Cue.MALFUNCTION));
     score.put(
         Symptom.RUNTIME_CRASH,
-        (f.any(Cue.TRACEBACK) ? 3.0 : 0) + 1.5 * f.score(Cue.HARD_CRASH) + 0.5 * f.score(Cue.ERROR));
+        (f.any(Cue.TRACEBACK) ? 3.0 : 0)
+            + 1.5 * f.score(Cue.HARD_CRASH)
+            + 0.5 * f.score(Cue.ERROR));
     Ranking<Symptom> ranking = Ranking.of(score, null);
     Symptom best = ranking.best();
     double b = ranking.top();
     double second = ranking.second();
     if (best == null || b < 1.0) {
       if (!c.pr() && (f.any(Cue.ERROR) || f.any(Cue.NOT_WORKING))) {
-        return Label.predicted(Symptom.RUNTIME_CRASH, 0.4, "a failure without a more specific symptom ('"
-            + Evidence.firstOf(f, f.any(Cue.ERROR) ? Cue.ERROR : Cue.NOT_WORKING) + "')");
+        return Label.predicted(
+            Symptom.RUNTIME_CRASH,
+            0.4,
+            "a failure without a more specific symptom ('"
+                + Evidence.firstOf(f, f.any(Cue.ERROR) ? Cue.ERROR : Cue.NOT_WORKING)
+                + "')");
       }
       return Label.predicted(Symptom.UNKNOWN, 0.3, "no observable symptom stated");
     }
@@ -76,7 +100,13 @@ public final class SymptomRule {
       phrase = f.phrase(Cue.INSTALL);
     }
     String words = phrase == null ? "" : " ('" + phrase + "')";
-    return Label.predicted(best, conf, "body signals " + best + words + String.format(Locale.ROOT, " score %.1f vs %.1f", b, second));
+    return Label.predicted(
+        best,
+        conf,
+        "body signals "
+            + best
+            + words
+            + String.format(Locale.ROOT, " score %.1f vs %.1f", b, second));
   }
 
   private static Symptom symptomOf(Cue cue) {

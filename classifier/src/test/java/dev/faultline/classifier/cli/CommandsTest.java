@@ -36,11 +36,14 @@ class CommandsTest {
   private final PrintStream err = new PrintStream(errBytes, true, StandardCharsets.UTF_8);
 
   @Test
-  void classifyWritesOneOutputLinePerInputWithEveryCodebookField(@TempDir Path dir) throws Exception {
+  void classifyWritesOneOutputLinePerInputWithEveryCodebookField(@TempDir Path dir)
+      throws Exception {
     Path in = dir.resolve("in.jsonl");
     Path outFile = dir.resolve("out.jsonl");
     Files.writeString(in, ISSUE + "}\n" + PR + "}\n");
-    int code = ClassifyCommand.run(new String[] {"--input", in.toString(), "--output", outFile.toString()}, out, err);
+    int code =
+        ClassifyCommand.run(
+            new String[] {"--input", in.toString(), "--output", outFile.toString()}, out, err);
     assertEquals(0, code, errBytes.toString(StandardCharsets.UTF_8));
     List<String> lines = Files.readAllLines(outFile);
     assertEquals(2, lines.size());
@@ -63,7 +66,8 @@ class CommandsTest {
   void classifyWithoutArgumentsIsAUsageError() {
     assertEquals(2, ClassifyCommand.run(new String[0], out, err));
     String text = errBytes.toString(StandardCharsets.UTF_8);
-    assertTrue(text.contains("Missing required options: '--input=IN.jsonl', '--output=OUT.jsonl'"), text);
+    assertTrue(
+        text.contains("Missing required options: '--input=IN.jsonl', '--output=OUT.jsonl'"), text);
     assertTrue(text.contains("Usage: classify"), text);
   }
 
@@ -73,7 +77,9 @@ class CommandsTest {
     assertEquals(0, EvalCommand.run(new String[] {"--help"}, out, err));
     String text = outBytes.toString(StandardCharsets.UTF_8);
     assertTrue(text.contains("Usage: classify") && text.contains("Usage: eval"), text);
-    assertTrue(text.contains("Default: learned") && text.contains("Default: 2000"), "defaults shown: " + text);
+    assertTrue(
+        text.contains("Default: learned") && text.contains("Default: 2000"),
+        "defaults shown: " + text);
   }
 
   @Test
@@ -85,13 +91,18 @@ class CommandsTest {
             + "\"fix_pattern\":\"UNKNOWN\",\"stage\":\"MEMORY\",\"phase\":\"TRAINING\",\"distributed_specific\":null,"
             + "\"framework\":\"Colossal-AI\",\"versions\":{\"python\":\"3.10.4\"}}}";
     Files.writeString(gold, goldIssue + "\n");
-    int code = EvalCommand.run(new String[] {"--gold", gold.toString(), "--errors", "symptom"}, out, err);
+    int code =
+        EvalCommand.run(new String[] {"--gold", gold.toString(), "--errors", "symptom"}, out, err);
     assertEquals(0, code, errBytes.toString(StandardCharsets.UTF_8));
     String report = outBytes.toString(StandardCharsets.UTF_8);
     assertTrue(report.contains("macro-F1"), report);
-    // The row's figures are computed from the one record (n 1, accuracy and macro-F1 1.000), not the targets beside
+    // The row's figures are computed from the one record (n 1, accuracy and macro-F1 1.000), not
+    // the targets beside
     // them (a constant of the command).
-    assertTrue(java.util.regex.Pattern.compile("(?m)^symptom\\s+1\\s+1\\.000\\s+1\\.000\\s").matcher(report).find(),
+    assertTrue(
+        java.util.regex.Pattern.compile("(?m)^symptom\\s+1\\s+1\\.000\\s+1\\.000\\s")
+            .matcher(report)
+            .find(),
         report);
     assertTrue(report.contains("symptom confusion"), report);
     assertTrue(report.contains("precision 1.000"), report);
@@ -128,7 +139,8 @@ class CommandsTest {
     assertEquals(1.0, p[0][0], 1e-9);
     assertEquals(1.0, p[1][1], 1e-9);
     double[][] m = EvalCommand.bootstrap(mixed, 500, new java.util.SplittableRandom(1));
-    assertTrue(m[0][0] < mixed.macroF1() && mixed.macroF1() < m[0][1], java.util.Arrays.toString(m[0]));
+    assertTrue(
+        m[0][0] < mixed.macroF1() && mixed.macroF1() < m[0][1], java.util.Arrays.toString(m[0]));
     assertTrue(m[1][0] < mixed.kappa() && mixed.kappa() < m[1][1], java.util.Arrays.toString(m[1]));
   }
 
@@ -143,19 +155,27 @@ class CommandsTest {
     for (int i = 1; i <= 9; i++) {
       String url = "https://example.org/acme/issues/" + i;
       inA += EvalCommand.inHalf(url) == 'a' ? 1 : 0;
-      lines.append(ISSUE.replace("https://example.org/acme/issues/1", url)).append(gold).append('\n');
+      lines
+          .append(ISSUE.replace("https://example.org/acme/issues/1", url))
+          .append(gold)
+          .append('\n');
     }
     assertTrue(inA > 0 && inA < 9, "the fixture needs records in both halves: " + inA);
     Path file = dir.resolve("gold.jsonl");
     Files.writeString(file, lines.toString());
-    assertEquals(0, EvalCommand.run(new String[] {"--gold", file.toString(), "--half", "a"}, out, err));
+    assertEquals(
+        0, EvalCommand.run(new String[] {"--gold", file.toString(), "--half", "a"}, out, err));
     assertTrue(outBytes.toString(StandardCharsets.UTF_8).contains(inA + " gold records (half a)"));
     outBytes.reset();
-    assertEquals(0, EvalCommand.run(new String[] {"--gold", file.toString(), "--half", "B", "--resamples", "0"}, out, err));
+    assertEquals(
+        0,
+        EvalCommand.run(
+            new String[] {"--gold", file.toString(), "--half", "B", "--resamples", "0"}, out, err));
     String b = outBytes.toString(StandardCharsets.UTF_8);
     assertTrue(b.contains((9 - inA) + " gold records (half b)"), b);
     assertTrue(!b.contains("95% interval"), "no intervals without resamples: " + b);
-    assertEquals(2, EvalCommand.run(new String[] {"--gold", file.toString(), "--half", "c"}, out, err));
+    assertEquals(
+        2, EvalCommand.run(new String[] {"--gold", file.toString(), "--half", "c"}, out, err));
     assertTrue(errBytes.toString(StandardCharsets.UTF_8).contains("--half must be a or b"));
   }
 }

@@ -25,7 +25,10 @@ import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The Batch API round trip (export, import, classify from the cache) and the published request formats. */
+/**
+ * The Batch API round trip (export, import, classify from the cache) and the published request
+ * formats.
+ */
 class LlmCommandTest {
 
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -37,6 +40,7 @@ class LlmCommandTest {
           + "\"text\":\"acme/trainer · issue #21 · open · Python\\n# All ranks stop in all_reduce after step 300\\n\\n"
           + "kim · description · 2024-05-02\\nWith 4 nodes the job stops making progress in all_reduce; nothing is"
           + " logged and GPU utilisation drops to zero.\"}";
+
   private static final String QUESTION =
       "{\"url\":\"https://example.org/acme/trainer/issues/22\",\"repo\":\"acme/trainer\",\"number\":22,"
           + "\"title\":\"How should I size gradient buckets?\",\"state\":\"open\",\"labels\":[],"
@@ -74,7 +78,10 @@ class LlmCommandTest {
 
   /** Checks a chat-completions request body against the published fields this tier sends. */
   private static void assertChatRequest(JsonNode body, String model) {
-    assertEquals(Set.of("model", "messages", "response_format", "temperature"), fields(body), body.toString());
+    assertEquals(
+        Set.of("model", "messages", "response_format", "temperature"),
+        fields(body),
+        body.toString());
     assertEquals(model, body.get("model").asText());
     assertEquals(2, body.get("messages").size());
     for (JsonNode m : body.get("messages")) {
@@ -95,8 +102,14 @@ class LlmCommandTest {
     schema.at("/properties/symptom/enum").forEach(n -> symptoms.add(n.asText()));
     assertEquals(taxonomy.dimension(Dimension.SYMPTOM).allSymbols(), symptoms);
     String system = body.at("/messages/0/content").asText();
-    for (Dimension d : List.of(Dimension.KIND, Dimension.SYMPTOM,
-        Dimension.ROOT_CAUSE, Dimension.FIX_PATTERN, Dimension.STAGE, Dimension.PHASE)) {
+    for (Dimension d :
+        List.of(
+            Dimension.KIND,
+            Dimension.SYMPTOM,
+            Dimension.ROOT_CAUSE,
+            Dimension.FIX_PATTERN,
+            Dimension.STAGE,
+            Dimension.PHASE)) {
       for (String code : taxonomy.codes(d)) {
         assertTrue(system.contains(code), "the prompt lacks " + code);
       }
@@ -113,20 +126,39 @@ class LlmCommandTest {
     ObjectNode body = resp.putObject("body");
     body.put("object", "chat.completion");
     body.put("model", "gpt-test-2026");
-    body.putArray("choices").addObject().put("index", 0).put("finish_reason", "stop").putObject("message")
-        .put("role", "assistant").put("content", content);
+    body.putArray("choices")
+        .addObject()
+        .put("index", 0)
+        .put("finish_reason", "stop")
+        .putObject("message")
+        .put("role", "assistant")
+        .put("content", content);
     body.putObject("usage").put("prompt_tokens", 1800).put("completion_tokens", 60);
     o.putNull("error");
     return o.toString();
   }
 
   @Test
-  void exportWritesOneBatchApiLinePerItemWithThePublishedFields(@TempDir Path dir) throws Exception {
+  void exportWritesOneBatchApiLinePerItemWithThePublishedFields(@TempDir Path dir)
+      throws Exception {
     Path in = dir.resolve("in.jsonl");
     Path batch = dir.resolve("batch.jsonl");
-    Files.writeString(in, HANG + "\n" + QUESTION + "\n" + HANG.replace("issues/21", "issues/21?again") + "\n");
-    int code = LlmCommand.run(new String[] {"export", "--input", in.toString(), "--output", batch.toString(),
-        "--llm-model", "gpt-test"}, Map.of(), out, err);
+    Files.writeString(
+        in, HANG + "\n" + QUESTION + "\n" + HANG.replace("issues/21", "issues/21?again") + "\n");
+    int code =
+        LlmCommand.run(
+            new String[] {
+              "export",
+              "--input",
+              in.toString(),
+              "--output",
+              batch.toString(),
+              "--llm-model",
+              "gpt-test"
+            },
+            Map.of(),
+            out,
+            err);
     assertEquals(0, code, err());
     List<JsonNode> lines = lines(batch);
     assertEquals(2, lines.size(), "repeated content is asked once: " + out());
@@ -137,50 +169,117 @@ class LlmCommandTest {
       assertEquals("/v1/chat/completions", l.get("url").asText());
       assertChatRequest(l.get("body"), "gpt-test");
     }
-    assertTrue(lines.get(0).get("custom_id").asText().startsWith("https://example.org/acme/trainer/issues/21#"));
-    assertTrue(lines.get(1).get("custom_id").asText().startsWith("https://example.org/acme/trainer/issues/22#"));
+    assertTrue(
+        lines
+            .get(0)
+            .get("custom_id")
+            .asText()
+            .startsWith("https://example.org/acme/trainer/issues/21#"));
+    assertTrue(
+        lines
+            .get(1)
+            .get("custom_id")
+            .asText()
+            .startsWith("https://example.org/acme/trainer/issues/22#"));
     assertTrue(lines.get(0).at("/body/messages/1/content").asText().contains("nothing is logged"));
   }
 
   @Test
-  void importedAnswersBecomeExactlyTheLabelsAndBrokenOnesFallBackWithAReason(@TempDir Path dir) throws Exception {
+  void importedAnswersBecomeExactlyTheLabelsAndBrokenOnesFallBackWithAReason(@TempDir Path dir)
+      throws Exception {
     Path in = dir.resolve("in.jsonl");
     Path batch = dir.resolve("batch.jsonl");
     Path cache = dir.resolve("cache");
     Files.writeString(in, HANG + "\n" + QUESTION + "\n");
-    assertEquals(0, LlmCommand.run(new String[] {"export", "--input", in.toString(), "--output", batch.toString(),
-        "--llm-model", "gpt-test", "--cache", cache.toString()}, Map.of(), out, err), err());
+    assertEquals(
+        0,
+        LlmCommand.run(
+            new String[] {
+              "export",
+              "--input",
+              in.toString(),
+              "--output",
+              batch.toString(),
+              "--llm-model",
+              "gpt-test",
+              "--cache",
+              cache.toString()
+            },
+            Map.of(),
+            out,
+            err),
+        err());
     List<JsonNode> requests = lines(batch);
     String hangId = requests.get(0).get("custom_id").asText();
     String questionId = requests.get(1).get("custom_id").asText();
 
     Path results = dir.resolve("results.jsonl");
-    String errorLine = "{\"id\":\"batch_req_9\",\"custom_id\":\"" + questionId + "\",\"response\":null,"
-        + "\"error\":{\"code\":\"batch_expired\",\"message\":\"This request could not be executed before the"
-        + " completion window expired.\"}}";
-    String status500 = "{\"id\":\"batch_req_8\",\"custom_id\":\"" + questionId + "\",\"response\":{\"status_code\":500,"
-        + "\"request_id\":\"r\",\"body\":{\"error\":{\"message\":\"server error\"}}},\"error\":null}";
-    Files.writeString(results, String.join("\n",
-        result(hangId, Fixtures.HANG_ANSWER),
-        result(questionId, Fixtures.QUESTION_ANSWER.replace("\"QUESTION\"", "\"INQUIRY\"")),
-        result(questionId, "I think this is a question."),
-        result(questionId, Fixtures.QUESTION_ANSWER.replace(",\"stage\":\"UNKNOWN\"", "")),
-        errorLine, status500,
-        result("https://example.org/acme/trainer/issues/22", Fixtures.QUESTION_ANSWER),
-        "not json at all") + "\n");
+    String errorLine =
+        "{\"id\":\"batch_req_9\",\"custom_id\":\""
+            + questionId
+            + "\",\"response\":null,"
+            + "\"error\":{\"code\":\"batch_expired\",\"message\":\"This request could not be executed before the"
+            + " completion window expired.\"}}";
+    String status500 =
+        "{\"id\":\"batch_req_8\",\"custom_id\":\""
+            + questionId
+            + "\",\"response\":{\"status_code\":500,"
+            + "\"request_id\":\"r\",\"body\":{\"error\":{\"message\":\"server error\"}}},\"error\":null}";
+    Files.writeString(
+        results,
+        String.join(
+                "\n",
+                result(hangId, Fixtures.HANG_ANSWER),
+                result(questionId, Fixtures.QUESTION_ANSWER.replace("\"QUESTION\"", "\"INQUIRY\"")),
+                result(questionId, "I think this is a question."),
+                result(questionId, Fixtures.QUESTION_ANSWER.replace(",\"stage\":\"UNKNOWN\"", "")),
+                errorLine,
+                status500,
+                result("https://example.org/acme/trainer/issues/22", Fixtures.QUESTION_ANSWER),
+                "not json at all")
+            + "\n");
     outBytes.reset();
-    assertEquals(0, LlmCommand.run(new String[] {"import", "--results", results.toString(), "--cache",
-        cache.toString()}, Map.of(), out, err), err());
+    assertEquals(
+        0,
+        LlmCommand.run(
+            new String[] {"import", "--results", results.toString(), "--cache", cache.toString()},
+            Map.of(),
+            out,
+            err),
+        err());
     assertTrue(out().contains("1 answers accepted"), out());
     assertTrue(out().contains("7 rejected"), out());
-    for (String reason : List.of("unknown kind code", "unparsable JSON", "missing field 'stage'", "error batch_expired",
-        "response status 500: server error", "does not end with #<cache key>", "line is not JSON")) {
+    for (String reason :
+        List.of(
+            "unknown kind code",
+            "unparsable JSON",
+            "missing field 'stage'",
+            "error batch_expired",
+            "response status 500: server error",
+            "does not end with #<cache key>",
+            "line is not JSON")) {
       assertTrue(out().contains(reason), "no '" + reason + "' in\n" + out());
     }
 
     Path pred = dir.resolve("pred.jsonl");
-    assertEquals(0, ClassifyCommand.run(new String[] {"--input", in.toString(), "--output", pred.toString(),
-        "--tier", "llm", "--llm-cache", cache.toString(), "--llm-model", "gpt-test"}, out, err), err());
+    assertEquals(
+        0,
+        ClassifyCommand.run(
+            new String[] {
+              "--input",
+              in.toString(),
+              "--output",
+              pred.toString(),
+              "--tier",
+              "llm",
+              "--llm-cache",
+              cache.toString(),
+              "--llm-model",
+              "gpt-test"
+            },
+            out,
+            err),
+        err());
     List<JsonNode> p = lines(pred);
     JsonNode answer = JSON.readTree(Fixtures.HANG_ANSWER);
     for (Iterator<String> it = answer.fieldNames(); it.hasNext(); ) {
@@ -189,62 +288,148 @@ class LlmCommandTest {
     }
     assertEquals("llm:gpt-test", p.get(0).get("source").asText());
     assertFalse(p.get(0).has("fallback_reason"));
-    assertTrue(p.get(0).at("/evidence/symptom").asText().startsWith("llm:gpt-test prompt faultline-prompt-1."));
+    assertTrue(
+        p.get(0)
+            .at("/evidence/symptom")
+            .asText()
+            .startsWith("llm:gpt-test prompt faultline-prompt-1."));
     assertEquals("fallback", p.get(1).get("source").asText());
-    assertTrue(p.get(1).get("fallback_reason").asText().startsWith("no cached answer"), p.get(1).toString());
+    assertTrue(
+        p.get(1).get("fallback_reason").asText().startsWith("no cached answer"),
+        p.get(1).toString());
     assertTrue(p.get(1).at("/evidence/kind").asText().startsWith("fallback: no cached answer"));
 
     outBytes.reset();
-    assertEquals(0, LlmCommand.run(new String[] {"export", "--input", in.toString(), "--output", batch.toString(),
-        "--llm-model", "gpt-test", "--cache", cache.toString()}, Map.of(), out, err), err());
+    assertEquals(
+        0,
+        LlmCommand.run(
+            new String[] {
+              "export",
+              "--input",
+              in.toString(),
+              "--output",
+              batch.toString(),
+              "--llm-model",
+              "gpt-test",
+              "--cache",
+              cache.toString()
+            },
+            Map.of(),
+            out,
+            err),
+        err());
     assertEquals(1, lines(batch).size(), "the answered item is not exported again");
     assertTrue(out().contains("1 already cached"), out());
   }
 
   @Test
-  void classifyAsksTheEndpointWithTheSameRequestAndEvalReportsCostPerThousand(@TempDir Path dir) throws Exception {
+  void classifyAsksTheEndpointWithTheSameRequestAndEvalReportsCostPerThousand(@TempDir Path dir)
+      throws Exception {
     try (StubChatServer stub = new StubChatServer()) {
       stub.otherwise(StubChatServer.Reply.answer(Fixtures.HANG_ANSWER));
       Path props = dir.resolve("llm.properties");
-      Files.writeString(props, String.join("\n",
-          "FAULTLINE_LLM_ENDPOINT=" + stub.endpoint(),
-          "FAULTLINE_LLM_MODEL=stub-model",
-          "FAULTLINE_LLM_PRICE_INPUT_PER_1K=0.001",
-          "FAULTLINE_LLM_PRICE_OUTPUT_PER_1K=0.002",
-          "FAULTLINE_LLM_CONCURRENCY=2") + "\n");
+      Files.writeString(
+          props,
+          String.join(
+                  "\n",
+                  "FAULTLINE_LLM_ENDPOINT=" + stub.endpoint(),
+                  "FAULTLINE_LLM_MODEL=stub-model",
+                  "FAULTLINE_LLM_PRICE_INPUT_PER_1K=0.001",
+                  "FAULTLINE_LLM_PRICE_OUTPUT_PER_1K=0.002",
+                  "FAULTLINE_LLM_CONCURRENCY=2")
+              + "\n");
       Path in = dir.resolve("in.jsonl");
       Path batch = dir.resolve("batch.jsonl");
       Files.writeString(in, HANG + "\n" + QUESTION + "\n");
       Path pred = dir.resolve("pred.jsonl");
       Path cache = dir.resolve("cache");
-      assertEquals(0, ClassifyCommand.run(new String[] {"--input", in.toString(), "--output", pred.toString(),
-          "--tier", "llm", "--llm-config", props.toString(), "--llm-cache", cache.toString()}, out, err), err());
+      assertEquals(
+          0,
+          ClassifyCommand.run(
+              new String[] {
+                "--input",
+                in.toString(),
+                "--output",
+                pred.toString(),
+                "--tier",
+                "llm",
+                "--llm-config",
+                props.toString(),
+                "--llm-cache",
+                cache.toString()
+              },
+              out,
+              err),
+          err());
       assertEquals(2, stub.requests().size());
       for (StubChatServer.Recorded r : stub.requests()) {
         assertChatRequest(r.body(), "stub-model");
       }
       List<JsonNode> p = lines(pred);
-      assertEquals(List.of("https://example.org/acme/trainer/issues/21", "https://example.org/acme/trainer/issues/22"),
-          p.stream().map(n -> n.get("url").asText()).toList(), "input order kept");
+      assertEquals(
+          List.of(
+              "https://example.org/acme/trainer/issues/21",
+              "https://example.org/acme/trainer/issues/22"),
+          p.stream().map(n -> n.get("url").asText()).toList(),
+          "input order kept");
       assertEquals("HANG", p.get(1).get("symptom").asText());
 
-      assertEquals(0, LlmCommand.run(new String[] {"export", "--input", in.toString(), "--output", batch.toString(),
-          "--llm-config", props.toString()}, Map.of(), out, err), err());
+      assertEquals(
+          0,
+          LlmCommand.run(
+              new String[] {
+                "export",
+                "--input",
+                in.toString(),
+                "--output",
+                batch.toString(),
+                "--llm-config",
+                props.toString()
+              },
+              Map.of(),
+              out,
+              err),
+          err());
       List<JsonNode> exported = lines(batch);
       assertEquals(2, exported.size(), "without --cache every item is exported");
       for (JsonNode line : exported) {
         String user = line.at("/body/messages/1/content").asText();
-        JsonNode sent = stub.requests().stream().map(StubChatServer.Recorded::body)
-            .filter(b -> b.at("/messages/1/content").asText().equals(user)).findFirst().orElseThrow();
-        assertEquals(sent, line.get("body"), "a Batch API line carries the very request the endpoint gets");
+        JsonNode sent =
+            stub.requests().stream()
+                .map(StubChatServer.Recorded::body)
+                .filter(b -> b.at("/messages/1/content").asText().equals(user))
+                .findFirst()
+                .orElseThrow();
+        assertEquals(
+            sent, line.get("body"), "a Batch API line carries the very request the endpoint gets");
       }
 
       Path gold = dir.resolve("gold.jsonl");
-      Files.writeString(gold, HANG.substring(0, HANG.length() - 1) + ",\"gold\":" + Fixtures.HANG_ANSWER
-          .replace("}", ",\"framework\":null,\"versions\":{}}") + "}\n");
+      Files.writeString(
+          gold,
+          HANG.substring(0, HANG.length() - 1)
+              + ",\"gold\":"
+              + Fixtures.HANG_ANSWER.replace("}", ",\"framework\":null,\"versions\":{}}")
+              + "}\n");
       outBytes.reset();
-      assertEquals(0, EvalCommand.run(new String[] {"--gold", gold.toString(), "--tier", "llm", "--resamples", "0",
-          "--llm-config", props.toString(), "--llm-cache", cache.toString()}, out, err), err());
+      assertEquals(
+          0,
+          EvalCommand.run(
+              new String[] {
+                "--gold",
+                gold.toString(),
+                "--tier",
+                "llm",
+                "--resamples",
+                "0",
+                "--llm-config",
+                props.toString(),
+                "--llm-cache",
+                cache.toString()
+              },
+              out,
+              err),
+          err());
       assertEquals(2, stub.requests().size(), "eval found the answer in the cache");
       String report = out();
       assertTrue(report.contains("1 answered by the model (1 from the cache)"), report);
@@ -257,20 +442,50 @@ class LlmCommandTest {
   void usageErrorsExitWithTwoAndHelpWithZero(@TempDir Path dir) {
     assertEquals(2, LlmCommand.run(new String[0], Map.of(), out, err));
     assertEquals(2, LlmCommand.run(new String[] {"frobnicate"}, Map.of(), out, err));
-    assertEquals(2, LlmCommand.run(new String[] {"export", "--input", "x.jsonl"}, Map.of(), out, err));
-    assertEquals(2, LlmCommand.run(new String[] {"export", "--input", "x", "--output", "y"}, Map.of(), out, err),
+    assertEquals(
+        2, LlmCommand.run(new String[] {"export", "--input", "x.jsonl"}, Map.of(), out, err));
+    assertEquals(
+        2,
+        LlmCommand.run(
+            new String[] {"export", "--input", "x", "--output", "y"}, Map.of(), out, err),
         "no model named");
     assertTrue(err().contains("--llm-model"), err());
-    assertEquals(2, LlmCommand.run(new String[] {"import", "--results", "r.jsonl"}, Map.of(), out, err));
-    assertEquals(2, LlmCommand.run(new String[] {"import", "--results", "r", "--cache", "c", "--bogus"}, Map.of(), out,
-        err));
-    assertEquals(2, LlmCommand.run(new String[] {"export", "--input", "x", "--output", "y", "--llm-model", "m"},
-        Map.of("FAULTLINE_LLM_TIMEOUT_MS", "soon"), out, err), "a bad setting is a usage error");
+    assertEquals(
+        2, LlmCommand.run(new String[] {"import", "--results", "r.jsonl"}, Map.of(), out, err));
+    assertEquals(
+        2,
+        LlmCommand.run(
+            new String[] {"import", "--results", "r", "--cache", "c", "--bogus"},
+            Map.of(),
+            out,
+            err));
+    assertEquals(
+        2,
+        LlmCommand.run(
+            new String[] {"export", "--input", "x", "--output", "y", "--llm-model", "m"},
+            Map.of("FAULTLINE_LLM_TIMEOUT_MS", "soon"),
+            out,
+            err),
+        "a bad setting is a usage error");
     assertTrue(err().contains("FAULTLINE_LLM_TIMEOUT_MS must be a whole number"), err());
     assertEquals(0, LlmCommand.run(new String[] {"--help"}, Map.of(), out, err));
     assertEquals(0, LlmCommand.run(new String[] {"import", "--help"}, Map.of(), out, err));
-    assertTrue(out().contains("Usage: llm [-h] [COMMAND]") && out().contains("Usage: llm import"), out());
-    assertEquals(2, ClassifyCommand.run(new String[] {"--input", "a", "--output", "b", "--tier", "llm",
-        "--llm-config", dir.resolve("missing.properties").toString()}, out, err));
+    assertTrue(
+        out().contains("Usage: llm [-h] [COMMAND]") && out().contains("Usage: llm import"), out());
+    assertEquals(
+        2,
+        ClassifyCommand.run(
+            new String[] {
+              "--input",
+              "a",
+              "--output",
+              "b",
+              "--tier",
+              "llm",
+              "--llm-config",
+              dir.resolve("missing.properties").toString()
+            },
+            out,
+            err));
   }
 }

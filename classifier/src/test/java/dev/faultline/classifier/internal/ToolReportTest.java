@@ -29,7 +29,8 @@ public class ToolReportTest {
 
   @Test
   void dropsTheLinesEveryDsReportPrintsAndKeepsTheFieldsAndTheUsersWords() {
-    String text = "My run crashes in the backward pass.\n" + DS_REPORT + "RuntimeError: shape mismatch\n";
+    String text =
+        "My run crashes in the backward pass.\n" + DS_REPORT + "RuntimeError: shape mismatch\n";
     String kept = ToolReport.withoutFixedLines(text);
     assertFalse(kept.contains("JIT"), kept);
     assertFalse(kept.contains("installed"), kept);
@@ -42,7 +43,8 @@ public class ToolReportTest {
 
   @Test
   void leavesTextWithoutAReportUntouched() {
-    String text = "pip install deepspeed fails: error building extension 'fused_adam'\nninja: build stopped";
+    String text =
+        "pip install deepspeed fails: error building extension 'fused_adam'\nninja: build stopped";
     assertSame(text, ToolReport.withoutFixedLines(text));
     assertEquals("", ToolReport.withoutFixedLines(""));
   }

@@ -3,7 +3,9 @@ package dev.faultline.classifier.learned;
 import java.util.HashMap;
 import java.util.Map;
 
-/** A test encoder: each word adds a fixed pseudo-random direction; texts sharing words point alike. */
+/**
+ * A test encoder: each word adds a fixed pseudo-random direction; texts sharing words point alike.
+ */
 final class HashingEmbedder implements TextEmbedder {
 
   @Override
@@ -11,12 +13,13 @@ final class HashingEmbedder implements TextEmbedder {
     float[] v = new float[dimension()];
     Map<String, Integer> words = new HashMap<>();
     Words.count(text, words);
-    words.forEach((w, c) -> {
-      java.util.SplittableRandom r = new java.util.SplittableRandom(w.hashCode());
-      for (int i = 0; i < v.length; i++) {
-        v[i] += (float) (r.nextGaussian() * c);
-      }
-    });
+    words.forEach(
+        (w, c) -> {
+          java.util.SplittableRandom r = new java.util.SplittableRandom(w.hashCode());
+          for (int i = 0; i < v.length; i++) {
+            v[i] += (float) (r.nextGaussian() * c);
+          }
+        });
     double n = 0;
     for (float x : v) {
       n += x * x;

@@ -25,11 +25,22 @@ class LearnedClassifierTest {
 
   @Test
   void everyLabelIsAProbabilityWithEvidenceNamingFeaturesAndNeighbours() {
-    Classification c = CLASSIFIER.classify(IssueText.of("deepspeedai/DeepSpeed", 1, "[BUG] illegal memory access in step", CRASH));
+    Classification c =
+        CLASSIFIER.classify(
+            IssueText.of("deepspeedai/DeepSpeed", 1, "[BUG] illegal memory access in step", CRASH));
     assertEquals(Kind.BUG, c.kind().value());
-    assertTrue(c.classifierVersion().startsWith(LearnedClassifier.LAYER_VERSION + "+rules-"), c.classifierVersion());
-    for (Label<?> l : List.of(c.kind(), c.symptom(), c.rootCause(), c.fixPattern(), c.stage(), c.phase(),
-        c.distributedSpecific())) {
+    assertTrue(
+        c.classifierVersion().startsWith(LearnedClassifier.LAYER_VERSION + "+rules-"),
+        c.classifierVersion());
+    for (Label<?> l :
+        List.of(
+            c.kind(),
+            c.symptom(),
+            c.rootCause(),
+            c.fixPattern(),
+            c.stage(),
+            c.phase(),
+            c.distributedSpecific())) {
       assertTrue(l.confidence() >= 0 && l.confidence() <= 1, l.toString());
       assertTrue(l.evidence().contains("p="), l.evidence());
     }
@@ -41,16 +52,29 @@ class LearnedClassifierTest {
 
   @Test
   void aQuestionHasNoSymptom() {
-    Classification c = CLASSIFIER.classify(IssueText.of("deepspeedai/DeepSpeed", 2, "How do I enable CPU offload?",
-        "Is there an example of a config that turns on optimizer offload to CPU? What are the recommended settings?"));
+    Classification c =
+        CLASSIFIER.classify(
+            IssueText.of(
+                "deepspeedai/DeepSpeed",
+                2,
+                "How do I enable CPU offload?",
+                "Is there an example of a config that turns on optimizer offload to CPU? What are the recommended settings?"));
     assertTrue(c.kind().value() != Kind.BUG, c.kind().toString());
     assertEquals(Symptom.NONE, c.symptom().value());
   }
 
   @Test
   void peoplesLabelsStillWin() {
-    IssueText in = new IssueText("deepspeedai/DeepSpeed", 3, "[BUG] illegal memory access", CRASH, List.of("inference"),
-        List.of(), List.of(), "open");
+    IssueText in =
+        new IssueText(
+            "deepspeedai/DeepSpeed",
+            3,
+            "[BUG] illegal memory access",
+            CRASH,
+            List.of("inference"),
+            List.of(),
+            List.of(),
+            "open");
     Classification c = CLASSIFIER.classify(in);
     assertEquals(Phase.INFERENCE, c.phase().value());
     assertTrue(c.phase().humanGiven());
@@ -58,7 +82,8 @@ class LearnedClassifierTest {
 
   @Test
   void theSameItemGetsTheSameAnswerFromManyThreads() throws Exception {
-    IssueText in = IssueText.of("NVIDIA/Megatron-LM", 4, "Hang in pipeline parallel send/recv", CRASH);
+    IssueText in =
+        IssueText.of("NVIDIA/Megatron-LM", 4, "Hang in pipeline parallel send/recv", CRASH);
     Classification first = CLASSIFIER.classify(in);
     var pool = java.util.concurrent.Executors.newFixedThreadPool(4);
     try {

@@ -51,7 +51,8 @@ class MetricsTest {
     List<String> pred = List.of("A", "B", "B", "B", "A", "A", "A", "A", "B", "B");
     double f1 = Metrics.macroF1(gold, pred);
     double[] ci = Metrics.macroF1Interval(gold, pred, 500, 7L);
-    assertEquals(true, ci[0] <= f1 && f1 <= ci[1], "interval " + ci[0] + ".." + ci[1] + " holds " + f1);
+    assertEquals(
+        true, ci[0] <= f1 && f1 <= ci[1], "interval " + ci[0] + ".." + ci[1] + " holds " + f1);
     assertEquals(ci[0], Metrics.macroF1Interval(gold, pred, 500, 7L)[0]);
   }
 }

@@ -18,19 +18,24 @@ class MiniLmEmbedderTest {
 
   @Test
   void theTokenLimitRewritesTruncationAndFixedPaddingAndRejectsNonsense() throws Exception {
-    String def = "{\"truncation\":{\"max_length\":128,\"stride\":0},\"padding\":{\"strategy\":{\"Fixed\":128}},\"x\":1}";
+    String def =
+        "{\"truncation\":{\"max_length\":128,\"stride\":0},\"padding\":{\"strategy\":{\"Fixed\":128}},\"x\":1}";
     JsonNode out = JSON.readTree(MiniLmEmbedder.withTokenLimit(stream(def), 96));
     assertEquals(96, out.path("truncation").path("max_length").asInt());
     assertEquals(96, out.path("padding").path("strategy").path("Fixed").asInt());
     assertEquals(1, out.path("x").asInt(), "the rest of the definition is kept");
-    assertThrows(IllegalArgumentException.class, () -> MiniLmEmbedder.withTokenLimit(stream(def), 4));
-    assertThrows(IllegalStateException.class, () -> MiniLmEmbedder.withTokenLimit(stream("{\"padding\":{}}"), 96));
+    assertThrows(
+        IllegalArgumentException.class, () -> MiniLmEmbedder.withTokenLimit(stream(def), 4));
+    assertThrows(
+        IllegalStateException.class,
+        () -> MiniLmEmbedder.withTokenLimit(stream("{\"padding\":{}}"), 96));
   }
 
   @Test
   void theEncoderReadsTheFirstWordPiecesOnlyAndItsNameSaysHowMany() {
     MiniLmEmbedder e = MiniLmEmbedder.shared();
-    // One word piece per word: 200 of them are past any limit of the model (at most 128 with [CLS] and [SEP]).
+    // One word piece per word: 200 of them are past any limit of the model (at most 128 with [CLS]
+    // and [SEP]).
     String head = String.join(" ", java.util.Collections.nCopies(200, "hang"));
     float[] a = e.embed(head + " the job then crashed with an out of memory error on every rank");
     float[] b = e.embed(head + " and the loss became nan after the checkpoint was loaded");
@@ -38,7 +43,9 @@ class MiniLmEmbedderTest {
     float[] c = e.embed("out of memory " + head);
     assertFalse(Arrays.equals(a, c), "text within the limit does");
     assertEquals(
-        MiniLmEmbedder.MAX_TOKENS == 128 ? "all-minilm-l6-v2-q" : "all-minilm-l6-v2-q@" + MiniLmEmbedder.MAX_TOKENS,
+        MiniLmEmbedder.MAX_TOKENS == 128
+            ? "all-minilm-l6-v2-q"
+            : "all-minilm-l6-v2-q@" + MiniLmEmbedder.MAX_TOKENS,
         e.name());
   }
 

@@ -30,7 +30,8 @@ class TrainCommandTest {
     assertTrue(outBytes.toString(StandardCharsets.UTF_8).startsWith("Usage: train"));
     assertEquals(2, TrainCommand.run(new String[] {}, out, err));
     assertTrue(err().contains("Missing required option: '--data=DIR'"), err());
-    assertEquals(2, TrainCommand.run(new String[] {"--data", dir.toString(), "--folds", "1"}, out, err));
+    assertEquals(
+        2, TrainCommand.run(new String[] {"--data", dir.toString(), "--folds", "1"}, out, err));
     assertTrue(err().contains("--folds must be a whole number >= 2"), err());
     assertEquals(2, TrainCommand.run(new String[] {"--data"}, out, err));
     assertTrue(err().contains("Missing required parameter for option '--data'"), err());

@@ -21,7 +21,8 @@ class TrainerTest {
   private static final Classifier RULES = new Classifier(ClassifierConfig.defaults());
 
   private static List<Example> examples(int perClass, long seed) {
-    return TrainingData.examples(Corpus.items(perClass, seed), RULES, new HashingEmbedder(), n -> {});
+    return TrainingData.examples(
+        Corpus.items(perClass, seed), RULES, new HashingEmbedder(), n -> {});
   }
 
   @Test
@@ -90,10 +91,19 @@ class TrainerTest {
     List<Example> ex = examples(12, 11L);
     Trainer.Fitted m = new Trainer(7L, n -> true).train(ex);
     List<String> ids = ex.stream().map(Example::id).toList();
-    List<Map<String, String>> labels = ex.stream().map(e -> Map.of("symptom", e.gold().get(Target.SYMPTOM))).toList();
-    byte[][] vectors = ex.stream().map(e -> Neighbours.quantise(e.raw().embedding())).toArray(byte[][]::new);
-    LearnedModel model = new LearnedModel("test", "test-hashing", m.vectorizer(), m.models(),
-        Map.of(Target.KIND, 0.5), new Neighbours(ids, labels, vectors), null);
+    List<Map<String, String>> labels =
+        ex.stream().map(e -> Map.of("symptom", e.gold().get(Target.SYMPTOM))).toList();
+    byte[][] vectors =
+        ex.stream().map(e -> Neighbours.quantise(e.raw().embedding())).toArray(byte[][]::new);
+    LearnedModel model =
+        new LearnedModel(
+            "test",
+            "test-hashing",
+            m.vectorizer(),
+            m.models(),
+            Map.of(Target.KIND, 0.5),
+            new Neighbours(ids, labels, vectors),
+            null);
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     model.write(out);
     return out.toByteArray();
@@ -103,8 +113,15 @@ class TrainerTest {
   void anArtefactReadBackAnswersAsTheModelDid() throws Exception {
     List<Example> ex = examples(12, 13L);
     Trainer.Fitted m = new Trainer(7L, n -> true).train(ex);
-    LearnedModel model = new LearnedModel("test", "test-hashing", m.vectorizer(), m.models(), Map.of(),
-        new Neighbours(List.of(), List.of(), new byte[0][]), null);
+    LearnedModel model =
+        new LearnedModel(
+            "test",
+            "test-hashing",
+            m.vectorizer(),
+            m.models(),
+            Map.of(),
+            new Neighbours(List.of(), List.of(), new byte[0][]),
+            null);
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     model.write(out);
     LearnedModel back = LearnedModel.read(new java.io.ByteArrayInputStream(out.toByteArray()));
@@ -112,7 +129,8 @@ class TrainerTest {
       SparseVector a = m.vectorizer().vectorize(e.raw());
       SparseVector b = back.vectorizer().vectorize(e.raw());
       for (Target t : Target.values()) {
-        assertArrayEquals(m.models().get(t).probabilities(a), back.models().get(t).probabilities(b), 1e-6);
+        assertArrayEquals(
+            m.models().get(t).probabilities(a), back.models().get(t).probabilities(b), 1e-6);
       }
     }
   }

@@ -35,9 +35,12 @@ class TrainingDataTest {
 
   @Test
   void aChangeKeepsItsFilesAndDiff() throws Exception {
-    String change = GOOD.replace("issues/4", "pull/9").replace("stuck", "changed files:\\nsrc/comm.py+3-1\\ntests/t.py+10-0")
-        .replace("\"labels\"", "\"diff\":\"+ if group is None:\\n-    pass\",\"labels\"");
-    TrainingData.Item it = TrainingData.read(Files.writeString(dir.resolve("c.jsonl"), change)).get(0);
+    String change =
+        GOOD.replace("issues/4", "pull/9")
+            .replace("stuck", "changed files:\\nsrc/comm.py+3-1\\ntests/t.py+10-0")
+            .replace("\"labels\"", "\"diff\":\"+ if group is None:\\n-    pass\",\"labels\"");
+    TrainingData.Item it =
+        TrainingData.read(Files.writeString(dir.resolve("c.jsonl"), change)).get(0);
     assertTrue(it.change());
     assertEquals("acme/trainer#9", it.id());
     assertEquals(2, it.details().files().size());
@@ -59,7 +62,9 @@ class TrainingDataTest {
     e = assertThrows(TrainingData.BadInput.class, () -> TrainingData.read(h));
     assertEquals(h + ":1: missing field 'title'", e.getMessage());
 
-    e = assertThrows(TrainingData.BadInput.class, () -> TrainingData.read(dir.resolve("none.jsonl")));
+    e =
+        assertThrows(
+            TrainingData.BadInput.class, () -> TrainingData.read(dir.resolve("none.jsonl")));
     assertEquals(dir.resolve("none.jsonl") + ": no such file", e.getMessage());
   }
 }

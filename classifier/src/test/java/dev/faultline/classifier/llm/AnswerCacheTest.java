@@ -33,10 +33,12 @@ class AnswerCacheTest {
     AnswerCache.Entry e = new AnswerCache(dir.resolve("cache")).get(key).orElseThrow();
     assertEquals("m1", e.model());
     assertEquals(120, e.promptTokens());
-    assertEquals(new com.fasterxml.jackson.databind.ObjectMapper().readTree(Fixtures.HANG_ANSWER),
+    assertEquals(
+        new com.fasterxml.jackson.databind.ObjectMapper().readTree(Fixtures.HANG_ANSWER),
         new com.fasterxml.jackson.databind.ObjectMapper().readTree(e.answer()));
     try (Stream<Path> files = Files.walk(dir)) {
-      assertEquals(1, files.filter(Files::isRegularFile).count(), "one answer file, no temporary file");
+      assertEquals(
+          1, files.filter(Files::isRegularFile).count(), "one answer file, no temporary file");
     }
     assertFalse(cache.get("../../etc/passwd").isPresent(), "only well-formed keys are looked up");
   }

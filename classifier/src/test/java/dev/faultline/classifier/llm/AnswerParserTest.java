@@ -21,14 +21,18 @@ class AnswerParserTest {
 
   @Test
   void acceptsAValidAnswer() {
-    Answer a = assertInstanceOf(AnswerParser.Accepted.class, parser.parse(Fixtures.HANG_ANSWER)).answer();
+    Answer a =
+        assertInstanceOf(AnswerParser.Accepted.class, parser.parse(Fixtures.HANG_ANSWER)).answer();
     assertEquals(Kind.BUG, a.kind());
     assertEquals(Symptom.HANG, a.symptom());
     assertEquals(Stage.COMMUNICATION, a.stage());
     assertEquals(Boolean.TRUE, a.distributedSpecific());
-    Answer q = assertInstanceOf(AnswerParser.Accepted.class, parser.parse(Fixtures.QUESTION_ANSWER)).answer();
+    Answer q =
+        assertInstanceOf(AnswerParser.Accepted.class, parser.parse(Fixtures.QUESTION_ANSWER))
+            .answer();
     assertNull(q.distributedSpecific());
-    assertEquals(q, ((AnswerParser.Accepted) parser.parse(parser.format(q))).answer(), "format round-trips");
+    assertEquals(
+        q, ((AnswerParser.Accepted) parser.parse(parser.format(q))).answer(), "format round-trips");
   }
 
   @Test
@@ -41,20 +45,32 @@ class AnswerParserTest {
 
   @Test
   void rejectsAMissingFieldNamingIt() {
-    assertEquals("missing field 'stage'", reason(Fixtures.HANG_ANSWER.replace("\"stage\":\"COMMUNICATION\",", "")));
+    assertEquals(
+        "missing field 'stage'",
+        reason(Fixtures.HANG_ANSWER.replace("\"stage\":\"COMMUNICATION\",", "")));
   }
 
   @Test
   void rejectsAnUnknownCodeNamingFieldAndCode() {
-    assertEquals("unknown symptom code 'DEADLOCK'", reason(Fixtures.HANG_ANSWER.replace("\"HANG\"", "\"DEADLOCK\"")));
-    assertEquals("unknown kind code 'bug'", reason(Fixtures.HANG_ANSWER.replace("\"BUG\"", "\"bug\"")));
+    assertEquals(
+        "unknown symptom code 'DEADLOCK'",
+        reason(Fixtures.HANG_ANSWER.replace("\"HANG\"", "\"DEADLOCK\"")));
+    assertEquals(
+        "unknown kind code 'bug'", reason(Fixtures.HANG_ANSWER.replace("\"BUG\"", "\"bug\"")));
   }
 
   @Test
   void rejectsWrongTypesAndExtraFields() {
-    assertTrue(reason(Fixtures.HANG_ANSWER.replace("\"distributed_specific\":true", "\"distributed_specific\":\"yes\""))
-        .startsWith("field 'distributed_specific' is not true, false or null"));
-    assertTrue(reason(Fixtures.HANG_ANSWER.replace("\"TRAINING\"", "3")).startsWith("field 'phase' is not a string"));
-    assertEquals("unexpected field 'why'", reason(Fixtures.HANG_ANSWER.replace("{", "{\"why\":\"because\",")));
+    assertTrue(
+        reason(
+                Fixtures.HANG_ANSWER.replace(
+                    "\"distributed_specific\":true", "\"distributed_specific\":\"yes\""))
+            .startsWith("field 'distributed_specific' is not true, false or null"));
+    assertTrue(
+        reason(Fixtures.HANG_ANSWER.replace("\"TRAINING\"", "3"))
+            .startsWith("field 'phase' is not a string"));
+    assertEquals(
+        "unexpected field 'why'",
+        reason(Fixtures.HANG_ANSWER.replace("{", "{\"why\":\"because\",")));
   }
 }

@@ -25,12 +25,16 @@ class AnswerSchemaTest {
   @Test
   void everyCodedFieldIsAnEnumOfTheTaxonomysSymbols() {
     JsonNode props = schema.schema().get("properties");
-    AnswerSchema.CODED.forEach((field, dim) -> {
-      assertEquals("string", props.get(field).get("type").asText());
-      assertEquals(taxonomy.dimension(dim).allSymbols(), texts(props.get(field).get("enum")), field);
-    });
+    AnswerSchema.CODED.forEach(
+        (field, dim) -> {
+          assertEquals("string", props.get(field).get("type").asText());
+          assertEquals(
+              taxonomy.dimension(dim).allSymbols(), texts(props.get(field).get("enum")), field);
+        });
     assertEquals(List.of("boolean", "null"), texts(props.get("distributed_specific").get("type")));
-    assertTrue(texts(props.get("symptom").get("enum")).containsAll(List.of("NONE", "UNKNOWN", "OUT_OF_MEMORY")));
+    assertTrue(
+        texts(props.get("symptom").get("enum"))
+            .containsAll(List.of("NONE", "UNKNOWN", "OUT_OF_MEMORY")));
   }
 
   @Test

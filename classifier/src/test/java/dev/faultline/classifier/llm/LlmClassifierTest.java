@@ -62,11 +62,24 @@ class LlmClassifierTest {
 
   private LlmClassifier tier(LlmConfig c, boolean withCache) throws Exception {
     Taxonomy taxonomy = Taxonomy.load();
-    ChatClient client = new ChatClient(c, ChatClient.httpClient(c),
-        new Budget(c.maxRequestsPerDay(), c.maxTokensPerDay(), Clock.fixed(Instant.parse("2026-01-05T10:00:00Z"),
-            ZoneOffset.UTC)), stats);
-    return new LlmClassifier(RULES, c, new Prompt(taxonomy, 0), new AnswerSchema(taxonomy),
-        withCache ? new AnswerCache(dir.resolve("cache")) : null, client, null, stats);
+    ChatClient client =
+        new ChatClient(
+            c,
+            ChatClient.httpClient(c),
+            new Budget(
+                c.maxRequestsPerDay(),
+                c.maxTokensPerDay(),
+                Clock.fixed(Instant.parse("2026-01-05T10:00:00Z"), ZoneOffset.UTC)),
+            stats);
+    return new LlmClassifier(
+        RULES,
+        c,
+        new Prompt(taxonomy, 0),
+        new AnswerSchema(taxonomy),
+        withCache ? new AnswerCache(dir.resolve("cache")) : null,
+        client,
+        null,
+        stats);
   }
 
   @Test
@@ -82,7 +95,8 @@ class LlmClassifierTest {
     assertEquals(RootCause.DISTRIBUTED_COMMUNICATION_ERROR, c.rootCause().value());
     assertEquals(Boolean.TRUE, c.distributedSpecific().value());
     assertEquals(0.9, c.symptom().confidence(), 1e-9);
-    assertTrue(c.symptom().evidence().startsWith("llm:stub-model prompt " + t.prompt().version()),
+    assertTrue(
+        c.symptom().evidence().startsWith("llm:stub-model prompt " + t.prompt().version()),
         c.symptom().evidence());
     assertEquals("llm:stub-model/" + t.prompt().version(), c.classifierVersion());
     assertEquals(1, stub.requests().size());
@@ -107,8 +121,12 @@ class LlmClassifierTest {
     assertEquals(Symptom.HANG, o.classification().symptom().value());
     assertTrue(o.classification().symptom().evidence().contains("cached"));
     assertEquals(1, stub.requests().size(), "no second request");
-    IssueText edited = IssueText.of("acme/trainer", 11, Fixtures.hangIssue().title(),
-        Fixtures.hangIssue().body() + "\nUpdate: it also happens with two nodes.");
+    IssueText edited =
+        IssueText.of(
+            "acme/trainer",
+            11,
+            Fixtures.hangIssue().title(),
+            Fixtures.hangIssue().body() + "\nUpdate: it also happens with two nodes.");
     stub.then(StubChatServer.Reply.answer(Fixtures.HANG_ANSWER));
     again.classify(edited);
     assertEquals(2, stub.requests().size(), "changed content is asked again");
@@ -116,9 +134,12 @@ class LlmClassifierTest {
 
   @Test
   void retriesAfter429And5xxWithBackoff() throws Exception {
-    stub.then(StubChatServer.Reply.status(429, Map.of("Retry-After", "0")), StubChatServer.Reply.status(503, Map.of()),
+    stub.then(
+        StubChatServer.Reply.status(429, Map.of("Retry-After", "0")),
+        StubChatServer.Reply.status(503, Map.of()),
         StubChatServer.Reply.answer(Fixtures.HANG_ANSWER));
-    LlmClassifier.Outcome o = tier(config(Map.of()), false).outcome(Fixtures.hangIssue(), ChangeDetails.NONE);
+    LlmClassifier.Outcome o =
+        tier(config(Map.of()), false).outcome(Fixtures.hangIssue(), ChangeDetails.NONE);
     assertTrue(o.answered(), o.reason());
     assertEquals(3, stub.requests().size());
     assertEquals(2, stats.retries());
@@ -136,7 +157,8 @@ class LlmClassifierTest {
     Classification offline = RULES.classify(item);
     assertEquals(offline.symptom().value(), o.classification().symptom().value());
     assertEquals(offline.classifierVersion(), o.classification().classifierVersion());
-    assertTrue(o.classification().symptom().evidence().startsWith("fallback: HTTP 500"),
+    assertTrue(
+        o.classification().symptom().evidence().startsWith("fallback: HTTP 500"),
         o.classification().symptom().evidence());
     assertEquals(1, stats.fallbacks());
   }
@@ -144,7 +166,8 @@ class LlmClassifierTest {
   @Test
   void aClientErrorIsNotRetried() throws Exception {
     stub.then(StubChatServer.Reply.status(400, Map.of()));
-    LlmClassifier.Outcome o = tier(config(Map.of()), false).outcome(Fixtures.hangIssue(), ChangeDetails.NONE);
+    LlmClassifier.Outcome o =
+        tier(config(Map.of()), false).outcome(Fixtures.hangIssue(), ChangeDetails.NONE);
     assertTrue(o.reason().startsWith("HTTP 400"), o.reason());
     assertEquals(1, stub.requests().size());
   }
@@ -152,7 +175,8 @@ class LlmClassifierTest {
   @Test
   void aSlowEndpointTimesOutAndTheItemFallsBack() throws Exception {
     stub.otherwise(StubChatServer.Reply.slow(Fixtures.HANG_ANSWER, 3_000));
-    LlmConfig c = config(Map.of("FAULTLINE_LLM_TIMEOUT_MS", "200", "FAULTLINE_LLM_MAX_RETRIES", "0"));
+    LlmConfig c =
+        config(Map.of("FAULTLINE_LLM_TIMEOUT_MS", "200", "FAULTLINE_LLM_MAX_RETRIES", "0"));
     long started = System.nanoTime();
     LlmClassifier.Outcome o = tier(c, false).outcome(Fixtures.hangIssue(), ChangeDetails.NONE);
     assertTrue(o.reason().startsWith("timed out after 200 ms"), o.reason());
@@ -161,16 +185,23 @@ class LlmClassifierTest {
 
   @Test
   void malformedOrInvalidAnswersAreRejectedWithTheReason() throws Exception {
-    stub.then(StubChatServer.Reply.answer("Sure! The labels are: BUG, HANG."),
+    stub.then(
+        StubChatServer.Reply.answer("Sure! The labels are: BUG, HANG."),
         StubChatServer.Reply.answer(Fixtures.HANG_ANSWER.replace("\"HANG\"", "\"DEADLOCK\"")),
         StubChatServer.Reply.brokenBody());
     LlmClassifier t = tier(config(Map.of("FAULTLINE_LLM_MAX_RETRIES", "0")), true);
-    assertTrue(t.outcome(Fixtures.hangIssue(), ChangeDetails.NONE).reason().startsWith("answer rejected: unparsable JSON"));
-    assertEquals("answer rejected: unknown symptom code 'DEADLOCK'",
+    assertTrue(
+        t.outcome(Fixtures.hangIssue(), ChangeDetails.NONE)
+            .reason()
+            .startsWith("answer rejected: unparsable JSON"));
+    assertEquals(
+        "answer rejected: unknown symptom code 'DEADLOCK'",
         t.outcome(Fixtures.hangIssue(), ChangeDetails.NONE).reason());
     assertEquals("reply is not JSON", t.outcome(Fixtures.hangIssue(), ChangeDetails.NONE).reason());
     assertEquals(0, stats.answered());
-    assertFalse(new AnswerCache(dir.resolve("cache")).contains(t.key(Fixtures.hangIssue())), "nothing invalid cached");
+    assertFalse(
+        new AnswerCache(dir.resolve("cache")).contains(t.key(Fixtures.hangIssue())),
+        "nothing invalid cached");
   }
 
   @Test
@@ -182,20 +213,27 @@ class LlmClassifierTest {
     long started = System.nanoTime();
     LlmClassifier.Outcome o = t.outcome(Fixtures.questionIssue(), ChangeDetails.NONE);
     assertTrue(o.reason().startsWith("I/O error"), o.reason());
-    assertEquals(RULES.classify(Fixtures.questionIssue()).kind().value(), o.classification().kind().value());
+    assertEquals(
+        RULES.classify(Fixtures.questionIssue()).kind().value(), o.classification().kind().value());
     assertTrue((System.nanoTime() - started) / 1e6 < 2_000, "a refused connection fails fast");
-    assertTrue(t.outcome(Fixtures.hangIssue(), ChangeDetails.NONE).cached(), "answers before the stop are kept");
+    assertTrue(
+        t.outcome(Fixtures.hangIssue(), ChangeDetails.NONE).cached(),
+        "answers before the stop are kept");
   }
 
   @Test
   void noMoreThanTheConfiguredRequestsAreInFlight() throws Exception {
     stub.otherwise(StubChatServer.Reply.slow(Fixtures.HANG_ANSWER, 150));
     LlmClassifier t = tier(config(Map.of("FAULTLINE_LLM_CONCURRENCY", "2")), false);
-    java.util.concurrent.ExecutorService callers = java.util.concurrent.Executors.newFixedThreadPool(6);
+    java.util.concurrent.ExecutorService callers =
+        java.util.concurrent.Executors.newFixedThreadPool(6);
     try {
-      List<java.util.concurrent.Future<LlmClassifier.Outcome>> results = new java.util.ArrayList<>();
+      List<java.util.concurrent.Future<LlmClassifier.Outcome>> results =
+          new java.util.ArrayList<>();
       for (int i = 0; i < 6; i++) {
-        IssueText item = IssueText.of("acme/trainer", 100 + i, "Stall number " + i, "Ranks wait in all_reduce " + i);
+        IssueText item =
+            IssueText.of(
+                "acme/trainer", 100 + i, "Stall number " + i, "Ranks wait in all_reduce " + i);
         results.add(callers.submit(() -> t.outcome(item, ChangeDetails.NONE)));
       }
       for (var r : results) {
@@ -223,7 +261,10 @@ class LlmClassifierTest {
     stub.otherwise(StubChatServer.Reply.answer(Fixtures.HANG_ANSWER));
     LlmClassifier t = tier(config(Map.of("FAULTLINE_LLM_MAX_TOKENS_PER_DAY", "100")), false);
     assertTrue(t.outcome(Fixtures.hangIssue(), ChangeDetails.NONE).answered());
-    assertTrue(t.outcome(Fixtures.questionIssue(), ChangeDetails.NONE).reason().startsWith("daily token budget"));
+    assertTrue(
+        t.outcome(Fixtures.questionIssue(), ChangeDetails.NONE)
+            .reason()
+            .startsWith("daily token budget"));
     assertEquals(1, stub.requests().size());
   }
 
@@ -244,8 +285,16 @@ class LlmClassifierTest {
     LlmConfig c = LlmConfig.from(Map.of("FAULTLINE_LLM_MODEL", "stub-model"));
     assertFalse(c.endpointConfigured());
     Taxonomy taxonomy = Taxonomy.load();
-    LlmClassifier t = new LlmClassifier(RULES, c, new Prompt(taxonomy, 0), new AnswerSchema(taxonomy),
-        new AnswerCache(dir.resolve("cache")), null, null, stats);
+    LlmClassifier t =
+        new LlmClassifier(
+            RULES,
+            c,
+            new Prompt(taxonomy, 0),
+            new AnswerSchema(taxonomy),
+            new AnswerCache(dir.resolve("cache")),
+            null,
+            null,
+            stats);
     LlmClassifier.Outcome o = t.outcome(Fixtures.hangIssue(), ChangeDetails.NONE);
     assertTrue(o.reason().startsWith("no cached answer and no endpoint configured"), o.reason());
     assertEquals(0, stub.requests().size());
@@ -254,9 +303,19 @@ class LlmClassifierTest {
   @Test
   void aPersonsGithubLabelWinsOverTheModel() throws Exception {
     stub.then(StubChatServer.Reply.answer(Fixtures.HANG_ANSWER));
-    IssueText labelled = new IssueText("acme/trainer", 13, Fixtures.hangIssue().title(), Fixtures.hangIssue().body(),
-        List.of("inference"), List.of(), List.of(), "open");
-    assertTrue(RULES.classify(labelled).phase().humanGiven(), "the 'inference' label sets phase (classifier config)");
+    IssueText labelled =
+        new IssueText(
+            "acme/trainer",
+            13,
+            Fixtures.hangIssue().title(),
+            Fixtures.hangIssue().body(),
+            List.of("inference"),
+            List.of(),
+            List.of(),
+            "open");
+    assertTrue(
+        RULES.classify(labelled).phase().humanGiven(),
+        "the 'inference' label sets phase (classifier config)");
     LlmClassifier.Outcome o = tier(config(Map.of()), false).outcome(labelled, ChangeDetails.NONE);
     assertTrue(o.answered(), o.reason());
     assertEquals(Phase.INFERENCE, o.classification().phase().value(), "the model said TRAINING");
@@ -267,17 +326,29 @@ class LlmClassifierTest {
   @Test
   void exampleSetGoesIntoTheRequestAndIntoTheCacheKey(@TempDir Path tmp) throws Exception {
     stub.otherwise(StubChatServer.Reply.answer(Fixtures.HANG_ANSWER));
-    LlmConfig c = config(Map.of("FAULTLINE_LLM_EXAMPLES", Fixtures.examples(tmp).toString(), "FAULTLINE_LLM_K", "2"));
-    LlmClassifier withExamples = LlmTier.create(RULES, c, dir.resolve("cache"), WordEmbedder::new, stats);
+    LlmConfig c =
+        config(
+            Map.of(
+                "FAULTLINE_LLM_EXAMPLES",
+                Fixtures.examples(tmp).toString(),
+                "FAULTLINE_LLM_K",
+                "2"));
+    LlmClassifier withExamples =
+        LlmTier.create(RULES, c, dir.resolve("cache"), WordEmbedder::new, stats);
     withExamples.classify(Fixtures.hangIssue());
     JsonNode body = stub.requests().get(0).body();
-    assertTrue(body.at("/messages/1/content").asText().contains("Example 2 (acme/examples#"), body.toString());
-    LlmClassifier without = LlmTier.create(RULES, c.withExamples(null), dir.resolve("cache"), WordEmbedder::new, stats);
+    assertTrue(
+        body.at("/messages/1/content").asText().contains("Example 2 (acme/examples#"),
+        body.toString());
+    LlmClassifier without =
+        LlmTier.create(RULES, c.withExamples(null), dir.resolve("cache"), WordEmbedder::new, stats);
     assertNotEquals(withExamples.key(Fixtures.hangIssue()), without.key(Fixtures.hangIssue()));
     without.classify(Fixtures.hangIssue());
     assertEquals(2, stub.requests().size(), "a prompt without examples is a different question");
-    assertFalse(stub.requests().get(1).body().at("/messages/1/content").asText().contains("Example 1"));
-    assertTrue(java.nio.file.Files.exists(dir.resolve("cache/vectors/vectors-test-words.bin")),
+    assertFalse(
+        stub.requests().get(1).body().at("/messages/1/content").asText().contains("Example 1"));
+    assertTrue(
+        java.nio.file.Files.exists(dir.resolve("cache/vectors/vectors-test-words.bin")),
         "the examples' vectors are kept for the next run");
   }
 }

@@ -21,15 +21,17 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A small OpenAI-compatible chat-completions server for tests: real HTTP on 127.0.0.1 and a free port. It records
- * every request (path, headers, parsed body) and answers from a script of replies, in order: a valid answer, an
- * HTTP error (with optional Retry-After), a slow answer, a body that is not JSON. When the script is empty it gives
- * the fallback reply. Usage tokens are counted as characters / 4 of the messages and of the answer.
+ * A small OpenAI-compatible chat-completions server for tests: real HTTP on 127.0.0.1 and a free
+ * port. It records every request (path, headers, parsed body) and answers from a script of replies,
+ * in order: a valid answer, an HTTP error (with optional Retry-After), a slow answer, a body that
+ * is not JSON. When the script is empty it gives the fallback reply. Usage tokens are counted as
+ * characters / 4 of the messages and of the answer.
  */
 public final class StubChatServer implements AutoCloseable {
 
   /** One scripted reply. */
-  public record Reply(int status, String content, String rawBody, long delayMillis, Map<String, String> headers) {
+  public record Reply(
+      int status, String content, String rawBody, long delayMillis, Map<String, String> headers) {
 
     /** 200 with this message content. */
     public static Reply answer(String content) {
@@ -43,7 +45,11 @@ public final class StubChatServer implements AutoCloseable {
 
     /** An error status with an OpenAI-style error body. */
     public static Reply status(int status, Map<String, String> headers) {
-      return new Reply(status, null, "{\"error\":{\"message\":\"stub says " + status + "\",\"type\":\"stub\"}}", 0,
+      return new Reply(
+          status,
+          null,
+          "{\"error\":{\"message\":\"stub says " + status + "\",\"type\":\"stub\"}}",
+          0,
           headers);
     }
 
@@ -54,7 +60,8 @@ public final class StubChatServer implements AutoCloseable {
   }
 
   /** One recorded request. */
-  public record Recorded(String method, String path, Map<String, List<String>> headers, JsonNode body) {}
+  public record Recorded(
+      String method, String path, Map<String, List<String>> headers, JsonNode body) {}
 
   private final HttpServer server;
   private final ExecutorService executor = Executors.newFixedThreadPool(8);
@@ -62,9 +69,12 @@ public final class StubChatServer implements AutoCloseable {
   private final List<Recorded> requests = Collections.synchronizedList(new ArrayList<>());
   private final ObjectMapper json = new ObjectMapper();
   private volatile Reply fallback = Reply.status(500, Map.of());
-  private volatile java.util.concurrent.CountDownLatch gate = new java.util.concurrent.CountDownLatch(0);
-  private final java.util.concurrent.atomic.AtomicInteger inFlight = new java.util.concurrent.atomic.AtomicInteger();
-  private final java.util.concurrent.atomic.AtomicInteger maxInFlight = new java.util.concurrent.atomic.AtomicInteger();
+  private volatile java.util.concurrent.CountDownLatch gate =
+      new java.util.concurrent.CountDownLatch(0);
+  private final java.util.concurrent.atomic.AtomicInteger inFlight =
+      new java.util.concurrent.atomic.AtomicInteger();
+  private final java.util.concurrent.atomic.AtomicInteger maxInFlight =
+      new java.util.concurrent.atomic.AtomicInteger();
 
   public StubChatServer() throws IOException {
     server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
@@ -98,8 +108,8 @@ public final class StubChatServer implements AutoCloseable {
   }
 
   /**
-   * Holds every request that arrives from now on (recorded, unanswered) until {@link #release()}: a test can see
-   * what happens while answers are outstanding without timing anything.
+   * Holds every request that arrives from now on (recorded, unanswered) until {@link #release()}: a
+   * test can see what happens while answers are outstanding without timing anything.
    */
   public StubChatServer hold() {
     gate = new java.util.concurrent.CountDownLatch(1);
@@ -135,9 +145,14 @@ public final class StubChatServer implements AutoCloseable {
       } catch (IOException e) {
         body = null;
       }
-      requests.add(new Recorded(ex.getRequestMethod(), ex.getRequestURI().getPath(), Map.copyOf(ex.getRequestHeaders()),
-          body));
-      if (!ex.getRequestURI().getPath().equals("/v1/chat/completions") || !"POST".equals(ex.getRequestMethod())) {
+      requests.add(
+          new Recorded(
+              ex.getRequestMethod(),
+              ex.getRequestURI().getPath(),
+              Map.copyOf(ex.getRequestHeaders()),
+              body));
+      if (!ex.getRequestURI().getPath().equals("/v1/chat/completions")
+          || !"POST".equals(ex.getRequestMethod())) {
         send(ex, 404, "{\"error\":{\"message\":\"no such route\"}}");
         return;
       }

@@ -3,7 +3,10 @@ package dev.faultline.classifier.llm;
 import dev.faultline.classifier.learned.TextEmbedder;
 import java.util.Locale;
 
-/** A test encoder: every lower-case word adds one at its hashed position; texts sharing words point alike. */
+/**
+ * A test encoder: every lower-case word adds one at its hashed position; texts sharing words point
+ * alike.
+ */
 final class WordEmbedder implements TextEmbedder {
 
   @Override

@@ -13,12 +13,22 @@ import java.util.Map;
 import java.util.Random;
 
 /**
- * A seeded mutator of JSON payloads for fuzz tests: truncation, byte flips, wrongly-typed and missing fields, deep
- * nesting, odd Unicode and oversized strings. The same seed gives the same sequence, so a failure can be replayed.
+ * A seeded mutator of JSON payloads for fuzz tests: truncation, byte flips, wrongly-typed and
+ * missing fields, deep nesting, odd Unicode and oversized strings. The same seed gives the same
+ * sequence, so a failure can be replayed.
  */
 public final class PayloadMutator {
   private static final String[] ODD_TEXT = {
-    "\u0000", "\uD800", "\uFFFF", "\u202Eevil", "𝔘𝔫𝔦𝔠𝔬𝔡𝔢", "'}) DETACH DELETE n //", "<script>alert(1)</script>", "%s%n%x", "\\\"", "😀".repeat(50)
+    "\u0000",
+    "\uD800",
+    "\uFFFF",
+    "\u202Eevil",
+    "𝔘𝔫𝔦𝔠𝔬𝔡𝔢",
+    "'}) DETACH DELETE n //",
+    "<script>alert(1)</script>",
+    "%s%n%x",
+    "\\\"",
+    "😀".repeat(50)
   };
   private final Random random;
   private final ObjectMapper json = new ObjectMapper();
@@ -27,7 +37,9 @@ public final class PayloadMutator {
     this.random = new Random(seed);
   }
 
-  /** One mutation of {@code original} (a JSON document), as bytes that may or may not still be JSON. */
+  /**
+   * One mutation of {@code original} (a JSON document), as bytes that may or may not still be JSON.
+   */
   public byte[] mutate(byte[] original) {
     return switch (random.nextInt(7)) {
       case 0 -> truncate(original);
@@ -64,15 +76,18 @@ public final class PayloadMutator {
   }
 
   private byte[] oddUnicode(byte[] b) {
-    return editTree(b, (parent, field) -> parent.put(field, ODD_TEXT[random.nextInt(ODD_TEXT.length)]));
+    return editTree(
+        b, (parent, field) -> parent.put(field, ODD_TEXT[random.nextInt(ODD_TEXT.length)]));
   }
 
   private byte[] bigString(byte[] b) {
-    return editTree(b, (parent, field) -> parent.put(field, "x".repeat(10_000 + random.nextInt(200_000))));
+    return editTree(
+        b, (parent, field) -> parent.put(field, "x".repeat(10_000 + random.nextInt(200_000))));
   }
 
   private static byte[] deepNesting(int depth) {
-    return ("{\"action\":\"opened\",\"issue\":" + "[".repeat(depth) + "]".repeat(depth) + "}").getBytes(StandardCharsets.UTF_8);
+    return ("{\"action\":\"opened\",\"issue\":" + "[".repeat(depth) + "]".repeat(depth) + "}")
+        .getBytes(StandardCharsets.UTF_8);
   }
 
   private JsonNode randomValue() {
@@ -91,7 +106,10 @@ public final class PayloadMutator {
     void apply(ObjectNode parent, String field);
   }
 
-  /** Applies {@code edit} to one random field of the document (any depth); non-JSON input is byte-flipped instead. */
+  /**
+   * Applies {@code edit} to one random field of the document (any depth); non-JSON input is
+   * byte-flipped instead.
+   */
   private byte[] editTree(byte[] b, Edit edit) {
     JsonNode root;
     try {

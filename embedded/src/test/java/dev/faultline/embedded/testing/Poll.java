@@ -6,11 +6,12 @@ import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
- * The tests' one way to wait: check a condition until it holds or a deadline passes, then fail with what was awaited
- * (never a fixed sleep). The first checks follow each other closely (10 ms, doubling), later ones every 250 ms, so a
- * quick condition costs little time and a slow one little CPU. A checked exception thrown by a check fails the wait
- * (an {@link AssertionError} with it as the cause); an unchecked one passes through as it is. Published in
- * embedded's test-jar (only this package).
+ * The tests' one way to wait: check a condition until it holds or a deadline passes, then fail with
+ * what was awaited (never a fixed sleep). The first checks follow each other closely (10 ms,
+ * doubling), later ones every 250 ms, so a quick condition costs little time and a slow one little
+ * CPU. A checked exception thrown by a check fails the wait (an {@link AssertionError} with it as
+ * the cause); an unchecked one passes through as it is. Published in embedded's test-jar (only this
+ * package).
  */
 public final class Poll {
   /** A condition to check; it may read a server and throw. */
@@ -41,11 +42,14 @@ public final class Poll {
   }
 
   /**
-   * Reads {@code probe} until {@code done} accepts its value, and returns that value; fails after {@code timeout} with
-   * {@code what} of the last value read.
+   * Reads {@code probe} until {@code done} accepts its value, and returns that value; fails after
+   * {@code timeout} with {@code what} of the last value read.
    */
   public static <T> T until(
-      Duration timeout, Probe<T> probe, Predicate<? super T> done, Function<? super T, String> what) {
+      Duration timeout,
+      Probe<T> probe,
+      Predicate<? super T> done,
+      Function<? super T, String> what) {
     long deadline = System.nanoTime() + timeout.toNanos();
     long pause = FIRST_PAUSE_MILLIS;
     while (true) {
@@ -55,7 +59,11 @@ public final class Poll {
       }
       long left = deadline - System.nanoTime();
       if (left <= 0) {
-        throw new AssertionError("Timed out after " + timeout.toMillis() / 1000.0 + " s waiting for: " + what.apply(value));
+        throw new AssertionError(
+            "Timed out after "
+                + timeout.toMillis() / 1000.0
+                + " s waiting for: "
+                + what.apply(value));
       }
       try {
         Thread.sleep(Math.min(pause, Math.max(1, left / 1_000_000)));

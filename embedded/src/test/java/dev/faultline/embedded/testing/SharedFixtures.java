@@ -9,23 +9,29 @@ import java.util.Optional;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
 
-/** The project's shared read-only material ({@code ../shared}), found above the working directory. */
+/**
+ * The project's shared read-only material ({@code ../shared}), found above the working directory.
+ */
 public final class SharedFixtures {
   private SharedFixtures() {}
 
-  /** {@code shared/fixtures/github-webhooks}: GitHub's example payloads, one {@code event.action….json} each. */
+  /**
+   * {@code shared/fixtures/github-webhooks}: GitHub's example payloads, one {@code
+   * event.action….json} each.
+   */
   public static Optional<Path> githubWebhooks() {
     return find("shared/fixtures/github-webhooks");
   }
 
   /**
-   * The {@code .json} files of {@link #githubWebhooks()}, sorted by name; skips the calling test (a JUnit assumption,
-   * not a failure) where the shared fixtures are absent.
+   * The {@code .json} files of {@link #githubWebhooks()}, sorted by name; skips the calling test (a
+   * JUnit assumption, not a failure) where the shared fixtures are absent.
    */
   public static List<Path> githubWebhookFiles() {
     Optional<Path> dir = githubWebhooks();
     Assumptions.assumeTrue(
-        dir.isPresent(), "shared/fixtures/github-webhooks not found above " + Path.of("").toAbsolutePath());
+        dir.isPresent(),
+        "shared/fixtures/github-webhooks not found above " + Path.of("").toAbsolutePath());
     return jsonFiles(dir.get());
   }
 

@@ -13,8 +13,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * A named, parameterised Cypher query read from a {@code .cypher} resource whose leading {@code //} comment lines
- * form its header:
+ * A named, parameterised Cypher query read from a {@code .cypher} resource whose leading {@code //}
+ * comment lines form its header:
  *
  * <pre>
  * // @name new-bugs-per-release
@@ -26,8 +26,8 @@ import java.util.regex.Pattern;
  * // @column framework String  -- the framework
  * </pre>
  *
- * <p>The header ends at the first line that is not a {@code //} comment; the whole text, header included, is the
- * statement sent to Neo4j (Cypher ignores the comments).
+ * <p>The header ends at the first line that is not a {@code //} comment; the whole text, header
+ * included, is the statement sent to Neo4j (Cypher ignores the comments).
  *
  * @param name kebab-case query name
  * @param description what the query answers
@@ -36,7 +36,11 @@ import java.util.regex.Pattern;
  * @param cypher the statement
  */
 public record QueryDefinition(
-    String name, String description, List<QueryParameter> parameters, List<QueryColumn> columns, String cypher) {
+    String name,
+    String description,
+    List<QueryParameter> parameters,
+    List<QueryColumn> columns,
+    String cypher) {
 
   private static final Pattern NAME = Pattern.compile("[a-z0-9]+(-[a-z0-9]+)*");
   private static final Pattern PARAM =
@@ -44,7 +48,8 @@ public record QueryDefinition(
           "(?<name>[A-Za-z_][A-Za-z0-9_]*)\\s+(?<type>[A-Za-z]+)(\\((?<allowed>[^)]*)\\))?"
               + "(\\s*=\\s*(?<default>\\S+))?\\s*(--\\s*(?<description>.*))?");
   private static final Pattern COLUMN =
-      Pattern.compile("(?<name>[A-Za-z_][A-Za-z0-9_]*)(\\s+(?<type>[^\\s-][^\\s]*))?\\s*(--\\s*(?<description>.*))?");
+      Pattern.compile(
+          "(?<name>[A-Za-z_][A-Za-z0-9_]*)(\\s+(?<type>[^\\s-][^\\s]*))?\\s*(--\\s*(?<description>.*))?");
 
   public QueryDefinition {
     Objects.requireNonNull(name, "name");
@@ -87,7 +92,8 @@ public record QueryDefinition(
       switch (tag) {
         case "@name" -> {
           if (!NAME.matcher(rest).matches()) {
-            throw new IllegalArgumentException(where + ": query name '" + rest + "' must be kebab-case");
+            throw new IllegalArgumentException(
+                where + ": query name '" + rest + "' must be kebab-case");
           }
           name = rest;
         }
@@ -95,19 +101,23 @@ public record QueryDefinition(
         case "@param" -> {
           QueryParameter parameter = parseParameter(where, rest);
           if (!seen.add(parameter.name())) {
-            throw new IllegalArgumentException(where + ": parameter '" + parameter.name() + "' declared twice");
+            throw new IllegalArgumentException(
+                where + ": parameter '" + parameter.name() + "' declared twice");
           }
           parameters.add(parameter);
         }
         case "@column" -> {
           Matcher m = COLUMN.matcher(rest);
           if (!m.matches()) {
-            throw new IllegalArgumentException(where + ": expected '@column name Type -- description'");
+            throw new IllegalArgumentException(
+                where + ": expected '@column name Type -- description'");
           }
-          columns.add(new QueryColumn(m.group("name"), m.group("type"), strip(m.group("description"))));
+          columns.add(
+              new QueryColumn(m.group("name"), m.group("type"), strip(m.group("description"))));
         }
-        default -> throw new IllegalArgumentException(
-            where + ": unknown tag " + tag + ": use @name, @description, @param or @column");
+        default ->
+            throw new IllegalArgumentException(
+                where + ": unknown tag " + tag + ": use @name, @description, @param or @column");
       }
     }
     if (name == null) {
@@ -123,7 +133,10 @@ public record QueryDefinition(
     Matcher m = PARAM.matcher(text);
     if (!m.matches()) {
       throw new IllegalArgumentException(
-          where + ": expected '@param name Type[(a|b)] [= default] [-- description]', got '" + text + "'");
+          where
+              + ": expected '@param name Type[(a|b)] [= default] [-- description]', got '"
+              + text
+              + "'");
     }
     QueryParameter.Type type;
     try {
@@ -137,13 +150,20 @@ public record QueryDefinition(
             : List.of(m.group("allowed").strip().split("\\s*\\|\\s*"));
     String defaultText = m.group("default");
     QueryParameter declared =
-        new QueryParameter(m.group("name"), type, allowed, defaultText == null, null, strip(m.group("description")));
+        new QueryParameter(
+            m.group("name"),
+            type,
+            allowed,
+            defaultText == null,
+            null,
+            strip(m.group("description")));
     if (defaultText == null) {
       return declared;
     }
     try {
       Object value = declared.convert(defaultText);
-      return new QueryParameter(declared.name(), type, allowed, false, value, declared.description());
+      return new QueryParameter(
+          declared.name(), type, allowed, false, value, declared.description());
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(where + ": bad default: " + e.getMessage(), e);
     }
@@ -164,24 +184,31 @@ public record QueryDefinition(
   }
 
   /**
-   * The Cypher parameter map for values given as text: each declared parameter converted, or its default when not
-   * given. Every declared parameter is present in the result (Cypher needs {@code $x} bound even when null).
+   * The Cypher parameter map for values given as text: each declared parameter converted, or its
+   * default when not given. Every declared parameter is present in the result (Cypher needs {@code
+   * $x} bound even when null).
    *
-   * @throws IllegalArgumentException for an undeclared parameter, a missing required one or a bad value
+   * @throws IllegalArgumentException for an undeclared parameter, a missing required one or a bad
+   *     value
    */
   public Map<String, Object> bind(Map<String, String> values) {
     return bind(values, ConfidencePolicy.calibrated());
   }
 
   /**
-   * As {@link #bind(Map)}, with {@code confidence} as the default of {@link QueryParameter.Type#CONFIDENCE}
-   * parameters (declared {@code = default}) and what the value {@code default} means.
+   * As {@link #bind(Map)}, with {@code confidence} as the default of {@link
+   * QueryParameter.Type#CONFIDENCE} parameters (declared {@code = default}) and what the value
+   * {@code default} means.
    */
   public Map<String, Object> bind(Map<String, String> values, ConfidencePolicy confidence) {
     for (String given : values.keySet()) {
       if (parameter(given).isEmpty()) {
         throw new IllegalArgumentException(
-            "query '" + name + "' has no parameter '" + given + "': its parameters are "
+            "query '"
+                + name
+                + "' has no parameter '"
+                + given
+                + "': its parameters are "
                 + (parameters.isEmpty()
                     ? "none"
                     : String.join(", ", parameters.stream().map(QueryParameter::name).toList())));
@@ -197,8 +224,15 @@ public record QueryDefinition(
                   : p.defaultValue();
       if (value == null && p.required()) {
         throw new IllegalArgumentException(
-            "query '" + name + "' needs parameter '" + p.name() + "' (" + p.typeText() + "): pass --param "
-                + p.name() + "=VALUE");
+            "query '"
+                + name
+                + "' needs parameter '"
+                + p.name()
+                + "' ("
+                + p.typeText()
+                + "): pass --param "
+                + p.name()
+                + "=VALUE");
       }
       bound.put(p.name(), value);
     }

@@ -21,13 +21,15 @@ import org.neo4j.driver.types.Relationship;
 import org.neo4j.driver.types.TypeSystem;
 
 /**
- * The named Cypher queries of {@code dev/faultline/graph/queries/}, listed in {@code queries/index.txt}, each a
- * {@code .cypher} file with a documented header (see {@link QueryDefinition}). Runs one by name in a read
- * transaction function (retried by the driver on transient errors) and returns plain Java rows.
+ * The named Cypher queries of {@code dev/faultline/graph/queries/}, listed in {@code
+ * queries/index.txt}, each a {@code .cypher} file with a documented header (see {@link
+ * QueryDefinition}). Runs one by name in a read transaction function (retried by the driver on
+ * transient errors) and returns plain Java rows.
  *
- * <p>Result values are converted so that callers need no driver types: integers are {@code Long}, floats
- * {@code Double}, temporal values ISO-8601 strings ({@code 2024-05-01T12:00:00Z}, {@code 2024-05-01}), lists
- * {@code List}, maps and nodes/relationships {@code Map} (a node's or relationship's properties).
+ * <p>Result values are converted so that callers need no driver types: integers are {@code Long},
+ * floats {@code Double}, temporal values ISO-8601 strings ({@code 2024-05-01T12:00:00Z}, {@code
+ * 2024-05-01}), lists {@code List}, maps and nodes/relationships {@code Map} (a node's or
+ * relationship's properties).
  *
  * <p>Thread-safe: the definitions are immutable and the driver is thread-safe.
  */
@@ -55,10 +57,11 @@ public final class QueryLibrary {
   }
 
   /**
-   * A library of the bundled queries whose {@code minConfidence} parameters default to {@code confidence} (the
-   * labels counted when a caller gives no bar).
+   * A library of the bundled queries whose {@code minConfidence} parameters default to {@code
+   * confidence} (the labels counted when a caller gives no bar).
    */
-  public QueryLibrary(Driver driver, String database, Duration timeout, ConfidencePolicy confidence) {
+  public QueryLibrary(
+      Driver driver, String database, Duration timeout, ConfidencePolicy confidence) {
     this.driver = Objects.requireNonNull(driver, "driver");
     this.database = Objects.requireNonNull(database, "database");
     this.transactionConfig = TransactionConfig.builder().withTimeout(timeout).build();
@@ -66,7 +69,10 @@ public final class QueryLibrary {
     this.queries = index(loadDefinitions());
   }
 
-  /** The confidence bar of {@code minConfidence} when a caller gives none (or gives {@code default}). */
+  /**
+   * The confidence bar of {@code minConfidence} when a caller gives none (or gives {@code
+   * default}).
+   */
   public ConfidencePolicy defaultConfidence() {
     return confidence;
   }
@@ -89,7 +95,8 @@ public final class QueryLibrary {
     Map<String, QueryDefinition> byName = new LinkedHashMap<>();
     for (QueryDefinition d : definitions) {
       if (byName.put(d.name(), d) != null) {
-        throw new IllegalStateException("Two query files declare the name '" + d.name() + "': rename one");
+        throw new IllegalStateException(
+            "Two query files declare the name '" + d.name() + "': rename one");
       }
     }
     return byName;
@@ -106,9 +113,11 @@ public final class QueryLibrary {
   }
 
   /**
-   * Runs a query with parameters given as text (converted and defaulted by {@link QueryDefinition#bind}).
+   * Runs a query with parameters given as text (converted and defaulted by {@link
+   * QueryDefinition#bind}).
    *
-   * @throws IllegalArgumentException for an unknown query, an unknown or missing parameter or a bad value
+   * @throws IllegalArgumentException for an unknown query, an unknown or missing parameter or a bad
+   *     value
    */
   public List<Map<String, Object>> run(String name, Map<String, String> parameters) {
     QueryDefinition query = require(name);
@@ -161,7 +170,8 @@ public final class QueryLibrary {
     } else if (type.equals(types.STRING())) {
       return value.asString();
     } else if (type.equals(types.DATE_TIME())) {
-      return DateTimeFormatter.ISO_OFFSET_DATE_TIME.format(value.asZonedDateTime().toOffsetDateTime());
+      return DateTimeFormatter.ISO_OFFSET_DATE_TIME.format(
+          value.asZonedDateTime().toOffsetDateTime());
     } else if (type.equals(types.DATE())) {
       return value.asLocalDate().toString();
     } else if (type.equals(types.LOCAL_DATE_TIME())) {

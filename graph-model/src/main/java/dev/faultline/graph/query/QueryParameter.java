@@ -1,12 +1,12 @@
 package dev.faultline.graph.query;
 
+import dev.faultline.graph.ConfidencePolicy;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeParseException;
-import dev.faultline.graph.ConfidencePolicy;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
@@ -16,9 +16,9 @@ import java.util.Objects;
  *
  * <pre>// @param name Type[(a|b|c)] [= default] [-- description]</pre>
  *
- * <p>No {@code = default} makes the parameter required; {@code = null} makes it optional with no value (the query
- * treats null as "no filter"). A list of allowed values in parentheses is a whitelist checked before the query
- * runs.
+ * <p>No {@code = default} makes the parameter required; {@code = null} makes it optional with no
+ * value (the query treats null as "no filter"). A list of allowed values in parentheses is a
+ * whitelist checked before the query runs.
  *
  * @param name the Cypher parameter name, without {@code $}
  * @param type how a string value is converted
@@ -28,7 +28,12 @@ import java.util.Objects;
  * @param description what the parameter does
  */
 public record QueryParameter(
-    String name, Type type, List<String> allowedValues, boolean required, Object defaultValue, String description) {
+    String name,
+    Type type,
+    List<String> allowedValues,
+    boolean required,
+    Object defaultValue,
+    String description) {
 
   /** The value types a query parameter can have, with their conversion from text. */
   public enum Type {
@@ -41,15 +46,16 @@ public record QueryParameter(
     /** {@code true} or {@code false}. */
     BOOLEAN("Boolean"),
     /**
-     * An instant, passed as a Cypher DATETIME: {@code 2024-05-01} (midnight UTC), {@code 2024-05-01T12:00:00}
-     * (UTC) or with an offset, {@code 2024-05-01T12:00:00+02:00}.
+     * An instant, passed as a Cypher DATETIME: {@code 2024-05-01} (midnight UTC), {@code
+     * 2024-05-01T12:00:00} (UTC) or with an offset, {@code 2024-05-01T12:00:00+02:00}.
      */
     DATETIME("DateTime"),
     /**
-     * How sure a counted label must be ({@link ConfidencePolicy#parse}): a number from 0 to 1 for every dimension
-     * ({@code 0} = every label), {@code all}, {@code calibrated} (the per-dimension bars for 90% precision) or
-     * {@code default} (the library's default policy). Passed to Cypher as a map dimension name to bar, e.g.
-     * {@code $minConfidence.symptom}; {@code null} leaves every label in, as a bar of 0 does.
+     * How sure a counted label must be ({@link ConfidencePolicy#parse}): a number from 0 to 1 for
+     * every dimension ({@code 0} = every label), {@code all}, {@code calibrated} (the per-dimension
+     * bars for 90% precision) or {@code default} (the library's default policy). Passed to Cypher
+     * as a map dimension name to bar, e.g. {@code $minConfidence.symptom}; {@code null} leaves
+     * every label in, as a bar of 0 does.
      */
     CONFIDENCE("Confidence");
 
@@ -71,7 +77,9 @@ public record QueryParameter(
         }
       }
       throw new IllegalArgumentException(
-          "unknown parameter type '" + text + "': use one of String, Integer, Float, Boolean, DateTime, Confidence");
+          "unknown parameter type '"
+              + text
+              + "': use one of String, Integer, Float, Boolean, DateTime, Confidence");
     }
   }
 
@@ -83,8 +91,8 @@ public record QueryParameter(
   }
 
   /**
-   * Converts a value given as text to this parameter's type and checks the whitelist; {@code null} or the literal
-   * {@code null} gives {@code null}.
+   * Converts a value given as text to this parameter's type and checks the whitelist; {@code null}
+   * or the literal {@code null} gives {@code null}.
    *
    * @throws IllegalArgumentException naming the parameter, the bad value and what is expected
    */
@@ -103,7 +111,12 @@ public record QueryParameter(
     String text = raw.strip();
     if (!allowedValues.isEmpty() && !allowedValues.contains(text)) {
       throw new IllegalArgumentException(
-          "parameter '" + name + "' is '" + text + "': use one of " + String.join(", ", allowedValues));
+          "parameter '"
+              + name
+              + "' is '"
+              + text
+              + "': use one of "
+              + String.join(", ", allowedValues));
     }
     try {
       return switch (type) {
@@ -142,8 +155,9 @@ public record QueryParameter(
     return switch (text.toLowerCase(Locale.ROOT)) {
       case "true" -> Boolean.TRUE;
       case "false" -> Boolean.FALSE;
-      default -> throw new IllegalArgumentException(
-          "parameter '" + name + "' is '" + text + "', not " + expected());
+      default ->
+          throw new IllegalArgumentException(
+              "parameter '" + name + "' is '" + text + "', not " + expected());
     };
   }
 
@@ -151,7 +165,8 @@ public record QueryParameter(
     try {
       return ConfidencePolicy.parse(text, defaultPolicy).toParameter();
     } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("parameter '" + name + "' is '" + text + "', not " + expected(), e);
+      throw new IllegalArgumentException(
+          "parameter '" + name + "' is '" + text + "', not " + expected(), e);
     }
   }
 

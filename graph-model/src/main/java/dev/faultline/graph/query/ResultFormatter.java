@@ -9,9 +9,9 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Renders query rows (plain Java values as {@link QueryLibrary} returns them) as an aligned text table, a JSON
- * array of row objects, or CSV (RFC 4180, header line first). Lists and maps in a table or CSV cell are written as
- * compact JSON; nulls are empty cells (and {@code null} in JSON).
+ * Renders query rows (plain Java values as {@link QueryLibrary} returns them) as an aligned text
+ * table, a JSON array of row objects, or CSV (RFC 4180, header line first). Lists and maps in a
+ * table or CSV cell are written as compact JSON; nulls are empty cells (and {@code null} in JSON).
  */
 public final class ResultFormatter {
   /** Longest cell of a table before it is cut with an ellipsis (JSON and CSV are never cut). */
@@ -41,8 +41,8 @@ public final class ResultFormatter {
   }
 
   /**
-   * Renders the rows. The columns are {@code columns} in order, then any further keys the rows have; with no rows
-   * the table and CSV still show the header.
+   * Renders the rows. The columns are {@code columns} in order, then any further keys the rows
+   * have; with no rows the table and CSV still show the header.
    */
   public String format(List<String> columns, List<Map<String, Object>> rows) {
     Set<String> all = new LinkedHashSet<>(columns);

@@ -40,11 +40,37 @@ public record AlertRow(
   }
 
   /** An alert in force (not withdrawn). */
-  public AlertRow(String id, String framework, String dimension, String category, String stage, String kind,
-      long windowStart, long windowEnd, long count, double baseline, double score, String explanation, long raisedAt,
+  public AlertRow(
+      String id,
+      String framework,
+      String dimension,
+      String category,
+      String stage,
+      String kind,
+      long windowStart,
+      long windowEnd,
+      long count,
+      double baseline,
+      double score,
+      String explanation,
+      long raisedAt,
       List<String> exampleIssueIds) {
-    this(id, framework, dimension, category, stage, kind, windowStart, windowEnd, count, baseline, score, explanation,
-        raisedAt, exampleIssueIds, false);
+    this(
+        id,
+        framework,
+        dimension,
+        category,
+        stage,
+        kind,
+        windowStart,
+        windowEnd,
+        count,
+        baseline,
+        score,
+        explanation,
+        raisedAt,
+        exampleIssueIds,
+        false);
   }
 
   /** The row as Cypher parameters ({@code row.*} in {@code stats-alerts.cypher}). */

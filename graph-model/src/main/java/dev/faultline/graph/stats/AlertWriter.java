@@ -4,7 +4,10 @@ import dev.faultline.graph.BatchWriter;
 import java.util.Map;
 import org.neo4j.driver.Driver;
 
-/** Upserts emerging-category {@code Alert} nodes and their {@code EXAMPLE} edges (write/stats-alerts.cypher). */
+/**
+ * Upserts emerging-category {@code Alert} nodes and their {@code EXAMPLE} edges
+ * (write/stats-alerts.cypher).
+ */
 public final class AlertWriter extends BatchWriter<AlertRow> {
   public AlertWriter(Driver driver, String database) {
     super(driver, database, "write/stats-alerts.cypher");

@@ -5,11 +5,12 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * One {@code CategoryCount} node: issues of a framework in one category of one dimension, over a rolling window or for
- * a release.
+ * One {@code CategoryCount} node: issues of a framework in one category of one dimension, over a
+ * rolling window or for a release.
  *
  * @param id stable key (the same window of the same category always has the same id)
- * @param dimension the taxonomy dimension key as the graph stores it ({@code symptom}, {@code symptomClass}, …)
+ * @param dimension the taxonomy dimension key as the graph stores it ({@code symptom}, {@code
+ *     symptomClass}, …)
  * @param window ISO-8601 window length ({@code P7D}, {@code P30D}) or {@code release}
  * @param windowStart epoch millis, inclusive; null for release counts
  * @param windowEnd epoch millis, exclusive; null for release counts

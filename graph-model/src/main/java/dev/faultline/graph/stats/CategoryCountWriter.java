@@ -4,7 +4,10 @@ import dev.faultline.graph.BatchWriter;
 import java.util.Map;
 import org.neo4j.driver.Driver;
 
-/** Upserts the statistics job's {@code CategoryCount} nodes (write/stats-category-counts.cypher), MERGE on {@code id}. */
+/**
+ * Upserts the statistics job's {@code CategoryCount} nodes (write/stats-category-counts.cypher),
+ * MERGE on {@code id}.
+ */
 public final class CategoryCountWriter extends BatchWriter<CategoryCountRow> {
   public CategoryCountWriter(Driver driver, String database) {
     super(driver, database, "write/stats-category-counts.cypher");
@@ -15,7 +18,10 @@ public final class CategoryCountWriter extends BatchWriter<CategoryCountRow> {
     return row.id();
   }
 
-  /** Counts carry no version: of two rows of one id in a batch, the later arrival (the newer count) wins. */
+  /**
+   * Counts carry no version: of two rows of one id in a batch, the later arrival (the newer count)
+   * wins.
+   */
   @Override
   public long versionOf(CategoryCountRow row) {
     return 0;

@@ -11,8 +11,9 @@ import org.junit.jupiter.api.Test;
 import org.neo4j.driver.Driver;
 
 /**
- * A later row of an alert's id revises the node (the statistics job re-emits an alert when late records change it):
- * its examples replace the old ones, and a withdrawn alert leaves the query library's alert list.
+ * A later row of an alert's id revises the node (the statistics job re-emits an alert when late
+ * records change it): its examples replace the old ones, and a withdrawn alert leaves the query
+ * library's alert list.
  */
 class AlertRevisionIT extends QueryITBase {
   private static final String ID = "deepspeed/symptom/OUT_OF_MEMORY/MEMORY/NEW_COMBINATION";
@@ -41,11 +42,26 @@ class AlertRevisionIT extends QueryITBase {
   }
 
   private List<Object> examples() {
-    return column((List<Map<String, Object>>) run("emerging-categories").get(0).get("examples"), "id");
+    return column(
+        (List<Map<String, Object>>) run("emerging-categories").get(0).get("examples"), "id");
   }
 
   private static AlertRow alert(long time, double days, String example, boolean withdrawn) {
-    return new AlertRow(ID, "deepspeed", "symptom", "OUT_OF_MEMORY", "MEMORY", "NEW_COMBINATION", time, time + DAY, 1, 0,
-        days, "OUT_OF_MEMORY met MEMORY after " + days + " days", time, List.of(example), withdrawn);
+    return new AlertRow(
+        ID,
+        "deepspeed",
+        "symptom",
+        "OUT_OF_MEMORY",
+        "MEMORY",
+        "NEW_COMBINATION",
+        time,
+        time + DAY,
+        1,
+        0,
+        days,
+        "OUT_OF_MEMORY met MEMORY after " + days + " days",
+        time,
+        List.of(example),
+        withdrawn);
   }
 }

@@ -24,7 +24,11 @@ class BundledQueriesTest {
     assertTrue(queries.size() >= 13, "queries: " + queries.size());
     for (QueryDefinition q : queries) {
       assertFalse(q.description().isBlank(), q.name() + " has no description");
-      q.parameters().forEach(p -> assertFalse(p.description().isBlank(), q.name() + "." + p.name() + " undocumented"));
+      q.parameters()
+          .forEach(
+              p ->
+                  assertFalse(
+                      p.description().isBlank(), q.name() + "." + p.name() + " undocumented"));
     }
   }
 
@@ -36,7 +40,10 @@ class BundledQueriesTest {
       while (m.find()) {
         used.add(m.group(1));
       }
-      Set<String> declared = q.parameters().stream().map(QueryParameter::name).collect(Collectors.toCollection(TreeSet::new));
+      Set<String> declared =
+          q.parameters().stream()
+              .map(QueryParameter::name)
+              .collect(Collectors.toCollection(TreeSet::new));
       assertEquals(declared, used, q.name());
     }
   }
@@ -47,8 +54,12 @@ class BundledQueriesTest {
       String body = body(q);
       String lastReturn = body.substring(body.lastIndexOf("RETURN "));
       for (String column : q.columnNames()) {
-        boolean aliased = RETURN_ALIAS.matcher(body).results().anyMatch(r -> r.group(1).equals(column));
-        boolean bare = Pattern.compile("(RETURN |, |\\n\\s+)" + column + "(,|\\n|$)").matcher(lastReturn).find();
+        boolean aliased =
+            RETURN_ALIAS.matcher(body).results().anyMatch(r -> r.group(1).equals(column));
+        boolean bare =
+            Pattern.compile("(RETURN |, |\\n\\s+)" + column + "(,|\\n|$)")
+                .matcher(lastReturn)
+                .find();
         assertTrue(aliased || bare, q.name() + " does not return column " + column);
       }
     }
@@ -59,26 +70,45 @@ class BundledQueriesTest {
     for (QueryDefinition q : queries) {
       q.parameter("dimension")
           .filter(p -> !q.name().equals("emerging-categories"))
-          .ifPresent(p -> assertFalse(p.allowedValues().isEmpty(), q.name() + ".dimension has no whitelist"));
+          .ifPresent(
+              p ->
+                  assertFalse(
+                      p.allowedValues().isEmpty(), q.name() + ".dimension has no whitelist"));
     }
   }
 
   @Test
   void countingQueriesTakeTheConfidenceBarAndReportCoverageBesideTheirCounts() {
     List<String> counting =
-        List.of("new-bugs-per-release", "category-trends", "stage-symptom-matrix", "top-root-causes-per-stage",
-            "symptom-cause-fix-paths", "distributed-specific-share", "fix-effort-by-category", "open-bugs-by-age",
-            "headline-summary", "headline-top-categories");
+        List.of(
+            "new-bugs-per-release",
+            "category-trends",
+            "stage-symptom-matrix",
+            "top-root-causes-per-stage",
+            "symptom-cause-fix-paths",
+            "distributed-specific-share",
+            "fix-effort-by-category",
+            "open-bugs-by-age",
+            "headline-summary",
+            "headline-top-categories");
     for (QueryDefinition q : queries) {
-      boolean takesBar = q.parameter("minConfidence").map(p -> p.type() == QueryParameter.Type.CONFIDENCE).orElse(false);
+      boolean takesBar =
+          q.parameter("minConfidence")
+              .map(p -> p.type() == QueryParameter.Type.CONFIDENCE)
+              .orElse(false);
       assertEquals(counting.contains(q.name()), takesBar, q.name() + " minConfidence");
       if (takesBar) {
-        assertTrue(q.columnNames().containsAll(List.of("labelled", "coverage")), q.name() + " coverage columns");
+        assertTrue(
+            q.columnNames().containsAll(List.of("labelled", "coverage")),
+            q.name() + " coverage columns");
       }
     }
   }
 
   private static String body(QueryDefinition q) {
-    return q.cypher().lines().filter(l -> !l.strip().startsWith("//")).collect(Collectors.joining("\n"));
+    return q.cypher()
+        .lines()
+        .filter(l -> !l.strip().startsWith("//"))
+        .collect(Collectors.joining("\n"));
   }
 }

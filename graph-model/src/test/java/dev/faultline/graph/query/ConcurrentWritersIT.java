@@ -1,12 +1,12 @@
 package dev.faultline.graph.query;
 
-import dev.faultline.graph.testing.SharedNeo4j;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.faultline.graph.IssueRow;
 import dev.faultline.graph.IssueWriter;
 import dev.faultline.graph.ReleaseRow;
 import dev.faultline.graph.ReleaseWriter;
+import dev.faultline.graph.testing.SharedNeo4j;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -21,9 +21,9 @@ import org.neo4j.driver.Driver;
 import org.neo4j.driver.SessionConfig;
 
 /**
- * The issue and release writers run in separate sinks, so their transactions overlap. An issue written while the
- * release it reports is being written must still end up filed against that release: neither transaction may decide
- * on a snapshot that misses the other.
+ * The issue and release writers run in separate sinks, so their transactions overlap. An issue
+ * written while the release it reports is being written must still end up filed against that
+ * release: neither transaction may decide on a snapshot that misses the other.
  */
 @ExtendWith(SharedNeo4j.class)
 class ConcurrentWritersIT {
@@ -31,20 +31,24 @@ class ConcurrentWritersIT {
   private static final long RELEASED = 1_700_000_000_000L;
 
   @Test
-  void anIssueReportingAVersionWrittenWhileThatReleaseIsWrittenIsFiledAgainstIt(Driver driver) throws Exception {
+  void anIssueReportingAVersionWrittenWhileThatReleaseIsWrittenIsFiledAgainstIt(Driver driver)
+      throws Exception {
     race(driver, "Racer" + Long.toHexString(System.nanoTime()), true);
   }
 
   @Test
-  void anIssueReportingNoVersionWrittenWhileANewerReleaseIsWrittenIsFiledAgainstIt(Driver driver) throws Exception {
+  void anIssueReportingNoVersionWrittenWhileANewerReleaseIsWrittenIsFiledAgainstIt(Driver driver)
+      throws Exception {
     race(driver, "Racer" + Long.toHexString(System.nanoTime()), false);
   }
 
   /**
-   * Rounds of one release batch (the new release first, then older ones that keep its transaction open) and one
-   * issue batch (opened after the new release; reporting its version or none), started together.
+   * Rounds of one release batch (the new release first, then older ones that keep its transaction
+   * open) and one issue batch (opened after the new release; reporting its version or none),
+   * started together.
    */
-  private static void race(Driver driver, String framework, boolean reportsVersion) throws Exception {
+  private static void race(Driver driver, String framework, boolean reportsVersion)
+      throws Exception {
     IssueWriter issues = new IssueWriter(driver, SharedNeo4j.DATABASE);
     ReleaseWriter releases = new ReleaseWriter(driver, SharedNeo4j.DATABASE);
     ExecutorService pool = Executors.newFixedThreadPool(2);
@@ -56,23 +60,34 @@ class ConcurrentWritersIT {
         List<ReleaseRow> releaseBatch = new ArrayList<>();
         releaseBatch.add(release(framework, version, RELEASED + round * DAY));
         for (int k = 0; k < perBatch; k++) {
-          releaseBatch.add(release(framework, "1." + round + "." + k, RELEASED - (round * perBatch + k + 1) * DAY));
+          releaseBatch.add(
+              release(
+                  framework, "1." + round + "." + k, RELEASED - (round * perBatch + k + 1) * DAY));
         }
         List<IssueRow> issueBatch = new ArrayList<>();
         for (int n = 0; n < perBatch; n++) {
-          issueBatch.add(issue(framework, round * 1000 + n, reportsVersion ? version : null, RELEASED + round * DAY + DAY / 2));
+          issueBatch.add(
+              issue(
+                  framework,
+                  round * 1000 + n,
+                  reportsVersion ? version : null,
+                  RELEASED + round * DAY + DAY / 2));
         }
         CyclicBarrier start = new CyclicBarrier(2);
-        Future<?> r = pool.submit(() -> {
-          start.await();
-          releases.write(releaseBatch);
-          return null;
-        });
-        Future<?> i = pool.submit(() -> {
-          start.await();
-          issues.write(issueBatch);
-          return null;
-        });
+        Future<?> r =
+            pool.submit(
+                () -> {
+                  start.await();
+                  releases.write(releaseBatch);
+                  return null;
+                });
+        Future<?> i =
+            pool.submit(
+                () -> {
+                  start.await();
+                  issues.write(issueBatch);
+                  return null;
+                });
         r.get(60, TimeUnit.SECONDS);
         i.get(60, TimeUnit.SECONDS);
       }

@@ -16,9 +16,10 @@ import org.neo4j.driver.Driver;
 import org.neo4j.driver.SessionConfig;
 
 /**
- * Fix history in the graph as the pipeline writes it (the real {@link PullRequestWriter}): merged changes with their
- * sizes, FIXES edges whatever the arrival order, a change's own classification, and P1's fix analysis from the query
- * library (fix size per category, fix pattern per symptom, the headline small-fix share).
+ * Fix history in the graph as the pipeline writes it (the real {@link PullRequestWriter}): merged
+ * changes with their sizes, FIXES edges whatever the arrival order, a change's own classification,
+ * and P1's fix analysis from the query library (fix size per category, fix pattern per symptom, the
+ * headline small-fix share).
  */
 class FixHistoryQueriesIT extends QueryITBase {
   private static final long MERGED = Instant.parse("2025-02-01T00:00:00Z").toEpochMilli();
@@ -31,31 +32,81 @@ class FixHistoryQueriesIT extends QueryITBase {
     prs = new PullRequestWriter(driver, SharedNeo4j.DATABASE);
   }
 
-  private static PullRequestRow.Classification fix(String symptom, String rootCause, String fixPattern, String stage) {
-    return new PullRequestRow.Classification("BUG", symptom, "HANG", rootCause, fixPattern, stage, "rules-test");
+  private static PullRequestRow.Classification fix(
+      String symptom, String rootCause, String fixPattern, String stage) {
+    return new PullRequestRow.Classification(
+        "BUG", symptom, "HANG", rootCause, fixPattern, stage, "rules-test");
   }
 
   private static PullRequestRow change(
-      String id, int lines, int files, List<String> fixes, PullRequestRow.Classification c, long updatedAt, boolean sized) {
+      String id,
+      int lines,
+      int files,
+      List<String> fixes,
+      PullRequestRow.Classification c,
+      long updatedAt,
+      boolean sized) {
     int hash = id.indexOf('#');
     int number = hash > 0 ? Integer.parseInt(id.substring(hash + 1)) : 0;
     return new PullRequestRow(
-        id, "o/ds", "deepspeed", number, "Change " + id, "https://github.com/o/ds", "merged", true, MERGED, MERGED,
-        updatedAt, sized ? lines - lines / 3 : 0, sized ? lines / 3 : 0, sized ? files : 0, fixes, sized, "git", "SQUASH",
-        "0123456789abcdef0123456789abcdef01234567", "alice", c);
+        id,
+        "o/ds",
+        "deepspeed",
+        number,
+        "Change " + id,
+        "https://github.com/o/ds",
+        "merged",
+        true,
+        MERGED,
+        MERGED,
+        updatedAt,
+        sized ? lines - lines / 3 : 0,
+        sized ? lines / 3 : 0,
+        sized ? files : 0,
+        fixes,
+        sized,
+        "git",
+        "SQUASH",
+        "0123456789abcdef0123456789abcdef01234567",
+        "alice",
+        c);
   }
 
   private void history() {
     graph.create(
-        issue("o/ds#1").symptom("HANG").rootCause("DISTRIBUTED_COMMUNICATION_ERROR").stage("COMMUNICATION"),
-        issue("o/ds#2").symptom("OUT_OF_MEMORY").rootCause("ALLOCATION_STRATEGY_ERROR").fixPattern("CONDITIONAL_LOGIC")
+        issue("o/ds#1")
+            .symptom("HANG")
+            .rootCause("DISTRIBUTED_COMMUNICATION_ERROR")
+            .stage("COMMUNICATION"),
+        issue("o/ds#2")
+            .symptom("OUT_OF_MEMORY")
+            .rootCause("ALLOCATION_STRATEGY_ERROR")
+            .fixPattern("CONDITIONAL_LOGIC")
             .stage("MEMORY"),
         issue("o/ds#3").kind("QUESTION").symptom("NONE"));
     prs.write(
         List.of(
-            change("o/ds#101", 6, 1, List.of("o/ds#1"), fix("HANG", "DISTRIBUTED_COMMUNICATION_ERROR", "DISTRIBUTED_TUNING", "COMMUNICATION"), MERGED, true),
+            change(
+                "o/ds#101",
+                6,
+                1,
+                List.of("o/ds#1"),
+                fix(
+                    "HANG",
+                    "DISTRIBUTED_COMMUNICATION_ERROR",
+                    "DISTRIBUTED_TUNING",
+                    "COMMUNICATION"),
+                MERGED,
+                true),
             change("o/ds#102", 50, 3, List.of("o/ds#2"), null, MERGED, true),
-            change("o/ds@0123456789abcdef0123456789abcdef01234567", 2, 1, List.of(), fix("HANG", "CONFIGURATION_ERROR", "DISTRIBUTED_TUNING", "INITIALIZATION"), MERGED, true),
+            change(
+                "o/ds@0123456789abcdef0123456789abcdef01234567",
+                2,
+                1,
+                List.of(),
+                fix("HANG", "CONFIGURATION_ERROR", "DISTRIBUTED_TUNING", "INITIALIZATION"),
+                MERGED,
+                true),
             change("o/ds#104", 2, 1, List.of("o/ds#3"), null, MERGED, true),
             change("o/ds#105", 100, 4, List.of(), null, MERGED, true)));
   }
@@ -65,12 +116,57 @@ class FixHistoryQueriesIT extends QueryITBase {
     history();
     assertEquals(
         List.of(
-            row("category", "ALLOCATION_STRATEGY_ERROR", "fixes", 1L, "fromIssues", 1L, "medianLines", 50.0,
-                "p90Lines", 50.0, "medianFiles", 3.0, "smallFixes", 0L, "smallFixShare", 0.0),
-            row("category", "CONFIGURATION_ERROR", "fixes", 1L, "fromIssues", 0L, "medianLines", 2.0,
-                "p90Lines", 2.0, "medianFiles", 1.0, "smallFixes", 1L, "smallFixShare", 1.0),
-            row("category", "DISTRIBUTED_COMMUNICATION_ERROR", "fixes", 1L, "fromIssues", 1L, "medianLines", 6.0,
-                "p90Lines", 6.0, "medianFiles", 1.0, "smallFixes", 1L, "smallFixShare", 1.0)),
+            row(
+                "category",
+                "ALLOCATION_STRATEGY_ERROR",
+                "fixes",
+                1L,
+                "fromIssues",
+                1L,
+                "medianLines",
+                50.0,
+                "p90Lines",
+                50.0,
+                "medianFiles",
+                3.0,
+                "smallFixes",
+                0L,
+                "smallFixShare",
+                0.0),
+            row(
+                "category",
+                "CONFIGURATION_ERROR",
+                "fixes",
+                1L,
+                "fromIssues",
+                0L,
+                "medianLines",
+                2.0,
+                "p90Lines",
+                2.0,
+                "medianFiles",
+                1.0,
+                "smallFixes",
+                1L,
+                "smallFixShare",
+                1.0),
+            row(
+                "category",
+                "DISTRIBUTED_COMMUNICATION_ERROR",
+                "fixes",
+                1L,
+                "fromIssues",
+                1L,
+                "medianLines",
+                6.0,
+                "p90Lines",
+                6.0,
+                "medianFiles",
+                1.0,
+                "smallFixes",
+                1L,
+                "smallFixShare",
+                1.0)),
         run("fix-size-by-category"));
     assertEquals(
         List.of("COMMUNICATION", "INITIALIZATION", "MEMORY"),
@@ -83,10 +179,32 @@ class FixHistoryQueriesIT extends QueryITBase {
     history();
     assertEquals(
         List.of(
-            row("symptom", "HANG", "fixPattern", "DISTRIBUTED_TUNING", "fixes", 2L, "fromIssues", 1L,
-                "shareOfSymptom", 1.0, "medianLines", 4.0),
-            row("symptom", "OUT_OF_MEMORY", "fixPattern", "CONDITIONAL_LOGIC", "fixes", 1L, "fromIssues", 1L,
-                "shareOfSymptom", 1.0, "medianLines", 50.0)),
+            row(
+                "symptom",
+                "HANG",
+                "fixPattern",
+                "DISTRIBUTED_TUNING",
+                "fixes",
+                2L,
+                "fromIssues",
+                1L,
+                "shareOfSymptom",
+                1.0,
+                "medianLines",
+                4.0),
+            row(
+                "symptom",
+                "OUT_OF_MEMORY",
+                "fixPattern",
+                "CONDITIONAL_LOGIC",
+                "fixes",
+                1L,
+                "fromIssues",
+                1L,
+                "shareOfSymptom",
+                1.0,
+                "medianLines",
+                50.0)),
         run("fix-pattern-per-symptom"));
   }
 
@@ -96,29 +214,61 @@ class FixHistoryQueriesIT extends QueryITBase {
     Map<String, Object> small = run("headline-summary").get(2);
     assertEquals("smallFixShare", small.get("metric"));
     assertEquals(2L, small.get("numerator"), "#101 (6 lines) and the direct commit (2 lines)");
-    assertEquals(3L, small.get("denominator"), "#101, #102 and the direct commit; not #104 (a question) nor #105");
+    assertEquals(
+        3L,
+        small.get("denominator"),
+        "#101, #102 and the direct commit; not #104 (a question) nor #105");
   }
 
   @Test
   void keepsAFixesEdgeWrittenBeforeItsIssueArrives() {
     prs.write(List.of(change("o/ds#201", 4, 1, List.of("o/ds#9"), null, MERGED, true)));
-    assertEquals(1L, count("MATCH (:PullRequest {id: 'o/ds#201'})-[:FIXES]->(i:Issue {id: 'o/ds#9'}) RETURN count(i)"));
-    new IssueWriter(driver, SharedNeo4j.DATABASE).write(List.of(WriterRows.issue("o", "ds", 9, null, MERGED + 1_000)));
+    assertEquals(
+        1L,
+        count(
+            "MATCH (:PullRequest {id: 'o/ds#201'})-[:FIXES]->(i:Issue {id: 'o/ds#9'}) RETURN count(i)"));
+    new IssueWriter(driver, SharedNeo4j.DATABASE)
+        .write(List.of(WriterRows.issue("o", "ds", 9, null, MERGED + 1_000)));
     prs.write(List.of(change("o/ds#201", 4, 1, List.of("o/ds#9"), null, MERGED, true)));
     assertEquals(
         1L,
-        count("MATCH (:PullRequest {id: 'o/ds#201'})-[:FIXES]->(i:Issue {id: 'o/ds#9', title: 't9'}) RETURN count(i)"));
+        count(
+            "MATCH (:PullRequest {id: 'o/ds#201'})-[:FIXES]->(i:Issue {id: 'o/ds#9', title: 't9'}) RETURN count(i)"));
     assertEquals(1L, count("MATCH (i:Issue {id: 'o/ds#9'}) RETURN count(i)"));
   }
 
   @Test
   void aLaterRowWithoutSizesKeepsTheSizesAndClassificationTheGraphHas() {
-    prs.write(List.of(change("o/ds#301", 9, 2, List.of(), fix("HANG", "CONFIGURATION_ERROR", "DISTRIBUTED_TUNING", "COMMUNICATION"), MERGED, true)));
+    prs.write(
+        List.of(
+            change(
+                "o/ds#301",
+                9,
+                2,
+                List.of(),
+                fix("HANG", "CONFIGURATION_ERROR", "DISTRIBUTED_TUNING", "COMMUNICATION"),
+                MERGED,
+                true)));
     prs.write(List.of(change("o/ds#301", 9, 2, List.of(), null, MERGED + 60_000, false)));
     Map<String, Object> p =
-        single("MATCH (p:PullRequest {id: 'o/ds#301'}) RETURN p.additions AS a, p.deletions AS d, p.changedFiles AS f,"
-            + " p.kind AS kind, p.fixPattern AS fixPattern, p.changeKind AS changeKind");
-    assertEquals(Map.of("a", 6L, "d", 3L, "f", 2L, "kind", "BUG", "fixPattern", "DISTRIBUTED_TUNING", "changeKind", "SQUASH"), p);
+        single(
+            "MATCH (p:PullRequest {id: 'o/ds#301'}) RETURN p.additions AS a, p.deletions AS d, p.changedFiles AS f,"
+                + " p.kind AS kind, p.fixPattern AS fixPattern, p.changeKind AS changeKind");
+    assertEquals(
+        Map.of(
+            "a",
+            6L,
+            "d",
+            3L,
+            "f",
+            2L,
+            "kind",
+            "BUG",
+            "fixPattern",
+            "DISTRIBUTED_TUNING",
+            "changeKind",
+            "SQUASH"),
+        p);
   }
 
   @Test
@@ -126,8 +276,9 @@ class FixHistoryQueriesIT extends QueryITBase {
     history();
     assertEquals(
         1L,
-        count("MATCH (p:PullRequest {id: 'o/ds@0123456789abcdef0123456789abcdef01234567'}) WHERE p.number IS NULL"
-            + " RETURN count(p)"));
+        count(
+            "MATCH (p:PullRequest {id: 'o/ds@0123456789abcdef0123456789abcdef01234567'}) WHERE p.number IS NULL"
+                + " RETURN count(p)"));
   }
 
   @Test
@@ -135,20 +286,50 @@ class FixHistoryQueriesIT extends QueryITBase {
     var releases = new dev.faultline.graph.ReleaseWriter(driver, SharedNeo4j.DATABASE);
     long published = Instant.parse("2025-03-01T12:00:00Z").toEpochMilli();
     long tagged = Instant.parse("2025-03-01T11:40:00Z").toEpochMilli();
-    releases.write(List.of(new dev.faultline.graph.ReleaseRow("deepspeed", "o/ds", "0.16.4", "v0.16.4",
-        "https://github.com/o/ds/releases/tag/v0.16.4", published, false, false)));
-    releases.write(List.of(new dev.faultline.graph.ReleaseRow("deepspeed", "o/ds", "0.16.4", "v0.16.4",
-        "https://github.com/o/ds/releases/tag/v0.16.4", tagged, false, false, "git")));
+    releases.write(
+        List.of(
+            new dev.faultline.graph.ReleaseRow(
+                "deepspeed",
+                "o/ds",
+                "0.16.4",
+                "v0.16.4",
+                "https://github.com/o/ds/releases/tag/v0.16.4",
+                published,
+                false,
+                false)));
+    releases.write(
+        List.of(
+            new dev.faultline.graph.ReleaseRow(
+                "deepspeed",
+                "o/ds",
+                "0.16.4",
+                "v0.16.4",
+                "https://github.com/o/ds/releases/tag/v0.16.4",
+                tagged,
+                false,
+                false,
+                "git")));
     assertEquals(
         Map.of("at", published, "source", "github"),
-        single("MATCH (r:Release {id: 'deepspeed@0.16.4'}) RETURN r.publishedAt.epochMillis AS at, r.source AS source"));
+        single(
+            "MATCH (r:Release {id: 'deepspeed@0.16.4'}) RETURN r.publishedAt.epochMillis AS at, r.source AS source"));
     // A tag first (fresh install), then the GitHub release: the release's date wins.
-    releases.write(List.of(new dev.faultline.graph.ReleaseRow("deepspeed", "o/ds", "0.16.5", "v0.16.5", null, tagged, false, false, "git")));
-    assertEquals(Map.of("at", tagged, "source", "git"),
-        single("MATCH (r:Release {id: 'deepspeed@0.16.5'}) RETURN r.publishedAt.epochMillis AS at, r.source AS source"));
-    releases.write(List.of(new dev.faultline.graph.ReleaseRow("deepspeed", "o/ds", "0.16.5", "v0.16.5", null, published, false, false)));
-    assertEquals(Map.of("at", published, "source", "github"),
-        single("MATCH (r:Release {id: 'deepspeed@0.16.5'}) RETURN r.publishedAt.epochMillis AS at, r.source AS source"));
+    releases.write(
+        List.of(
+            new dev.faultline.graph.ReleaseRow(
+                "deepspeed", "o/ds", "0.16.5", "v0.16.5", null, tagged, false, false, "git")));
+    assertEquals(
+        Map.of("at", tagged, "source", "git"),
+        single(
+            "MATCH (r:Release {id: 'deepspeed@0.16.5'}) RETURN r.publishedAt.epochMillis AS at, r.source AS source"));
+    releases.write(
+        List.of(
+            new dev.faultline.graph.ReleaseRow(
+                "deepspeed", "o/ds", "0.16.5", "v0.16.5", null, published, false, false)));
+    assertEquals(
+        Map.of("at", published, "source", "github"),
+        single(
+            "MATCH (r:Release {id: 'deepspeed@0.16.5'}) RETURN r.publishedAt.epochMillis AS at, r.source AS source"));
   }
 
   private long count(String statement) {

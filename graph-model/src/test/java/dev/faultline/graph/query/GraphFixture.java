@@ -13,10 +13,11 @@ import org.neo4j.driver.Driver;
 import org.neo4j.driver.SessionConfig;
 
 /**
- * Builds small known graphs for the query tests, following {@code graph-model/README.md}: issues with their
- * classification properties and, for known values only, the classification edges with confidence, evidence,
- * classifier version and human-given flag; labels, reported versions, releases, fixing PRs and alerts. All writes
- * are {@code UNWIND $rows} batches (the benchmark uses the same statements for its synthetic graph).
+ * Builds small known graphs for the query tests, following {@code graph-model/README.md}: issues
+ * with their classification properties and, for known values only, the classification edges with
+ * confidence, evidence, classifier version and human-given flag; labels, reported versions,
+ * releases, fixing PRs and alerts. All writes are {@code UNWIND $rows} batches (the benchmark uses
+ * the same statements for its synthetic graph).
  */
 final class GraphFixture {
   static final Taxonomy TAXONOMY = Taxonomy.load();
@@ -144,7 +145,8 @@ final class GraphFixture {
     write(WRITE_RELEASES, List.of(releaseRow(framework, version, at(publishedAt), prerelease)));
   }
 
-  static Map<String, Object> releaseRow(String framework, String version, ZonedDateTime publishedAt, boolean pre) {
+  static Map<String, Object> releaseRow(
+      String framework, String version, ZonedDateTime publishedAt, boolean pre) {
     Map<String, Object> props = new HashMap<>();
     props.put("framework", framework);
     props.put("version", version);
@@ -154,10 +156,14 @@ final class GraphFixture {
     return Map.of("id", framework + "@" + version, "framework", framework, "props", props);
   }
 
-  /** An alert with the given properties (times as ISO strings become DATETIME) and example issues. */
+  /**
+   * An alert with the given properties (times as ISO strings become DATETIME) and example issues.
+   */
   void alert(String id, Map<String, Object> props, List<String> examples) {
     Map<String, Object> converted = new HashMap<>();
-    props.forEach((k, v) -> converted.put(k, k.endsWith("At") || k.startsWith("window") ? at((String) v) : v));
+    props.forEach(
+        (k, v) ->
+            converted.put(k, k.endsWith("At") || k.startsWith("window") ? at((String) v) : v));
     converted.put("id", id);
     write(WRITE_ALERTS, List.of(Map.of("id", id, "props", converted, "examples", examples)));
   }
@@ -175,9 +181,10 @@ final class GraphFixture {
   }
 
   /**
-   * An issue as the graph stores it; a BUG, open, of deepspeed, opened 2024-01-01, unclassified by default. Every
-   * label's confidence is {@link #CONFIDENT} unless set ({@link #confidence}, {@link #edge}): above any bar the
-   * library's default policy can have, so the tests of counts are not tests of the bar.
+   * An issue as the graph stores it; a BUG, open, of deepspeed, opened 2024-01-01, unclassified by
+   * default. Every label's confidence is {@link #CONFIDENT} unless set ({@link #confidence}, {@link
+   * #edge}): above any bar the library's default policy can have, so the tests of counts are not
+   * tests of the bar.
    */
   static final class Issue {
     /** The default confidence of every label. */
@@ -209,36 +216,115 @@ final class GraphFixture {
       this.title = "Issue " + id;
     }
 
-    Issue framework(String v) { framework = v; return this; }
-    Issue title(String v) { title = v; return this; }
-    Issue state(String v) { state = v; return this; }
-    Issue createdAt(String v) { createdAt = at(v); return this; }
-    Issue createdAt(ZonedDateTime v) { createdAt = v; return this; }
-    Issue closedAt(String v) { return closedAt(at(v)); }
-    Issue closedAt(ZonedDateTime v) { closedAt = v; state = "closed"; return this; }
-    Issue kind(String v) { kind = v; return this; }
-    Issue symptom(String v) { symptom = v; return this; }
-    Issue rootCause(String v) { rootCause = v; return this; }
-    Issue fixPattern(String v) { fixPattern = v; return this; }
-    Issue stage(String v) { stage = v; return this; }
-    Issue phase(String v) { phase = v; return this; }
-    Issue distributedSpecific(Boolean v) { distributedSpecific = v; return this; }
-    Issue labels(String... v) { labels = List.of(v); return this; }
-    Issue versions(String... v) { versions = List.of(v); return this; }
-    Issue humanGiven(String... v) { humanGiven = List.of(v); return this; }
-    Issue release(String v) { release = v; return this; }
-    Issue transferredTo(String v) { transferredTo = v; return this; }
+    Issue framework(String v) {
+      framework = v;
+      return this;
+    }
+
+    Issue title(String v) {
+      title = v;
+      return this;
+    }
+
+    Issue state(String v) {
+      state = v;
+      return this;
+    }
+
+    Issue createdAt(String v) {
+      createdAt = at(v);
+      return this;
+    }
+
+    Issue createdAt(ZonedDateTime v) {
+      createdAt = v;
+      return this;
+    }
+
+    Issue closedAt(String v) {
+      return closedAt(at(v));
+    }
+
+    Issue closedAt(ZonedDateTime v) {
+      closedAt = v;
+      state = "closed";
+      return this;
+    }
+
+    Issue kind(String v) {
+      kind = v;
+      return this;
+    }
+
+    Issue symptom(String v) {
+      symptom = v;
+      return this;
+    }
+
+    Issue rootCause(String v) {
+      rootCause = v;
+      return this;
+    }
+
+    Issue fixPattern(String v) {
+      fixPattern = v;
+      return this;
+    }
+
+    Issue stage(String v) {
+      stage = v;
+      return this;
+    }
+
+    Issue phase(String v) {
+      phase = v;
+      return this;
+    }
+
+    Issue distributedSpecific(Boolean v) {
+      distributedSpecific = v;
+      return this;
+    }
+
+    Issue labels(String... v) {
+      labels = List.of(v);
+      return this;
+    }
+
+    Issue versions(String... v) {
+      versions = List.of(v);
+      return this;
+    }
+
+    Issue humanGiven(String... v) {
+      humanGiven = List.of(v);
+      return this;
+    }
+
+    Issue release(String v) {
+      release = v;
+      return this;
+    }
+
+    Issue transferredTo(String v) {
+      transferredTo = v;
+      return this;
+    }
 
     /**
-     * The confidence of one label: of the node ({@code kind}, {@code phase}, {@code distributedSpecific}) or of an
-     * edge ({@code symptom}, {@code rootCause}, {@code fixPattern}, {@code stage}; evidence as by default).
+     * The confidence of one label: of the node ({@code kind}, {@code phase}, {@code
+     * distributedSpecific}) or of an edge ({@code symptom}, {@code rootCause}, {@code fixPattern},
+     * {@code stage}; evidence as by default).
      */
     Issue confidence(String dimension, double value) {
       confidence.put(dimension, value);
       return this;
     }
 
-    /** Confidence, evidence and human-given flag of one classification edge ({@code symptom}, {@code stage}, ...). */
+    /**
+     * Confidence, evidence and human-given flag of one classification edge ({@code symptom}, {@code
+     * stage}, ...).
+     */
     Issue edge(String dimension, double confidence, String evidence, boolean human) {
       Map<String, Object> p = new HashMap<>();
       p.put("confidence", confidence);
@@ -263,8 +349,15 @@ final class GraphFixture {
           "props",
           edgeProps.getOrDefault(
               dimension,
-              Map.of("confidence", confidence.getOrDefault(dimension, CONFIDENT), "evidence", "rule matched " + code,
-                  "classifierVersion", "rules-test", "humanGiven", humanGiven.contains(dimension))));
+              Map.of(
+                  "confidence",
+                  confidence.getOrDefault(dimension, CONFIDENT),
+                  "evidence",
+                  "rule matched " + code,
+                  "classifierVersion",
+                  "rules-test",
+                  "humanGiven",
+                  humanGiven.contains(dimension))));
       return e;
     }
 
@@ -303,7 +396,9 @@ final class GraphFixture {
       props.put("phaseConfidence", confidence.getOrDefault("phase", CONFIDENT));
       props.put(
           "distributedSpecificConfidence",
-          distributedSpecific == null ? null : confidence.getOrDefault("distributedSpecific", CONFIDENT));
+          distributedSpecific == null
+              ? null
+              : confidence.getOrDefault("distributedSpecific", CONFIDENT));
       // evidence of the dimensions without an edge, as IssueRow writes it
       props.put("kindEvidence", "kind rule for " + kind);
       props.put("phaseEvidence", "phase rule for " + phase);
@@ -329,7 +424,8 @@ final class GraphFixture {
       row.put("symptom", symptomEdge);
       Map<String, Object> causeEdge = edge("rootCause", rootCause);
       if (causeEdge != null) {
-        causeEdge.put("group", TAXONOMY.rootCauseGroup(rootCause).map(RootCauseGroup::name).orElseThrow());
+        causeEdge.put(
+            "group", TAXONOMY.rootCauseGroup(rootCause).map(RootCauseGroup::name).orElseThrow());
       }
       row.put("rootCause", causeEdge);
       row.put("fixPattern", edge("fixPattern", fixPattern));
@@ -350,9 +446,21 @@ final class GraphFixture {
       this.id = id;
     }
 
-    PullRequest merged(boolean v) { merged = v; return this; }
-    PullRequest lines(Long add, Long del) { additions = add; deletions = del; return this; }
-    PullRequest fixes(String... issueIds) { fixes = List.of(issueIds); return this; }
+    PullRequest merged(boolean v) {
+      merged = v;
+      return this;
+    }
+
+    PullRequest lines(Long add, Long del) {
+      additions = add;
+      deletions = del;
+      return this;
+    }
+
+    PullRequest fixes(String... issueIds) {
+      fixes = List.of(issueIds);
+      return this;
+    }
 
     Map<String, Object> toRow() {
       int hash = id.indexOf('#');

@@ -55,11 +55,23 @@ class IssueQueriesIT extends QueryITBase {
             .createdAt("2024-01-03T00:00:00Z")
             .symptom("RUNTIME_CRASH")
             .stage("COMMUNICATION"),
-        issue("o/ds#4").title("Another hang").createdAt("2024-04-01T00:00:00Z").symptom("HANG").stage("COMMUNICATION"),
-        issue("o/ds#5").title("NCCL allreduce OOM").createdAt("2024-01-01T00:00:00Z").symptom("OUT_OF_MEMORY")
-            .stage("MEMORY").labels("nccl"),
-        issue("o/ds#6").title("NCCL watchdog timeout").createdAt("2024-01-01T00:00:00Z").symptom("HANG")
-            .stage("COMMUNICATION").state("deleted"));
+        issue("o/ds#4")
+            .title("Another hang")
+            .createdAt("2024-04-01T00:00:00Z")
+            .symptom("HANG")
+            .stage("COMMUNICATION"),
+        issue("o/ds#5")
+            .title("NCCL allreduce OOM")
+            .createdAt("2024-01-01T00:00:00Z")
+            .symptom("OUT_OF_MEMORY")
+            .stage("MEMORY")
+            .labels("nccl"),
+        issue("o/ds#6")
+            .title("NCCL watchdog timeout")
+            .createdAt("2024-01-01T00:00:00Z")
+            .symptom("HANG")
+            .stage("COMMUNICATION")
+            .state("deleted"));
     graph.create(
         pr("o/ds#50").fixes("o/ds#1"),
         pr("o/mg#60").fixes("o/mg#3").lines(30L, 0L),
@@ -74,16 +86,52 @@ class IssueQueriesIT extends QueryITBase {
     assertEquals(List.of("o/ds#1", "o/ds#2", "o/mg#3"), column(rows, "id"));
     assertEquals(List.of(14L, 5L, 3L), column(rows, "score"));
     assertEquals(
-        row("id", "o/ds#1", "title", "Watchdog timeout in allreduce (ZeRO-3)", "url", "https://github.com/o/ds/issues/1",
-            "state", "open", "framework", "deepspeed", "symptom", "HANG", "stage", "COMMUNICATION",
-            "rootCause", "DISTRIBUTED_COMMUNICATION_ERROR", "fixPattern", "UNKNOWN",
-            "createdAt", "2024-01-01T00:00:00Z", "score", 14L,
-            "sharedLabels", List.of("bug", "nccl"), "sharedVersions", List.of("torch@2.3.0"),
-            "sharedTitleWords", List.of("watchdog", "timeout", "allreduce"),
+        row(
+            "id",
+            "o/ds#1",
+            "title",
+            "Watchdog timeout in allreduce (ZeRO-3)",
+            "url",
+            "https://github.com/o/ds/issues/1",
+            "state",
+            "open",
+            "framework",
+            "deepspeed",
+            "symptom",
+            "HANG",
+            "stage",
+            "COMMUNICATION",
+            "rootCause",
+            "DISTRIBUTED_COMMUNICATION_ERROR",
+            "fixPattern",
+            "UNKNOWN",
+            "createdAt",
+            "2024-01-01T00:00:00Z",
+            "score",
+            14L,
+            "sharedLabels",
+            List.of("bug", "nccl"),
+            "sharedVersions",
+            List.of("torch@2.3.0"),
+            "sharedTitleWords",
+            List.of("watchdog", "timeout", "allreduce"),
             "fixes",
             List.of(
-                row("id", "o/ds#50", "title", "Fix o/ds#50", "url", "https://github.com/o/ds/pull/50", "merged", true,
-                    "mergedAt", "2024-01-03T00:00:00Z", "additions", 5L, "deletions", 3L))),
+                row(
+                    "id",
+                    "o/ds#50",
+                    "title",
+                    "Fix o/ds#50",
+                    "url",
+                    "https://github.com/o/ds/pull/50",
+                    "merged",
+                    true,
+                    "mergedAt",
+                    "2024-01-03T00:00:00Z",
+                    "additions",
+                    5L,
+                    "deletions",
+                    3L))),
         rows.get(0));
     assertEquals(List.of(), rows.get(1).get("fixes"));
     assertEquals(List.of("allreduce"), rows.get(2).get("sharedTitleWords"));
@@ -95,7 +143,9 @@ class IssueQueriesIT extends QueryITBase {
     assertEquals(
         List.of("o/ds#1", "o/ds#4", "o/ds#2", "o/mg#3"),
         column(run("similar-issues", "issue", TARGET, "pastOnly", "false"), "id"));
-    assertEquals(List.of("o/ds#1", "o/ds#2"), column(run("similar-issues", "issue", TARGET, "limit", "2"), "id"));
+    assertEquals(
+        List.of("o/ds#1", "o/ds#2"),
+        column(run("similar-issues", "issue", TARGET, "limit", "2"), "id"));
   }
 
   @Test
@@ -112,32 +162,109 @@ class IssueQueriesIT extends QueryITBase {
     List<Map<String, Object>> rows = run("issue-drill-down", "issue", TARGET);
     assertEquals(1, rows.size());
     Map<String, Object> expected =
-        row("id", TARGET, "repo", "o/ds", "number", 10L, "title", "NCCL watchdog timeout during allreduce",
-            "url", "https://github.com/o/ds/issues/10", "author", "reporter", "state", "open",
-            "framework", "deepspeed", "frameworkVersion", null, "createdAt", "2024-03-01T00:00:00Z",
-            "updatedAt", "2024-03-01T00:00:00Z", "closedAt", null, "commentCount", 2L, "transferredTo", null,
-            "classifierVersion", "rules-test", "classifiedAt", "2024-03-01T00:00:00Z",
+        row(
+            "id",
+            TARGET,
+            "repo",
+            "o/ds",
+            "number",
+            10L,
+            "title",
+            "NCCL watchdog timeout during allreduce",
+            "url",
+            "https://github.com/o/ds/issues/10",
+            "author",
+            "reporter",
+            "state",
+            "open",
+            "framework",
+            "deepspeed",
+            "frameworkVersion",
+            null,
+            "createdAt",
+            "2024-03-01T00:00:00Z",
+            "updatedAt",
+            "2024-03-01T00:00:00Z",
+            "closedAt",
+            null,
+            "commentCount",
+            2L,
+            "transferredTo",
+            null,
+            "classifierVersion",
+            "rules-test",
+            "classifiedAt",
+            "2024-03-01T00:00:00Z",
             "classifications",
             List.of(
                 classification("kind", "BUG", 0.9, "kind rule for BUG", false, false),
                 classification("symptom", "HANG", 1.0, "label: hang", true, true),
                 classification("symptomClass", "HANG", null, null, false, false),
-                classification("rootCause", "DISTRIBUTED_COMMUNICATION_ERROR", 0.8,
-                    "rule matched DISTRIBUTED_COMMUNICATION_ERROR", false, true),
+                classification(
+                    "rootCause",
+                    "DISTRIBUTED_COMMUNICATION_ERROR",
+                    0.8,
+                    "rule matched DISTRIBUTED_COMMUNICATION_ERROR",
+                    false,
+                    true),
                 classification("fixPattern", "UNKNOWN", null, "no resolution rule", false, false),
-                classification("stage", "COMMUNICATION", 0.7, "allreduce in traceback", false, true),
+                classification(
+                    "stage", "COMMUNICATION", 0.7, "allreduce in traceback", false, true),
                 classification("phase", "TRAINING", 0.6, "phase rule for TRAINING", true, false),
-                classification("distributedSpecific", "true", 0.7, "distributed rule for true", false, false)),
-            "labels", List.of("bug", "nccl"),
-            "versions", List.of("deepspeed@0.14.0", "torch@2.3.0"),
-            "release", row("id", "deepspeed@0.14.0", "version", "0.14.0", "publishedAt", "2024-01-01T00:00:00Z"),
+                classification(
+                    "distributedSpecific", "true", 0.7, "distributed rule for true", false, false)),
+            "labels",
+            List.of("bug", "nccl"),
+            "versions",
+            List.of("deepspeed@0.14.0", "torch@2.3.0"),
+            "release",
+            row(
+                "id",
+                "deepspeed@0.14.0",
+                "version",
+                "0.14.0",
+                "publishedAt",
+                "2024-01-01T00:00:00Z"),
             "fixes",
             List.of(
-                row("id", "o/ds#51", "title", "Fix o/ds#51", "url", "https://github.com/o/ds/pull/51", "state", "open",
-                    "merged", false, "mergedAt", null, "additions", 5L, "deletions", 3L, "changedFiles", 1L),
-                row("id", "o/ds#52", "title", "Fix o/ds#52", "url", "https://github.com/o/ds/pull/52",
-                    "state", "closed", "merged", true, "mergedAt", "2024-01-03T00:00:00Z", "additions", 1L,
-                    "deletions", 1L, "changedFiles", 1L)));
+                row(
+                    "id",
+                    "o/ds#51",
+                    "title",
+                    "Fix o/ds#51",
+                    "url",
+                    "https://github.com/o/ds/pull/51",
+                    "state",
+                    "open",
+                    "merged",
+                    false,
+                    "mergedAt",
+                    null,
+                    "additions",
+                    5L,
+                    "deletions",
+                    3L,
+                    "changedFiles",
+                    1L),
+                row(
+                    "id",
+                    "o/ds#52",
+                    "title",
+                    "Fix o/ds#52",
+                    "url",
+                    "https://github.com/o/ds/pull/52",
+                    "state",
+                    "closed",
+                    "merged",
+                    true,
+                    "mergedAt",
+                    "2024-01-03T00:00:00Z",
+                    "additions",
+                    1L,
+                    "deletions",
+                    1L,
+                    "changedFiles",
+                    1L)));
     assertEquals(expected, rows.get(0));
     assertEquals(List.copyOf(expected.keySet()), List.copyOf(rows.get(0).keySet()));
   }
@@ -148,8 +275,26 @@ class IssueQueriesIT extends QueryITBase {
   }
 
   private static Map<String, Object> classification(
-      String dimension, String code, Double confidence, String evidence, boolean human, boolean fromEdge) {
-    return row("dimension", dimension, "code", code, "confidence", confidence, "evidence", evidence,
-        "classifierVersion", "rules-test", "humanGiven", human, "fromEdge", fromEdge);
+      String dimension,
+      String code,
+      Double confidence,
+      String evidence,
+      boolean human,
+      boolean fromEdge) {
+    return row(
+        "dimension",
+        dimension,
+        "code",
+        code,
+        "confidence",
+        confidence,
+        "evidence",
+        evidence,
+        "classifierVersion",
+        "rules-test",
+        "humanGiven",
+        human,
+        "fromEdge",
+        fromEdge);
   }
 }

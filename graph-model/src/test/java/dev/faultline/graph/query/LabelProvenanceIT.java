@@ -5,54 +5,127 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import dev.faultline.graph.IssueRow;
 import dev.faultline.graph.IssueWriter;
 import dev.faultline.graph.TaxonomySeeder;
-import dev.faultline.schemas.taxonomy.Taxonomy;
 import dev.faultline.graph.testing.SharedNeo4j;
 import dev.faultline.schemas.taxonomy.Dimension;
 import dev.faultline.schemas.taxonomy.Symptom;
+import dev.faultline.schemas.taxonomy.Taxonomy;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.neo4j.driver.Driver;
 import org.neo4j.driver.Record;
 
-/** Every label records its source and prompt; a language model's row outranks an offline row of the same state. */
+/**
+ * Every label records its source and prompt; a language model's row outranks an offline row of the
+ * same state.
+ */
 class LabelProvenanceIT extends QueryITBase {
 
-  private static IssueRow withLabels(IssueRow r, String symptom, String classifierVersion, String source,
-      String prompt, List<Dimension> human) {
+  private static IssueRow withLabels(
+      IssueRow r,
+      String symptom,
+      String classifierVersion,
+      String source,
+      String prompt,
+      List<Dimension> human) {
     IssueRow.ClassificationRow c = r.classification();
-    IssueRow.ClassificationRow n = new IssueRow.ClassificationRow(
-        c.kind(), Symptom.valueOf(symptom), c.symptomClass(), c.rootCause(), c.fixPattern(), c.stage(), c.phase(), c.distributedSpecific(),
-        c.frameworkVersion(), c.versions(), c.confidence(), c.evidence(), human, classifierVersion,
-        c.classifiedAtMillis(), source, prompt);
-    return new IssueRow(r.id(), r.repo(), r.framework(), r.number(), r.title(), r.body(), r.state(), r.url(),
-        r.author(), r.labels(), r.createdAtMillis(), r.updatedAtMillis(), r.closedAtMillis(), r.stateVersion(),
-        r.commentCount(), r.transferredTo(), n);
+    IssueRow.ClassificationRow n =
+        new IssueRow.ClassificationRow(
+            c.kind(),
+            Symptom.valueOf(symptom),
+            c.symptomClass(),
+            c.rootCause(),
+            c.fixPattern(),
+            c.stage(),
+            c.phase(),
+            c.distributedSpecific(),
+            c.frameworkVersion(),
+            c.versions(),
+            c.confidence(),
+            c.evidence(),
+            human,
+            classifierVersion,
+            c.classifiedAtMillis(),
+            source,
+            prompt);
+    return new IssueRow(
+        r.id(),
+        r.repo(),
+        r.framework(),
+        r.number(),
+        r.title(),
+        r.body(),
+        r.state(),
+        r.url(),
+        r.author(),
+        r.labels(),
+        r.createdAtMillis(),
+        r.updatedAtMillis(),
+        r.closedAtMillis(),
+        r.stateVersion(),
+        r.commentCount(),
+        r.transferredTo(),
+        n);
   }
 
   private static IssueRow atVersion(IssueRow r, long v) {
-    return new IssueRow(r.id(), r.repo(), r.framework(), r.number(), r.title(), r.body(), r.state(), r.url(),
-        r.author(), r.labels(), r.createdAtMillis(), v, r.closedAtMillis(), v, r.commentCount(), r.transferredTo(),
+    return new IssueRow(
+        r.id(),
+        r.repo(),
+        r.framework(),
+        r.number(),
+        r.title(),
+        r.body(),
+        r.state(),
+        r.url(),
+        r.author(),
+        r.labels(),
+        r.createdAtMillis(),
+        v,
+        r.closedAtMillis(),
+        v,
+        r.commentCount(),
+        r.transferredTo(),
         r.classification());
   }
 
   private static Record issue(Driver driver, String id) {
-    return driver.executableQuery("""
+    return driver
+        .executableQuery(
+            """
             MATCH (i:Issue {id: $id})
             OPTIONAL MATCH (i)-[e:HAS_SYMPTOM]->(s:Symptom)
             RETURN i.symptom AS symptom, i.labelSource AS source, i.promptVersion AS prompt, i.kindSource AS kindSource,
                    i.symptomSource AS symptomSource, e.source AS edgeSource, e.promptVersion AS edgePrompt""")
-        .withParameters(Map.of("id", id)).withConfig(org.neo4j.driver.QueryConfig.builder()
-            .withDatabase(SharedNeo4j.DATABASE).build()).execute().records().get(0);
+        .withParameters(Map.of("id", id))
+        .withConfig(
+            org.neo4j.driver.QueryConfig.builder().withDatabase(SharedNeo4j.DATABASE).build())
+        .execute()
+        .records()
+        .get(0);
   }
 
   @Test
   void anUpgradeWinsOverAReplayedOfflineRowOfTheSameStateButNotOverANewerState(Driver driver) {
-    new TaxonomySeeder(driver, SharedNeo4j.DATABASE, Taxonomy.load()).seed(); // the symptom nodes the edges point to
+    new TaxonomySeeder(driver, SharedNeo4j.DATABASE, Taxonomy.load())
+        .seed(); // the symptom nodes the edges point to
     IssueWriter writer = new IssueWriter(driver, SharedNeo4j.DATABASE);
-    IssueRow offline = withLabels(WriterRows.issue("acme", "Trainer", 1, null, 1_000L), "HANG",
-        "learned-2+rules-1.3.1", null, null, List.of(Dimension.KIND));
-    IssueRow upgraded = withLabels(offline, "COMMUNICATION_FAILURE", "llm:stub/p1", "llm:stub", "p1", List.of(Dimension.KIND));
+    IssueRow offline =
+        withLabels(
+            WriterRows.issue("acme", "Trainer", 1, null, 1_000L),
+            "HANG",
+            "learned-2+rules-1.3.1",
+            null,
+            null,
+            List.of(Dimension.KIND));
+    IssueRow upgraded =
+        withLabels(
+            offline,
+            "COMMUNICATION_FAILURE",
+            "llm:stub/p1",
+            "llm:stub",
+            "p1",
+            List.of(Dimension.KIND));
     String id = offline.id();
 
     writer.write(List.of(offline));

@@ -37,7 +37,8 @@ class QueryDefinitionTest {
     QueryDefinition q = QueryDefinition.parse("sample.cypher", TEXT);
     assertEquals("sample-query", q.name());
     assertEquals("Counts things per bucket.", q.description());
-    assertEquals(List.of("framework", "bucket", "limit", "issue", "since"),
+    assertEquals(
+        List.of("framework", "bucket", "limit", "issue", "since"),
         q.parameters().stream().map(QueryParameter::name).toList());
     assertEquals(List.of("bucket", "n"), q.columnNames());
     assertEquals("the bucket", q.columns().get(0).description());
@@ -61,7 +62,8 @@ class QueryDefinitionTest {
     assertEquals(5L, q.parameter("limit").orElseThrow().defaultValue());
     assertEquals("", q.parameter("limit").orElseThrow().description());
     assertTrue(q.parameter("issue").orElseThrow().required());
-    assertEquals(ZonedDateTime.of(2024, 1, 1, 0, 0, 0, 0, ZoneOffset.UTC),
+    assertEquals(
+        ZonedDateTime.of(2024, 1, 1, 0, 0, 0, 0, ZoneOffset.UTC),
         q.parameter("since").orElseThrow().defaultValue());
   }
 
@@ -97,12 +99,20 @@ class QueryDefinitionTest {
             """);
     ConfidencePolicy serverDefault = ConfidencePolicy.atLeast(0.6);
     assertEquals(serverDefault.toParameter(), q.bind(Map.of(), serverDefault).get("minConfidence"));
-    assertEquals(serverDefault.toParameter(), q.bind(Map.of("minConfidence", "default"), serverDefault).get("minConfidence"));
-    assertEquals(ConfidencePolicy.calibrated().toParameter(), q.bind(Map.of()).get("minConfidence"));
-    assertEquals(ConfidencePolicy.all().toParameter(), q.bind(Map.of("minConfidence", "all")).get("minConfidence"));
-    assertEquals(0.75, ((Map<?, ?>) q.bind(Map.of("minConfidence", "0.75")).get("minConfidence")).get("symptom"));
+    assertEquals(
+        serverDefault.toParameter(),
+        q.bind(Map.of("minConfidence", "default"), serverDefault).get("minConfidence"));
+    assertEquals(
+        ConfidencePolicy.calibrated().toParameter(), q.bind(Map.of()).get("minConfidence"));
+    assertEquals(
+        ConfidencePolicy.all().toParameter(),
+        q.bind(Map.of("minConfidence", "all")).get("minConfidence"));
+    assertEquals(
+        0.75,
+        ((Map<?, ?>) q.bind(Map.of("minConfidence", "0.75")).get("minConfidence")).get("symptom"));
     assertNull(q.bind(Map.of("minConfidence", "null")).get("minConfidence"));
-    var e = assertThrows(IllegalArgumentException.class, () -> q.bind(Map.of("minConfidence", "most")));
+    var e =
+        assertThrows(IllegalArgumentException.class, () -> q.bind(Map.of("minConfidence", "most")));
     assertTrue(e.getMessage().contains("'minConfidence'"), e.getMessage());
   }
 
@@ -117,7 +127,9 @@ class QueryDefinitionTest {
   @Test
   void rejectsAnUndeclaredParameterListingTheDeclaredOnes() {
     QueryDefinition q = QueryDefinition.parse("sample.cypher", TEXT);
-    var e = assertThrows(IllegalArgumentException.class, () -> q.bind(Map.of("issue", "x", "frameworks", "a")));
+    var e =
+        assertThrows(
+            IllegalArgumentException.class, () -> q.bind(Map.of("issue", "x", "frameworks", "a")));
     assertTrue(e.getMessage().contains("no parameter 'frameworks'"), e.getMessage());
     assertTrue(e.getMessage().contains("framework, bucket, limit, issue, since"), e.getMessage());
   }
@@ -125,47 +137,68 @@ class QueryDefinitionTest {
   @Test
   void rejectsAValueOutsideTheWhitelist() {
     QueryDefinition q = QueryDefinition.parse("sample.cypher", TEXT);
-    var e = assertThrows(IllegalArgumentException.class, () -> q.bind(Map.of("issue", "x", "bucket", "day")));
+    var e =
+        assertThrows(
+            IllegalArgumentException.class, () -> q.bind(Map.of("issue", "x", "bucket", "day")));
     assertTrue(e.getMessage().contains("use one of week, month"), e.getMessage());
   }
 
   @Test
   void rejectsAHeaderWithoutName() {
-    var e = assertThrows(IllegalArgumentException.class,
-        () -> QueryDefinition.parse("x.cypher", "// @column n Integer\nRETURN 1 AS n"));
+    var e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> QueryDefinition.parse("x.cypher", "// @column n Integer\nRETURN 1 AS n"));
     assertTrue(e.getMessage().contains("x.cypher"), e.getMessage());
   }
 
   @Test
   void rejectsAnUnknownTagWithItsLine() {
-    var e = assertThrows(IllegalArgumentException.class,
-        () -> QueryDefinition.parse("x.cypher", "// @name x\n// @parm a String\n// @column n\nRETURN 1 AS n"));
+    var e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                QueryDefinition.parse(
+                    "x.cypher", "// @name x\n// @parm a String\n// @column n\nRETURN 1 AS n"));
     assertTrue(e.getMessage().contains("x.cypher line 2"), e.getMessage());
   }
 
   @Test
   void rejectsAnUnknownParameterType() {
-    var e = assertThrows(IllegalArgumentException.class,
-        () -> QueryDefinition.parse("x.cypher", "// @name x\n// @param a Text\n// @column n\nRETURN 1 AS n"));
+    var e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                QueryDefinition.parse(
+                    "x.cypher", "// @name x\n// @param a Text\n// @column n\nRETURN 1 AS n"));
     assertTrue(e.getMessage().contains("unknown parameter type 'Text'"), e.getMessage());
   }
 
   @Test
   void rejectsADefaultOfTheWrongType() {
-    var e = assertThrows(IllegalArgumentException.class,
-        () -> QueryDefinition.parse("x.cypher", "// @name x\n// @param a Integer = ten\n// @column n\nRETURN 1"));
+    var e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                QueryDefinition.parse(
+                    "x.cypher", "// @name x\n// @param a Integer = ten\n// @column n\nRETURN 1"));
     assertTrue(e.getMessage().contains("bad default"), e.getMessage());
   }
 
   @Test
   void rejectsANameThatIsNotKebabCase() {
-    assertThrows(IllegalArgumentException.class,
+    assertThrows(
+        IllegalArgumentException.class,
         () -> QueryDefinition.parse("x.cypher", "// @name NewBugs\n// @column n\nRETURN 1 AS n"));
   }
 
   @Test
   void rejectsAParameterDeclaredTwice() {
-    assertThrows(IllegalArgumentException.class,
-        () -> QueryDefinition.parse("x.cypher", "// @name x\n// @param a String\n// @param a String\n// @column n\nRETURN 1"));
+    assertThrows(
+        IllegalArgumentException.class,
+        () ->
+            QueryDefinition.parse(
+                "x.cypher",
+                "// @name x\n// @param a String\n// @param a String\n// @column n\nRETURN 1"));
   }
 }

@@ -9,7 +9,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.neo4j.driver.Driver;
 
-/** Base of the query integration tests: the shared server, an empty graph before each test, a library on it. */
+/**
+ * Base of the query integration tests: the shared server, an empty graph before each test, a
+ * library on it.
+ */
 @ExtendWith(SharedNeo4j.class)
 abstract class QueryITBase {
   protected GraphFixture graph;
@@ -40,7 +43,10 @@ abstract class QueryITBase {
     return library.run(query, params);
   }
 
-  /** The coverage columns of the counting queries (how many issues in scope have labels that pass the bar). */
+  /**
+   * The coverage columns of the counting queries (how many issues in scope have labels that pass
+   * the bar).
+   */
   static final List<String> COVERAGE_COLUMNS = List.of("inScope", "labelled", "coverage");
 
   /** Runs a counting query and leaves out its coverage columns: for tests of the counts alone. */

@@ -23,12 +23,13 @@ import org.neo4j.driver.GraphDatabase;
 import org.neo4j.driver.SessionConfig;
 
 /**
- * Query latency of every library query on a synthetic graph of 100,000 issues, and the write ceiling: a bare
- * {@code UNWIND $rows MERGE (i:Issue {id: row.id}) SET i += row.props} of the same rows. Printed, not asserted: a
- * benchmark, not a test (no JUnit annotations; {@code faultline bench} runs its {@code main}).
+ * Query latency of every library query on a synthetic graph of 100,000 issues, and the write
+ * ceiling: a bare {@code UNWIND $rows MERGE (i:Issue {id: row.id}) SET i += row.props} of the same
+ * rows. Printed, not asserted: a benchmark, not a test (no JUnit annotations; {@code faultline
+ * bench} runs its {@code main}).
  *
- * <p>Not part of {@code mvn verify}. Run it as a plain main class from a copy of the classes (a concurrent build of
- * graph-model would empty {@code target/} under a running benchmark):
+ * <p>Not part of {@code mvn verify}. Run it as a plain main class from a copy of the classes (a
+ * concurrent build of graph-model would empty {@code target/} under a running benchmark):
  *
  * <pre>
  * mkdir -p /tmp/bench
@@ -39,38 +40,47 @@ import org.neo4j.driver.SessionConfig;
  *     dev.faultline.graph.query.QueryLatencyBenchmark
  * </pre>
  *
- * System properties: {@code faultline.bench.issues} (100000), {@code faultline.bench.runs} (timed runs per query,
- * 20), {@code faultline.bench.seed} (42), {@code faultline.bench.out} (a file: also write the figures there as one flat
- * JSON object, for {@code faultline bench}). It takes about five minutes on two cores.
+ * System properties: {@code faultline.bench.issues} (100000), {@code faultline.bench.runs} (timed
+ * runs per query, 20), {@code faultline.bench.seed} (42), {@code faultline.bench.out} (a file: also
+ * write the figures there as one flat JSON object, for {@code faultline bench}). It takes about
+ * five minutes on two cores.
  *
- * <p>The synthetic graph follows {@code graph-model/README.md} and is written with the test fixture's statements
- * in UNWIND batches of 1000: six frameworks with skewed shares, about 40 releases each, issues spread over four and a
- * half years (60% bugs; symptoms, stages, root causes and fix patterns skewed, with realistic shares of UNKNOWN),
- * labels, reported versions, FILED_AGAINST the latest earlier release, a fixing PR for about 40% of closed bugs, and
- * 500 alerts.
+ * <p>The synthetic graph follows {@code graph-model/README.md} and is written with the test
+ * fixture's statements in UNWIND batches of 1000: six frameworks with skewed shares, about 40
+ * releases each, issues spread over four and a half years (60% bugs; symptoms, stages, root causes
+ * and fix patterns skewed, with realistic shares of UNKNOWN), labels, reported versions,
+ * FILED_AGAINST the latest earlier release, a fixing PR for about 40% of closed bugs, and 500
+ * alerts.
  */
 public final class QueryLatencyBenchmark {
   private static final int BATCH = 1000;
   private static final String DATABASE = "neo4j";
-  private static final String CEILING = "UNWIND $rows AS row MERGE (i:Issue {id: row.id}) SET i += row.props";
+  private static final String CEILING =
+      "UNWIND $rows AS row MERGE (i:Issue {id: row.id}) SET i += row.props";
 
-  private static final String[] FRAMEWORKS = {"deepspeed", "pytorch", "megatron-lm", "colossalai", "vllm", "horovod"};
+  private static final String[] FRAMEWORKS = {
+    "deepspeed", "pytorch", "megatron-lm", "colossalai", "vllm", "horovod"
+  };
   private static final String[] REPOS = {
-    "deepspeedai/DeepSpeed", "pytorch/pytorch", "NVIDIA/Megatron-LM", "hpcaitech/ColossalAI", "vllm-project/vllm",
+    "deepspeedai/DeepSpeed",
+    "pytorch/pytorch",
+    "NVIDIA/Megatron-LM",
+    "hpcaitech/ColossalAI",
+    "vllm-project/vllm",
     "horovod/horovod"
   };
   private static final double[] FRAMEWORK_SHARE = {0.35, 0.25, 0.12, 0.12, 0.12, 0.04};
-  private static final String[] WORDS = (
-      "nccl hang timeout allreduce all_gather reduce_scatter broadcast barrier watchdog deadlock zero stage3 stage2"
-          + " offload optimizer checkpoint save load resume convert memory leak cuda oom fragmentation activation"
-          + " pipeline parallel tensor sequence expert moe fp16 bf16 loss nan divergence gradient accumulation"
-          + " launcher rendezvous hostfile ssh master port rank world size init process group gloo mpi torchrun"
-          + " kernel fused attention flash triton compile build install import setup wheel extension ninja"
-          + " inference generation sampling batching scheduler request throughput latency slow regression"
-          + " multi node multi gpu single device mismatch shape dtype sharded partition merge reshard engine"
-          + " config json argument default flag environment version transformers accelerate huggingface model"
-          + " llama gpt bert mixtral falcon qwen training finetune lora quantization int8 fp8 speculative decoding")
-      .split(" ");
+  private static final String[] WORDS =
+      ("nccl hang timeout allreduce all_gather reduce_scatter broadcast barrier watchdog deadlock zero stage3 stage2"
+              + " offload optimizer checkpoint save load resume convert memory leak cuda oom fragmentation activation"
+              + " pipeline parallel tensor sequence expert moe fp16 bf16 loss nan divergence gradient accumulation"
+              + " launcher rendezvous hostfile ssh master port rank world size init process group gloo mpi torchrun"
+              + " kernel fused attention flash triton compile build install import setup wheel extension ninja"
+              + " inference generation sampling batching scheduler request throughput latency slow regression"
+              + " multi node multi gpu single device mismatch shape dtype sharded partition merge reshard engine"
+              + " config json argument default flag environment version transformers accelerate huggingface model"
+              + " llama gpt bert mixtral falcon qwen training finetune lora quantization int8 fp8 speculative decoding")
+          .split(" ");
 
   private final Random random;
   private final int issues;
@@ -90,18 +100,28 @@ public final class QueryLatencyBenchmark {
 
   void run() throws Exception {
     Path directory = Files.createTempDirectory("faultline-query-bench");
-    try (EmbeddedNeo4j neo4j = EmbeddedNeo4j.start(directory, 0, 0, "bench-" + Long.toHexString(System.nanoTime()));
-        Driver driver = GraphDatabase.driver(neo4j.boltUri(), AuthTokens.basic(neo4j.user(), neo4j.password()))) {
+    try (EmbeddedNeo4j neo4j =
+            EmbeddedNeo4j.start(directory, 0, 0, "bench-" + Long.toHexString(System.nanoTime()));
+        Driver driver =
+            GraphDatabase.driver(
+                neo4j.boltUri(), AuthTokens.basic(neo4j.user(), neo4j.password()))) {
       driver.verifyConnectivity();
       new GraphSchema(driver, DATABASE).migrate();
       GraphFixture graph = new GraphFixture(driver, DATABASE);
 
       Synthetic data = generate();
-      System.out.printf(Locale.ROOT, "%nSynthetic graph: %d issues, %d releases, %d pull requests, %d alerts%n",
-          data.issues.size(), data.releases.size(), data.pullRequests.size(), data.alerts.size());
+      System.out.printf(
+          Locale.ROOT,
+          "%nSynthetic graph: %d issues, %d releases, %d pull requests, %d alerts%n",
+          data.issues.size(),
+          data.releases.size(),
+          data.pullRequests.size(),
+          data.alerts.size());
 
-      // The ceiling first, on an empty Issue label, as the pipeline writer meets it on a backfill; after one
-      // untimed pass so that JIT, page cache and store files are as warm as for the writes measured later.
+      // The ceiling first, on an empty Issue label, as the pipeline writer meets it on a backfill;
+      // after one
+      // untimed pass so that JIT, page cache and store files are as warm as for the writes measured
+      // later.
       writeRate(graph, CEILING, data.issues);
       deleteIssues(driver);
       double ceiling = writeRate(graph, CEILING, data.issues);
@@ -112,15 +132,27 @@ public final class QueryLatencyBenchmark {
       double model = writeRate(graph, GraphFixture.WRITE_ISSUES, data.issues);
       double prs = writeRate(graph, GraphFixture.WRITE_PULL_REQUESTS, data.pullRequests);
       writeRate(graph, GraphFixture.WRITE_ALERTS, data.alerts);
-      System.out.printf(Locale.ROOT, "%nWrites (UNWIND batches of %d, one transaction each; load average %.1f)%n", BATCH,
+      System.out.printf(
+          Locale.ROOT,
+          "%nWrites (UNWIND batches of %d, one transaction each; load average %.1f)%n",
+          BATCH,
           java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
-      System.out.printf(Locale.ROOT, "  ceiling: bare MERGE (i:Issue {id}) SET i += props, new nodes   %,10.0f rows/s%n",
+      System.out.printf(
+          Locale.ROOT,
+          "  ceiling: bare MERGE (i:Issue {id}) SET i += props, new nodes   %,10.0f rows/s%n",
           ceiling);
-      System.out.printf(Locale.ROOT, "  ceiling: the same rows again, existing nodes                %,10.0f rows/s%n",
+      System.out.printf(
+          Locale.ROOT,
+          "  ceiling: the same rows again, existing nodes                %,10.0f rows/s%n",
           ceilingUpdate);
-      System.out.printf(Locale.ROOT, "  test fixture's full issue write (labels, versions, release, 4 edges) %,10.0f rows/s%n",
+      System.out.printf(
+          Locale.ROOT,
+          "  test fixture's full issue write (labels, versions, release, 4 edges) %,10.0f rows/s%n",
           model);
-      System.out.printf(Locale.ROOT, "  pull requests with FIXES                                     %,10.0f rows/s%n", prs);
+      System.out.printf(
+          Locale.ROOT,
+          "  pull requests with FIXES                                     %,10.0f rows/s%n",
+          prs);
       Map<String, Double> results = new java.util.TreeMap<>();
       results.put("issues", (double) issues);
       results.put("ceiling_rows_per_s", ceiling);
@@ -132,9 +164,14 @@ public final class QueryLatencyBenchmark {
       List<String> sampleBugs = data.sampleBugIds;
       // Printed because the figures mean little without it on a shared machine.
       var os = java.lang.management.ManagementFactory.getOperatingSystemMXBean();
-      System.out.printf(Locale.ROOT, "%nQuery latency over %d runs after 3 warm-up runs (ms); %d cores, load average %.1f%n",
-          runs, os.getAvailableProcessors(), os.getSystemLoadAverage());
-      System.out.printf(Locale.ROOT, "  %-28s %8s %8s %8s %8s%n", "query", "p50", "p95", "max", "rows");
+      System.out.printf(
+          Locale.ROOT,
+          "%nQuery latency over %d runs after 3 warm-up runs (ms); %d cores, load average %.1f%n",
+          runs,
+          os.getAvailableProcessors(),
+          os.getSystemLoadAverage());
+      System.out.printf(
+          Locale.ROOT, "  %-28s %8s %8s %8s %8s%n", "query", "p50", "p95", "max", "rows");
       for (QueryDefinition q : library.list()) {
         long[] nanos = new long[runs];
         int rows = 0;
@@ -150,8 +187,14 @@ public final class QueryLatencyBenchmark {
           }
         }
         Arrays.sort(nanos);
-        System.out.printf(Locale.ROOT, "  %-28s %8.1f %8.1f %8.1f %8d%n", q.name(), percentile(nanos, 0.50) / 1e6,
-            percentile(nanos, 0.95) / 1e6, nanos[nanos.length - 1] / 1e6, rows);
+        System.out.printf(
+            Locale.ROOT,
+            "  %-28s %8.1f %8.1f %8.1f %8d%n",
+            q.name(),
+            percentile(nanos, 0.50) / 1e6,
+            percentile(nanos, 0.95) / 1e6,
+            nanos[nanos.length - 1] / 1e6,
+            rows);
         results.put("query_p50_ms_" + q.name(), percentile(nanos, 0.50) / 1e6);
         results.put("query_p95_ms_" + q.name(), percentile(nanos, 0.95) / 1e6);
       }
@@ -159,7 +202,8 @@ public final class QueryLatencyBenchmark {
       if (out != null) {
         Files.writeString(Path.of(out), json(results));
       }
-      System.out.printf(Locale.ROOT, "  load average at the end: %.1f%n%n", os.getSystemLoadAverage());
+      System.out.printf(
+          Locale.ROOT, "  load average at the end: %.1f%n%n", os.getSystemLoadAverage());
     } finally {
       try (Stream<Path> paths = Files.walk(directory)) {
         paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
@@ -167,11 +211,19 @@ public final class QueryLatencyBenchmark {
     }
   }
 
-  /** A flat JSON object of numbers; the keys are query names and fixed identifiers, nothing to escape. */
+  /**
+   * A flat JSON object of numbers; the keys are query names and fixed identifiers, nothing to
+   * escape.
+   */
   static String json(Map<String, Double> values) {
     StringBuilder b = new StringBuilder("{\n");
-    values.forEach((k, v) -> b.append(b.length() > 2 ? ",\n" : "").append("  \"").append(k).append("\": ")
-        .append(String.format(Locale.ROOT, "%.3f", v)));
+    values.forEach(
+        (k, v) ->
+            b.append(b.length() > 2 ? ",\n" : "")
+                .append("  \"")
+                .append(k)
+                .append("\": ")
+                .append(String.format(Locale.ROOT, "%.3f", v)));
     return b.append("\n}\n").toString();
   }
 
@@ -181,7 +233,8 @@ public final class QueryLatencyBenchmark {
     return sorted[Math.max(0, Math.min(sorted.length - 1, rank - 1))];
   }
 
-  private static double writeRate(GraphFixture graph, String statement, List<Map<String, Object>> rows) {
+  private static double writeRate(
+      GraphFixture graph, String statement, List<Map<String, Object>> rows) {
     long start = System.nanoTime();
     for (int from = 0; from < rows.size(); from += BATCH) {
       graph.write(statement, rows.subList(from, Math.min(rows.size(), from + BATCH)));
@@ -232,11 +285,15 @@ public final class QueryLatencyBenchmark {
     List<String> fixPatterns = taxonomy.codes(Dimension.FIX_PATTERN);
     List<String> stages = taxonomy.codes(Dimension.STAGE);
     String[] extraLabels = {
-      "enhancement", "question", "documentation", "training", "inference", "zero", "pipeline", "nccl", "checkpoint",
-      "moe", "good first issue", "help wanted", "needs triage", "stale", "wontfix", "duplicate", "build", "ci",
+      "enhancement", "question", "documentation", "training", "inference", "zero", "pipeline",
+          "nccl", "checkpoint",
+      "moe", "good first issue", "help wanted", "needs triage", "stale", "wontfix", "duplicate",
+          "build", "ci",
       "performance", "memory", "rocm", "cpu", "windows", "launcher", "fp8"
     };
-    String[] torch = {"2.0.1", "2.1.0", "2.1.2", "2.2.0", "2.2.2", "2.3.0", "2.3.1", "2.4.0", "2.5.1", "2.6.0"};
+    String[] torch = {
+      "2.0.1", "2.1.0", "2.1.2", "2.2.0", "2.2.2", "2.3.0", "2.3.1", "2.4.0", "2.5.1", "2.6.0"
+    };
 
     List<Map<String, Object>> issueRows = new ArrayList<>(issues);
     List<String> closedBugs = new ArrayList<>();
@@ -247,13 +304,21 @@ public final class QueryLatencyBenchmark {
       String framework = FRAMEWORKS[f];
       String id = REPOS[f] + "#" + (++numbers[f]);
       // Later years have more issues: density grows linearly.
-      ZonedDateTime created = start.plusSeconds((long) (spanSeconds * Math.sqrt(random.nextDouble())));
+      ZonedDateTime created =
+          start.plusSeconds((long) (spanSeconds * Math.sqrt(random.nextDouble())));
       double k = random.nextDouble();
-      String kind = k < 0.60 ? "BUG" : k < 0.75 ? "FEATURE_REQUEST" : k < 0.93 ? "QUESTION" : k < 0.97 ? "DOCUMENTATION" : "OTHER";
-      GraphFixture.Issue issue = GraphFixture.issue(id).framework(framework).kind(kind).createdAt(created);
+      String kind =
+          k < 0.60
+              ? "BUG"
+              : k < 0.75
+                  ? "FEATURE_REQUEST"
+                  : k < 0.93 ? "QUESTION" : k < 0.97 ? "DOCUMENTATION" : "OTHER";
+      GraphFixture.Issue issue =
+          GraphFixture.issue(id).framework(framework).kind(kind).createdAt(created);
       double s = random.nextDouble();
       if (s < 0.65) {
-        issue.closedAt(created.plusSeconds((long) (-Math.log(1 - random.nextDouble()) * 30 * 86400)));
+        issue.closedAt(
+            created.plusSeconds((long) (-Math.log(1 - random.nextDouble()) * 30 * 86400)));
       } else if (s < 0.655) {
         issue.state("deleted");
       }
@@ -278,7 +343,9 @@ public final class QueryLatencyBenchmark {
         issue.fixPattern("UNKNOWN");
       }
       for (int l = random.nextInt(3); l > 0; l--) {
-        String label = extraLabels[(int) Math.min(extraLabels.length - 1, Math.abs(random.nextGaussian()) * 6)];
+        String label =
+            extraLabels[
+                (int) Math.min(extraLabels.length - 1, Math.abs(random.nextGaussian()) * 6)];
         if (!labels.contains(label)) {
           labels.add(label);
         }
@@ -291,7 +358,12 @@ public final class QueryLatencyBenchmark {
       }
       List<String> versions = new ArrayList<>();
       if (random.nextDouble() < 0.6) {
-        versions.add("torch@" + torch[Math.min(torch.length - 1, Math.max(0, (int) (created.getYear() - 2021) * 2 + random.nextInt(3)))]);
+        versions.add(
+            "torch@"
+                + torch[
+                    Math.min(
+                        torch.length - 1,
+                        Math.max(0, (int) (created.getYear() - 2021) * 2 + random.nextInt(3)))]);
       }
       if (latest >= 0) {
         issue.release(framework + "@" + releaseVersions.get(framework).get(latest));
@@ -318,7 +390,9 @@ public final class QueryLatencyBenchmark {
       String issueId = closedBugs.get(n);
       String repo = issueId.substring(0, issueId.indexOf('#'));
       List<String> fixes = new ArrayList<>(List.of(issueId));
-      if (random.nextDouble() < 0.1 && n + 1 < closedBugs.size() && closedBugs.get(n + 1).startsWith(repo + "#")) {
+      if (random.nextDouble() < 0.1
+          && n + 1 < closedBugs.size()
+          && closedBugs.get(n + 1).startsWith(repo + "#")) {
         fixes.add(closedBugs.get(++n));
       }
       long additions = Math.round(Math.exp(2.7 + 1.6 * random.nextGaussian()));
@@ -363,7 +437,10 @@ public final class QueryLatencyBenchmark {
       if (w > 0) {
         b.append(' ');
       }
-      b.append(WORDS[(int) Math.min(WORDS.length - 1, Math.abs(random.nextGaussian()) * WORDS.length / 3)]);
+      b.append(
+          WORDS[
+              (int)
+                  Math.min(WORDS.length - 1, Math.abs(random.nextGaussian()) * WORDS.length / 3)]);
     }
     return b.toString();
   }

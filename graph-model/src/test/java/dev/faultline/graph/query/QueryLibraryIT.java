@@ -1,17 +1,20 @@
 package dev.faultline.graph.query;
 
-import dev.faultline.graph.testing.SharedNeo4j;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.faultline.graph.testing.SharedNeo4j;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.neo4j.driver.Driver;
 import org.neo4j.driver.SessionConfig;
 
-/** What the library does around the queries: listing, unknown names, and plain-Java values from the driver. */
+/**
+ * What the library does around the queries: listing, unknown names, and plain-Java values from the
+ * driver.
+ */
 class QueryLibraryIT extends QueryITBase {
 
   @Test
@@ -32,7 +35,8 @@ class QueryLibraryIT extends QueryITBase {
   @Test
   void runsEveryQueryOnAnEmptyGraph() {
     for (QueryDefinition q : library.list()) {
-      Map<String, String> params = q.parameter("issue").isPresent() ? Map.of("issue", "o/r#1") : Map.of();
+      Map<String, String> params =
+          q.parameter("issue").isPresent() ? Map.of("issue", "o/r#1") : Map.of();
       List<Map<String, Object>> rows = library.run(q.name(), params);
       rows.forEach(r -> assertEquals(q.columnNames(), List.copyOf(r.keySet()), q.name()));
     }
@@ -71,7 +75,8 @@ class QueryLibraryIT extends QueryITBase {
     assertEquals(null, row.get("nothing"));
     assertEquals(List.of(1L, "a", "2024-01-02"), row.get("list"));
     assertEquals(Map.of("k", "2024-01-01T00:00:00Z", "inner", Map.of("v", 1L)), row.get("map"));
-    assertEquals(List.of("dt", "dtOffset", "d", "ldt", "dur", "n", "f", "b", "s", "nothing", "list", "map"),
+    assertEquals(
+        List.of("dt", "dtOffset", "d", "ldt", "dur", "n", "f", "b", "s", "nothing", "list", "map"),
         List.copyOf(row.keySet()));
   }
 
@@ -85,8 +90,19 @@ class QueryLibraryIT extends QueryITBase {
               tx -> QueryLibrary.toJava(tx.run("MATCH (r:Release) RETURN r").single().get("r")));
     }
     assertEquals(
-        Map.of("id", "deepspeed@0.14.0", "framework", "deepspeed", "version", "0.14.0", "tag", "v0.14.0",
-            "publishedAt", "2024-01-01T00:00:00Z", "prerelease", false),
+        Map.of(
+            "id",
+            "deepspeed@0.14.0",
+            "framework",
+            "deepspeed",
+            "version",
+            "0.14.0",
+            "tag",
+            "v0.14.0",
+            "publishedAt",
+            "2024-01-01T00:00:00Z",
+            "prerelease",
+            false),
         release);
   }
 }

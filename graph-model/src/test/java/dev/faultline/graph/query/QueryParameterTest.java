@@ -34,35 +34,46 @@ class QueryParameterTest {
 
   @Test
   void rejectsABooleanThatIsNotTrueOrFalse() {
-    var e = assertThrows(IllegalArgumentException.class, () -> of(QueryParameter.Type.BOOLEAN).convert("yes"));
+    var e =
+        assertThrows(
+            IllegalArgumentException.class, () -> of(QueryParameter.Type.BOOLEAN).convert("yes"));
     assertTrue(e.getMessage().contains("'p' is 'yes', not true or false"), e.getMessage());
   }
 
   @Test
   void convertsADateToMidnightUtc() {
-    assertEquals(ZonedDateTime.of(2024, 5, 1, 0, 0, 0, 0, ZoneOffset.UTC),
+    assertEquals(
+        ZonedDateTime.of(2024, 5, 1, 0, 0, 0, 0, ZoneOffset.UTC),
         of(QueryParameter.Type.DATETIME).convert("2024-05-01"));
   }
 
   @Test
   void convertsALocalDateTimeAsUtcAndKeepsAGivenOffset() {
-    assertEquals(ZonedDateTime.of(2024, 5, 1, 12, 30, 0, 0, ZoneOffset.UTC),
+    assertEquals(
+        ZonedDateTime.of(2024, 5, 1, 12, 30, 0, 0, ZoneOffset.UTC),
         of(QueryParameter.Type.DATETIME).convert("2024-05-01T12:30:00"));
-    assertEquals(ZonedDateTime.of(2024, 5, 1, 12, 30, 0, 0, ZoneOffset.ofHours(2)),
+    assertEquals(
+        ZonedDateTime.of(2024, 5, 1, 12, 30, 0, 0, ZoneOffset.ofHours(2)),
         of(QueryParameter.Type.DATETIME).convert("2024-05-01T12:30:00+02:00"));
-    assertEquals(ZonedDateTime.of(2024, 5, 1, 12, 30, 0, 0, ZoneOffset.UTC),
+    assertEquals(
+        ZonedDateTime.of(2024, 5, 1, 12, 30, 0, 0, ZoneOffset.UTC),
         of(QueryParameter.Type.DATETIME).convert("2024-05-01T12:30:00Z"));
   }
 
   @Test
   void rejectsAMalformedDateNamingTheExpectedForm() {
-    var e = assertThrows(IllegalArgumentException.class, () -> of(QueryParameter.Type.DATETIME).convert("May 1"));
+    var e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> of(QueryParameter.Type.DATETIME).convert("May 1"));
     assertTrue(e.getMessage().contains("2024-05-01"), e.getMessage());
   }
 
   @Test
   void rejectsANonNumberForAnInteger() {
-    var e = assertThrows(IllegalArgumentException.class, () -> of(QueryParameter.Type.INTEGER).convert("1.5"));
+    var e =
+        assertThrows(
+            IllegalArgumentException.class, () -> of(QueryParameter.Type.INTEGER).convert("1.5"));
     assertTrue(e.getMessage().contains("whole number"), e.getMessage());
   }
 

@@ -19,7 +19,9 @@ class ReleaseAndTrendQueriesIT extends QueryITBase {
     graph.release("megatron-lm", "0.5.0", "2024-01-15T00:00:00Z", false);
     graph.create(
         issue("deepspeedai/DeepSpeed#1").release("deepspeed@0.14.0"),
-        issue("deepspeedai/DeepSpeed#2").release("deepspeed@0.14.0").closedAt("2024-01-20T00:00:00Z"),
+        issue("deepspeedai/DeepSpeed#2")
+            .release("deepspeed@0.14.0")
+            .closedAt("2024-01-20T00:00:00Z"),
         issue("deepspeedai/DeepSpeed#3").release("deepspeed@0.14.0").kind("QUESTION"),
         issue("deepspeedai/DeepSpeed#4").release("deepspeed@0.14.0").state("deleted"),
         issue("deepspeedai/DeepSpeed#5").release("deepspeed@0.14.1"),
@@ -31,14 +33,74 @@ class ReleaseAndTrendQueriesIT extends QueryITBase {
     releasesWithBugs();
     assertEquals(
         List.of(
-            row("framework", "deepspeed", "release", "deepspeed@0.14.0", "version", "0.14.0", "tag", "v0.14.0",
-                "publishedAt", "2024-01-01T00:00:00Z", "prerelease", false, "bugs", 2L, "openBugs", 1L),
-            row("framework", "deepspeed", "release", "deepspeed@0.14.1", "version", "0.14.1", "tag", "v0.14.1",
-                "publishedAt", "2024-02-01T00:00:00Z", "prerelease", false, "bugs", 1L, "openBugs", 1L),
-            row("framework", "deepspeed", "release", "deepspeed@0.15.0rc1", "version", "0.15.0rc1", "tag",
-                "v0.15.0rc1", "publishedAt", "2024-03-01T00:00:00Z", "prerelease", true, "bugs", 0L, "openBugs", 0L),
-            row("framework", "megatron-lm", "release", "megatron-lm@0.5.0", "version", "0.5.0", "tag", "v0.5.0",
-                "publishedAt", "2024-01-15T00:00:00Z", "prerelease", false, "bugs", 1L, "openBugs", 1L)),
+            row(
+                "framework",
+                "deepspeed",
+                "release",
+                "deepspeed@0.14.0",
+                "version",
+                "0.14.0",
+                "tag",
+                "v0.14.0",
+                "publishedAt",
+                "2024-01-01T00:00:00Z",
+                "prerelease",
+                false,
+                "bugs",
+                2L,
+                "openBugs",
+                1L),
+            row(
+                "framework",
+                "deepspeed",
+                "release",
+                "deepspeed@0.14.1",
+                "version",
+                "0.14.1",
+                "tag",
+                "v0.14.1",
+                "publishedAt",
+                "2024-02-01T00:00:00Z",
+                "prerelease",
+                false,
+                "bugs",
+                1L,
+                "openBugs",
+                1L),
+            row(
+                "framework",
+                "deepspeed",
+                "release",
+                "deepspeed@0.15.0rc1",
+                "version",
+                "0.15.0rc1",
+                "tag",
+                "v0.15.0rc1",
+                "publishedAt",
+                "2024-03-01T00:00:00Z",
+                "prerelease",
+                true,
+                "bugs",
+                0L,
+                "openBugs",
+                0L),
+            row(
+                "framework",
+                "megatron-lm",
+                "release",
+                "megatron-lm@0.5.0",
+                "version",
+                "0.5.0",
+                "tag",
+                "v0.5.0",
+                "publishedAt",
+                "2024-01-15T00:00:00Z",
+                "prerelease",
+                false,
+                "bugs",
+                1L,
+                "openBugs",
+                1L)),
         counts("new-bugs-per-release"));
   }
 
@@ -46,18 +108,30 @@ class ReleaseAndTrendQueriesIT extends QueryITBase {
   void filtersReleasesByFrameworkDateAndPrerelease() {
     releasesWithBugs();
     List<Map<String, Object>> rows =
-        counts("new-bugs-per-release", "framework", "deepspeed", "since", "2024-01-15", "includePrereleases", "false");
+        counts(
+            "new-bugs-per-release",
+            "framework",
+            "deepspeed",
+            "since",
+            "2024-01-15",
+            "includePrereleases",
+            "false");
     assertEquals(List.of("deepspeed@0.14.1"), column(rows, "release"));
     assertEquals(
         List.of("deepspeed@0.14.0"),
-        column(counts("new-bugs-per-release", "framework", "deepspeed", "to", "2024-02-01"), "release"));
+        column(
+            counts("new-bugs-per-release", "framework", "deepspeed", "to", "2024-02-01"),
+            "release"));
   }
 
   private void symptomsOverTime() {
     graph.create(
         issue("o/ds#1").createdAt("2024-01-03T10:00:00Z").symptom("HANG").distributedSpecific(true),
         issue("o/ds#2").createdAt("2024-01-20T10:00:00Z").symptom("HANG").distributedSpecific(true),
-        issue("o/ds#3").createdAt("2024-01-25T10:00:00Z").symptom("OUT_OF_MEMORY").distributedSpecific(false),
+        issue("o/ds#3")
+            .createdAt("2024-01-25T10:00:00Z")
+            .symptom("OUT_OF_MEMORY")
+            .distributedSpecific(false),
         issue("o/ds#4").createdAt("2024-02-05T10:00:00Z").symptom("HANG"),
         issue("o/ds#5").createdAt("2024-02-06T10:00:00Z"),
         issue("o/ds#6").createdAt("2024-02-07T10:00:00Z").kind("QUESTION").symptom("NONE"),
@@ -85,7 +159,14 @@ class ReleaseAndTrendQueriesIT extends QueryITBase {
             row("period", "2024-01-22", "category", "OUT_OF_MEMORY", "issues", 1L),
             row("period", "2024-02-05", "category", "HANG", "issues", 1L),
             row("period", "2024-02-05", "category", "UNKNOWN", "issues", 1L)),
-        counts("category-trends", "bucket", "week", "framework", "deepspeed", "includeUnknown", "true"));
+        counts(
+            "category-trends",
+            "bucket",
+            "week",
+            "framework",
+            "deepspeed",
+            "includeUnknown",
+            "true"));
   }
 
   @Test
@@ -105,12 +186,23 @@ class ReleaseAndTrendQueriesIT extends QueryITBase {
         List.of(
             row("period", "2024-02-01", "category", "BUG", "issues", 2L),
             row("period", "2024-02-01", "category", "QUESTION", "issues", 1L)),
-        counts("category-trends", "dimension", "kind", "kind", "null", "from", "2024-02-06", "to", "2024-02-09"));
+        counts(
+            "category-trends",
+            "dimension",
+            "kind",
+            "kind",
+            "null",
+            "from",
+            "2024-02-06",
+            "to",
+            "2024-02-09"));
   }
 
   @Test
   void rejectsADimensionOutsideTheWhitelistBeforeRunning() {
-    var e = assertThrows(IllegalArgumentException.class, () -> counts("category-trends", "dimension", "title"));
+    var e =
+        assertThrows(
+            IllegalArgumentException.class, () -> counts("category-trends", "dimension", "title"));
     assertTrue(e.getMessage().contains("use one of symptom, symptomClass"), e.getMessage());
   }
 
@@ -128,39 +220,148 @@ class ReleaseAndTrendQueriesIT extends QueryITBase {
         issue("o/mg#1").framework("megatron-lm").createdAt("2024-05-31T00:00:00Z"));
     assertEquals(
         List.of(
-            row("bucket", "under 1 week", "fromDays", 0L, "toDays", 7L, "openBugs", 2L, "oldest", "o/ds#1"),
-            row("bucket", "1-4 weeks", "fromDays", 7L, "toDays", 28L, "openBugs", 1L, "oldest", "o/ds#2"),
-            row("bucket", "1-3 months", "fromDays", 28L, "toDays", 91L, "openBugs", 1L, "oldest", "o/ds#3"),
-            row("bucket", "3-12 months", "fromDays", 91L, "toDays", 365L, "openBugs", 0L, "oldest", null),
-            row("bucket", "over 1 year", "fromDays", 365L, "toDays", null, "openBugs", 2L, "oldest", "o/ds#5")),
+            row(
+                "bucket",
+                "under 1 week",
+                "fromDays",
+                0L,
+                "toDays",
+                7L,
+                "openBugs",
+                2L,
+                "oldest",
+                "o/ds#1"),
+            row(
+                "bucket",
+                "1-4 weeks",
+                "fromDays",
+                7L,
+                "toDays",
+                28L,
+                "openBugs",
+                1L,
+                "oldest",
+                "o/ds#2"),
+            row(
+                "bucket",
+                "1-3 months",
+                "fromDays",
+                28L,
+                "toDays",
+                91L,
+                "openBugs",
+                1L,
+                "oldest",
+                "o/ds#3"),
+            row(
+                "bucket",
+                "3-12 months",
+                "fromDays",
+                91L,
+                "toDays",
+                365L,
+                "openBugs",
+                0L,
+                "oldest",
+                null),
+            row(
+                "bucket",
+                "over 1 year",
+                "fromDays",
+                365L,
+                "toDays",
+                null,
+                "openBugs",
+                2L,
+                "oldest",
+                "o/ds#5")),
         counts("open-bugs-by-age", "asOf", "2024-06-01"));
     assertEquals(
         Arrays.asList(1L, 1L, 1L, 0L, 2L),
-        column(counts("open-bugs-by-age", "asOf", "2024-06-01", "framework", "deepspeed"), "openBugs"));
+        column(
+            counts("open-bugs-by-age", "asOf", "2024-06-01", "framework", "deepspeed"),
+            "openBugs"));
   }
 
   private void alerts() {
     graph.create(issue("o/ds#1").title("NCCL hang"), issue("o/ds#2").title("Hang at barrier"));
     graph.alert(
         "a1",
-        row("raisedAt", "2024-03-01T00:00:00Z", "framework", "deepspeed", "dimension", "symptom",
-            "category", "HANG", "kind", "SURGE", "windowStart", "2024-02-23T00:00:00Z",
-            "windowEnd", "2024-03-01T00:00:00Z", "count", 9L, "baseline", 2.5, "score", 4.0,
-            "explanation", "9 HANG issues in 7 days against 2.5 expected"),
+        row(
+            "raisedAt",
+            "2024-03-01T00:00:00Z",
+            "framework",
+            "deepspeed",
+            "dimension",
+            "symptom",
+            "category",
+            "HANG",
+            "kind",
+            "SURGE",
+            "windowStart",
+            "2024-02-23T00:00:00Z",
+            "windowEnd",
+            "2024-03-01T00:00:00Z",
+            "count",
+            9L,
+            "baseline",
+            2.5,
+            "score",
+            4.0,
+            "explanation",
+            "9 HANG issues in 7 days against 2.5 expected"),
         List.of("o/ds#2", "o/ds#1"));
     graph.alert(
         "a2",
-        row("raisedAt", "2024-03-05T00:00:00Z", "framework", "megatron-lm", "dimension", "stage",
-            "category", "MEMORY", "kind", "NEW_COMBINATION", "windowStart", "2024-02-05T00:00:00Z",
-            "windowEnd", "2024-03-05T00:00:00Z", "count", 3L, "baseline", 0.0, "score", 3.0,
-            "explanation", "first MEMORY issues"),
+        row(
+            "raisedAt",
+            "2024-03-05T00:00:00Z",
+            "framework",
+            "megatron-lm",
+            "dimension",
+            "stage",
+            "category",
+            "MEMORY",
+            "kind",
+            "NEW_COMBINATION",
+            "windowStart",
+            "2024-02-05T00:00:00Z",
+            "windowEnd",
+            "2024-03-05T00:00:00Z",
+            "count",
+            3L,
+            "baseline",
+            0.0,
+            "score",
+            3.0,
+            "explanation",
+            "first MEMORY issues"),
         List.of());
     graph.alert(
         "a3",
-        row("raisedAt", "2024-02-01T00:00:00Z", "framework", "deepspeed", "dimension", "symptom",
-            "category", "OUT_OF_MEMORY", "kind", "SURGE", "windowStart", "2024-01-25T00:00:00Z",
-            "windowEnd", "2024-02-01T00:00:00Z", "count", 5L, "baseline", 1.0, "score", 2.0,
-            "explanation", "5 OUT_OF_MEMORY issues in 7 days against 1 expected"),
+        row(
+            "raisedAt",
+            "2024-02-01T00:00:00Z",
+            "framework",
+            "deepspeed",
+            "dimension",
+            "symptom",
+            "category",
+            "OUT_OF_MEMORY",
+            "kind",
+            "SURGE",
+            "windowStart",
+            "2024-01-25T00:00:00Z",
+            "windowEnd",
+            "2024-02-01T00:00:00Z",
+            "count",
+            5L,
+            "baseline",
+            1.0,
+            "score",
+            2.0,
+            "explanation",
+            "5 OUT_OF_MEMORY issues in 7 days against 1 expected"),
         List.of());
   }
 
@@ -170,15 +371,51 @@ class ReleaseAndTrendQueriesIT extends QueryITBase {
     List<Map<String, Object>> rows = run("emerging-categories");
     assertEquals(List.of("a2", "a1", "a3"), column(rows, "id"));
     assertEquals(
-        row("id", "a1", "raisedAt", "2024-03-01T00:00:00Z", "framework", "deepspeed", "dimension", "symptom",
-            "category", "HANG", "kind", "SURGE", "windowStart", "2024-02-23T00:00:00Z",
-            "windowEnd", "2024-03-01T00:00:00Z", "count", 9L, "baseline", 2.5, "score", 4.0,
-            "explanation", "9 HANG issues in 7 days against 2.5 expected",
+        row(
+            "id",
+            "a1",
+            "raisedAt",
+            "2024-03-01T00:00:00Z",
+            "framework",
+            "deepspeed",
+            "dimension",
+            "symptom",
+            "category",
+            "HANG",
+            "kind",
+            "SURGE",
+            "windowStart",
+            "2024-02-23T00:00:00Z",
+            "windowEnd",
+            "2024-03-01T00:00:00Z",
+            "count",
+            9L,
+            "baseline",
+            2.5,
+            "score",
+            4.0,
+            "explanation",
+            "9 HANG issues in 7 days against 2.5 expected",
             "examples",
             List.of(
-                row("id", "o/ds#1", "title", "NCCL hang", "url", "https://github.com/o/ds/issues/1", "state", "open"),
-                row("id", "o/ds#2", "title", "Hang at barrier", "url", "https://github.com/o/ds/issues/2",
-                    "state", "open"))),
+                row(
+                    "id",
+                    "o/ds#1",
+                    "title",
+                    "NCCL hang",
+                    "url",
+                    "https://github.com/o/ds/issues/1",
+                    "state",
+                    "open"),
+                row(
+                    "id",
+                    "o/ds#2",
+                    "title",
+                    "Hang at barrier",
+                    "url",
+                    "https://github.com/o/ds/issues/2",
+                    "state",
+                    "open"))),
         rows.get(1));
     assertEquals(List.of(), rows.get(0).get("examples"));
   }
@@ -188,7 +425,16 @@ class ReleaseAndTrendQueriesIT extends QueryITBase {
     alerts();
     assertEquals(
         List.of("a1"),
-        column(run("emerging-categories", "framework", "deepspeed", "kind", "SURGE", "since", "2024-02-15"), "id"));
+        column(
+            run(
+                "emerging-categories",
+                "framework",
+                "deepspeed",
+                "kind",
+                "SURGE",
+                "since",
+                "2024-02-15"),
+            "id"));
     assertEquals(List.of("a2"), column(run("emerging-categories", "dimension", "stage"), "id"));
     assertEquals(List.of("a2"), column(run("emerging-categories", "limit", "1"), "id"));
   }

@@ -20,10 +20,10 @@ import org.neo4j.driver.summary.Plan;
 import org.neo4j.driver.summary.ProfiledPlan;
 
 /**
- * Filing issues against a new release reads the issues of its framework by index: those reporting its version by
- * (framework, frameworkVersion), those reporting none by (framework, createdAt) over the release's time span. The
- * figure that shows it is the database hits of the release statement, profiled on a framework with thousands of
- * issues, against the number of issues it files.
+ * Filing issues against a new release reads the issues of its framework by index: those reporting
+ * its version by (framework, frameworkVersion), those reporting none by (framework, createdAt) over
+ * the release's time span. The figure that shows it is the database hits of the release statement,
+ * profiled on a framework with thousands of issues, against the number of issues it files.
  */
 @ExtendWith(SharedNeo4j.class)
 class ReleaseFilingPlanIT {
@@ -45,29 +45,52 @@ class ReleaseFilingPlanIT {
       }
     }
     ReleaseWriter releases = new ReleaseWriter(driver, SharedNeo4j.DATABASE);
-    // a release published on day 2000 with a successor on day 2010: it explains the version-less issues of 10 days
+    // a release published on day 2000 with a successor on day 2010: it explains the version-less
+    // issues of 10 days
     releases.write(List.of(release(framework, "9.1.0", START + 2010 * DAY)));
     ReleaseRow row = release(framework, "9.0.0", START + 2000 * DAY);
     String statement = CypherResources.load("write/upsert-releases.cypher");
     ProfiledPlan plan;
     try (var session = driver.session(SessionConfig.forDatabase(SharedNeo4j.DATABASE))) {
       session.run("CALL db.awaitIndexes(300)").consume();
-      plan = session.executeWrite(tx -> tx.run("PROFILE " + statement, Map.of("rows", List.of(releases.toParameters(row))))
-          .consume().profile());
-      long filed = session.run("MATCH (:Release {id: $id})<-[:FILED_AGAINST]-(i:Issue) RETURN count(i) AS n",
-          Map.of("id", framework + "@9.0.0")).single().get("n").asLong();
-      assertEquals(7, filed, "version-less issues opened on days 2000..2009 (days 2000, 2004, 2008 report versions)");
+      plan =
+          session.executeWrite(
+              tx ->
+                  tx.run(
+                          "PROFILE " + statement,
+                          Map.of("rows", List.of(releases.toParameters(row))))
+                      .consume()
+                      .profile());
+      long filed =
+          session
+              .run(
+                  "MATCH (:Release {id: $id})<-[:FILED_AGAINST]-(i:Issue) RETURN count(i) AS n",
+                  Map.of("id", framework + "@9.0.0"))
+              .single()
+              .get("n")
+              .asLong();
+      assertEquals(
+          7,
+          filed,
+          "version-less issues opened on days 2000..2009 (days 2000, 2004, 2008 report versions)");
     }
     long hits = dbHits(plan);
     String operators = operators(plan, new StringBuilder()).toString();
-    System.out.println("release statement: " + hits + " database hits for " + total + " issues of the framework");
-    assertTrue(operators.contains("NodeIndexSeek i:Issue(framework, createdAt)"), "no seek by (framework, createdAt):\n" + operators);
-    assertTrue(operators.contains("NodeIndexSeek i:Issue(framework, frameworkVersion)"),
+    System.out.println(
+        "release statement: " + hits + " database hits for " + total + " issues of the framework");
+    assertTrue(
+        operators.contains("NodeIndexSeek i:Issue(framework, createdAt)"),
+        "no seek by (framework, createdAt):\n" + operators);
+    assertTrue(
+        operators.contains("NodeIndexSeek i:Issue(framework, frameworkVersion)"),
         "no seek by (framework, frameworkVersion):\n" + operators);
     assertTrue(!operators.contains("NodeIndexScan"), "an index scan:\n" + operators);
-    // reading every issue of the framework costs at least one hit per issue (it took 14,000 before the seeks);
+    // reading every issue of the framework costs at least one hit per issue (it took 14,000 before
+    // the seeks);
     // seeking costs a few per issue in the release's span
-    assertTrue(hits < total / 10, "database hits " + hits + " for " + total + " issues of the framework:\n" + operators);
+    assertTrue(
+        hits < total / 10,
+        "database hits " + hits + " for " + total + " issues of the framework:\n" + operators);
   }
 
   private static long dbHits(ProfiledPlan plan) {
@@ -79,9 +102,16 @@ class ReleaseFilingPlanIT {
   }
 
   private static StringBuilder operators(Plan plan, StringBuilder out) {
-    String details = String.valueOf(plan.arguments().getOrDefault("Details", null)).replace("RANGE INDEX ", "").replace("\"", "");
-    out.append(plan.operatorType().replaceFirst("@.*$", "")).append(' ').append(details)
-        .append(plan instanceof ProfiledPlan p ? " hits=" + p.dbHits() + " rows=" + p.records() : "").append('\n');
+    String details =
+        String.valueOf(plan.arguments().getOrDefault("Details", null))
+            .replace("RANGE INDEX ", "")
+            .replace("\"", "");
+    out.append(plan.operatorType().replaceFirst("@.*$", ""))
+        .append(' ')
+        .append(details)
+        .append(
+            plan instanceof ProfiledPlan p ? " hits=" + p.dbHits() + " rows=" + p.records() : "")
+        .append('\n');
     for (Plan child : plan.children()) {
       operators(child, out);
     }

@@ -26,7 +26,8 @@ class ResultFormatterTest {
 
   @Test
   void rendersAnAlignedTableWithHeaderRuleAndRowCount() {
-    String table = new ResultFormatter(ResultFormatter.Format.TABLE).format(List.of("name", "n"), ROWS);
+    String table =
+        new ResultFormatter(ResultFormatter.Format.TABLE).format(List.of("name", "n"), ROWS);
     assertEquals(
         String.join(
             "\n",
@@ -44,23 +45,32 @@ class ResultFormatterTest {
     assertEquals(
         "a | b\n- | -\n0 rows\n",
         new ResultFormatter(ResultFormatter.Format.TABLE).format(List.of("a", "b"), List.of()));
-    assertEquals("a,b\r\n", new ResultFormatter(ResultFormatter.Format.CSV).format(List.of("a", "b"), List.of()));
-    assertEquals("[]\n", new ResultFormatter(ResultFormatter.Format.JSON).format(List.of("a", "b"), List.of()));
+    assertEquals(
+        "a,b\r\n",
+        new ResultFormatter(ResultFormatter.Format.CSV).format(List.of("a", "b"), List.of()));
+    assertEquals(
+        "[]\n",
+        new ResultFormatter(ResultFormatter.Format.JSON).format(List.of("a", "b"), List.of()));
   }
 
   @Test
   void cutsLongTableCellsButNotJsonOrCsv() {
     String longText = "x".repeat(200);
     String table =
-        new ResultFormatter(ResultFormatter.Format.TABLE).format(List.of("t"), List.of(row("t", longText)));
-    assertEquals("x".repeat(ResultFormatter.MAX_TABLE_CELL - 1) + "…", table.lines().toList().get(2));
-    String csv = new ResultFormatter(ResultFormatter.Format.CSV).format(List.of("t"), List.of(row("t", longText)));
+        new ResultFormatter(ResultFormatter.Format.TABLE)
+            .format(List.of("t"), List.of(row("t", longText)));
+    assertEquals(
+        "x".repeat(ResultFormatter.MAX_TABLE_CELL - 1) + "…", table.lines().toList().get(2));
+    String csv =
+        new ResultFormatter(ResultFormatter.Format.CSV)
+            .format(List.of("t"), List.of(row("t", longText)));
     assertEquals("t\r\n" + longText + "\r\n", csv);
   }
 
   @Test
   void rendersJsonArrayOfRowObjectsWithEscapesAndNulls() {
-    String json = new ResultFormatter(ResultFormatter.Format.JSON).format(List.of("name", "n"), ROWS);
+    String json =
+        new ResultFormatter(ResultFormatter.Format.JSON).format(List.of("name", "n"), ROWS);
     assertEquals(
         "[\n"
             + "  {\"name\": \"HANG\", \"n\": 12, \"share\": 0.5, \"tags\": [\"a\",\"b\"]},\n"
@@ -72,15 +82,20 @@ class ResultFormatterTest {
   @Test
   void writesNestedMapsAndNonFiniteNumbersAsValidJson() {
     List<Object> withNull = new ArrayList<>(Arrays.asList(1L, null));
-    Map<String, Object> nested = row("pr", row("id", "o/r#2", "merged", true, "lines", withNull), "nan", Double.NaN);
-    String json = new ResultFormatter(ResultFormatter.Format.JSON).format(List.of(), List.of(nested));
-    assertEquals("[\n  {\"pr\": {\"id\":\"o/r#2\",\"merged\":true,\"lines\":[1,null]}, \"nan\": null}\n]\n", json);
+    Map<String, Object> nested =
+        row("pr", row("id", "o/r#2", "merged", true, "lines", withNull), "nan", Double.NaN);
+    String json =
+        new ResultFormatter(ResultFormatter.Format.JSON).format(List.of(), List.of(nested));
+    assertEquals(
+        "[\n  {\"pr\": {\"id\":\"o/r#2\",\"merged\":true,\"lines\":[1,null]}, \"nan\": null}\n]\n",
+        json);
   }
 
   @Test
   void writesWholeDoublesWithADecimalPoint() {
     String json =
-        new ResultFormatter(ResultFormatter.Format.JSON).format(List.of("v"), List.of(row("v", 3.0)));
+        new ResultFormatter(ResultFormatter.Format.JSON)
+            .format(List.of("v"), List.of(row("v", 3.0)));
     assertEquals("[\n  {\"v\": 3.0}\n]\n", json);
   }
 

@@ -13,25 +13,67 @@ import dev.faultline.schemas.taxonomy.SymptomClass;
 import java.util.List;
 import java.util.Map;
 
-/** Minimal issue and release rows for the writer tests: a HANG bug, reporting a framework version or none. */
+/**
+ * Minimal issue and release rows for the writer tests: a HANG bug, reporting a framework version or
+ * none.
+ */
 final class WriterRows {
   private WriterRows() {}
 
   /** A release of {@code framework} in repository {@code owner/framework}. */
   static ReleaseRow release(String owner, String framework, String version, long publishedAt) {
-    return new ReleaseRow(framework, owner + "/" + framework, version, "v" + version, null, publishedAt, false, false);
+    return new ReleaseRow(
+        framework,
+        owner + "/" + framework,
+        version,
+        "v" + version,
+        null,
+        publishedAt,
+        false,
+        false);
   }
 
-  /** Issue {@code number} of {@code owner/framework}, opened at {@code createdAt}; {@code version} may be null. */
-  static IssueRow issue(String owner, String framework, int number, String version, long createdAt) {
+  /**
+   * Issue {@code number} of {@code owner/framework}, opened at {@code createdAt}; {@code version}
+   * may be null.
+   */
+  static IssueRow issue(
+      String owner, String framework, int number, String version, long createdAt) {
     IssueRow.ClassificationRow classification =
         new IssueRow.ClassificationRow(
-            Kind.BUG, Symptom.HANG, SymptomClass.HANG, RootCause.UNKNOWN, FixPattern.UNKNOWN, Stage.COMMUNICATION,
-            Phase.TRAINING, Boolean.TRUE, version, version == null ? Map.of() : Map.of(framework.toLowerCase(), version),
-            Map.of(Dimension.SYMPTOM, 0.8), Map.of(Dimension.SYMPTOM, "test"), List.of(), "test", createdAt);
+            Kind.BUG,
+            Symptom.HANG,
+            SymptomClass.HANG,
+            RootCause.UNKNOWN,
+            FixPattern.UNKNOWN,
+            Stage.COMMUNICATION,
+            Phase.TRAINING,
+            Boolean.TRUE,
+            version,
+            version == null ? Map.of() : Map.of(framework.toLowerCase(), version),
+            Map.of(Dimension.SYMPTOM, 0.8),
+            Map.of(Dimension.SYMPTOM, "test"),
+            List.of(),
+            "test",
+            createdAt);
     String repo = owner + "/" + framework;
     return new IssueRow(
-        repo + "#" + number, repo, framework, number, "t" + number, "b", "open", null, "someone", List.of(),
-        createdAt, createdAt, null, createdAt, 0, null, classification);
+        repo + "#" + number,
+        repo,
+        framework,
+        number,
+        "t" + number,
+        "b",
+        "open",
+        null,
+        "someone",
+        List.of(),
+        createdAt,
+        createdAt,
+        null,
+        createdAt,
+        0,
+        null,
+        classification);
   }
 }

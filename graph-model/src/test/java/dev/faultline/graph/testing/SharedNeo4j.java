@@ -16,18 +16,20 @@ import org.neo4j.driver.Driver;
 import org.neo4j.driver.GraphDatabase;
 
 /**
- * One real Neo4j server per test JVM, shared by every class that uses this extension (the graph-model and dashboard
- * integration tests; published in graph-model's test-jar): started on first use, kept
- * in the root extension store (not a static field) and closed by JUnit when the whole run ends. Injects the
- * {@link Driver}. The schema migrations are applied once at start, so MERGE keys are backed by constraints as in
- * production.
+ * One real Neo4j server per test JVM, shared by every class that uses this extension (the
+ * graph-model and dashboard integration tests; published in graph-model's test-jar): started on
+ * first use, kept in the root extension store (not a static field) and closed by JUnit when the
+ * whole run ends. Injects the {@link Driver}. The schema migrations are applied once at start, so
+ * MERGE keys are backed by constraints as in production.
  */
 public final class SharedNeo4j implements BeforeAllCallback, ParameterResolver {
   public static final String DATABASE = "neo4j";
-  private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(SharedNeo4j.class);
+  private static final ExtensionContext.Namespace NAMESPACE =
+      ExtensionContext.Namespace.create(SharedNeo4j.class);
 
   /** The server, its driver and its store directory, closed together. */
-  private static final class Server implements ExtensionContext.Store.CloseableResource, AutoCloseable {
+  private static final class Server
+      implements ExtensionContext.Store.CloseableResource, AutoCloseable {
     final EmbeddedNeo4j neo4j;
     final Driver driver;
     final Path directory;
@@ -41,14 +43,16 @@ public final class SharedNeo4j implements BeforeAllCallback, ParameterResolver {
     static Server start() {
       try {
         Path directory = Files.createTempDirectory("faultline-neo4j-it");
-        EmbeddedNeo4j neo4j = EmbeddedNeo4j.start(directory, 0, 0, "it-" + Long.toHexString(System.nanoTime()));
+        EmbeddedNeo4j neo4j =
+            EmbeddedNeo4j.start(directory, 0, 0, "it-" + Long.toHexString(System.nanoTime()));
         Driver driver =
             GraphDatabase.driver(neo4j.boltUri(), AuthTokens.basic(neo4j.user(), neo4j.password()));
         driver.verifyConnectivity();
         new GraphSchema(driver, DATABASE).migrate();
         return new Server(neo4j, driver, directory);
       } catch (Exception e) {
-        throw new IllegalStateException("Could not start the embedded Neo4j for the integration tests", e);
+        throw new IllegalStateException(
+            "Could not start the embedded Neo4j for the integration tests", e);
       }
     }
 
@@ -63,7 +67,10 @@ public final class SharedNeo4j implements BeforeAllCallback, ParameterResolver {
   }
 
   private static Server server(ExtensionContext context) {
-    return context.getRoot().getStore(NAMESPACE).getOrComputeIfAbsent(Server.class, k -> Server.start(), Server.class);
+    return context
+        .getRoot()
+        .getStore(NAMESPACE)
+        .getOrComputeIfAbsent(Server.class, k -> Server.start(), Server.class);
   }
 
   @Override

@@ -20,9 +20,10 @@ import java.util.Optional;
 import java.util.UUID;
 
 /**
- * The parts of Flink's REST API (the JobManager's {@code rest.port}) that deploy and upgrade jobs: upload a jar, run
- * it, savepoint, stop with a savepoint, cancel, list. Plain HTTP and JSON, so the client needs no Flink classes and
- * works against any Flink 1.x/2.x cluster with web submission enabled.
+ * The parts of Flink's REST API (the JobManager's {@code rest.port}) that deploy and upgrade jobs:
+ * upload a jar, run it, savepoint, stop with a savepoint, cancel, list. Plain HTTP and JSON, so the
+ * client needs no Flink classes and works against any Flink 1.x/2.x cluster with web submission
+ * enabled.
  */
 public final class FlinkRestClient {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -46,7 +47,8 @@ public final class FlinkRestClient {
   /** A client for {@code HOST:PORT} or a full {@code http(s)://} URL. */
   public static FlinkRestClient forJobManager(String jobManager) {
     if (jobManager == null || jobManager.isBlank()) {
-      throw new IllegalArgumentException("No JobManager: pass --jobmanager HOST:PORT (the REST port, 8081 by default)");
+      throw new IllegalArgumentException(
+          "No JobManager: pass --jobmanager HOST:PORT (the REST port, 8081 by default)");
     }
     String url = jobManager.contains("://") ? jobManager : "http://" + jobManager;
     HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
@@ -56,8 +58,16 @@ public final class FlinkRestClient {
   /** A job as {@code /jobs/overview} lists it. */
   public record JobSummary(String id, String name, String state) {}
 
-  /** What {@code POST /jars/:id/run} takes. {@code savepointPath} may be null; {@code parallelism} 0 = default. */
-  public record RunRequest(String entryClass, List<String> programArgs, int parallelism, String savepointPath, boolean allowNonRestoredState) {
+  /**
+   * What {@code POST /jars/:id/run} takes. {@code savepointPath} may be null; {@code parallelism} 0
+   * = default.
+   */
+  public record RunRequest(
+      String entryClass,
+      List<String> programArgs,
+      int parallelism,
+      String savepointPath,
+      boolean allowNonRestoredState) {
     public RunRequest {
       programArgs = List.copyOf(programArgs);
     }
@@ -71,13 +81,20 @@ public final class FlinkRestClient {
   /** Uploads a job jar ({@code POST /jars/upload}); returns the jar id the cluster gave it. */
   public String uploadJar(Path jar) throws IOException {
     if (!Files.isRegularFile(jar)) {
-      throw new IllegalArgumentException("Job jar " + jar + " does not exist: build it with 'mvn -pl jobs-dist -am package' or pass --jar PATH");
+      throw new IllegalArgumentException(
+          "Job jar "
+              + jar
+              + " does not exist: build it with 'mvn -pl jobs-dist -am package' or pass --jar PATH");
     }
     String boundary = "faultline-" + UUID.randomUUID();
     ByteArrayOutputStream body = new ByteArrayOutputStream();
     String head =
-        "--" + boundary + "\r\n"
-            + "Content-Disposition: form-data; name=\"jarfile\"; filename=\"" + jar.getFileName() + "\"\r\n"
+        "--"
+            + boundary
+            + "\r\n"
+            + "Content-Disposition: form-data; name=\"jarfile\"; filename=\""
+            + jar.getFileName()
+            + "\"\r\n"
             + "Content-Type: application/x-java-archive\r\n\r\n";
     body.write(head.getBytes(StandardCharsets.UTF_8));
     body.write(Files.readAllBytes(jar));
@@ -119,24 +136,36 @@ public final class FlinkRestClient {
 
   /** Deletes an uploaded jar ({@code DELETE /jars/:id}). */
   public void deleteJar(String jarId) throws IOException {
-    send(HttpRequest.newBuilder(base.resolve("jars/" + jarId)).timeout(requestTimeout).DELETE().build());
+    send(
+        HttpRequest.newBuilder(base.resolve("jars/" + jarId))
+            .timeout(requestTimeout)
+            .DELETE()
+            .build());
   }
 
   /** {@code GET /jobs/overview}. */
   public List<JobSummary> jobs() throws IOException {
     List<JobSummary> jobs = new ArrayList<>();
     for (JsonNode j : get("jobs/overview").path("jobs")) {
-      jobs.add(new JobSummary(j.path("jid").asText(), j.path("name").asText(), j.path("state").asText()));
+      jobs.add(
+          new JobSummary(
+              j.path("jid").asText(), j.path("name").asText(), j.path("state").asText()));
     }
     return jobs;
   }
 
-  /** The running (or restarting, …) job of that name, if there is exactly one not in a terminal state. */
+  /**
+   * The running (or restarting, …) job of that name, if there is exactly one not in a terminal
+   * state.
+   */
   public Optional<JobSummary> activeJob(String name) throws IOException {
     List<JobSummary> active =
-        jobs().stream().filter(j -> j.name().equals(name) && !TERMINAL.contains(j.state())).toList();
+        jobs().stream()
+            .filter(j -> j.name().equals(name) && !TERMINAL.contains(j.state()))
+            .toList();
     if (active.size() > 1) {
-      throw new IllegalStateException(active.size() + " active jobs are named " + name + ": pass --job-id");
+      throw new IllegalStateException(
+          active.size() + " active jobs are named " + name + ": pass --job-id");
     }
     return active.stream().findFirst();
   }
@@ -148,20 +177,33 @@ public final class FlinkRestClient {
     return get("jobs/" + jobId).path("state").asText();
   }
 
-  /** {@code GET /jobs/:id/checkpoints}: counts, the latest completed checkpoint, and what the job was restored from. */
+  /**
+   * {@code GET /jobs/:id/checkpoints}: counts, the latest completed checkpoint, and what the job
+   * was restored from.
+   */
   public JsonNode checkpoints(String jobId) throws IOException {
     return get("jobs/" + jobId + "/checkpoints");
   }
 
-  /** Waits until the job and every task of it run (sources read, sinks write), or fails with the job's state. */
-  public void awaitRunning(String jobId, Duration timeout) throws IOException, InterruptedException {
+  /**
+   * Waits until the job and every task of it run (sources read, sinks write), or fails with the
+   * job's state.
+   */
+  public void awaitRunning(String jobId, Duration timeout)
+      throws IOException, InterruptedException {
     Instant deadline = Instant.now().plus(timeout);
     String last = "";
     while (Instant.now().isBefore(deadline)) {
       JsonNode job = get("jobs/" + jobId);
       last = job.path("state").asText();
       if (TERMINAL.contains(last)) {
-        throw new IllegalStateException("Job " + jobId + " is " + last + ": " + get("jobs/" + jobId + "/exceptions").path("root-exception").asText(""));
+        throw new IllegalStateException(
+            "Job "
+                + jobId
+                + " is "
+                + last
+                + ": "
+                + get("jobs/" + jobId + "/exceptions").path("root-exception").asText(""));
       }
       boolean allTasksRunning = job.path("vertices").size() > 0;
       for (JsonNode v : job.path("vertices")) {
@@ -172,11 +214,13 @@ public final class FlinkRestClient {
       }
       Thread.sleep(POLL.toMillis());
     }
-    throw new IllegalStateException("Job " + jobId + " not running with all tasks after " + timeout + " (state " + last + ")");
+    throw new IllegalStateException(
+        "Job " + jobId + " not running with all tasks after " + timeout + " (state " + last + ")");
   }
 
   /** Waits until the job reaches a terminal state; returns it. */
-  public String awaitTerminal(String jobId, Duration timeout) throws IOException, InterruptedException {
+  public String awaitTerminal(String jobId, Duration timeout)
+      throws IOException, InterruptedException {
     Instant deadline = Instant.now().plus(timeout);
     String state = "";
     while (Instant.now().isBefore(deadline)) {
@@ -189,7 +233,10 @@ public final class FlinkRestClient {
     throw new IllegalStateException("Job " + jobId + " still " + state + " after " + timeout);
   }
 
-  /** Triggers a savepoint ({@code POST /jobs/:id/savepoints}); returns the trigger id. {@code dir} null = cluster default. */
+  /**
+   * Triggers a savepoint ({@code POST /jobs/:id/savepoints}); returns the trigger id. {@code dir}
+   * null = cluster default.
+   */
   public String triggerSavepoint(String jobId, String dir, boolean cancelJob) throws IOException {
     ObjectNode body = JSON.createObjectNode();
     if (dir != null) {
@@ -200,8 +247,9 @@ public final class FlinkRestClient {
   }
 
   /**
-   * Stops the job with a final savepoint ({@code POST /jobs/:id/stop}): sources stop, the last checkpoint's side
-   * effects are committed, the job finishes. The way to upgrade without reprocessing anything.
+   * Stops the job with a final savepoint ({@code POST /jobs/:id/stop}): sources stop, the last
+   * checkpoint's side effects are committed, the job finishes. The way to upgrade without
+   * reprocessing anything.
    */
   public String stopWithSavepoint(String jobId, String dir) throws IOException {
     ObjectNode body = JSON.createObjectNode();
@@ -212,8 +260,12 @@ public final class FlinkRestClient {
     return requestId(post("jobs/" + jobId + "/stop", body));
   }
 
-  /** Waits for a savepoint triggered by {@link #triggerSavepoint} or {@link #stopWithSavepoint}; returns its path. */
-  public String awaitSavepoint(String jobId, String triggerId, Duration timeout) throws IOException, InterruptedException {
+  /**
+   * Waits for a savepoint triggered by {@link #triggerSavepoint} or {@link #stopWithSavepoint};
+   * returns its path.
+   */
+  public String awaitSavepoint(String jobId, String triggerId, Duration timeout)
+      throws IOException, InterruptedException {
     Instant deadline = Instant.now().plus(timeout);
     while (Instant.now().isBefore(deadline)) {
       JsonNode answer = get("jobs/" + jobId + "/savepoints/" + triggerId);
@@ -222,17 +274,25 @@ public final class FlinkRestClient {
         if (op.hasNonNull("location")) {
           return op.path("location").asText();
         }
-        throw new IOException("Savepoint of job " + jobId + " failed: " + op.path("failure-cause").path("stack-trace").asText(op.toString()));
+        throw new IOException(
+            "Savepoint of job "
+                + jobId
+                + " failed: "
+                + op.path("failure-cause").path("stack-trace").asText(op.toString()));
       }
       Thread.sleep(POLL.toMillis());
     }
-    throw new IllegalStateException("Savepoint " + triggerId + " of job " + jobId + " not done after " + timeout);
+    throw new IllegalStateException(
+        "Savepoint " + triggerId + " of job " + jobId + " not done after " + timeout);
   }
 
   /** Cancels the job ({@code PATCH /jobs/:id?mode=cancel}); returns at once. */
   public void cancel(String jobId) throws IOException {
-    send(HttpRequest.newBuilder(base.resolve("jobs/" + jobId + "?mode=cancel")).timeout(requestTimeout)
-        .method("PATCH", HttpRequest.BodyPublishers.noBody()).build());
+    send(
+        HttpRequest.newBuilder(base.resolve("jobs/" + jobId + "?mode=cancel"))
+            .timeout(requestTimeout)
+            .method("PATCH", HttpRequest.BodyPublishers.noBody())
+            .build());
   }
 
   private static String requestId(JsonNode answer) throws IOException {
@@ -264,14 +324,26 @@ public final class FlinkRestClient {
       Thread.currentThread().interrupt();
       throw new IOException("Interrupted: " + request.method() + " " + request.uri(), e);
     } catch (java.net.ConnectException e) {
-      throw new IOException("No Flink REST endpoint at " + base + " (is the JobManager up, and is this its rest.port?)", e);
+      throw new IOException(
+          "No Flink REST endpoint at "
+              + base
+              + " (is the JobManager up, and is this its rest.port?)",
+          e);
     }
     String text = response.body() == null ? "" : response.body();
     JsonNode json = text.isBlank() ? JSON.createObjectNode() : JSON.readTree(text);
     if (response.statusCode() >= 300) {
-      // Flink answers errors as {"errors": ["message", "stack trace"]}: the first line says what is wrong.
+      // Flink answers errors as {"errors": ["message", "stack trace"]}: the first line says what is
+      // wrong.
       String error = json.path("errors").path(0).asText(text);
-      throw new IOException(request.method() + " " + request.uri().getPath() + " → HTTP " + response.statusCode() + ": " + error);
+      throw new IOException(
+          request.method()
+              + " "
+              + request.uri().getPath()
+              + " → HTTP "
+              + response.statusCode()
+              + ": "
+              + error);
     }
     return json;
   }

@@ -24,10 +24,11 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code faultline ingest}: the webhook receiver alone, in front of an external Kafka (compose, Kubernetes, a managed
- * cluster). Configured by the {@code FAULTLINE_*} environment of {@link IngestConfig#fromEnvironment}; a webhook
- * secret is required. Runs until SIGTERM, then drains in-flight requests and closes the producer; deliveries Kafka
- * did not take yet stay in the spool under {@code --data-dir} and go out on the next start.
+ * {@code faultline ingest}: the webhook receiver alone, in front of an external Kafka (compose,
+ * Kubernetes, a managed cluster). Configured by the {@code FAULTLINE_*} environment of {@link
+ * IngestConfig#fromEnvironment}; a webhook secret is required. Runs until SIGTERM, then drains
+ * in-flight requests and closes the producer; deliveries Kafka did not take yet stay in the spool
+ * under {@code --data-dir} and go out on the next start.
  */
 @Command(
     name = "ingest",
@@ -40,7 +41,10 @@ import picocli.CommandLine.Option;
       "Kafka is unreachable) is kept under --data-dir unless FAULTLINE_SPOOL_DIR is set."
     })
 public final class IngestCommand extends CliCommand {
-  @Option(names = "--host", paramLabel = "HOST", description = "address to bind (0.0.0.0 in a container)")
+  @Option(
+      names = "--host",
+      paramLabel = "HOST",
+      description = "address to bind (0.0.0.0 in a container)")
   String host = "127.0.0.1";
 
   @Option(names = "--port", paramLabel = "N", description = "HTTP port")
@@ -66,14 +70,31 @@ public final class IngestCommand extends CliCommand {
     CountDownLatch stopped = new CountDownLatch(1);
     try (Admin admin = Admin.create(adminProperties(config));
         SpoolingPublisher publisher =
-            SpoolingPublisher.open(KafkaDeliveryPublisher.create(config), config.spoolDir(), config.handoffTimeout())) {
-      PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT); // the app binds the publisher's meters
+            SpoolingPublisher.open(
+                KafkaDeliveryPublisher.create(config),
+                config.spoolDir(),
+                config.handoffTimeout())) {
+      PrometheusMeterRegistry registry =
+          new PrometheusMeterRegistry(
+              PrometheusConfig.DEFAULT); // the app binds the publisher's meters
       List<HealthCheck> checks =
-          List.of(new SpoolHealthCheck(publisher, SpoolHealthCheck.DEFAULT_MAX_DEPTH), kafkaCheck(admin, config.bootstrapServers()));
+          List.of(
+              new SpoolHealthCheck(publisher, SpoolHealthCheck.DEFAULT_MAX_DEPTH),
+              kafkaCheck(admin, config.bootstrapServers()));
       WebhookApp app = new WebhookApp(config, publisher, checks, registry, List.of());
       app.start(host, port);
-      out.println("faultline ingest: receiving on http://" + host + ":" + app.port() + WebhookApp.WEBHOOK_PATH
-          + " → Kafka " + config.bootstrapServers() + " topic " + config.deliveryTopic() + "; health on " + WebhookApp.HEALTH_PATH);
+      out.println(
+          "faultline ingest: receiving on http://"
+              + host
+              + ":"
+              + app.port()
+              + WebhookApp.WEBHOOK_PATH
+              + " → Kafka "
+              + config.bootstrapServers()
+              + " topic "
+              + config.deliveryTopic()
+              + "; health on "
+              + WebhookApp.HEALTH_PATH);
       Thread hook =
           new Thread(
               () -> {
@@ -108,13 +129,20 @@ public final class IngestCommand extends CliCommand {
       @Override
       public Optional<String> problem() {
         try {
-          admin.describeCluster(new DescribeClusterOptions().timeoutMs(1000)).nodes().get(1, TimeUnit.SECONDS);
+          admin
+              .describeCluster(new DescribeClusterOptions().timeoutMs(1000))
+              .nodes()
+              .get(1, TimeUnit.SECONDS);
           return Optional.empty();
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
           return Optional.of("interrupted");
         } catch (Exception e) {
-          return Optional.of("Kafka at " + bootstrap + " not answering (deliveries go to the spool): " + e.getClass().getSimpleName());
+          return Optional.of(
+              "Kafka at "
+                  + bootstrap
+                  + " not answering (deliveries go to the spool): "
+                  + e.getClass().getSimpleName());
         }
       }
     };

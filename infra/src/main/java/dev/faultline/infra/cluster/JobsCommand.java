@@ -22,9 +22,9 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Unmatched;
 
 /**
- * {@code faultline jobs submit|savepoint|stop|cancel|list}: deploys and upgrades the job jar on a Flink cluster
- * through the JobManager's REST API. The same jar and the same job flags run on a session cluster, behind the
- * Kubernetes operator, or on the local MiniCluster.
+ * {@code faultline jobs submit|savepoint|stop|cancel|list}: deploys and upgrades the job jar on a
+ * Flink cluster through the JobManager's REST API. The same jar and the same job flags run on a
+ * session cluster, behind the Kubernetes operator, or on the local MiniCluster.
  */
 @Command(
     name = "jobs",
@@ -65,11 +65,14 @@ public final class JobsCommand extends CliCommand {
           return List.of(j);
         }
       }
-      throw new IllegalArgumentException("--job '" + value + "' is not one of pipeline, stats, all");
+      throw new IllegalArgumentException(
+          "--job '" + value + "' is not one of pipeline, stats, all");
     }
   }
 
-  /** Where {@code submit} looks for the job jar when neither --jar nor FAULTLINE_JOB_JAR is given. */
+  /**
+   * Where {@code submit} looks for the job jar when neither --jar nor FAULTLINE_JOB_JAR is given.
+   */
   static final String DEFAULT_JAR_GLOB_DIR = "jobs-dist/target";
 
   private static final Duration SAVEPOINT_TIMEOUT = Duration.ofMinutes(10);
@@ -107,7 +110,9 @@ public final class JobsCommand extends CliCommand {
 
   /** {@code --jobmanager}, which every subcommand takes. */
   static final class Cluster {
-    @Option(names = "--jobmanager", paramLabel = "HOST:PORT",
+    @Option(
+        names = "--jobmanager",
+        paramLabel = "HOST:PORT",
         description = "the JobManager's REST address (default $FAULTLINE_FLINK_JOBMANAGER)")
     String jobManager;
   }
@@ -122,7 +127,10 @@ public final class JobsCommand extends CliCommand {
 
   /** {@code --job} or {@code --job-id}: the job a savepoint, stop or cancel acts on. */
   static final class Target {
-    @Option(names = "--job", paramLabel = "pipeline|stats", completionCandidates = JobNames.class,
+    @Option(
+        names = "--job",
+        paramLabel = "pipeline|stats",
+        completionCandidates = JobNames.class,
         description = "the active job of that name")
     String job;
 
@@ -158,22 +166,36 @@ public final class JobsCommand extends CliCommand {
   final class Submit extends CliCommand {
     @Mixin Cluster cluster;
 
-    @Option(names = "--job", paramLabel = "pipeline|stats|all", completionCandidates = JobNames.class,
+    @Option(
+        names = "--job",
+        paramLabel = "pipeline|stats|all",
+        completionCandidates = JobNames.class,
         description = "the jobs to run")
     String job = "pipeline";
 
-    @Option(names = "--jar", paramLabel = "PATH",
-        description = "the job jar (default $FAULTLINE_JOB_JAR, else jobs-dist/target/faultline-jobs-dist-*.jar)")
+    @Option(
+        names = "--jar",
+        paramLabel = "PATH",
+        description =
+            "the job jar (default $FAULTLINE_JOB_JAR, else jobs-dist/target/faultline-jobs-dist-*.jar)")
     String jar;
 
-    @Option(names = "--parallelism", paramLabel = "N", description = "the jobs' parallelism (also passed to the job)")
+    @Option(
+        names = "--parallelism",
+        paramLabel = "N",
+        description = "the jobs' parallelism (also passed to the job)")
     Integer parallelism;
 
-    @Option(names = "--from-savepoint", paramLabel = "PATH", description = "restore one job from this savepoint")
+    @Option(
+        names = "--from-savepoint",
+        paramLabel = "PATH",
+        description = "restore one job from this savepoint")
     String fromSavepoint;
 
-    @Option(names = "--allow-non-restored-state",
-        description = "with --from-savepoint: start although some of the savepoint's state has no operator")
+    @Option(
+        names = "--allow-non-restored-state",
+        description =
+            "with --from-savepoint: start although some of the savepoint's state has no operator")
     boolean allowNonRestoredState;
 
     @Unmatched List<String> jobFlags = new ArrayList<>();
@@ -196,13 +218,18 @@ public final class JobsCommand extends CliCommand {
     }
   }
 
-  @Command(name = "savepoint", description = "Take a savepoint; the job goes on (or stops, with --cancel).")
+  @Command(
+      name = "savepoint",
+      description = "Take a savepoint; the job goes on (or stops, with --cancel).")
   final class Savepoint extends CliCommand {
     @Mixin Cluster cluster;
 
     @Mixin Target target;
 
-    @Option(names = "--target-directory", paramLabel = "DIR", description = "where the savepoint goes")
+    @Option(
+        names = "--target-directory",
+        paramLabel = "DIR",
+        description = "where the savepoint goes")
     String targetDirectory;
 
     @Option(names = "--cancel", description = "cancel the job once the savepoint is taken")
@@ -215,7 +242,8 @@ public final class JobsCommand extends CliCommand {
       FlinkRestClient flink = flink(cluster);
       String jobId = jobId(flink, Flags.parse(flags));
       String location =
-          flink.awaitSavepoint(jobId, flink.triggerSavepoint(jobId, targetDirectory, cancel), SAVEPOINT_TIMEOUT);
+          flink.awaitSavepoint(
+              jobId, flink.triggerSavepoint(jobId, targetDirectory, cancel), SAVEPOINT_TIMEOUT);
       out.println("savepoint " + location);
       return 0;
     }
@@ -227,7 +255,10 @@ public final class JobsCommand extends CliCommand {
 
     @Mixin Target target;
 
-    @Option(names = "--target-directory", paramLabel = "DIR", description = "where the savepoint goes")
+    @Option(
+        names = "--target-directory",
+        paramLabel = "DIR",
+        description = "where the savepoint goes")
     String targetDirectory;
 
     @Override
@@ -236,7 +267,9 @@ public final class JobsCommand extends CliCommand {
       target.into(flags);
       FlinkRestClient flink = flink(cluster);
       String jobId = jobId(flink, Flags.parse(flags));
-      String location = flink.awaitSavepoint(jobId, flink.stopWithSavepoint(jobId, targetDirectory), SAVEPOINT_TIMEOUT);
+      String location =
+          flink.awaitSavepoint(
+              jobId, flink.stopWithSavepoint(jobId, targetDirectory), SAVEPOINT_TIMEOUT);
       out.println("stopped job " + jobId + " with savepoint " + location);
       out.println("restart it with: faultline jobs submit --from-savepoint " + location + " ...");
       return 0;
@@ -256,7 +289,11 @@ public final class JobsCommand extends CliCommand {
       FlinkRestClient flink = flink(cluster);
       String jobId = jobId(flink, Flags.parse(flags));
       flink.cancel(jobId);
-      out.println("job " + jobId + " " + flink.awaitTerminal(jobId, Duration.ofMinutes(2)).toLowerCase(Locale.ROOT));
+      out.println(
+          "job "
+              + jobId
+              + " "
+              + flink.awaitTerminal(jobId, Duration.ofMinutes(2)).toLowerCase(Locale.ROOT));
       return 0;
     }
   }
@@ -278,12 +315,14 @@ public final class JobsCommand extends CliCommand {
   public record Submitted(Job job, String jobId) {}
 
   /**
-   * Uploads the job jar once and runs the chosen jobs with the remaining flags as their program arguments. Flags:
-   * {@code --job pipeline|stats|all} (default pipeline), {@code --jar PATH}, {@code --parallelism N} (also passed to
-   * the job), {@code --from-savepoint PATH}, {@code --allow-non-restored-state}; every other {@code --name value}
-   * goes to the job ({@code --kafka-bootstrap}, {@code --neo4j-uri}, {@code --kafka.security.protocol}, …).
+   * Uploads the job jar once and runs the chosen jobs with the remaining flags as their program
+   * arguments. Flags: {@code --job pipeline|stats|all} (default pipeline), {@code --jar PATH},
+   * {@code --parallelism N} (also passed to the job), {@code --from-savepoint PATH}, {@code
+   * --allow-non-restored-state}; every other {@code --name value} goes to the job ({@code
+   * --kafka-bootstrap}, {@code --neo4j-uri}, {@code --kafka.security.protocol}, …).
    */
-  public List<Submitted> submit(FlinkRestClient flink, Flags flags) throws IOException, InterruptedException {
+  public List<Submitted> submit(FlinkRestClient flink, Flags flags)
+      throws IOException, InterruptedException {
     List<Job> jobs = Job.parse(flags.take("job", "pipeline"));
     Path jar = jar(flags.take("jar", env.get("FAULTLINE_JOB_JAR")));
     String savepoint = flags.take("from-savepoint", null);
@@ -293,16 +332,22 @@ public final class JobsCommand extends CliCommand {
     try {
       parallelism = parallelismText == null ? 0 : Integer.parseInt(parallelismText);
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("--parallelism '" + parallelismText + "' is not a whole number");
+      throw new IllegalArgumentException(
+          "--parallelism '" + parallelismText + "' is not a whole number");
     }
     if (jobs.size() > 1 && savepoint != null) {
-      throw new IllegalArgumentException("--from-savepoint restores one job: pass --job pipeline or --job stats");
+      throw new IllegalArgumentException(
+          "--from-savepoint restores one job: pass --job pipeline or --job stats");
     }
     List<String> programArgs = flags.rest();
     String jarId = flink.uploadJar(jar);
     List<Submitted> submitted = new ArrayList<>();
     for (Job job : jobs) {
-      String jobId = flink.run(jarId, new FlinkRestClient.RunRequest(job.entryClass, programArgs, parallelism, savepoint, allowNonRestored));
+      String jobId =
+          flink.run(
+              jarId,
+              new FlinkRestClient.RunRequest(
+                  job.entryClass, programArgs, parallelism, savepoint, allowNonRestored));
       submitted.add(new Submitted(job, jobId));
     }
     return submitted;
@@ -316,13 +361,19 @@ public final class JobsCommand extends CliCommand {
     if (Files.isDirectory(dir)) {
       try (Stream<Path> files = Files.list(dir)) {
         List<Path> jars =
-            files.filter(p -> p.getFileName().toString().matches("faultline-jobs-dist-.*\\.jar") && !p.getFileName().toString().startsWith("original-")).toList();
+            files
+                .filter(
+                    p ->
+                        p.getFileName().toString().matches("faultline-jobs-dist-.*\\.jar")
+                            && !p.getFileName().toString().startsWith("original-"))
+                .toList();
         if (jars.size() == 1) {
           return jars.get(0);
         }
       }
     }
-    throw new IllegalArgumentException("No job jar: pass --jar PATH or set FAULTLINE_JOB_JAR (build it with 'mvn -pl jobs-dist -am package')");
+    throw new IllegalArgumentException(
+        "No job jar: pass --jar PATH or set FAULTLINE_JOB_JAR (build it with 'mvn -pl jobs-dist -am package')");
   }
 
   private static String jobId(FlinkRestClient flink, Flags flags) throws IOException {
@@ -336,13 +387,22 @@ public final class JobsCommand extends CliCommand {
     }
     List<Job> jobs = Job.parse(job);
     if (jobs.size() != 1) {
-      throw new IllegalArgumentException("--job all names two jobs: pass --job pipeline or --job stats");
+      throw new IllegalArgumentException(
+          "--job all names two jobs: pass --job pipeline or --job stats");
     }
-    return flink.activeJob(jobs.get(0).jobName).map(FlinkRestClient.JobSummary::id)
-        .orElseThrow(() -> new IllegalArgumentException("No active job named " + jobs.get(0).jobName + " on the cluster"));
+    return flink
+        .activeJob(jobs.get(0).jobName)
+        .map(FlinkRestClient.JobSummary::id)
+        .orElseThrow(
+            () ->
+                new IllegalArgumentException(
+                    "No active job named " + jobs.get(0).jobName + " on the cluster"));
   }
 
-  /** {@code --name value} pairs (and bare boolean flags), in order; what no subcommand takes is handed to the job. */
+  /**
+   * {@code --name value} pairs (and bare boolean flags), in order; what no subcommand takes is
+   * handed to the job.
+   */
   public static final class Flags {
     private static final List<String> BOOLEANS = List.of("cancel", "allow-non-restored-state");
     private final LinkedHashMap<String, String> values;
@@ -388,10 +448,11 @@ public final class JobsCommand extends CliCommand {
 
     List<String> rest() {
       List<String> rest = new ArrayList<>();
-      values.forEach((k, v) -> {
-        rest.add("--" + k);
-        rest.add(v);
-      });
+      values.forEach(
+          (k, v) -> {
+            rest.add("--" + k);
+            rest.add(v);
+          });
       return rest;
     }
   }

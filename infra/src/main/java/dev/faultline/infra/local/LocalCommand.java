@@ -1,9 +1,8 @@
 package dev.faultline.infra.local;
 
 import dev.faultline.cli.CliCommand;
-import java.io.PrintStream;
-import java.time.Duration;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -28,20 +27,38 @@ public final class LocalCommand extends CliCommand {
   @Option(names = "--data-dir", paramLabel = "DIR", description = "state directory")
   Path dataDir = Path.of(".faultline");
 
-  @Option(names = "--http-port", paramLabel = "N", converter = Port.class,
+  @Option(
+      names = "--http-port",
+      paramLabel = "N",
+      converter = Port.class,
       description = "webhook receiver, /health, /metrics")
   int httpPort = 8080;
 
-  @Option(names = "--kafka-port", paramLabel = "N", converter = Port.class, description = "Kafka broker")
+  @Option(
+      names = "--kafka-port",
+      paramLabel = "N",
+      converter = Port.class,
+      description = "Kafka broker")
   int kafkaPort = 9092;
 
-  @Option(names = "--bolt-port", paramLabel = "N", converter = Port.class, description = "Neo4j Bolt")
+  @Option(
+      names = "--bolt-port",
+      paramLabel = "N",
+      converter = Port.class,
+      description = "Neo4j Bolt")
   int boltPort = 7687;
 
-  @Option(names = "--neo4j-http-port", paramLabel = "N", converter = Port.class, description = "Neo4j HTTP API")
+  @Option(
+      names = "--neo4j-http-port",
+      paramLabel = "N",
+      converter = Port.class,
+      description = "Neo4j HTTP API")
   int neo4jHttpPort = 7474;
 
-  @Option(names = "--flink-rest-port", paramLabel = "N", converter = Port.class,
+  @Option(
+      names = "--flink-rest-port",
+      paramLabel = "N",
+      converter = Port.class,
       description = "Flink REST API (0 picks a free port)")
   int flinkRestPort = 8081;
 
@@ -57,13 +74,15 @@ public final class LocalCommand extends CliCommand {
       } catch (NumberFormatException e) {
         // the message below
       }
-      throw new CommandLine.TypeConversionException("must be a port number between 0 and 65535, got '" + value + "'");
+      throw new CommandLine.TypeConversionException(
+          "must be a port number between 0 and 65535, got '" + value + "'");
     }
   }
 
   @Override
   public Integer call() throws Exception {
-    LocalOptions options = new LocalOptions(dataDir, httpPort, kafkaPort, boltPort, neo4jHttpPort, flinkRestPort);
+    LocalOptions options =
+        new LocalOptions(dataDir, httpPort, kafkaPort, boltPort, neo4jHttpPort, flinkRestPort);
     out.println("Starting faultline local stack in " + options.dataDir().toAbsolutePath() + " ...");
     long started = System.nanoTime();
     LocalStack stack = LocalStack.start(options, System.getenv());
@@ -75,7 +94,8 @@ public final class LocalCommand extends CliCommand {
                   out.println("Stopping faultline local stack ...");
                   long t = System.nanoTime();
                   stack.close();
-                  out.println("Stopped in " + Duration.ofNanos(System.nanoTime() - t).toMillis() + " ms.");
+                  out.println(
+                      "Stopped in " + Duration.ofNanos(System.nanoTime() - t).toMillis() + " ms.");
                   stopped.countDown();
                 },
                 "faultline-shutdown"));
@@ -119,7 +139,9 @@ public final class LocalCommand extends CliCommand {
             http,
             stack.dataDir(),
             s.webhookSecret(),
-            s.webhookGenerated() ? "   (generated; set FAULTLINE_WEBHOOK_SECRET to choose one)" : "",
+            s.webhookGenerated()
+                ? "   (generated; set FAULTLINE_WEBHOOK_SECRET to choose one)"
+                : "",
             s.neo4jPassword(),
             s.neo4jGenerated() ? "   (generated; set FAULTLINE_NEO4J_PASSWORD to choose one)" : "");
   }

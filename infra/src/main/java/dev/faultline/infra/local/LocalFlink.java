@@ -29,8 +29,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A Flink MiniCluster on loopback whose jobs checkpoint under a data directory and resume from their latest
- * retained checkpoint when submitted again, so a restart of the local stack loses nothing and doubles nothing.
+ * A Flink MiniCluster on loopback whose jobs checkpoint under a data directory and resume from
+ * their latest retained checkpoint when submitted again, so a restart of the local stack loses
+ * nothing and doubles nothing.
  */
 public final class LocalFlink implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(LocalFlink.class);
@@ -45,7 +46,10 @@ public final class LocalFlink implements AutoCloseable {
     this.configuration = configuration;
   }
 
-  /** Starts a MiniCluster with {@code slots} task slots; checkpoints go under {@code dataDir/checkpoints}. */
+  /**
+   * Starts a MiniCluster with {@code slots} task slots; checkpoints go under {@code
+   * dataDir/checkpoints}.
+   */
   public static LocalFlink start(Path dataDir, int slots, int restPort) throws Exception {
     Path checkpoints = dataDir.resolve("checkpoints").toAbsolutePath();
     Files.createDirectories(checkpoints);
@@ -62,7 +66,9 @@ public final class LocalFlink implements AutoCloseable {
     conf.set(StateBackendOptions.STATE_BACKEND, "hashmap");
     conf.set(CheckpointingOptions.CHECKPOINT_STORAGE, "filesystem");
     conf.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, checkpoints.toUri().toString());
-    conf.set(CheckpointingOptions.EXTERNALIZED_CHECKPOINT_RETENTION, ExternalizedCheckpointRetention.RETAIN_ON_CANCELLATION);
+    conf.set(
+        CheckpointingOptions.EXTERNALIZED_CHECKPOINT_RETENTION,
+        ExternalizedCheckpointRetention.RETAIN_ON_CANCELLATION);
     conf.set(CheckpointingOptions.MAX_RETAINED_CHECKPOINTS, 2);
     MiniCluster cluster =
         new MiniCluster(
@@ -77,11 +83,12 @@ public final class LocalFlink implements AutoCloseable {
   }
 
   /**
-   * Builds a job with {@code wiring} and submits it under a job id fixed by its name, restoring from the newest
-   * retained checkpoint of an earlier run when there is one.
+   * Builds a job with {@code wiring} and submits it under a job id fixed by its name, restoring
+   * from the newest retained checkpoint of an earlier run when there is one.
    */
   public JobID submit(String name, Consumer<StreamExecutionEnvironment> wiring) throws Exception {
-    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(new Configuration(configuration));
+    StreamExecutionEnvironment env =
+        StreamExecutionEnvironment.getExecutionEnvironment(new Configuration(configuration));
     wiring.accept(env);
     StreamGraph graph = env.getStreamGraph();
     graph.setJobName(name);
@@ -91,7 +98,8 @@ public final class LocalFlink implements AutoCloseable {
     restore.ifPresent(
         path -> {
           LOG.info("Resuming {} from checkpoint {}", name, path);
-          graph.setSavepointRestoreSettings(SavepointRestoreSettings.forPath(path.toUri().toString(), true));
+          graph.setSavepointRestoreSettings(
+              SavepointRestoreSettings.forPath(path.toUri().toString(), true));
         });
     cluster.submitJob(graph).get(60, TimeUnit.SECONDS);
     LOG.info("Submitted job {} ({})", name, jobId);
@@ -104,7 +112,10 @@ public final class LocalFlink implements AutoCloseable {
     return new JobID(uuid.getLeastSignificantBits(), uuid.getMostSignificantBits());
   }
 
-  /** The newest completed checkpoint ({@code chk-N} with a {@code _metadata} file) under {@code jobDir}. */
+  /**
+   * The newest completed checkpoint ({@code chk-N} with a {@code _metadata} file) under {@code
+   * jobDir}.
+   */
   static Optional<Path> latestCheckpoint(Path jobDir) throws IOException {
     if (!Files.isDirectory(jobDir)) {
       return Optional.empty();
@@ -112,7 +123,9 @@ public final class LocalFlink implements AutoCloseable {
     try (Stream<Path> dirs = Files.list(jobDir)) {
       return dirs.filter(p -> p.getFileName().toString().matches("chk-\\d+"))
           .filter(p -> Files.exists(p.resolve("_metadata")))
-          .max(Comparator.comparingLong(p -> Long.parseLong(p.getFileName().toString().substring(4))));
+          .max(
+              Comparator.comparingLong(
+                  p -> Long.parseLong(p.getFileName().toString().substring(4))));
     }
   }
 
@@ -137,18 +150,26 @@ public final class LocalFlink implements AutoCloseable {
       }
       Thread.sleep(100);
     }
-    throw new IllegalStateException("Job " + jobId + " not running within " + timeout + " (status " + status(jobId) + ")");
+    throw new IllegalStateException(
+        "Job " + jobId + " not running within " + timeout + " (status " + status(jobId) + ")");
   }
 
-  /** Takes a checkpoint (so a restart replays nothing it need not), then cancels the job; the checkpoint is retained. */
+  /**
+   * Takes a checkpoint (so a restart replays nothing it need not), then cancels the job; the
+   * checkpoint is retained.
+   */
   public void checkpointAndCancel(JobID jobId, Duration timeout) {
     try {
       if (status(jobId) == JobStatus.RUNNING) {
-        String path = cluster.triggerCheckpoint(jobId).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        String path =
+            cluster.triggerCheckpoint(jobId).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         LOG.info("Final checkpoint of {} at {}", jobId, path);
       }
     } catch (Exception e) {
-      LOG.warn("No final checkpoint for {} ({}); the next start resumes from the previous one", jobId, e.getMessage());
+      LOG.warn(
+          "No final checkpoint for {} ({}); the next start resumes from the previous one",
+          jobId,
+          e.getMessage());
     }
     try {
       cluster.cancelJob(jobId).get(timeout.toMillis(), TimeUnit.MILLISECONDS);

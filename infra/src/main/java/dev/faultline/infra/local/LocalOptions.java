@@ -7,4 +7,10 @@ import java.nio.file.Path;
  *
  * @param dataDir where Kafka logs, the Neo4j store, Flink checkpoints and the spool live
  */
-public record LocalOptions(Path dataDir, int httpPort, int kafkaPort, int boltPort, int neo4jHttpPort, int flinkRestPort) {}
+public record LocalOptions(
+    Path dataDir,
+    int httpPort,
+    int kafkaPort,
+    int boltPort,
+    int neo4jHttpPort,
+    int flinkRestPort) {}

@@ -19,7 +19,10 @@ import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
-/** The webhook receiver of the local stack, wired to the embedded broker, with the stack's health checks. */
+/**
+ * The webhook receiver of the local stack, wired to the embedded broker, with the stack's health
+ * checks.
+ */
 public final class LocalReceiver implements AutoCloseable {
   private final WebhookApp app;
   private final SpoolingPublisher publisher;
@@ -45,7 +48,12 @@ public final class LocalReceiver implements AutoCloseable {
   }
 
   static LocalReceiver start(
-      LocalOptions options, LocalSecrets secrets, EmbeddedKafka kafka, Path dataDir, Map<String, String> env, List<HealthCheck> stackChecks)
+      LocalOptions options,
+      LocalSecrets secrets,
+      EmbeddedKafka kafka,
+      Path dataDir,
+      Map<String, String> env,
+      List<HealthCheck> stackChecks)
       throws Exception {
     return start(options, secrets, kafka, dataDir, env, stackChecks, List.of());
   }
@@ -63,13 +71,17 @@ public final class LocalReceiver implements AutoCloseable {
     Map<String, String> ingestEnv = new HashMap<>(env);
     ingestEnv.put(IngestConfig.ENV_SECRET, secrets.webhookSecret());
     ingestEnv.put(IngestConfig.ENV_BOOTSTRAP_SERVERS, kafka.bootstrapServers());
-    // Locally, history is posted by hand (old fixtures, backfill tests): judge replays by delivery id only, unless
+    // Locally, history is posted by hand (old fixtures, backfill tests): judge replays by delivery
+    // id only, unless
     // the user asks for an age limit too.
     ingestEnv.putIfAbsent(IngestConfig.ENV_MAX_DELIVERY_AGE, "PT0S");
     IngestConfig config = IngestConfig.fromEnvironment(ingestEnv, true, dataDir);
     SpoolingPublisher publisher =
-        SpoolingPublisher.open(KafkaDeliveryPublisher.create(config), config.spoolDir(), config.handoffTimeout());
-    PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT); // the app binds the publisher's meters
+        SpoolingPublisher.open(
+            KafkaDeliveryPublisher.create(config), config.spoolDir(), config.handoffTimeout());
+    PrometheusMeterRegistry registry =
+        new PrometheusMeterRegistry(
+            PrometheusConfig.DEFAULT); // the app binds the publisher's meters
     List<HealthCheck> checks = new ArrayList<>(stackChecks);
     checks.add(new SpoolHealthCheck(publisher, SpoolHealthCheck.DEFAULT_MAX_DEPTH));
     WebhookApp app = new WebhookApp(config, publisher, checks, registry, extraRoutes);
@@ -81,7 +93,10 @@ public final class LocalReceiver implements AutoCloseable {
     return app.port();
   }
 
-  /** Stops taking requests (in-flight ones finish), then closes the publisher; the spool stays for the next start. */
+  /**
+   * Stops taking requests (in-flight ones finish), then closes the publisher; the spool stays for
+   * the next start.
+   */
   @Override
   public void close() {
     try {

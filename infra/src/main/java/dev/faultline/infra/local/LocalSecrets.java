@@ -12,11 +12,13 @@ import java.util.Map;
 import java.util.Properties;
 
 /**
- * The local stack's two secrets: the webhook secret and the Neo4j password. Taken from the environment when set;
- * otherwise generated once and kept (owner-only) in {@code <data-dir>/secrets.properties}, so a restart on the same
- * data directory keeps working with the same curl commands and the same graph login.
+ * The local stack's two secrets: the webhook secret and the Neo4j password. Taken from the
+ * environment when set; otherwise generated once and kept (owner-only) in {@code
+ * <data-dir>/secrets.properties}, so a restart on the same data directory keeps working with the
+ * same curl commands and the same graph login.
  */
-public record LocalSecrets(String webhookSecret, boolean webhookGenerated, String neo4jPassword, boolean neo4jGenerated) {
+public record LocalSecrets(
+    String webhookSecret, boolean webhookGenerated, String neo4jPassword, boolean neo4jGenerated) {
   public static final String ENV_WEBHOOK_SECRET = "FAULTLINE_WEBHOOK_SECRET";
   public static final String ENV_NEO4J_PASSWORD = "FAULTLINE_NEO4J_PASSWORD";
   private static final String FILE = "secrets.properties";
@@ -57,7 +59,8 @@ public record LocalSecrets(String webhookSecret, boolean webhookGenerated, Strin
       }
       Files.createDirectories(dataDir);
       try (Writer out = Files.newBufferedWriter(file)) {
-        stored.store(out, "faultline local secrets, generated because the environment did not set them");
+        stored.store(
+            out, "faultline local secrets, generated because the environment did not set them");
       }
       try {
         Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));

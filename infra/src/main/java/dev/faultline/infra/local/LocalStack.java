@@ -1,11 +1,11 @@
 package dev.faultline.infra.local;
 
+import dev.faultline.dashboard.Dashboard;
 import dev.faultline.embedded.EmbeddedKafka;
 import dev.faultline.embedded.EmbeddedNeo4j;
-import dev.faultline.graph.GraphConfig;
-import dev.faultline.dashboard.Dashboard;
-import dev.faultline.graph.GraphSchema;
 import dev.faultline.graph.ConfidencePolicy;
+import dev.faultline.graph.GraphConfig;
+import dev.faultline.graph.GraphSchema;
 import dev.faultline.graph.query.QueryLibrary;
 import dev.faultline.jobs.IssuePipelineJob;
 import dev.faultline.jobs.JobConfig;
@@ -22,9 +22,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.admin.Admin;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.JobStatus;
+import org.apache.kafka.clients.admin.Admin;
 import org.neo4j.driver.AuthTokens;
 import org.neo4j.driver.Driver;
 import org.neo4j.driver.GraphDatabase;
@@ -32,11 +32,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The whole system in one process: Kafka (KRaft), Neo4j, a Flink MiniCluster running the jobs, and the webhook
- * receiver, all on loopback, all state under one data directory.
+ * The whole system in one process: Kafka (KRaft), Neo4j, a Flink MiniCluster running the jobs, and
+ * the webhook receiver, all on loopback, all state under one data directory.
  */
 public final class LocalStack implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(LocalStack.class);
+
   /** Partitions of each topic on the local broker; parallelism 2 of the jobs reads them evenly. */
   static final int PARTITIONS = 4;
 
@@ -83,21 +84,39 @@ public final class LocalStack implements AutoCloseable {
     kafkaAdmin = kafka.admin();
     started.add(kafkaAdmin);
 
-    neo4j = EmbeddedNeo4j.start(dataDir.resolve("neo4j"), options.boltPort(), options.neo4jHttpPort(), secrets.neo4jPassword());
+    neo4j =
+        EmbeddedNeo4j.start(
+            dataDir.resolve("neo4j"),
+            options.boltPort(),
+            options.neo4jHttpPort(),
+            secrets.neo4jPassword());
     started.add(() -> neo4j.close());
-    GraphConfig graph = new GraphConfig(neo4j.boltUri().toString(), EmbeddedNeo4j.USER, secrets.neo4jPassword(), "neo4j");
+    GraphConfig graph =
+        new GraphConfig(
+            neo4j.boltUri().toString(), EmbeddedNeo4j.USER, secrets.neo4jPassword(), "neo4j");
     driver = GraphDatabase.driver(graph.uri(), AuthTokens.basic(graph.user(), graph.password()));
     started.add(driver);
     new GraphSchema(driver, graph.database()).migrate();
     Dashboard dashboard =
-        new Dashboard(new QueryLibrary(driver, graph.database(), QueryLibrary.DEFAULT_TIMEOUT, confidence));
+        new Dashboard(
+            new QueryLibrary(driver, graph.database(), QueryLibrary.DEFAULT_TIMEOUT, confidence));
     started.add(dashboard);
 
     flink = LocalFlink.start(dataDir.resolve("flink"), 4, options.flinkRestPort());
     started.add(flink);
     JobConfig job =
-        new JobConfig(kafka.bootstrapServers(), Map.of(), "faultline-issue-pipeline", graph, SinkOptions.DEFAULTS, Duration.ofSeconds(5), 2, null)
-            .withLlm(dev.faultline.jobs.llm.LlmSettings.fromEnvironment(env)); // off unless FAULTLINE_LLM_ENDPOINT is set
+        new JobConfig(
+                kafka.bootstrapServers(),
+                Map.of(),
+                "faultline-issue-pipeline",
+                graph,
+                SinkOptions.DEFAULTS,
+                Duration.ofSeconds(5),
+                2,
+                null)
+            .withLlm(
+                dev.faultline.jobs.llm.LlmSettings.fromEnvironment(
+                    env)); // off unless FAULTLINE_LLM_ENDPOINT is set
     pipelineJob = flink.submit(IssuePipelineJob.NAME, env2 -> IssuePipelineJob.build(env2, job));
     started.add(() -> flink.checkpointAndCancel(pipelineJob, Duration.ofSeconds(10)));
     flink.awaitRunning(pipelineJob, Duration.ofSeconds(60));
@@ -122,21 +141,36 @@ public final class LocalStack implements AutoCloseable {
   }
 
   /**
-   * The statistics job's settings on the local stack: the defaults, checkpointed every 5 s, parallelism 1, and idle
-   * partitions released after 10 s.
+   * The statistics job's settings on the local stack: the defaults, checkpointed every 5 s,
+   * parallelism 1, and idle partitions released after 10 s.
    */
   static StatsConfig statsConfig(String kafkaBootstrap, GraphConfig graph) {
-    // Locally most of the four partitions sit idle between deliveries: let them stop holding the watermark soon.
+    // Locally most of the four partitions sit idle between deliveries: let them stop holding the
+    // watermark soon.
     return StatsConfig.fromArgs(
         new String[] {
-          "--kafka-bootstrap", kafkaBootstrap,
-          "--neo4j-uri", graph.uri(), "--neo4j-user", graph.user(), "--neo4j-password", graph.password(),
-          "--checkpoint-interval-ms", "5000", "--parallelism", "1", "--idleness", "PT10S"
+          "--kafka-bootstrap",
+          kafkaBootstrap,
+          "--neo4j-uri",
+          graph.uri(),
+          "--neo4j-user",
+          graph.user(),
+          "--neo4j-password",
+          graph.password(),
+          "--checkpoint-interval-ms",
+          "5000",
+          "--parallelism",
+          "1",
+          "--idleness",
+          "PT10S"
         },
         Map.of());
   }
 
-  /** Fault drill: stops the broker, waits {@code down}, starts it again on the same log directory and port. */
+  /**
+   * Fault drill: stops the broker, waits {@code down}, starts it again on the same log directory
+   * and port.
+   */
   public void restartKafka(Duration down) throws Exception {
     int port = kafka.port();
     kafka.close();
@@ -153,7 +187,9 @@ public final class LocalStack implements AutoCloseable {
     neo4j = EmbeddedNeo4j.start(dataDir().resolve("neo4j"), bolt, http, secrets.neo4jPassword());
   }
 
-  /** Fault drill: kills the Flink task manager (every running task fails) and starts a fresh one. */
+  /**
+   * Fault drill: kills the Flink task manager (every running task fails) and starts a fresh one.
+   */
   public void failTaskManager() throws Exception {
     flink.cluster().terminateTaskManager(0).get(30, TimeUnit.SECONDS);
     flink.cluster().startTaskManager();
@@ -230,14 +266,18 @@ public final class LocalStack implements AutoCloseable {
     return secrets;
   }
 
-  /** Stops everything in reverse start order: receiver, job (after a final checkpoint), Flink, Neo4j, Kafka. */
+  /**
+   * Stops everything in reverse start order: receiver, job (after a final checkpoint), Flink,
+   * Neo4j, Kafka.
+   */
   @Override
   public void close() {
     for (int i = started.size() - 1; i >= 0; i--) {
       try {
         started.get(i).close();
       } catch (Exception e) {
-        LOG.warn("Stopping {} failed: {}", started.get(i).getClass().getSimpleName(), e.getMessage());
+        LOG.warn(
+            "Stopping {} failed: {}", started.get(i).getClass().getSimpleName(), e.getMessage());
       }
     }
     started.clear();

@@ -14,12 +14,12 @@ import dev.faultline.graph.IssueWriter;
 import dev.faultline.graph.ReleaseWriter;
 import dev.faultline.infra.local.LocalProcess;
 import dev.faultline.infra.local.StackClient;
+import dev.faultline.jobs.IssuePipeline;
 import dev.faultline.jobs.IssuePipelineJob;
 import dev.faultline.jobs.JobConfig;
 import dev.faultline.jobs.classify.IssueAccumulator;
 import dev.faultline.jobs.classify.IssueClassification;
 import dev.faultline.jobs.functions.DecodeAndNormalise;
-import dev.faultline.jobs.IssuePipeline;
 import dev.faultline.jobs.normalise.GitHubNormaliser;
 import dev.faultline.jobs.records.GitHubEvent;
 import dev.faultline.jobs.records.RawDelivery;
@@ -63,15 +63,17 @@ import org.neo4j.driver.GraphDatabase;
  * The pipeline against its own ceilings, in one run on this machine (printed, never asserted):
  *
  * <ul>
- *   <li>Kafka → decode/normalise/classify → Neo4j (the issue pipeline, bounded) vs Kafka → decode → discard;
- *   <li>the graph writer with all relationships vs two bare {@code UNWIND … MERGE} ceilings of the same rows: the
- *       issue properties alone, and the same nodes, properties and relationships (issue 5's 70%-of-ceiling goal);
- *   <li>delivery → visible in Neo4j latency, p50/p99, at 10/s and 500/s, through a {@code faultline local} child
- *       process, and its resident memory idle and under load.
+ *   <li>Kafka → decode/normalise/classify → Neo4j (the issue pipeline, bounded) vs Kafka → decode →
+ *       discard;
+ *   <li>the graph writer with all relationships vs two bare {@code UNWIND … MERGE} ceilings of the
+ *       same rows: the issue properties alone, and the same nodes, properties and relationships
+ *       (issue 5's 70%-of-ceiling goal);
+ *   <li>delivery → visible in Neo4j latency, p50/p99, at 10/s and 500/s, through a {@code faultline
+ *       local} child process, and its resident memory idle and under load.
  * </ul>
  *
- * Run: {@code mvn -B -o -pl infra test-compile} then the {@code bench} launcher command, or {@code java -cp ...
- * dev.faultline.infra.bench.PipelineBenchmark [events] [outDir]}.
+ * Run: {@code mvn -B -o -pl infra test-compile} then the {@code bench} launcher command, or {@code
+ * java -cp ... dev.faultline.infra.bench.PipelineBenchmark [events] [outDir]}.
  */
 public final class PipelineBenchmark {
   private static final String PASSWORD = "bench-password";
@@ -79,7 +81,9 @@ public final class PipelineBenchmark {
   private final Map<String, Object> results = new HashMap<>();
 
   public static void main(String[] args) throws Exception {
-    if (args.length > 0 && args[0].equals("latency")) { // the live-latency part alone: java ... PipelineBenchmark latency
+    if (args.length > 0
+        && args[0].equals(
+            "latency")) { // the live-latency part alone: java ... PipelineBenchmark latency
       PipelineBenchmark b = new PipelineBenchmark();
       b.latencyAndMemory(Files.createTempDirectory("faultline-bench"));
       System.out.println(b.results);
@@ -94,11 +98,19 @@ public final class PipelineBenchmark {
 
   void run(int events, Path out) throws Exception {
     Path dir = Files.createTempDirectory("faultline-bench");
-    System.out.printf("pipeline benchmark: %d events, %d cores%n", events, Runtime.getRuntime().availableProcessors());
+    System.out.printf(
+        "pipeline benchmark: %d events, %d cores%n",
+        events, Runtime.getRuntime().availableProcessors());
     try (EmbeddedKafka kafka = EmbeddedKafka.start(dir.resolve("kafka"), 0);
         EmbeddedNeo4j neo4j = EmbeddedNeo4j.start(dir.resolve("neo4j"), 0, 0, PASSWORD);
-        Driver driver = GraphDatabase.driver(neo4j.boltUri(), AuthTokens.basic("neo4j", PASSWORD))) {
-      kafka.createTopics(4, List.of(Topic.DELIVERIES.topicName(), Topic.DEAD_LETTER.topicName(), Topic.ISSUES_CLASSIFIED.topicName()));
+        Driver driver =
+            GraphDatabase.driver(neo4j.boltUri(), AuthTokens.basic("neo4j", PASSWORD))) {
+      kafka.createTopics(
+          4,
+          List.of(
+              Topic.DELIVERIES.topicName(),
+              Topic.DEAD_LETTER.topicName(),
+              Topic.ISSUES_CLASSIFIED.topicName()));
       new GraphSchema(driver, "neo4j").migrate();
       List<Delivery> deliveries = deliveries("bench/pipeline", events);
       produce(kafka, deliveries);
@@ -108,12 +120,16 @@ public final class PipelineBenchmark {
       results.put("kafka_discard_events_per_s", discard);
       results.put("pipeline_events_per_s", pipeline);
       System.out.printf("Kafka -> decode -> discard      %,10.0f events/s%n", discard);
-      System.out.printf("Kafka -> classify -> Neo4j      %,10.0f events/s  (%.1f%% of discard)%n", pipeline, 100 * pipeline / discard);
+      System.out.printf(
+          "Kafka -> classify -> Neo4j      %,10.0f events/s  (%.1f%% of discard)%n",
+          pipeline, 100 * pipeline / discard);
 
       writerAgainstCeilings(driver, Math.max(2_000, events / 2));
     }
     latencyAndMemory(dir);
-    Files.writeString(out.resolve("pipeline.json"), json.writerWithDefaultPrettyPrinter().writeValueAsString(results));
+    Files.writeString(
+        out.resolve("pipeline.json"),
+        json.writerWithDefaultPrettyPrinter().writeValueAsString(results));
     System.out.println("results in " + out.resolve("pipeline.json"));
   }
 
@@ -152,18 +168,33 @@ public final class PipelineBenchmark {
     issue.put("updated_at", "2024-05-01T00:00:00Z");
     issue.putArray("labels");
     payload.putObject("repository").put("full_name", repo);
-    return new Delivery(UUID.randomUUID().toString(), "issues", "opened", repo, Instant.now(), DeliverySource.WEBHOOK, payload.toString());
+    return new Delivery(
+        UUID.randomUUID().toString(),
+        "issues",
+        "opened",
+        repo,
+        Instant.now(),
+        DeliverySource.WEBHOOK,
+        payload.toString());
   }
 
   private static void produce(EmbeddedKafka kafka, List<Delivery> deliveries) throws Exception {
     AvroCodec<Delivery> codec = AvroCodec.deliveries();
     try (KafkaProducer<String, byte[]> producer =
         new KafkaProducer<>(
-            Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(), ProducerConfig.LINGER_MS_CONFIG, 20),
+            Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                kafka.bootstrapServers(),
+                ProducerConfig.LINGER_MS_CONFIG,
+                20),
             new StringSerializer(),
             new ByteArraySerializer())) {
       for (Delivery d : deliveries) {
-        producer.send(new ProducerRecord<>(Topic.DELIVERIES.topicName(), d.getRepository() + "#" + d.getDeliveryId(), codec.encode(d)));
+        producer.send(
+            new ProducerRecord<>(
+                Topic.DELIVERIES.topicName(),
+                d.getRepository() + "#" + d.getDeliveryId(),
+                codec.encode(d)));
       }
       producer.flush();
     }
@@ -190,8 +221,13 @@ public final class PipelineBenchmark {
     StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(2);
     JobConfig config =
         new JobConfig(
-            kafka.bootstrapServers(), Map.of(), "bench-pipeline-" + UUID.randomUUID(),
-            new GraphConfig(neo4j.boltUri().toString(), "neo4j", PASSWORD, "neo4j"), SinkOptions.DEFAULTS, Duration.ofSeconds(5), 2,
+            kafka.bootstrapServers(),
+            Map.of(),
+            "bench-pipeline-" + UUID.randomUUID(),
+            new GraphConfig(neo4j.boltUri().toString(), "neo4j", PASSWORD, "neo4j"),
+            SinkOptions.DEFAULTS,
+            Duration.ofSeconds(5),
+            2,
             Files.createTempDirectory("bench-ckpt").toUri().toString());
     IssuePipelineJob.build(env, config, true);
     env.execute("bench-pipeline");
@@ -199,7 +235,8 @@ public final class PipelineBenchmark {
 
   private List<IssueRow> classifiedRows(List<Delivery> deliveries) throws Exception {
     GitHubNormaliser normaliser = new GitHubNormaliser(json);
-    IssueClassification classification = new IssueClassification(new Classifier(ClassifierConfig.defaults()));
+    IssueClassification classification =
+        new IssueClassification(new Classifier(ClassifierConfig.defaults()));
     List<IssueRow> rows = new ArrayList<>();
     for (Delivery d : deliveries) {
       for (GitHubEvent e : normaliser.normalise(d)) {
@@ -212,22 +249,30 @@ public final class PipelineBenchmark {
   }
 
   /**
-   * The graph writer against two ceilings, each writing new issues of one real repository (so releases, frameworks
-   * and taxonomy nodes are shared as in a backfill): a bare {@code UNWIND … MERGE} of the same rows' issue properties
-   * without any relationship, and a bare {@code UNWIND … MERGE} of the same nodes, properties and relationships
-   * (bench/bare-merge-same-graph.cypher). One untimed pass of each first; then rounds in rotating order, so neither
-   * warm-up nor a neighbour's load favours one of them; the medians are reported, by wall clock and by process CPU.
+   * The graph writer against two ceilings, each writing new issues of one real repository (so
+   * releases, frameworks and taxonomy nodes are shared as in a backfill): a bare {@code UNWIND …
+   * MERGE} of the same rows' issue properties without any relationship, and a bare {@code UNWIND …
+   * MERGE} of the same nodes, properties and relationships (bench/bare-merge-same-graph.cypher).
+   * One untimed pass of each first; then rounds in rotating order, so neither warm-up nor a
+   * neighbour's load favours one of them; the medians are reported, by wall clock and by process
+   * CPU.
    */
   private void writerAgainstCeilings(Driver driver, int rowsPerRun) throws Exception {
     new ReleaseWriter(driver, "neo4j").write(releases("DeepSpeed", "deepspeedai/DeepSpeed", 40));
     String sameGraph =
         new String(
-            PipelineBenchmark.class.getResourceAsStream("/bench/bare-merge-same-graph.cypher").readAllBytes(),
+            PipelineBenchmark.class
+                .getResourceAsStream("/bench/bare-merge-same-graph.cypher")
+                .readAllBytes(),
             StandardCharsets.UTF_8);
     IssueWriter writer = new IssueWriter(driver, "neo4j");
     Map<String, Work1> writes = new java.util.LinkedHashMap<>();
-    writes.put("bare_merge", rows -> batches(rows, batch -> run(driver, NODE_ONLY_CEILING, nodeOnly(batch))));
-    writes.put("bare_merge_same_graph", rows -> batches(rows, batch -> run(driver, sameGraph, params(batch))));
+    writes.put(
+        "bare_merge",
+        rows -> batches(rows, batch -> run(driver, NODE_ONLY_CEILING, nodeOnly(batch))));
+    writes.put(
+        "bare_merge_same_graph",
+        rows -> batches(rows, batch -> run(driver, sameGraph, params(batch))));
     writes.put("graph_writer", rows -> batches(rows, writer::write));
     int rounds = 5;
     int next = 0;
@@ -255,14 +300,25 @@ public final class PipelineBenchmark {
     double writerRate = median(rates.get("graph_writer"), 0);
     double nodeOnly = median(rates.get("bare_merge"), 0);
     double sameGraphRate = median(rates.get("bare_merge_same_graph"), 0);
-    System.out.printf("graph writer vs bare MERGE, %d rows per run, median of %d rounds in rotating order:%n", rowsPerRun, rounds);
-    System.out.printf("  bare MERGE, issue properties only  %,10.0f rows/s  %,10.0f rows/CPU-s%n", nodeOnly, median(rates.get("bare_merge"), 1));
-    System.out.printf("  bare MERGE, same nodes + edges     %,10.0f rows/s  %,10.0f rows/CPU-s%n", sameGraphRate, median(rates.get("bare_merge_same_graph"), 1));
-    System.out.printf("  graph writer (lifecycle-true)      %,10.0f rows/s  %,10.0f rows/CPU-s  (%.0f%% / %.0f%% of them)%n",
-        writerRate, median(rates.get("graph_writer"), 1), 100 * writerRate / nodeOnly, 100 * writerRate / sameGraphRate);
+    System.out.printf(
+        "graph writer vs bare MERGE, %d rows per run, median of %d rounds in rotating order:%n",
+        rowsPerRun, rounds);
+    System.out.printf(
+        "  bare MERGE, issue properties only  %,10.0f rows/s  %,10.0f rows/CPU-s%n",
+        nodeOnly, median(rates.get("bare_merge"), 1));
+    System.out.printf(
+        "  bare MERGE, same nodes + edges     %,10.0f rows/s  %,10.0f rows/CPU-s%n",
+        sameGraphRate, median(rates.get("bare_merge_same_graph"), 1));
+    System.out.printf(
+        "  graph writer (lifecycle-true)      %,10.0f rows/s  %,10.0f rows/CPU-s  (%.0f%% / %.0f%% of them)%n",
+        writerRate,
+        median(rates.get("graph_writer"), 1),
+        100 * writerRate / nodeOnly,
+        100 * writerRate / sameGraphRate);
   }
 
-  private static final String NODE_ONLY_CEILING = "UNWIND $rows AS row MERGE (i:Issue {id: row.id}) SET i += row.props";
+  private static final String NODE_ONLY_CEILING =
+      "UNWIND $rows AS row MERGE (i:Issue {id: row.id}) SET i += row.props";
 
   interface Work1 {
     void run(List<IssueRow> rows) throws Exception;
@@ -301,25 +357,30 @@ public final class PipelineBenchmark {
                       props.put(k, v);
                     }
                   });
-              props.putAll(parameters.get("classification") instanceof Map<?, ?> c ? castMap(c) : Map.of());
+              props.putAll(
+                  parameters.get("classification") instanceof Map<?, ?> c ? castMap(c) : Map.of());
               return Map.<String, Object>of("id", r.id(), "props", props);
             })
         .toList();
   }
 
-  private static List<dev.faultline.graph.ReleaseRow> releases(String framework, String repo, int count) {
+  private static List<dev.faultline.graph.ReleaseRow> releases(
+      String framework, String repo, int count) {
     List<dev.faultline.graph.ReleaseRow> out = new ArrayList<>();
     long published = Instant.parse("2021-01-01T00:00:00Z").toEpochMilli();
     for (int n = 0; n < count; n++) {
       published += Duration.ofDays(20).toMillis();
       String version = "0." + (n / 5) + "." + (n % 5);
-      out.add(new dev.faultline.graph.ReleaseRow(framework, repo, version, "v" + version, null, published, false, false));
+      out.add(
+          new dev.faultline.graph.ReleaseRow(
+              framework, repo, version, "v" + version, null, published, false, false));
     }
     return out;
   }
 
   private static long processCpuNanos() {
-    return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+    return ((com.sun.management.OperatingSystemMXBean)
+            java.lang.management.ManagementFactory.getOperatingSystemMXBean())
         .getProcessCpuTime();
   }
 
@@ -342,11 +403,14 @@ public final class PipelineBenchmark {
       long[] idle = LocalProcess.rssMiB(p);
       results.put("local_idle_rss_mib", idle[0]);
       System.out.printf("faultline local idle           %,10d MiB resident%n", idle[0]);
-      // A live stack has seen traffic: the first deliveries after a start pay for connections, query plans and
-      // compilation along the whole path. 100 deliveries of another repository, not measured, warm it up.
+      // A live stack has seen traffic: the first deliveries after a start pay for connections,
+      // query plans and
+      // compilation along the whole path. 100 deliveries of another repository, not measured, warm
+      // it up.
       List<Long> warmUp = latency(client, "bench/warm-up", 10, 100);
-      System.out.printf("warm-up at 10/s (not counted)  p50 %,6d ms  p99 %,6d ms%n", percentile(warmUp, 50),
-          percentile(warmUp, 99));
+      System.out.printf(
+          "warm-up at 10/s (not counted)  p50 %,6d ms  p99 %,6d ms%n",
+          percentile(warmUp, 50), percentile(warmUp, 99));
       for (int rate : new int[] {10, 500}) {
         int count = rate == 10 ? 100 : 5_000;
         List<Long> latencies = latency(client, "bench/latency-" + rate, rate, count);
@@ -354,7 +418,9 @@ public final class PipelineBenchmark {
         long p99 = percentile(latencies, 99);
         results.put("latency_p50_ms_at_" + rate, p50);
         results.put("latency_p99_ms_at_" + rate, p99);
-        System.out.printf("delivery -> Neo4j at %3d/s      p50 %,6d ms  p99 %,6d ms  (%d of %d seen)%n", rate, p50, p99, latencies.size(), count);
+        System.out.printf(
+            "delivery -> Neo4j at %3d/s      p50 %,6d ms  p99 %,6d ms  (%d of %d seen)%n",
+            rate, p50, p99, latencies.size(), count);
       }
       long[] loaded = LocalProcess.rssMiB(p);
       results.put("local_peak_rss_mib", loaded[1]);
@@ -370,8 +436,12 @@ public final class PipelineBenchmark {
     }
   }
 
-  /** Sends {@code count} signed deliveries at {@code rate}/s; a poller notes when each issue appears in the graph. */
-  private List<Long> latency(StackClient client, String repo, int rate, int count) throws Exception {
+  /**
+   * Sends {@code count} signed deliveries at {@code rate}/s; a poller notes when each issue appears
+   * in the graph.
+   */
+  private List<Long> latency(StackClient client, String repo, int rate, int count)
+      throws Exception {
     Map<Integer, Long> sent = new ConcurrentHashMap<>();
     Map<Integer, Long> seen = new ConcurrentHashMap<>();
     ExecutorService senders = Executors.newFixedThreadPool(16);
@@ -383,7 +453,9 @@ public final class PipelineBenchmark {
             () -> {
               while (!Thread.currentThread().isInterrupted() && seen.size() < count) {
                 try {
-                  var rows = client.cypher("MATCH (i:Issue {repo: $repo}) RETURN i.number", Map.of("repo", repo));
+                  var rows =
+                      client.cypher(
+                          "MATCH (i:Issue {repo: $repo}) RETURN i.number", Map.of("repo", repo));
                   long now = System.nanoTime();
                   rows.forEach(r -> seen.putIfAbsent(r.path("row").path(0).asInt(), now));
                   Thread.sleep(20);
@@ -402,7 +474,10 @@ public final class PipelineBenchmark {
         TimeUnit.NANOSECONDS.sleep(wait);
       }
       int number = n;
-      byte[] body = json.writeValueAsBytes(json.readTree(delivery(repo, number, text.title(), text.body(1_000)).getPayloadJson()));
+      byte[] body =
+          json.writeValueAsBytes(
+              json.readTree(
+                  delivery(repo, number, text.title(), text.body(1_000)).getPayloadJson()));
       senders.submit(
           () -> {
             sent.put(number, System.nanoTime());
@@ -418,7 +493,9 @@ public final class PipelineBenchmark {
     poller.interrupt();
     List<Long> latencies = new ArrayList<>();
     seen.forEach((n, t) -> latencies.add(Math.max(0, (t - sent.getOrDefault(n, t)) / 1_000_000)));
-    StringBuilder inOrder = new StringBuilder(); // in sending order, by tenths: does the first tenth wait for a warm-up?
+    StringBuilder inOrder =
+        new StringBuilder(); // in sending order, by tenths: does the first tenth wait for a
+    // warm-up?
     for (int tenth = 0; tenth < 10; tenth++) {
       List<Long> part = new ArrayList<>();
       for (int n = tenth * count / 10 + 1; n <= (tenth + 1) * count / 10; n++) {

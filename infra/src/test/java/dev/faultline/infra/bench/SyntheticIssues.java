@@ -32,14 +32,16 @@ public final class SyntheticIssues {
   }
 
   public String title() {
-    return TITLES[random.nextInt(TITLES.length)].formatted(1 + random.nextInt(512), 1 + random.nextInt(3));
+    return TITLES[random.nextInt(TITLES.length)].formatted(
+        1 + random.nextInt(512), 1 + random.nextInt(3));
   }
 
   /** A body of about {@code bytes} characters. */
   public String body(int bytes) {
     StringBuilder b = new StringBuilder(bytes + 200);
     while (b.length() < bytes) {
-      b.append(LINES[random.nextInt(LINES.length)].formatted(1 + random.nextInt(5000))).append('\n');
+      b.append(LINES[random.nextInt(LINES.length)].formatted(1 + random.nextInt(5000)))
+          .append('\n');
     }
     return b.toString();
   }

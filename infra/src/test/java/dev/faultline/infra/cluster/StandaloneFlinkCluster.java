@@ -14,15 +14,18 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A real Flink standalone session cluster on loopback: one JobManager and {@code taskManagers} TaskManagers, each a
- * separate JVM started the way Flink's {@code jobmanager.sh}/{@code taskmanager.sh} start them (memory settings
- * computed by Flink's own {@code BashJavaUtils}, {@code --configDir} plus dynamic properties), from a lib directory
- * that holds Flink and log4j only. Every process it starts it stops in {@link #close()}, and in a shutdown hook if
- * the test JVM dies first.
+ * A real Flink standalone session cluster on loopback: one JobManager and {@code taskManagers}
+ * TaskManagers, each a separate JVM started the way Flink's {@code jobmanager.sh}/{@code
+ * taskmanager.sh} start them (memory settings computed by Flink's own {@code BashJavaUtils}, {@code
+ * --configDir} plus dynamic properties), from a lib directory that holds Flink and log4j only.
+ * Every process it starts it stops in {@link #close()}, and in a shutdown hook if the test JVM dies
+ * first.
  */
 final class StandaloneFlinkCluster implements AutoCloseable {
-  private static final String JOBMANAGER = "org.apache.flink.runtime.entrypoint.StandaloneSessionClusterEntrypoint";
-  private static final String TASKMANAGER = "org.apache.flink.runtime.taskexecutor.TaskManagerRunner";
+  private static final String JOBMANAGER =
+      "org.apache.flink.runtime.entrypoint.StandaloneSessionClusterEntrypoint";
+  private static final String TASKMANAGER =
+      "org.apache.flink.runtime.taskexecutor.TaskManagerRunner";
   private static final String BASH_JAVA_UTILS = "org.apache.flink.runtime.util.bash.BashJavaUtils";
   private static final String RESULT_PREFIX = "BASH_JAVA_UTILS_EXEC_RESULT:";
 
@@ -35,7 +38,8 @@ final class StandaloneFlinkCluster implements AutoCloseable {
   private final List<Path> logs = new ArrayList<>();
   private final Thread killer = new Thread(this::destroyAll, "flink-cluster-killer");
 
-  private StandaloneFlinkCluster(Path home, Path lib, List<String> jvmOpens, int restPort, int rpcPort) {
+  private StandaloneFlinkCluster(
+      Path home, Path lib, List<String> jvmOpens, int restPort, int rpcPort) {
     this.home = home;
     this.lib = lib;
     this.jvmOpens = jvmOpens;
@@ -43,15 +47,31 @@ final class StandaloneFlinkCluster implements AutoCloseable {
     this.rpcPort = rpcPort;
   }
 
-  /** Writes the config, starts the JobManager and the TaskManagers, and waits until all slots are registered. */
-  static StandaloneFlinkCluster start(Path home, Path lib, String jvmOpens, int taskManagers, int slotsPerTaskManager) throws Exception {
-    if (!Files.isDirectory(lib) || Files.list(lib).noneMatch(p -> p.getFileName().toString().startsWith("flink-runtime-"))) {
-      throw new IllegalStateException("No Flink lib directory at " + lib + ": run through Maven (mvn -pl infra verify), whose pre-integration-test phase fills it");
+  /**
+   * Writes the config, starts the JobManager and the TaskManagers, and waits until all slots are
+   * registered.
+   */
+  static StandaloneFlinkCluster start(
+      Path home, Path lib, String jvmOpens, int taskManagers, int slotsPerTaskManager)
+      throws Exception {
+    if (!Files.isDirectory(lib)
+        || Files.list(lib)
+            .noneMatch(p -> p.getFileName().toString().startsWith("flink-runtime-"))) {
+      throw new IllegalStateException(
+          "No Flink lib directory at "
+              + lib
+              + ": run through Maven (mvn -pl infra verify), whose pre-integration-test phase fills it");
     }
     Files.createDirectories(home);
-    int[] ports = dev.faultline.embedded.FreePorts.pick(2); // different ports: the JobManager binds both
+    int[] ports =
+        dev.faultline.embedded.FreePorts.pick(2); // different ports: the JobManager binds both
     StandaloneFlinkCluster cluster =
-        new StandaloneFlinkCluster(home.toAbsolutePath(), lib.toAbsolutePath(), Arrays.stream(jvmOpens.trim().split("\\s+")).filter(s -> !s.isEmpty()).toList(), ports[0], ports[1]);
+        new StandaloneFlinkCluster(
+            home.toAbsolutePath(),
+            lib.toAbsolutePath(),
+            Arrays.stream(jvmOpens.trim().split("\\s+")).filter(s -> !s.isEmpty()).toList(),
+            ports[0],
+            ports[1]);
     Runtime.getRuntime().addShutdownHook(cluster.killer);
     try {
       cluster.writeConfig(slotsPerTaskManager);
@@ -102,7 +122,8 @@ final class StandaloneFlinkCluster implements AutoCloseable {
             "taskmanager.host: 127.0.0.1",
             "taskmanager.bind-host: 127.0.0.1",
             "taskmanager.numberOfTaskSlots: " + slots,
-            // Small, for a 2-core test machine; managed memory is for RocksDB/batch, unused by these jobs.
+            // Small, for a 2-core test machine; managed memory is for RocksDB/batch, unused by
+            // these jobs.
             "jobmanager.memory.process.size: 1024m",
             "taskmanager.memory.process.size: 1280m",
             "taskmanager.memory.managed.size: 64m",
@@ -141,7 +162,14 @@ final class StandaloneFlinkCluster implements AutoCloseable {
   private List<String> resourceParams(String command) throws IOException, InterruptedException {
     Path out = home.resolve("log").resolve(command.toLowerCase() + ".out");
     Process p =
-        new ProcessBuilder(java(), "-cp", lib + "/*", BASH_JAVA_UTILS, command, "--configDir", confDir().toString())
+        new ProcessBuilder(
+                java(),
+                "-cp",
+                lib + "/*",
+                BASH_JAVA_UTILS,
+                command,
+                "--configDir",
+                confDir().toString())
             .redirectErrorStream(true)
             .redirectOutput(out.toFile())
             .start();
@@ -150,7 +178,10 @@ final class StandaloneFlinkCluster implements AutoCloseable {
       throw new IllegalStateException(command + " did not finish");
     }
     List<String> results =
-        Files.readAllLines(out).stream().filter(l -> l.startsWith(RESULT_PREFIX)).map(l -> l.substring(RESULT_PREFIX.length())).toList();
+        Files.readAllLines(out).stream()
+            .filter(l -> l.startsWith(RESULT_PREFIX))
+            .map(l -> l.substring(RESULT_PREFIX.length()))
+            .toList();
     if (p.exitValue() != 0 || results.size() < 2) {
       throw new IllegalStateException(command + " failed: " + Files.readString(out));
     }
@@ -203,9 +234,17 @@ final class StandaloneFlinkCluster implements AutoCloseable {
             return null;
           }
         },
-        o -> o != null && o.path("taskmanagers").asInt() == taskManagers && o.path("slots-total").asInt() == slots,
-        o -> "a Flink cluster of " + taskManagers + " task managers, " + slots + " slots; the REST API says "
-            + (o == null ? "nothing yet" : o.toString()));
+        o ->
+            o != null
+                && o.path("taskmanagers").asInt() == taskManagers
+                && o.path("slots-total").asInt() == slots,
+        o ->
+            "a Flink cluster of "
+                + taskManagers
+                + " task managers, "
+                + slots
+                + " slots; the REST API says "
+                + (o == null ? "nothing yet" : o.toString()));
   }
 
   /** Fails with the log of any cluster process that exited. */
@@ -213,7 +252,11 @@ final class StandaloneFlinkCluster implements AutoCloseable {
     synchronized (processes) {
       for (int i = 0; i < processes.size(); i++) {
         if (!processes.get(i).isAlive()) {
-          throw new IllegalStateException(logs.get(i).getFileName() + " exited with " + processes.get(i).exitValue() + " (logs printed above/below)");
+          throw new IllegalStateException(
+              logs.get(i).getFileName()
+                  + " exited with "
+                  + processes.get(i).exitValue()
+                  + " (logs printed above/below)");
         }
       }
     }
@@ -233,7 +276,10 @@ final class StandaloneFlinkCluster implements AutoCloseable {
     }
   }
 
-  /** SIGTERM to every process (TaskManagers first), then waits; kills what is still there after 20 s. */
+  /**
+   * SIGTERM to every process (TaskManagers first), then waits; kills what is still there after 20
+   * s.
+   */
   @Override
   public void close() {
     destroyAll();

@@ -12,13 +12,15 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 /**
- * A stream of signed deliveries for fault drills: for each of N issues of one repository an {@code opened} and a
- * later {@code closed} event, sent at a steady pace from a background thread while the test injects a fault.
+ * A stream of signed deliveries for fault drills: for each of N issues of one repository an {@code
+ * opened} and a later {@code closed} event, sent at a steady pace from a background thread while
+ * the test injects a fault.
  *
- * <p>Event times: odd issues open and close on June 2nd, even ones on June 1st (08:00 and 20:00 UTC). The June 2nd
- * events move the statistics job's watermark past June 1st early, so the even issues reach its daily window late and
- * fire it again, during the fault. Each issue's events fall on one day, so every statistics window either holds all
- * of an issue's history or none of it, and a recount from the graph is exact ({@link StatsRecount}).
+ * <p>Event times: odd issues open and close on June 2nd, even ones on June 1st (08:00 and 20:00
+ * UTC). The June 2nd events move the statistics job's watermark past June 1st early, so the even
+ * issues reach its daily window late and fire it again, during the fault. Each issue's events fall
+ * on one day, so every statistics window either holds all of an issue's history or none of it, and
+ * a recount from the graph is exact ({@link StatsRecount}).
  */
 final class DeliveryStream implements AutoCloseable {
   final String repo;
@@ -45,11 +47,20 @@ final class DeliveryStream implements AutoCloseable {
         });
   }
 
-  private void send(StackClient client, int number, String action, String state, String createdAt, String updatedAt) throws Exception {
+  private void send(
+      StackClient client,
+      int number,
+      String action,
+      String state,
+      String createdAt,
+      String updatedAt)
+      throws Exception {
     String id = UUID.randomUUID().toString();
-    byte[] body = payload(repo, number, action, state, createdAt, updatedAt).getBytes(StandardCharsets.UTF_8);
+    byte[] body =
+        payload(repo, number, action, state, createdAt, updatedAt).getBytes(StandardCharsets.UTF_8);
     int status = -1;
-    // A client retries on connection errors and 5xx, as GitHub's redelivery would; each delivery keeps its id.
+    // A client retries on connection errors and 5xx, as GitHub's redelivery would; each delivery
+    // keeps its id.
     for (int attempt = 0; attempt < 360 && (status < 200 || status >= 300); attempt++) {
       try {
         status = client.deliver("issues", id, body).statusCode();
@@ -63,7 +74,8 @@ final class DeliveryStream implements AutoCloseable {
     answers.put(id, status);
   }
 
-  static String payload(String repo, int number, String action, String state, String createdAt, String updatedAt) {
+  static String payload(
+      String repo, int number, String action, String state, String createdAt, String updatedAt) {
     return """
         {"action": "%s", "issue": {"number": %d, "title": "Rank %d hangs in all_reduce", "body": "NCCL watchdog timeout", "state": "%s",
           "html_url": "https://github.com/%s/issues/%d", "user": {"login": "someone"}, "labels": [],
@@ -71,17 +83,29 @@ final class DeliveryStream implements AutoCloseable {
          "repository": {"full_name": "%s"}}
         """
         .formatted(
-            action, number, number, state, repo, number, createdAt, updatedAt, "closed".equals(state) ? "\"" + updatedAt + "\"" : "null", repo);
+            action,
+            number,
+            number,
+            state,
+            repo,
+            number,
+            createdAt,
+            updatedAt,
+            "closed".equals(state) ? "\"" + updatedAt + "\"" : "null",
+            repo);
   }
 
   /** Statuses of deliveries that were not answered 2xx. */
   List<Integer> failures() {
     List<Integer> bad = new ArrayList<>();
-    answers.values().forEach(s -> {
-      if (s < 200 || s >= 300) {
-        bad.add(s);
-      }
-    });
+    answers
+        .values()
+        .forEach(
+            s -> {
+              if (s < 200 || s >= 300) {
+                bad.add(s);
+              }
+            });
     return bad;
   }
 

@@ -15,14 +15,20 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The promise under single faults: every delivery answered 2xx reaches the graph exactly once, in its latest state,
- * while a stream of signed deliveries is in flight and Kafka, Neo4j or a Flink task manager goes away. After each
- * drill the statistics equal a recount of the graph's issues ({@link StatsRecount}) and the dead-letter topic is empty.
+ * The promise under single faults: every delivery answered 2xx reaches the graph exactly once, in
+ * its latest state, while a stream of signed deliveries is in flight and Kafka, Neo4j or a Flink
+ * task manager goes away. After each drill the statistics equal a recount of the graph's issues
+ * ({@link StatsRecount}) and the dead-letter topic is empty.
  */
 class FaultToleranceIT {
   private static final int ISSUES = 40;
-  /** Usually seconds; after the Neo4j drill new counts have been seen to take over a minute to appear. */
+
+  /**
+   * Usually seconds; after the Neo4j drill new counts have been seen to take over a minute to
+   * appear.
+   */
   private static final Duration STATS_DEADLINE = Duration.ofMinutes(3);
+
   @TempDir static Path dataDir;
   private static LocalStack stack;
   private static StackClient client;
@@ -63,20 +69,35 @@ class FaultToleranceIT {
   private static void drill(String repo, Fault fault) throws Exception {
     try (DeliveryStream stream = new DeliveryStream(repo, ISSUES)) {
       Future<?> sending = stream.start(client, Duration.ofMillis(50));
-      Poll.until(Duration.ofSeconds(60), "first deliveries answered", () -> stream.answered() >= ISSUES / 2);
+      Poll.until(
+          Duration.ofSeconds(60),
+          "first deliveries answered",
+          () -> stream.answered() >= ISSUES / 2);
       fault.inject();
       sending.get(5, TimeUnit.MINUTES);
       assertEquals(List.of(), stream.failures(), "deliveries not answered 2xx");
       Poll.until(
           Duration.ofSeconds(120),
           ISSUES + " closed issues of " + repo + " in the graph",
-          () -> count("MATCH (i:Issue {repo: $repo, state: 'closed'}) RETURN count(i)", repo) == ISSUES);
-      assertEquals(ISSUES, count("MATCH (i:Issue {repo: $repo}) RETURN count(i)", repo), "issues of " + repo);
-      assertEquals(ISSUES, count("MATCH (i:Issue {repo: $repo})-[:IN_REPO]->(:Repository) RETURN count(*)", repo), "IN_REPO edges");
+          () ->
+              count("MATCH (i:Issue {repo: $repo, state: 'closed'}) RETURN count(i)", repo)
+                  == ISSUES);
+      assertEquals(
+          ISSUES,
+          count("MATCH (i:Issue {repo: $repo}) RETURN count(i)", repo),
+          "issues of " + repo);
+      assertEquals(
+          ISSUES,
+          count("MATCH (i:Issue {repo: $repo})-[:IN_REPO]->(:Repository) RETURN count(*)", repo),
+          "IN_REPO edges");
       Poll.until(Duration.ofSeconds(60), "/health 200 after the fault", () -> healthy());
       // Every issue of this and the earlier drills counted once each, in its latest category.
-      new StatsRecount(client, stack.statsConfig(), LocalStack.PARTITIONS).awaitAgreement(STATS_DEADLINE);
-      assertEquals(List.of(), DeadLetterTopic.read(stack.kafka().bootstrapServers()), "dead letters: no drill poisons anything");
+      new StatsRecount(client, stack.statsConfig(), LocalStack.PARTITIONS)
+          .awaitAgreement(STATS_DEADLINE);
+      assertEquals(
+          List.of(),
+          DeadLetterTopic.read(stack.kafka().bootstrapServers()),
+          "dead letters: no drill poisons anything");
     }
   }
 

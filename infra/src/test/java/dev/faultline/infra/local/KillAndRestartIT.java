@@ -14,9 +14,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code faultline local} killed with -9 while signed deliveries are in flight, then started again on the same data
- * directory: every delivery answered 2xx is in the graph exactly once, in its latest state; the statistics equal a
- * recount of the graph's issues ({@link StatsRecount}); the dead-letter topic is empty.
+ * {@code faultline local} killed with -9 while signed deliveries are in flight, then started again
+ * on the same data directory: every delivery answered 2xx is in the graph exactly once, in its
+ * latest state; the statistics equal a recount of the graph's issues ({@link StatsRecount}); the
+ * dead-letter topic is empty.
  */
 class KillAndRestartIT {
   private static final int ISSUES = 40;
@@ -31,10 +32,14 @@ class KillAndRestartIT {
       Process second;
       try (DeliveryStream stream = new DeliveryStream("acme/kill-drill", ISSUES)) {
         Future<?> sending = stream.start(client, Duration.ofMillis(50));
-        Poll.until(Duration.ofSeconds(60), "first deliveries answered", () -> stream.answered() >= ISSUES / 2);
+        Poll.until(
+            Duration.ofSeconds(60),
+            "first deliveries answered",
+            () -> stream.answered() >= ISSUES / 2);
         first.destroyForcibly();
         first.waitFor(30, TimeUnit.SECONDS);
-        // The sender keeps retrying unanswered deliveries (as GitHub's redelivery would) until the stack is back.
+        // The sender keeps retrying unanswered deliveries (as GitHub's redelivery would) until the
+        // stack is back.
         second = stack.launch("second.log");
         sending.get(5, TimeUnit.MINUTES);
         assertEquals(List.of(), stream.failures(), "deliveries never answered 2xx");
@@ -43,11 +48,19 @@ class KillAndRestartIT {
       Poll.until(
           Duration.ofSeconds(120),
           ISSUES + " closed issues after the restart",
-          () -> count(client, "MATCH (i:Issue {repo: 'acme/kill-drill', state: 'closed'}) RETURN count(i)") == ISSUES);
-      assertEquals(ISSUES, count(client, "MATCH (i:Issue {repo: 'acme/kill-drill'}) RETURN count(i)"));
+          () ->
+              count(
+                      client,
+                      "MATCH (i:Issue {repo: 'acme/kill-drill', state: 'closed'}) RETURN count(i)")
+                  == ISSUES);
+      assertEquals(
+          ISSUES, count(client, "MATCH (i:Issue {repo: 'acme/kill-drill'}) RETURN count(i)"));
       StatsConfig stats = LocalStack.statsConfig(stack.kafkaBootstrap(), stack.graph());
       new StatsRecount(client, stats, LocalStack.PARTITIONS).awaitAgreement(Duration.ofMinutes(3));
-      assertEquals(List.of(), DeadLetterTopic.read(stack.kafkaBootstrap()), "dead letters: the drill poisons nothing");
+      assertEquals(
+          List.of(),
+          DeadLetterTopic.read(stack.kafkaBootstrap()),
+          "dead letters: the drill poisons nothing");
     }
   }
 

@@ -12,7 +12,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
-/** {@code faultline local} as a child JVM on fixed free ports, as a user runs it, for drills and benchmarks. */
+/**
+ * {@code faultline local} as a child JVM on fixed free ports, as a user runs it, for drills and
+ * benchmarks.
+ */
 public final class LocalProcess implements AutoCloseable {
   public static final String WEBHOOK_SECRET = "child-stack-webhook-secret";
   public static final String NEO4J_PASSWORD = "child-stack-neo4j-password";
@@ -28,7 +31,8 @@ public final class LocalProcess implements AutoCloseable {
   public LocalProcess(Path dataDir, Path logDir) throws IOException {
     this.dataDir = dataDir;
     this.logDir = logDir;
-    // four different ports: picked one by one, the HTTP port once came out equal to Kafka's, and the child died
+    // four different ports: picked one by one, the HTTP port once came out equal to Kafka's, and
+    // the child died
     // binding it ("Port already in use") while the health probe talked HTTP to its broker
     int[] ports = dev.faultline.embedded.FreePorts.pick(4);
     this.http = ports[0];
@@ -47,7 +51,13 @@ public final class LocalProcess implements AutoCloseable {
         command.add(opt);
       }
     }
-    command.addAll(List.of("-Xmx2g", "-cp", System.getProperty("java.class.path"), "dev.faultline.infra.Faultline", "local"));
+    command.addAll(
+        List.of(
+            "-Xmx2g",
+            "-cp",
+            System.getProperty("java.class.path"),
+            "dev.faultline.infra.Faultline",
+            "local"));
     command.addAll(
         List.of(
             "--data-dir", dataDir.toString(),
@@ -56,38 +66,64 @@ public final class LocalProcess implements AutoCloseable {
             "--bolt-port", Integer.toString(bolt),
             "--neo4j-http-port", Integer.toString(neo4jHttp),
             "--flink-rest-port", "0"));
-    ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(logDir.resolve(logName).toFile());
-    builder.environment().putAll(Map.of("FAULTLINE_WEBHOOK_SECRET", WEBHOOK_SECRET, "FAULTLINE_NEO4J_PASSWORD", NEO4J_PASSWORD));
+    ProcessBuilder builder =
+        new ProcessBuilder(command)
+            .redirectErrorStream(true)
+            .redirectOutput(logDir.resolve(logName).toFile());
+    builder
+        .environment()
+        .putAll(
+            Map.of(
+                "FAULTLINE_WEBHOOK_SECRET",
+                WEBHOOK_SECRET,
+                "FAULTLINE_NEO4J_PASSWORD",
+                NEO4J_PASSWORD));
     Process p = builder.start();
     processes.add(p);
     return p;
   }
 
   /**
-   * Waits for the stack's {@code /health} to answer 200; on a timeout the error carries whether the process still
-   * runs and the end of its log, which the temporary directory would otherwise take with it.
+   * Waits for the stack's {@code /health} to answer 200; on a timeout the error carries whether the
+   * process still runs and the end of its log, which the temporary directory would otherwise take
+   * with it.
    */
-  public void awaitHealthy(Process process, String logName, Duration timeout, String what) throws Exception {
+  public void awaitHealthy(Process process, String logName, Duration timeout, String what)
+      throws Exception {
     StackClient client = client();
     try {
-      Poll.until(timeout, what, () -> {
-        try {
-          return client.health().statusCode() == 200;
-        } catch (Exception e) {
-          return false;
-        }
-      });
+      Poll.until(
+          timeout,
+          what,
+          () -> {
+            try {
+              return client.health().statusCode() == 200;
+            } catch (Exception e) {
+              return false;
+            }
+          });
     } catch (AssertionError e) {
-      List<String> log = Files.exists(logDir.resolve(logName)) ? Files.readAllLines(logDir.resolve(logName)) : List.of();
+      List<String> log =
+          Files.exists(logDir.resolve(logName))
+              ? Files.readAllLines(logDir.resolve(logName))
+              : List.of();
       String state = process.isAlive() ? "still running" : "exited with " + process.exitValue();
-      throw new AssertionError(e.getMessage() + "; the stack " + state + "; last lines of " + logName + ":\n"
-          + String.join("\n", log.subList(Math.max(0, log.size() - 40), log.size())), e);
+      throw new AssertionError(
+          e.getMessage()
+              + "; the stack "
+              + state
+              + "; last lines of "
+              + logName
+              + ":\n"
+              + String.join("\n", log.subList(Math.max(0, log.size() - 40), log.size())),
+          e);
     }
   }
 
   /** A client for the stack's receiver and Neo4j HTTP API. */
   public StackClient client() {
-    return new StackClient(http, URI.create("http://127.0.0.1:" + neo4jHttp + "/"), NEO4J_PASSWORD, WEBHOOK_SECRET);
+    return new StackClient(
+        http, URI.create("http://127.0.0.1:" + neo4jHttp + "/"), NEO4J_PASSWORD, WEBHOOK_SECRET);
   }
 
   /** The stack's Kafka bootstrap servers. */

@@ -14,10 +14,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The walking skeleton end to end, as a user drives it: a signed delivery over HTTP becomes an Issue node, asserted
- * with Cypher over Neo4j's HTTP API; after a stop and a start on the same data directory it is there once, and the
- * same delivery sent again adds nothing, the statistics equal a recount of the graph's issues ({@link StatsRecount}) and
- * nothing was dead-lettered.
+ * The walking skeleton end to end, as a user drives it: a signed delivery over HTTP becomes an
+ * Issue node, asserted with Cypher over Neo4j's HTTP API; after a stop and a start on the same data
+ * directory it is there once, and the same delivery sent again adds nothing, the statistics equal a
+ * recount of the graph's issues ({@link StatsRecount}) and nothing was dead-lettered.
  */
 class LocalStackIT {
   private static final Duration STATS_DEADLINE = Duration.ofMinutes(3);
@@ -45,20 +45,35 @@ class LocalStackIT {
       StackClient client = StackClient.of(stack);
       Poll.until(Duration.ofSeconds(60), "/health 200", () -> status(client) == 200);
       assertEquals(202 / 100, client.deliver("issues", deliveryId, body).statusCode() / 100);
-      Poll.until(Duration.ofSeconds(30), "Issue node " + id, () -> count(client, countIssue, params) == 1);
+      Poll.until(
+          Duration.ofSeconds(30), "Issue node " + id, () -> count(client, countIssue, params) == 1);
       assertEquals(
           "ZeRO-3 hangs at the first all-gather with 16 ranks",
-          client.cypher("MATCH (i:Issue {id: $id}) RETURN i.title", params).path(0).path("row").path(0).asText());
-      // The statistics job counts it from the classified-issue topic once event time has moved past its day: the
+          client
+              .cypher("MATCH (i:Issue {id: $id}) RETURN i.title", params)
+              .path(0)
+              .path("row")
+              .path(0)
+              .asText());
+      // The statistics job counts it from the classified-issue topic once event time has moved past
+      // its day: the
       // recount's markers (later issues, one on each partition) move it.
-      new StatsRecount(client, stack.statsConfig(), LocalStack.PARTITIONS).awaitAgreement(STATS_DEADLINE);
-      assertTrue(count(client, "MATCH (c:CategoryCount {dimension: 'symptom'}) WHERE c.count > 0 RETURN count(c)", Map.of()) > 0, "category counts");
+      new StatsRecount(client, stack.statsConfig(), LocalStack.PARTITIONS)
+          .awaitAgreement(STATS_DEADLINE);
+      assertTrue(
+          count(
+                  client,
+                  "MATCH (c:CategoryCount {dimension: 'symptom'}) WHERE c.count > 0 RETURN count(c)",
+                  Map.of())
+              > 0,
+          "category counts");
     }
     try (LocalStack stack = LocalStack.start(options(), env)) {
       StackClient client = StackClient.of(stack);
       Poll.until(Duration.ofSeconds(60), "/health 200 after restart", () -> status(client) == 200);
       assertEquals(1, client.count(countIssue, params));
-      // The same delivery again (a redelivery), then a marker issue to know the pipeline has caught up.
+      // The same delivery again (a redelivery), then a marker issue to know the pipeline has caught
+      // up.
       assertTrue(client.deliver("issues", deliveryId, body).statusCode() / 100 == 2);
       byte[] marker = new String(body).replace("4242", "4243").getBytes();
       client.deliver("issues", UUID.randomUUID().toString(), marker);
@@ -67,10 +82,18 @@ class LocalStackIT {
           "marker issue",
           () -> count(client, countIssue, Map.of("id", "example-org/deepspeed-fork#4243")) == 1);
       assertEquals(1, client.count(countIssue, params));
-      assertEquals(2, client.count("MATCH (i:Issue)-[:IN_REPO]->(:Repository {fullName: 'example-org/deepspeed-fork'}) RETURN count(i)", Map.of()));
+      assertEquals(
+          2,
+          client.count(
+              "MATCH (i:Issue)-[:IN_REPO]->(:Repository {fullName: 'example-org/deepspeed-fork'}) RETURN count(i)",
+              Map.of()));
       // Counted before the restart, restored from the checkpoint, the redelivery not counted again.
-      new StatsRecount(client, stack.statsConfig(), LocalStack.PARTITIONS).awaitAgreement(STATS_DEADLINE);
-      assertEquals(List.of(), DeadLetterTopic.read(stack.kafka().bootstrapServers()), "dead letters: nothing was poisoned");
+      new StatsRecount(client, stack.statsConfig(), LocalStack.PARTITIONS)
+          .awaitAgreement(STATS_DEADLINE);
+      assertEquals(
+          List.of(),
+          DeadLetterTopic.read(stack.kafka().bootstrapServers()),
+          "dead letters: nothing was poisoned");
     }
   }
 

@@ -14,9 +14,13 @@ import java.util.Map;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
-/** What a user does against a running stack, over HTTP only: signed deliveries, /health, Cypher over Neo4j's HTTP API. */
+/**
+ * What a user does against a running stack, over HTTP only: signed deliveries, /health, Cypher over
+ * Neo4j's HTTP API.
+ */
 public final class StackClient {
-  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  private final HttpClient http =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
   private final ObjectMapper json = new ObjectMapper();
   private final int receiverPort;
   private final URI neo4jHttp;
@@ -32,7 +36,10 @@ public final class StackClient {
 
   static StackClient of(LocalStack stack) {
     return new StackClient(
-        stack.receiver().port(), stack.neo4j().httpUri(), stack.secrets().neo4jPassword(), stack.secrets().webhookSecret());
+        stack.receiver().port(),
+        stack.neo4j().httpUri(),
+        stack.secrets().neo4jPassword(),
+        stack.secrets().webhookSecret());
   }
 
   public static String sign(String secret, byte[] body) throws Exception {
@@ -41,7 +48,8 @@ public final class StackClient {
     return "sha256=" + HexFormat.of().formatHex(mac.doFinal(body));
   }
 
-  public HttpResponse<String> deliver(String event, String deliveryId, byte[] body) throws Exception {
+  public HttpResponse<String> deliver(String event, String deliveryId, byte[] body)
+      throws Exception {
     HttpRequest request =
         HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + receiverPort + "/webhooks/github"))
             .header("Content-Type", "application/json")
@@ -55,14 +63,24 @@ public final class StackClient {
 
   public HttpResponse<String> health() throws Exception {
     return http.send(
-        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + receiverPort + "/health")).GET().build(),
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + receiverPort + "/health"))
+            .GET()
+            .build(),
         HttpResponse.BodyHandlers.ofString());
   }
 
-  /** Runs one Cypher statement through Neo4j's HTTP API and returns the first column of each row. */
+  /**
+   * Runs one Cypher statement through Neo4j's HTTP API and returns the first column of each row.
+   */
   public JsonNode cypher(String statement, Map<String, Object> parameters) throws Exception {
-    String body = json.writeValueAsString(Map.of("statements", new Object[] {Map.of("statement", statement, "parameters", parameters)}));
-    String auth = Base64.getEncoder().encodeToString(("neo4j:" + neo4jPassword).getBytes(StandardCharsets.UTF_8));
+    String body =
+        json.writeValueAsString(
+            Map.of(
+                "statements",
+                new Object[] {Map.of("statement", statement, "parameters", parameters)}));
+    String auth =
+        Base64.getEncoder()
+            .encodeToString(("neo4j:" + neo4jPassword).getBytes(StandardCharsets.UTF_8));
     HttpRequest request =
         HttpRequest.newBuilder(neo4jHttp.resolve("/db/neo4j/tx/commit"))
             .header("Content-Type", "application/json")
@@ -70,7 +88,8 @@ public final class StackClient {
             .header("Authorization", "Basic " + auth)
             .POST(HttpRequest.BodyPublishers.ofString(body))
             .build();
-    JsonNode result = json.readTree(http.send(request, HttpResponse.BodyHandlers.ofString()).body());
+    JsonNode result =
+        json.readTree(http.send(request, HttpResponse.BodyHandlers.ofString()).body());
     if (!result.path("errors").isEmpty()) {
       throw new IllegalStateException("Cypher failed: " + result.path("errors"));
     }

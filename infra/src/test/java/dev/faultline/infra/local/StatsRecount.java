@@ -25,29 +25,33 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Recomputes the category statistics from the graph's {@code Issue} nodes and compares them with the {@code
- * CategoryCount} nodes the statistics job wrote: the check behind "the statistics equal a fresh recomputation".
+ * Recomputes the category statistics from the graph's {@code Issue} nodes and compares them with
+ * the {@code CategoryCount} nodes the statistics job wrote: the check behind "the statistics equal
+ * a fresh recomputation".
  *
- * <p>The recount follows the job's rules ({@code IssueContributions}): a non-deleted issue counts once per dimension,
- * under its current framework and category, in the daily bucket of the time it entered that category; a rolling
- * window of length W ending at E counts the entries in [E - W, E); a release count holds every issue whose current
- * classification reports that release, whatever the time. Retracted entries net to zero wherever they fall, so only
- * the current entry matters. The graph keeps an issue's latest state, not its history, so the entry time is known
- * only to lie in [createdAt, stateVersion] (the issue's first and newest event times). A window holding all of that
- * span counts the issue exactly; a window holding none of it does not count it; a window cutting it may or may not.
- * Each expected count is therefore a range, exact (one value) wherever no issue's span is cut, and the stored count
- * must lie in it; absent nodes count 0. Every issue must fall in at least one exact count per dimension, so each is
- * shown counted exactly once.
+ * <p>The recount follows the job's rules ({@code IssueContributions}): a non-deleted issue counts
+ * once per dimension, under its current framework and category, in the daily bucket of the time it
+ * entered that category; a rolling window of length W ending at E counts the entries in [E - W, E);
+ * a release count holds every issue whose current classification reports that release, whatever the
+ * time. Retracted entries net to zero wherever they fall, so only the current entry matters. The
+ * graph keeps an issue's latest state, not its history, so the entry time is known only to lie in
+ * [createdAt, stateVersion] (the issue's first and newest event times). A window holding all of
+ * that span counts the issue exactly; a window holding none of it does not count it; a window
+ * cutting it may or may not. Each expected count is therefore a range, exact (one value) wherever
+ * no issue's span is cut, and the stored count must lie in it; absent nodes count 0. Every issue
+ * must fall in at least one exact count per dimension, so each is shown counted exactly once.
  *
- * <p>Rolling windows are emitted when the watermark passes their end. {@link #awaitAgreement} therefore first sends
- * event-time markers: new issues of {@value #MARKER_REPO}, one on each partition of the classified-issue topic, dated
- * past every window of the newest issue; they move the watermark past those windows, and the windows that end before
- * the markers' day are compared. Late data reach the counts through the job's correction path, which re-emits at the
- * next watermark; so when the counts do not agree within a round, later markers are sent. The markers are issues like
- * any other: they are counted, and recounted.
+ * <p>Rolling windows are emitted when the watermark passes their end. {@link #awaitAgreement}
+ * therefore first sends event-time markers: new issues of {@value #MARKER_REPO}, one on each
+ * partition of the classified-issue topic, dated past every window of the newest issue; they move
+ * the watermark past those windows, and the windows that end before the markers' day are compared.
+ * Late data reach the counts through the job's correction path, which re-emits at the next
+ * watermark; so when the counts do not agree within a round, later markers are sent. The markers
+ * are issues like any other: they are counted, and recounted.
  */
 final class StatsRecount {
   private static final Logger LOG = LoggerFactory.getLogger(StatsRecount.class);
+
   /** Repository of the event-time marker issues. */
   static final String MARKER_REPO = "faultline-drills/event-time";
 
@@ -66,8 +70,10 @@ final class StatsRecount {
                 windowStart: c.windowStart.epochMillis, windowEnd: c.windowEnd.epochMillis}
       """;
   private static final String NEWEST_EVENT_TIME = "MATCH (i:Issue) RETURN max(i.stateVersion)";
+
   /** How long markers get to move the watermark and flush the counts before later ones are sent. */
   private static final Duration ROUND = Duration.ofSeconds(30);
+
   private static final int MAX_DIFF_LINES = 40;
 
   private final StackClient client;
@@ -108,18 +114,34 @@ final class StatsRecount {
    *
    * @param release the framework version its classification reports, or null
    * @param createdAt first event time, epoch millis
-   * @param stateVersion newest event time folded into its state (the classified record's {@code updatedAt})
+   * @param stateVersion newest event time folded into its state (the classified record's {@code
+   *     updatedAt})
    * @param categories category per {@link Dimension}
    */
-  record IssueFacts(String id, String framework, String release, boolean deleted, long createdAt, long stateVersion, Map<Dimension, String> categories) {}
+  record IssueFacts(
+      String id,
+      String framework,
+      String release,
+      boolean deleted,
+      long createdAt,
+      long stateVersion,
+      Map<Dimension, String> categories) {}
 
   /**
-   * One count: a rolling window ({@code windowStart}, {@code windowEnd} set, {@code release} null) or a release count
-   * ({@code window} = {@code release}).
+   * One count: a rolling window ({@code windowStart}, {@code windowEnd} set, {@code release} null)
+   * or a release count ({@code window} = {@code release}).
    */
-  record Key(String framework, String dimension, String category, String window, Long windowStart, Long windowEnd, String release)
+  record Key(
+      String framework,
+      String dimension,
+      String category,
+      String window,
+      Long windowStart,
+      Long windowEnd,
+      String release)
       implements Comparable<Key> {
-    static Key rolling(String framework, Dimension d, String category, String window, long start, long end) {
+    static Key rolling(
+        String framework, Dimension d, String category, String window, long start, long end) {
       return new Key(framework, d.key(), category, window, start, end, null);
     }
 
@@ -137,12 +159,20 @@ final class StatsRecount {
       String where =
           release != null
               ? "release " + release
-              : window + " [" + Instant.ofEpochMilli(windowStart) + ", " + Instant.ofEpochMilli(windowEnd) + ")";
+              : window
+                  + " ["
+                  + Instant.ofEpochMilli(windowStart)
+                  + ", "
+                  + Instant.ofEpochMilli(windowEnd)
+                  + ")";
       return framework + " " + dimension + "=" + category + " " + where;
     }
   }
 
-  /** The expected value of one count: between {@code min} and {@code max}, exact when they are equal. */
+  /**
+   * The expected value of one count: between {@code min} and {@code max}, exact when they are
+   * equal.
+   */
   record Expected(long min, long max) {
     boolean exact() {
       return min == max;
@@ -161,11 +191,14 @@ final class StatsRecount {
   /**
    * The outcome of one comparison.
    *
-   * @param closedUpTo rolling windows ending at or before this time were compared; later ones are not emitted yet
+   * @param closedUpTo rolling windows ending at or before this time were compared; later ones are
+   *     not emitted yet
    * @param mismatches one readable line per count that is not what the recount expects
-   * @param uncounted issue × dimension pairs that no exact count covers (their counting is only bounded)
+   * @param uncounted issue × dimension pairs that no exact count covers (their counting is only
+   *     bounded)
    */
-  record Comparison(long closedUpTo, int compared, int exact, List<String> mismatches, List<String> uncounted) {
+  record Comparison(
+      long closedUpTo, int compared, int exact, List<String> mismatches, List<String> uncounted) {
     boolean agrees() {
       return mismatches.isEmpty() && uncounted.isEmpty();
     }
@@ -180,25 +213,31 @@ final class StatsRecount {
               .append(" exact, the rest bounded), rolling windows ending up to ")
               .append(Instant.ofEpochMilli(closedUpTo));
       if (!mismatches.isEmpty()) {
-        b.append("\n").append(mismatches.size()).append(" stored counts differ from the recount of the graph's issues:");
+        b.append("\n")
+            .append(mismatches.size())
+            .append(" stored counts differ from the recount of the graph's issues:");
         mismatches.stream().limit(MAX_DIFF_LINES).forEach(m -> b.append("\n  ").append(m));
         if (mismatches.size() > MAX_DIFF_LINES) {
           b.append("\n  … and ").append(mismatches.size() - MAX_DIFF_LINES).append(" more");
         }
       }
       if (!uncounted.isEmpty()) {
-        b.append("\n").append(uncounted.size()).append(" issue dimensions fall in no exact count (not shown counted once): ");
-        b.append(String.join(", ", uncounted.subList(0, Math.min(uncounted.size(), MAX_DIFF_LINES))));
+        b.append("\n")
+            .append(uncounted.size())
+            .append(" issue dimensions fall in no exact count (not shown counted once): ");
+        b.append(
+            String.join(", ", uncounted.subList(0, Math.min(uncounted.size(), MAX_DIFF_LINES))));
       }
       return b.toString();
     }
   }
 
   /**
-   * Expected counts of {@code issues}: every release count, and every rolling window ending at or before {@code
-   * closedUpTo} that may hold an issue.
+   * Expected counts of {@code issues}: every release count, and every rolling window ending at or
+   * before {@code closedUpTo} that may hold an issue.
    */
-  static Map<Key, Expected> recount(Collection<IssueFacts> issues, Settings settings, long closedUpTo) {
+  static Map<Key, Expected> recount(
+      Collection<IssueFacts> issues, Settings settings, long closedUpTo) {
     Map<Key, long[]> bounds = new HashMap<>();
     for (IssueFacts issue : issues) {
       if (issue.deleted()) {
@@ -213,7 +252,9 @@ final class StatsRecount {
           long length = window.toMillis();
           String label = Explanations.windowLabel(window);
           long lastEnd = Math.min(closedUpTo, settings.floor(issue.stateVersion()) + length);
-          for (long end = settings.floor(issue.createdAt()) + settings.slide().toMillis(); end <= lastEnd; end += settings.slide().toMillis()) {
+          for (long end = settings.floor(issue.createdAt()) + settings.slide().toMillis();
+              end <= lastEnd;
+              end += settings.slide().toMillis()) {
             long start = end - length;
             boolean holdsSpan = start <= issue.createdAt() && issue.stateVersion() < end;
             add(bounds, Key.rolling(issue.framework(), d, category, label, start, end), holdsSpan);
@@ -233,13 +274,16 @@ final class StatsRecount {
   }
 
   /**
-   * Compares {@code stored} counts with the recount of {@code issues}; rolling windows ending after {@code closedUpTo}
-   * are left out, absent counts are 0.
+   * Compares {@code stored} counts with the recount of {@code issues}; rolling windows ending after
+   * {@code closedUpTo} are left out, absent counts are 0.
    */
-  static Comparison compare(Collection<IssueFacts> issues, Map<Key, Long> stored, Settings settings, long closedUpTo) {
+  static Comparison compare(
+      Collection<IssueFacts> issues, Map<Key, Long> stored, Settings settings, long closedUpTo) {
     Map<Key, Expected> expected = recount(issues, settings, closedUpTo);
     TreeSet<Key> keys = new TreeSet<>(expected.keySet());
-    stored.keySet().stream().filter(k -> k.windowEnd() == null || k.windowEnd() <= closedUpTo).forEach(keys::add);
+    stored.keySet().stream()
+        .filter(k -> k.windowEnd() == null || k.windowEnd() <= closedUpTo)
+        .forEach(keys::add);
     List<String> mismatches = new ArrayList<>();
     int exact = 0;
     for (Key k : keys) {
@@ -250,14 +294,24 @@ final class StatsRecount {
         mismatches.add(k + ": stored " + (value == null ? "nothing" : value) + ", recount " + e);
       }
     }
-    return new Comparison(closedUpTo, keys.size(), exact, mismatches, uncounted(issues, expected, settings, closedUpTo));
+    return new Comparison(
+        closedUpTo,
+        keys.size(),
+        exact,
+        mismatches,
+        uncounted(issues, expected, settings, closedUpTo));
   }
 
   /**
-   * Issue × dimension pairs that fall in no exact count: a release count, or a window holding the issue's whole span.
-   * Issues with events after {@code closedUpTo} (the newest markers) are not asked to.
+   * Issue × dimension pairs that fall in no exact count: a release count, or a window holding the
+   * issue's whole span. Issues with events after {@code closedUpTo} (the newest markers) are not
+   * asked to.
    */
-  private static List<String> uncounted(Collection<IssueFacts> issues, Map<Key, Expected> expected, Settings settings, long closedUpTo) {
+  private static List<String> uncounted(
+      Collection<IssueFacts> issues,
+      Map<Key, Expected> expected,
+      Settings settings,
+      long closedUpTo) {
     List<String> out = new ArrayList<>();
     for (IssueFacts issue : issues) {
       if (issue.deleted() || issue.stateVersion() >= closedUpTo) {
@@ -273,16 +327,30 @@ final class StatsRecount {
     return out;
   }
 
-  private static boolean countedExactly(IssueFacts issue, Dimension d, Map<Key, Expected> expected, Settings settings, long closedUpTo) {
+  private static boolean countedExactly(
+      IssueFacts issue,
+      Dimension d,
+      Map<Key, Expected> expected,
+      Settings settings,
+      long closedUpTo) {
     String category = issue.categories().get(d);
     if (issue.release() != null && !issue.release().isBlank()) {
       return true; // release counts are exact: they do not depend on time
     }
     for (Duration window : settings.windows()) {
       long length = window.toMillis();
-      for (long end = settings.floor(issue.stateVersion()) + settings.slide().toMillis(); end <= Math.min(closedUpTo, settings.floor(issue.createdAt()) + length);
+      for (long end = settings.floor(issue.stateVersion()) + settings.slide().toMillis();
+          end <= Math.min(closedUpTo, settings.floor(issue.createdAt()) + length);
           end += settings.slide().toMillis()) {
-        Expected e = expected.get(Key.rolling(issue.framework(), d, category, Explanations.windowLabel(window), end - length, end));
+        Expected e =
+            expected.get(
+                Key.rolling(
+                    issue.framework(),
+                    d,
+                    category,
+                    Explanations.windowLabel(window),
+                    end - length,
+                    end));
         if (e != null && e.exact()) {
           return true;
         }
@@ -292,8 +360,8 @@ final class StatsRecount {
   }
 
   /**
-   * Moves event time past every window of the issues in the graph and waits until the stored counts agree with the
-   * recount. Fails, with the differences, if they do not within {@code timeout}.
+   * Moves event time past every window of the issues in the graph and waits until the stored counts
+   * agree with the recount. Fails, with the differences, if they do not within {@code timeout}.
    */
   Comparison awaitAgreement(Duration timeout) throws Exception {
     long started = System.nanoTime();
@@ -304,7 +372,10 @@ final class StatsRecount {
     while (System.nanoTime() < deadline) {
       long closedUpTo = sendMarkers(deadline);
       rounds++;
-      LOG.info("Event-time markers of round {} sent: comparing windows ending up to {}", rounds, Instant.ofEpochMilli(closedUpTo));
+      LOG.info(
+          "Event-time markers of round {} sent: comparing windows ending up to {}",
+          rounds,
+          Instant.ofEpochMilli(closedUpTo));
       long roundEnd = Math.min(deadline, System.nanoTime() + ROUND.toNanos());
       while (System.nanoTime() < roundEnd) {
         try {
@@ -313,7 +384,9 @@ final class StatsRecount {
           if (last.agrees()) {
             LOG.info(
                 "Statistics equal the recount of the graph's issues after {} ms and {} round(s) of markers: {}",
-                Duration.ofNanos(System.nanoTime() - started).toMillis(), rounds, last.report());
+                Duration.ofNanos(System.nanoTime() - started).toMillis(),
+                rounds,
+                last.report());
             return last;
           }
         } catch (Exception e) {
@@ -322,12 +395,20 @@ final class StatsRecount {
         Thread.sleep(500);
       }
       if (last != null && !last.agrees()) {
-        LOG.info("No agreement {} s after the markers of round {}: {}", ROUND.toSeconds(), rounds, last.report());
+        LOG.info(
+            "No agreement {} s after the markers of round {}: {}",
+            ROUND.toSeconds(),
+            rounds,
+            last.report());
       }
     }
     AssertionError failure =
         new AssertionError(
-            "Timed out after " + timeout.toSeconds() + " s and " + rounds + " round(s) of event-time markers waiting for the statistics to equal a recount of the graph's issues: "
+            "Timed out after "
+                + timeout.toSeconds()
+                + " s and "
+                + rounds
+                + " round(s) of event-time markers waiting for the statistics to equal a recount of the graph's issues: "
                 + (last == null ? "no comparison completed" : last.report()));
     if (lastError != null) {
       failure.addSuppressed(lastError);
@@ -336,18 +417,26 @@ final class StatsRecount {
   }
 
   /**
-   * Delivers marker issues opened after every window of the newest issue has ended (and after the previous markers),
-   * one on each partition of the classified-issue topic, and returns the end of the last window they close: their
-   * day's start. One marker per partition, because a marker on one partition alone moves the watermark only once the
-   * others fall idle, and is lost when its own partition falls idle first (the watermark of idle partitions is not
-   * taken into account, and once all are idle none is emitted).
+   * Delivers marker issues opened after every window of the newest issue has ended (and after the
+   * previous markers), one on each partition of the classified-issue topic, and returns the end of
+   * the last window they close: their day's start. One marker per partition, because a marker on
+   * one partition alone moves the watermark only once the others fall idle, and is lost when its
+   * own partition falls idle first (the watermark of idle partitions is not taken into account, and
+   * once all are idle none is emitted).
    */
   private long sendMarkers(long deadline) throws Exception {
     long newest = client.count(NEWEST_EVENT_TIME, Map.of());
-    long day = Math.max(settings.floor(newest) + settings.longest(), lastMarkerDay + settings.slide().toMillis());
+    long day =
+        Math.max(
+            settings.floor(newest) + settings.longest(),
+            lastMarkerDay + settings.slide().toMillis());
     lastMarkerDay = day;
-    // Just past the out-of-orderness bound, so the watermark passes the start of the markers' day and no further.
-    String at = Instant.ofEpochMilli(day + settings.outOfOrderness().toMillis() + Duration.ofMinutes(1).toMillis()).toString();
+    // Just past the out-of-orderness bound, so the watermark passes the start of the markers' day
+    // and no further.
+    String at =
+        Instant.ofEpochMilli(
+                day + settings.outOfOrderness().toMillis() + Duration.ofMinutes(1).toMillis())
+            .toString();
     long first = Math.floorDiv(day, settings.slide().toMillis()) * 1000;
     for (int partition = 0; partition < partitions; partition++) {
       long number = first;
@@ -359,7 +448,10 @@ final class StatsRecount {
     return day;
   }
 
-  /** The partition the classified record of issue {@code id} goes to: keyed by the id, default partitioner. */
+  /**
+   * The partition the classified record of issue {@code id} goes to: keyed by the id, default
+   * partitioner.
+   */
   private int partitionOf(String id) {
     return Utils.toPositive(Utils.murmur2(id.getBytes(StandardCharsets.UTF_8))) % partitions;
   }
@@ -374,7 +466,8 @@ final class StatsRecount {
       }
       if (status / 100 != 2) {
         if (System.nanoTime() > deadline) {
-          throw new AssertionError("the receiver did not accept an event-time marker (last status " + status + ")");
+          throw new AssertionError(
+              "the receiver did not accept an event-time marker (last status " + status + ")");
         }
         Thread.sleep(500);
       }
@@ -393,7 +486,8 @@ final class StatsRecount {
     issue.put("created_at", at);
     issue.put("updated_at", at);
     issue.put("closed_at", null);
-    return Map.of("action", "opened", "issue", issue, "repository", Map.of("full_name", MARKER_REPO));
+    return Map.of(
+        "action", "opened", "issue", issue, "repository", Map.of("full_name", MARKER_REPO));
   }
 
   /** The classified issues in the graph. */
@@ -407,7 +501,9 @@ final class StatsRecount {
       }
       // Stored as a boolean, null when the text cannot tell; counted as TRUE, FALSE or UNKNOWN.
       JsonNode flag = i.path(Dimension.DISTRIBUTED_SPECIFIC.key());
-      categories.put(Dimension.DISTRIBUTED_SPECIFIC, Categories.ofFlag(flag.isBoolean() ? flag.asBoolean() : null));
+      categories.put(
+          Dimension.DISTRIBUTED_SPECIFIC,
+          Categories.ofFlag(flag.isBoolean() ? flag.asBoolean() : null));
       // the job counts a label below its confidence bar as UNKNOWN: so does the recount
       List<String> human = new ArrayList<>();
       i.path("humanGiven").forEach(h -> human.add(h.asText()));
@@ -420,8 +516,13 @@ final class StatsRecount {
       }
       out.add(
           new IssueFacts(
-              i.path("id").asText(), i.path("framework").asText(), textOrNull(i.path("frameworkVersion")), "deleted".equals(i.path("state").asText()),
-              i.path("createdAt").asLong(), i.path("stateVersion").asLong(), categories));
+              i.path("id").asText(),
+              i.path("framework").asText(),
+              textOrNull(i.path("frameworkVersion")),
+              "deleted".equals(i.path("state").asText()),
+              i.path("createdAt").asLong(),
+              i.path("stateVersion").asLong(),
+              categories));
     }
     return out;
   }
@@ -433,8 +534,13 @@ final class StatsRecount {
       JsonNode c = r.path("row").path(0);
       Key k =
           new Key(
-              c.path("framework").asText(), c.path("dimension").asText(), c.path("category").asText(), c.path("window").asText(),
-              longOrNull(c.path("windowStart")), longOrNull(c.path("windowEnd")), textOrNull(c.path("release")));
+              c.path("framework").asText(),
+              c.path("dimension").asText(),
+              c.path("category").asText(),
+              c.path("window").asText(),
+              longOrNull(c.path("windowStart")),
+              longOrNull(c.path("windowEnd")),
+              textOrNull(c.path("release")));
       if (out.put(k, c.path("count").asLong()) != null) {
         throw new AssertionError("two CategoryCount nodes for one count: " + k);
       }

@@ -18,10 +18,14 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** The recount and comparison behind the drills' statistics check, on hand-made graphs and counts. */
+/**
+ * The recount and comparison behind the drills' statistics check, on hand-made graphs and counts.
+ */
 class StatsRecountTest {
   /** One two-day window, daily buckets: small enough to write the expected counts out. */
-  private static final Settings SETTINGS = new Settings(List.of(Duration.ofDays(2)), Duration.ofDays(1), Duration.ofHours(6));
+  private static final Settings SETTINGS =
+      new Settings(List.of(Duration.ofDays(2)), Duration.ofDays(1), Duration.ofHours(6));
+
   private static final long JUNE_3 = at("2024-06-03T00:00:00Z");
   private static final long JUNE_10 = at("2024-06-10T00:00:00Z");
 
@@ -43,7 +47,10 @@ class StatsRecountTest {
     return Key.rolling("DeepSpeed", d, category, "P2D", e - Duration.ofDays(2).toMillis(), e);
   }
 
-  /** What the job writes for issues that entered on June 1st: the two windows holding that day, per dimension. */
+  /**
+   * What the job writes for issues that entered on June 1st: the two windows holding that day, per
+   * dimension.
+   */
   private static Map<Key, Long> june1st(long hangs, long crashes) {
     Map<Key, Long> stored = new HashMap<>();
     for (String end : List.of("2024-06-02T00:00:00Z", "2024-06-03T00:00:00Z")) {
@@ -81,7 +88,9 @@ class StatsRecountTest {
 
     assertFalse(c.agrees());
     assertEquals(
-        List.of("DeepSpeed symptom=HANG P2D [2024-06-01T00:00:00Z, 2024-06-03T00:00:00Z): stored 3, recount 2"), c.mismatches());
+        List.of(
+            "DeepSpeed symptom=HANG P2D [2024-06-01T00:00:00Z, 2024-06-03T00:00:00Z): stored 3, recount 2"),
+        c.mismatches());
     assertTrue(c.report().contains("stored 3, recount 2"), c.report());
   }
 
@@ -92,8 +101,16 @@ class StatsRecountTest {
 
     Comparison c = StatsRecount.compare(JUNE_1ST, lost, SETTINGS, JUNE_10);
 
-    assertTrue(c.mismatches().contains("DeepSpeed symptom=HANG P2D [2024-05-31T00:00:00Z, 2024-06-02T00:00:00Z): stored 1, recount 2"), c.report());
-    assertTrue(c.mismatches().contains("DeepSpeed symptom=CRASH P2D [2024-05-31T00:00:00Z, 2024-06-02T00:00:00Z): stored nothing, recount 1"), c.report());
+    assertTrue(
+        c.mismatches()
+            .contains(
+                "DeepSpeed symptom=HANG P2D [2024-05-31T00:00:00Z, 2024-06-02T00:00:00Z): stored 1, recount 2"),
+        c.report());
+    assertTrue(
+        c.mismatches()
+            .contains(
+                "DeepSpeed symptom=CRASH P2D [2024-05-31T00:00:00Z, 2024-06-02T00:00:00Z): stored nothing, recount 1"),
+        c.report());
   }
 
   @Test
@@ -103,13 +120,17 @@ class StatsRecountTest {
 
     Comparison c = StatsRecount.compare(JUNE_1ST, stale, SETTINGS, JUNE_10);
 
-    assertEquals(List.of("DeepSpeed symptom=OOM P2D [2024-05-31T00:00:00Z, 2024-06-02T00:00:00Z): stored 1, recount 0"), c.mismatches());
+    assertEquals(
+        List.of(
+            "DeepSpeed symptom=OOM P2D [2024-05-31T00:00:00Z, 2024-06-02T00:00:00Z): stored 1, recount 0"),
+        c.mismatches());
   }
 
   @Test
   void leavesOutWindowsTheWatermarkHasNotClosed() {
     Map<Key, Long> stored = june1st(2, 1);
-    stored.put(window(Dimension.SYMPTOM, "HANG", "2024-06-04T00:00:00Z"), 7L); // not emitted for good yet
+    stored.put(
+        window(Dimension.SYMPTOM, "HANG", "2024-06-04T00:00:00Z"), 7L); // not emitted for good yet
 
     assertTrue(StatsRecount.compare(JUNE_1ST, stored, SETTINGS, JUNE_3).agrees());
     assertFalse(StatsRecount.compare(JUNE_1ST, stored, SETTINGS, JUNE_10).agrees());
@@ -117,8 +138,10 @@ class StatsRecountTest {
 
   @Test
   void boundsAWindowThatCutsAnIssuesSpanAndPinsItInOneThatHoldsIt() {
-    // Opened on June 1st, closed on June 2nd: it entered its category on one of the two days, the graph cannot tell.
-    List<IssueFacts> issues = List.of(issue("acme/x#4", "HANG", "2024-06-01T08:00:00Z", "2024-06-02T08:00:00Z"));
+    // Opened on June 1st, closed on June 2nd: it entered its category on one of the two days, the
+    // graph cannot tell.
+    List<IssueFacts> issues =
+        List.of(issue("acme/x#4", "HANG", "2024-06-01T08:00:00Z", "2024-06-02T08:00:00Z"));
     Map<Key, Long> stored = new HashMap<>();
     for (Dimension d : StatDimensions.COUNTED) {
       String category = d == Dimension.SYMPTOM ? "HANG" : "UNKNOWN";
@@ -134,34 +157,63 @@ class StatsRecountTest {
 
     assertTrue(counted.agrees(), counted.report());
     assertTrue(enteredOnClose.agrees(), enteredOnClose.report());
-    assertEquals(List.of("DeepSpeed symptom=HANG P2D [2024-06-01T00:00:00Z, 2024-06-03T00:00:00Z): stored 2, recount 1"), doubled.mismatches());
+    assertEquals(
+        List.of(
+            "DeepSpeed symptom=HANG P2D [2024-06-01T00:00:00Z, 2024-06-03T00:00:00Z): stored 2, recount 1"),
+        doubled.mismatches());
   }
 
   @Test
   void requiresEveryIssueInAnExactCount() {
     // Open for a week: no two-day window holds its whole span, and it reports no release.
-    IssueFacts longLived = issue("acme/x#5", "HANG", "2024-06-01T08:00:00Z", "2024-06-08T08:00:00Z");
+    IssueFacts longLived =
+        issue("acme/x#5", "HANG", "2024-06-01T08:00:00Z", "2024-06-08T08:00:00Z");
     Map<Key, Long> none = Map.of();
 
     Comparison c = StatsRecount.compare(List.of(longLived), none, SETTINGS, JUNE_10);
     IssueFacts withRelease =
-        new IssueFacts(longLived.id(), longLived.framework(), "0.14.2", false, longLived.createdAt(), longLived.stateVersion(), longLived.categories());
+        new IssueFacts(
+            longLived.id(),
+            longLived.framework(),
+            "0.14.2",
+            false,
+            longLived.createdAt(),
+            longLived.stateVersion(),
+            longLived.categories());
     Comparison released = StatsRecount.compare(List.of(withRelease), none, SETTINGS, JUNE_10);
 
     assertTrue(c.mismatches().isEmpty(), "every window cuts its span: 0 is possible everywhere");
     assertEquals(StatDimensions.COUNTED.size(), c.uncounted().size());
     assertFalse(c.agrees());
     assertEquals(List.of(), released.uncounted());
-    assertTrue(released.mismatches().contains("DeepSpeed symptom=HANG release 0.14.2: stored nothing, recount 1"), released.report());
+    assertTrue(
+        released
+            .mismatches()
+            .contains("DeepSpeed symptom=HANG release 0.14.2: stored nothing, recount 1"),
+        released.report());
   }
 
   @Test
   void countsNothingForADeletedIssue() {
     IssueFacts deleted = JUNE_1ST.get(2);
-    deleted = new IssueFacts(deleted.id(), deleted.framework(), null, true, deleted.createdAt(), deleted.stateVersion(), deleted.categories());
+    deleted =
+        new IssueFacts(
+            deleted.id(),
+            deleted.framework(),
+            null,
+            true,
+            deleted.createdAt(),
+            deleted.stateVersion(),
+            deleted.categories());
 
-    Comparison c = StatsRecount.compare(List.of(JUNE_1ST.get(0), JUNE_1ST.get(1), deleted), june1st(2, 1), SETTINGS, JUNE_10);
+    Comparison c =
+        StatsRecount.compare(
+            List.of(JUNE_1ST.get(0), JUNE_1ST.get(1), deleted), june1st(2, 1), SETTINGS, JUNE_10);
 
-    assertTrue(c.mismatches().contains("DeepSpeed symptom=CRASH P2D [2024-06-01T00:00:00Z, 2024-06-03T00:00:00Z): stored 1, recount 0"), c.report());
+    assertTrue(
+        c.mismatches()
+            .contains(
+                "DeepSpeed symptom=CRASH P2D [2024-06-01T00:00:00Z, 2024-06-03T00:00:00Z): stored 1, recount 0"),
+        c.report());
   }
 }

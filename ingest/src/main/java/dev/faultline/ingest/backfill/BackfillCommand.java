@@ -44,8 +44,8 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code faultline backfill}: history into the raw delivery topic through the same envelope, keys and idempotency
- * as live deliveries.
+ * {@code faultline backfill}: history into the raw delivery topic through the same envelope, keys
+ * and idempotency as live deliveries.
  *
  * <pre>
  * backfill gharchive [--repos a/b,c/d] FILE...          GH Archive hourly files (*.json.gz)
@@ -90,7 +90,10 @@ public final class BackfillCommand extends CliCommand {
     this.sleeper = sleeper;
   }
 
-  /** Entry for the launcher: real Kafka, real GitHub, the process environment. Returns the exit code. */
+  /**
+   * Entry for the launcher: real Kafka, real GitHub, the process environment. Returns the exit
+   * code.
+   */
   public static int run(String[] args, PrintStream out, PrintStream err) {
     return launcher().execute(args, out, err);
   }
@@ -99,15 +102,16 @@ public final class BackfillCommand extends CliCommand {
   public static BackfillCommand launcher() {
     Map<String, String> env = System.getenv();
     return new BackfillCommand(
-            env,
-            (servers, topic) -> kafkaPublisher(servers, topic, env),
-            HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NORMAL).build(),
-            Clock.systemUTC(),
-            Sleeper.SYSTEM);
+        env,
+        (servers, topic) -> kafkaPublisher(servers, topic, env),
+        HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NORMAL).build(),
+        Clock.systemUTC(),
+        Sleeper.SYSTEM);
   }
 
   /** A producer tuned for bulk: {@code acks=all}, idempotent, batched and compressed. */
-  public static DeliveryPublisher kafkaPublisher(String bootstrapServers, String topic, Map<String, String> env) {
+  public static DeliveryPublisher kafkaPublisher(
+      String bootstrapServers, String topic, Map<String, String> env) {
     Map<String, Object> props = new HashMap<>();
     props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
     props.put(ProducerConfig.ACKS_CONFIG, "all");
@@ -119,10 +123,15 @@ public final class BackfillCommand extends CliCommand {
     props.put(ProducerConfig.CLIENT_ID_CONFIG, "faultline-backfill");
     props.putAll(IngestConfig.producerPropertiesFromEnvironment(env));
     return new KafkaDeliveryPublisher(
-        new KafkaProducer<>(props, new StringSerializer(), new ByteArraySerializer()), topic, Duration.ofSeconds(30));
+        new KafkaProducer<>(props, new StringSerializer(), new ByteArraySerializer()),
+        topic,
+        Duration.ofSeconds(30));
   }
 
-  /** Runs {@code args} (with or without a leading {@code backfill}); 0 done, 1 failed, 2 usage error. */
+  /**
+   * Runs {@code args} (with or without a leading {@code backfill}); 0 done, 1 failed, 2 usage
+   * error.
+   */
   public int execute(String[] args, PrintStream out, PrintStream err) {
     List<String> rest = new ArrayList<>(List.of(args));
     if (!rest.isEmpty() && rest.get(0).equals("backfill")) {
@@ -137,8 +146,13 @@ public final class BackfillCommand extends CliCommand {
     commandLine.addSubcommand(new GhArchiveSource());
     commandLine.addSubcommand(new GitHubSource());
     commandLine.addSubcommand(new GitSource());
-    commandLine.getSubcommands().get("gharchive").getCommandSpec().usageMessage()
-        .footer("%nDefault repositories: " + String.join(",", RepositoryFilter.DEFAULT_REPOSITORIES));
+    commandLine
+        .getSubcommands()
+        .get("gharchive")
+        .getCommandSpec()
+        .usageMessage()
+        .footer(
+            "%nDefault repositories: " + String.join(",", RepositoryFilter.DEFAULT_REPOSITORIES));
     return commandLine;
   }
 
@@ -149,9 +163,13 @@ public final class BackfillCommand extends CliCommand {
 
   /** The options of every source. */
   static final class Common {
-    @Option(names = "--bootstrap-servers", paramLabel = "H:P",
-        description = "Kafka (default $FAULTLINE_KAFKA_BOOTSTRAP_SERVERS or " + IngestConfig.DEFAULT_BOOTSTRAP_SERVERS
-            + "); FAULTLINE_KAFKA_PRODUCER_* variables pass producer settings (e.g. SASL_SSL)")
+    @Option(
+        names = "--bootstrap-servers",
+        paramLabel = "H:P",
+        description =
+            "Kafka (default $FAULTLINE_KAFKA_BOOTSTRAP_SERVERS or "
+                + IngestConfig.DEFAULT_BOOTSTRAP_SERVERS
+                + "); FAULTLINE_KAFKA_PRODUCER_* variables pass producer settings (e.g. SASL_SSL)")
     String bootstrapServers;
 
     @Option(names = "--topic", paramLabel = "NAME", description = "delivery topic")
@@ -166,7 +184,9 @@ public final class BackfillCommand extends CliCommand {
         return Options.parseDate("", value);
       } catch (IllegalArgumentException e) {
         throw new CommandLine.TypeConversionException(
-            "must be a date (2024-01-31) or an instant (2024-01-31T12:00:00Z), not '" + value + "'");
+            "must be a date (2024-01-31) or an instant (2024-01-31T12:00:00Z), not '"
+                + value
+                + "'");
       }
     }
   }
@@ -194,8 +214,11 @@ public final class BackfillCommand extends CliCommand {
 
   private Options options(Common common) {
     Options o = new Options();
-    o.bootstrapServers = common.bootstrapServers != null ? common.bootstrapServers
-        : env.getOrDefault(IngestConfig.ENV_BOOTSTRAP_SERVERS, IngestConfig.DEFAULT_BOOTSTRAP_SERVERS);
+    o.bootstrapServers =
+        common.bootstrapServers != null
+            ? common.bootstrapServers
+            : env.getOrDefault(
+                IngestConfig.ENV_BOOTSTRAP_SERVERS, IngestConfig.DEFAULT_BOOTSTRAP_SERVERS);
     o.topic = common.topic;
     return o;
   }
@@ -211,11 +234,17 @@ public final class BackfillCommand extends CliCommand {
   final class GhArchiveSource extends CliCommand {
     @Mixin Common common;
 
-    @Option(names = "--repos", paramLabel = "A/B,C/D", split = ",",
+    @Option(
+        names = "--repos",
+        paramLabel = "A/B,C/D",
+        split = ",",
         description = "repositories to keep (default: the tracked ones, below)")
     List<String> repos = new ArrayList<>();
 
-    @Parameters(paramLabel = "FILE", arity = "1..*", description = "GH Archive hourly files (*.json.gz)")
+    @Parameters(
+        paramLabel = "FILE",
+        arity = "1..*",
+        description = "GH Archive hourly files (*.json.gz)")
     List<Path> files = new ArrayList<>();
 
     @Override
@@ -238,18 +267,31 @@ public final class BackfillCommand extends CliCommand {
   final class GitHubSource extends CliCommand {
     @Mixin Common common;
 
-    @Option(names = "--repo", paramLabel = "OWNER/NAME", required = true, description = "repository (repeatable)")
+    @Option(
+        names = "--repo",
+        paramLabel = "OWNER/NAME",
+        required = true,
+        description = "repository (repeatable)")
     List<String> repos = new ArrayList<>();
 
-    @Option(names = "--since", paramLabel = "DATE", converter = DateConverter.class,
-        description = "only items updated since DATE (2024-01-31 or 2024-01-31T12:00:00Z); default: since the last"
-            + " completed run")
+    @Option(
+        names = "--since",
+        paramLabel = "DATE",
+        converter = DateConverter.class,
+        description =
+            "only items updated since DATE (2024-01-31 or 2024-01-31T12:00:00Z); default: since the last"
+                + " completed run")
     Instant since;
 
-    @Option(names = "--api-url", paramLabel = "URL", description = "API base (GHES: https://HOST/api/v3)")
+    @Option(
+        names = "--api-url",
+        paramLabel = "URL",
+        description = "API base (GHES: https://HOST/api/v3)")
     URI apiUrl = URI.create("https://api.github.com");
 
-    @Option(names = "--checkpoint", paramLabel = "FILE",
+    @Option(
+        names = "--checkpoint",
+        paramLabel = "FILE",
         description = "progress file (default .faultline/backfill/github-checkpoint.properties)")
     Path checkpoint;
 
@@ -277,38 +319,61 @@ public final class BackfillCommand extends CliCommand {
   final class GitSource extends CliCommand {
     @Mixin Common common;
 
-    @Option(names = "--repo", paramLabel = "OWNER/NAME", required = true,
+    @Option(
+        names = "--repo",
+        paramLabel = "OWNER/NAME",
+        required = true,
         description = "the GitHub repository GIT_DIR is a clone of")
     List<String> repos = new ArrayList<>();
 
-    @Option(names = "--since", paramLabel = "DATE", converter = DateConverter.class,
+    @Option(
+        names = "--since",
+        paramLabel = "DATE",
+        converter = DateConverter.class,
         description = "changes committed (tags dated) since DATE; default: from the first commit")
     Instant since;
 
-    @Option(names = "--until", paramLabel = "DATE", converter = DateConverter.class,
+    @Option(
+        names = "--until",
+        paramLabel = "DATE",
+        converter = DateConverter.class,
         description = "changes committed before DATE; default: up to the branch's tip")
     Instant until;
 
-    @Option(names = "--branch", paramLabel = "NAME", description = "a branch other than the default one (HEAD, else main or master)")
+    @Option(
+        names = "--branch",
+        paramLabel = "NAME",
+        description = "a branch other than the default one (HEAD, else main or master)")
     String branch;
 
-    @Option(names = "--tag-pattern", paramLabel = "REGEX",
-        description = "release tags (regex on the whole name); default per framework: v0.16.4-like tags for DeepSpeed,"
-            + " core_v0.10.0 and v2.5 for Megatron-LM, v?N.N[.N][rcN] otherwise")
+    @Option(
+        names = "--tag-pattern",
+        paramLabel = "REGEX",
+        description =
+            "release tags (regex on the whole name); default per framework: v0.16.4-like tags for DeepSpeed,"
+                + " core_v0.10.0 and v2.5 for Megatron-LM, v?N.N[.N][rcN] otherwise")
     String tagPattern;
 
     @Option(names = "--dry-run", description = "read and count, publish nothing")
     boolean dryRun;
 
-    @Option(names = "--checkpoint", paramLabel = "FILE",
+    @Option(
+        names = "--checkpoint",
+        paramLabel = "FILE",
         description = "progress file (default .faultline/backfill/git-checkpoint.properties)")
     Path checkpoint;
 
-    @Option(names = "--checkpoint-every", paramLabel = "N", description = "changes between checkpoints")
+    @Option(
+        names = "--checkpoint-every",
+        paramLabel = "N",
+        description = "changes between checkpoints")
     int checkpointEvery = 500;
 
-    @Option(names = "--threads", paramLabel = "N",
-        description = "threads diffing commits, each with its own reader (default: cores, at most 4)")
+    @Option(
+        names = "--threads",
+        paramLabel = "N",
+        description =
+            "threads diffing commits, each with its own reader (default: cores, at most 4)")
     int threads = Math.max(1, Math.min(4, Runtime.getRuntime().availableProcessors()));
 
     @Parameters(paramLabel = "GIT_DIR", arity = "0..*", description = "the clone")
@@ -320,7 +385,10 @@ public final class BackfillCommand extends CliCommand {
         throw usageError("--threads must be a number from 1 to 64, not '" + threads + "'");
       }
       if (checkpointEvery < 1) {
-        throw usageError("--checkpoint-every must be a positive number of changes, not '" + checkpointEvery + "'");
+        throw usageError(
+            "--checkpoint-every must be a positive number of changes, not '"
+                + checkpointEvery
+                + "'");
       }
       Options o = options(common);
       o.repos.addAll(repos);
@@ -348,7 +416,8 @@ public final class BackfillCommand extends CliCommand {
       }
       totalBytes += Files.size(f);
     }
-    RepositoryFilter filter = o.repos.isEmpty() ? RepositoryFilter.defaults() : RepositoryFilter.of(o.repos);
+    RepositoryFilter filter =
+        o.repos.isEmpty() ? RepositoryFilter.defaults() : RepositoryFilter.of(o.repos);
     GhArchiveReader reader = new GhArchiveReader(mapper, filter, clock);
     Progress progress = Progress.forConsole("gharchive", out);
     long started = System.nanoTime();
@@ -389,7 +458,9 @@ public final class BackfillCommand extends CliCommand {
 
   private static InputStream open(Path f, InputStream raw) throws IOException {
     InputStream buffered = new BufferedInputStream(raw, 1 << 16);
-    return f.getFileName().toString().endsWith(".gz") ? new GZIPInputStream(buffered, 1 << 16) : buffered;
+    return f.getFileName().toString().endsWith(".gz")
+        ? new GZIPInputStream(buffered, 1 << 16)
+        : buffered;
   }
 
   private int github(Options o, PrintStream out) throws IOException, InterruptedException {
@@ -398,13 +469,16 @@ public final class BackfillCommand extends CliCommand {
     }
     RepositoryFilter.of(o.repos); // validates the names
     Checkpoint checkpoint =
-        Checkpoint.load(o.checkpoint.orElse(Path.of(".faultline", "backfill", "github-checkpoint.properties")));
+        Checkpoint.load(
+            o.checkpoint.orElse(Path.of(".faultline", "backfill", "github-checkpoint.properties")));
     GitHubApi api = new GitHubApi(http, o.apiUrl, env.get("GITHUB_TOKEN"), mapper, clock, sleeper);
     try (DeliveryPublisher publisher = publishers.apply(o.bootstrapServers, o.topic)) {
       for (String repo : o.repos) {
         Publishing sink = new Publishing(publisher, 1_000, Duration.ofMinutes(2));
         Progress progress = Progress.forConsole("github " + repo, out);
-        long n = new GitHubRestBackfill(api, mapper, checkpoint, clock).run(repo, o.since, sink, progress);
+        long n =
+            new GitHubRestBackfill(api, mapper, checkpoint, clock)
+                .run(repo, o.since, sink, progress);
         progress.finish(n);
         out.printf("github: %s: %d deliveries published to %s%n", repo, n, o.topic);
       }
@@ -414,7 +488,8 @@ public final class BackfillCommand extends CliCommand {
 
   private int git(Options o, PrintStream out) throws IOException {
     if (o.repos.size() != 1) {
-      throw new UsageException("git needs exactly one --repo OWNER/NAME (the repository GIT_DIR is a clone of)");
+      throw new UsageException(
+          "git needs exactly one --repo OWNER/NAME (the repository GIT_DIR is a clone of)");
     }
     String repo = o.repos.get(0).trim();
     try {
@@ -430,7 +505,10 @@ public final class BackfillCommand extends CliCommand {
     }
     ReleaseTagPatterns tags;
     try {
-      tags = o.tagPattern.map(ReleaseTagPatterns::of).orElseGet(() -> ReleaseTagPatterns.forRepository(repo));
+      tags =
+          o.tagPattern
+              .map(ReleaseTagPatterns::of)
+              .orElseGet(() -> ReleaseTagPatterns.forRepository(repo));
     } catch (IllegalArgumentException e) {
       throw new UsageException(e.getMessage());
     }
@@ -460,7 +538,9 @@ public final class BackfillCommand extends CliCommand {
                 .run(range, tags, countingSink(), progress);
       } else {
         Checkpoint checkpoint =
-            Checkpoint.load(o.checkpoint.orElse(Path.of(".faultline", "backfill", "git-checkpoint.properties")));
+            Checkpoint.load(
+                o.checkpoint.orElse(
+                    Path.of(".faultline", "backfill", "git-checkpoint.properties")));
         try (DeliveryPublisher publisher = publishers.apply(o.bootstrapServers, o.topic)) {
           Publishing publishing = new Publishing(publisher, 2_000, Duration.ofMinutes(2));
           GitBackfill.Sink sink =
@@ -476,7 +556,8 @@ public final class BackfillCommand extends CliCommand {
                 }
               };
           counts =
-              new GitBackfill(reader, deliveries, Optional.of(checkpoint), repo, o.checkpointEvery, helpers)
+              new GitBackfill(
+                      reader, deliveries, Optional.of(checkpoint), repo, o.checkpointEvery, helpers)
                   .run(range, tags, sink, progress);
         }
       }
@@ -579,10 +660,15 @@ public final class BackfillCommand extends CliCommand {
 
     static Instant parseDate(String option, String v) {
       try {
-        return v.length() == 10 ? LocalDate.parse(v).atStartOfDay(ZoneOffset.UTC).toInstant() : Instant.parse(v);
+        return v.length() == 10
+            ? LocalDate.parse(v).atStartOfDay(ZoneOffset.UTC).toInstant()
+            : Instant.parse(v);
       } catch (DateTimeParseException e) {
         throw new IllegalArgumentException(
-            option + " must be a date (2024-01-31) or an instant (2024-01-31T12:00:00Z), not '" + v + "'");
+            option
+                + " must be a date (2024-01-31) or an instant (2024-01-31T12:00:00Z), not '"
+                + v
+                + "'");
       }
     }
   }

@@ -11,9 +11,9 @@ import java.util.Optional;
 import java.util.Properties;
 
 /**
- * Where a REST backfill got to, in a small properties file replaced atomically after every acknowledged page: the
- * next page of the listing in progress, the listings done, and when the last complete run started (the next run's
- * default {@code since}).
+ * Where a REST backfill got to, in a small properties file replaced atomically after every
+ * acknowledged page: the next page of the listing in progress, the listings done, and when the last
+ * complete run started (the next run's default {@code since}).
  */
 public final class Checkpoint {
   private final Path file;

@@ -17,15 +17,16 @@ import java.time.temporal.ChronoUnit;
 import java.util.function.Consumer;
 
 /**
- * Reads GH Archive hourly files (gzipped, one event per line) as webhook-shaped deliveries, streaming: one event at
- * a time, and the payload of an event is only built when its type and repository are wanted.
+ * Reads GH Archive hourly files (gzipped, one event per line) as webhook-shaped deliveries,
+ * streaming: one event at a time, and the payload of an event is only built when its type and
+ * repository are wanted.
  *
- * <p>The event types of {@link UsedEvent}'s table ({@code IssuesEvent}, {@code IssueCommentEvent}, {@code
- * PullRequestEvent}, {@code ReleaseEvent}) become deliveries of its events ({@code issues}, …): the GH Archive
- * {@code payload} plus {@code repository} (from {@code repo}: {@code full_name}, {@code id}), {@code sender} (from
- * {@code actor}) and {@code organization} (from {@code org}) where the payload lacks them, and a {@code _backfill}
- * object with the archive's event id and {@code created_at}. The delivery id is {@code gharchive-<event id>}, so a
- * replayed file dedupes.
+ * <p>The event types of {@link UsedEvent}'s table ({@code IssuesEvent}, {@code IssueCommentEvent},
+ * {@code PullRequestEvent}, {@code ReleaseEvent}) become deliveries of its events ({@code issues},
+ * …): the GH Archive {@code payload} plus {@code repository} (from {@code repo}: {@code full_name},
+ * {@code id}), {@code sender} (from {@code actor}) and {@code organization} (from {@code org})
+ * where the payload lacks them, and a {@code _backfill} object with the archive's event id and
+ * {@code created_at}. The delivery id is {@code gharchive-<event id>}, so a replayed file dedupes.
  */
 public final class GhArchiveReader {
   private final ObjectMapper mapper;
@@ -55,7 +56,8 @@ public final class GhArchiveReader {
       JsonToken token;
       while ((token = p.nextToken()) != null) {
         if (token != JsonToken.START_OBJECT) {
-          throw new IOException("Expected one JSON object per line, found " + token + " at " + p.currentLocation());
+          throw new IOException(
+              "Expected one JSON object per line, found " + token + " at " + p.currentLocation());
         }
         events++;
         BackfillDelivery d = readEvent(p);
@@ -98,10 +100,22 @@ public final class GhArchiveReader {
         default -> p.skipChildren();
       }
     }
-    if (skip || type == null || repo == null || payload == null || !payload.isObject() || id == null) {
+    if (skip
+        || type == null
+        || repo == null
+        || payload == null
+        || !payload.isObject()
+        || id == null) {
       return null;
     }
-    return toDelivery(id, UsedEvent.ofArchiveType(type).orElseThrow().eventName(), createdAt, repo, actor, org, (ObjectNode) payload);
+    return toDelivery(
+        id,
+        UsedEvent.ofArchiveType(type).orElseThrow().eventName(),
+        createdAt,
+        repo,
+        actor,
+        org,
+        (ObjectNode) payload);
   }
 
   private static JsonNode skipValue(JsonParser p) throws IOException {
@@ -110,7 +124,13 @@ public final class GhArchiveReader {
   }
 
   private BackfillDelivery toDelivery(
-      String id, String event, String createdAt, JsonNode repo, JsonNode actor, JsonNode org, ObjectNode payload)
+      String id,
+      String event,
+      String createdAt,
+      JsonNode repo,
+      JsonNode actor,
+      JsonNode org,
+      ObjectNode payload)
       throws IOException {
     String fullName = repo.path("name").asText();
     if (!payload.has("repository")) {

@@ -11,6 +11,8 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ExecutionException;
@@ -18,8 +20,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.Locale;
-import java.util.Optional;
 import java.util.function.Consumer;
 import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.lib.Ref;
@@ -27,14 +27,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Backfills the fix history of one local clone: its release tags, then every merged change of the first-parent
- * history of the default branch, oldest first, through the delivery topic.
+ * Backfills the fix history of one local clone: its release tags, then every merged change of the
+ * first-parent history of the default branch, oldest first, through the delivery topic.
  *
- * <p>Resumable: after every {@value #CHECKPOINT_EVERY} changes (all acknowledged by Kafka) the checkpoint records the
- * last commit sent; an interrupted run started again with the same range continues after it. Changes sent after the
- * last checkpoint are sent again, with the same delivery ids and payloads, which the pipeline and the graph absorb
- * (newest state by {@code updated_at}, MERGE on keys). A completed run clears its checkpoint: running it again sends
- * the history again, and the graph does not change.
+ * <p>Resumable: after every {@value #CHECKPOINT_EVERY} changes (all acknowledged by Kafka) the
+ * checkpoint records the last commit sent; an interrupted run started again with the same range
+ * continues after it. Changes sent after the last checkpoint are sent again, with the same delivery
+ * ids and payloads, which the pipeline and the graph absorb (newest state by {@code updated_at},
+ * MERGE on keys). A completed run clears its checkpoint: running it again sends the history again,
+ * and the graph does not change.
  */
 public final class GitBackfill {
   private static final Logger LOG = LoggerFactory.getLogger(GitBackfill.class);
@@ -64,7 +65,10 @@ public final class GitBackfill {
    */
   public record Range(Optional<Instant> since, Optional<Instant> until, Optional<String> branch) {
     String fingerprint() {
-      return since.map(Instant::toString).orElse("-") + "|" + until.map(Instant::toString).orElse("-") + "|"
+      return since.map(Instant::toString).orElse("-")
+          + "|"
+          + until.map(Instant::toString).orElse("-")
+          + "|"
           + branch.orElse("-");
     }
   }
@@ -87,7 +91,10 @@ public final class GitBackfill {
       long additions,
       long deletions) {}
 
-  /** The range has no commits: nothing to backfill, most likely a mistake in --since/--until or the path. */
+  /**
+   * The range has no commits: nothing to backfill, most likely a mistake in --since/--until or the
+   * path.
+   */
   public static final class EmptyRangeException extends IOException {
     EmptyRangeException(String message) {
       super(message);
@@ -97,8 +104,8 @@ public final class GitBackfill {
   private final GitHistoryReader reader;
 
   /**
-   * The merged changes of the commits from {@code start} on, in order: read by this thread alone, or by a pool of
-   * threads each with its own reader, a bounded window ahead of the one sending.
+   * The merged changes of the commits from {@code start} on, in order: read by this thread alone,
+   * or by a pool of threads each with its own reader, a bounded window ahead of the one sending.
    */
   private final class Reads implements AutoCloseable {
     private final List<ObjectId> commits;
@@ -172,6 +179,7 @@ public final class GitBackfill {
       }
     }
   }
+
   private final GitDeliveries deliveries;
   private final Optional<Checkpoint> checkpoint;
   private final String repo;
@@ -181,14 +189,18 @@ public final class GitBackfill {
   /**
    * @param checkpoint empty for a dry run (nothing is recorded)
    */
-  public GitBackfill(GitHistoryReader reader, GitDeliveries deliveries, Optional<Checkpoint> checkpoint, String repo) {
+  public GitBackfill(
+      GitHistoryReader reader,
+      GitDeliveries deliveries,
+      Optional<Checkpoint> checkpoint,
+      String repo) {
     this(reader, deliveries, checkpoint, repo, CHECKPOINT_EVERY, List.of());
   }
 
   /**
    * @param checkpointEvery changes between checkpoints
-   * @param helpers more readers of the same clone: commits are then read (diffed) by {@code 1 + helpers.size()}
-   *     threads, each with its own reader, and still sent in history order
+   * @param helpers more readers of the same clone: commits are then read (diffed) by {@code 1 +
+   *     helpers.size()} threads, each with its own reader, and still sent in history order
    */
   public GitBackfill(
       GitHistoryReader reader,
@@ -205,14 +217,18 @@ public final class GitBackfill {
     this.helpers = List.copyOf(helpers);
   }
 
-  public Counts run(Range range, ReleaseTagPatterns tagPatterns, Sink sink, Progress progress) throws IOException {
+  public Counts run(Range range, ReleaseTagPatterns tagPatterns, Sink sink, Progress progress)
+      throws IOException {
     String prefix = "git." + repo.toLowerCase(Locale.ROOT) + ".";
     Ref branch = reader.defaultBranch(range.branch());
     List<ObjectId> commits = reader.firstParentHistory(branch, range.since(), range.until());
     if (commits.isEmpty()) {
       throw new EmptyRangeException(
-          "no commits on " + branch.getName() + range.since().map(s -> " since " + s).orElse("")
-              + range.until().map(u -> " before " + u).orElse("") + ": nothing to backfill");
+          "no commits on "
+              + branch.getName()
+              + range.since().map(s -> " since " + s).orElse("")
+              + range.until().map(u -> " before " + u).orElse("")
+              + ": nothing to backfill");
     }
     int start = 0;
     if (checkpoint.isPresent()) {
@@ -222,9 +238,17 @@ public final class GitBackfill {
         int at = commits.indexOf(ObjectId.fromString(last.get()));
         if (at >= 0) {
           start = at + 1;
-          LOG.info("Resuming {} after {} ({} of {} changes already sent)", repo, last.get(), start, commits.size());
+          LOG.info(
+              "Resuming {} after {} ({} of {} changes already sent)",
+              repo,
+              last.get(),
+              start,
+              commits.size());
         } else {
-          LOG.info("The checkpoint's commit {} is not in the range any more: starting {} afresh", last.get(), repo);
+          LOG.info(
+              "The checkpoint's commit {} is not in the range any more: starting {} afresh",
+              last.get(),
+              repo);
         }
       }
       cp.removePrefix(prefix);
@@ -296,7 +320,20 @@ public final class GitBackfill {
       checkpoint.get().save();
     }
     return new Counts(
-        branch.getName(), commits.size(), start, changes, squash, merge, direct, withRefs, refs, releases, skipped,
-        lenient, files, additions, deletions);
+        branch.getName(),
+        commits.size(),
+        start,
+        changes,
+        squash,
+        merge,
+        direct,
+        withRefs,
+        refs,
+        releases,
+        skipped,
+        lenient,
+        files,
+        additions,
+        deletions);
   }
 }

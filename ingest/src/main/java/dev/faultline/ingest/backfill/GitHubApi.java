@@ -17,9 +17,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A small GitHub REST client: JSON pages, {@code Link} pagination, and the rate limit honoured: when
- * {@code X-RateLimit-Remaining} reaches 0 it sleeps until {@code X-RateLimit-Reset}; a 403/429 rate-limit answer is
- * retried after the reset (or {@code Retry-After}); 5xx answers are retried with back-off.
+ * A small GitHub REST client: JSON pages, {@code Link} pagination, and the rate limit honoured:
+ * when {@code X-RateLimit-Remaining} reaches 0 it sleeps until {@code X-RateLimit-Reset}; a 403/429
+ * rate-limit answer is retried after the reset (or {@code Retry-After}); 5xx answers are retried
+ * with back-off.
  */
 public final class GitHubApi {
   private static final Logger LOG = LoggerFactory.getLogger(GitHubApi.class);
@@ -41,7 +42,13 @@ public final class GitHubApi {
    * @param baseUrl {@code https://api.github.com} or a GHES / test server
    * @param token a GitHub token, or null for anonymous access (60 requests an hour)
    */
-  public GitHubApi(HttpClient http, URI baseUrl, String token, ObjectMapper mapper, Clock clock, Sleeper sleeper) {
+  public GitHubApi(
+      HttpClient http,
+      URI baseUrl,
+      String token,
+      ObjectMapper mapper,
+      Clock clock,
+      Sleeper sleeper) {
     this.http = http;
     this.baseUrl = baseUrl;
     this.token = token;
@@ -68,11 +75,13 @@ public final class GitHubApi {
       if (token != null && !token.isBlank()) {
         request.header("Authorization", "Bearer " + token);
       }
-      HttpResponse<byte[]> response = http.send(request.GET().build(), HttpResponse.BodyHandlers.ofByteArray());
+      HttpResponse<byte[]> response =
+          http.send(request.GET().build(), HttpResponse.BodyHandlers.ofByteArray());
       int status = response.statusCode();
       Optional<Long> remaining = header(response, "X-RateLimit-Remaining");
       Optional<Long> reset = header(response, "X-RateLimit-Reset");
-      if ((status == 403 || status == 429) && (remaining.orElse(-1L) == 0 || header(response, "Retry-After").isPresent())) {
+      if ((status == 403 || status == 429)
+          && (remaining.orElse(-1L) == 0 || header(response, "Retry-After").isPresent())) {
         Duration wait =
             header(response, "Retry-After")
                 .map(Duration::ofSeconds)
@@ -82,7 +91,11 @@ public final class GitHubApi {
         continue;
       }
       if (status >= 500 && attempt < MAX_ATTEMPTS) {
-        LOG.warn("GitHub answered {} for {}; retrying in {} s", status, url.getPath(), backoff.toSeconds());
+        LOG.warn(
+            "GitHub answered {} for {}; retrying in {} s",
+            status,
+            url.getPath(),
+            backoff.toSeconds());
         sleeper.sleep(backoff);
         backoff = backoff.multipliedBy(2);
         continue;
@@ -91,8 +104,11 @@ public final class GitHubApi {
         throw new IOException("GitHub refused the token (401): set GITHUB_TOKEN to a valid token");
       }
       if (status == 404) {
-        throw new IOException("GitHub has no " + url.getPath() + " (404): check the repository name and that"
-            + " GITHUB_TOKEN can read it");
+        throw new IOException(
+            "GitHub has no "
+                + url.getPath()
+                + " (404): check the repository name and that"
+                + " GITHUB_TOKEN can read it");
       }
       if (status / 100 != 2) {
         throw new IOException("GitHub answered " + status + " for " + url.getPath());
@@ -119,7 +135,8 @@ public final class GitHubApi {
   }
 
   private Duration untilReset(long resetEpochSeconds) {
-    Duration d = Duration.between(clock.instant(), Instant.ofEpochSecond(resetEpochSeconds)).plusSeconds(1);
+    Duration d =
+        Duration.between(clock.instant(), Instant.ofEpochSecond(resetEpochSeconds)).plusSeconds(1);
     return d.isNegative() ? Duration.ofSeconds(1) : d;
   }
 

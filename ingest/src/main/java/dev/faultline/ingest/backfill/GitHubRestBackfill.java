@@ -23,15 +23,17 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Backfills one repository from the GitHub REST API as webhook-shaped deliveries: releases, issues, pull requests
- * and issue comments (repository-wide listing, which also covers pull request conversations), each listing paged
- * through {@code Link} headers and resumable from a {@link Checkpoint} saved after every acknowledged page.
+ * Backfills one repository from the GitHub REST API as webhook-shaped deliveries: releases, issues,
+ * pull requests and issue comments (repository-wide listing, which also covers pull request
+ * conversations), each listing paged through {@code Link} headers and resumable from a {@link
+ * Checkpoint} saved after every acknowledged page.
  *
- * <p>Delivery ids are {@code rest-<kind>-<id>-<updated_at>}: a re-run over unchanged items dedupes, a changed item
- * is a new delivery. Items reach the raw topic in the shape of the matching webhook payload: {@code issues}
- * ({@code opened} or {@code closed} by state), {@code pull_request} (same), {@code issue_comment}
- * ({@code created}, with the issue's number) and {@code release} ({@code published}, or {@code created} for drafts),
- * with the repository object from {@code GET /repos/{owner}/{repo}} and a {@code _backfill} marker.
+ * <p>Delivery ids are {@code rest-<kind>-<id>-<updated_at>}: a re-run over unchanged items dedupes,
+ * a changed item is a new delivery. Items reach the raw topic in the shape of the matching webhook
+ * payload: {@code issues} ({@code opened} or {@code closed} by state), {@code pull_request} (same),
+ * {@code issue_comment} ({@code created}, with the issue's number) and {@code release} ({@code
+ * published}, or {@code created} for drafts), with the repository object from {@code GET
+ * /repos/{owner}/{repo}} and a {@code _backfill} marker.
  */
 public final class GitHubRestBackfill {
   private static final Logger LOG = LoggerFactory.getLogger(GitHubRestBackfill.class);
@@ -50,7 +52,8 @@ public final class GitHubRestBackfill {
   private final Checkpoint checkpoint;
   private final Clock clock;
 
-  public GitHubRestBackfill(GitHubApi api, ObjectMapper mapper, Checkpoint checkpoint, Clock clock) {
+  public GitHubRestBackfill(
+      GitHubApi api, ObjectMapper mapper, Checkpoint checkpoint, Clock clock) {
     this.api = api;
     this.mapper = mapper;
     this.checkpoint = checkpoint;
@@ -85,9 +88,13 @@ public final class GitHubRestBackfill {
                 : checkpoint.get(prefix + "completed").map(Instant::parse);
     checkpoint.put(prefix + "run.started", started.toString());
     effectiveSince.ifPresentOrElse(
-        s -> checkpoint.put(prefix + "run.since", s.toString()), () -> checkpoint.remove(prefix + "run.since"));
+        s -> checkpoint.put(prefix + "run.since", s.toString()),
+        () -> checkpoint.remove(prefix + "run.since"));
     checkpoint.save();
-    LOG.info("Backfilling {} from the GitHub API{}", repo, effectiveSince.map(s -> " since " + s).orElse(""));
+    LOG.info(
+        "Backfilling {} from the GitHub API{}",
+        repo,
+        effectiveSince.map(s -> " since " + s).orElse(""));
 
     ObjectNode repository = (ObjectNode) api.get(api.resolve("/repos/" + repo)).body();
     long count = 0;
@@ -99,15 +106,22 @@ public final class GitHubRestBackfill {
         continue;
       }
       URI url =
-          checkpoint.get(key + ".next").map(URI::create).orElseGet(() -> firstPage(listing, repo, effectiveSince));
+          checkpoint
+              .get(key + ".next")
+              .map(URI::create)
+              .orElseGet(() -> firstPage(listing, repo, effectiveSince));
       while (true) {
         GitHubApi.Page page = api.get(url);
         boolean reachedSince = false;
         for (JsonNode item : page.body()) {
           Optional<Instant> updated =
-              firstText(item, "updated_at", "published_at", "created_at").flatMap(GitHubRestBackfill::instant);
-          if (effectiveSince.isPresent() && updated.isPresent() && updated.get().isBefore(effectiveSince.get())) {
-            // Releases and pulls have no since parameter; pulls come newest first when since is set.
+              firstText(item, "updated_at", "published_at", "created_at")
+                  .flatMap(GitHubRestBackfill::instant);
+          if (effectiveSince.isPresent()
+              && updated.isPresent()
+              && updated.get().isBefore(effectiveSince.get())) {
+            // Releases and pulls have no since parameter; pulls come newest first when since is
+            // set.
             reachedSince = listing == Listing.PULLS;
             continue;
           }
@@ -119,7 +133,11 @@ public final class GitHubRestBackfill {
         }
         sink.flush();
         double fraction =
-            (i + page.lastPage().map(last -> Math.min(1.0, page.page() / (double) last)).orElse(0.5)) / listings.size();
+            (i
+                    + page.lastPage()
+                        .map(last -> Math.min(1.0, page.page() / (double) last))
+                        .orElse(0.5))
+                / listings.size();
         progress.update(count, fraction);
         if (page.next().isPresent() && !reachedSince) {
           url = page.next().get();
@@ -140,19 +158,34 @@ public final class GitHubRestBackfill {
   }
 
   private URI firstPage(Listing listing, String repo, Optional<Instant> since) {
-    String sinceParam = since.map(s -> "&since=" + URLEncoder.encode(s.toString(), StandardCharsets.UTF_8)).orElse("");
+    String sinceParam =
+        since
+            .map(s -> "&since=" + URLEncoder.encode(s.toString(), StandardCharsets.UTF_8))
+            .orElse("");
     return api.resolve(
         switch (listing) {
           case RELEASES -> "/repos/" + repo + "/releases?per_page=100";
-          case ISSUES -> "/repos/" + repo + "/issues?state=all&sort=updated&direction=asc&per_page=100" + sinceParam;
+          case ISSUES ->
+              "/repos/"
+                  + repo
+                  + "/issues?state=all&sort=updated&direction=asc&per_page=100"
+                  + sinceParam;
           case PULLS ->
-              "/repos/" + repo + "/pulls?state=all&sort=updated&direction=" + (since.isPresent() ? "desc" : "asc")
+              "/repos/"
+                  + repo
+                  + "/pulls?state=all&sort=updated&direction="
+                  + (since.isPresent() ? "desc" : "asc")
                   + "&per_page=100";
-          case COMMENTS -> "/repos/" + repo + "/issues/comments?sort=updated&direction=asc&per_page=100" + sinceParam;
+          case COMMENTS ->
+              "/repos/"
+                  + repo
+                  + "/issues/comments?sort=updated&direction=asc&per_page=100"
+                  + sinceParam;
         });
   }
 
-  private BackfillDelivery toDelivery(Listing listing, JsonNode item, ObjectNode repository) throws IOException {
+  private BackfillDelivery toDelivery(Listing listing, JsonNode item, ObjectNode repository)
+      throws IOException {
     ObjectNode payload = mapper.createObjectNode();
     String event;
     String kind;
@@ -200,8 +233,7 @@ public final class GitHubRestBackfill {
       payload.set("sender", sender);
     }
     payload.putObject("_backfill").put("source", "rest_api");
-    String version =
-        firstText(item, "updated_at", "published_at", "created_at").orElse("unknown");
+    String version = firstText(item, "updated_at", "published_at", "created_at").orElse("unknown");
     Delivery delivery =
         Delivery.newBuilder()
             .setDeliveryId("rest-" + kind + "-" + item.path("id").asText() + "-" + version)
@@ -231,5 +263,4 @@ public final class GitHubRestBackfill {
       return Optional.empty();
     }
   }
-
 }

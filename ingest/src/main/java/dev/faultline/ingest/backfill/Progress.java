@@ -6,8 +6,8 @@ import java.util.Locale;
 import java.util.function.LongSupplier;
 
 /**
- * Progress of a backfill: on a terminal a line redrawn in place (events, events/s, ETA when the total is known);
- * otherwise a plain line every {@code logEvery}, fit for logs.
+ * Progress of a backfill: on a terminal a line redrawn in place (events, events/s, ETA when the
+ * total is known); otherwise a plain line every {@code logEvery}, fit for logs.
  */
 public final class Progress {
   private final String label;
@@ -20,7 +20,8 @@ public final class Progress {
   private long lastPrintNanos;
   private boolean printedInPlace;
 
-  public Progress(String label, PrintStream out, boolean terminal, Duration logEvery, LongSupplier nanoTime) {
+  public Progress(
+      String label, PrintStream out, boolean terminal, Duration logEvery, LongSupplier nanoTime) {
     this(label, "events", out, terminal, logEvery, nanoTime);
   }
 
@@ -28,7 +29,12 @@ public final class Progress {
    * @param unit what is counted, plural ({@code events}, {@code changes})
    */
   public Progress(
-      String label, String unit, PrintStream out, boolean terminal, Duration logEvery, LongSupplier nanoTime) {
+      String label,
+      String unit,
+      PrintStream out,
+      boolean terminal,
+      Duration logEvery,
+      LongSupplier nanoTime) {
     this.label = label;
     this.unit = unit;
     this.out = out;
@@ -46,12 +52,14 @@ public final class Progress {
 
   /** Like {@link #forConsole(String, PrintStream)}, counting {@code unit} ({@code changes}). */
   public static Progress forConsole(String label, String unit, PrintStream out) {
-    return new Progress(label, unit, out, System.console() != null, Duration.ofSeconds(10), System::nanoTime);
+    return new Progress(
+        label, unit, out, System.console() != null, Duration.ofSeconds(10), System::nanoTime);
   }
 
   /**
    * @param events events so far
-   * @param fractionDone 0..1 when the amount of work is known (bytes read of a file, pages of a listing), else -1
+   * @param fractionDone 0..1 when the amount of work is known (bytes read of a file, pages of a
+   *     listing), else -1
    */
   public void update(long events, double fractionDone) {
     long now = nanoTime.getAsLong();
@@ -84,7 +92,8 @@ public final class Progress {
     sb.append(String.format(Locale.ROOT, "%.0f %s/s", rate, unit));
     if (fractionDone > 0 && fractionDone < 1) {
       long etaSeconds = Math.round(seconds * (1 - fractionDone) / fractionDone);
-      sb.append(String.format(Locale.ROOT, ", %.0f%%, ETA %s", fractionDone * 100, format(etaSeconds)));
+      sb.append(
+          String.format(Locale.ROOT, ", %.0f%%, ETA %s", fractionDone * 100, format(etaSeconds)));
     }
     return sb.toString();
   }

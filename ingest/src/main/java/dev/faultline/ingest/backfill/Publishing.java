@@ -10,8 +10,8 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
 /**
- * Publishes backfilled deliveries asynchronously with a bound on the number in flight, failing fast on the first
- * error. {@link #flush} waits until everything handed over so far is acknowledged.
+ * Publishes backfilled deliveries asynchronously with a bound on the number in flight, failing fast
+ * on the first error. {@link #flush} waits until everything handed over so far is acknowledged.
  */
 final class Publishing implements Consumer<BackfillDelivery> {
   private final DeliveryPublisher publisher;
@@ -33,7 +33,8 @@ final class Publishing implements Consumer<BackfillDelivery> {
     throwIfFailed();
     try {
       if (!permits.tryAcquire(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-        throw new IllegalStateException("Kafka did not acknowledge backfilled deliveries within " + timeout);
+        throw new IllegalStateException(
+            "Kafka did not acknowledge backfilled deliveries within " + timeout);
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

@@ -5,14 +5,22 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 
-/** Which repositories a backfill keeps, by {@code owner/name}, case-insensitively (GitHub names are). */
+/**
+ * Which repositories a backfill keeps, by {@code owner/name}, case-insensitively (GitHub names
+ * are).
+ */
 public final class RepositoryFilter {
   /**
    * The frameworks faultline studies, old names included: DeepSpeed moved from {@code microsoft} to
-   * {@code deepspeedai} in 2025; GH Archive records each event under the name the repository had then.
+   * {@code deepspeedai} in 2025; GH Archive records each event under the name the repository had
+   * then.
    */
   public static final List<String> DEFAULT_REPOSITORIES =
-      List.of("microsoft/DeepSpeed", "deepspeedai/DeepSpeed", "NVIDIA/Megatron-LM", "hpcaitech/ColossalAI");
+      List.of(
+          "microsoft/DeepSpeed",
+          "deepspeedai/DeepSpeed",
+          "NVIDIA/Megatron-LM",
+          "hpcaitech/ColossalAI");
 
   private final Set<String> names;
 
@@ -30,7 +38,8 @@ public final class RepositoryFilter {
       names.add(name.toLowerCase(Locale.ROOT));
     }
     if (names.isEmpty()) {
-      throw new IllegalArgumentException("No repositories to backfill: name at least one owner/name");
+      throw new IllegalArgumentException(
+          "No repositories to backfill: name at least one owner/name");
     }
     return new RepositoryFilter(Set.copyOf(names));
   }

@@ -15,13 +15,21 @@ import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.server.handler.ErrorHandler;
 import org.eclipse.jetty.util.Callback;
 
-/** Errors Jetty answers itself (headers too large, malformed HTTP, shutdown) as JSON, like every other error. */
+/**
+ * Errors Jetty answers itself (headers too large, malformed HTTP, shutdown) as JSON, like every
+ * other error.
+ */
 public final class JsonErrorHandler extends ErrorHandler {
   private static final ObjectMapper MAPPER = new ObjectMapper();
 
   @Override
   protected void generateResponse(
-      Request request, Response response, int code, String message, Throwable cause, Callback callback)
+      Request request,
+      Response response,
+      int code,
+      String message,
+      Throwable cause,
+      Callback callback)
       throws IOException {
     response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
     response.write(true, ByteBuffer.wrap(body(code, message)), callback);

@@ -13,10 +13,11 @@ public final class RequestBodies {
   private RequestBodies() {}
 
   /**
-   * Reads at most {@code limit} bytes; a body that turns out longer (chunked, or a lying Content-Length) is refused
-   * as soon as the limit is crossed, without reading the rest.
+   * Reads at most {@code limit} bytes; a body that turns out longer (chunked, or a lying
+   * Content-Length) is refused as soon as the limit is crossed, without reading the rest.
    */
-  public static byte[] readLimited(InputStream in, long declaredLength, long limit) throws IOException {
+  public static byte[] readLimited(InputStream in, long declaredLength, long limit)
+      throws IOException {
     if (declaredLength > limit) {
       throw tooLarge(declaredLength, limit);
     }
@@ -29,7 +30,9 @@ public final class RequestBodies {
       total += n;
       if (total > limit) {
         throw new ContentTooLargeResponse(
-            "Request body is over the limit of " + limit + " bytes (GitHub does not send payloads over 25 MB)");
+            "Request body is over the limit of "
+                + limit
+                + " bytes (GitHub does not send payloads over 25 MB)");
       }
       out.write(buffer, 0, n);
     }
@@ -67,7 +70,8 @@ public final class RequestBodies {
                 .getBytes(StandardCharsets.UTF_8);
           }
         } catch (IllegalArgumentException e) {
-          throw new BadRequestResponse("Form body is not valid application/x-www-form-urlencoded: " + e.getMessage());
+          throw new BadRequestResponse(
+              "Form body is not valid application/x-www-form-urlencoded: " + e.getMessage());
         }
       }
       start = end + 1;

@@ -16,21 +16,23 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * An append-only file of (key, value) records with a separately stored read position: the local spool for
- * deliveries Kafka could not take.
+ * An append-only file of (key, value) records with a separately stored read position: the local
+ * spool for deliveries Kafka could not take.
  *
- * <p>Record layout: {@code int keyLength, int valueLength, key, value, int crc32c(key, value)}. Appends are fsynced
- * before they return. The read position lives in {@code spool.offset}, replaced atomically after each drained
- * batch, so a crash resends at most one batch (at-least-once; consumers dedupe by delivery id). A torn record at the
- * end (a crash mid-append, never acknowledged) is cut off on open.
+ * <p>Record layout: {@code int keyLength, int valueLength, key, value, int crc32c(key, value)}.
+ * Appends are fsynced before they return. The read position lives in {@code spool.offset}, replaced
+ * atomically after each drained batch, so a crash resends at most one batch (at-least-once;
+ * consumers dedupe by delivery id). A torn record at the end (a crash mid-append, never
+ * acknowledged) is cut off on open.
  *
- * <p>One appending thread and one reading thread may use it concurrently; {@link #reset()} must not run
- * concurrently with {@link #append}.
+ * <p>One appending thread and one reading thread may use it concurrently; {@link #reset()} must not
+ * run concurrently with {@link #append}.
  */
 public final class SpoolFile implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(SpoolFile.class);
   private static final int HEADER = 8;
   private static final int TRAILER = 4;
+
   /** Refuse absurd lengths from a corrupt file rather than allocating them. */
   private static final int MAX_RECORD = 64 * 1024 * 1024;
 
@@ -50,13 +52,17 @@ public final class SpoolFile implements AutoCloseable {
     this.channel = channel;
   }
 
-  /** Opens (creating) the spool in {@code dir}, recovering its read position and cutting off a torn tail. */
+  /**
+   * Opens (creating) the spool in {@code dir}, recovering its read position and cutting off a torn
+   * tail.
+   */
   public static SpoolFile open(Path dir) throws IOException {
     Files.createDirectories(dir);
     Path file = dir.resolve("deliveries.spool");
     Path offsetFile = dir.resolve("spool.offset");
     FileChannel channel =
-        FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+        FileChannel.open(
+            file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
     SpoolFile spool = new SpoolFile(file, offsetFile, channel);
     try {
       spool.recover();
@@ -75,7 +81,8 @@ public final class SpoolFile implements AutoCloseable {
       try {
         position = Long.parseLong(text);
       } catch (NumberFormatException e) {
-        LOG.warn("Spool offset file {} is unreadable; re-reading the spool from its start", offsetFile);
+        LOG.warn(
+            "Spool offset file {} is unreadable; re-reading the spool from its start", offsetFile);
       }
     }
     if (position < 0 || position > size) {
@@ -86,7 +93,10 @@ public final class SpoolFile implements AutoCloseable {
     while (p < size) {
       Entry entry = readAt(p, size);
       if (entry == null) {
-        LOG.warn("Spool {} has a torn or corrupt record at byte {}; cutting it off (it was never acknowledged)", file, p);
+        LOG.warn(
+            "Spool {} has a torn or corrupt record at byte {}; cutting it off (it was never acknowledged)",
+            file,
+            p);
         channel.truncate(p);
         channel.force(true);
         break;
@@ -103,7 +113,8 @@ public final class SpoolFile implements AutoCloseable {
   public void append(List<Entry> entries) throws IOException {
     int total = 0;
     for (Entry e : entries) {
-      total += HEADER + e.key().getBytes(StandardCharsets.UTF_8).length + e.value().length + TRAILER;
+      total +=
+          HEADER + e.key().getBytes(StandardCharsets.UTF_8).length + e.value().length + TRAILER;
     }
     ByteBuffer buffer = ByteBuffer.allocate(total);
     for (Entry e : entries) {
@@ -124,7 +135,10 @@ public final class SpoolFile implements AutoCloseable {
     depth.addAndGet(entries.size());
   }
 
-  /** Up to {@code maxRecords} (and roughly {@code maxBytes}, at least one) records from the read position. */
+  /**
+   * Up to {@code maxRecords} (and roughly {@code maxBytes}, at least one) records from the read
+   * position.
+   */
   public List<Entry> read(int maxRecords, long maxBytes) throws IOException {
     List<Entry> out = new ArrayList<>();
     long p = readPosition;
@@ -147,11 +161,15 @@ public final class SpoolFile implements AutoCloseable {
     Path tmp = offsetFile.resolveSibling(offsetFile.getFileName() + ".tmp");
     try (FileChannel out =
         FileChannel.open(
-            tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
+            tmp,
+            StandardOpenOption.CREATE,
+            StandardOpenOption.WRITE,
+            StandardOpenOption.TRUNCATE_EXISTING)) {
       out.write(ByteBuffer.wrap(Long.toString(position).getBytes(StandardCharsets.US_ASCII)));
       out.force(true);
     }
-    Files.move(tmp, offsetFile, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    Files.move(
+        tmp, offsetFile, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     readPosition = position;
     depth.addAndGet(-records);
   }
@@ -161,7 +179,8 @@ public final class SpoolFile implements AutoCloseable {
     if (depth.get() != 0) {
       throw new IllegalStateException("Spool still holds " + depth.get() + " records");
     }
-    // Truncate first: a crash before the offset is rewritten leaves an offset past the end of the file, which
+    // Truncate first: a crash before the offset is rewritten leaves an offset past the end of the
+    // file, which
     // recover() treats as 0. The other order could make recover() resend every drained record.
     channel.truncate(0);
     channel.force(true);

@@ -58,7 +58,10 @@ class BackfillCommandTest {
   @Test
   void refusesUnknownSourcesAndOptionsWithExitCode2() {
     assertEquals(2, run("svn"));
-    assertTrue(err.toString().contains("Unmatched argument at index 0: 'svn'") && err.toString().contains("Usage: backfill"), err.toString());
+    assertTrue(
+        err.toString().contains("Unmatched argument at index 0: 'svn'")
+            && err.toString().contains("Usage: backfill"),
+        err.toString());
     assertEquals(2, run("gharchive", "--frobnicate", "x"));
     assertEquals(2, run("gharchive"));
     assertEquals(2, run());
@@ -67,7 +70,8 @@ class BackfillCommandTest {
   @Test
   void backfillsGhArchiveFilesToTheConfiguredKafka() throws IOException {
     Path file = gzipped("2024-03-01-10.json.gz");
-    assertEquals(0, run("gharchive", "--bootstrap-servers", "kafka:1234", file.toString()), err.toString());
+    assertEquals(
+        0, run("gharchive", "--bootstrap-servers", "kafka:1234", file.toString()), err.toString());
 
     assertEquals("kafka:1234 faultline.deliveries", servers.get());
     assertEquals(4, publisher.published.size());
@@ -90,7 +94,8 @@ class BackfillCommandTest {
       git.write("a.py", "x = 1\n");
       git.commit("Initial import", t, "dev@example.org");
       git.write("a.py", "x = 2\n");
-      org.eclipse.jgit.lib.ObjectId fix = git.commit("Fix x (#2)\n\nFixes #1", t.plusSeconds(86_400), "dev@example.org");
+      org.eclipse.jgit.lib.ObjectId fix =
+          git.commit("Fix x (#2)\n\nFixes #1", t.plusSeconds(86_400), "dev@example.org");
       git.annotatedTag("v1.0.0", fix, t.plusSeconds(2 * 86_400));
     }
     return dir;
@@ -99,11 +104,18 @@ class BackfillCommandTest {
   @Test
   void gitDryRunCountsAndPublishesNothing() throws IOException {
     Path dir = gitHistory();
-    assertEquals(0, run("backfill", "git", "--repo", "acme/trainer", "--dry-run", dir.toString()), err.toString());
+    assertEquals(
+        0,
+        run("backfill", "git", "--repo", "acme/trainer", "--dry-run", dir.toString()),
+        err.toString());
     assertEquals(List.of(), publisher.published);
     assertEquals(null, servers.get(), "a dry run connects to no Kafka");
-    assertTrue(out.toString().contains("2 merged changes (1 squash, 0 merge commits, 1 direct)"), out.toString());
-    assertTrue(out.toString().contains("1 with closing references (1 references), 1 release tags"), out.toString());
+    assertTrue(
+        out.toString().contains("2 merged changes (1 squash, 0 merge commits, 1 direct)"),
+        out.toString());
+    assertTrue(
+        out.toString().contains("1 with closing references (1 references), 1 release tags"),
+        out.toString());
     assertTrue(out.toString().contains("dry run, nothing published"), out.toString());
   }
 
@@ -113,7 +125,14 @@ class BackfillCommandTest {
     Path checkpoint = tmp.resolve("git.properties");
     assertEquals(
         0,
-        run("git", "--repo", "acme/trainer", "--bootstrap-servers", "kafka:1234", "--checkpoint", checkpoint.toString(),
+        run(
+            "git",
+            "--repo",
+            "acme/trainer",
+            "--bootstrap-servers",
+            "kafka:1234",
+            "--checkpoint",
+            checkpoint.toString(),
             dir.toString()),
         err.toString());
     assertEquals("kafka:1234 faultline.deliveries", servers.get());
@@ -133,22 +152,41 @@ class BackfillCommandTest {
     assertTrue(err.toString().contains("is not a git repository"), err.toString());
     err.reset();
     assertEquals(2, run("git", "--repo", "not-a-repo-name", "--dry-run", dir.toString()));
-    assertTrue(err.toString().contains("--repo: Not a repository name (owner/name): 'not-a-repo-name'"), err.toString());
+    assertTrue(
+        err.toString().contains("--repo: Not a repository name (owner/name): 'not-a-repo-name'"),
+        err.toString());
     err.reset();
-    assertEquals(2, run("git", "--repo", "acme/trainer", "--dry-run", "--since", "2030-01-01", dir.toString()));
-    assertTrue(err.toString().contains("no commits on refs/heads/main since 2030-01-01T00:00:00Z"), err.toString());
+    assertEquals(
+        2,
+        run("git", "--repo", "acme/trainer", "--dry-run", "--since", "2030-01-01", dir.toString()));
+    assertTrue(
+        err.toString().contains("no commits on refs/heads/main since 2030-01-01T00:00:00Z"),
+        err.toString());
     err.reset();
-    assertEquals(2, run("git", "--repo", "acme/trainer", "--since", "2025-05-01", "--until", "2025-04-01", dir.toString()));
+    assertEquals(
+        2,
+        run(
+            "git",
+            "--repo",
+            "acme/trainer",
+            "--since",
+            "2025-05-01",
+            "--until",
+            "2025-04-01",
+            dir.toString()));
     assertTrue(err.toString().contains("--since must be before --until"), err.toString());
     err.reset();
     assertEquals(2, run("git", "--repo", "acme/trainer", "--until", "yesterday", dir.toString()));
-    assertTrue(err.toString().contains("Invalid value for option '--until': must be a date"), err.toString());
+    assertTrue(
+        err.toString().contains("Invalid value for option '--until': must be a date"),
+        err.toString());
     err.reset();
     assertEquals(2, run("git", "--repo", "acme/trainer"));
     assertTrue(err.toString().contains("git needs the path of one clone"), err.toString());
     err.reset();
     assertEquals(2, run("git", "--repo", "acme/trainer", "--tag-pattern", "v(", dir.toString()));
-    assertTrue(err.toString().contains("--tag-pattern is not a regular expression"), err.toString());
+    assertTrue(
+        err.toString().contains("--tag-pattern is not a regular expression"), err.toString());
     assertEquals(List.of(), publisher.published);
   }
 }

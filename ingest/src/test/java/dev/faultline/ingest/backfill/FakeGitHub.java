@@ -12,8 +12,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * A local stand-in for api.github.com replaying pages written here in GitHub's format: JSON arrays, {@code Link}
- * headers with {@code rel="next"} and {@code rel="last"}, rate-limit headers.
+ * A local stand-in for api.github.com replaying pages written here in GitHub's format: JSON arrays,
+ * {@code Link} headers with {@code rel="next"} and {@code rel="last"}, rate-limit headers.
  */
 final class FakeGitHub implements AutoCloseable {
   /** A canned answer. */
@@ -24,8 +24,10 @@ final class FakeGitHub implements AutoCloseable {
   }
 
   private final HttpServer server;
+
   /** path?query (page included) → answer; a list is answered in turn, the last one repeatedly. */
   private final Map<String, List<Answer>> answers = new ConcurrentHashMap<>();
+
   private final Map<String, Integer> served = new ConcurrentHashMap<>();
   final List<String> requests = new CopyOnWriteArrayList<>();
   final List<String> authorizations = new CopyOnWriteArrayList<>();
@@ -50,19 +52,35 @@ final class FakeGitHub implements AutoCloseable {
     return this;
   }
 
-  /** A Link header for page {@code page} of {@code last} of {@code pathAndQuery} (which lacks page=). */
+  /**
+   * A Link header for page {@code page} of {@code last} of {@code pathAndQuery} (which lacks
+   * page=).
+   */
   String link(String pathAndQuery, int page, int last) {
     StringBuilder sb = new StringBuilder();
     if (page < last) {
-      sb.append('<').append(baseUrl()).append(pathAndQuery).append("&page=").append(page + 1).append(">; rel=\"next\", ");
+      sb.append('<')
+          .append(baseUrl())
+          .append(pathAndQuery)
+          .append("&page=")
+          .append(page + 1)
+          .append(">; rel=\"next\", ");
     }
-    sb.append('<').append(baseUrl()).append(pathAndQuery).append("&page=").append(last).append(">; rel=\"last\"");
+    sb.append('<')
+        .append(baseUrl())
+        .append(pathAndQuery)
+        .append("&page=")
+        .append(last)
+        .append(">; rel=\"last\"");
     return sb.toString();
   }
 
   private void handle(HttpExchange exchange) throws IOException {
-    String key = exchange.getRequestURI().getRawPath()
-        + (exchange.getRequestURI().getRawQuery() == null ? "" : "?" + exchange.getRequestURI().getRawQuery());
+    String key =
+        exchange.getRequestURI().getRawPath()
+            + (exchange.getRequestURI().getRawQuery() == null
+                ? ""
+                : "?" + exchange.getRequestURI().getRawQuery());
     requests.add(key);
     authorizations.add(String.valueOf(exchange.getRequestHeaders().getFirst("Authorization")));
     List<Answer> list = answers.get(key);

@@ -20,7 +20,8 @@ import org.junit.jupiter.api.Test;
 
 class GhArchiveReaderTest {
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final Clock CLOCK = Clock.fixed(Instant.parse("2025-06-01T00:00:00Z"), ZoneOffset.UTC);
+  private static final Clock CLOCK =
+      Clock.fixed(Instant.parse("2025-06-01T00:00:00Z"), ZoneOffset.UTC);
 
   private static List<BackfillDelivery> read(RepositoryFilter filter) throws IOException {
     List<BackfillDelivery> out = new ArrayList<>();
@@ -37,13 +38,20 @@ class GhArchiveReaderTest {
     List<BackfillDelivery> kept = read(RepositoryFilter.defaults());
 
     assertEquals(
-        List.of("gharchive-40000000001", "gharchive-40000000004", "gharchive-40000000006", "gharchive-40000000007"),
+        List.of(
+            "gharchive-40000000001",
+            "gharchive-40000000004",
+            "gharchive-40000000006",
+            "gharchive-40000000007"),
         kept.stream().map(d -> d.delivery().getDeliveryId()).toList());
     assertEquals(
         List.of("issues", "issue_comment", "pull_request", "release"),
         kept.stream().map(d -> d.delivery().getEvent()).toList());
     assertEquals(
-        List.of("microsoft/DeepSpeed#5001", "nvidia/megatron-lm#812", "hpcaitech/ColossalAI#4400",
+        List.of(
+            "microsoft/DeepSpeed#5001",
+            "nvidia/megatron-lm#812",
+            "hpcaitech/ColossalAI#4400",
             "deepspeedai/DeepSpeed"),
         kept.stream().map(BackfillDelivery::key).toList(),
         "repository names as GH Archive recorded them (case included), matched case-insensitively");
@@ -70,7 +78,9 @@ class GhArchiveReaderTest {
   @Test
   void filtersToConfiguredRepositories() throws IOException {
     List<BackfillDelivery> kept = read(RepositoryFilter.of(List.of("NVIDIA/Megatron-LM")));
-    assertEquals(List.of("gharchive-40000000004"), kept.stream().map(d -> d.delivery().getDeliveryId()).toList());
+    assertEquals(
+        List.of("gharchive-40000000004"),
+        kept.stream().map(d -> d.delivery().getDeliveryId()).toList());
   }
 
   @Test

@@ -39,7 +39,8 @@ class GitBackfillTest {
   private Path bare;
   private final ObjectMapper mapper = new ObjectMapper();
   private final Clock clock = Clock.fixed(Instant.parse("2026-01-01T00:00:00Z"), ZoneOffset.UTC);
-  private final GitBackfill.Range everything = new GitBackfill.Range(Optional.empty(), Optional.empty(), Optional.empty());
+  private final GitBackfill.Range everything =
+      new GitBackfill.Range(Optional.empty(), Optional.empty(), Optional.empty());
 
   /** Records what it is given; fails on the n-th delivery when told to (a crash mid-run). */
   private static final class RecordingSink implements GitBackfill.Sink {
@@ -68,7 +69,10 @@ class GitBackfillTest {
     try (GitHistoryFixture git = GitHistoryFixture.create(bare)) {
       for (int i = 1; i <= CHANGES; i++) {
         git.write("src/f" + (i % 7) + ".py", "value = " + i + "\n");
-        String message = i % 10 == 0 ? "Fix rank " + i + " (#" + i + ")\n\nFixes #" + (5000 + i) : "Change " + i + " (#" + i + ")";
+        String message =
+            i % 10 == 0
+                ? "Fix rank " + i + " (#" + i + ")\n\nFixes #" + (5000 + i)
+                : "Change " + i + " (#" + i + ")";
         ObjectId c = git.commit(message, T0.plusSeconds(3_600L * i), "dev@example.org");
         if (i % 40 == 0) {
           git.annotatedTag("v0." + (i / 40) + ".0", c, T0.plusSeconds(3_600L * i + 60));
@@ -79,13 +83,25 @@ class GitBackfillTest {
 
   private GitBackfill.Counts run(RecordingSink sink, Checkpoint checkpoint) throws IOException {
     try (GitHistoryReader reader = GitHistoryReader.open(bare, REPO)) {
-      return new GitBackfill(reader, new GitDeliveries(mapper, REPO, clock), Optional.of(checkpoint), REPO, EVERY, List.of())
+      return new GitBackfill(
+              reader,
+              new GitDeliveries(mapper, REPO, clock),
+              Optional.of(checkpoint),
+              REPO,
+              EVERY,
+              List.of())
           .run(everything, ReleaseTagPatterns.forRepository(REPO), sink, quietProgress());
     }
   }
 
   private static Progress quietProgress() {
-    return new Progress("git", "changes", new PrintStream(new ByteArrayOutputStream()), false, Duration.ofHours(1), System::nanoTime);
+    return new Progress(
+        "git",
+        "changes",
+        new PrintStream(new ByteArrayOutputStream()),
+        false,
+        Duration.ofHours(1),
+        System::nanoTime);
   }
 
   @Test
@@ -122,8 +138,10 @@ class GitBackfillTest {
     assertEquals(REPO, payload.path("repository").path("full_name").asText());
     assertEquals("git", payload.path("_backfill").path("source").asText());
     assertEquals("SQUASH", payload.path("_backfill").path("change_kind").asText());
-    assertEquals("acme/trainer#5010", payload.path("_backfill").path("closing_references").path(0).asText());
-    assertEquals("src/f3.py", payload.path("_backfill").path("files").path(0).path("filename").asText());
+    assertEquals(
+        "acme/trainer#5010", payload.path("_backfill").path("closing_references").path(0).asText());
+    assertEquals(
+        "src/f3.py", payload.path("_backfill").path("files").path(0).path("filename").asText());
   }
 
   @Test
@@ -152,14 +170,17 @@ class GitBackfillTest {
     assertEquals(100, counts.resumedAfter());
     assertEquals(CHANGES - 100, counts.changes());
 
-    // Everything the crashed run had made durable, plus the resumed run, is the whole history; the only deliveries
+    // Everything the crashed run had made durable, plus the resumed run, is the whole history; the
+    // only deliveries
     // sent twice are the ones after the last checkpoint, with the same ids.
     LinkedHashSet<String> union = new LinkedHashSet<>(ids(crashed.durable));
     union.addAll(ids(resumed.accepted));
     RecordingSink whole = new RecordingSink();
     run(whole, Checkpoint.load(tmp.resolve("fresh.properties")));
     assertEquals(new LinkedHashSet<>(ids(whole.accepted)), union);
-    assertFalse(Checkpoint.load(file).get("git.acme/trainer.last").isPresent(), "a completed run clears its checkpoint");
+    assertFalse(
+        Checkpoint.load(file).get("git.acme/trainer.last").isPresent(),
+        "a completed run clears its checkpoint");
   }
 
   @Test
@@ -169,10 +190,21 @@ class GitBackfillTest {
     crashed.failAt = 3 + 70;
     assertThrows(IllegalStateException.class, () -> run(crashed, Checkpoint.load(file)));
     try (GitHistoryReader reader = GitHistoryReader.open(bare, REPO)) {
-      GitBackfill.Range since = new GitBackfill.Range(Optional.of(T0), Optional.empty(), Optional.empty());
+      GitBackfill.Range since =
+          new GitBackfill.Range(Optional.of(T0), Optional.empty(), Optional.empty());
       GitBackfill.Counts counts =
-          new GitBackfill(reader, new GitDeliveries(mapper, REPO, clock), Optional.of(Checkpoint.load(file)), REPO, EVERY, List.of())
-              .run(since, ReleaseTagPatterns.forRepository(REPO), new RecordingSink(), quietProgress());
+          new GitBackfill(
+                  reader,
+                  new GitDeliveries(mapper, REPO, clock),
+                  Optional.of(Checkpoint.load(file)),
+                  REPO,
+                  EVERY,
+                  List.of())
+              .run(
+                  since,
+                  ReleaseTagPatterns.forRepository(REPO),
+                  new RecordingSink(),
+                  quietProgress());
       assertEquals(0, counts.resumedAfter());
       assertEquals(CHANGES, counts.changes());
     }
@@ -188,8 +220,12 @@ class GitBackfillTest {
         GitHistoryReader third = GitHistoryReader.open(bare, REPO)) {
       GitBackfill.Counts counts =
           new GitBackfill(
-                  reader, new GitDeliveries(mapper, REPO, clock), Optional.of(Checkpoint.load(tmp.resolve("threads.properties"))),
-                  REPO, EVERY, List.of(second, third))
+                  reader,
+                  new GitDeliveries(mapper, REPO, clock),
+                  Optional.of(Checkpoint.load(tmp.resolve("threads.properties"))),
+                  REPO,
+                  EVERY,
+                  List.of(second, third))
               .run(everything, ReleaseTagPatterns.forRepository(REPO), threads, quietProgress());
       assertEquals(CHANGES, counts.changes());
     }
@@ -203,13 +239,24 @@ class GitBackfillTest {
   void refusesAnEmptyRange() throws IOException {
     try (GitHistoryReader reader = GitHistoryReader.open(bare, REPO)) {
       GitBackfill.Range later =
-          new GitBackfill.Range(Optional.of(Instant.parse("2030-01-01T00:00:00Z")), Optional.empty(), Optional.empty());
+          new GitBackfill.Range(
+              Optional.of(Instant.parse("2030-01-01T00:00:00Z")),
+              Optional.empty(),
+              Optional.empty());
       GitBackfill.EmptyRangeException e =
           assertThrows(
               GitBackfill.EmptyRangeException.class,
-              () -> new GitBackfill(reader, new GitDeliveries(mapper, REPO, clock), Optional.empty(), REPO)
-                  .run(later, ReleaseTagPatterns.forRepository(REPO), new RecordingSink(), quietProgress()));
-      assertTrue(e.getMessage().contains("no commits on refs/heads/main since 2030-01-01T00:00:00Z"), e.getMessage());
+              () ->
+                  new GitBackfill(
+                          reader, new GitDeliveries(mapper, REPO, clock), Optional.empty(), REPO)
+                      .run(
+                          later,
+                          ReleaseTagPatterns.forRepository(REPO),
+                          new RecordingSink(),
+                          quietProgress()));
+      assertTrue(
+          e.getMessage().contains("no commits on refs/heads/main since 2030-01-01T00:00:00Z"),
+          e.getMessage());
     }
   }
 

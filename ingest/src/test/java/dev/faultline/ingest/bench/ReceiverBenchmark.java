@@ -53,8 +53,8 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
- * Receiver and backfill throughput, printed, not asserted. Not a test: run it by hand (see the report or
- * {@code ingest/README} note):
+ * Receiver and backfill throughput, printed, not asserted. Not a test: run it by hand (see the
+ * report or {@code ingest/README} note):
  *
  * <pre>
  * mvn -B -o -q -pl ingest test-compile dependency:build-classpath -Dmdep.outputFile=target/cp.txt
@@ -62,9 +62,9 @@ import org.apache.kafka.common.serialization.StringSerializer;
  *   dev.faultline.ingest.bench.ReceiverBenchmark [concurrency] [requests]
  * </pre>
  *
- * <p>System properties: {@code faultline.bench.out} (a file: also write the figures there as one flat JSON object, for
- * {@code faultline bench}), {@code faultline.bench.backfillEvents} (events per generated GH Archive file, 200000),
- * {@code bench.skipBackfill}.
+ * <p>System properties: {@code faultline.bench.out} (a file: also write the figures there as one
+ * flat JSON object, for {@code faultline bench}), {@code faultline.bench.backfillEvents} (events
+ * per generated GH Archive file, 200000), {@code bench.skipBackfill}.
  */
 public final class ReceiverBenchmark {
   private static final String SECRET = "bench-secret";
@@ -73,8 +73,12 @@ public final class ReceiverBenchmark {
     int concurrency = args.length > 0 ? Integer.parseInt(args[0]) : 32;
     int requests = args.length > 1 ? Integer.parseInt(args[1]) : 20_000;
     Path dir = Files.createTempDirectory("faultline-bench");
-    System.out.printf(Locale.ROOT, "cores=%d, concurrency=%d, requests=%d%n",
-        Runtime.getRuntime().availableProcessors(), concurrency, requests);
+    System.out.printf(
+        Locale.ROOT,
+        "cores=%d, concurrency=%d, requests=%d%n",
+        Runtime.getRuntime().availableProcessors(),
+        concurrency,
+        requests);
     try (EmbeddedKafka kafka = EmbeddedKafka.start(dir.resolve("kafka"), 0)) {
       kafka.createTopics(3, List.of("bench-receiver", "bench-bare", "bench-backfill"));
       byte[] payload = payload12k();
@@ -87,7 +91,9 @@ public final class ReceiverBenchmark {
       }
       String out = System.getProperty("faultline.bench.out");
       if (out != null) {
-        Files.writeString(Path.of(out), new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(results));
+        Files.writeString(
+            Path.of(out),
+            new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(results));
       }
     }
     // The HTTP client's executor threads would keep the JVM alive.
@@ -100,7 +106,10 @@ public final class ReceiverBenchmark {
     results.put(prefix + "_p99_ms", rateP50P99[2]);
   }
 
-  /** Acknowledges at once: the receiver's own ceiling (HTTP, HMAC, JSON parse, Avro envelope), without Kafka. */
+  /**
+   * Acknowledges at once: the receiver's own ceiling (HTTP, HMAC, JSON parse, Avro envelope),
+   * without Kafka.
+   */
   private static final class NoopPublisher implements dev.faultline.ingest.DeliveryPublisher {
     private final AvroCodec<Delivery> codec = AvroCodec.deliveries();
 
@@ -137,64 +146,107 @@ public final class ReceiverBenchmark {
   private static double[] receiver(
       EmbeddedKafka kafka, Path dir, byte[] payload, int concurrency, int requests, boolean noKafka)
       throws Exception {
-    IngestConfig config = IngestConfig.builder().secret(SECRET).bootstrapServers(kafka.bootstrapServers())
-        .deliveryTopic("bench-receiver").spoolDir(dir.resolve("spool")).maxDeliveryAge(Duration.ZERO).build();
+    IngestConfig config =
+        IngestConfig.builder()
+            .secret(SECRET)
+            .bootstrapServers(kafka.bootstrapServers())
+            .deliveryTopic("bench-receiver")
+            .spoolDir(dir.resolve("spool"))
+            .maxDeliveryAge(Duration.ZERO)
+            .build();
     String signature = WebhookSignature.sign(SECRET, payload);
-    try (dev.faultline.ingest.DeliveryPublisher publisher = noKafka
-        ? new NoopPublisher()
-        : SpoolingPublisher.open(KafkaDeliveryPublisher.create(config), config.spoolDir(), config.handoffTimeout())) {
-      WebhookApp app = new WebhookApp(config, publisher, List.of(),
-          new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), List.of()).start("127.0.0.1", 0);
+    try (dev.faultline.ingest.DeliveryPublisher publisher =
+        noKafka
+            ? new NoopPublisher()
+            : SpoolingPublisher.open(
+                KafkaDeliveryPublisher.create(config),
+                config.spoolDir(),
+                config.handoffTimeout())) {
+      WebhookApp app =
+          new WebhookApp(
+                  config,
+                  publisher,
+                  List.of(),
+                  new PrometheusMeterRegistry(PrometheusConfig.DEFAULT),
+                  List.of())
+              .start("127.0.0.1", 0);
       try {
-        HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-            .executor(Executors.newFixedThreadPool(4)).build();
+        HttpClient client =
+            HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .executor(Executors.newFixedThreadPool(4))
+                .build();
         URI uri = URI.create("http://127.0.0.1:" + app.port() + WebhookApp.WEBHOOK_PATH);
         AtomicLong ids = new AtomicLong(noKafka ? 10_000_000 : 0);
-        Sender send = () -> {
-          HttpRequest request = HttpRequest.newBuilder(uri)
-              .header("Content-Type", "application/json")
-              .header("X-GitHub-Event", "issues")
-              .header("X-GitHub-Delivery", "bench-" + ids.incrementAndGet())
-              .header(WebhookSignature.HEADER, signature)
-              .POST(HttpRequest.BodyPublishers.ofByteArray(payload)).build();
-          return client.sendAsync(request, HttpResponse.BodyHandlers.discarding()).thenAccept(r -> {
-            if (r.statusCode() != 200) {
-              throw new IllegalStateException("status " + r.statusCode());
-            }
-          });
-        };
+        Sender send =
+            () -> {
+              HttpRequest request =
+                  HttpRequest.newBuilder(uri)
+                      .header("Content-Type", "application/json")
+                      .header("X-GitHub-Event", "issues")
+                      .header("X-GitHub-Delivery", "bench-" + ids.incrementAndGet())
+                      .header(WebhookSignature.HEADER, signature)
+                      .POST(HttpRequest.BodyPublishers.ofByteArray(payload))
+                      .build();
+              return client
+                  .sendAsync(request, HttpResponse.BodyHandlers.discarding())
+                  .thenAccept(
+                      r -> {
+                        if (r.statusCode() != 200) {
+                          throw new IllegalStateException("status " + r.statusCode());
+                        }
+                      });
+            };
         run("warm-up receiver", send, concurrency, Math.min(requests, 3000), false);
-        return run(noKafka ? "receiver  POST→no-op publisher (ceiling)" : "receiver  POST→Kafka acks=all", send,
-            concurrency, requests, true);
+        return run(
+            noKafka ? "receiver  POST→no-op publisher (ceiling)" : "receiver  POST→Kafka acks=all",
+            send,
+            concurrency,
+            requests,
+            true);
       } finally {
         app.stop();
       }
     }
   }
 
-  private static double[] bareProducer(EmbeddedKafka kafka, byte[] payload, int concurrency, int requests)
-      throws Exception {
-    IngestConfig config = IngestConfig.builder().secret(SECRET).bootstrapServers(kafka.bootstrapServers()).build();
+  private static double[] bareProducer(
+      EmbeddedKafka kafka, byte[] payload, int concurrency, int requests) throws Exception {
+    IngestConfig config =
+        IngestConfig.builder().secret(SECRET).bootstrapServers(kafka.bootstrapServers()).build();
     AvroCodec<Delivery> codec = AvroCodec.deliveries();
     String json = new String(payload, StandardCharsets.UTF_8);
     String key = DeliveryKey.of("issues", new ObjectMapper().readTree(payload));
-    try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(
-        KafkaDeliveryPublisher.producerProperties(config), new StringSerializer(), new ByteArraySerializer())) {
+    try (KafkaProducer<String, byte[]> producer =
+        new KafkaProducer<>(
+            KafkaDeliveryPublisher.producerProperties(config),
+            new StringSerializer(),
+            new ByteArraySerializer())) {
       AtomicLong ids = new AtomicLong();
-      Sender send = () -> {
-        CompletableFuture<Void> done = new CompletableFuture<>();
-        Delivery d = Delivery.newBuilder().setDeliveryId("bare-" + ids.incrementAndGet()).setEvent("issues")
-            .setAction("opened").setRepository("microsoft/DeepSpeed").setReceivedAt(Instant.now())
-            .setSource(DeliverySource.WEBHOOK).setPayloadJson(json).build();
-        producer.send(new ProducerRecord<>("bench-bare", key, codec.encode(d)), (m, e) -> {
-          if (e != null) {
-            done.completeExceptionally(e);
-          } else {
-            done.complete(null);
-          }
-        });
-        return done;
-      };
+      Sender send =
+          () -> {
+            CompletableFuture<Void> done = new CompletableFuture<>();
+            Delivery d =
+                Delivery.newBuilder()
+                    .setDeliveryId("bare-" + ids.incrementAndGet())
+                    .setEvent("issues")
+                    .setAction("opened")
+                    .setRepository("microsoft/DeepSpeed")
+                    .setReceivedAt(Instant.now())
+                    .setSource(DeliverySource.WEBHOOK)
+                    .setPayloadJson(json)
+                    .build();
+            producer.send(
+                new ProducerRecord<>("bench-bare", key, codec.encode(d)),
+                (m, e) -> {
+                  if (e != null) {
+                    done.completeExceptionally(e);
+                  } else {
+                    done.complete(null);
+                  }
+                });
+            return done;
+          };
       run("warm-up bare producer", send, concurrency, Math.min(requests, 3000), false);
       return run("baseline  bare KafkaProducer acks=all", send, concurrency, requests, true);
     }
@@ -205,11 +257,12 @@ public final class ReceiverBenchmark {
   }
 
   /**
-   * Keeps {@code concurrency} sends outstanding until {@code total} completed; prints rate and percentiles and returns
-   * them (requests/s, p50 ms, p99 ms), or {@code null} when not printing (a warm-up).
+   * Keeps {@code concurrency} sends outstanding until {@code total} completed; prints rate and
+   * percentiles and returns them (requests/s, p50 ms, p99 ms), or {@code null} when not printing (a
+   * warm-up).
    */
-  private static double[] run(String label, Sender sender, int concurrency, int total, boolean print)
-      throws Exception {
+  private static double[] run(
+      String label, Sender sender, int concurrency, int total, boolean print) throws Exception {
     Semaphore permits = new Semaphore(concurrency);
     long[] latencies = new long[total];
     AtomicLong failures = new AtomicLong();
@@ -218,13 +271,16 @@ public final class ReceiverBenchmark {
       permits.acquire();
       int n = i;
       long t0 = System.nanoTime();
-      sender.send().whenComplete((v, e) -> {
-        latencies[n] = System.nanoTime() - t0;
-        if (e != null) {
-          failures.incrementAndGet();
-        }
-        permits.release();
-      });
+      sender
+          .send()
+          .whenComplete(
+              (v, e) -> {
+                latencies[n] = System.nanoTime() - t0;
+                if (e != null) {
+                  failures.incrementAndGet();
+                }
+                permits.release();
+              });
     }
     permits.acquire(concurrency);
     double seconds = (System.nanoTime() - start) / 1e9;
@@ -232,23 +288,36 @@ public final class ReceiverBenchmark {
       return null;
     }
     Arrays.sort(latencies);
-    System.out.printf(Locale.ROOT, "%-42s %8.0f req/s  p50 %6.2f ms  p99 %6.2f ms  (%d requests, %d failed)%n",
-        label, total / seconds, latencies[total / 2] / 1e6, latencies[(int) (total * 0.99)] / 1e6, total,
+    System.out.printf(
+        Locale.ROOT,
+        "%-42s %8.0f req/s  p50 %6.2f ms  p99 %6.2f ms  (%d requests, %d failed)%n",
+        label,
+        total / seconds,
+        latencies[total / 2] / 1e6,
+        latencies[(int) (total * 0.99)] / 1e6,
+        total,
         failures.get());
-    return new double[] {total / seconds, latencies[total / 2] / 1e6, latencies[(int) (total * 0.99)] / 1e6};
+    return new double[] {
+      total / seconds, latencies[total / 2] / 1e6, latencies[(int) (total * 0.99)] / 1e6
+    };
   }
 
   // ---------------------------------------------------------------------------------------------------------
   // GH Archive backfill
 
-  private static void backfill(EmbeddedKafka kafka, Path dir, Map<String, Double> results) throws Exception {
+  private static void backfill(EmbeddedKafka kafka, Path dir, Map<String, Double> results)
+      throws Exception {
     for (double share : new double[] {0.001, 1.0}) {
       Path file = dir.resolve("gharchive-" + share + ".json.gz");
       int events = Integer.getInteger("faultline.bench.backfillEvents", 200_000);
       String suffix = share < 1 ? "_sparse" : "_all";
       long size = generate(file, events, share);
-      System.out.printf(Locale.ROOT, "%nGH Archive file: %d events, %.1f MB gzipped, %.1f%% of the chosen repositories%n",
-          events, size / 1e6, share * 100);
+      System.out.printf(
+          Locale.ROOT,
+          "%nGH Archive file: %d events, %.1f MB gzipped, %.1f%% of the chosen repositories%n",
+          events,
+          size / 1e6,
+          share * 100);
       for (int round = 0; round < 2; round++) {
         boolean print = round == 1;
         double[] parse = baselineParse(file, events, print);
@@ -263,12 +332,27 @@ public final class ReceiverBenchmark {
       // End to end through the command, real Kafka, acks=all.
       long t0 = System.nanoTime();
       long cpu0 = processCpu();
-      int code = BackfillCommand.run(new String[] {"gharchive", "--bootstrap-servers", kafka.bootstrapServers(),
-          "--topic", "bench-backfill", file.toString()}, new PrintStream(OutputStream.nullOutputStream()), System.err);
+      int code =
+          BackfillCommand.run(
+              new String[] {
+                "gharchive",
+                "--bootstrap-servers",
+                kafka.bootstrapServers(),
+                "--topic",
+                "bench-backfill",
+                file.toString()
+              },
+              new PrintStream(OutputStream.nullOutputStream()),
+              System.err);
       double wall = (System.nanoTime() - t0) / 1e9;
       double cpu = (processCpu() - cpu0) / 1e9;
-      System.out.printf(Locale.ROOT, "  %-44s %9.0f events/s wall, %9.0f events per CPU-second (exit %d)%n",
-          "backfill command → Kafka acks=all", events / wall, events / cpu, code);
+      System.out.printf(
+          Locale.ROOT,
+          "  %-44s %9.0f events/s wall, %9.0f events per CPU-second (exit %d)%n",
+          "backfill command → Kafka acks=all",
+          events / wall,
+          events / cpu,
+          code);
       if (code == 0) {
         results.put("command_events_per_s" + suffix, events / wall);
         results.put("command_events_per_cpu_s" + suffix, events / cpu);
@@ -288,9 +372,13 @@ public final class ReceiverBenchmark {
     long cpu0 = threads.getCurrentThreadCpuTime();
     long t0 = System.nanoTime();
     long n = 0;
-    try (BufferedReader in = new BufferedReader(new InputStreamReader(
-        new GZIPInputStream(new BufferedInputStream(Files.newInputStream(file), 1 << 16), 1 << 16),
-        StandardCharsets.UTF_8), 1 << 16)) {
+    try (BufferedReader in =
+        new BufferedReader(
+            new InputStreamReader(
+                new GZIPInputStream(
+                    new BufferedInputStream(Files.newInputStream(file), 1 << 16), 1 << 16),
+                StandardCharsets.UTF_8),
+            1 << 16)) {
       String line;
       while ((line = in.readLine()) != null) {
         mapper.readTree(line);
@@ -300,8 +388,12 @@ public final class ReceiverBenchmark {
     double cpu = (threads.getCurrentThreadCpuTime() - cpu0) / 1e9;
     double wall = (System.nanoTime() - t0) / 1e9;
     if (print) {
-      System.out.printf(Locale.ROOT, "  %-44s %9.0f events/s wall, %9.0f events per CPU-second%n",
-          "baseline gunzip + JSON parse (readTree)", n / wall, n / cpu);
+      System.out.printf(
+          Locale.ROOT,
+          "  %-44s %9.0f events/s wall, %9.0f events per CPU-second%n",
+          "baseline gunzip + JSON parse (readTree)",
+          n / wall,
+          n / cpu);
     }
     return new double[] {n / wall, n / cpu};
   }
@@ -311,18 +403,26 @@ public final class ReceiverBenchmark {
     ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     AtomicLong encodedBytes = new AtomicLong();
     AvroCodec<Delivery> codec = AvroCodec.deliveries();
-    GhArchiveReader reader = new GhArchiveReader(new ObjectMapper(), RepositoryFilter.defaults(), Clock.systemUTC());
+    GhArchiveReader reader =
+        new GhArchiveReader(new ObjectMapper(), RepositoryFilter.defaults(), Clock.systemUTC());
     long cpu0 = threads.getCurrentThreadCpuTime();
     long t0 = System.nanoTime();
     GhArchiveReader.Counts counts;
-    try (InputStream in = new GZIPInputStream(new BufferedInputStream(Files.newInputStream(file), 1 << 16), 1 << 16)) {
+    try (InputStream in =
+        new GZIPInputStream(
+            new BufferedInputStream(Files.newInputStream(file), 1 << 16), 1 << 16)) {
       counts = reader.read(in, d -> encodedBytes.addAndGet(codec.encode(d.delivery()).length));
     }
     double cpu = (threads.getCurrentThreadCpuTime() - cpu0) / 1e9;
     double wall = (System.nanoTime() - t0) / 1e9;
     if (print) {
-      System.out.printf(Locale.ROOT, "  %-44s %9.0f events/s wall, %9.0f events per CPU-second (%d kept)%n",
-          "reader: gunzip + filter + convert + Avro", counts.events() / wall, counts.events() / cpu, counts.kept());
+      System.out.printf(
+          Locale.ROOT,
+          "  %-44s %9.0f events/s wall, %9.0f events per CPU-second (%d kept)%n",
+          "reader: gunzip + filter + convert + Avro",
+          counts.events() / wall,
+          counts.events() / cpu,
+          counts.kept());
     }
     return new double[] {counts.events() / wall, counts.events() / cpu};
   }
@@ -331,8 +431,16 @@ public final class ReceiverBenchmark {
   static long generate(Path file, int events, double chosenShare) throws Exception {
     ObjectMapper mapper = new ObjectMapper();
     Random random = new Random(42);
-    String[] types = {"PushEvent", "WatchEvent", "CreateEvent", "IssuesEvent", "IssueCommentEvent",
-        "PullRequestEvent", "ReleaseEvent", "ForkEvent"};
+    String[] types = {
+      "PushEvent",
+      "WatchEvent",
+      "CreateEvent",
+      "IssuesEvent",
+      "IssueCommentEvent",
+      "PullRequestEvent",
+      "ReleaseEvent",
+      "ForkEvent"
+    };
     List<String> chosen = RepositoryFilter.DEFAULT_REPOSITORIES;
     StringBuilder filler = new StringBuilder();
     while (filler.length() < 1500) {
@@ -342,16 +450,24 @@ public final class ReceiverBenchmark {
       for (int i = 0; i < events; i++) {
         boolean mine = random.nextDouble() < chosenShare;
         String type = mine ? types[3 + random.nextInt(4)] : types[random.nextInt(types.length)];
-        String repo = mine ? chosen.get(random.nextInt(chosen.size())) : "user" + random.nextInt(100_000) + "/repo";
+        String repo =
+            mine
+                ? chosen.get(random.nextInt(chosen.size()))
+                : "user" + random.nextInt(100_000) + "/repo";
         ObjectNode e = mapper.createObjectNode();
         e.put("id", Long.toString(40_000_000_000L + i));
         e.put("type", type);
-        e.putObject("actor").put("id", random.nextInt(1_000_000)).put("login", "user" + random.nextInt(1000));
-        e.putObject("repo").put("id", random.nextInt(1_000_000)).put("name", repo)
+        e.putObject("actor")
+            .put("id", random.nextInt(1_000_000))
+            .put("login", "user" + random.nextInt(1000));
+        e.putObject("repo")
+            .put("id", random.nextInt(1_000_000))
+            .put("name", repo)
             .put("url", "https://api.github.com/repos/" + repo);
         ObjectNode payload = e.putObject("payload");
         payload.put("action", "opened");
-        ObjectNode issue = payload.putObject(type.equals("PullRequestEvent") ? "pull_request" : "issue");
+        ObjectNode issue =
+            payload.putObject(type.equals("PullRequestEvent") ? "pull_request" : "issue");
         issue.put("number", random.nextInt(10_000));
         issue.put("title", "title " + i);
         issue.put("body", filler.substring(0, 500 + random.nextInt(1000)));
@@ -367,5 +483,4 @@ public final class ReceiverBenchmark {
     }
     return Files.size(file);
   }
-
 }

@@ -1,6 +1,9 @@
 package dev.faultline.schemas.taxonomy;
 
-/** Whether a root cause is one of the general DL-framework causes or specific to distributed execution. */
+/**
+ * Whether a root cause is one of the general DL-framework causes or specific to distributed
+ * execution.
+ */
 public enum RootCauseGroup {
   GENERAL,
   DISTRIBUTED

@@ -15,8 +15,9 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * The versioned defect taxonomy, read from the one resource {@value #RESOURCE}. Immutable; every category enum of
- * the project (Java and Avro) is checked against it, and the graph's taxonomy nodes are seeded from it.
+ * The versioned defect taxonomy, read from the one resource {@value #RESOURCE}. Immutable; every
+ * category enum of the project (Java and Avro) is checked against it, and the graph's taxonomy
+ * nodes are seeded from it.
  *
  * @param version the taxonomy version, e.g. {@code taxonomy-v1}; changing the taxonomy changes this
  * @param dimensions every dimension with its codes, in resource order
@@ -50,7 +51,8 @@ public record Taxonomy(
    * @param definition what the code covers
    * @param symptomClass for symptoms: the top-level symptom class code; otherwise null
    * @param group for root causes: general or distributed-specific; otherwise null
-   * @param distributedSpecific for symptoms: the codebook's "distributed-specific?" column; otherwise null
+   * @param distributedSpecific for symptoms: the codebook's "distributed-specific?" column;
+   *     otherwise null
    */
   public record Code(
       String code,
@@ -61,12 +63,14 @@ public record Taxonomy(
       String distributedSpecific) {}
 
   /**
-   * One dimension: its proper codes plus the special symbols for "not applicable" and "cannot tell".
+   * One dimension: its proper codes plus the special symbols for "not applicable" and "cannot
+   * tell".
    *
    * @param dimension which dimension
    * @param description what it classifies
    * @param codes the proper codes, in resource order
-   * @param none the symbol for "does not apply" (e.g. symptom of a question), or null if the dimension has none
+   * @param none the symbol for "does not apply" (e.g. symptom of a question), or null if the
+   *     dimension has none
    * @param unknown the symbol for "the text does not tell"
    */
   public record DimensionCodes(
@@ -99,11 +103,15 @@ public record Taxonomy(
     return load(RESOURCE);
   }
 
-  /** Reads a taxonomy resource from the classpath; fails with the resource name if it is missing or malformed. */
+  /**
+   * Reads a taxonomy resource from the classpath; fails with the resource name if it is missing or
+   * malformed.
+   */
   public static Taxonomy load(String resource) {
     try (InputStream in = Taxonomy.class.getResourceAsStream(resource)) {
       if (in == null) {
-        throw new IllegalStateException("taxonomy resource " + resource + " not found on the classpath");
+        throw new IllegalStateException(
+            "taxonomy resource " + resource + " not found on the classpath");
       }
       return parse(new ObjectMapper().readTree(in), resource);
     } catch (IOException e) {
@@ -128,7 +136,10 @@ public record Taxonomy(
                 c.hasNonNull("group") ? RootCauseGroup.valueOf(c.get("group").asText()) : null,
                 text(c, "distributedSpecific")));
       }
-      dimensions.put(d, new DimensionCodes(d, text(node, "description"), codes, text(node, "none"), text(node, "unknown")));
+      dimensions.put(
+          d,
+          new DimensionCodes(
+              d, text(node, "description"), codes, text(node, "none"), text(node, "unknown")));
     }
     Map<String, List<String>> stageHints = new LinkedHashMap<>();
     JsonNode hints = root.path("stageHints");
@@ -137,13 +148,18 @@ public record Taxonomy(
       stageHints.put(e.getKey(), strings(e.getValue()));
     }
     return new Taxonomy(
-        version, dimensions, stageHints, strings(root.path("distributedHints")), strings(root.path("decisionRules")));
+        version,
+        dimensions,
+        stageHints,
+        strings(root.path("distributedHints")),
+        strings(root.path("decisionRules")));
   }
 
   private static JsonNode required(JsonNode node, String field, String where) {
     JsonNode v = node.get(field);
     if (v == null || v.isNull()) {
-      throw new IllegalStateException("taxonomy " + where + ": field '" + field + "' is missing; add it");
+      throw new IllegalStateException(
+          "taxonomy " + where + ": field '" + field + "' is missing; add it");
     }
     return v;
   }
@@ -174,7 +190,10 @@ public record Taxonomy(
     return dimensions.get(d).codes().stream().map(Code::code).toList();
   }
 
-  /** The top-level symptom class of a sub-symptom code, e.g. {@code HANG -> HANG}, {@code OUT_OF_MEMORY -> CRASH}. */
+  /**
+   * The top-level symptom class of a sub-symptom code, e.g. {@code HANG -> HANG}, {@code
+   * OUT_OF_MEMORY -> CRASH}.
+   */
   public Optional<String> symptomClassOf(String symptom) {
     return dimension(Dimension.SYMPTOM).code(symptom).map(Code::symptomClass);
   }

@@ -12,7 +12,9 @@ import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-/** The Avro-generated category enums and the taxonomy resource must list exactly the same symbols. */
+/**
+ * The Avro-generated category enums and the taxonomy resource must list exactly the same symbols.
+ */
 class TaxonomyResourceTest {
 
   private final Taxonomy taxonomy = Taxonomy.load();
@@ -25,7 +27,11 @@ class TaxonomyResourceTest {
     assertEquals(
         taxonomy.dimension(d).allSymbols(),
         names(values),
-        "enum for " + d + " differs from " + Taxonomy.RESOURCE + " (proper codes, then NONE, then UNKNOWN)");
+        "enum for "
+            + d
+            + " differs from "
+            + Taxonomy.RESOURCE
+            + " (proper codes, then NONE, then UNKNOWN)");
   }
 
   @Test
@@ -98,7 +104,9 @@ class TaxonomyResourceTest {
     for (Dimension d : Dimension.CODED) {
       for (Taxonomy.Code c : taxonomy.dimension(d).codes()) {
         assertFalse(c.name() == null || c.name().isBlank(), d + " " + c.code() + " has no name");
-        assertFalse(c.definition() == null || c.definition().isBlank(), d + " " + c.code() + " has no definition");
+        assertFalse(
+            c.definition() == null || c.definition().isBlank(),
+            d + " " + c.code() + " has no definition");
       }
     }
   }
@@ -112,15 +120,20 @@ class TaxonomyResourceTest {
 
   @Test
   void decisionRulesAreStatedAndNameOnlyCodesOfTheTaxonomy() {
-    assertTrue(taxonomy.decisionRules().size() >= 8, "the codebook's decision rules belong in " + Taxonomy.RESOURCE);
+    assertTrue(
+        taxonomy.decisionRules().size() >= 8,
+        "the codebook's decision rules belong in " + Taxonomy.RESOURCE);
     Set<String> symbols = new HashSet<>();
     for (Dimension d : Dimension.CODED) {
       symbols.addAll(taxonomy.dimension(d).allSymbols());
     }
     java.util.regex.Matcher m =
-        java.util.regex.Pattern.compile("\\b[A-Z]+(?:_[A-Z]+)+\\b").matcher(String.join("\n", taxonomy.decisionRules()));
+        java.util.regex.Pattern.compile("\\b[A-Z]+(?:_[A-Z]+)+\\b")
+            .matcher(String.join("\n", taxonomy.decisionRules()));
     while (m.find()) {
-      assertTrue(symbols.contains(m.group()), "decision rule names " + m.group() + ", which is no code of the taxonomy");
+      assertTrue(
+          symbols.contains(m.group()),
+          "decision rule names " + m.group() + ", which is no code of the taxonomy");
     }
   }
 
@@ -136,14 +149,16 @@ class TaxonomyResourceTest {
   @Test
   void missingResourceFailsWithItsName() {
     IllegalStateException e =
-        assertThrows(IllegalStateException.class, () -> Taxonomy.load("/dev/faultline/taxonomy/nope.json"));
+        assertThrows(
+            IllegalStateException.class, () -> Taxonomy.load("/dev/faultline/taxonomy/nope.json"));
     assertTrue(e.getMessage().contains("nope.json"));
   }
 
   @Test
   void everyCodedDimensionsEnumHasTheResourcesSymbolsAndTheFlagHasNone() {
     for (Dimension d : Dimension.CODED) {
-      assertEquals(taxonomy.dimension(d).allSymbols(), d.symbols(), d + ": enum and resource disagree");
+      assertEquals(
+          taxonomy.dimension(d).allSymbols(), d.symbols(), d + ": enum and resource disagree");
       assertTrue(d.coded());
       assertEquals(d, Dimension.ofKey(d.key()).orElseThrow());
       assertEquals(d, Dimension.ofField(d.field()).orElseThrow());
@@ -151,7 +166,8 @@ class TaxonomyResourceTest {
     for (Dimension d : Dimension.CODED) {
       Taxonomy.DimensionCodes codes = taxonomy.dimension(d);
       for (Enum<?> symbol : d.codeType().orElseThrow().getEnumConstants()) {
-        boolean special = symbol.name().equals(codes.none()) || symbol.name().equals(codes.unknown());
+        boolean special =
+            symbol.name().equals(codes.none()) || symbol.name().equals(codes.unknown());
         assertEquals(!special, Dimension.isCategory(symbol), d + " " + symbol);
       }
     }
@@ -159,6 +175,7 @@ class TaxonomyResourceTest {
     assertTrue(Dimension.DISTRIBUTED_SPECIFIC.symbols().isEmpty());
     assertEquals(Dimension.values().length, Dimension.CODED.size() + 1);
     assertEquals(
-        Arrays.stream(Dimension.values()).filter(d -> d != Dimension.SYMPTOM_CLASS).toList(), Dimension.LABELLED);
+        Arrays.stream(Dimension.values()).filter(d -> d != Dimension.SYMPTOM_CLASS).toList(),
+        Dimension.LABELLED);
   }
 }

@@ -7,9 +7,10 @@ import dev.faultline.classifier.learned.LearnedClassifier;
 import java.util.Locale;
 
 /**
- * Which classifier the issue pipeline runs: {@code LEARNED} (the default: the calibrated learned layer over the
- * rules, one encoder and model per task manager JVM) or {@code RULES} (the rules alone, e.g. for a throughput
- * baseline). Chosen where the job is built, so a cluster runs what the submitter chose.
+ * Which classifier the issue pipeline runs: {@code LEARNED} (the default: the calibrated learned
+ * layer over the rules, one encoder and model per task manager JVM) or {@code RULES} (the rules
+ * alone, e.g. for a throughput baseline). Chosen where the job is built, so a cluster runs what the
+ * submitter chose.
  */
 public enum ClassifierTier {
   LEARNED,
@@ -18,7 +19,10 @@ public enum ClassifierTier {
   /** Environment variable naming the tier ({@code learned} or {@code rules}). */
   public static final String ENV = "FAULTLINE_CLASSIFIER_TIER";
 
-  /** {@link #ENV}, else the system property {@code faultline.classifier.tier}, else {@link #LEARNED}. */
+  /**
+   * {@link #ENV}, else the system property {@code faultline.classifier.tier}, else {@link
+   * #LEARNED}.
+   */
   public static ClassifierTier fromEnvironment() {
     String v = System.getProperty("faultline.classifier.tier", System.getenv(ENV));
     if (v == null || v.isBlank()) {
@@ -31,12 +35,14 @@ public enum ClassifierTier {
     }
   }
 
-  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ClassifierTier.class);
+  private static final org.slf4j.Logger LOG =
+      org.slf4j.LoggerFactory.getLogger(ClassifierTier.class);
 
   /**
-   * The classifier of this tier. Should the learned layer fail to load (its native encoder refused by the platform,
-   * the artefact unreadable), the task logs why and classifies with the rules rather than stopping the pipeline; the
-   * graph then shows the rules' version on what it classified.
+   * The classifier of this tier. Should the learned layer fail to load (its native encoder refused
+   * by the platform, the artefact unreadable), the task logs why and classifies with the rules
+   * rather than stopping the pipeline; the graph then shows the rules' version on what it
+   * classified.
    */
   public DefectClassifier classifier() {
     if (this == RULES) {
@@ -45,8 +51,11 @@ public enum ClassifierTier {
     try {
       return LearnedClassifier.shared();
     } catch (LinkageError | RuntimeException e) {
-      LOG.error("the learned classifier cannot be loaded ({}): classifying with the rules alone ({})", e.toString(),
-          Classifier.VERSION, e);
+      LOG.error(
+          "the learned classifier cannot be loaded ({}): classifying with the rules alone ({})",
+          e.toString(),
+          Classifier.VERSION,
+          e);
       return new Classifier(ClassifierConfig.defaults());
     }
   }

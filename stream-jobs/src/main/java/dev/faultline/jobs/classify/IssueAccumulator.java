@@ -12,20 +12,22 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * Everything the pipeline knows of one issue: its newest state, its comments and the pull requests that say they
- * fix it. Plain Java (kept as Flink keyed state by {@code ClassifyIssues}). Folding is idempotent and order-tolerant:
- * the newest issue state wins by {@code updated_at}, comments are keyed by id, fixing PRs by PR id, so a replayed or
- * reordered fact changes nothing it should not.
+ * Everything the pipeline knows of one issue: its newest state, its comments and the pull requests
+ * that say they fix it. Plain Java (kept as Flink keyed state by {@code ClassifyIssues}). Folding
+ * is idempotent and order-tolerant: the newest issue state wins by {@code updated_at}, comments are
+ * keyed by id, fixing PRs by PR id, so a replayed or reordered fact changes nothing it should not.
  */
 public class IssueAccumulator {
   /** Comments kept per issue: the classifier reads the start of a thread and its latest turns. */
   public static final int MAX_COMMENTS = 40;
+
   /** Characters kept of a comment or PR body: enough for a diagnosis, bounded state. */
   public static final int MAX_TEXT = 8_000;
 
   public IssueEvent issue;
   public List<CommentEvent> comments = new ArrayList<>();
   public Map<String, PullRequestEvent> fixes = new HashMap<>();
+
   /** The newest event time folded in (issue, comment or PR). */
   public long stateVersion;
 
@@ -54,7 +56,10 @@ public class IssueAccumulator {
     if (issue != null && next.comments == null) {
       next.comments = issue.comments;
     }
-    if (issue != null && next.transferredTo == null && issue.transferredTo != null && !"transferred".equals(next.state)) {
+    if (issue != null
+        && next.transferredTo == null
+        && issue.transferredTo != null
+        && !"transferred".equals(next.state)) {
       // A later event of the old issue would not undo a transfer; keep the pointer.
       next.transferredTo = issue.transferredTo;
       next.state = issue.state;
@@ -99,9 +104,12 @@ public class IssueAccumulator {
     }
     next.body = truncate(next.body);
     comments.add(next);
-    comments.sort(Comparator.comparingLong((CommentEvent c) -> c.createdAt).thenComparingLong(c -> c.commentId));
+    comments.sort(
+        Comparator.comparingLong((CommentEvent c) -> c.createdAt)
+            .thenComparingLong(c -> c.commentId));
     if (comments.size() > MAX_COMMENTS) {
-      // Keep the first turns (the reporter's follow-ups) and the newest ones (diagnosis, resolution).
+      // Keep the first turns (the reporter's follow-ups) and the newest ones (diagnosis,
+      // resolution).
       comments.remove(MAX_COMMENTS / 4);
     }
     stateVersion = Math.max(stateVersion, next.updatedAt);
@@ -116,8 +124,12 @@ public class IssueAccumulator {
     pr.body = truncate(pr.body);
     fixes.put(pr.id, pr);
     stateVersion = Math.max(stateVersion, pr.updatedAt);
-    return old == null || old.merged != pr.merged || !Objects.equals(old.title, pr.title) || !Objects.equals(old.body, pr.body)
-        || old.additions != pr.additions || old.deletions != pr.deletions;
+    return old == null
+        || old.merged != pr.merged
+        || !Objects.equals(old.title, pr.title)
+        || !Objects.equals(old.body, pr.body)
+        || old.additions != pr.additions
+        || old.deletions != pr.deletions;
   }
 
   static String truncate(String text) {

@@ -1,8 +1,8 @@
 package dev.faultline.jobs.classify;
 
 import dev.faultline.classifier.Classification;
-import dev.faultline.classifier.DefectClassifier;
 import dev.faultline.classifier.Comment;
+import dev.faultline.classifier.DefectClassifier;
 import dev.faultline.classifier.IssueText;
 import dev.faultline.classifier.LinkedPullRequest;
 import dev.faultline.jobs.records.ClassifiedIssueEvent;
@@ -11,7 +11,10 @@ import dev.faultline.jobs.records.PullRequestEvent;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Classifies what an {@link IssueAccumulator} knows, as the pipeline's {@link ClassifiedIssueEvent}. */
+/**
+ * Classifies what an {@link IssueAccumulator} knows, as the pipeline's {@link
+ * ClassifiedIssueEvent}.
+ */
 public final class IssueClassification {
   private final DefectClassifier classifier;
 
@@ -22,7 +25,8 @@ public final class IssueClassification {
   /** The classifier's input for this issue. */
   public static IssueText textOf(IssueAccumulator acc) {
     IssueEvent i = acc.issue;
-    List<Comment> comments = acc.comments.stream().map(c -> new Comment(c.author, c.maintainer, c.body)).toList();
+    List<Comment> comments =
+        acc.comments.stream().map(c -> new Comment(c.author, c.maintainer, c.body)).toList();
     List<LinkedPullRequest> prs =
         acc.fixes.values().stream()
             .sorted(java.util.Comparator.comparing(p -> p.id))
@@ -43,7 +47,8 @@ public final class IssueClassification {
     e.issue = i; // the accumulator replaces its issue on change, never alters the one emitted
     e.framework = c.framework().value() != null ? c.framework().value() : i.repo;
     e.stateVersion = acc.stateVersion;
-    e.commentCount = i.comments != null ? Math.max(i.comments, acc.comments.size()) : acc.comments.size();
+    e.commentCount =
+        i.comments != null ? Math.max(i.comments, acc.comments.size()) : acc.comments.size();
     e.classification = c;
     e.classifiedAt = classifiedAt;
     e.deliveryId = deliveryId;

@@ -12,18 +12,21 @@ import java.util.List;
 import java.util.regex.Pattern;
 
 /**
- * Classifies a merged change by itself (its title, description and, for git history, the start of its diff), so
- * fix-pattern and fix-size statistics exist also for fixes that close no issue.
+ * Classifies a merged change by itself (its title, description and, for git history, the start of
+ * its diff), so fix-pattern and fix-size statistics exist also for fixes that close no issue.
  *
- * <p>A merged change counts as a defect fix when the classifier calls it a bug and the change says it repairs
- * something: it closes an issue, or its title has a fix word ({@link #FIX_CUE}). The classifier answers BUG for any
- * merged pull request that describes no other kind (right for the pull requests that close bug reports, which it was
- * built on), but most of a repository's merged changes are features, docs and chores: on DeepSpeed's history since
- * 2025 it called 662 of 692 changes bugs, 249 of whose titles say fix, bug, crash, hang, error, …. The others get no
+ * <p>A merged change counts as a defect fix when the classifier calls it a bug and the change says
+ * it repairs something: it closes an issue, or its title has a fix word ({@link #FIX_CUE}). The
+ * classifier answers BUG for any merged pull request that describes no other kind (right for the
+ * pull requests that close bug reports, which it was built on), but most of a repository's merged
+ * changes are features, docs and chores: on DeepSpeed's history since 2025 it called 662 of 692
+ * changes bugs, 249 of whose titles say fix, bug, crash, hang, error, …. The others get no
  * classification.
  */
 public final class PullRequestClassification {
-  /** Characters of the description the classifier reads (as for an issue's linked pull requests). */
+  /**
+   * Characters of the description the classifier reads (as for an issue's linked pull requests).
+   */
   static final int MAX_BODY = IssueAccumulator.MAX_TEXT;
 
   /** Words with which a change's title says it repairs a defect. */
@@ -45,19 +48,31 @@ public final class PullRequestClassification {
     if (p.diffSummary != null && !p.diffSummary.isEmpty()) {
       body = body + "\n\n" + p.diffSummary;
     }
-    return new IssueText(p.repo, p.number, p.title, body, List.of(), List.of(), List.of(), "merged");
+    return new IssueText(
+        p.repo, p.number, p.title, body, List.of(), List.of(), List.of(), "merged");
   }
 
-  /** A merged change as the learned layer was trained on them: the description, then its changed files. */
+  /**
+   * A merged change as the learned layer was trained on them: the description, then its changed
+   * files.
+   */
   public static IssueText changeTextOf(PullRequestEvent p) {
     StringBuilder body = new StringBuilder(IssueAccumulator.truncate(p.body == null ? "" : p.body));
     ChangeDetails d = ChangeDetails.fromDiff(p.diffSummary);
     if (!d.files().isEmpty()) {
       body.append("\n\nchanged files:");
-      d.files().forEach(f -> body.append('\n').append(f.path()).append('+').append(f.additions()).append('-')
-          .append(f.deletions()));
+      d.files()
+          .forEach(
+              f ->
+                  body.append('\n')
+                      .append(f.path())
+                      .append('+')
+                      .append(f.additions())
+                      .append('-')
+                      .append(f.deletions()));
     }
-    return new IssueText(p.repo, p.number, p.title, body.toString(), List.of(), List.of(), List.of(), "merged");
+    return new IssueText(
+        p.repo, p.number, p.title, body.toString(), List.of(), List.of(), List.of(), "merged");
   }
 
   /** The change's classification when it is a merged bug fix, else null. */
@@ -68,7 +83,8 @@ public final class PullRequestClassification {
     Classification c =
         classifier instanceof Classifier
             ? classifier.classify(textOf(p))
-            // the learned layer reads a change as it was trained: description and file list as text, the diff apart
+            // the learned layer reads a change as it was trained: description and file list as
+            // text, the diff apart
             : classifier.classify(changeTextOf(p), ChangeDetails.fromDiff(p.diffSummary));
     if (c.kind().value() != Kind.BUG) {
       return null;

@@ -16,10 +16,12 @@ import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
 
 /**
- * Keyed by issue id: folds issue, comment and fix-link facts into the issue's state and re-classifies whenever what
- * the classifier sees changed. A fact that changes nothing (a redelivery, an older state) emits nothing.
+ * Keyed by issue id: folds issue, comment and fix-link facts into the issue's state and
+ * re-classifies whenever what the classifier sees changed. A fact that changes nothing (a
+ * redelivery, an older state) emits nothing.
  */
-public final class ClassifyIssues extends KeyedProcessFunction<String, GitHubEvent, ClassifiedIssueEvent> {
+public final class ClassifyIssues
+    extends KeyedProcessFunction<String, GitHubEvent, ClassifiedIssueEvent> {
   /** Issues untouched this long drop out of state; a later event starts from what it carries. */
   static final Duration STATE_TTL = Duration.ofDays(400);
 
@@ -38,8 +40,8 @@ public final class ClassifyIssues extends KeyedProcessFunction<String, GitHubEve
   }
 
   /**
-   * @param llmRequests side output of each classification with the issue's state, for the language-model tier to
-   *     upgrade; null when the tier is off
+   * @param llmRequests side output of each classification with the issue's state, for the
+   *     language-model tier to upgrade; null when the tier is off
    */
   public ClassifyIssues(ClassifierTier tier, OutputTag<LlmRequest> llmRequests) {
     this.tier = tier;
@@ -48,14 +50,16 @@ public final class ClassifyIssues extends KeyedProcessFunction<String, GitHubEve
 
   @Override
   public void open(OpenContext openContext) {
-    ValueStateDescriptor<IssueAccumulator> descriptor = new ValueStateDescriptor<>("issue", IssueAccumulator.class);
+    ValueStateDescriptor<IssueAccumulator> descriptor =
+        new ValueStateDescriptor<>("issue", IssueAccumulator.class);
     descriptor.enableTimeToLive(StateTtlConfig.newBuilder(STATE_TTL).build());
     state = getRuntimeContext().getState(descriptor);
     classification = new IssueClassification(tier.classifier());
   }
 
   @Override
-  public void processElement(GitHubEvent fact, Context ctx, Collector<ClassifiedIssueEvent> out) throws Exception {
+  public void processElement(GitHubEvent fact, Context ctx, Collector<ClassifiedIssueEvent> out)
+      throws Exception {
     IssueAccumulator acc = state.value();
     if (acc == null) {
       acc = new IssueAccumulator();
@@ -69,7 +73,8 @@ public final class ClassifyIssues extends KeyedProcessFunction<String, GitHubEve
       ClassifiedIssueEvent event = classification.classify(acc, acc.stateVersion, fact.deliveryId);
       out.collect(event);
       if (llmRequests != null) {
-        // The offline labels go out first; the language model's answer, if any, follows as an upgrade.
+        // The offline labels go out first; the language model's answer, if any, follows as an
+        // upgrade.
         ctx.output(llmRequests, new LlmRequest(event, acc));
       }
     }

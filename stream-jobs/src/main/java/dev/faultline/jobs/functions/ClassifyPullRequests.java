@@ -9,7 +9,10 @@ import java.util.List;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.functions.RichMapFunction;
 
-/** A pull request's newest state as its graph row, with its own classification when it is a merged fix. */
+/**
+ * A pull request's newest state as its graph row, with its own classification when it is a merged
+ * fix.
+ */
 public final class ClassifyPullRequests extends RichMapFunction<PullRequestEvent, PullRequestRow> {
   private final ClassifierTier tier;
   private transient PullRequestClassification classification;
@@ -35,10 +38,29 @@ public final class ClassifyPullRequests extends RichMapFunction<PullRequestEvent
     return toRow(p, frameworks.ofRepo(p.repo).orElse(p.repo), classification.classify(p));
   }
 
-  public static PullRequestRow toRow(PullRequestEvent p, String framework, PullRequestRow.Classification c) {
+  public static PullRequestRow toRow(
+      PullRequestEvent p, String framework, PullRequestRow.Classification c) {
     return new PullRequestRow(
-        p.id, p.repo, framework, p.number, p.title, p.url, p.state, p.merged, p.mergedAt, p.createdAt, p.updatedAt,
-        p.additions, p.deletions, p.changedFiles, List.copyOf(p.fixes), p.sizeKnown, p.source, p.changeKind,
-        p.mergeCommitSha, p.author, c);
+        p.id,
+        p.repo,
+        framework,
+        p.number,
+        p.title,
+        p.url,
+        p.state,
+        p.merged,
+        p.mergedAt,
+        p.createdAt,
+        p.updatedAt,
+        p.additions,
+        p.deletions,
+        p.changedFiles,
+        List.copyOf(p.fixes),
+        p.sizeKnown,
+        p.source,
+        p.changeKind,
+        p.mergeCommitSha,
+        p.author,
+        c);
   }
 }

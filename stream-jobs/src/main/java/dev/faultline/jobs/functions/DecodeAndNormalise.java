@@ -14,7 +14,10 @@ import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
 
-/** Decodes the Avro envelope and normalises the facts it carries; anything unreadable goes to the dead-letter side output. */
+/**
+ * Decodes the Avro envelope and normalises the facts it carries; anything unreadable goes to the
+ * dead-letter side output.
+ */
 public final class DecodeAndNormalise extends ProcessFunction<RawDelivery, GitHubEvent> {
   public static final String STAGE = "issue-pipeline/normalise";
 
@@ -38,7 +41,16 @@ public final class DecodeAndNormalise extends ProcessFunction<RawDelivery, GitHu
     try {
       delivery = codec.decode(raw.value);
     } catch (IOException | RuntimeException e) {
-      ctx.output(rejected, reject(raw, null, "not a Delivery record (" + e.getClass().getSimpleName() + ": " + e.getMessage() + ")"));
+      ctx.output(
+          rejected,
+          reject(
+              raw,
+              null,
+              "not a Delivery record ("
+                  + e.getClass().getSimpleName()
+                  + ": "
+                  + e.getMessage()
+                  + ")"));
       return;
     }
     try {

@@ -8,8 +8,9 @@ import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
 
 /**
- * Keyed: forwards an element only when its version is newer than any seen for its key, so an out-of-order or
- * replayed older state never overwrites a newer one downstream, and an exact redelivery is not written twice.
+ * Keyed: forwards an element only when its version is newer than any seen for its key, so an
+ * out-of-order or replayed older state never overwrites a newer one downstream, and an exact
+ * redelivery is not written twice.
  */
 public final class NewestByVersion<T> extends KeyedProcessFunction<String, T, T> {
   /** The version of an element, e.g. GitHub's {@code updated_at}. */

@@ -11,13 +11,15 @@ import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
 
 /**
- * Keyed by issue id, where the offline classifications and the language model's upgrades meet: forwards a
- * classification unless one of a newer issue state, or of the same state from a higher-ranked tier, went before
- * it. So an upgrade that answers an issue's older state after its newer state was classified is dropped (the newer
- * state's own upgrade follows), and the graph and the classified topic see, per issue, states in order and for one
- * state the offline labels before the model's. Ties pass (an exact redelivery is idempotent downstream).
+ * Keyed by issue id, where the offline classifications and the language model's upgrades meet:
+ * forwards a classification unless one of a newer issue state, or of the same state from a
+ * higher-ranked tier, went before it. So an upgrade that answers an issue's older state after its
+ * newer state was classified is dropped (the newer state's own upgrade follows), and the graph and
+ * the classified topic see, per issue, states in order and for one state the offline labels before
+ * the model's. Ties pass (an exact redelivery is idempotent downstream).
  */
-public final class NewestLabel extends KeyedProcessFunction<String, ClassifiedIssueEvent, ClassifiedIssueEvent> {
+public final class NewestLabel
+    extends KeyedProcessFunction<String, ClassifiedIssueEvent, ClassifiedIssueEvent> {
   private transient ValueState<long[]> newest;
 
   /** Whether (version, rank) may follow (seenVersion, seenRank). */
@@ -27,16 +29,22 @@ public final class NewestLabel extends KeyedProcessFunction<String, ClassifiedIs
 
   @Override
   public void open(OpenContext openContext) {
-    ValueStateDescriptor<long[]> d = new ValueStateDescriptor<>("newest-label", PrimitiveArrayTypeInfo.LONG_PRIMITIVE_ARRAY_TYPE_INFO);
+    ValueStateDescriptor<long[]> d =
+        new ValueStateDescriptor<>(
+            "newest-label", PrimitiveArrayTypeInfo.LONG_PRIMITIVE_ARRAY_TYPE_INFO);
     d.enableTimeToLive(StateTtlConfig.newBuilder(ClassifyIssues.STATE_TTL).build());
     newest = getRuntimeContext().getState(d);
   }
 
   @Override
-  public void processElement(ClassifiedIssueEvent e, Context ctx, Collector<ClassifiedIssueEvent> out) throws Exception {
+  public void processElement(
+      ClassifiedIssueEvent e, Context ctx, Collector<ClassifiedIssueEvent> out) throws Exception {
     long version = e.stateVersion;
-    int rank = e.classification == null ? 0
-        : LabelSource.rankOf(LabelSource.ofClassifierVersion(e.classification.classifierVersion()));
+    int rank =
+        e.classification == null
+            ? 0
+            : LabelSource.rankOf(
+                LabelSource.ofClassifierVersion(e.classification.classifierVersion()));
     long[] seen = newest.value();
     if (seen != null && !follows(version, rank, seen[0], (int) seen[1])) {
       return;

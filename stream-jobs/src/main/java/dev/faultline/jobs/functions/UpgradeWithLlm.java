@@ -39,17 +39,20 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Flink async I/O adapter of {@link LlmUpgrader}: emits an issue's classification upgraded with the language model's
- * answer, or nothing (the offline classification, already emitted, stays). A stored answer is used at once, in the
- * caller's thread; otherwise the request runs on this subtask's pool of {@link LlmConfig#concurrency()} threads. At
- * most {@link LlmSettings#maxWaiting()} items wait for the endpoint; an item that finds them all taken keeps its
- * offline label at once ("shed"), so the async operator never fills its capacity and never backs the pipeline up,
- * however slow or dead the endpoint. Timeouts, failures and invalid answers are counted and logged, never thrown.
+ * Flink async I/O adapter of {@link LlmUpgrader}: emits an issue's classification upgraded with the
+ * language model's answer, or nothing (the offline classification, already emitted, stays). A
+ * stored answer is used at once, in the caller's thread; otherwise the request runs on this
+ * subtask's pool of {@link LlmConfig#concurrency()} threads. At most {@link
+ * LlmSettings#maxWaiting()} items wait for the endpoint; an item that finds them all taken keeps
+ * its offline label at once ("shed"), so the async operator never fills its capacity and never
+ * backs the pipeline up, however slow or dead the endpoint. Timeouts, failures and invalid answers
+ * are counted and logged, never thrown.
  *
- * <p>Metrics (group {@code llm}): counters {@code cacheHits}, {@code upgrades}, {@code failures} (no reply),
- * {@code invalidAnswers}, {@code timeouts}, {@code shed}; gauges {@code requests} (HTTP attempts, retries included),
- * {@code retries}, {@code promptTokens}, {@code completionTokens} (as the endpoint counts them), {@code waiting},
- * {@code cachedAnswers}; histogram {@code latencyMs} of items sent to the endpoint.
+ * <p>Metrics (group {@code llm}): counters {@code cacheHits}, {@code upgrades}, {@code failures}
+ * (no reply), {@code invalidAnswers}, {@code timeouts}, {@code shed}; gauges {@code requests} (HTTP
+ * attempts, retries included), {@code retries}, {@code promptTokens}, {@code completionTokens} (as
+ * the endpoint counts them), {@code waiting}, {@code cachedAnswers}; histogram {@code latencyMs} of
+ * items sent to the endpoint.
  */
 public final class UpgradeWithLlm extends RichAsyncFunction<LlmRequest, ClassifiedIssueEvent> {
   private static final Logger LOG = LoggerFactory.getLogger(UpgradeWithLlm.class);
@@ -72,7 +75,8 @@ public final class UpgradeWithLlm extends RichAsyncFunction<LlmRequest, Classifi
 
   public UpgradeWithLlm(LlmSettings settings, AnswerStore.Factory stores) {
     if (!settings.enabled()) {
-      throw new IllegalArgumentException("the language-model tier is off: set " + LlmConfig.PREFIX + "ENDPOINT");
+      throw new IllegalArgumentException(
+          "the language-model tier is off: set " + LlmConfig.PREFIX + "ENDPOINT");
     }
     this.settings = settings;
     this.stores = stores;
@@ -83,8 +87,11 @@ public final class UpgradeWithLlm extends RichAsyncFunction<LlmRequest, Classifi
     LlmConfig config = settings.config();
     int subtasks = Math.max(1, getRuntimeContext().getTaskInfo().getNumberOfParallelSubtasks());
     // The daily budget is the job's: each subtask spends its share.
-    Budget budget = new Budget(share(config.maxRequestsPerDay(), subtasks), share(config.maxTokensPerDay(), subtasks),
-        Clock.systemUTC());
+    Budget budget =
+        new Budget(
+            share(config.maxRequestsPerDay(), subtasks),
+            share(config.maxTokensPerDay(), subtasks),
+            Clock.systemUTC());
     stats = new LlmStats();
     ChatClient client = new ChatClient(config, ChatClient.httpClient(config), budget, stats);
     Taxonomy taxonomy = Taxonomy.load();
@@ -93,11 +100,14 @@ public final class UpgradeWithLlm extends RichAsyncFunction<LlmRequest, Classifi
     store = stores.open();
     upgrader = new LlmUpgrader(config, taxonomy, prompt, store, client, examples);
     AtomicInteger n = new AtomicInteger();
-    pool = Executors.newFixedThreadPool(config.concurrency(), r -> {
-      Thread t = new Thread(r, "llm-upgrade-" + n.incrementAndGet());
-      t.setDaemon(true);
-      return t;
-    });
+    pool =
+        Executors.newFixedThreadPool(
+            config.concurrency(),
+            r -> {
+              Thread t = new Thread(r, "llm-upgrade-" + n.incrementAndGet());
+              t.setDaemon(true);
+              return t;
+            });
     waiting = new Semaphore(settings.maxWaiting());
     MetricGroup g = getRuntimeContext().getMetricGroup().addGroup("llm");
     cacheHits = g.counter("cacheHits");
@@ -115,7 +125,11 @@ public final class UpgradeWithLlm extends RichAsyncFunction<LlmRequest, Classifi
     g.gauge("waiting", (Gauge<Integer>) () -> settings.maxWaiting() - waiting.availablePermits());
     AnswerStore st = store;
     g.gauge("cachedAnswers", (Gauge<Long>) st::size);
-    LOG.info("language-model tier on: {}, prompt {}, {} answers known", config, upgrader.promptVersion(), store.size());
+    LOG.info(
+        "language-model tier on: {}, prompt {}, {} answers known",
+        config,
+        upgrader.promptVersion(),
+        store.size());
   }
 
   private static long share(long perDay, int subtasks) {
@@ -127,7 +141,8 @@ public final class UpgradeWithLlm extends RichAsyncFunction<LlmRequest, Classifi
     try {
       set = ExampleSet.load(config.examples(), MiniLmEmbedder.shared());
     } catch (TrainingData.BadInput e) {
-      throw new IllegalArgumentException("example set " + config.examples() + ": " + e.getMessage());
+      throw new IllegalArgumentException(
+          "example set " + config.examples() + ": " + e.getMessage());
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read the example set " + config.examples(), e);
     }
@@ -147,30 +162,34 @@ public final class UpgradeWithLlm extends RichAsyncFunction<LlmRequest, Classifi
     }
     if (!waiting.tryAcquire()) {
       shed.inc();
-      LOG.debug("{} keeps its offline labels: {} items already wait for the endpoint", offline.issue.id,
+      LOG.debug(
+          "{} keeps its offline labels: {} items already wait for the endpoint",
+          offline.issue.id,
           settings.maxWaiting());
       result.complete(List.of());
       return;
     }
     long started = System.nanoTime();
     try {
-      CompletableFuture.supplyAsync(() -> upgrader.ask(offline, text), pool).whenComplete((outcome, error) -> {
-        waiting.release();
-        latency.update((System.nanoTime() - started) / 1_000_000);
-        if (error != null) {
-          failures.inc();
-          LOG.warn("{} keeps its offline labels: {}", offline.issue.id, error.toString());
-          result.complete(List.of());
-        } else if (outcome instanceof LlmUpgrader.Upgraded u) {
-          upgrades.inc();
-          result.complete(List.of(upgraded(offline, u)));
-        } else {
-          LlmUpgrader.NotUpgraded no = (LlmUpgrader.NotUpgraded) outcome;
-          ("invalid".equals(no.cause()) ? invalidAnswers : failures).inc();
-          LOG.warn("{} keeps its offline labels: {}", offline.issue.id, no.reason());
-          result.complete(List.of());
-        }
-      });
+      CompletableFuture.supplyAsync(() -> upgrader.ask(offline, text), pool)
+          .whenComplete(
+              (outcome, error) -> {
+                waiting.release();
+                latency.update((System.nanoTime() - started) / 1_000_000);
+                if (error != null) {
+                  failures.inc();
+                  LOG.warn("{} keeps its offline labels: {}", offline.issue.id, error.toString());
+                  result.complete(List.of());
+                } else if (outcome instanceof LlmUpgrader.Upgraded u) {
+                  upgrades.inc();
+                  result.complete(List.of(upgraded(offline, u)));
+                } else {
+                  LlmUpgrader.NotUpgraded no = (LlmUpgrader.NotUpgraded) outcome;
+                  ("invalid".equals(no.cause()) ? invalidAnswers : failures).inc();
+                  LOG.warn("{} keeps its offline labels: {}", offline.issue.id, no.reason());
+                  result.complete(List.of());
+                }
+              });
     } catch (RejectedExecutionException e) {
       waiting.release(); // closing: the item keeps its offline labels
       result.complete(List.of());
@@ -180,12 +199,15 @@ public final class UpgradeWithLlm extends RichAsyncFunction<LlmRequest, Classifi
   @Override
   public void timeout(LlmRequest request, ResultFuture<ClassifiedIssueEvent> result) {
     timeouts.inc();
-    LOG.warn("{} keeps its offline labels: no answer within {} ms", request.offline.issue.id,
+    LOG.warn(
+        "{} keeps its offline labels: no answer within {} ms",
+        request.offline.issue.id,
         settings.asyncTimeout().toMillis());
     result.complete(List.of());
   }
 
-  private static ClassifiedIssueEvent upgraded(ClassifiedIssueEvent offline, LlmUpgrader.Upgraded u) {
+  private static ClassifiedIssueEvent upgraded(
+      ClassifiedIssueEvent offline, LlmUpgrader.Upgraded u) {
     return u.event();
   }
 

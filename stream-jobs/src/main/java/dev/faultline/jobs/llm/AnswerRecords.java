@@ -9,9 +9,10 @@ import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 
 /**
- * The value of a record of the answers topic: the same JSON object as a file of the CLI's cache directory
- * ({@code key}, {@code prompt_version}, {@code model}, {@code answer}, {@code usage}, {@code origin}), so a cache
- * directory filled by {@code faultline llm import} can be written into the topic as it is.
+ * The value of a record of the answers topic: the same JSON object as a file of the CLI's cache
+ * directory ({@code key}, {@code prompt_version}, {@code model}, {@code answer}, {@code usage},
+ * {@code origin}), so a cache directory filled by {@code faultline llm import} can be written into
+ * the topic as it is.
  */
 public final class AnswerRecords {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -36,7 +37,10 @@ public final class AnswerRecords {
     return o.toString().getBytes(StandardCharsets.UTF_8);
   }
 
-  /** The entry of a record value; empty when it is not one (a record someone else wrote, a tombstone). */
+  /**
+   * The entry of a record value; empty when it is not one (a record someone else wrote, a
+   * tombstone).
+   */
   public static Optional<AnswerCache.Entry> decode(byte[] value) {
     if (value == null) {
       return Optional.empty();
@@ -47,9 +51,15 @@ public final class AnswerRecords {
       if (!AnswerCache.isKey(key) || !n.path("answer").isObject()) {
         return Optional.empty();
       }
-      return Optional.of(new AnswerCache.Entry(key, n.path("prompt_version").asText(""), n.path("model").asText(""),
-          n.path("answer").toString(), n.path("usage").path("prompt_tokens").asLong(0),
-          n.path("usage").path("completion_tokens").asLong(0), n.path("origin").asText("")));
+      return Optional.of(
+          new AnswerCache.Entry(
+              key,
+              n.path("prompt_version").asText(""),
+              n.path("model").asText(""),
+              n.path("answer").toString(),
+              n.path("usage").path("prompt_tokens").asLong(0),
+              n.path("usage").path("completion_tokens").asLong(0),
+              n.path("origin").asText("")));
     } catch (IOException | RuntimeException e) {
       return Optional.empty();
     }

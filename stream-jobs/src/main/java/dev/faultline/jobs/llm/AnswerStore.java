@@ -5,16 +5,20 @@ import java.io.Serializable;
 import java.util.Optional;
 
 /**
- * Where the stream keeps validated answers, by {@link AnswerCache#key} (prompt version, model, item content): an
- * answer found here costs no request. {@link KafkaAnswerStore} (the compacted topic) in the pipeline;
- * {@link DirectoryAnswerStore} (the CLI's cache directory) for one machine and tests. Thread-safe.
+ * Where the stream keeps validated answers, by {@link AnswerCache#key} (prompt version, model, item
+ * content): an answer found here costs no request. {@link KafkaAnswerStore} (the compacted topic)
+ * in the pipeline; {@link DirectoryAnswerStore} (the CLI's cache directory) for one machine and
+ * tests. Thread-safe.
  */
 public interface AnswerStore extends AutoCloseable {
 
   /** The answer stored under a key, if any. */
   Optional<AnswerCache.Entry> get(String key);
 
-  /** Stores an answer; a failure to store is logged, never thrown (the answer was used all the same). */
+  /**
+   * Stores an answer; a failure to store is logged, never thrown (the answer was used all the
+   * same).
+   */
   void put(AnswerCache.Entry entry);
 
   /** Answers known. */

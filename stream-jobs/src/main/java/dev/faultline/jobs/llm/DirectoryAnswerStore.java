@@ -10,8 +10,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The CLI's answer cache directory ({@link AnswerCache}) as the stream's store: for a pipeline on one machine, or
- * tests. Not for a cluster (each task manager would see its own disk).
+ * The CLI's answer cache directory ({@link AnswerCache}) as the stream's store: for a pipeline on
+ * one machine, or tests. Not for a cluster (each task manager would see its own disk).
  */
 public final class DirectoryAnswerStore implements AnswerStore {
   private static final Logger LOG = LoggerFactory.getLogger(DirectoryAnswerStore.class);

@@ -33,15 +33,17 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The answers of the language-model tier in a compacted Kafka topic ({@code faultline.llm-answers}), keyed by the
- * answer's cache key. Each subtask of the upgrade operator opens one: it reads the topic from the start to its end
- * offsets before the first item is looked up (so answers given before the job started, a replay's among them, cost
- * no request), then follows the topic in a background thread (answers other subtasks and jobs give), and writes each
- * new answer to it. Compaction keeps one record per key, so the topic and the memory it takes grow with the number
- * of distinct (prompt, model, content) triples, not with traffic: a few hundred bytes each.
+ * The answers of the language-model tier in a compacted Kafka topic ({@code
+ * faultline.llm-answers}), keyed by the answer's cache key. Each subtask of the upgrade operator
+ * opens one: it reads the topic from the start to its end offsets before the first item is looked
+ * up (so answers given before the job started, a replay's among them, cost no request), then
+ * follows the topic in a background thread (answers other subtasks and jobs give), and writes each
+ * new answer to it. Compaction keeps one record per key, so the topic and the memory it takes grow
+ * with the number of distinct (prompt, model, content) triples, not with traffic: a few hundred
+ * bytes each.
  *
- * <p>Writes are at least once (idempotent producer, acks=all) and need no transaction: a key's answers are
- * interchangeable, and an answer lost with a crashed task is asked again at most once.
+ * <p>Writes are at least once (idempotent producer, acks=all) and need no transaction: a key's
+ * answers are interchangeable, and an answer lost with a crashed task is asked again at most once.
  */
 public final class KafkaAnswerStore implements AnswerStore {
   private static final Logger LOG = LoggerFactory.getLogger(KafkaAnswerStore.class);
@@ -60,7 +62,9 @@ public final class KafkaAnswerStore implements AnswerStore {
     c.putAll(kafka);
     c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
     c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-    c.remove(ConsumerConfig.GROUP_ID_CONFIG); // assigned partitions, no group: every subtask reads everything
+    c.remove(
+        ConsumerConfig
+            .GROUP_ID_CONFIG); // assigned partitions, no group: every subtask reads everything
     consumer = new KafkaConsumer<>(c, new StringDeserializer(), new ByteArrayDeserializer());
     Properties p = new Properties();
     p.putAll(kafka);
@@ -97,18 +101,24 @@ public final class KafkaAnswerStore implements AnswerStore {
   }
 
   /**
-   * Creates the topic compacted if it does not exist (where the job is built, once); warns if it exists and is not
-   * compacted, since then old answers are deleted by retention and asked again.
+   * Creates the topic compacted if it does not exist (where the job is built, once); warns if it
+   * exists and is not compacted, since then old answers are deleted by retention and asked again.
    */
-  public static void ensureTopic(Properties kafka, String topic, int partitions, Map<String, String> configs) {
+  public static void ensureTopic(
+      Properties kafka, String topic, int partitions, Map<String, String> configs) {
     Map<String, Object> admin = new HashMap<>();
     kafka.forEach((k, v) -> admin.put(String.valueOf(k), v));
     admin.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 30_000);
     try (Admin a = Admin.create(admin)) {
       if (!a.listTopics().names().get(30, TimeUnit.SECONDS).contains(topic)) {
         try {
-          a.createTopics(List.of(new NewTopic(topic, java.util.Optional.of(partitions), java.util.Optional.empty())
-              .configs(configs))).all().get(30, TimeUnit.SECONDS);
+          a.createTopics(
+                  List.of(
+                      new NewTopic(
+                              topic, java.util.Optional.of(partitions), java.util.Optional.empty())
+                          .configs(configs)))
+              .all()
+              .get(30, TimeUnit.SECONDS);
           LOG.info("Created the answers topic {} with {}", topic, configs);
         } catch (ExecutionException e) {
           if (!(e.getCause() instanceof TopicExistsException)) {
@@ -121,21 +131,27 @@ public final class KafkaAnswerStore implements AnswerStore {
       Config config = a.describeConfigs(List.of(r)).all().get(30, TimeUnit.SECONDS).get(r);
       String policy = config.get(TopicConfig.CLEANUP_POLICY_CONFIG).value();
       if (policy == null || !policy.contains(TopicConfig.CLEANUP_POLICY_COMPACT)) {
-        LOG.warn("The answers topic {} has cleanup.policy={}, not compact: answers expire and are asked again."
-            + " Fix: kafka-configs --alter --entity-type topics --entity-name {} --add-config cleanup.policy=compact",
-            topic, policy, topic);
+        LOG.warn(
+            "The answers topic {} has cleanup.policy={}, not compact: answers expire and are asked again."
+                + " Fix: kafka-configs --alter --entity-type topics --entity-name {} --add-config cleanup.policy=compact",
+            topic,
+            policy,
+            topic);
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while checking the topic " + topic, e);
     } catch (ExecutionException | TimeoutException e) {
-      throw new IllegalStateException("cannot create or check the answers topic " + topic + ": " + e.getMessage(), e);
+      throw new IllegalStateException(
+          "cannot create or check the answers topic " + topic + ": " + e.getMessage(), e);
     }
   }
 
   private void load() {
-    List<TopicPartition> partitions = consumer.partitionsFor(topic, Duration.ofSeconds(60)).stream()
-        .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+    List<TopicPartition> partitions =
+        consumer.partitionsFor(topic, Duration.ofSeconds(60)).stream()
+            .map(p -> new TopicPartition(p.topic(), p.partition()))
+            .toList();
     if (partitions.isEmpty()) {
       throw new IllegalStateException("the answers topic " + topic + " does not exist");
     }
@@ -145,7 +161,8 @@ public final class KafkaAnswerStore implements AnswerStore {
     long deadline = System.nanoTime() + LOAD_TIMEOUT.toNanos();
     while (!caughtUp(end)) {
       if (System.nanoTime() > deadline) {
-        throw new IllegalStateException("the answers topic " + topic + " was not read to its end within " + LOAD_TIMEOUT);
+        throw new IllegalStateException(
+            "the answers topic " + topic + " was not read to its end within " + LOAD_TIMEOUT);
       }
       take(consumer.poll(Duration.ofMillis(200)));
     }
@@ -179,8 +196,10 @@ public final class KafkaAnswerStore implements AnswerStore {
         return;
       } catch (RuntimeException e) {
         if (running) {
-          LOG.warn("following {} failed ({}); answers given elsewhere are not seen until the task restarts",
-              topic, e.toString());
+          LOG.warn(
+              "following {} failed ({}); answers given elsewhere are not seen until the task restarts",
+              topic,
+              e.toString());
         }
         return;
       }
@@ -196,11 +215,13 @@ public final class KafkaAnswerStore implements AnswerStore {
   public void put(AnswerCache.Entry entry) {
     answers.put(entry.key(), entry);
     try {
-      producer.send(new ProducerRecord<>(topic, entry.key(), AnswerRecords.encode(entry)), (m, e) -> {
-        if (e != null) {
-          LOG.warn("cannot write the answer {} to {}: {}", entry.key(), topic, e.toString());
-        }
-      });
+      producer.send(
+          new ProducerRecord<>(topic, entry.key(), AnswerRecords.encode(entry)),
+          (m, e) -> {
+            if (e != null) {
+              LOG.warn("cannot write the answer {} to {}: {}", entry.key(), topic, e.toString());
+            }
+          });
     } catch (RuntimeException e) {
       LOG.warn("cannot write the answer {} to {}: {}", entry.key(), topic, e.toString());
     }

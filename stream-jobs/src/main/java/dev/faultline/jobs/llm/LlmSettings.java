@@ -8,10 +8,11 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The language-model tier of the issue pipeline, switched on by configuration: the {@code FAULTLINE_LLM_*} settings
- * {@link LlmConfig} reads (endpoint, model, API key variable, timeouts, retries, concurrency, daily budget, examples,
- * confidence), read once where the job is built and carried to the task managers, which parse them again. Off unless
- * {@code FAULTLINE_LLM_ENDPOINT} is set. Two settings belong to the stream alone:
+ * The language-model tier of the issue pipeline, switched on by configuration: the {@code
+ * FAULTLINE_LLM_*} settings {@link LlmConfig} reads (endpoint, model, API key variable, timeouts,
+ * retries, concurrency, daily budget, examples, confidence), read once where the job is built and
+ * carried to the task managers, which parse them again. Off unless {@code FAULTLINE_LLM_ENDPOINT}
+ * is set. Two settings belong to the stream alone:
  *
  * <table>
  *   <caption>stream settings</caption>
@@ -23,8 +24,8 @@ import java.util.TreeMap;
  *       label at once</td></tr>
  * </table>
  *
- * @param values the {@code FAULTLINE_LLM_*} settings (and the API key under its variable's name; masked in
- *     {@link #toString()})
+ * @param values the {@code FAULTLINE_LLM_*} settings (and the API key under its variable's name;
+ *     masked in {@link #toString()})
  */
 public record LlmSettings(Map<String, String> values) implements Serializable {
 
@@ -48,7 +49,10 @@ public record LlmSettings(Map<String, String> values) implements Serializable {
     }
   }
 
-  /** The settings of an environment (and the properties file {@code FAULTLINE_LLM_CONFIG} names, if any). */
+  /**
+   * The settings of an environment (and the properties file {@code FAULTLINE_LLM_CONFIG} names, if
+   * any).
+   */
   public static LlmSettings fromEnvironment(Map<String, String> env) {
     return new LlmSettings(LlmConfig.settings(env, null));
   }
@@ -89,7 +93,8 @@ public record LlmSettings(Map<String, String> values) implements Serializable {
       try {
         return Duration.ofMillis(Long.parseLong(v.strip()));
       } catch (NumberFormatException e) {
-        throw new IllegalArgumentException(ASYNC_TIMEOUT_MS + " must be a whole number, not '" + v + "'");
+        throw new IllegalArgumentException(
+            ASYNC_TIMEOUT_MS + " must be a whole number, not '" + v + "'");
       }
     }
     long attempts = c.maxRetries() + 1L;
@@ -108,7 +113,8 @@ public record LlmSettings(Map<String, String> values) implements Serializable {
     try {
       return Integer.parseInt(v.strip());
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(ASYNC_CAPACITY + " must be a whole number, not '" + v + "'");
+      throw new IllegalArgumentException(
+          ASYNC_CAPACITY + " must be a whole number, not '" + v + "'");
     }
   }
 

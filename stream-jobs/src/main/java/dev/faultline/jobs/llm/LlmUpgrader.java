@@ -2,7 +2,9 @@ package dev.faultline.jobs.llm;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.faultline.classifier.Classification;
 import dev.faultline.classifier.IssueText;
+import dev.faultline.classifier.Label;
 import dev.faultline.classifier.llm.Answer;
 import dev.faultline.classifier.llm.AnswerCache;
 import dev.faultline.classifier.llm.AnswerParser;
@@ -12,28 +14,25 @@ import dev.faultline.classifier.llm.ExampleSet;
 import dev.faultline.classifier.llm.LlmConfig;
 import dev.faultline.classifier.llm.LlmException;
 import dev.faultline.classifier.llm.Prompt;
-import dev.faultline.classifier.Classification;
-import dev.faultline.classifier.Label;
-import dev.faultline.jobs.records.ClassifiedIssueEvent;
-import dev.faultline.schemas.taxonomy.SymptomClass;
 import dev.faultline.graph.LabelSource;
+import dev.faultline.jobs.records.ClassifiedIssueEvent;
 import dev.faultline.schemas.taxonomy.Symptom;
+import dev.faultline.schemas.taxonomy.SymptomClass;
 import dev.faultline.schemas.taxonomy.Taxonomy;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
- * The upgrade of an issue's offline labels with a language model's answer, in plain Java: the cache key of the
- * item (prompt version, model, item content, as the CLI's cache), the answer from the {@link AnswerStore} or, on a
- * miss, from the endpoint (validated, then stored), and the upgraded graph row. Every dimension a person labelled
- * on GitHub keeps its label; every other dimension takes the model's code with the configured confidence and the
- * source {@code llm:<model>}. Framework, versions and everything that is not a label stay as the offline row has
- * them. Thread-safe when its collaborators are.
+ * The upgrade of an issue's offline labels with a language model's answer, in plain Java: the cache
+ * key of the item (prompt version, model, item content, as the CLI's cache), the answer from the
+ * {@link AnswerStore} or, on a miss, from the endpoint (validated, then stored), and the upgraded
+ * graph row. Every dimension a person labelled on GitHub keeps its label; every other dimension
+ * takes the model's code with the configured confidence and the source {@code llm:<model>}.
+ * Framework, versions and everything that is not a label stay as the offline row has them.
+ * Thread-safe when its collaborators are.
  */
 public final class LlmUpgrader {
 
@@ -50,7 +49,8 @@ public final class LlmUpgrader {
   /**
    * The item keeps its offline labels.
    *
-   * @param cause {@code failure} (the endpoint gave no reply), {@code invalid} (the reply was not a valid answer)
+   * @param cause {@code failure} (the endpoint gave no reply), {@code invalid} (the reply was not a
+   *     valid answer)
    * @param reason what went wrong, for the log
    */
   public record NotUpgraded(String cause, String reason) implements Outcome {}
@@ -70,7 +70,12 @@ public final class LlmUpgrader {
    * @param client the endpoint
    * @param examples the labelled example set, loaded when first needed; null without examples
    */
-  public LlmUpgrader(LlmConfig config, Taxonomy taxonomy, Prompt prompt, AnswerStore store, ChatClient client,
+  public LlmUpgrader(
+      LlmConfig config,
+      Taxonomy taxonomy,
+      Prompt prompt,
+      AnswerStore store,
+      ChatClient client,
       Supplier<ExampleSet> examples) {
     this.config = Objects.requireNonNull(config, "config");
     this.taxonomy = Objects.requireNonNull(taxonomy, "taxonomy");
@@ -81,10 +86,12 @@ public final class LlmUpgrader {
     this.client = Objects.requireNonNull(client, "client");
     this.examples = examples;
     if (config.model() == null) {
-      throw new IllegalArgumentException("the language-model tier needs a model name: set " + LlmConfig.PREFIX + "MODEL");
+      throw new IllegalArgumentException(
+          "the language-model tier needs a model name: set " + LlmConfig.PREFIX + "MODEL");
     }
     if (prompt.k() > 0 && examples == null) {
-      throw new IllegalArgumentException("a prompt with " + prompt.k() + " examples needs an example set");
+      throw new IllegalArgumentException(
+          "a prompt with " + prompt.k() + " examples needs an example set");
     }
   }
 
@@ -100,16 +107,23 @@ public final class LlmUpgrader {
 
   /** The upgrade from a stored answer, if the store has a valid one: no request. */
   public Optional<Upgraded> fromStore(ClassifiedIssueEvent offline, IssueText in) {
-    return store.get(key(in)).flatMap(e -> parser.parse(e.answer()) instanceof AnswerParser.Accepted a
-        ? Optional.of(new Upgraded(upgrade(offline, a.answer(), true), true))
-        : Optional.empty());
+    return store
+        .get(key(in))
+        .flatMap(
+            e ->
+                parser.parse(e.answer()) instanceof AnswerParser.Accepted a
+                    ? Optional.of(new Upgraded(upgrade(offline, a.answer(), true), true))
+                    : Optional.empty());
   }
 
   /** Asks the endpoint (blocking, with the client's retries), validates and stores the answer. */
   public Outcome ask(ClassifiedIssueEvent offline, IssueText in) {
     String key = key(in);
-    List<ExampleSet.Near> near = prompt.k() > 0 ? examples.get().nearest(in, prompt.k()) : List.of();
-    ObjectNode body = ChatClient.requestBody(json, config.model(), prompt.messages(in, near), schema.responseFormat(json));
+    List<ExampleSet.Near> near =
+        prompt.k() > 0 ? examples.get().nearest(in, prompt.k()) : List.of();
+    ObjectNode body =
+        ChatClient.requestBody(
+            json, config.model(), prompt.messages(in, near), schema.responseFormat(json));
     ChatClient.Reply reply;
     try {
       reply = client.complete(body);
@@ -121,38 +135,57 @@ public final class LlmUpgrader {
       return new NotUpgraded("invalid", "answer rejected: " + rej.reason());
     }
     Answer answer = ((AnswerParser.Accepted) r).answer();
-    store.put(new AnswerCache.Entry(key, prompt.version(), config.model(), parser.format(answer), reply.promptTokens(),
-        reply.completionTokens(), "stream"));
+    store.put(
+        new AnswerCache.Entry(
+            key,
+            prompt.version(),
+            config.model(),
+            parser.format(answer),
+            reply.promptTokens(),
+            reply.completionTokens(),
+            "stream"));
     return new Upgraded(upgrade(offline, answer, false), false);
   }
 
   /** The offline classification with the model's labels where no person gave one. */
   public ClassifiedIssueEvent upgrade(ClassifiedIssueEvent offline, Answer a, boolean cached) {
-    return upgrade(offline, a, taxonomy, config.model(), prompt.version(), config.confidence(), cached);
+    return upgrade(
+        offline, a, taxonomy, config.model(), prompt.version(), config.confidence(), cached);
   }
 
   /**
-   * The offline classification with the model's labels where no person gave one: pure. The classifier version
-   * becomes {@code llm:<model>/<prompt version>}, from which the graph row takes its source and prompt.
+   * The offline classification with the model's labels where no person gave one: pure. The
+   * classifier version becomes {@code llm:<model>/<prompt version>}, from which the graph row takes
+   * its source and prompt.
    *
    * @param confidence the configured confidence of the model's labels
    */
-  public static ClassifiedIssueEvent upgrade(ClassifiedIssueEvent offline, Answer a, Taxonomy taxonomy, String model,
-      String promptVersion, double confidence, boolean cached) {
+  public static ClassifiedIssueEvent upgrade(
+      ClassifiedIssueEvent offline,
+      Answer a,
+      Taxonomy taxonomy,
+      String model,
+      String promptVersion,
+      double confidence,
+      boolean cached) {
     Classification c = offline.classification;
     String source = LabelSource.llm(model);
     String evidence = source + " prompt " + promptVersion + (cached ? " (cached answer)" : "");
-    Classification upgraded = new Classification(
-        keepHuman(c.kind(), a.kind(), confidence, evidence),
-        keepHuman(c.symptom(), a.symptom(), confidence, evidence),
-        c.symptom().humanGiven() ? c.symptomClass()
-            : Label.predicted(symptomClassOf(a.symptom(), taxonomy), confidence, evidence),
-        keepHuman(c.rootCause(), a.rootCause(), confidence, evidence),
-        keepHuman(c.fixPattern(), a.fixPattern(), confidence, evidence),
-        keepHuman(c.stage(), a.stage(), confidence, evidence),
-        keepHuman(c.phase(), a.phase(), confidence, evidence),
-        keepHuman(c.distributedSpecific(), a.distributedSpecific(), confidence, evidence),
-        c.framework(), c.versions(), source + "/" + promptVersion);
+    Classification upgraded =
+        new Classification(
+            keepHuman(c.kind(), a.kind(), confidence, evidence),
+            keepHuman(c.symptom(), a.symptom(), confidence, evidence),
+            c.symptom().humanGiven()
+                ? c.symptomClass()
+                : Label.predicted(symptomClassOf(a.symptom(), taxonomy), confidence, evidence),
+            keepHuman(c.rootCause(), a.rootCause(), confidence, evidence),
+            keepHuman(c.fixPattern(), a.fixPattern(), confidence, evidence),
+            keepHuman(c.stage(), a.stage(), confidence, evidence),
+            keepHuman(c.phase(), a.phase(), confidence, evidence),
+            keepHuman(c.distributedSpecific(), a.distributedSpecific(), confidence, evidence),
+            c.framework(),
+            c.versions(),
+            source + "/" + promptVersion);
     ClassifiedIssueEvent e = new ClassifiedIssueEvent();
     e.issue = offline.issue;
     e.framework = offline.framework;
@@ -165,12 +198,15 @@ public final class LlmUpgrader {
     return e;
   }
 
-  private static <T> Label<T> keepHuman(Label<T> offline, T model, double confidence, String evidence) {
+  private static <T> Label<T> keepHuman(
+      Label<T> offline, T model, double confidence, String evidence) {
     return offline.humanGiven() ? offline : Label.predicted(model, confidence, evidence);
   }
 
   private static SymptomClass symptomClassOf(Symptom s, Taxonomy t) {
     return SymptomClass.valueOf(
-        s == Symptom.NONE || s == Symptom.UNKNOWN ? s.name() : t.symptomClassOf(s.name()).orElse("UNKNOWN"));
+        s == Symptom.NONE || s == Symptom.UNKNOWN
+            ? s.name()
+            : t.symptomClassOf(s.name()).orElse("UNKNOWN"));
   }
 }

@@ -8,8 +8,8 @@ import dev.faultline.jobs.records.GitHubEvent;
 import dev.faultline.jobs.records.IssueEvent;
 import dev.faultline.jobs.records.PullRequestEvent;
 import dev.faultline.jobs.records.ReleaseEvent;
-import dev.faultline.schemas.Delivery;
 import dev.faultline.schemas.ClosingReferences;
+import dev.faultline.schemas.Delivery;
 import dev.faultline.schemas.DeliveryKey;
 import dev.faultline.schemas.UsedEvent;
 import java.time.Instant;
@@ -20,21 +20,26 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Turns one delivery into the facts the pipeline uses. Pure: no Flink types. Events and actions that are not in
- * {@link UsedEvent}'s table (shared with the receiver) give no facts (they stay in the raw topic); a delivery of a
- * used event that cannot be read throws {@link PoisonRecordException} with the reason, so it is dead-lettered instead
- * of silently dropped.
+ * Turns one delivery into the facts the pipeline uses. Pure: no Flink types. Events and actions
+ * that are not in {@link UsedEvent}'s table (shared with the receiver) give no facts (they stay in
+ * the raw topic); a delivery of a used event that cannot be read throws {@link
+ * PoisonRecordException} with the reason, so it is dead-lettered instead of silently dropped.
  */
 public final class GitHubNormaliser {
-  private static final Set<String> MAINTAINER_ASSOCIATIONS = Set.of("OWNER", "MEMBER", "COLLABORATOR");
+  private static final Set<String> MAINTAINER_ASSOCIATIONS =
+      Set.of("OWNER", "MEMBER", "COLLABORATOR");
 
-  /** GitHub's rules: owner up to 39 characters, name up to 100, letters, digits, '-', '_' and '.'. */
+  /**
+   * GitHub's rules: owner up to 39 characters, name up to 100, letters, digits, '-', '_' and '.'.
+   */
   private static final java.util.regex.Pattern REPOSITORY =
       java.util.regex.Pattern.compile("[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})/[A-Za-z0-9._-]{1,100}");
 
-  private static final java.util.regex.Pattern COMMIT_SHA = java.util.regex.Pattern.compile("[0-9a-f]{40}|[0-9a-f]{64}");
+  private static final java.util.regex.Pattern COMMIT_SHA =
+      java.util.regex.Pattern.compile("[0-9a-f]{40}|[0-9a-f]{64}");
   private static final java.util.regex.Pattern ISSUE_ID =
-      java.util.regex.Pattern.compile("[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})/[A-Za-z0-9._-]{1,100}#\\d{1,9}");
+      java.util.regex.Pattern.compile(
+          "[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})/[A-Za-z0-9._-]{1,100}#\\d{1,9}");
 
   private final ObjectMapper json;
 
@@ -56,9 +61,12 @@ public final class GitHubNormaliser {
     if (payload == null || !payload.isObject()) {
       throw poison(delivery, "payload is not a JSON object");
     }
-    String repo = DeliveryKey.repository(payload).orElseThrow(() -> poison(delivery, "has no repository.full_name"));
+    String repo =
+        DeliveryKey.repository(payload)
+            .orElseThrow(() -> poison(delivery, "has no repository.full_name"));
     if (!REPOSITORY.matcher(repo).matches()) {
-      throw poison(delivery, "has a repository.full_name that is not owner/name: " + abbreviate(repo));
+      throw poison(
+          delivery, "has a repository.full_name that is not owner/name: " + abbreviate(repo));
     }
     String action = delivery.getAction() != null ? delivery.getAction() : text(payload, "action");
     if (!event.get().uses(action)) {
@@ -72,7 +80,8 @@ public final class GitHubNormaliser {
     };
   }
 
-  private GitHubEvent issueFact(Delivery delivery, JsonNode payload, String repo, String action, GitHubEvent.Type type)
+  private GitHubEvent issueFact(
+      Delivery delivery, JsonNode payload, String repo, String action, GitHubEvent.Type type)
       throws PoisonRecordException {
     JsonNode issue = payload.path("issue");
     if (!issue.isObject()) {
@@ -91,7 +100,9 @@ public final class GitHubNormaliser {
     out.action = action;
     out.title = Optional.ofNullable(text(issue, "title")).orElse("");
     out.body = text(issue, "body");
-    out.url = Optional.ofNullable(text(issue, "html_url")).orElse("https://github.com/" + repo + "/issues/" + out.number);
+    out.url =
+        Optional.ofNullable(text(issue, "html_url"))
+            .orElse("https://github.com/" + repo + "/issues/" + out.number);
     out.author = text(issue.path("user"), "login");
     for (JsonNode label : issue.path("labels")) {
       String name = label.isTextual() ? label.asText() : text(label, "name");
@@ -99,10 +110,13 @@ public final class GitHubNormaliser {
         out.labels.add(name);
       }
     }
-    out.createdAt = time(delivery, issue, "created_at").orElseThrow(() -> poison(delivery, "has no issue.created_at"));
+    out.createdAt =
+        time(delivery, issue, "created_at")
+            .orElseThrow(() -> poison(delivery, "has no issue.created_at"));
     out.updatedAt = time(delivery, issue, "updated_at").orElse(out.createdAt);
     out.closedAt = time(delivery, issue, "closed_at").orElse(null);
-    out.comments = issue.path("comments").isIntegralNumber() ? issue.path("comments").asInt() : null;
+    out.comments =
+        issue.path("comments").isIntegralNumber() ? issue.path("comments").asInt() : null;
     out.state = Optional.ofNullable(text(issue, "state")).orElse("open");
     if (type == GitHubEvent.Type.ISSUE && "deleted".equals(action)) {
       out.state = "deleted";
@@ -121,7 +135,8 @@ public final class GitHubNormaliser {
     return fact;
   }
 
-  private List<GitHubEvent> comment(Delivery delivery, JsonNode payload, String repo, String action) throws PoisonRecordException {
+  private List<GitHubEvent> comment(Delivery delivery, JsonNode payload, String repo, String action)
+      throws PoisonRecordException {
     if (payload.path("issue").has("pull_request")) {
       // A comment on a pull request's conversation: not an issue of ours.
       return List.of();
@@ -134,7 +149,9 @@ public final class GitHubNormaliser {
     CommentEvent comment = new CommentEvent();
     comment.commentId = c.path("id").asLong();
     comment.author = text(c.path("user"), "login");
-    comment.maintainer = MAINTAINER_ASSOCIATIONS.contains(Optional.ofNullable(text(c, "author_association")).orElse(""));
+    comment.maintainer =
+        MAINTAINER_ASSOCIATIONS.contains(
+            Optional.ofNullable(text(c, "author_association")).orElse(""));
     comment.body = Optional.ofNullable(text(c, "body")).orElse("");
     comment.createdAt = time(delivery, c, "created_at").orElse(fact.issue.updatedAt);
     comment.updatedAt = time(delivery, c, "updated_at").orElse(comment.createdAt);
@@ -143,14 +160,18 @@ public final class GitHubNormaliser {
     return List.of(fact);
   }
 
-  private List<GitHubEvent> pullRequest(Delivery delivery, JsonNode payload, String repo, String action) throws PoisonRecordException {
+  private List<GitHubEvent> pullRequest(
+      Delivery delivery, JsonNode payload, String repo, String action)
+      throws PoisonRecordException {
     JsonNode pr = payload.path("pull_request");
-    JsonNode number = pr.path("number").isIntegralNumber() ? pr.path("number") : payload.path("number");
+    JsonNode number =
+        pr.path("number").isIntegralNumber() ? pr.path("number") : payload.path("number");
     JsonNode backfill = payload.path("_backfill");
     boolean git = "git".equals(text(backfill, "source"));
     String sha = text(pr, "merge_commit_sha");
     // A commit pushed to the default branch without a pull request (git history): keyed by its sha.
-    boolean directCommit = git && !number.isIntegralNumber() && sha != null && COMMIT_SHA.matcher(sha).matches();
+    boolean directCommit =
+        git && !number.isIntegralNumber() && sha != null && COMMIT_SHA.matcher(sha).matches();
     if (!pr.isObject() || !(number.isIntegralNumber() || directCommit)) {
       throw poison(delivery, "has no pull_request object with a number");
     }
@@ -162,13 +183,19 @@ public final class GitHubNormaliser {
     out.body = text(pr, "body");
     out.url =
         Optional.ofNullable(text(pr, "html_url"))
-            .orElse("https://github.com/" + repo + (directCommit ? "/commit/" + sha : "/pull/" + out.number));
+            .orElse(
+                "https://github.com/"
+                    + repo
+                    + (directCommit ? "/commit/" + sha : "/pull/" + out.number));
     out.merged = pr.path("merged").asBoolean(false);
     out.state = out.merged ? "merged" : Optional.ofNullable(text(pr, "state")).orElse("open");
     out.mergedAt = time(delivery, pr, "merged_at").orElse(null);
-    out.createdAt = time(delivery, pr, "created_at").orElseThrow(() -> poison(delivery, "has no pull_request.created_at"));
+    out.createdAt =
+        time(delivery, pr, "created_at")
+            .orElseThrow(() -> poison(delivery, "has no pull_request.created_at"));
     out.updatedAt = time(delivery, pr, "updated_at").orElse(out.createdAt);
-    out.sizeKnown = pr.path("additions").isIntegralNumber() && pr.path("deletions").isIntegralNumber();
+    out.sizeKnown =
+        pr.path("additions").isIntegralNumber() && pr.path("deletions").isIntegralNumber();
     out.additions = pr.path("additions").asInt(0);
     out.deletions = pr.path("deletions").asInt(0);
     out.changedFiles = pr.path("changed_files").asInt(0);
@@ -181,7 +208,9 @@ public final class GitHubNormaliser {
       out.diffSummary = text(backfill, "diff_summary");
       // The reader found them in the whole commit message, as GitHub does in the title and body.
       for (JsonNode ref : backfill.path("closing_references")) {
-        if (ref.isTextual() && ISSUE_ID.matcher(ref.asText()).matches() && !out.fixes.contains(ref.asText())) {
+        if (ref.isTextual()
+            && ISSUE_ID.matcher(ref.asText()).matches()
+            && !out.fixes.contains(ref.asText())) {
           out.fixes.add(ref.asText());
         }
       }
@@ -198,7 +227,8 @@ public final class GitHubNormaliser {
     return facts;
   }
 
-  private GitHubEvent release(Delivery delivery, JsonNode payload, String repo, String action) throws PoisonRecordException {
+  private GitHubEvent release(Delivery delivery, JsonNode payload, String repo, String action)
+      throws PoisonRecordException {
     JsonNode r = payload.path("release");
     String tag = text(r, "tag_name");
     if (!r.isObject() || tag == null || tag.isBlank()) {
@@ -222,27 +252,38 @@ public final class GitHubNormaliser {
   }
 
   /**
-   * {@code v0.14.2} → {@code 0.14.2}; {@code deepspeed-v0.9.0} → {@code 0.9.0}; {@code core_v0.10.0} → {@code 0.10.0}
-   * (Megatron-LM's core releases); other tags as written.
+   * {@code v0.14.2} → {@code 0.14.2}; {@code deepspeed-v0.9.0} → {@code 0.9.0}; {@code
+   * core_v0.10.0} → {@code 0.10.0} (Megatron-LM's core releases); other tags as written.
    */
   static String versionOf(String tag) {
     String t = tag.strip();
     int underscore = t.lastIndexOf("_v");
-    if (underscore > 0 && underscore + 2 < t.length() && Character.isDigit(t.charAt(underscore + 2))) {
+    if (underscore > 0
+        && underscore + 2 < t.length()
+        && Character.isDigit(t.charAt(underscore + 2))) {
       t = t.substring(underscore + 1);
     }
     int dash = t.lastIndexOf('-');
-    if (dash > 0 && dash + 1 < t.length() && (Character.isDigit(t.charAt(dash + 1)) || t.charAt(dash + 1) == 'v') && !Character.isDigit(t.charAt(0)) && t.charAt(0) != 'v') {
+    if (dash > 0
+        && dash + 1 < t.length()
+        && (Character.isDigit(t.charAt(dash + 1)) || t.charAt(dash + 1) == 'v')
+        && !Character.isDigit(t.charAt(0))
+        && t.charAt(0) != 'v') {
       t = t.substring(dash + 1);
     }
-    return t.length() > 1 && (t.charAt(0) == 'v' || t.charAt(0) == 'V') && Character.isDigit(t.charAt(1)) ? t.substring(1) : t;
+    return t.length() > 1
+            && (t.charAt(0) == 'v' || t.charAt(0) == 'V')
+            && Character.isDigit(t.charAt(1))
+        ? t.substring(1)
+        : t;
   }
 
   private static String abbreviate(String s) {
     return s.length() <= 80 ? s : s.substring(0, 80) + "… (" + s.length() + " chars)";
   }
 
-  private static GitHubEvent fact(GitHubEvent.Type type, String key, Delivery delivery, String action) {
+  private static GitHubEvent fact(
+      GitHubEvent.Type type, String key, Delivery delivery, String action) {
     GitHubEvent e = new GitHubEvent();
     e.type = type;
     e.key = key;
@@ -253,7 +294,8 @@ public final class GitHubNormaliser {
   }
 
   private static PoisonRecordException poison(Delivery delivery, String what) {
-    return new PoisonRecordException(delivery.getEvent() + " delivery " + delivery.getDeliveryId() + " " + what);
+    return new PoisonRecordException(
+        delivery.getEvent() + " delivery " + delivery.getDeliveryId() + " " + what);
   }
 
   private static String text(JsonNode node, String field) {
@@ -270,7 +312,8 @@ public final class GitHubNormaliser {
     }
   }
 
-  private static Optional<Long> time(Delivery delivery, JsonNode node, String field) throws PoisonRecordException {
+  private static Optional<Long> time(Delivery delivery, JsonNode node, String field)
+      throws PoisonRecordException {
     String value = text(node, field);
     if (value == null) {
       return Optional.empty();

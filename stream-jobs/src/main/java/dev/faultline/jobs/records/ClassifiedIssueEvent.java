@@ -10,22 +10,28 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * What the issue pipeline emits: an issue's newest state and its classification, in the domain's own types. Two
- * one-way mappers take it to the edges: {@link dev.faultline.jobs.sink.IssueRows} to the graph row and
- * {@link dev.faultline.jobs.sink.ClassifiedIssueRecords} to the {@code faultline.issues.classified} Avro record.
+ * What the issue pipeline emits: an issue's newest state and its classification, in the domain's
+ * own types. Two one-way mappers take it to the edges: {@link dev.faultline.jobs.sink.IssueRows} to
+ * the graph row and {@link dev.faultline.jobs.sink.ClassifiedIssueRecords} to the {@code
+ * faultline.issues.classified} Avro record.
  */
 public class ClassifiedIssueEvent {
   /** The issue's newest state (a copy: the pipeline's state keeps its own). */
   public IssueEvent issue;
+
   /** The framework the classifier found, else the repository. */
   public String framework;
+
   /** The newest event time folded into this state. */
   public long stateVersion;
+
   public int commentCount;
   public Classification classification;
   public long classifiedAt;
+
   /** The delivery whose fact caused this classification. */
   public String deliveryId;
+
   /** Ids of the pull requests that say they fix the issue, sorted. */
   public List<String> fixingPullRequests = new ArrayList<>();
 
@@ -69,6 +75,12 @@ public class ClassifiedIssueEvent {
 
   @Override
   public String toString() {
-    return "ClassifiedIssueEvent{" + (issue == null ? null : issue.id) + " v" + stateVersion + " delivery=" + deliveryId + "}";
+    return "ClassifiedIssueEvent{"
+        + (issue == null ? null : issue.id)
+        + " v"
+        + stateVersion
+        + " delivery="
+        + deliveryId
+        + "}";
   }
 }

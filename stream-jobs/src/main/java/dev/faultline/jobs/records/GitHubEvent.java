@@ -1,8 +1,9 @@
 package dev.faultline.jobs.records;
 
 /**
- * One normalised fact from a delivery, keyed by what it is about. A union: exactly one of {@link #issue} (with
- * {@link #comment} for comment events), {@link #pullRequest} or {@link #release} is set, as {@link #type} says.
+ * One normalised fact from a delivery, keyed by what it is about. A union: exactly one of {@link
+ * #issue} (with {@link #comment} for comment events), {@link #pullRequest} or {@link #release} is
+ * set, as {@link #type} says.
  */
 public class GitHubEvent {
   /** What kind of fact this is. */
@@ -20,8 +21,13 @@ public class GitHubEvent {
   }
 
   public Type type;
-  /** Issue id for ISSUE, COMMENT and FIX_LINK; PR id for PULL_REQUEST; {@code owner/repo} for RELEASE. */
+
+  /**
+   * Issue id for ISSUE, COMMENT and FIX_LINK; PR id for PULL_REQUEST; {@code owner/repo} for
+   * RELEASE.
+   */
   public String key;
+
   public String deliveryId;
   public String event;
   public String action;
@@ -34,6 +40,16 @@ public class GitHubEvent {
 
   @Override
   public String toString() {
-    return "GitHubEvent{" + type + " " + key + " " + event + "/" + action + " delivery=" + deliveryId + "}";
+    return "GitHubEvent{"
+        + type
+        + " "
+        + key
+        + " "
+        + event
+        + "/"
+        + action
+        + " delivery="
+        + deliveryId
+        + "}";
   }
 }

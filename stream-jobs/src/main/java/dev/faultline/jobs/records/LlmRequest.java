@@ -3,8 +3,9 @@ package dev.faultline.jobs.records;
 import dev.faultline.jobs.classify.IssueAccumulator;
 
 /**
- * An issue's offline classification and what the classifier read, for the language-model tier to upgrade: the
- * accumulator is the issue's state when it was classified (the item the model reads is built from it).
+ * An issue's offline classification and what the classifier read, for the language-model tier to
+ * upgrade: the accumulator is the issue's state when it was classified (the item the model reads is
+ * built from it).
  */
 public class LlmRequest {
   public ClassifiedIssueEvent offline;

@@ -1,6 +1,9 @@
 package dev.faultline.jobs.records;
 
-/** A Kafka record of the delivery topic as it arrived, before decoding (so a poison record can be dead-lettered whole). */
+/**
+ * A Kafka record of the delivery topic as it arrived, before decoding (so a poison record can be
+ * dead-lettered whole).
+ */
 public class RawDelivery {
   public String key;
   public byte[] value;

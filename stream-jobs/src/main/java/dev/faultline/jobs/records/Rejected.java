@@ -11,7 +11,8 @@ public class Rejected {
 
   public Rejected() {}
 
-  public Rejected(String stage, String reason, String key, String deliveryId, byte[] payload, long failedAt) {
+  public Rejected(
+      String stage, String reason, String key, String deliveryId, byte[] payload, long failedAt) {
     this.stage = stage;
     this.reason = reason;
     this.key = key;

@@ -11,8 +11,9 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * The one mapping from the pipeline's {@link ClassifiedIssueEvent} to the {@code faultline.issues.classified} Avro
- * record; dimensions become their {@link Dimension#key()} in its confidence, evidence and human-given fields.
+ * The one mapping from the pipeline's {@link ClassifiedIssueEvent} to the {@code
+ * faultline.issues.classified} Avro record; dimensions become their {@link Dimension#key()} in its
+ * confidence, evidence and human-given fields.
  */
 public final class ClassifiedIssueRecords {
   private ClassifiedIssueRecords() {}

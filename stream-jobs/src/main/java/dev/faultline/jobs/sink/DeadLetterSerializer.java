@@ -9,7 +9,10 @@ import java.time.Instant;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
 import org.apache.kafka.clients.producer.ProducerRecord;
 
-/** Writes {@link Rejected} records as Avro {@link DeadLetter} values, keyed as the original record was. */
+/**
+ * Writes {@link Rejected} records as Avro {@link DeadLetter} values, keyed as the original record
+ * was.
+ */
 public final class DeadLetterSerializer implements KafkaRecordSerializationSchema<Rejected> {
   private final String topic;
   private transient AvroCodec<DeadLetter> codec;
@@ -30,7 +33,8 @@ public final class DeadLetterSerializer implements KafkaRecordSerializationSchem
   }
 
   @Override
-  public ProducerRecord<byte[], byte[]> serialize(Rejected element, KafkaSinkContext context, Long timestamp) {
+  public ProducerRecord<byte[], byte[]> serialize(
+      Rejected element, KafkaSinkContext context, Long timestamp) {
     if (codec == null) {
       codec = AvroCodec.deadLetters();
     }

@@ -9,7 +9,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 
-/** The one mapping from the pipeline's {@link ClassifiedIssueEvent} to the graph's {@link IssueRow}. */
+/**
+ * The one mapping from the pipeline's {@link ClassifiedIssueEvent} to the graph's {@link IssueRow}.
+ */
 public final class IssueRows {
   private IssueRows() {}
 
@@ -36,7 +38,22 @@ public final class IssueRows {
             LabelSource.ofClassifierVersion(c.classifierVersion()),
             LabelSource.promptOf(c.classifierVersion()));
     return new IssueRow(
-        i.id, i.repo, e.framework, i.number, i.title, i.body, i.state, i.url, i.author, List.copyOf(i.labels),
-        i.createdAt, i.updatedAt, i.closedAt, e.stateVersion, e.commentCount, i.transferredTo, row);
+        i.id,
+        i.repo,
+        e.framework,
+        i.number,
+        i.title,
+        i.body,
+        i.state,
+        i.url,
+        i.author,
+        List.copyOf(i.labels),
+        i.createdAt,
+        i.updatedAt,
+        i.closedAt,
+        e.stateVersion,
+        e.commentCount,
+        i.transferredTo,
+        row);
   }
 }

@@ -11,7 +11,10 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
-/** Sends dead letters from places that are not a Flink stream (a sink writer), synchronously, acks=all. */
+/**
+ * Sends dead letters from places that are not a Flink stream (a sink writer), synchronously,
+ * acks=all.
+ */
 final class KafkaDeadLetters implements AutoCloseable {
   private final Properties props;
   private final String topic;
@@ -33,9 +36,13 @@ final class KafkaDeadLetters implements AutoCloseable {
     }
     byte[] key = rejected.key == null ? null : rejected.key.getBytes(StandardCharsets.UTF_8);
     try {
-      producer.send(new ProducerRecord<>(topic, key, codec.encode(DeadLetterSerializer.toAvro(rejected)))).get();
+      producer
+          .send(
+              new ProducerRecord<>(topic, key, codec.encode(DeadLetterSerializer.toAvro(rejected))))
+          .get();
     } catch (ExecutionException e) {
-      throw new IllegalStateException("Could not write to dead-letter topic " + topic + ": " + e.getCause().getMessage(), e);
+      throw new IllegalStateException(
+          "Could not write to dead-letter topic " + topic + ": " + e.getCause().getMessage(), e);
     }
   }
 

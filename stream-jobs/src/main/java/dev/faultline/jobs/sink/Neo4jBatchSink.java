@@ -10,15 +10,19 @@ import org.apache.flink.api.connector.sink2.WriterInitContext;
 import org.neo4j.driver.Driver;
 
 /**
- * Batching, idempotent Neo4j sink: flushed on size, on time and on every checkpoint (so a completed checkpoint means
- * the rows before it are in the graph: at-least-once, exactly-once in effect through idempotent MERGE writes). Rows
- * Neo4j rejects for their content go to the dead-letter topic with the reason; while Neo4j is unavailable the sink
- * retries with backoff and the job keeps running.
+ * Batching, idempotent Neo4j sink: flushed on size, on time and on every checkpoint (so a completed
+ * checkpoint means the rows before it are in the graph: at-least-once, exactly-once in effect
+ * through idempotent MERGE writes). Rows Neo4j rejects for their content go to the dead-letter
+ * topic with the reason; while Neo4j is unavailable the sink retries with backoff and the job keeps
+ * running.
  *
  * @param <R> the row type
  */
 public final class Neo4jBatchSink<R> implements Sink<R> {
-  /** Creates the graph-model writer for the rows, given a driver: a serialisable constructor reference. */
+  /**
+   * Creates the graph-model writer for the rows, given a driver: a serialisable constructor
+   * reference.
+   */
   public interface WriterFactory<R> extends Serializable {
     BatchWriter<R> create(Driver driver, String database);
   }
@@ -32,10 +36,16 @@ public final class Neo4jBatchSink<R> implements Sink<R> {
 
   /**
    * @param stage names the sink in dead letters and logs, e.g. {@code issue-pipeline/neo4j-issues}
-   * @param deadLetterKafka producer properties (bootstrap servers, security) for dead-lettering rows
+   * @param deadLetterKafka producer properties (bootstrap servers, security) for dead-lettering
+   *     rows
    */
   public Neo4jBatchSink(
-      String stage, GraphConfig graph, SinkOptions options, WriterFactory<R> writers, Properties deadLetterKafka, String deadLetterTopic) {
+      String stage,
+      GraphConfig graph,
+      SinkOptions options,
+      WriterFactory<R> writers,
+      Properties deadLetterKafka,
+      String deadLetterTopic) {
     this.stage = stage;
     this.graph = graph;
     this.options = options;
@@ -47,6 +57,11 @@ public final class Neo4jBatchSink<R> implements Sink<R> {
   @Override
   public SinkWriter<R> createWriter(WriterInitContext context) {
     return new Neo4jBatchSinkWriter<>(
-        stage, graph, options, writers, new KafkaDeadLetters(deadLetterKafka, deadLetterTopic), context.getProcessingTimeService());
+        stage,
+        graph,
+        options,
+        writers,
+        new KafkaDeadLetters(deadLetterKafka, deadLetterTopic),
+        context.getProcessingTimeService());
   }
 }

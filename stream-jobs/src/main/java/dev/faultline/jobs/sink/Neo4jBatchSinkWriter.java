@@ -23,7 +23,11 @@ import org.slf4j.LoggerFactory;
 
 final class Neo4jBatchSinkWriter<R> implements SinkWriter<R> {
   private static final Logger LOG = LoggerFactory.getLogger(Neo4jBatchSinkWriter.class);
-  /** A database error seen this often for one batch is taken to be about its data, not a passing condition. */
+
+  /**
+   * A database error seen this often for one batch is taken to be about its data, not a passing
+   * condition.
+   */
   private static final int MAX_DATA_ERROR_RETRIES = 3;
 
   private final String stage;
@@ -46,7 +50,8 @@ final class Neo4jBatchSinkWriter<R> implements SinkWriter<R> {
     this.options = options;
     this.deadLetters = deadLetters;
     this.timers = timers;
-    this.driver = GraphDatabase.driver(graph.uri(), AuthTokens.basic(graph.user(), graph.password()));
+    this.driver =
+        GraphDatabase.driver(graph.uri(), AuthTokens.basic(graph.user(), graph.password()));
     this.writer = writers.create(driver, graph.database());
     this.buffer = new RowBuffer<>(writer::keyOf, writer::versionOf);
     scheduleFlush();
@@ -80,7 +85,10 @@ final class Neo4jBatchSinkWriter<R> implements SinkWriter<R> {
     }
   }
 
-  /** Writes the batch; when Neo4j rejects it for its content, halves it until the bad rows are found and dead-lettered. */
+  /**
+   * Writes the batch; when Neo4j rejects it for its content, halves it until the bad rows are found
+   * and dead-lettered.
+   */
   private void writeOrIsolate(List<R> rows) throws InterruptedException {
     try {
       writeRetrying(rows);
@@ -107,9 +115,10 @@ final class Neo4jBatchSinkWriter<R> implements SinkWriter<R> {
   }
 
   /**
-   * Retries, with capped exponential backoff, as long as Neo4j is unreachable or busy: the job must outlive a Neo4j
-   * restart. Errors about the data itself (a client error, or a database error that repeats) end the retries, so the
-   * rows that cause them can be isolated and dead-lettered instead of stalling the job.
+   * Retries, with capped exponential backoff, as long as Neo4j is unreachable or busy: the job must
+   * outlive a Neo4j restart. Errors about the data itself (a client error, or a database error that
+   * repeats) end the retries, so the rows that cause them can be isolated and dead-lettered instead
+   * of stalling the job.
    */
   private void writeRetrying(List<R> rows) throws InterruptedException, RejectedByNeo4j {
     long backoff = 100;
@@ -124,10 +133,20 @@ final class Neo4jBatchSinkWriter<R> implements SinkWriter<R> {
         return;
       } catch (ServiceUnavailableException | SessionExpiredException | TransientException e) {
         attempt++;
-        LOG.warn("{}: Neo4j unavailable ({}), retrying {} rows in {} ms (attempt {})", stage, e.getMessage(), rows.size(), backoff, attempt);
+        LOG.warn(
+            "{}: Neo4j unavailable ({}), retrying {} rows in {} ms (attempt {})",
+            stage,
+            e.getMessage(),
+            rows.size(),
+            backoff,
+            attempt);
       } catch (SecurityException e) {
         attempt++;
-        LOG.error("{}: Neo4j refused the credentials ({}); retrying in {} ms", stage, e.getMessage(), backoff);
+        LOG.error(
+            "{}: Neo4j refused the credentials ({}); retrying in {} ms",
+            stage,
+            e.getMessage(),
+            backoff);
       } catch (ClientException e) {
         throw new RejectedByNeo4j(e);
       } catch (Neo4jException e) {
@@ -135,7 +154,13 @@ final class Neo4jBatchSinkWriter<R> implements SinkWriter<R> {
         if (++dataErrors >= MAX_DATA_ERROR_RETRIES) {
           throw new RejectedByNeo4j(e);
         }
-        LOG.warn("{}: Neo4j error ({}), retrying {} rows in {} ms (attempt {})", stage, e.getMessage(), rows.size(), backoff, attempt);
+        LOG.warn(
+            "{}: Neo4j error ({}), retrying {} rows in {} ms (attempt {})",
+            stage,
+            e.getMessage(),
+            rows.size(),
+            backoff,
+            attempt);
       }
       Thread.sleep(backoff);
       backoff = Math.min(backoff * 2, options.maxBackoff().toMillis());
@@ -144,14 +169,22 @@ final class Neo4jBatchSinkWriter<R> implements SinkWriter<R> {
 
   private void deadLetter(R row, Exception e) throws InterruptedException {
     String key = writer.keyOf(row);
-    LOG.error("{}: Neo4j rejected {}: {}; sent to the dead-letter topic", stage, key, e.getMessage());
+    LOG.error(
+        "{}: Neo4j rejected {}: {}; sent to the dead-letter topic", stage, key, e.getMessage());
     byte[] payload;
     try {
       payload = json.writeValueAsString(writer.toParameters(row)).getBytes(StandardCharsets.UTF_8);
     } catch (IOException io) {
       payload = null;
     }
-    deadLetters.send(new Rejected(stage, e.getClass().getSimpleName() + ": " + e.getMessage(), key, null, payload, System.currentTimeMillis()));
+    deadLetters.send(
+        new Rejected(
+            stage,
+            e.getClass().getSimpleName() + ": " + e.getMessage(),
+            key,
+            null,
+            payload,
+            System.currentTimeMillis()));
   }
 
   @Override

@@ -8,8 +8,8 @@ import java.util.function.Function;
 import java.util.function.ToLongFunction;
 
 /**
- * Rows waiting for the next graph transaction, at most one per key: a newer row (by version, ties to the later
- * arrival) replaces an older one, so a batch never writes two states of one issue.
+ * Rows waiting for the next graph transaction, at most one per key: a newer row (by version, ties
+ * to the later arrival) replaces an older one, so a batch never writes two states of one issue.
  */
 public final class RowBuffer<R> {
   private final Function<R, String> key;
@@ -22,7 +22,10 @@ public final class RowBuffer<R> {
   }
 
   public void add(R row) {
-    rows.merge(key.apply(row), row, (old, now) -> version.applyAsLong(now) >= version.applyAsLong(old) ? now : old);
+    rows.merge(
+        key.apply(row),
+        row,
+        (old, now) -> version.applyAsLong(now) >= version.applyAsLong(old) ? now : old);
   }
 
   public int size() {

@@ -7,12 +7,21 @@ import org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDe
 import org.apache.flink.util.Collector;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 
-/** Keeps the record whole; decoding happens in an operator that can dead-letter what it cannot read. */
-public final class RawDeliveryDeserializer implements KafkaRecordDeserializationSchema<RawDelivery> {
+/**
+ * Keeps the record whole; decoding happens in an operator that can dead-letter what it cannot read.
+ */
+public final class RawDeliveryDeserializer
+    implements KafkaRecordDeserializationSchema<RawDelivery> {
   @Override
   public void deserialize(ConsumerRecord<byte[], byte[]> record, Collector<RawDelivery> out) {
     String key = record.key() == null ? null : new String(record.key(), StandardCharsets.UTF_8);
-    out.collect(new RawDelivery(key, record.value() == null ? new byte[0] : record.value(), record.topic(), record.partition(), record.offset()));
+    out.collect(
+        new RawDelivery(
+            key,
+            record.value() == null ? new byte[0] : record.value(),
+            record.topic(),
+            record.partition(),
+            record.offset()));
   }
 
   @Override

@@ -4,14 +4,11 @@ import dev.faultline.graph.stats.AlertWriter;
 import dev.faultline.graph.stats.CategoryCountWriter;
 import dev.faultline.jobs.sink.DeadLetterSerializer;
 import dev.faultline.jobs.sink.Neo4jBatchSink;
-import dev.faultline.jobs.stats.records.ReleaseDelta;
-import dev.faultline.jobs.stats.records.StatKey;
-import dev.faultline.schemas.Topic;
 import dev.faultline.jobs.stats.functions.DailyCountAggregate;
 import dev.faultline.jobs.stats.functions.DailyCountWindow;
 import dev.faultline.jobs.stats.functions.DeltaEventTime;
-import dev.faultline.jobs.stats.functions.IssueContributionFunction;
 import dev.faultline.jobs.stats.functions.EmergenceDetector;
+import dev.faultline.jobs.stats.functions.IssueContributionFunction;
 import dev.faultline.jobs.stats.functions.ReleaseCounts;
 import dev.faultline.jobs.stats.functions.RollingCounts;
 import dev.faultline.jobs.stats.functions.SplitUndecodable;
@@ -21,10 +18,13 @@ import dev.faultline.jobs.stats.records.ClassifiedEvent;
 import dev.faultline.jobs.stats.records.ClassifiedRecord;
 import dev.faultline.jobs.stats.records.ContributionDelta;
 import dev.faultline.jobs.stats.records.DailyCount;
+import dev.faultline.jobs.stats.records.ReleaseDelta;
 import dev.faultline.jobs.stats.records.StatAlert;
+import dev.faultline.jobs.stats.records.StatKey;
 import dev.faultline.jobs.stats.sink.AlertSerializer;
 import dev.faultline.jobs.stats.sink.CategoryStatSerializer;
 import dev.faultline.jobs.stats.source.ClassifiedIssueDeserializer;
+import dev.faultline.schemas.Topic;
 import java.util.Properties;
 import org.apache.flink.api.common.eventtime.SerializableTimestampAssigner;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
@@ -44,9 +44,9 @@ import org.apache.flink.util.OutputTag;
 import org.apache.kafka.clients.consumer.OffsetResetStrategy;
 
 /**
- * The category-stats job: rolling and per-release counts of classified issues per framework × dimension × category,
- * and emerging-category alerts. {@link #main} runs it on a cluster, {@link #build} wires Kafka and Neo4j, {@link
- * #apply} is the pipeline as a function of streams.
+ * The category-stats job: rolling and per-release counts of classified issues per framework ×
+ * dimension × category, and emerging-category alerts. {@link #main} runs it on a cluster, {@link
+ * #build} wires Kafka and Neo4j, {@link #apply} is the pipeline as a function of streams.
  *
  * <pre>
  * classified ─keyBy issue─► IssueContributionFunction ─► DeltaEventTime ─keyBy key─► daily tumbling window
@@ -60,8 +60,10 @@ import org.apache.kafka.clients.consumer.OffsetResetStrategy;
  */
 public final class CategoryStatsJob {
   public static final String NAME = "faultline-category-stats";
+
   /** Deltas the daily window no longer accepts: the correction path. */
-  public static final OutputTag<ContributionDelta> TOO_LATE = new OutputTag<>("too-late-deltas", TypeInformation.of(ContributionDelta.class));
+  public static final OutputTag<ContributionDelta> TOO_LATE =
+      new OutputTag<>("too-late-deltas", TypeInformation.of(ContributionDelta.class));
 
   /** Streams the job produces. */
   public record Outputs(DataStream<CategoryStat> stats, DataStream<StatAlert> alerts) {}
@@ -94,7 +96,8 @@ public final class CategoryStatsJob {
     if (config.bounded()) {
       source.setBounded(OffsetsInitializer.latest());
     }
-    // Watermarks per Kafka partition (split), so one slow partition holds the watermark and an idle one does not.
+    // Watermarks per Kafka partition (split), so one slow partition holds the watermark and an idle
+    // one does not.
     SingleOutputStreamOperator<ClassifiedEvent> events =
         env.fromSource(source.build(), sourceWatermarks(config), "classified issues")
             .uid("classified-source")
@@ -103,11 +106,16 @@ public final class CategoryStatsJob {
             .name("undecodable records to dead letters");
     events
         .getSideOutput(SplitUndecodable.UNDECODABLE)
-        .sinkTo(kafkaSink(config, "dead-letters", new DeadLetterSerializer(Topic.DEAD_LETTER.topicName())))
+        .sinkTo(
+            kafkaSink(
+                config, "dead-letters", new DeadLetterSerializer(Topic.DEAD_LETTER.topicName())))
         .uid("stats-dead-letter-sink")
         .name("dead letters");
     Outputs out = apply(events, config);
-    out.stats().sinkTo(kafkaSink(config, "stats", new CategoryStatSerializer(config.statsTopic()))).uid("stats-kafka-sink").name("faultline.stats");
+    out.stats()
+        .sinkTo(kafkaSink(config, "stats", new CategoryStatSerializer(config.statsTopic())))
+        .uid("stats-kafka-sink")
+        .name("faultline.stats");
     out.stats()
         .map(CategoryStat::toRow)
         .uid("stats-graph-rows")
@@ -115,7 +123,10 @@ public final class CategoryStatsJob {
         .sinkTo(graphSink("category-stats/neo4j-counts", CategoryCountWriter::new, config))
         .uid("stats-graph-sink")
         .name("graph CategoryCount");
-    out.alerts().sinkTo(kafkaSink(config, "alerts", new AlertSerializer(config.alertsTopic()))).uid("alerts-kafka-sink").name("faultline.alerts");
+    out.alerts()
+        .sinkTo(kafkaSink(config, "alerts", new AlertSerializer(config.alertsTopic())))
+        .uid("alerts-kafka-sink")
+        .name("faultline.alerts");
     out.alerts()
         .map(StatAlert::toRow)
         .uid("alerts-graph-rows")
@@ -125,36 +136,47 @@ public final class CategoryStatsJob {
         .name("graph Alert");
   }
 
-  private static <R> Neo4jBatchSink<R> graphSink(String stage, Neo4jBatchSink.WriterFactory<R> writers, StatsConfig config) {
-    return new Neo4jBatchSink<>(stage, config.graph(), config.sink(), writers, config.kafkaClientProperties(), Topic.DEAD_LETTER.topicName());
+  private static <R> Neo4jBatchSink<R> graphSink(
+      String stage, Neo4jBatchSink.WriterFactory<R> writers, StatsConfig config) {
+    return new Neo4jBatchSink<>(
+        stage,
+        config.graph(),
+        config.sink(),
+        writers,
+        config.kafkaClientProperties(),
+        Topic.DEAD_LETTER.topicName());
   }
 
   /**
-   * Event time = {@code updatedAt}, bounded out-of-orderness, idle partitions released. Use it on any source feeding
-   * {@link #apply}.
+   * Event time = {@code updatedAt}, bounded out-of-orderness, idle partitions released. Use it on
+   * any source feeding {@link #apply}.
    */
   public static WatermarkStrategy<ClassifiedEvent> watermarks(StatsConfig config) {
     return watermarks(config, (e, previous) -> e.updatedAt);
   }
 
   /**
-   * {@link #watermarks} for the Kafka source's records; a record that did not decode has no event time and must not
-   * move the watermark, so it gets the smallest timestamp there is.
+   * {@link #watermarks} for the Kafka source's records; a record that did not decode has no event
+   * time and must not move the watermark, so it gets the smallest timestamp there is.
    */
   static WatermarkStrategy<ClassifiedRecord> sourceWatermarks(StatsConfig config) {
-    return watermarks(config, (r, previous) -> r.event != null ? r.event.updatedAt : Long.MIN_VALUE);
+    return watermarks(
+        config, (r, previous) -> r.event != null ? r.event.updatedAt : Long.MIN_VALUE);
   }
 
-  private static <T> WatermarkStrategy<T> watermarks(StatsConfig config, SerializableTimestampAssigner<T> eventTime) {
+  private static <T> WatermarkStrategy<T> watermarks(
+      StatsConfig config, SerializableTimestampAssigner<T> eventTime) {
     return WatermarkStrategy.<T>forBoundedOutOfOrderness(config.outOfOrderness())
         .withTimestampAssigner(eventTime)
         .withIdleness(config.idleness());
   }
 
   /** An exactly-once (transactional) Kafka sink; {@code name} tells its transactional ids apart. */
-  public static <T> KafkaSink<T> kafkaSink(StatsConfig config, String name, KafkaRecordSerializationSchema<T> serializer) {
+  public static <T> KafkaSink<T> kafkaSink(
+      StatsConfig config, String name, KafkaRecordSerializationSchema<T> serializer) {
     Properties producer = config.kafkaClientProperties();
-    // Below the broker's transaction.max.timeout.ms (15 min by default); Flink's default (1 h) is refused.
+    // Below the broker's transaction.max.timeout.ms (15 min by default); Flink's default (1 h) is
+    // refused.
     producer.putIfAbsent("transaction.timeout.ms", "600000");
     return KafkaSink.<T>builder()
         .setKafkaProducerConfig(producer)
@@ -165,8 +187,8 @@ public final class CategoryStatsJob {
   }
 
   /**
-   * The pipeline: classified issues (with timestamps and watermarks, see {@link #watermarks}) in, counts and alerts
-   * out.
+   * The pipeline: classified issues (with timestamps and watermarks, see {@link #watermarks}) in,
+   * counts and alerts out.
    */
   public static Outputs apply(DataStream<ClassifiedEvent> events, StatsConfig config) {
     SingleOutputStreamOperator<ContributionDelta> deltas =
@@ -178,11 +200,16 @@ public final class CategoryStatsJob {
             .name("issue contributions");
     SingleOutputStreamOperator<DailyCount> daily =
         deltas
-            .transform("event time of deltas", TypeInformation.of(ContributionDelta.class), new DeltaEventTime())
+            .transform(
+                "event time of deltas",
+                TypeInformation.of(ContributionDelta.class),
+                new DeltaEventTime())
             .uid("delta-event-time")
             .keyBy(ContributionDelta::key, StatKey.TYPE)
-            // Tumbling buckets, not sliding windows: a sliding window operator silently drops an element that is late
-            // for some of its windows but not all; a bucket is either on time or goes whole to the correction path.
+            // Tumbling buckets, not sliding windows: a sliding window operator silently drops an
+            // element that is late
+            // for some of its windows but not all; a bucket is either on time or goes whole to the
+            // correction path.
             .window(TumblingEventTimeWindows.of(config.slide()))
             .allowedLateness(config.allowedLateness())
             .sideOutputLateData(TOO_LATE)
@@ -203,15 +230,21 @@ public final class CategoryStatsJob {
             .process(new ReleaseCounts(config.issueStateTtl()))
             .uid("release-counts")
             .name("release counts");
-    // Alerts test every category of a framework together (one family for the false-discovery control), so their
-    // inputs meet keyed by framework: category deltas, category × stage pairs and release reports (one dimension's).
+    // Alerts test every category of a framework together (one family for the false-discovery
+    // control), so their
+    // inputs meet keyed by framework: category deltas, category × stage pairs and release reports
+    // (one dimension's).
     DataStream<AlertCount> alertCounts =
         deltas
             .map(AlertCount::of)
             .name("alert counts")
             .union(
-                deltas.getSideOutput(IssueContributionFunction.COMBINATIONS).map(AlertCount::of).name("alert pair counts"),
-                deltas.getSideOutput(IssueContributionFunction.RELEASE_DELTAS)
+                deltas
+                    .getSideOutput(IssueContributionFunction.COMBINATIONS)
+                    .map(AlertCount::of)
+                    .name("alert pair counts"),
+                deltas
+                    .getSideOutput(IssueContributionFunction.RELEASE_DELTAS)
                     .filter(r -> r.dimension == dev.faultline.schemas.taxonomy.Dimension.STAGE)
                     .map(AlertCount::of)
                     .name("alert release reports"));

@@ -37,7 +37,8 @@ class ClassifiedIssueEventTest {
     i.repo = "deepspeedai/DeepSpeed";
     i.number = 7;
     i.title = "Hang in allreduce with ZeRO-3 on 2 nodes";
-    i.body = "NCCL watchdog timeout after 30 min, deepspeed 0.14.2, torch 2.3.0; training stalls on all ranks";
+    i.body =
+        "NCCL watchdog timeout after 30 min, deepspeed 0.14.2, torch 2.3.0; training stalls on all ranks";
     i.state = "open";
     i.url = "https://github.com/deepspeedai/DeepSpeed/issues/7";
     i.labels = new ArrayList<>(List.of("bug", "training"));
@@ -60,11 +61,13 @@ class ClassifiedIssueEventTest {
         TypeInformation.of(ClassifiedIssueEvent.class).createSerializer(new SerializerConfigImpl());
     DataOutputSerializer out = new DataOutputSerializer(1024);
     serializer.serialize(e, out);
-    ClassifiedIssueEvent back = serializer.deserialize(new DataInputDeserializer(out.getCopyOfBuffer()));
+    ClassifiedIssueEvent back =
+        serializer.deserialize(new DataInputDeserializer(out.getCopyOfBuffer()));
     ClassifiedIssueEvent copy = serializer.copy(e);
     AvroCodec<ClassifiedIssue> codec = AvroCodec.classifiedIssues();
     for (ClassifiedIssueEvent other : List.of(back, copy)) {
-      assertEquals(IssueRows.of(e).toParameters().toString(), IssueRows.of(other).toParameters().toString());
+      assertEquals(
+          IssueRows.of(e).toParameters().toString(), IssueRows.of(other).toParameters().toString());
       assertEquals(
           java.util.HexFormat.of().formatHex(codec.encode(ClassifiedIssueRecords.of(e))),
           java.util.HexFormat.of().formatHex(codec.encode(ClassifiedIssueRecords.of(other))));
@@ -74,12 +77,14 @@ class ClassifiedIssueEventTest {
   @Test
   void mappersNameDimensionsByTheirKeyAtTheEdgesOnly() {
     ClassifiedIssueEvent e = classified();
-    assertEquals(Phase.TRAINING, e.classification.phase().value(), "the 'training' label is a person's");
+    assertEquals(
+        Phase.TRAINING, e.classification.phase().value(), "the 'training' label is a person's");
     assertEquals(List.of(Dimension.PHASE), e.humanGiven());
 
     ClassifiedIssue avro = ClassifiedIssueRecords.of(e);
     Set<String> keys =
-        Set.of("kind", "symptom", "rootCause", "fixPattern", "stage", "phase", "distributedSpecific");
+        Set.of(
+            "kind", "symptom", "rootCause", "fixPattern", "stage", "phase", "distributedSpecific");
     assertEquals(keys, avro.getConfidence().keySet());
     assertEquals(List.of("phase"), avro.getHumanGiven());
     assertEquals("0.14.2", avro.getFrameworkVersion());

@@ -70,7 +70,8 @@ class IssueAccumulatorTest {
     }
     assertEquals(IssueAccumulator.MAX_COMMENTS, acc.comments.size());
     assertEquals(0L, acc.comments.get(0).commentId);
-    assertEquals(IssueAccumulator.MAX_COMMENTS + 9L, acc.comments.get(acc.comments.size() - 1).commentId);
+    assertEquals(
+        IssueAccumulator.MAX_COMMENTS + 9L, acc.comments.get(acc.comments.size() - 1).commentId);
   }
 
   @Test

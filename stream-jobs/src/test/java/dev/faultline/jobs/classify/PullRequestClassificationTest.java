@@ -44,14 +44,20 @@ class PullRequestClassificationTest {
 
   @Test
   void leavesOpenPullRequestsAndNonFixesUnclassified() {
-    assertNull(classification.classify(change("Fix hang in ZeRO-3 all-gather", "hangs at all_gather", false)));
-    assertNull(classification.classify(change("Add a tutorial page for the new config docs", "Docs only.", true)));
+    assertNull(
+        classification.classify(
+            change("Fix hang in ZeRO-3 all-gather", "hangs at all_gather", false)));
+    assertNull(
+        classification.classify(
+            change("Add a tutorial page for the new config docs", "Docs only.", true)));
   }
 
   @Test
   void aMergedChangeWhoseTitleSaysNoFixAndThatClosesNothingIsNoFix() {
-    assertNull(classification.classify(change("Add deepseek autotp support", "New model support.", true)));
-    PullRequestEvent closing = change("Reduce the bubble in coalesced fetch", "Closes #12. The job hung at step 1.", true);
+    assertNull(
+        classification.classify(change("Add deepseek autotp support", "New model support.", true)));
+    PullRequestEvent closing =
+        change("Reduce the bubble in coalesced fetch", "Closes #12. The job hung at step 1.", true);
     closing.fixes.add("deepspeedai/DeepSpeed#12");
     assertNotNull(classification.classify(closing), "closing an issue says it fixes something");
   }
@@ -67,14 +73,21 @@ class PullRequestClassificationTest {
   @Test
   void theLearnedLayerReadsAChangeAsItWasTrainedFilesAsTextAndTheDiffApart() {
     PullRequestEvent p =
-        change("Fix crash when loading a ZeRO-3 checkpoint with frozen parameters",
-            "Loading failed with a KeyError for parameters without gradients; skip them.", true);
-    p.diffSummary = "diff --git a/deepspeed/runtime/engine.py b/deepspeed/runtime/engine.py\n@@ -10,2 +10,3 @@\n"
-        + "-        state = sd[name]\n+        if name not in sd:\n+            continue\n+        state = sd[name]\n";
-    assertTrue(PullRequestClassification.changeTextOf(p).body().endsWith("changed files:\ndeepspeed/runtime/engine.py+3-1"),
+        change(
+            "Fix crash when loading a ZeRO-3 checkpoint with frozen parameters",
+            "Loading failed with a KeyError for parameters without gradients; skip them.",
+            true);
+    p.diffSummary =
+        "diff --git a/deepspeed/runtime/engine.py b/deepspeed/runtime/engine.py\n@@ -10,2 +10,3 @@\n"
+            + "-        state = sd[name]\n+        if name not in sd:\n+            continue\n+        state = sd[name]\n";
+    assertTrue(
+        PullRequestClassification.changeTextOf(p)
+            .body()
+            .endsWith("changed files:\ndeepspeed/runtime/engine.py+3-1"),
         PullRequestClassification.changeTextOf(p).body());
     PullRequestRow.Classification c =
-        new PullRequestClassification(dev.faultline.classifier.learned.LearnedClassifier.shared()).classify(p);
+        new PullRequestClassification(dev.faultline.classifier.learned.LearnedClassifier.shared())
+            .classify(p);
     assertNotNull(c, "a merged fix the learned layer calls a bug");
     assertEquals("BUG", c.kind());
     assertTrue(c.classifierVersion().startsWith("learned-"), c.classifierVersion());

@@ -18,8 +18,15 @@ class AnswerRecordsTest {
 
   @Test
   void aRecordIsTheCliCacheFileAndReadsBackAsTheSameEntry(@TempDir Path dir) throws Exception {
-    AnswerCache.Entry e = new AnswerCache.Entry(KEY, "p1", LlmFixtures.MODEL,
-        new ObjectMapper().readTree(LlmFixtures.ANSWER).toString(), 120, 30, "stream");
+    AnswerCache.Entry e =
+        new AnswerCache.Entry(
+            KEY,
+            "p1",
+            LlmFixtures.MODEL,
+            new ObjectMapper().readTree(LlmFixtures.ANSWER).toString(),
+            120,
+            30,
+            "stream");
     byte[] value = AnswerRecords.encode(e);
     assertEquals(e, AnswerRecords.decode(value).orElseThrow());
     AnswerCache cache = new AnswerCache(dir);
@@ -27,7 +34,9 @@ class AnswerRecordsTest {
     try (Stream<Path> files = Files.walk(dir)) {
       Path file = files.filter(p -> p.toString().endsWith(".json")).findFirst().orElseThrow();
       ObjectMapper json = new ObjectMapper();
-      assertEquals(json.readTree(Files.readString(file)), json.readTree(new String(value, StandardCharsets.UTF_8)));
+      assertEquals(
+          json.readTree(Files.readString(file)),
+          json.readTree(new String(value, StandardCharsets.UTF_8)));
     }
   }
 
@@ -35,7 +44,14 @@ class AnswerRecordsTest {
   void anythingElseIsNoEntry() {
     assertTrue(AnswerRecords.decode(null).isEmpty(), "tombstone");
     assertTrue(AnswerRecords.decode("not json".getBytes(StandardCharsets.UTF_8)).isEmpty());
-    assertTrue(AnswerRecords.decode("{\"key\": \"short\", \"answer\": {}}".getBytes(StandardCharsets.UTF_8)).isEmpty());
-    assertTrue(AnswerRecords.decode(("{\"key\": \"" + KEY + "\", \"answer\": \"text\"}").getBytes(StandardCharsets.UTF_8)).isEmpty());
+    assertTrue(
+        AnswerRecords.decode(
+                "{\"key\": \"short\", \"answer\": {}}".getBytes(StandardCharsets.UTF_8))
+            .isEmpty());
+    assertTrue(
+        AnswerRecords.decode(
+                ("{\"key\": \"" + KEY + "\", \"answer\": \"text\"}")
+                    .getBytes(StandardCharsets.UTF_8))
+            .isEmpty());
   }
 }

@@ -25,7 +25,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.function.BooleanSupplier;
-import java.util.function.Supplier;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -50,9 +49,10 @@ import org.neo4j.driver.GraphDatabase;
 import org.neo4j.driver.Record;
 
 /**
- * The issue pipeline with the language-model tier on, on a real KRaft broker, a real Neo4j server, Flink
- * MiniClusters and the real-HTTP stub chat server. The tests run in order and share the broker, the graph and the
- * answers topic: the first labels issues, the second replays the delivery topic, the third kills the endpoint.
+ * The issue pipeline with the language-model tier on, on a real KRaft broker, a real Neo4j server,
+ * Flink MiniClusters and the real-HTTP stub chat server. The tests run in order and share the
+ * broker, the graph and the answers topic: the first labels issues, the second replays the delivery
+ * topic, the third kills the endpoint.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class LlmTierPipelineIT {
@@ -69,8 +69,14 @@ class LlmTierPipelineIT {
   @BeforeAll
   static void startStack() throws Exception {
     kafka = EmbeddedKafka.start(dir.resolve("kafka"), 0);
-    // The answers topic is not created here: the job creates it, compacted, as it does on a cluster.
-    kafka.createTopics(2, List.of(Topic.DELIVERIES.topicName(), Topic.DEAD_LETTER.topicName(), Topic.ISSUES_CLASSIFIED.topicName()));
+    // The answers topic is not created here: the job creates it, compacted, as it does on a
+    // cluster.
+    kafka.createTopics(
+        2,
+        List.of(
+            Topic.DELIVERIES.topicName(),
+            Topic.DEAD_LETTER.topicName(),
+            Topic.ISSUES_CLASSIFIED.topicName()));
     neo4j = EmbeddedNeo4j.start(dir.resolve("neo4j"), 0, 0, PASSWORD);
     driver = GraphDatabase.driver(neo4j.boltUri(), AuthTokens.basic("neo4j", PASSWORD));
     new GraphSchema(driver, "neo4j").migrate();
@@ -92,21 +98,25 @@ class LlmTierPipelineIT {
   }
 
   private static JobConfig config(StubChatServer stub) {
-    LlmSettings llm = LlmSettings.of(Map.of(
-        "FAULTLINE_LLM_ENDPOINT", stub.endpoint().toString(),
-        "FAULTLINE_LLM_MODEL", LlmFixtures.MODEL,
-        // long enough for a held request to wait until the test releases it
-        "FAULTLINE_LLM_TIMEOUT_MS", "120000",
-        "FAULTLINE_LLM_CONNECT_TIMEOUT_MS", "2000",
-        "FAULTLINE_LLM_MAX_RETRIES", "1",
-        "FAULTLINE_LLM_BACKOFF_MS", "50",
-        "FAULTLINE_LLM_CONCURRENCY", "4",
-        "FAULTLINE_LLM_ASYNC_TIMEOUT_MS", "300000",
-        "FAULTLINE_LLM_ASYNC_CAPACITY", "50"));
+    LlmSettings llm =
+        LlmSettings.of(
+            Map.of(
+                "FAULTLINE_LLM_ENDPOINT", stub.endpoint().toString(),
+                "FAULTLINE_LLM_MODEL", LlmFixtures.MODEL,
+                // long enough for a held request to wait until the test releases it
+                "FAULTLINE_LLM_TIMEOUT_MS", "120000",
+                "FAULTLINE_LLM_CONNECT_TIMEOUT_MS", "2000",
+                "FAULTLINE_LLM_MAX_RETRIES", "1",
+                "FAULTLINE_LLM_BACKOFF_MS", "50",
+                "FAULTLINE_LLM_CONCURRENCY", "4",
+                "FAULTLINE_LLM_ASYNC_TIMEOUT_MS", "300000",
+                "FAULTLINE_LLM_ASYNC_CAPACITY", "50"));
     return new JobConfig(
             kafka.bootstrapServers(),
             Map.of(),
-            "llm-it-" + UUID.randomUUID(), // a new group: every job reads the delivery topic from its start
+            "llm-it-"
+                + UUID
+                    .randomUUID(), // a new group: every job reads the delivery topic from its start
             new GraphConfig(neo4j.boltUri().toString(), "neo4j", PASSWORD, "neo4j"),
             new SinkOptions(100, Duration.ofMillis(100), Duration.ofSeconds(1)),
             Duration.ofSeconds(1),
@@ -124,37 +134,67 @@ class LlmTierPipelineIT {
   @Test
   @Order(1)
   void deliveriesLandWithOfflineLabelsAtOnceAndLlmLabelsAfterTheAnswer() throws Exception {
-    try (StubChatServer stub = new StubChatServer().otherwise(StubChatServer.Reply.answer(LlmFixtures.ANSWER))) {
+    try (StubChatServer stub =
+        new StubChatServer().otherwise(StubChatServer.Reply.answer(LlmFixtures.ANSWER))) {
       stub.hold(); // no answer until the offline labels are seen in the graph
       job = start(stub, false);
-      List<Delivery> issues = List.of(
-          LlmFixtures.issue(REPO, 1, "Checkpoint save stalls on rank 3 with the async writer",
-              "Saving every 500 steps, rank 3 never returns from save().", "2024-06-01T10:00:00Z"),
-          LlmFixtures.issue(REPO, 2, "Resume from a sharded checkpoint loses optimizer state",
-              "After resuming, the learning rate schedule starts over.", "2024-06-01T11:00:00Z"),
-          LlmFixtures.issue(REPO, 3, "Served model answers differ between replicas",
-              "Two replicas of the same model give different completions.", "2024-06-01T12:00:00Z", "inference"));
+      List<Delivery> issues =
+          List.of(
+              LlmFixtures.issue(
+                  REPO,
+                  1,
+                  "Checkpoint save stalls on rank 3 with the async writer",
+                  "Saving every 500 steps, rank 3 never returns from save().",
+                  "2024-06-01T10:00:00Z"),
+              LlmFixtures.issue(
+                  REPO,
+                  2,
+                  "Resume from a sharded checkpoint loses optimizer state",
+                  "After resuming, the learning rate schedule starts over.",
+                  "2024-06-01T11:00:00Z"),
+              LlmFixtures.issue(
+                  REPO,
+                  3,
+                  "Served model answers differ between replicas",
+                  "Two replicas of the same model give different completions.",
+                  "2024-06-01T12:00:00Z",
+                  "inference"));
       issues.forEach(LlmTierPipelineIT::send);
       for (int n = 1; n <= 3; n++) {
         labelled.add(REPO + "#" + n);
       }
       for (String id : labelled) {
-        awaitTrue(() -> value(id, "i.labelSource") != null, id + " written with its offline labels");
-        assertTrue(List.of("model", "rules").contains(value(id, "i.labelSource")), id + " offline first");
+        awaitTrue(
+            () -> value(id, "i.labelSource") != null, id + " written with its offline labels");
+        assertTrue(
+            List.of("model", "rules").contains(value(id, "i.labelSource")), id + " offline first");
         assertEquals(null, value(id, "i.promptVersion"));
       }
-      awaitTrue(() -> stub.requests().size() == 3, "the three requests outstanding at the endpoint");
+      awaitTrue(
+          () -> stub.requests().size() == 3, "the three requests outstanding at the endpoint");
 
       stub.release();
       for (String id : labelled) {
-        awaitTrue(() -> ("llm:" + LlmFixtures.MODEL).equals(value(id, "i.labelSource")), id + " upgraded");
+        awaitTrue(
+            () -> ("llm:" + LlmFixtures.MODEL).equals(value(id, "i.labelSource")),
+            id + " upgraded");
         assertEquals("CHECKPOINT_FAILURE", value(id, "i.symptom"));
-        assertEquals(1L, count("MATCH (:Issue {id: $id})-[e:HAS_SYMPTOM {source: 'llm:" + LlmFixtures.MODEL
-            + "'}]->(:Symptom {code: 'CHECKPOINT_FAILURE'}) RETURN count(e)", id));
-        assertTrue(String.valueOf(value(id, "i.promptVersion")).startsWith("faultline-prompt-"), "prompt version");
+        assertEquals(
+            1L,
+            count(
+                "MATCH (:Issue {id: $id})-[e:HAS_SYMPTOM {source: 'llm:"
+                    + LlmFixtures.MODEL
+                    + "'}]->(:Symptom {code: 'CHECKPOINT_FAILURE'}) RETURN count(e)",
+                id));
+        assertTrue(
+            String.valueOf(value(id, "i.promptVersion")).startsWith("faultline-prompt-"),
+            "prompt version");
       }
       String inference = REPO + "#3";
-      assertEquals("INFERENCE", value(inference, "i.phase"), "the person's label wins over the model's TRAINING");
+      assertEquals(
+          "INFERENCE",
+          value(inference, "i.phase"),
+          "the person's label wins over the model's TRAINING");
       assertEquals("human", value(inference, "i.phaseSource"));
       assertEquals("TRAINING", value(REPO + "#1", "i.phase"));
       assertEquals(3, stub.requests().size(), "one request per issue");
@@ -167,7 +207,8 @@ class LlmTierPipelineIT {
   void replayingTheDeliveryTopicSendsNoNewRequest() throws Exception {
     assertFalse(labelled.isEmpty(), "runs after the first test");
     cancel();
-    try (StubChatServer stub = new StubChatServer().otherwise(StubChatServer.Reply.answer(LlmFixtures.OTHER_ANSWER))) {
+    try (StubChatServer stub =
+        new StubChatServer().otherwise(StubChatServer.Reply.answer(LlmFixtures.OTHER_ANSWER))) {
       // A new job reads the whole delivery topic again, to its current end, and stops.
       job = start(stub, true);
       job.getJobExecutionResult().get(DEADLINE.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
@@ -175,9 +216,15 @@ class LlmTierPipelineIT {
       for (String id : labelled) {
         assertEquals("CHECKPOINT_FAILURE", value(id, "i.symptom"), id);
         assertEquals("llm:" + LlmFixtures.MODEL, value(id, "i.labelSource"), id);
-        // the replay went through the tier: the graph now holds the upgrade made from the cached answer
-        assertEquals(1L, count("MATCH (:Issue {id: $id})-[e:HAS_SYMPTOM]->() WHERE e.evidence ENDS WITH '(cached answer)'"
-            + " RETURN count(e)", id), id);
+        // the replay went through the tier: the graph now holds the upgrade made from the cached
+        // answer
+        assertEquals(
+            1L,
+            count(
+                "MATCH (:Issue {id: $id})-[e:HAS_SYMPTOM]->() WHERE e.evidence ENDS WITH '(cached answer)'"
+                    + " RETURN count(e)",
+                id),
+            id);
       }
     } finally {
       job = null;
@@ -187,14 +234,20 @@ class LlmTierPipelineIT {
   @Test
   @Order(3)
   void killingTheEndpointMidRunLosesNothingAndStallsNothing() throws Exception {
-    StubChatServer stub = new StubChatServer().otherwise(StubChatServer.Reply.answer(LlmFixtures.ANSWER));
+    StubChatServer stub =
+        new StubChatServer().otherwise(StubChatServer.Reply.answer(LlmFixtures.ANSWER));
     List<String> ids = new ArrayList<>();
     try {
       stub.hold();
       job = start(stub, false);
       for (int n = 10; n < 15; n++) {
-        send(LlmFixtures.issue(REPO, n, "Gradient all-reduce slows down after node " + n + " joins",
-            "Step time doubles once the new node is in the ring.", "2024-07-01T10:00:00Z"));
+        send(
+            LlmFixtures.issue(
+                REPO,
+                n,
+                "Gradient all-reduce slows down after node " + n + " joins",
+                "Step time doubles once the new node is in the ring.",
+                "2024-07-01T10:00:00Z"));
         ids.add(REPO + "#" + n);
       }
       awaitTrue(() -> stub.requests().size() >= 1, "requests reach the endpoint");
@@ -202,17 +255,26 @@ class LlmTierPipelineIT {
       stub.close(); // killed with requests in flight
     }
     for (int n = 15; n < 20; n++) {
-      send(LlmFixtures.issue(REPO, n, "Pipeline stage " + n + " idles while the previous one computes",
-          "Bubble time grows with the number of micro-batches.", "2024-07-02T10:00:00Z"));
+      send(
+          LlmFixtures.issue(
+              REPO,
+              n,
+              "Pipeline stage " + n + " idles while the previous one computes",
+              "Bubble time grows with the number of micro-batches.",
+              "2024-07-02T10:00:00Z"));
       ids.add(REPO + "#" + n);
     }
     for (String id : ids) {
-      awaitTrue(() -> value(id, "i.labelSource") != null, id + " written although the endpoint is dead");
-      assertTrue(List.of("model", "rules").contains(value(id, "i.labelSource")), id + " keeps its offline labels");
+      awaitTrue(
+          () -> value(id, "i.labelSource") != null, id + " written although the endpoint is dead");
+      assertTrue(
+          List.of("model", "rules").contains(value(id, "i.labelSource")),
+          id + " keeps its offline labels");
     }
     assertEquals(JobStatus.RUNNING, job.getJobStatus().get(), "the job survives the dead endpoint");
     for (String id : labelled) {
-      assertEquals("llm:" + LlmFixtures.MODEL, value(id, "i.labelSource"), id + " keeps its upgrade");
+      assertEquals(
+          "llm:" + LlmFixtures.MODEL, value(id, "i.labelSource"), id + " keeps its upgrade");
     }
   }
 
@@ -225,27 +287,51 @@ class LlmTierPipelineIT {
   }
 
   private static void send(Delivery d) {
-    try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(
-        Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(), ProducerConfig.ACKS_CONFIG, "all"),
-        new StringSerializer(), new ByteArraySerializer())) {
+    try (KafkaProducer<String, byte[]> producer =
+        new KafkaProducer<>(
+            Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                kafka.bootstrapServers(),
+                ProducerConfig.ACKS_CONFIG,
+                "all"),
+            new StringSerializer(),
+            new ByteArraySerializer())) {
       String key = DeliveryKey.of(d.getEvent(), new ObjectMapper().readTree(d.getPayloadJson()));
-      producer.send(new ProducerRecord<>(Topic.DELIVERIES.topicName(), key, AvroCodec.deliveries().encode(d))).get();
+      producer
+          .send(
+              new ProducerRecord<>(
+                  Topic.DELIVERIES.topicName(), key, AvroCodec.deliveries().encode(d)))
+          .get();
     } catch (Exception e) {
       throw new IllegalStateException("cannot send a delivery", e);
     }
   }
 
   private static Object value(String id, String expression) {
-    List<Record> records = driver.executableQuery("MATCH (i:Issue {id: $id}) RETURN " + expression + " AS v")
-        .withParameters(Map.of("id", id)).execute().records();
-    return records.isEmpty() || records.get(0).get("v").isNull() ? null : records.get(0).get("v").asObject();
+    List<Record> records =
+        driver
+            .executableQuery("MATCH (i:Issue {id: $id}) RETURN " + expression + " AS v")
+            .withParameters(Map.of("id", id))
+            .execute()
+            .records();
+    return records.isEmpty() || records.get(0).get("v").isNull()
+        ? null
+        : records.get(0).get("v").asObject();
   }
 
   private static long count(String statement, String id) {
-    return driver.executableQuery(statement).withParameters(Map.of("id", id)).execute().records().get(0).get(0).asLong();
+    return driver
+        .executableQuery(statement)
+        .withParameters(Map.of("id", id))
+        .execute()
+        .records()
+        .get(0)
+        .get(0)
+        .asLong();
   }
 
-  private static void awaitTrue(BooleanSupplier condition, String what) throws InterruptedException {
+  private static void awaitTrue(BooleanSupplier condition, String what)
+      throws InterruptedException {
     long deadline = System.nanoTime() + DEADLINE.toNanos();
     while (System.nanoTime() < deadline) {
       if (condition.getAsBoolean()) {

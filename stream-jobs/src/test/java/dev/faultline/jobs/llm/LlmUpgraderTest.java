@@ -13,9 +13,9 @@ import dev.faultline.classifier.llm.LlmStats;
 import dev.faultline.classifier.llm.Prompt;
 import dev.faultline.classifier.llm.StubChatServer;
 import dev.faultline.graph.IssueRow;
+import dev.faultline.jobs.LlmFixtures;
 import dev.faultline.jobs.records.ClassifiedIssueEvent;
 import dev.faultline.schemas.taxonomy.Dimension;
-import dev.faultline.jobs.LlmFixtures;
 import dev.faultline.schemas.taxonomy.Taxonomy;
 import java.time.Clock;
 import java.util.List;
@@ -62,10 +62,23 @@ class LlmUpgraderTest {
     stub = new StubChatServer();
     store = new MemoryStore();
     stats = new LlmStats();
-    LlmConfig config = LlmConfig.from(Map.of("FAULTLINE_LLM_ENDPOINT", stub.endpoint().toString(),
-        "FAULTLINE_LLM_MODEL", LlmFixtures.MODEL, "FAULTLINE_LLM_MAX_RETRIES", "0", "FAULTLINE_LLM_CONFIDENCE", "0.8"));
-    ChatClient client = new ChatClient(config, ChatClient.httpClient(config), new Budget(100, 1_000_000, Clock.systemUTC()),
-        stats);
+    LlmConfig config =
+        LlmConfig.from(
+            Map.of(
+                "FAULTLINE_LLM_ENDPOINT",
+                stub.endpoint().toString(),
+                "FAULTLINE_LLM_MODEL",
+                LlmFixtures.MODEL,
+                "FAULTLINE_LLM_MAX_RETRIES",
+                "0",
+                "FAULTLINE_LLM_CONFIDENCE",
+                "0.8"));
+    ChatClient client =
+        new ChatClient(
+            config,
+            ChatClient.httpClient(config),
+            new Budget(100, 1_000_000, Clock.systemUTC()),
+            stats);
     upgrader = new LlmUpgrader(config, TAXONOMY, new Prompt(TAXONOMY, 0), store, client, null);
   }
 
@@ -75,7 +88,14 @@ class LlmUpgraderTest {
   }
 
   static IssueText text(String title) {
-    return new IssueText("acme/trainer", 4, title, "Rank 0 waits forever in barrier().", List.of(), List.of(), List.of(),
+    return new IssueText(
+        "acme/trainer",
+        4,
+        title,
+        "Rank 0 waits forever in barrier().",
+        List.of(),
+        List.of(),
+        List.of(),
         "open");
   }
 
@@ -86,8 +106,10 @@ class LlmUpgraderTest {
   @Test
   void upgradesEveryDimensionButThoseAPersonLabelled() {
     stub.then(StubChatServer.Reply.answer(LlmFixtures.ANSWER));
-    LlmUpgrader.Outcome o = upgrader.ask(offline(List.of(Dimension.PHASE)), text("Barrier never returns"));
-    IssueRow.ClassificationRow c = OfflineEvents.row(assertInstanceOf(LlmUpgrader.Upgraded.class, o).event());
+    LlmUpgrader.Outcome o =
+        upgrader.ask(offline(List.of(Dimension.PHASE)), text("Barrier never returns"));
+    IssueRow.ClassificationRow c =
+        OfflineEvents.row(assertInstanceOf(LlmUpgrader.Upgraded.class, o).event());
     assertEquals("CHECKPOINT_FAILURE", c.symptom().name());
     assertEquals("CRASH", c.symptomClass().name(), "the symptom's class from the taxonomy");
     assertEquals("FAULT_TOLERANCE", c.stage().name());
@@ -97,7 +119,8 @@ class LlmUpgraderTest {
     assertEquals("llm:" + LlmFixtures.MODEL, c.sourceOf(Dimension.SYMPTOM));
     assertEquals(0.8, c.confidence().get(Dimension.SYMPTOM));
     assertEquals(upgrader.promptVersion(), c.promptVersion());
-    assertEquals("llm:" + LlmFixtures.MODEL + "/" + upgrader.promptVersion(), c.classifierVersion());
+    assertEquals(
+        "llm:" + LlmFixtures.MODEL + "/" + upgrader.promptVersion(), c.classifierVersion());
     assertEquals(1, c.rank());
     assertEquals(1, store.size(), "the answer is stored");
     assertEquals(1, stats.requests());
@@ -111,24 +134,35 @@ class LlmUpgraderTest {
     upgrader.ask(offline(List.of()), t);
     LlmUpgrader.Upgraded again = upgrader.fromStore(offline(List.of()), t).orElseThrow();
     assertTrue(again.cached());
-    assertTrue(OfflineEvents.row(again.event()).evidence().get(Dimension.SYMPTOM).endsWith("(cached answer)"));
+    assertTrue(
+        OfflineEvents.row(again.event())
+            .evidence()
+            .get(Dimension.SYMPTOM)
+            .endsWith("(cached answer)"));
     assertEquals(1, stub.requests().size());
-    assertTrue(upgrader.fromStore(offline(List.of()), text("Another title")).isEmpty(), "other content, other key");
+    assertTrue(
+        upgrader.fromStore(offline(List.of()), text("Another title")).isEmpty(),
+        "other content, other key");
   }
 
   @Test
   void anInvalidAnswerOrAFailedRequestKeepsTheOfflineLabelsWithAReason() {
-    stub.then(StubChatServer.Reply.answer("{\"kind\": \"BUG\"}"), StubChatServer.Reply.brokenBody(),
+    stub.then(
+        StubChatServer.Reply.answer("{\"kind\": \"BUG\"}"),
+        StubChatServer.Reply.brokenBody(),
         StubChatServer.Reply.status(503, Map.of()));
     LlmUpgrader.NotUpgraded invalid =
-        assertInstanceOf(LlmUpgrader.NotUpgraded.class, upgrader.ask(offline(List.of()), text("a")));
+        assertInstanceOf(
+            LlmUpgrader.NotUpgraded.class, upgrader.ask(offline(List.of()), text("a")));
     assertEquals("invalid", invalid.cause());
     assertTrue(invalid.reason().contains("missing field"), invalid.reason());
     LlmUpgrader.NotUpgraded broken =
-        assertInstanceOf(LlmUpgrader.NotUpgraded.class, upgrader.ask(offline(List.of()), text("b")));
+        assertInstanceOf(
+            LlmUpgrader.NotUpgraded.class, upgrader.ask(offline(List.of()), text("b")));
     assertEquals("failure", broken.cause());
     LlmUpgrader.NotUpgraded unavailable =
-        assertInstanceOf(LlmUpgrader.NotUpgraded.class, upgrader.ask(offline(List.of()), text("c")));
+        assertInstanceOf(
+            LlmUpgrader.NotUpgraded.class, upgrader.ask(offline(List.of()), text("c")));
     assertTrue(unavailable.reason().contains("503"), unavailable.reason());
     assertEquals(0, store.size(), "nothing invalid is stored");
   }
@@ -136,14 +170,23 @@ class LlmUpgraderTest {
   @Test
   void anInvalidStoredAnswerIsNotUsed() {
     IssueText t = text("Barrier never returns");
-    store.put(new AnswerCache.Entry(upgrader.key(t), upgrader.promptVersion(), LlmFixtures.MODEL,
-        "{\"kind\": \"NOT_A_KIND\"}", 1, 1, "test"));
+    store.put(
+        new AnswerCache.Entry(
+            upgrader.key(t),
+            upgrader.promptVersion(),
+            LlmFixtures.MODEL,
+            "{\"kind\": \"NOT_A_KIND\"}",
+            1,
+            1,
+            "test"));
     assertTrue(upgrader.fromStore(offline(List.of()), t).isEmpty());
   }
 
   @Test
   void theKeyIsTheCliCachesKey() {
     IssueText t = text("Barrier never returns");
-    assertEquals(AnswerCache.key(upgrader.promptVersion(), LlmFixtures.MODEL, Prompt.itemContent(t)), upgrader.key(t));
+    assertEquals(
+        AnswerCache.key(upgrader.promptVersion(), LlmFixtures.MODEL, Prompt.itemContent(t)),
+        upgrader.key(t));
   }
 }

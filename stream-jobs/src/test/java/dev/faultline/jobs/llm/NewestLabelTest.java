@@ -4,11 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.faultline.schemas.taxonomy.Phase;
 import dev.faultline.jobs.functions.NewestLabel;
 import dev.faultline.jobs.records.ClassifiedIssueEvent;
+import dev.faultline.schemas.taxonomy.Phase;
 import java.util.List;
-import java.util.Map;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
@@ -18,12 +17,14 @@ import org.junit.jupiter.api.Test;
 
 /** Where offline labels and upgrades meet, in Flink's operator test harness. */
 class NewestLabelTest {
-  private KeyedOneInputStreamOperatorTestHarness<String, ClassifiedIssueEvent, ClassifiedIssueEvent> harness;
+  private KeyedOneInputStreamOperatorTestHarness<String, ClassifiedIssueEvent, ClassifiedIssueEvent>
+      harness;
 
   @BeforeEach
   void open() throws Exception {
-    harness = new KeyedOneInputStreamOperatorTestHarness<>(new KeyedProcessOperator<>(new NewestLabel()),
-        e -> e.issue.id, Types.STRING);
+    harness =
+        new KeyedOneInputStreamOperatorTestHarness<>(
+            new KeyedProcessOperator<>(new NewestLabel()), e -> e.issue.id, Types.STRING);
     harness.open();
   }
 
@@ -33,20 +34,28 @@ class NewestLabelTest {
   }
 
   private static ClassifiedIssueEvent event(String id, long version, String source) {
-    return OfflineEvents.event(id, "t", "b", version, source.startsWith("llm:") ? source + "/p1" : "learned-2",
-        Phase.TRAINING, List.of());
+    return OfflineEvents.event(
+        id,
+        "t",
+        "b",
+        version,
+        source.startsWith("llm:") ? source + "/p1" : "learned-2",
+        Phase.TRAINING,
+        List.of());
   }
 
   private List<String> out() {
     return harness.extractOutputValues().stream()
-        .map(e -> e.stateVersion + " " + OfflineEvents.row(e).labelSource()).toList();
+        .map(e -> e.stateVersion + " " + OfflineEvents.row(e).labelSource())
+        .toList();
   }
 
   @Test
   void anUpgradeFollowsItsStateButNeverOvertakesANewerState() throws Exception {
     harness.processElement(event("a#1", 10, "model"), 0);
     harness.processElement(event("a#1", 10, "llm:m"), 0); // the answer for state 10
-    harness.processElement(event("a#1", 10, "model"), 0); // a replayed offline label of state 10: dropped
+    harness.processElement(
+        event("a#1", 10, "model"), 0); // a replayed offline label of state 10: dropped
     harness.processElement(event("a#1", 20, "model"), 0); // the issue changes
     harness.processElement(event("a#1", 10, "llm:m"), 0); // a late answer for state 10: dropped
     harness.processElement(event("a#1", 20, "llm:m"), 0);

@@ -18,16 +18,25 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-/** Classified issues as the offline tier emits them, written for the language-model tier's tests. */
+/**
+ * Classified issues as the offline tier emits them, written for the language-model tier's tests.
+ */
 final class OfflineEvents {
   private OfflineEvents() {}
 
   /**
-   * A hang in communication during the phase {@code phase}; the dimensions in {@code human} carry a person's label
-   * (phase's evidence names the GitHub label), the others the given classifier version's.
+   * A hang in communication during the phase {@code phase}; the dimensions in {@code human} carry a
+   * person's label (phase's evidence names the GitHub label), the others the given classifier
+   * version's.
    */
   static ClassifiedIssueEvent event(
-      String id, String title, String body, long version, String classifierVersion, Phase phase, List<Dimension> human) {
+      String id,
+      String title,
+      String body,
+      long version,
+      String classifierVersion,
+      Phase phase,
+      List<Dimension> human) {
     IssueEvent i = new IssueEvent();
     i.id = id;
     i.repo = id.substring(0, id.indexOf('#'));
@@ -42,29 +51,35 @@ final class OfflineEvents {
     e.issue = i;
     e.framework = "trainer";
     e.stateVersion = version;
-    e.classification = new Classification(
-        label(Kind.BUG, 0.7, human.contains(Dimension.KIND), "kind"),
-        label(Symptom.HANG, 0.6, human.contains(Dimension.SYMPTOM), "symptom"),
-        label(SymptomClass.valueOf("HANG"), 0.6, human.contains(Dimension.SYMPTOM), "symptom"),
-        label(RootCause.UNKNOWN, 0.3, human.contains(Dimension.ROOT_CAUSE), "root cause"),
-        label(FixPattern.UNKNOWN, 0.3, human.contains(Dimension.FIX_PATTERN), "fix pattern"),
-        label(Stage.COMMUNICATION, 0.5, human.contains(Dimension.STAGE), "stage"),
-        human.contains(Dimension.PHASE)
-            ? Label.human(phase, "GitHub label '" + phase.name().toLowerCase(java.util.Locale.ROOT) + "'")
-            : Label.predicted(phase, 0.6, "model p=0.60"),
-        label(Boolean.TRUE, 0.8, human.contains(Dimension.DISTRIBUTED_SPECIFIC), "distributed"),
-        Label.predicted("trainer", 1.0, "repository"),
-        Map.of(),
-        classifierVersion);
+    e.classification =
+        new Classification(
+            label(Kind.BUG, 0.7, human.contains(Dimension.KIND), "kind"),
+            label(Symptom.HANG, 0.6, human.contains(Dimension.SYMPTOM), "symptom"),
+            label(SymptomClass.valueOf("HANG"), 0.6, human.contains(Dimension.SYMPTOM), "symptom"),
+            label(RootCause.UNKNOWN, 0.3, human.contains(Dimension.ROOT_CAUSE), "root cause"),
+            label(FixPattern.UNKNOWN, 0.3, human.contains(Dimension.FIX_PATTERN), "fix pattern"),
+            label(Stage.COMMUNICATION, 0.5, human.contains(Dimension.STAGE), "stage"),
+            human.contains(Dimension.PHASE)
+                ? Label.human(
+                    phase, "GitHub label '" + phase.name().toLowerCase(java.util.Locale.ROOT) + "'")
+                : Label.predicted(phase, 0.6, "model p=0.60"),
+            label(Boolean.TRUE, 0.8, human.contains(Dimension.DISTRIBUTED_SPECIFIC), "distributed"),
+            Label.predicted("trainer", 1.0, "repository"),
+            Map.of(),
+            classifierVersion);
     e.classifiedAt = version;
     e.deliveryId = "d-" + version + "-" + classifierVersion;
     e.fixingPullRequests = new ArrayList<>();
     return e;
   }
 
-  /** The offline event of issue acme/trainer#4 (phase INFERENCE) with people's labels on {@code human}. */
+  /**
+   * The offline event of issue acme/trainer#4 (phase INFERENCE) with people's labels on {@code
+   * human}.
+   */
   static ClassifiedIssueEvent offline(List<Dimension> human) {
-    return event("acme/trainer#4", "t", "b", 1_000L, "learned-2+rules-1.3.1", Phase.INFERENCE, human);
+    return event(
+        "acme/trainer#4", "t", "b", 1_000L, "learned-2+rules-1.3.1", Phase.INFERENCE, human);
   }
 
   /** The graph row an event becomes. */
@@ -73,6 +88,8 @@ final class OfflineEvents {
   }
 
   private static <T> Label<T> label(T value, double confidence, boolean human, String what) {
-    return human ? Label.human(value, "GitHub label for " + what) : Label.predicted(value, confidence, "model");
+    return human
+        ? Label.human(value, "GitHub label for " + what)
+        : Label.predicted(value, confidence, "model");
   }
 }

@@ -4,14 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.faultline.classifier.llm.StubChatServer;
-import dev.faultline.schemas.taxonomy.Dimension;
-import dev.faultline.schemas.taxonomy.Phase;
 import dev.faultline.jobs.LlmFixtures;
 import dev.faultline.jobs.classify.IssueAccumulator;
 import dev.faultline.jobs.functions.UpgradeWithLlm;
 import dev.faultline.jobs.records.ClassifiedIssueEvent;
 import dev.faultline.jobs.records.IssueEvent;
 import dev.faultline.jobs.records.LlmRequest;
+import dev.faultline.schemas.taxonomy.Dimension;
+import dev.faultline.schemas.taxonomy.Phase;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,7 +24,10 @@ import org.apache.flink.util.CloseableIterator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The async upgrade alone on a Flink MiniCluster against the real-HTTP stub: answers, timeouts, bad replies. */
+/**
+ * The async upgrade alone on a Flink MiniCluster against the real-HTTP stub: answers, timeouts, bad
+ * replies.
+ */
 class UpgradeWithLlmIT {
 
   static LlmRequest request(int n, String title) {
@@ -40,19 +43,38 @@ class UpgradeWithLlmIT {
     acc.issue = i;
     acc.stateVersion = i.updatedAt;
     return new LlmRequest(
-        OfflineEvents.event(i.id, title, i.body, i.updatedAt, "learned-2", Phase.TRAINING, List.of()), acc);
+        OfflineEvents.event(
+            i.id, title, i.body, i.updatedAt, "learned-2", Phase.TRAINING, List.of()),
+        acc);
   }
 
-  private static List<ClassifiedIssueEvent> run(StubChatServer stub, Path cache, List<LlmRequest> in) throws Exception {
-    LlmSettings settings = LlmSettings.of(Map.of(
-        "FAULTLINE_LLM_ENDPOINT", stub.endpoint().toString(), "FAULTLINE_LLM_MODEL", LlmFixtures.MODEL,
-        "FAULTLINE_LLM_MAX_RETRIES", "0", "FAULTLINE_LLM_TIMEOUT_MS", "30000", "FAULTLINE_LLM_CONCURRENCY", "2",
-        "FAULTLINE_LLM_ASYNC_TIMEOUT_MS", "1500", "FAULTLINE_LLM_ASYNC_CAPACITY", "20"));
+  private static List<ClassifiedIssueEvent> run(
+      StubChatServer stub, Path cache, List<LlmRequest> in) throws Exception {
+    LlmSettings settings =
+        LlmSettings.of(
+            Map.of(
+                "FAULTLINE_LLM_ENDPOINT",
+                stub.endpoint().toString(),
+                "FAULTLINE_LLM_MODEL",
+                LlmFixtures.MODEL,
+                "FAULTLINE_LLM_MAX_RETRIES",
+                "0",
+                "FAULTLINE_LLM_TIMEOUT_MS",
+                "30000",
+                "FAULTLINE_LLM_CONCURRENCY",
+                "2",
+                "FAULTLINE_LLM_ASYNC_TIMEOUT_MS",
+                "1500",
+                "FAULTLINE_LLM_ASYNC_CAPACITY",
+                "20"));
     StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(1);
-    DataStream<ClassifiedIssueEvent> out = AsyncDataStream.unorderedWait(
-        env.fromData(in).returns(LlmRequest.class),
-        new UpgradeWithLlm(settings, DirectoryAnswerStore.at(cache.toString())),
-        settings.asyncTimeout().toMillis(), TimeUnit.MILLISECONDS, settings.capacity());
+    DataStream<ClassifiedIssueEvent> out =
+        AsyncDataStream.unorderedWait(
+            env.fromData(in).returns(LlmRequest.class),
+            new UpgradeWithLlm(settings, DirectoryAnswerStore.at(cache.toString())),
+            settings.asyncTimeout().toMillis(),
+            TimeUnit.MILLISECONDS,
+            settings.capacity());
     List<ClassifiedIssueEvent> result = new ArrayList<>();
     try (CloseableIterator<ClassifiedIssueEvent> it = out.executeAndCollect()) {
       it.forEachRemaining(result::add);
@@ -61,11 +83,16 @@ class UpgradeWithLlmIT {
   }
 
   @Test
-  void upgradesWhatTheEndpointAnswersAndLetsTimeoutsAndBadRepliesPass(@TempDir Path cache) throws Exception {
+  void upgradesWhatTheEndpointAnswersAndLetsTimeoutsAndBadRepliesPass(@TempDir Path cache)
+      throws Exception {
     try (StubChatServer stub = new StubChatServer()) {
-      // two workers take the requests in order: ok, slow (past the async timeout), invalid, broken, ok
-      stub.then(StubChatServer.Reply.answer(LlmFixtures.ANSWER), StubChatServer.Reply.slow(LlmFixtures.ANSWER, 5_000),
-          StubChatServer.Reply.answer("I think it is a hang."), StubChatServer.Reply.brokenBody());
+      // two workers take the requests in order: ok, slow (past the async timeout), invalid, broken,
+      // ok
+      stub.then(
+          StubChatServer.Reply.answer(LlmFixtures.ANSWER),
+          StubChatServer.Reply.slow(LlmFixtures.ANSWER, 5_000),
+          StubChatServer.Reply.answer("I think it is a hang."),
+          StubChatServer.Reply.brokenBody());
       stub.otherwise(StubChatServer.Reply.answer(LlmFixtures.ANSWER));
       List<LlmRequest> in = new ArrayList<>();
       for (int n = 1; n <= 5; n++) {
@@ -75,15 +102,25 @@ class UpgradeWithLlmIT {
       assertEquals(5, stub.requests().size());
       // the slow, the invalid and the broken reply upgrade nothing; the job ends normally
       assertEquals(2, out.size(), "upgrades: " + out.stream().map(e -> e.issue.id).toList());
-      out.forEach(e -> assertEquals("llm:" + LlmFixtures.MODEL, OfflineEvents.row(e).labelSource()));
+      out.forEach(
+          e -> assertEquals("llm:" + LlmFixtures.MODEL, OfflineEvents.row(e).labelSource()));
 
       // The same items again: answered ones come from the cache, the others are asked again.
       int before = stub.requests().size();
       List<ClassifiedIssueEvent> again = run(stub, cache, in);
       assertTrue(again.size() >= 2, "cached upgrades: " + again.size());
-      assertEquals(before + 3, stub.requests().size(), "only the items without a stored answer are asked");
-      assertTrue(again.stream().filter(e -> OfflineEvents.row(e).evidence().get(Dimension.SYMPTOM).endsWith("(cached answer)"))
-          .count() >= 2);
+      assertEquals(
+          before + 3, stub.requests().size(), "only the items without a stored answer are asked");
+      assertTrue(
+          again.stream()
+                  .filter(
+                      e ->
+                          OfflineEvents.row(e)
+                              .evidence()
+                              .get(Dimension.SYMPTOM)
+                              .endsWith("(cached answer)"))
+                  .count()
+              >= 2);
     }
   }
 }

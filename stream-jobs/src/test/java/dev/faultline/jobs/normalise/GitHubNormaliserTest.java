@@ -16,7 +16,8 @@ class GitHubNormaliserTest {
   private final GitHubNormaliser normaliser = new GitHubNormaliser(new ObjectMapper());
 
   private static Delivery delivery(String event, String action, String payload) {
-    return new Delivery("d1", event, action, "acme/trainer", Instant.EPOCH, DeliverySource.WEBHOOK, payload);
+    return new Delivery(
+        "d1", event, action, "acme/trainer", Instant.EPOCH, DeliverySource.WEBHOOK, payload);
   }
 
   private static String issue(String repo, String action, String extra) {
@@ -31,7 +32,8 @@ class GitHubNormaliserTest {
 
   @Test
   void normalisesAnIssueEventWithItsKeyLabelsAndTimes() throws Exception {
-    List<GitHubEvent> facts = normaliser.normalise(delivery("issues", "opened", issue("acme/trainer", "opened", "")));
+    List<GitHubEvent> facts =
+        normaliser.normalise(delivery("issues", "opened", issue("acme/trainer", "opened", "")));
     assertEquals(1, facts.size());
     GitHubEvent f = facts.get(0);
     assertEquals(GitHubEvent.Type.ISSUE, f.type);
@@ -43,11 +45,23 @@ class GitHubNormaliserTest {
 
   @Test
   void marksDeletedAndTransferredIssues() throws Exception {
-    assertEquals("deleted", normaliser.normalise(delivery("issues", "deleted", issue("acme/trainer", "deleted", ""))).get(0).issue.state);
+    assertEquals(
+        "deleted",
+        normaliser
+            .normalise(delivery("issues", "deleted", issue("acme/trainer", "deleted", "")))
+            .get(0)
+            .issue
+            .state);
     GitHubEvent moved =
         normaliser
-            .normalise(delivery("issues", "transferred", issue("acme/trainer", "transferred",
-                ", \"changes\": {\"new_issue\": {\"number\": 9}, \"new_repository\": {\"full_name\": \"acme/core\"}}")))
+            .normalise(
+                delivery(
+                    "issues",
+                    "transferred",
+                    issue(
+                        "acme/trainer",
+                        "transferred",
+                        ", \"changes\": {\"new_issue\": {\"number\": 9}, \"new_repository\": {\"full_name\": \"acme/core\"}}")))
             .get(0);
     assertEquals("transferred", moved.issue.state);
     assertEquals("acme/core#9", moved.issue.transferredTo);
@@ -63,7 +77,9 @@ class GitHubNormaliserTest {
          "repository": {"full_name": "acme/trainer"}}
         """;
     List<GitHubEvent> facts = normaliser.normalise(delivery("pull_request", "closed", payload));
-    assertEquals(List.of(GitHubEvent.Type.PULL_REQUEST, GitHubEvent.Type.FIX_LINK), facts.stream().map(f -> f.type).toList());
+    assertEquals(
+        List.of(GitHubEvent.Type.PULL_REQUEST, GitHubEvent.Type.FIX_LINK),
+        facts.stream().map(f -> f.type).toList());
     assertEquals("acme/trainer#3", facts.get(1).key);
     assertEquals("merged", facts.get(0).pullRequest.state);
   }
@@ -77,7 +93,14 @@ class GitHubNormaliserTest {
   }
 
   private static Delivery gitDelivery(String payload) {
-    return new Delivery("git-change-x", "pull_request", "closed", "acme/trainer", Instant.EPOCH, DeliverySource.GIT, payload);
+    return new Delivery(
+        "git-change-x",
+        "pull_request",
+        "closed",
+        "acme/trainer",
+        Instant.EPOCH,
+        DeliverySource.GIT,
+        payload);
   }
 
   @Test
@@ -95,7 +118,8 @@ class GitHubNormaliserTest {
         """;
     List<GitHubEvent> facts = normaliser.normalise(gitDelivery(payload));
     assertEquals(
-        List.of(GitHubEvent.Type.PULL_REQUEST, GitHubEvent.Type.FIX_LINK, GitHubEvent.Type.FIX_LINK),
+        List.of(
+            GitHubEvent.Type.PULL_REQUEST, GitHubEvent.Type.FIX_LINK, GitHubEvent.Type.FIX_LINK),
         facts.stream().map(f -> f.type).toList());
     var pr = facts.get(0).pullRequest;
     assertEquals("acme/trainer#45", pr.id);
@@ -115,11 +139,32 @@ class GitHubNormaliserTest {
         {"action": "published", "release": {"tag_name": "core_v0.10.0", "published_at": "2025-01-14T09:00:00Z",
          "prerelease": false}, "repository": {"full_name": "acme/trainer"}, "_backfill": {"source": "git"}}
         """;
-    var release = normaliser.normalise(new Delivery("git-release-x", "release", "published", "acme/trainer",
-        Instant.EPOCH, DeliverySource.GIT, payload)).get(0).release;
+    var release =
+        normaliser
+            .normalise(
+                new Delivery(
+                    "git-release-x",
+                    "release",
+                    "published",
+                    "acme/trainer",
+                    Instant.EPOCH,
+                    DeliverySource.GIT,
+                    payload))
+            .get(0)
+            .release;
     assertEquals("git", release.source);
     assertEquals("0.10.0", release.version);
-    assertEquals("github", normaliser.normalise(delivery("release", "published", payload.replace(", \"_backfill\": {\"source\": \"git\"}", ""))).get(0).release.source);
+    assertEquals(
+        "github",
+        normaliser
+            .normalise(
+                delivery(
+                    "release",
+                    "published",
+                    payload.replace(", \"_backfill\": {\"source\": \"git\"}", "")))
+            .get(0)
+            .release
+            .source);
   }
 
   @Test
@@ -134,7 +179,8 @@ class GitHubNormaliserTest {
     var pr = normaliser.normalise(gitDelivery(payload)).get(0).pullRequest;
     assertEquals("acme/trainer@89abcdef0123456789abcdef0123456789abcdef", pr.id);
     assertEquals(0, pr.number);
-    assertEquals("https://github.com/acme/trainer/commit/89abcdef0123456789abcdef0123456789abcdef", pr.url);
+    assertEquals(
+        "https://github.com/acme/trainer/commit/89abcdef0123456789abcdef0123456789abcdef", pr.url);
   }
 
   @Test
@@ -144,7 +190,9 @@ class GitHubNormaliserTest {
         {"action": "closed", "pull_request": {"title": "x", "created_at": "2025-01-18T09:00:00Z",
          "merge_commit_sha": "89abcdef0123456789abcdef0123456789abcdef"}, "repository": {"full_name": "acme/trainer"}}
         """;
-    assertThrows(PoisonRecordException.class, () -> normaliser.normalise(delivery("pull_request", "closed", payload)));
+    assertThrows(
+        PoisonRecordException.class,
+        () -> normaliser.normalise(delivery("pull_request", "closed", payload)));
   }
 
   @Test
@@ -155,24 +203,48 @@ class GitHubNormaliserTest {
          "created_at": "2024-01-04T00:00:00Z", "updated_at": "2024-01-05T00:00:00Z"},
          "repository": {"full_name": "acme/trainer"}}
         """;
-    assertEquals(false, normaliser.normalise(delivery("pull_request", "closed", payload)).get(0).pullRequest.sizeKnown);
+    assertEquals(
+        false,
+        normaliser
+            .normalise(delivery("pull_request", "closed", payload))
+            .get(0)
+            .pullRequest
+            .sizeKnown);
   }
 
   @Test
   void ignoresEventsThePipelineDoesNotUse() throws Exception {
     assertEquals(List.of(), normaliser.normalise(delivery("push", null, "{\"ref\": \"main\"}")));
-    assertEquals(List.of(), normaliser.normalise(delivery("pull_request", "labeled", "{\"repository\": {\"full_name\": \"a/b\"}}")));
+    assertEquals(
+        List.of(),
+        normaliser.normalise(
+            delivery("pull_request", "labeled", "{\"repository\": {\"full_name\": \"a/b\"}}")));
   }
 
   @Test
   void rejectsPayloadsThatCannotBeAnIssueWithTheReason() {
-    PoisonRecordException notJson = assertThrows(PoisonRecordException.class, () -> normaliser.normalise(delivery("issues", "opened", "{not json")));
+    PoisonRecordException notJson =
+        assertThrows(
+            PoisonRecordException.class,
+            () -> normaliser.normalise(delivery("issues", "opened", "{not json")));
     assertTrue(notJson.getMessage().contains("not JSON"), notJson.getMessage());
     PoisonRecordException badRepo =
-        assertThrows(PoisonRecordException.class, () -> normaliser.normalise(delivery("issues", "opened", issue("x".repeat(500), "opened", ""))));
+        assertThrows(
+            PoisonRecordException.class,
+            () ->
+                normaliser.normalise(
+                    delivery("issues", "opened", issue("x".repeat(500), "opened", ""))));
     assertTrue(badRepo.getMessage().contains("not owner/name"), badRepo.getMessage());
     PoisonRecordException noNumber =
-        assertThrows(PoisonRecordException.class, () -> normaliser.normalise(delivery("issues", "opened", issue("acme/trainer", "opened", "").replace("\"number\": 3", "\"number\": \"3\""))));
+        assertThrows(
+            PoisonRecordException.class,
+            () ->
+                normaliser.normalise(
+                    delivery(
+                        "issues",
+                        "opened",
+                        issue("acme/trainer", "opened", "")
+                            .replace("\"number\": 3", "\"number\": \"3\""))));
     assertTrue(noNumber.getMessage().contains("issue.number"), noNumber.getMessage());
   }
 }

@@ -35,24 +35,29 @@ import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 
 /**
- * Detection quality of the emerging-category alerts, printed (not asserted; not part of {@code mvn verify}). Runs the
- * job's own {@link EmergenceDetector} in Flink's operator test harness, fed in time order.
+ * Detection quality of the emerging-category alerts, printed (not asserted; not part of {@code mvn
+ * verify}). Runs the job's own {@link EmergenceDetector} in Flink's operator test harness, fed in
+ * time order.
  *
- * <p>Reads only the dates, repositories and gold labels (no text) of the labelled merged changes in {@code
- * ../shared/train/changes.jsonl} (DeepSpeed, Colossal-AI, Megatron-LM).
+ * <p>Reads only the dates, repositories and gold labels (no text) of the labelled merged changes in
+ * {@code ../shared/train/changes.jsonl} (DeepSpeed, Colossal-AI, Megatron-LM).
  *
  * <ul>
- *   <li><b>replay</b>: the real items of the last two years of the file, in time order, with 12 planted DeepSpeed
- *       CHECKPOINT_FAILURE items in one week (labels of real DeepSpeed CHECKPOINT_FAILURE changes, times uniform in
- *       the week), for several planted weeks: planted surge found (delay), other alerts per month.
- *   <li><b>surges</b>: per trial, each framework's background is resampled from a random two-year stretch of its real
- *       history (dates: real dates jittered by ±7 days; label vectors: a real item of that framework in the stretch,
- *       so the category mix is stationary and every background alert is a false one), volume {@code scale} × the real one; one symptom category of one framework (drawn in proportion to
- *       its frequency) then runs at {@code size} × its background rate for 14 days from a random start (extra items
- *       ~ Poisson((size − 1) × rate × 14 days), labels of real items of that category). Per size: detection within
- *       14 days (a SURGE alert of that framework and category whose window ends in the 14 days), median delay (window
- *       end − surge start), and false alerts per framework-month (alerts in force at the end that are not the surge's:
- *       not of the surged framework and period with an injected example or the target category).
+ *   <li><b>replay</b>: the real items of the last two years of the file, in time order, with 12
+ *       planted DeepSpeed CHECKPOINT_FAILURE items in one week (labels of real DeepSpeed
+ *       CHECKPOINT_FAILURE changes, times uniform in the week), for several planted weeks: planted
+ *       surge found (delay), other alerts per month.
+ *   <li><b>surges</b>: per trial, each framework's background is resampled from a random two-year
+ *       stretch of its real history (dates: real dates jittered by ±7 days; label vectors: a real
+ *       item of that framework in the stretch, so the category mix is stationary and every
+ *       background alert is a false one), volume {@code scale} × the real one; one symptom category
+ *       of one framework (drawn in proportion to its frequency) then runs at {@code size} × its
+ *       background rate for 14 days from a random start (extra items ~ Poisson((size − 1) × rate ×
+ *       14 days), labels of real items of that category). Per size: detection within 14 days (a
+ *       SURGE alert of that framework and category whose window ends in the 14 days), median delay
+ *       (window end − surge start), and false alerts per framework-month (alerts in force at the
+ *       end that are not the surge's: not of the surged framework and period with an injected
+ *       example or the target category).
  * </ul>
  *
  * <pre>
@@ -67,7 +72,13 @@ public final class AlertQualityBenchmark {
   private static final int HORIZON_DAYS = 730;
   private static final int SURGE_DAYS = 14;
   private static final Map<String, String> FRAMEWORKS =
-      Map.of("deepspeedai/DeepSpeed", "DeepSpeed", "hpcaitech/ColossalAI", "Colossal-AI", "NVIDIA/Megatron-LM", "Megatron-LM");
+      Map.of(
+          "deepspeedai/DeepSpeed",
+          "DeepSpeed",
+          "hpcaitech/ColossalAI",
+          "Colossal-AI",
+          "NVIDIA/Megatron-LM",
+          "Megatron-LM");
 
   /** How many trials' false alerts to print (--show N). */
   private static int SHOW = 0;
@@ -75,10 +86,29 @@ public final class AlertQualityBenchmark {
   private AlertQualityBenchmark() {}
 
   /** A labelled item: what the statistics job counts of an issue, at its event time. */
-  record Item(String id, String framework, long time, String symptom, String symptomClass, String rootCause, String fixPattern, String stage,
-      String phase, String distributed) {
+  record Item(
+      String id,
+      String framework,
+      long time,
+      String symptom,
+      String symptomClass,
+      String rootCause,
+      String fixPattern,
+      String stage,
+      String phase,
+      String distributed) {
     Item at(String newId, String newFramework, long newTime) {
-      return new Item(newId, newFramework, newTime, symptom, symptomClass, rootCause, fixPattern, stage, phase, distributed);
+      return new Item(
+          newId,
+          newFramework,
+          newTime,
+          symptom,
+          symptomClass,
+          rootCause,
+          fixPattern,
+          stage,
+          phase,
+          distributed);
     }
 
     String category(Dimension d) {
@@ -103,7 +133,8 @@ public final class AlertQualityBenchmark {
     Path train = Path.of(a.getOrDefault("train", "../../shared/train/changes.jsonl"));
     List<Item> real = read(train);
     AlertModel model = AlertModel.defaults();
-    System.out.printf(Locale.ROOT, "%d labelled changes from %s; model %s%n", real.size(), train, model);
+    System.out.printf(
+        Locale.ROOT, "%d labelled changes from %s; model %s%n", real.size(), train, model);
     String mode = a.getOrDefault("mode", "all");
     SHOW = Integer.parseInt(a.getOrDefault("show", "0"));
     if (mode.equals("all") || mode.equals("replay")) {
@@ -112,7 +143,15 @@ public final class AlertQualityBenchmark {
     if (mode.equals("all") || mode.equals("surges")) {
       int trials = Integer.parseInt(a.getOrDefault("trials", "100"));
       for (String scale : a.getOrDefault("scales", "1,8").split(",")) {
-        surges(real, model, Double.parseDouble(scale), a.getOrDefault("target", "weighted"), trials, Arrays.stream(a.getOrDefault("sizes", "1,2,3,5").split(",")).mapToDouble(Double::parseDouble).toArray());
+        surges(
+            real,
+            model,
+            Double.parseDouble(scale),
+            a.getOrDefault("target", "weighted"),
+            trials,
+            Arrays.stream(a.getOrDefault("sizes", "1,2,3,5").split(","))
+                .mapToDouble(Double::parseDouble)
+                .toArray());
       }
     }
   }
@@ -133,11 +172,32 @@ public final class AlertQualityBenchmark {
         String symptomClass = taxonomy.symptomClassOf(symptom).orElse(symptom);
         JsonNode ds = g.path("distributed_specific");
         String distributed = ds.isBoolean() ? (ds.asBoolean() ? "TRUE" : "FALSE") : "UNKNOWN";
-        long time = LocalDate.parse(n.path("date").asText()).atStartOfDay(ZoneOffset.UTC).toInstant().toEpochMilli();
+        long time =
+            LocalDate.parse(n.path("date").asText())
+                .atStartOfDay(ZoneOffset.UTC)
+                .toInstant()
+                .toEpochMilli();
         long number = n.path("number").asLong(0);
-        String id = n.path("repo").asText() + (number > 0 ? "#" + number : "@" + n.path("sha").asText("").substring(0, Math.min(10, n.path("sha").asText("").length())));
-        out.add(new Item(id, framework, time, symptom, symptomClass, code(g, "root_cause"),
-            code(g, "fix_pattern"), code(g, "stage"), code(g, "phase"), distributed));
+        String id =
+            n.path("repo").asText()
+                + (number > 0
+                    ? "#" + number
+                    : "@"
+                        + n.path("sha")
+                            .asText("")
+                            .substring(0, Math.min(10, n.path("sha").asText("").length())));
+        out.add(
+            new Item(
+                id,
+                framework,
+                time,
+                symptom,
+                symptomClass,
+                code(g, "root_cause"),
+                code(g, "fix_pattern"),
+                code(g, "stage"),
+                code(g, "phase"),
+                distributed));
       }
     }
     out.sort(Comparator.comparingLong(Item::time));
@@ -155,13 +215,23 @@ public final class AlertQualityBenchmark {
     long last = real.get(real.size() - 1).time() + DAY;
     long from = last - HORIZON_DAYS * DAY;
     List<Item> window = real.stream().filter(i -> i.time() >= from).toList();
-    List<Item> checkpoint = real.stream().filter(i -> i.framework().equals("DeepSpeed") && i.symptom().equals("CHECKPOINT_FAILURE")).toList();
+    List<Item> checkpoint =
+        real.stream()
+            .filter(
+                i -> i.framework().equals("DeepSpeed") && i.symptom().equals("CHECKPOINT_FAILURE"))
+            .toList();
     Map<String, Long> perFramework = new TreeMap<>();
     window.forEach(i -> perFramework.merge(i.framework(), 1L, Long::sum));
     double months = HORIZON_DAYS / 30.44;
-    System.out.printf(Locale.ROOT, "%nREPLAY: %d real items %s .. %s %s, in time order, + 12 planted DeepSpeed CHECKPOINT_FAILURE in one week%n",
-        window.size(), LocalDate.ofEpochDay(from / DAY), LocalDate.ofEpochDay(last / DAY - 1), perFramework);
-    System.out.println("| planted week | found | delay (days) | co-alerts of the planted issues | other alerts | other alerts / month |");
+    System.out.printf(
+        Locale.ROOT,
+        "%nREPLAY: %d real items %s .. %s %s, in time order, + 12 planted DeepSpeed CHECKPOINT_FAILURE in one week%n",
+        window.size(),
+        LocalDate.ofEpochDay(from / DAY),
+        LocalDate.ofEpochDay(last / DAY - 1),
+        perFramework);
+    System.out.println(
+        "| planted week | found | delay (days) | co-alerts of the planted issues | other alerts | other alerts / month |");
     System.out.println("|---|---|---|---|---|---|");
     Random random = new Random(42);
     int weeks = 8;
@@ -176,29 +246,51 @@ public final class AlertQualityBenchmark {
         planted.add(id);
         stream.add(labels.at(id, "DeepSpeed", start + (long) (random.nextDouble() * 7 * DAY)));
       }
-      Outcome o = run(stream, model, new Random(w), "DeepSpeed", "CHECKPOINT_FAILURE", start, 7, planted);
-      System.out.printf(Locale.ROOT, "| %s | %s | %s | %d | %d | %.2f |%n", LocalDate.ofEpochDay(start / DAY), o.delayDays >= 0 ? "yes" : "no",
-          o.delayDays >= 0 ? Long.toString(o.delayDays) : "-", o.coAlerts, o.falseAlerts.size(), o.falseAlerts.size() / months);
+      Outcome o =
+          run(stream, model, new Random(w), "DeepSpeed", "CHECKPOINT_FAILURE", start, 7, planted);
+      System.out.printf(
+          Locale.ROOT,
+          "| %s | %s | %s | %d | %d | %.2f |%n",
+          LocalDate.ofEpochDay(start / DAY),
+          o.delayDays >= 0 ? "yes" : "no",
+          o.delayDays >= 0 ? Long.toString(o.delayDays) : "-",
+          o.coAlerts,
+          o.falseAlerts.size(),
+          o.falseAlerts.size() / months);
       if (w == 0) {
         System.out.println("  other alerts of this run:");
         o.falseAlerts.forEach(x -> System.out.println("  - " + x.explanation));
       }
     }
     Outcome none = run(new ArrayList<>(window), model, new Random(0), "-", "-", 0, 0, Set.of());
-    System.out.printf(Locale.ROOT, "without a planted surge: %d alerts in %.1f months = %.2f / month across all frameworks%n", none.falseAlerts.size(),
-        months, none.falseAlerts.size() / months);
+    System.out.printf(
+        Locale.ROOT,
+        "without a planted surge: %d alerts in %.1f months = %.2f / month across all frameworks%n",
+        none.falseAlerts.size(),
+        months,
+        none.falseAlerts.size() / months);
     none.falseAlerts.forEach(x -> System.out.println("  - " + x.explanation));
   }
 
   // ---------------------------------------------------------------- surges
 
-  private static void surges(List<Item> real, AlertModel model, double scale, String target, int trials, double[] sizes) throws Exception {
+  private static void surges(
+      List<Item> real, AlertModel model, double scale, String target, int trials, double[] sizes)
+      throws Exception {
     Map<String, List<Item>> byFramework = new TreeMap<>();
     real.forEach(i -> byFramework.computeIfAbsent(i.framework(), k -> new ArrayList<>()).add(i));
-    System.out.printf(Locale.ROOT, "%nSURGES: volume %.0f × the labelled sample, %d trials per size, %d frameworks × %d days, surge of one symptom category "
-        + "(%s) for %d days%n", scale, trials, byFramework.size(), HORIZON_DAYS, target.equals("top") ? "the framework's most frequent" : "drawn in proportion to frequency",
+    System.out.printf(
+        Locale.ROOT,
+        "%nSURGES: volume %.0f × the labelled sample, %d trials per size, %d frameworks × %d days, surge of one symptom category "
+            + "(%s) for %d days%n",
+        scale,
+        trials,
+        byFramework.size(),
+        HORIZON_DAYS,
+        target.equals("top") ? "the framework's most frequent" : "drawn in proportion to frequency",
         SURGE_DAYS);
-    System.out.println("| surge size | background issues / framework-week | target category's rate / week | extra issues (mean) | detected within 14 days | median delay (days) | false alerts / framework-month | detected, target < 1 / 1–3 / ≥ 3 per week |");
+    System.out.println(
+        "| surge size | background issues / framework-week | target category's rate / week | extra issues (mean) | detected within 14 days | median delay (days) | false alerts / framework-month | detected, target < 1 / 1–3 / ≥ 3 per week |");
     System.out.println("|---|---|---|---|---|---|---|---|");
     double frameworkMonths = byFramework.size() * (HORIZON_DAYS - model.warmupDays()) / 30.44;
     for (double size : sizes) {
@@ -218,21 +310,35 @@ public final class AlertQualityBenchmark {
         }
         volume += stream.size() / (double) byFramework.size() / (HORIZON_DAYS / 7.0);
         String fw = new ArrayList<>(byFramework.keySet()).get(r.nextInt(byFramework.size()));
-        List<Item> own = stream.stream().filter(i -> i.framework().equals(fw) && dev.faultline.jobs.stats.domain.Categories.informative(i.symptom())).toList();
+        List<Item> own =
+            stream.stream()
+                .filter(
+                    i ->
+                        i.framework().equals(fw)
+                            && dev.faultline.jobs.stats.domain.Categories.informative(i.symptom()))
+                .toList();
         Random injection = new Random(r.nextLong() + Double.doubleToLongBits(size));
         String drawn = own.isEmpty() ? "RUNTIME_CRASH" : own.get(r.nextInt(own.size())).symptom();
         String category = target.equals("top") ? mostFrequent(own).orElse(drawn) : drawn;
-        double rate = stream.stream().filter(i -> i.framework().equals(fw) && i.symptom().equals(category)).count() / (double) HORIZON_DAYS;
+        double rate =
+            stream.stream()
+                    .filter(i -> i.framework().equals(fw) && i.symptom().equals(category))
+                    .count()
+                / (double) HORIZON_DAYS;
         targetRate += rate * 7;
         long start = H0 + (200 + r.nextInt(HORIZON_DAYS - 200 - 30)) * DAY;
-        List<Item> donors = byFramework.get(fw).stream().filter(i -> i.symptom().equals(category)).toList();
+        List<Item> donors =
+            byFramework.get(fw).stream().filter(i -> i.symptom().equals(category)).toList();
         int n = size > 1 ? poisson((size - 1) * rate * SURGE_DAYS, injection) : 0;
         extra += n;
         Set<String> injected = new HashSet<>();
         for (int k = 0; k < n; k++) {
           String id = "injected/" + fw + "#" + k;
           injected.add(id);
-          stream.add(donors.get(injection.nextInt(donors.size())).at(id, fw, start + (long) (injection.nextDouble() * SURGE_DAYS * DAY)));
+          stream.add(
+              donors
+                  .get(injection.nextInt(donors.size()))
+                  .at(id, fw, start + (long) (injection.nextDouble() * SURGE_DAYS * DAY)));
         }
         Outcome o = run(stream, model, r, fw, category, start, SURGE_DAYS, injected);
         int band = rate * 7 < 1 ? 0 : rate * 7 < 3 ? 1 : 2;
@@ -250,11 +356,26 @@ public final class AlertQualityBenchmark {
       delays.sort(null);
       StringBuilder bands = new StringBuilder();
       for (int b = 0; b < 3; b++) {
-        bands.append(b == 0 ? "" : " / ").append(bandTrials[b] == 0 ? "-" : String.format(Locale.ROOT, "%d/%d", bandDetected[b], bandTrials[b]));
+        bands
+            .append(b == 0 ? "" : " / ")
+            .append(
+                bandTrials[b] == 0
+                    ? "-"
+                    : String.format(Locale.ROOT, "%d/%d", bandDetected[b], bandTrials[b]));
       }
-      System.out.printf(Locale.ROOT, "| %s | %.1f | %.2f | %.1f | %.0f%% (%d/%d) | %s | %.3f | %s |%n", size == 1 ? "none" : size + "×", volume / trials,
-          targetRate / trials, extra / trials, 100.0 * detected / trials, detected, trials,
-          delays.isEmpty() ? "-" : Long.toString(delays.get(delays.size() / 2)), falseAlerts / (trials * frameworkMonths), bands);
+      System.out.printf(
+          Locale.ROOT,
+          "| %s | %.1f | %.2f | %.1f | %.0f%% (%d/%d) | %s | %.3f | %s |%n",
+          size == 1 ? "none" : size + "×",
+          volume / trials,
+          targetRate / trials,
+          extra / trials,
+          100.0 * detected / trials,
+          detected,
+          trials,
+          delays.isEmpty() ? "-" : Long.toString(delays.get(delays.size() / 2)),
+          falseAlerts / (trials * frameworkMonths),
+          bands);
     }
   }
 
@@ -264,7 +385,10 @@ public final class AlertQualityBenchmark {
     return n.entrySet().stream().max(Map.Entry.comparingByValue()).map(Map.Entry::getKey);
   }
 
-  /** A two-year background of one framework, resampled from a random two-year stretch of its real items. */
+  /**
+   * A two-year background of one framework, resampled from a random two-year stretch of its real
+   * items.
+   */
   private static List<Item> background(String framework, List<Item> items, double scale, Random r) {
     long first = items.get(0).time();
     long last = items.get(items.size() - 1).time();
@@ -278,12 +402,18 @@ public final class AlertQualityBenchmark {
     }
     int n = poisson(scale * stretch.size(), r);
     for (int k = 0; k < n; k++) {
-      long date = stretch.get(r.nextInt(stretch.size())).time() + (long) ((r.nextDouble() * 14 - 7) * DAY);
+      long date =
+          stretch.get(r.nextInt(stretch.size())).time() + (long) ((r.nextDouble() * 14 - 7) * DAY);
       date = Math.max(from, Math.min(to - 1, date));
-      // labels from anywhere in the stretch: the category mix is the framework's own, without its drifts, so every
+      // labels from anywhere in the stretch: the category mix is the framework's own, without its
+      // drifts, so every
       // alert the background raises is a false one
       Item labels = stretch.get(r.nextInt(stretch.size()));
-      out.add(labels.at(framework + "/bg#" + k, framework, H0 + (date - from) + (long) (r.nextDouble() * DAY)));
+      out.add(
+          labels.at(
+              framework + "/bg#" + k,
+              framework,
+              H0 + (date - from) + (long) (r.nextDouble() * DAY)));
     }
     return out;
   }
@@ -304,11 +434,22 @@ public final class AlertQualityBenchmark {
 
   // ---------------------------------------------------------------- running the detector
 
-  /** What a run found: delay of the first alert of the target (−1: none within the surge), and the other alerts. */
+  /**
+   * What a run found: delay of the first alert of the target (−1: none within the surge), and the
+   * other alerts.
+   */
   record Outcome(long delayDays, int coAlerts, List<StatAlert> falseAlerts) {}
 
-  private static Outcome run(List<Item> items, AlertModel model, Random jitter, String framework, String category, long start, int days,
-      Set<String> injected) throws Exception {
+  private static Outcome run(
+      List<Item> items,
+      AlertModel model,
+      Random jitter,
+      String framework,
+      String category,
+      long start,
+      int days,
+      Set<String> injected)
+      throws Exception {
     items = new ArrayList<>(items);
     items.sort(Comparator.comparingLong(Item::time).thenComparing(Item::id));
     List<StatAlert> emitted = detect(items, model);
@@ -316,8 +457,13 @@ public final class AlertQualityBenchmark {
     long delay = -1;
     for (StatAlert a : emitted) {
       inForce.put(a.id, a);
-      boolean target = a.framework.equals(framework) && a.dimension == Dimension.SYMPTOM && a.category.equals(category) && a.stage == null
-          && a.release == null && !a.withdrawn;
+      boolean target =
+          a.framework.equals(framework)
+              && a.dimension == Dimension.SYMPTOM
+              && a.category.equals(category)
+              && a.stage == null
+              && a.release == null
+              && !a.withdrawn;
       if (target && a.windowEnd > start && a.windowEnd <= start + days * DAY) {
         long d = Math.floorDiv(a.windowEnd - start + DAY - 1, DAY);
         delay = delay < 0 ? d : Math.min(delay, d);
@@ -327,9 +473,14 @@ public final class AlertQualityBenchmark {
     int co = 0;
     List<StatAlert> others = new ArrayList<>();
     for (StatAlert a : inForce.values()) {
-      boolean period = a.framework.equals(framework) && a.windowEnd > start && a.windowStart < start + (days + 7) * DAY;
-      boolean ours = period && (Arrays.stream(a.exampleIssueIds).anyMatch(injected::contains)
-          || (a.dimension == Dimension.SYMPTOM && a.category.equals(category)));
+      boolean period =
+          a.framework.equals(framework)
+              && a.windowEnd > start
+              && a.windowStart < start + (days + 7) * DAY;
+      boolean ours =
+          period
+              && (Arrays.stream(a.exampleIssueIds).anyMatch(injected::contains)
+                  || (a.dimension == Dimension.SYMPTOM && a.category.equals(category)));
       if (ours) {
         co++;
       } else {
@@ -341,8 +492,11 @@ public final class AlertQualityBenchmark {
 
   /** Every alert record the job's detector emits for {@code items} delivered in time order. */
   static List<StatAlert> detect(List<Item> items, AlertModel model) throws Exception {
-    try (var harness = new KeyedOneInputStreamOperatorTestHarness<>(
-        new KeyedProcessOperator<>(new EmergenceDetector(model, Duration.ofDays(3650))), (AlertCount c) -> c.framework, Types.STRING)) {
+    try (var harness =
+        new KeyedOneInputStreamOperatorTestHarness<>(
+            new KeyedProcessOperator<>(new EmergenceDetector(model, Duration.ofDays(3650))),
+            (AlertCount c) -> c.framework,
+            Types.STRING)) {
       harness.open();
       long watermark = Long.MIN_VALUE;
       for (Item i : items) {
@@ -359,7 +513,10 @@ public final class AlertQualityBenchmark {
     }
   }
 
-  /** What the job's IssueContributionFunction sends the detector for a new issue: one count per dimension, three pairs. */
+  /**
+   * What the job's IssueContributionFunction sends the detector for a new issue: one count per
+   * dimension, three pairs.
+   */
   static List<AlertCount> counts(Item i) {
     List<AlertCount> out = new ArrayList<>();
     for (Dimension d : StatDimensions.COUNTED) {

@@ -13,7 +13,6 @@ import dev.faultline.jobs.sink.SinkOptions;
 import dev.faultline.jobs.stats.domain.IssueContributions;
 import dev.faultline.jobs.stats.records.CategoryStat;
 import dev.faultline.jobs.stats.records.ClassifiedEvent;
-import dev.faultline.jobs.stats.records.StatAlert;
 import dev.faultline.jobs.stats.sink.AlertSerializer;
 import dev.faultline.jobs.stats.sink.CategoryStatSerializer;
 import dev.faultline.schemas.Alert;
@@ -73,8 +72,9 @@ import org.neo4j.driver.GraphDatabase;
 import org.neo4j.driver.Record;
 
 /**
- * The category-stats job on a Flink MiniCluster (parallelism 2, loopback), a real KRaft broker and a real Neo4j. Each
- * test uses its own framework name, so tests sharing the topics and the graph do not see each other's numbers.
+ * The category-stats job on a Flink MiniCluster (parallelism 2, loopback), a real KRaft broker and
+ * a real Neo4j. Each test uses its own framework name, so tests sharing the topics and the graph do
+ * not see each other's numbers.
  */
 class CategoryStatsJobIT {
   private static final String PASSWORD = "stats-it-password";
@@ -87,11 +87,17 @@ class CategoryStatsJobIT {
   @BeforeAll
   static void startServers() throws Exception {
     kafka = EmbeddedKafka.start(dir.resolve("kafka"), 0);
-    kafka.createTopics(2, List.of(Topic.ISSUES_CLASSIFIED.topicName(), Topic.STATS.topicName(), Topic.ALERTS.topicName(),
-        Topic.DEAD_LETTER.topicName()));
+    kafka.createTopics(
+        2,
+        List.of(
+            Topic.ISSUES_CLASSIFIED.topicName(),
+            Topic.STATS.topicName(),
+            Topic.ALERTS.topicName(),
+            Topic.DEAD_LETTER.topicName()));
     neo4j = EmbeddedNeo4j.start(dir.resolve("neo4j"), 0, 0, PASSWORD);
     driver = GraphDatabase.driver(neo4j.boltUri(), AuthTokens.basic("neo4j", PASSWORD));
-    // The product's schema (constraints on every MERGE key), as `faultline migrate` and the local stack apply it.
+    // The product's schema (constraints on every MERGE key), as `faultline migrate` and the local
+    // stack apply it.
     new GraphSchema(driver, "neo4j").migrate();
   }
 
@@ -102,13 +108,23 @@ class CategoryStatsJobIT {
     kafka.close();
   }
 
-  /** Small lateness and out-of-orderness, so shuffled input drives most deltas through the correction path. */
+  /**
+   * Small lateness and out-of-orderness, so shuffled input drives most deltas through the
+   * correction path.
+   */
   private static StatsConfig config(String name) {
-    return StatsConfig.defaults(kafka.bootstrapServers(), new GraphConfig(neo4j.boltUri().toString(), "neo4j", PASSWORD, "neo4j"))
+    return StatsConfig.defaults(
+            kafka.bootstrapServers(),
+            new GraphConfig(neo4j.boltUri().toString(), "neo4j", PASSWORD, "neo4j"))
         .withKafka(kafka.bootstrapServers(), "stats-it-" + name, "stats-it-" + name)
-        .withRuntime(new SinkOptions(500, Duration.ofMillis(100), Duration.ofSeconds(1)), Duration.ofMillis(300), 2, true)
+        .withRuntime(
+            new SinkOptions(500, Duration.ofMillis(100), Duration.ofSeconds(1)),
+            Duration.ofMillis(300),
+            2,
+            true)
         .withEventTime(Duration.ofDays(1), Duration.ofHours(1), Duration.ofSeconds(1))
-        // the fixtures' records carry no confidences: count every label (the bar is ClassifiedEventTest's)
+        // the fixtures' records carry no confidences: count every label (the bar is
+        // ClassifiedEventTest's)
         .withConfidence(dev.faultline.graph.ConfidencePolicy.all());
   }
 
@@ -121,7 +137,8 @@ class CategoryStatsJobIT {
     conf.set(JobManagerOptions.BIND_HOST, "127.0.0.1");
     conf.set(TaskManagerOptions.HOST, "127.0.0.1");
     conf.set(TaskManagerOptions.BIND_HOST, "127.0.0.1");
-    // Every type between operators is a Flink POJO or basic type: fail rather than fall back to Kryo.
+    // Every type between operators is a Flink POJO or basic type: fail rather than fall back to
+    // Kryo.
     conf.set(PipelineOptions.GENERIC_TYPES, false);
     conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
     conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 3);
@@ -160,14 +177,16 @@ class CategoryStatsJobIT {
     Collections.shuffle(events, new Random(1)); // a backfill: out of order
     produce(events);
 
-    StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(2, loopback());
+    StreamExecutionEnvironment env =
+        StreamExecutionEnvironment.createLocalEnvironment(2, loopback());
     CategoryStatsJob.build(env, config("kafka-" + fw));
     JobClient job = env.executeAsync(CategoryStatsJob.NAME);
     job.getJobExecutionResult().get(DEADLINE.toSeconds(), TimeUnit.SECONDS);
 
     Map<String, dev.faultline.schemas.CategoryStat> stats = new HashMap<>();
     for (ConsumerRecord<byte[], byte[]> r : readCommitted(Topic.STATS.topicName())) {
-      dev.faultline.schemas.CategoryStat s = AvroCodec.of(new dev.faultline.schemas.CategoryStat()).decode(r.value());
+      dev.faultline.schemas.CategoryStat s =
+          AvroCodec.of(new dev.faultline.schemas.CategoryStat()).decode(r.value());
       if (s.getFramework().equals(fw)) {
         stats.put(s.getId(), s);
       }
@@ -176,14 +195,24 @@ class CategoryStatsJobIT {
     assertFalse(stats.isEmpty());
     for (dev.faultline.schemas.CategoryStat s : stats.values()) {
       if (s.getWindowStart() != null) {
-        CategoryStat probe = CategoryStat.rolling(fw, Dimension.valueOf(s.getDimension().name()), s.getCategory(), s.getWindow(), s.getWindowStart().toEpochMilli(),
-            s.getWindowEnd().toEpochMilli(), 0);
+        CategoryStat probe =
+            CategoryStat.rolling(
+                fw,
+                Dimension.valueOf(s.getDimension().name()),
+                s.getCategory(),
+                s.getWindow(),
+                s.getWindowStart().toEpochMilli(),
+                s.getWindowEnd().toEpochMilli(),
+                0);
         assertEquals(Fixtures.expectedCount(entries, probe), s.getCount(), s.getId());
       }
     }
     // Release counts: issues per reported release, once each.
-    long releaseIssues = stats.values().stream().filter(s -> s.getRelease() != null && s.getDimension().name().equals("STAGE"))
-        .mapToLong(dev.faultline.schemas.CategoryStat::getCount).sum();
+    long releaseIssues =
+        stats.values().stream()
+            .filter(s -> s.getRelease() != null && s.getDimension().name().equals("STAGE"))
+            .mapToLong(dev.faultline.schemas.CategoryStat::getCount)
+            .sum();
     assertEquals(expectedReleaseIssues(events), releaseIssues);
 
     List<Alert> alerts = new ArrayList<>();
@@ -193,7 +222,8 @@ class CategoryStatsJobIT {
         alerts.add(a);
       }
     }
-    // The shuffled backfill may revise an alert (re-emitted under its id: corrected, or withdrawn when later records
+    // The shuffled backfill may revise an alert (re-emitted under its id: corrected, or withdrawn
+    // when later records
     // take it back), but never repeats a record as it was.
     Set<String> ids = new HashSet<>();
     Map<String, Alert> inForce = new HashMap<>();
@@ -203,24 +233,49 @@ class CategoryStatsJobIT {
       inForce.put(a.getId(), a);
     }
     inForce.values().removeIf(Alert::getWithdrawn);
-    Alert hangSurge = inForce.values().stream().filter(a -> a.getKind().name().equals("SURGE") && a.getCategory().equals("HANG")).findFirst()
-        .orElseThrow(() -> new AssertionError("no HANG surge among " + ids));
+    Alert hangSurge =
+        inForce.values().stream()
+            .filter(a -> a.getKind().name().equals("SURGE") && a.getCategory().equals("HANG"))
+            .findFirst()
+            .orElseThrow(() -> new AssertionError("no HANG surge among " + ids));
     assertFalse(hangSurge.getExampleIssueIds().isEmpty());
     assertTrue(hangSurge.getScore() > 3 && hangSurge.getCount() >= 5, hangSurge.toString());
 
     // The graph holds the same numbers, and the alerts with their examples.
-    List<Record> nodes = driver.executableQuery("MATCH (c:CategoryCount {framework: $fw}) RETURN c.id AS id, c.count AS count")
-        .withParameters(Map.of("fw", fw)).execute().records();
+    List<Record> nodes =
+        driver
+            .executableQuery(
+                "MATCH (c:CategoryCount {framework: $fw}) RETURN c.id AS id, c.count AS count")
+            .withParameters(Map.of("fw", fw))
+            .execute()
+            .records();
     assertEquals(stats.size(), nodes.size());
     for (Record n : nodes) {
-      assertEquals(stats.get(n.get("id").asString()).getCount(), n.get("count").asLong(), n.get("id").asString());
+      assertEquals(
+          stats.get(n.get("id").asString()).getCount(),
+          n.get("count").asLong(),
+          n.get("id").asString());
     }
-    Record alertNode = driver.executableQuery("MATCH (a:Alert {id: $id})-[:EXAMPLE]->(i:Issue) RETURN a.explanation AS why, count(i) AS examples")
-        .withParameters(Map.of("id", hangSurge.getId())).execute().records().get(0);
+    Record alertNode =
+        driver
+            .executableQuery(
+                "MATCH (a:Alert {id: $id})-[:EXAMPLE]->(i:Issue) RETURN a.explanation AS why, count(i) AS examples")
+            .withParameters(Map.of("id", hangSurge.getId()))
+            .execute()
+            .records()
+            .get(0);
     assertEquals(hangSurge.getExampleIssueIds().size(), alertNode.get("examples").asLong());
     assertEquals(hangSurge.getExplanation(), alertNode.get("why").asString());
-    assertEquals(ids.size(), driver.executableQuery("MATCH (a:Alert {framework: $fw}) RETURN count(a) AS n")
-        .withParameters(Map.of("fw", fw)).execute().records().get(0).get("n").asLong());
+    assertEquals(
+        ids.size(),
+        driver
+            .executableQuery("MATCH (a:Alert {framework: $fw}) RETURN count(a) AS n")
+            .withParameters(Map.of("fw", fw))
+            .execute()
+            .records()
+            .get(0)
+            .get("n")
+            .asLong());
   }
 
   @Test
@@ -235,28 +290,51 @@ class CategoryStatsJobIT {
     StatsConfig config = config("failover-" + fw);
     FailOnceAfterCheckpoint.reset(events.size() / 4);
 
-    StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(2, loopback());
+    StreamExecutionEnvironment env =
+        StreamExecutionEnvironment.createLocalEnvironment(2, loopback());
     env.enableCheckpointing(200, CheckpointingMode.EXACTLY_ONCE);
-    // A throttled, checkpointed source (~8 s of input), so checkpoints complete mid-stream before the failure even on
+    // A throttled, checkpointed source (~8 s of input), so checkpoints complete mid-stream before
+    // the failure even on
     // a loaded machine.
     DataGeneratorSource<ClassifiedEvent> source =
-        new DataGeneratorSource<>(new Replay(encoded), encoded.size(), RateLimiterStrategy.perSecond(encoded.size() / 8.0),
+        new DataGeneratorSource<>(
+            new Replay(encoded),
+            encoded.size(),
+            RateLimiterStrategy.perSecond(encoded.size() / 8.0),
             TypeInformation.of(ClassifiedEvent.class));
     DataStream<ClassifiedEvent> input =
-        env.fromSource(source, CategoryStatsJob.watermarks(config), "replay").map(new FailOnceAfterCheckpoint()).returns(ClassifiedEvent.class);
+        env.fromSource(source, CategoryStatsJob.watermarks(config), "replay")
+            .map(new FailOnceAfterCheckpoint())
+            .returns(ClassifiedEvent.class);
     CategoryStatsJob.Outputs out = CategoryStatsJob.apply(input, config);
-    out.stats().sinkTo(CategoryStatsJob.kafkaSink(config, "stats", new CategoryStatSerializer(Topic.STATS.topicName())));
-    out.alerts().sinkTo(CategoryStatsJob.kafkaSink(config, "alerts", new AlertSerializer(Topic.ALERTS.topicName())));
-    env.executeAsync("failover").getJobExecutionResult().get(DEADLINE.toSeconds(), TimeUnit.SECONDS);
+    out.stats()
+        .sinkTo(
+            CategoryStatsJob.kafkaSink(
+                config, "stats", new CategoryStatSerializer(Topic.STATS.topicName())));
+    out.alerts()
+        .sinkTo(
+            CategoryStatsJob.kafkaSink(
+                config, "alerts", new AlertSerializer(Topic.ALERTS.topicName())));
+    env.executeAsync("failover")
+        .getJobExecutionResult()
+        .get(DEADLINE.toSeconds(), TimeUnit.SECONDS);
 
     assertTrue(FailOnceAfterCheckpoint.FAILED.get(), "the injected failure happened");
     Map<String, Long> counts = new HashMap<>();
     List<Alert> alertRecords = new ArrayList<>();
     for (ConsumerRecord<byte[], byte[]> r : readCommitted(Topic.STATS.topicName())) {
-      dev.faultline.schemas.CategoryStat s = AvroCodec.of(new dev.faultline.schemas.CategoryStat()).decode(r.value());
+      dev.faultline.schemas.CategoryStat s =
+          AvroCodec.of(new dev.faultline.schemas.CategoryStat()).decode(r.value());
       if (s.getFramework().equals(fw) && s.getWindowStart() != null) {
-        CategoryStat probe = CategoryStat.rolling(fw, Dimension.valueOf(s.getDimension().name()), s.getCategory(), s.getWindow(), s.getWindowStart().toEpochMilli(),
-            s.getWindowEnd().toEpochMilli(), s.getCount());
+        CategoryStat probe =
+            CategoryStat.rolling(
+                fw,
+                Dimension.valueOf(s.getDimension().name()),
+                s.getCategory(),
+                s.getWindow(),
+                s.getWindowStart().toEpochMilli(),
+                s.getWindowEnd().toEpochMilli(),
+                s.getCount());
         counts.put(probe.id, s.getCount());
         assertTrue(s.getCount() >= 0, "never negative, not even for a moment: " + s);
       }
@@ -281,8 +359,13 @@ class CategoryStatsJobIT {
   private static CategoryStat probeOf(String fw, String[] idParts) {
     Dimension dimension = Dimension.ofKey(idParts[1]).orElseThrow();
     long windowMillis = Duration.parse(idParts[3]).toMillis();
-    long start = java.time.LocalDate.parse(idParts[4]).atStartOfDay(java.time.ZoneOffset.UTC).toInstant().toEpochMilli();
-    return CategoryStat.rolling(fw, dimension, idParts[2], idParts[3], start, start + windowMillis, 0);
+    long start =
+        java.time.LocalDate.parse(idParts[4])
+            .atStartOfDay(java.time.ZoneOffset.UTC)
+            .toInstant()
+            .toEpochMilli();
+    return CategoryStat.rolling(
+        fw, dimension, idParts[2], idParts[3], start, start + windowMillis, 0);
   }
 
   private static long expectedReleaseIssues(List<ClassifiedEvent> events) {
@@ -293,20 +376,33 @@ class CategoryStatsJobIT {
     return newest.values().stream().filter(e -> e.frameworkVersion != null && !e.deleted()).count();
   }
 
-  private static void assertCoversEveryEntry(List<IssueContributions.Entry> entries, Map<String, CategoryStat> latest) {
+  private static void assertCoversEveryEntry(
+      List<IssueContributions.Entry> entries, Map<String, CategoryStat> latest) {
     long day = Fixtures.DAY;
     for (IssueContributions.Entry e : entries) {
       long start = Math.floorDiv(e.time(), day) * day - 6 * day;
-      String id = e.framework() + "/" + e.dimension().key() + "/" + e.category() + "/P7D/"
-          + java.time.Instant.ofEpochMilli(start).atOffset(java.time.ZoneOffset.UTC).toLocalDate();
+      String id =
+          e.framework()
+              + "/"
+              + e.dimension().key()
+              + "/"
+              + e.category()
+              + "/P7D/"
+              + java.time.Instant.ofEpochMilli(start)
+                  .atOffset(java.time.ZoneOffset.UTC)
+                  .toLocalDate();
       assertTrue(latest.containsKey(id), "missing window " + id);
     }
   }
 
-  private static List<CategoryStat> runCollecting(List<ClassifiedEvent> events, StatsConfig config) throws Exception {
-    StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(2, loopback());
+  private static List<CategoryStat> runCollecting(List<ClassifiedEvent> events, StatsConfig config)
+      throws Exception {
+    StreamExecutionEnvironment env =
+        StreamExecutionEnvironment.createLocalEnvironment(2, loopback());
     DataStream<ClassifiedEvent> input =
-        env.fromData(events.stream().map(Fixtures::copy).toList(), TypeInformation.of(ClassifiedEvent.class))
+        env.fromData(
+                events.stream().map(Fixtures::copy).toList(),
+                TypeInformation.of(ClassifiedEvent.class))
             .assignTimestampsAndWatermarks(CategoryStatsJob.watermarks(config));
     List<CategoryStat> out = new ArrayList<>();
     try (var it = CategoryStatsJob.apply(input, config).stats().executeAndCollect()) {
@@ -322,34 +418,53 @@ class CategoryStatsJobIT {
   }
 
   @Test
-  void undecodableRecordsGoToTheDeadLetterTopicWithTheReasonAndTheCountsStayExact() throws Exception {
+  void undecodableRecordsGoToTheDeadLetterTopicWithTheReasonAndTheCountsStayExact()
+      throws Exception {
     String fw = "fw-poison-" + UUID.randomUUID().toString().substring(0, 6);
     List<ClassifiedEvent> events = new ArrayList<>(Fixtures.history(fw, 60, 40, 23));
-    List<byte[]> poison = List.of(
-        ("not avro " + fw).getBytes(StandardCharsets.UTF_8),
-        new byte[] {(byte) 0xff, (byte) 0xfe, 1, 2, 3},
-        new byte[0]);
+    List<byte[]> poison =
+        List.of(
+            ("not avro " + fw).getBytes(StandardCharsets.UTF_8),
+            new byte[] {(byte) 0xff, (byte) 0xfe, 1, 2, 3},
+            new byte[0]);
     AvroCodec<ClassifiedIssue> codec = AvroCodec.classifiedIssues();
     try (KafkaProducer<byte[], byte[]> producer =
-        new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(), ProducerConfig.ACKS_CONFIG, "all"),
-            new ByteArraySerializer(), new ByteArraySerializer())) {
+        new KafkaProducer<>(
+            Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                kafka.bootstrapServers(),
+                ProducerConfig.ACKS_CONFIG,
+                "all"),
+            new ByteArraySerializer(),
+            new ByteArraySerializer())) {
       for (int i = 0; i < events.size(); i++) {
         ClassifiedEvent e = events.get(i);
-        producer.send(new ProducerRecord<>(Topic.ISSUES_CLASSIFIED.topicName(), e.id.getBytes(StandardCharsets.UTF_8),
-            codec.encode(Fixtures.toAvro(e))));
-        if (i % 25 == 0 && i / 25 < poison.size()) { // poison between valid records, not only at the end
-          producer.send(new ProducerRecord<>(Topic.ISSUES_CLASSIFIED.topicName(), (fw + "-poison-" + i).getBytes(StandardCharsets.UTF_8),
-              poison.get(i / 25)));
+        producer.send(
+            new ProducerRecord<>(
+                Topic.ISSUES_CLASSIFIED.topicName(),
+                e.id.getBytes(StandardCharsets.UTF_8),
+                codec.encode(Fixtures.toAvro(e))));
+        if (i % 25 == 0
+            && i / 25 < poison.size()) { // poison between valid records, not only at the end
+          producer.send(
+              new ProducerRecord<>(
+                  Topic.ISSUES_CLASSIFIED.topicName(),
+                  (fw + "-poison-" + i).getBytes(StandardCharsets.UTF_8),
+                  poison.get(i / 25)));
         }
       }
       producer.flush();
     }
 
-    StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(2, loopback());
+    StreamExecutionEnvironment env =
+        StreamExecutionEnvironment.createLocalEnvironment(2, loopback());
     CategoryStatsJob.build(env, config("poison-" + fw));
-    env.executeAsync(CategoryStatsJob.NAME).getJobExecutionResult().get(DEADLINE.toSeconds(), TimeUnit.SECONDS);
+    env.executeAsync(CategoryStatsJob.NAME)
+        .getJobExecutionResult()
+        .get(DEADLINE.toSeconds(), TimeUnit.SECONDS);
 
-    // Every poison record is in the dead-letter topic, with stage, reason, key and the original bytes.
+    // Every poison record is in the dead-letter topic, with stage, reason, key and the original
+    // bytes.
     List<dev.faultline.schemas.DeadLetter> mine = new ArrayList<>();
     for (ConsumerRecord<byte[], byte[]> r : readCommitted(Topic.DEAD_LETTER.topicName())) {
       dev.faultline.schemas.DeadLetter d = AvroCodec.deadLetters().decode(r.value());
@@ -360,17 +475,23 @@ class CategoryStatsJobIT {
     assertEquals(poison.size(), mine.size(), "one dead letter per poison record: " + mine);
     for (dev.faultline.schemas.DeadLetter d : mine) {
       assertEquals(dev.faultline.jobs.stats.source.ClassifiedIssueDeserializer.STAGE, d.getStage());
-      assertTrue(d.getReason().startsWith("undecodable ClassifiedIssue at " + Topic.ISSUES_CLASSIFIED.topicName()), d.getReason());
+      assertTrue(
+          d.getReason()
+              .startsWith("undecodable ClassifiedIssue at " + Topic.ISSUES_CLASSIFIED.topicName()),
+          d.getReason());
       int i = Integer.parseInt(d.getKey().substring((fw + "-poison-").length()));
       byte[] payload = new byte[d.getPayload().remaining()];
       d.getPayload().get(payload);
-      assertTrue(java.util.Arrays.equals(poison.get(i / 25), payload), "payload kept as sent: " + d.getKey());
+      assertTrue(
+          java.util.Arrays.equals(poison.get(i / 25), payload),
+          "payload kept as sent: " + d.getKey());
     }
     // ... and the valid records around them are counted exactly.
     List<IssueContributions.Entry> entries = Fixtures.finalEntries(events);
     Map<String, dev.faultline.schemas.CategoryStat> stats = new HashMap<>();
     for (ConsumerRecord<byte[], byte[]> r : readCommitted(Topic.STATS.topicName())) {
-      dev.faultline.schemas.CategoryStat s = AvroCodec.of(new dev.faultline.schemas.CategoryStat()).decode(r.value());
+      dev.faultline.schemas.CategoryStat s =
+          AvroCodec.of(new dev.faultline.schemas.CategoryStat()).decode(r.value());
       if (s.getFramework().equals(fw)) {
         stats.put(s.getId(), s); // per partition in offset order: the last one is the newest count
       }
@@ -378,8 +499,15 @@ class CategoryStatsJobIT {
     int compared = 0;
     for (dev.faultline.schemas.CategoryStat s : stats.values()) {
       if (s.getWindowStart() != null) {
-        CategoryStat probe = CategoryStat.rolling(fw, Dimension.valueOf(s.getDimension().name()), s.getCategory(), s.getWindow(),
-            s.getWindowStart().toEpochMilli(), s.getWindowEnd().toEpochMilli(), 0);
+        CategoryStat probe =
+            CategoryStat.rolling(
+                fw,
+                Dimension.valueOf(s.getDimension().name()),
+                s.getCategory(),
+                s.getWindow(),
+                s.getWindowStart().toEpochMilli(),
+                s.getWindowEnd().toEpochMilli(),
+                0);
         assertEquals(Fixtures.expectedCount(entries, probe), s.getCount(), s.getId());
         compared++;
       }
@@ -388,8 +516,9 @@ class CategoryStatsJobIT {
   }
 
   /**
-   * Revisions of an alert (corrected, withdrawn, raised again) are records of one id that differ; a record sent again
-   * as it was (what a replay without exactly-once would do) follows its twin directly in the id's order.
+   * Revisions of an alert (corrected, withdrawn, raised again) are records of one id that differ; a
+   * record sent again as it was (what a replay without exactly-once would do) follows its twin
+   * directly in the id's order.
    */
   private static void assertNoRecordRepeated(List<Alert> alerts) {
     Map<String, String> last = new HashMap<>();
@@ -408,32 +537,56 @@ class CategoryStatsJobIT {
   private static void produce(List<ClassifiedEvent> events) throws Exception {
     AvroCodec<ClassifiedIssue> codec = AvroCodec.classifiedIssues();
     try (KafkaProducer<byte[], byte[]> producer =
-        new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(), ProducerConfig.ACKS_CONFIG, "all"),
-            new ByteArraySerializer(), new ByteArraySerializer())) {
+        new KafkaProducer<>(
+            Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                kafka.bootstrapServers(),
+                ProducerConfig.ACKS_CONFIG,
+                "all"),
+            new ByteArraySerializer(),
+            new ByteArraySerializer())) {
       for (ClassifiedEvent e : events) {
-        producer.send(new ProducerRecord<>(Topic.ISSUES_CLASSIFIED.topicName(), e.id.getBytes(StandardCharsets.UTF_8), codec.encode(Fixtures.toAvro(e))));
+        producer.send(
+            new ProducerRecord<>(
+                Topic.ISSUES_CLASSIFIED.topicName(),
+                e.id.getBytes(StandardCharsets.UTF_8),
+                codec.encode(Fixtures.toAvro(e))));
       }
       producer.flush();
     }
   }
 
-  /** Everything committed to {@code topic} so far (read_committed, up to the last stable offsets). */
+  /**
+   * Everything committed to {@code topic} so far (read_committed, up to the last stable offsets).
+   */
   private static List<ConsumerRecord<byte[], byte[]>> readCommitted(String topic) {
     List<ConsumerRecord<byte[], byte[]>> out = new ArrayList<>();
     try (KafkaConsumer<byte[], byte[]> consumer =
-        new KafkaConsumer<>(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(), ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"),
-            new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-      List<TopicPartition> partitions = consumer.partitionsFor(topic).stream().map(p -> new TopicPartition(topic, p.partition())).toList();
+        new KafkaConsumer<>(
+            Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                kafka.bootstrapServers(),
+                ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+                "read_committed"),
+            new ByteArrayDeserializer(),
+            new ByteArrayDeserializer())) {
+      List<TopicPartition> partitions =
+          consumer.partitionsFor(topic).stream()
+              .map(p -> new TopicPartition(topic, p.partition()))
+              .toList();
       consumer.assign(partitions);
       consumer.seekToBeginning(partitions);
       Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
-      Poll.until(DEADLINE, () -> "reading " + topic + " up to " + end, () -> {
-        if (partitions.stream().allMatch(p -> consumer.position(p) >= end.get(p))) {
-          return true;
-        }
-        consumer.poll(Duration.ofMillis(200)).forEach(out::add);
-        return false;
-      });
+      Poll.until(
+          DEADLINE,
+          () -> "reading " + topic + " up to " + end,
+          () -> {
+            if (partitions.stream().allMatch(p -> consumer.position(p) >= end.get(p))) {
+              return true;
+            }
+            consumer.poll(Duration.ofMillis(200)).forEach(out::add);
+            return false;
+          });
     }
     return out;
   }
@@ -461,7 +614,8 @@ class CategoryStatsJobIT {
   }
 
   /** Throws once, in one subtask, after a checkpoint has completed and some records have passed. */
-  static final class FailOnceAfterCheckpoint extends RichMapFunction<ClassifiedEvent, ClassifiedEvent> implements CheckpointListener {
+  static final class FailOnceAfterCheckpoint
+      extends RichMapFunction<ClassifiedEvent, ClassifiedEvent> implements CheckpointListener {
     static final AtomicBoolean FAILED = new AtomicBoolean();
     static volatile boolean checkpointed;
     static volatile int threshold;

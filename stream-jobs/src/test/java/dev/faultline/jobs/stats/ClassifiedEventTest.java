@@ -26,8 +26,20 @@ class ClassifiedEventTest {
     e.phase = "TRAINING";
     e.distributedSpecific = "TRUE";
     ClassifiedIssue c = Fixtures.toAvro(e);
-    c.setConfidence(Map.of("symptom", 0.95, "rootCause", 0.40, "fixPattern", 0.9, "stage", 0.50, "phase", 0.99,
-        "distributedSpecific", 0.30));
+    c.setConfidence(
+        Map.of(
+            "symptom",
+            0.95,
+            "rootCause",
+            0.40,
+            "fixPattern",
+            0.9,
+            "stage",
+            0.50,
+            "phase",
+            0.99,
+            "distributedSpecific",
+            0.30));
     c.setHumanGiven(List.of("stage"));
     return c;
   }

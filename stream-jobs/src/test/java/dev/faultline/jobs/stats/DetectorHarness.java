@@ -23,15 +23,18 @@ final class DetectorHarness implements AutoCloseable {
   private long watermark = Long.MIN_VALUE;
 
   DetectorHarness(AlertModel model, Duration retention) throws Exception {
-    harness = new KeyedOneInputStreamOperatorTestHarness<>(
-        new KeyedProcessOperator<>(new EmergenceDetector(model, retention)), (AlertCount c) -> c.framework, Types.STRING);
+    harness =
+        new KeyedOneInputStreamOperatorTestHarness<>(
+            new KeyedProcessOperator<>(new EmergenceDetector(model, retention)),
+            (AlertCount c) -> c.framework,
+            Types.STRING);
     harness.open();
   }
 
   /**
-   * Delivers {@code arrival} in its order; the watermark follows the newest time seen minus {@code lag} (a live
-   * stream: lag 0; a backfill that delivers out of order: records behind the watermark are late). The watermark never
-   * goes back, also across calls.
+   * Delivers {@code arrival} in its order; the watermark follows the newest time seen minus {@code
+   * lag} (a live stream: lag 0; a backfill that delivers out of order: records behind the watermark
+   * are late). The watermark never goes back, also across calls.
    */
   DetectorHarness deliver(List<AlertCount> arrival, long lag) throws Exception {
     for (AlertCount c : arrival) {
@@ -64,10 +67,23 @@ final class DetectorHarness implements AutoCloseable {
     return last;
   }
 
-  /** What must not depend on arrival order: id, count, expected, p-values (examples may differ past 5 a day). */
+  /**
+   * What must not depend on arrival order: id, count, expected, p-values (examples may differ past
+   * 5 a day).
+   */
   static Map<String, String> summary(Map<String, StatAlert> alerts) {
     Map<String, String> m = new TreeMap<>();
-    alerts.forEach((id, a) -> m.put(id, a.count + " " + Math.round(a.baseline * 1e6) + " " + (float) a.pValue + " " + (float) a.adjustedPValue));
+    alerts.forEach(
+        (id, a) ->
+            m.put(
+                id,
+                a.count
+                    + " "
+                    + Math.round(a.baseline * 1e6)
+                    + " "
+                    + (float) a.pValue
+                    + " "
+                    + (float) a.adjustedPValue));
     return m;
   }
 
@@ -76,8 +92,12 @@ final class DetectorHarness implements AutoCloseable {
     harness.close();
   }
 
-  /** The counts the job's issue-contribution step sends for one new issue (symptom, stage and their pair). */
-  static List<AlertCount> issue(String framework, String id, long time, String symptom, String stage, int delta) {
+  /**
+   * The counts the job's issue-contribution step sends for one new issue (symptom, stage and their
+   * pair).
+   */
+  static List<AlertCount> issue(
+      String framework, String id, long time, String symptom, String stage, int delta) {
     List<AlertCount> out = new ArrayList<>();
     out.add(count(framework, AlertKeys.category(Dimension.SYMPTOM, symptom), time, delta, id));
     out.add(count(framework, AlertKeys.category(Dimension.STAGE, stage), time, delta, id));

@@ -8,12 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.faultline.jobs.stats.detect.AlertModel;
 import dev.faultline.jobs.stats.functions.EmergenceDetector;
-import org.apache.flink.api.common.state.MapState;
-import org.apache.flink.api.common.state.MapStateDescriptor;
-import org.apache.flink.api.common.typeinfo.Types;
-import org.apache.flink.runtime.state.VoidNamespace;
-import org.apache.flink.runtime.state.VoidNamespaceSerializer;
-import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import dev.faultline.jobs.stats.records.AlertCount;
 import dev.faultline.jobs.stats.records.StatAlert;
 import dev.faultline.schemas.AlertKind;
@@ -25,28 +19,55 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import org.apache.flink.api.common.state.MapState;
+import org.apache.flink.api.common.state.MapStateDescriptor;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.runtime.state.VoidNamespace;
+import org.apache.flink.runtime.state.VoidNamespaceSerializer;
+import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.junit.jupiter.api.Test;
 
-/** The framework-wide alert detector in Flink's test harness: episodes, revisions, arrival order, state. */
+/**
+ * The framework-wide alert detector in Flink's test harness: episodes, revisions, arrival order,
+ * state.
+ */
 class EmergenceDetectorTest {
   private static final String FW = "deepspeed";
-  private static final String[] SYMPTOMS = {"RUNTIME_CRASH", "HANG", "OUT_OF_MEMORY", "INCORRECT_OUTPUT", "UNKNOWN"};
+  private static final String[] SYMPTOMS = {
+    "RUNTIME_CRASH", "HANG", "OUT_OF_MEMORY", "INCORRECT_OUTPUT", "UNKNOWN"
+  };
   private static final String[] STAGES = {"COMMUNICATION", "MEMORY", "INITIALIZATION", "UNKNOWN"};
   private final AlertModel model = AlertModel.defaults();
 
-  /** ~2 issues a day for {@code days} days from T0, seeded; then {@code surge} CHECKPOINT_FAILURE issues in a week. */
+  /**
+   * ~2 issues a day for {@code days} days from T0, seeded; then {@code surge} CHECKPOINT_FAILURE
+   * issues in a week.
+   */
   private static List<AlertCount> stream(int days, int surgeDay, int surge, long seed) {
     Random r = new Random(seed);
     List<AlertCount> out = new ArrayList<>();
     int n = 0;
     for (int d = 0; d < days; d++) {
       for (int i = r.nextInt(5); i > 0; i--) {
-        out.addAll(DetectorHarness.issue(FW, "ds#" + n++, T0 + d * DAY + r.nextInt((int) DAY), SYMPTOMS[r.nextInt(SYMPTOMS.length)],
-            STAGES[r.nextInt(STAGES.length)], +1));
+        out.addAll(
+            DetectorHarness.issue(
+                FW,
+                "ds#" + n++,
+                T0 + d * DAY + r.nextInt((int) DAY),
+                SYMPTOMS[r.nextInt(SYMPTOMS.length)],
+                STAGES[r.nextInt(STAGES.length)],
+                +1));
       }
     }
     for (int i = 0; i < surge; i++) {
-      out.addAll(DetectorHarness.issue(FW, "surge#" + i, T0 + (surgeDay + i % 7) * DAY + 3_600_000L * i, "CHECKPOINT_FAILURE", "MEMORY", +1));
+      out.addAll(
+          DetectorHarness.issue(
+              FW,
+              "surge#" + i,
+              T0 + (surgeDay + i % 7) * DAY + 3_600_000L * i,
+              "CHECKPOINT_FAILURE",
+              "MEMORY",
+              +1));
     }
     out.sort(Comparator.comparingLong(c -> c.time));
     return out;
@@ -55,8 +76,14 @@ class EmergenceDetectorTest {
   private static int days(DetectorHarness h) throws Exception {
     AbstractStreamOperator<?> operator = (AbstractStreamOperator<?>) h.harness.getOperator();
     operator.setCurrentKey(FW);
-    MapState<Long, Map<String, Integer>> state = operator.getKeyedStateBackend().getPartitionedState(VoidNamespace.INSTANCE,
-        VoidNamespaceSerializer.INSTANCE, new MapStateDescriptor<>(EmergenceDetector.DAY_COUNTS, Types.LONG, Types.MAP(Types.STRING, Types.INT)));
+    MapState<Long, Map<String, Integer>> state =
+        operator
+            .getKeyedStateBackend()
+            .getPartitionedState(
+                VoidNamespace.INSTANCE,
+                VoidNamespaceSerializer.INSTANCE,
+                new MapStateDescriptor<>(
+                    EmergenceDetector.DAY_COUNTS, Types.LONG, Types.MAP(Types.STRING, Types.INT)));
     int n = 0;
     for (Long ignored : state.keys()) {
       n++;
@@ -65,8 +92,15 @@ class EmergenceDetectorTest {
   }
 
   private static StatAlert surgeOf(Map<String, StatAlert> inForce) {
-    return inForce.values().stream().filter(a -> a.kind == AlertKind.SURGE && a.category.equals("CHECKPOINT_FAILURE") && a.dimension == Dimension.SYMPTOM)
-        .findFirst().orElseThrow(() -> new AssertionError("no CHECKPOINT_FAILURE surge among " + inForce.keySet()));
+    return inForce.values().stream()
+        .filter(
+            a ->
+                a.kind == AlertKind.SURGE
+                    && a.category.equals("CHECKPOINT_FAILURE")
+                    && a.dimension == Dimension.SYMPTOM)
+        .findFirst()
+        .orElseThrow(
+            () -> new AssertionError("no CHECKPOINT_FAILURE surge among " + inForce.keySet()));
   }
 
   @Test
@@ -75,12 +109,29 @@ class EmergenceDetectorTest {
       h.deliver(stream(240, 220, 12, 1), 0).finish();
       List<StatAlert> emitted = h.emitted();
       StatAlert a = surgeOf(h.inForce());
-      assertEquals(1, emitted.stream().filter(x -> x.id.equals(a.id)).count(), "one record per episode in order: " + emitted);
-      assertTrue(a.windowEnd > T0 + 220 * DAY && a.windowEnd <= T0 + 227 * DAY, "found within the week: " + a);
-      assertTrue(a.count >= 3 && a.baseline < a.count / 2.0 && a.adjustedPValue <= model.fdr(), a.toString());
-      assertTrue(a.exampleIssueIds.length > 0 && a.exampleIssueIds[0].startsWith("surge#"), a.toString());
-      for (String part : new String[] {"rose to " + a.count + " issues", "expected", "baseline: ", "Benjamini-Hochberg adjusted p", "tail", a.exampleIssueIds[0]}) {
-        assertTrue(a.explanation.contains(part), "the explanation names '" + part + "': " + a.explanation);
+      assertEquals(
+          1,
+          emitted.stream().filter(x -> x.id.equals(a.id)).count(),
+          "one record per episode in order: " + emitted);
+      assertTrue(
+          a.windowEnd > T0 + 220 * DAY && a.windowEnd <= T0 + 227 * DAY,
+          "found within the week: " + a);
+      assertTrue(
+          a.count >= 3 && a.baseline < a.count / 2.0 && a.adjustedPValue <= model.fdr(),
+          a.toString());
+      assertTrue(
+          a.exampleIssueIds.length > 0 && a.exampleIssueIds[0].startsWith("surge#"), a.toString());
+      for (String part :
+          new String[] {
+            "rose to " + a.count + " issues",
+            "expected",
+            "baseline: ",
+            "Benjamini-Hochberg adjusted p",
+            "tail",
+            a.exampleIssueIds[0]
+          }) {
+        assertTrue(
+            a.explanation.contains(part), "the explanation names '" + part + "': " + a.explanation);
       }
       assertTrue(a.test.contains("Benjamini-Hochberg over"), a.test);
       assertTrue(a.baselineEnd == a.windowStart && a.baselineStart < a.baselineEnd, a.toString());
@@ -94,7 +145,8 @@ class EmergenceDetectorTest {
       List<AlertCount> live = stream(240, 220, 12, 2);
       h.deliver(live, 0);
       StatAlert raised = surgeOf(h.inForce());
-      // the surge's issues are re-classified out of CHECKPOINT_FAILURE: retractions at the times they entered it
+      // the surge's issues are re-classified out of CHECKPOINT_FAILURE: retractions at the times
+      // they entered it
       List<AlertCount> corrections = new ArrayList<>();
       for (AlertCount c : live) {
         if (c.issueId.startsWith("surge#") && c.key.equals("SYMPTOM|CHECKPOINT_FAILURE")) {
@@ -123,8 +175,12 @@ class EmergenceDetectorTest {
       List<AlertCount> shuffled = new ArrayList<>(history);
       Collections.shuffle(shuffled, new Random(seed));
       try (DetectorHarness h = new DetectorHarness(model, Duration.ofDays(400))) {
-        // a backfill: the watermark runs 30 days behind the newest record, so most records arrive behind it
-        assertEquals(expected, DetectorHarness.summary(h.deliver(shuffled, 30 * DAY).finish().inForce()), "arrival order " + seed);
+        // a backfill: the watermark runs 30 days behind the newest record, so most records arrive
+        // behind it
+        assertEquals(
+            expected,
+            DetectorHarness.summary(h.deliver(shuffled, 30 * DAY).finish().inForce()),
+            "arrival order " + seed);
         assertEquals(0, h.harness.numEventTimeTimers());
       }
     }
@@ -135,7 +191,9 @@ class EmergenceDetectorTest {
     List<AlertCount> counts = stream(300, 0, 0, 4);
     counts.add(DetectorHarness.release(FW, "0.15.0", T0 + 250 * DAY + 1000));
     for (int i = 0; i < 28; i++) {
-      counts.addAll(DetectorHarness.issue(FW, "oom#" + i, T0 + (250 + i) * DAY + 5000, "OUT_OF_MEMORY", "MEMORY", +1));
+      counts.addAll(
+          DetectorHarness.issue(
+              FW, "oom#" + i, T0 + (250 + i) * DAY + 5000, "OUT_OF_MEMORY", "MEMORY", +1));
     }
     counts.sort(Comparator.comparingLong(c -> c.time));
     try (DetectorHarness h = new DetectorHarness(model, Duration.ofDays(400))) {
@@ -150,12 +208,14 @@ class EmergenceDetectorTest {
 
   @Test
   void forgetsHistoryOlderThanTheRetentionInEventTime() throws Exception {
-    try (DetectorHarness h = new DetectorHarness(model, Duration.ofDays(model.lookbackDays() + model.windowDays()))) {
+    try (DetectorHarness h =
+        new DetectorHarness(model, Duration.ofDays(model.lookbackDays() + model.windowDays()))) {
       h.deliver(stream(60, 0, 0, 5), 0);
       int full = days(h);
       assertTrue(full > 30, "days with data: " + full);
       // one record a year later: the days before the retention are dropped as its day ends pass
-      h.deliver(DetectorHarness.issue(FW, "late#1", T0 + 430 * DAY, "HANG", "MEMORY", +1), 0).finish();
+      h.deliver(DetectorHarness.issue(FW, "late#1", T0 + 430 * DAY, "HANG", "MEMORY", +1), 0)
+          .finish();
       assertEquals(1, days(h), "only the late record's day is left");
       assertEquals(0, h.harness.numEventTimeTimers());
       // a record for a forgotten day changes nothing

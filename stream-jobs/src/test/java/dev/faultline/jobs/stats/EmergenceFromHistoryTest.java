@@ -22,7 +22,10 @@ import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
-/** Classified records → the issue-contribution step → the alert detector, as the job wires them, in and out of order. */
+/**
+ * Classified records → the issue-contribution step → the alert detector, as the job wires them, in
+ * and out of order.
+ */
 class EmergenceFromHistoryTest {
 
   private static List<AlertCount> counts(List<ClassifiedEvent> arrival) {
@@ -52,13 +55,20 @@ class EmergenceFromHistoryTest {
     Map<String, String> ordered;
     try (DetectorHarness h = new DetectorHarness(AlertModel.defaults(), Duration.ofDays(400))) {
       Map<String, StatAlert> inForce = h.deliver(counts(events), 0).finish().inForce();
-      assertTrue(inForce.values().stream().anyMatch(a -> a.kind == AlertKind.SURGE && a.category.equals("HANG") && a.count >= 5), inForce.keySet().toString());
+      assertTrue(
+          inForce.values().stream()
+              .anyMatch(
+                  a -> a.kind == AlertKind.SURGE && a.category.equals("HANG") && a.count >= 5),
+          inForce.keySet().toString());
       ordered = DetectorHarness.summary(inForce);
     }
     List<ClassifiedEvent> shuffled = new ArrayList<>(events);
     Collections.shuffle(shuffled, new Random(1));
     try (DetectorHarness h = new DetectorHarness(AlertModel.defaults(), Duration.ofDays(400))) {
-      assertEquals(ordered, DetectorHarness.summary(h.deliver(counts(shuffled), Duration.ofHours(1).toMillis()).finish().inForce()));
+      assertEquals(
+          ordered,
+          DetectorHarness.summary(
+              h.deliver(counts(shuffled), Duration.ofHours(1).toMillis()).finish().inForce()));
     }
   }
 }

@@ -25,17 +25,29 @@ import java.util.Random;
 /** Invented classified issues for the statistics tests, and the counts they must give. */
 public final class Fixtures {
   public static final long DAY = Duration.ofDays(1).toMillis();
+
   /** 2024-03-01T00:00Z. */
   public static final long T0 = Instant.parse("2024-03-01T00:00:00Z").toEpochMilli();
 
-  private static final String[] SYMPTOMS = {"HANG", "OUT_OF_MEMORY", "RUNTIME_CRASH", "COMMUNICATION_FAILURE", "UNKNOWN"};
+  private static final String[] SYMPTOMS = {
+    "HANG", "OUT_OF_MEMORY", "RUNTIME_CRASH", "COMMUNICATION_FAILURE", "UNKNOWN"
+  };
   private static final String[] SYMPTOM_CLASSES = {"HANG", "CRASH", "CRASH", "CRASH", "UNKNOWN"};
-  private static final String[] ROOT_CAUSES = {"CONCURRENCY_ERROR", "CONFIGURATION_ERROR", "VERSION_INCOMPATIBILITY", "UNKNOWN"};
+  private static final String[] ROOT_CAUSES = {
+    "CONCURRENCY_ERROR", "CONFIGURATION_ERROR", "VERSION_INCOMPATIBILITY", "UNKNOWN"
+  };
   private static final String[] STAGES = {"COMMUNICATION", "MEMORY", "INITIALIZATION", "UNKNOWN"};
 
   private Fixtures() {}
 
-  public static ClassifiedEvent event(String id, String framework, long createdAt, long updatedAt, String symptom, String rootCause, String stage) {
+  public static ClassifiedEvent event(
+      String id,
+      String framework,
+      long createdAt,
+      long updatedAt,
+      String symptom,
+      String rootCause,
+      String stage) {
     ClassifiedEvent e = new ClassifiedEvent();
     e.id = id;
     e.framework = framework;
@@ -55,7 +67,8 @@ public final class Fixtures {
   }
 
   public static ClassifiedEvent copy(ClassifiedEvent e) {
-    ClassifiedEvent c = event(e.id, e.framework, e.createdAt, e.updatedAt, e.symptom, e.rootCause, e.stage);
+    ClassifiedEvent c =
+        event(e.id, e.framework, e.createdAt, e.updatedAt, e.symptom, e.rootCause, e.stage);
     c.symptomClass = e.symptomClass;
     c.frameworkVersion = e.frameworkVersion;
     c.state = e.state;
@@ -66,8 +79,9 @@ public final class Fixtures {
   }
 
   /**
-   * {@code issues} issues of {@code framework} opened over {@code days} days from T0, some re-classified later, some
-   * closed, some reporting a release, some redelivered; with a HANG surge in the last 10 days. Sorted by updatedAt.
+   * {@code issues} issues of {@code framework} opened over {@code days} days from T0, some
+   * re-classified later, some closed, some reporting a release, some redelivered; with a HANG surge
+   * in the last 10 days. Sorted by updatedAt.
    */
   public static List<ClassifiedEvent> history(String framework, int issues, int days, long seed) {
     Random r = new Random(seed);
@@ -80,7 +94,13 @@ public final class Fixtures {
         created = T0 + (days - 10) * DAY + (long) (r.nextDouble() * 9 * DAY);
       }
       ClassifiedEvent first =
-          event(id, framework, created, created, surge ? "HANG" : pick(r, SYMPTOMS), surge ? "CONCURRENCY_ERROR" : pick(r, ROOT_CAUSES),
+          event(
+              id,
+              framework,
+              created,
+              created,
+              surge ? "HANG" : pick(r, SYMPTOMS),
+              surge ? "CONCURRENCY_ERROR" : pick(r, ROOT_CAUSES),
               surge ? "COMMUNICATION" : pick(r, STAGES));
       first.frameworkVersion = r.nextInt(3) == 0 ? "0.14." + r.nextInt(3) : null;
       out.add(first);
@@ -133,7 +153,11 @@ public final class Fixtures {
   /** What a rolling statistic must say, from the final entries. */
   public static long expectedCount(List<IssueContributions.Entry> entries, CategoryStat s) {
     return entries.stream()
-        .filter(e -> e.framework().equals(s.framework) && e.dimension() == s.dimension && e.category().equals(s.category))
+        .filter(
+            e ->
+                e.framework().equals(s.framework)
+                    && e.dimension() == s.dimension
+                    && e.category().equals(s.category))
         .filter(e -> e.time() >= s.windowStart && e.time() < s.windowEnd)
         .count();
   }
@@ -166,7 +190,10 @@ public final class Fixtures {
         .setFixPattern(FixPattern.valueOf(e.fixPattern))
         .setStage(Stage.valueOf(e.stage))
         .setPhase(Phase.valueOf(e.phase))
-        .setDistributedSpecific("TRUE".equals(e.distributedSpecific) ? Boolean.TRUE : "FALSE".equals(e.distributedSpecific) ? Boolean.FALSE : null)
+        .setDistributedSpecific(
+            "TRUE".equals(e.distributedSpecific)
+                ? Boolean.TRUE
+                : "FALSE".equals(e.distributedSpecific) ? Boolean.FALSE : null)
         .setFrameworkVersion(e.frameworkVersion)
         .setClassifierVersion("test-v1")
         .setDeliveryId("d-" + e.id + "-" + e.updatedAt)

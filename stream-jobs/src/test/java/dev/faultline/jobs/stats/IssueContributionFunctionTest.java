@@ -20,14 +20,22 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** The per-issue operator in Flink's test harness: elements and watermarks in, deltas and side outputs out, state checked. */
+/**
+ * The per-issue operator in Flink's test harness: elements and watermarks in, deltas and side
+ * outputs out, state checked.
+ */
 class IssueContributionFunctionTest {
   private static final Duration TTL = Duration.ofDays(730);
-  private KeyedOneInputStreamOperatorTestHarness<String, ClassifiedEvent, ContributionDelta> harness;
+  private KeyedOneInputStreamOperatorTestHarness<String, ClassifiedEvent, ContributionDelta>
+      harness;
 
   @BeforeEach
   void open() throws Exception {
-    harness = new KeyedOneInputStreamOperatorTestHarness<>(new KeyedProcessOperator<>(new IssueContributionFunction(TTL)), e -> e.id, Types.STRING);
+    harness =
+        new KeyedOneInputStreamOperatorTestHarness<>(
+            new KeyedProcessOperator<>(new IssueContributionFunction(TTL)),
+            e -> e.id,
+            Types.STRING);
     harness.open();
   }
 
@@ -37,8 +45,10 @@ class IssueContributionFunctionTest {
   }
 
   @Test
-  void emitsAdditionsThenRetractionAndAdditionKeepingOneHistoryPerIssueAndNoTimers() throws Exception {
-    ClassifiedEvent opened = event("ds/r#1", "deepspeed", T0, T0, "HANG", "CONCURRENCY_ERROR", "COMMUNICATION");
+  void emitsAdditionsThenRetractionAndAdditionKeepingOneHistoryPerIssueAndNoTimers()
+      throws Exception {
+    ClassifiedEvent opened =
+        event("ds/r#1", "deepspeed", T0, T0, "HANG", "CONCURRENCY_ERROR", "COMMUNICATION");
     opened.frameworkVersion = "0.14.2";
     harness.processElement(opened, opened.updatedAt);
     harness.processWatermark(new Watermark(T0));
@@ -53,7 +63,9 @@ class IssueContributionFunctionTest {
     assertEquals(StatDimensions.COUNTED.size() + 2, out.size());
     assertEquals("STAGE COMMUNICATION -1 @" + T0, describe(out.get(out.size() - 2)));
     assertEquals("STAGE MEMORY 1 @" + (T0 + 3 * DAY), describe(out.get(out.size() - 1)));
-    assertEquals(StatDimensions.COUNTED.size() + 2, harness.getSideOutput(IssueContributionFunction.RELEASE_DELTAS).size());
+    assertEquals(
+        StatDimensions.COUNTED.size() + 2,
+        harness.getSideOutput(IssueContributionFunction.RELEASE_DELTAS).size());
     // Opening: three category × stage pairs; the stage change: three new pairs.
     assertEquals(6, harness.getSideOutput(IssueContributionFunction.COMBINATIONS).size());
     assertEquals(1, harness.numKeyedStateEntries());
@@ -63,7 +75,8 @@ class IssueContributionFunctionTest {
 
   @Test
   void forgetsAnIssueAfterTheStateTtl() throws Exception {
-    ClassifiedEvent opened = event("ds/r#2", "deepspeed", T0, T0, "HANG", "CONCURRENCY_ERROR", "COMMUNICATION");
+    ClassifiedEvent opened =
+        event("ds/r#2", "deepspeed", T0, T0, "HANG", "CONCURRENCY_ERROR", "COMMUNICATION");
     harness.setStateTtlProcessingTime(0);
     harness.processElement(opened, opened.updatedAt);
     ClassifiedEvent changed = Fixtures.copy(opened);

@@ -22,7 +22,8 @@ class IssueContributionsTest {
 
   @Test
   void countsANewIssueOncePerDimensionAtItsOpeningTime() {
-    ClassifiedEvent opened = event("a/b#1", "deepspeed", T0, T0 + 3 * DAY, "HANG", "CONCURRENCY_ERROR", "COMMUNICATION");
+    ClassifiedEvent opened =
+        event("a/b#1", "deepspeed", T0, T0 + 3 * DAY, "HANG", "CONCURRENCY_ERROR", "COMMUNICATION");
     IssueContributions.Change c = IssueContributions.fold(null, opened);
     assertEquals(StatDimensions.COUNTED.size(), c.deltas().size());
     assertTrue(c.deltas().stream().allMatch(d -> d.delta == 1 && d.time == T0));
@@ -30,7 +31,8 @@ class IssueContributionsTest {
 
   @Test
   void reclassificationRetractsTheOldEntryAndAddsTheNewAtTheChange() {
-    ClassifiedEvent opened = event("a/b#1", "deepspeed", T0, T0, "HANG", "CONCURRENCY_ERROR", "COMMUNICATION");
+    ClassifiedEvent opened =
+        event("a/b#1", "deepspeed", T0, T0, "HANG", "CONCURRENCY_ERROR", "COMMUNICATION");
     ClassifiedEvent changed = Fixtures.copy(opened);
     changed.updatedAt = T0 + 5 * DAY;
     changed.rootCause = "CONFIGURATION_ERROR";
@@ -43,7 +45,8 @@ class IssueContributionsTest {
 
   @Test
   void aRedeliveryChangesNothing() {
-    ClassifiedEvent opened = event("a/b#1", "deepspeed", T0, T0, "HANG", "CONCURRENCY_ERROR", "COMMUNICATION");
+    ClassifiedEvent opened =
+        event("a/b#1", "deepspeed", T0, T0, "HANG", "CONCURRENCY_ERROR", "COMMUNICATION");
     ClassifiedEvent[] h = IssueContributions.fold(null, opened).history();
     IssueContributions.Change again = IssueContributions.fold(h, Fixtures.copy(opened));
     assertTrue(again.deltas().isEmpty());
@@ -52,7 +55,8 @@ class IssueContributionsTest {
 
   @Test
   void aDeletedIssueIsRetractedEverywhere() {
-    ClassifiedEvent opened = event("a/b#1", "deepspeed", T0, T0, "HANG", "CONCURRENCY_ERROR", "COMMUNICATION");
+    ClassifiedEvent opened =
+        event("a/b#1", "deepspeed", T0, T0, "HANG", "CONCURRENCY_ERROR", "COMMUNICATION");
     ClassifiedEvent deleted = Fixtures.copy(opened);
     deleted.updatedAt = T0 + DAY;
     deleted.state = "deleted";
@@ -64,7 +68,8 @@ class IssueContributionsTest {
 
   @Test
   void anOlderRecordArrivingLastDoesNotWin() {
-    ClassifiedEvent opened = event("a/b#1", "deepspeed", T0, T0, "HANG", "CONCURRENCY_ERROR", "COMMUNICATION");
+    ClassifiedEvent opened =
+        event("a/b#1", "deepspeed", T0, T0, "HANG", "CONCURRENCY_ERROR", "COMMUNICATION");
     ClassifiedEvent newer = Fixtures.copy(opened);
     newer.updatedAt = T0 + 2 * DAY;
     newer.symptom = "OUT_OF_MEMORY";
@@ -72,7 +77,9 @@ class IssueContributionsTest {
     List<ContributionDelta> deltas = IssueContributions.fold(h, opened).deltas();
     // OUT_OF_MEMORY stays current; it now dates from the change, not from the opening.
     Map<String, Integer> net = net(deltas);
-    assertEquals(Map.of("SYMPTOM|OUT_OF_MEMORY@" + T0, -1, "SYMPTOM|OUT_OF_MEMORY@" + (T0 + 2 * DAY), 1), filter(net, "SYMPTOM|"));
+    assertEquals(
+        Map.of("SYMPTOM|OUT_OF_MEMORY@" + T0, -1, "SYMPTOM|OUT_OF_MEMORY@" + (T0 + 2 * DAY), 1),
+        filter(net, "SYMPTOM|"));
   }
 
   @Test
@@ -114,11 +121,12 @@ class IssueContributionsTest {
 
   private static Map<String, Integer> filter(Map<String, Integer> m, String prefix) {
     Map<String, Integer> out = new HashMap<>();
-    m.forEach((k, v) -> {
-      if (k.startsWith(prefix)) {
-        out.put(k, v);
-      }
-    });
+    m.forEach(
+        (k, v) -> {
+          if (k.startsWith(prefix)) {
+            out.put(k, v);
+          }
+        });
     return out;
   }
 

@@ -20,9 +20,9 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /**
- * NEW_COMBINATION alerts (a category × stage pair absent from the baseline) through the framework-wide detector: a
- * first occurrence is news only when it is unlikely given how sparse the framework's stream is, and it passes the
- * same false-discovery control as the surges.
+ * NEW_COMBINATION alerts (a category × stage pair absent from the baseline) through the
+ * framework-wide detector: a first occurrence is news only when it is unlikely given how sparse the
+ * framework's stream is, and it passes the same false-discovery control as the surges.
  */
 class NewCombinationDetectorTest {
   private static final String FW = "deepspeed";
@@ -35,8 +35,14 @@ class NewCombinationDetectorTest {
     int n = 0;
     for (int d = 0; d < days; d++) {
       if (r.nextDouble() < perWeek / 7.0) {
-        out.addAll(DetectorHarness.issue(FW, "ds#" + n++, T0 + d * DAY + 1000, r.nextBoolean() ? "HANG" : "RUNTIME_CRASH",
-            r.nextBoolean() ? "COMMUNICATION" : "MEMORY", +1));
+        out.addAll(
+            DetectorHarness.issue(
+                FW,
+                "ds#" + n++,
+                T0 + d * DAY + 1000,
+                r.nextBoolean() ? "HANG" : "RUNTIME_CRASH",
+                r.nextBoolean() ? "COMMUNICATION" : "MEMORY",
+                +1));
       }
     }
     return out;
@@ -52,7 +58,8 @@ class NewCombinationDetectorTest {
     counts.addAll(DetectorHarness.issue(FW, "new#1", T0 + 280 * DAY, "HANG", "INITIALIZATION", +1));
     counts.sort(Comparator.comparingLong(c -> c.time));
     try (DetectorHarness h = new DetectorHarness(model, Duration.ofDays(400))) {
-      assertTrue(combinations(h.deliver(counts, 0).finish().inForce()).isEmpty(), h.emitted().toString());
+      assertTrue(
+          combinations(h.deliver(counts, 0).finish().inForce()).isEmpty(), h.emitted().toString());
     }
   }
 
@@ -60,7 +67,9 @@ class NewCombinationDetectorTest {
   void aPairAbsentFromTheBaselineThatAppearsInSeveralIssuesOfAWeekIsRaisedOnce() throws Exception {
     List<AlertCount> counts = background(300, 7, 2);
     for (int i = 0; i < 6; i++) {
-      counts.addAll(DetectorHarness.issue(FW, "new#" + i, T0 + (280 + i) * DAY, "HANG", "INITIALIZATION", +1));
+      counts.addAll(
+          DetectorHarness.issue(
+              FW, "new#" + i, T0 + (280 + i) * DAY, "HANG", "INITIALIZATION", +1));
     }
     counts.sort(Comparator.comparingLong(c -> c.time));
     try (DetectorHarness h = new DetectorHarness(model, Duration.ofDays(400))) {
@@ -69,8 +78,12 @@ class NewCombinationDetectorTest {
       StatAlert a = found.get(0);
       assertEquals("INITIALIZATION", a.stage);
       assertEquals(0, a.baselineCount);
-      assertTrue(a.explanation.contains("met stage INITIALIZATION") && a.explanation.contains("and in none of the"), a.explanation);
-      assertEquals(1, h.emitted().stream().filter(x -> x.id.equals(a.id)).count(), "in order, one record");
+      assertTrue(
+          a.explanation.contains("met stage INITIALIZATION")
+              && a.explanation.contains("and in none of the"),
+          a.explanation);
+      assertEquals(
+          1, h.emitted().stream().filter(x -> x.id.equals(a.id)).count(), "in order, one record");
     }
   }
 
@@ -78,7 +91,9 @@ class NewCombinationDetectorTest {
   void isWithdrawnWhenEarlierIssuesShowThePairWasThereAfterAll() throws Exception {
     List<AlertCount> counts = background(300, 7, 3);
     for (int i = 0; i < 6; i++) {
-      counts.addAll(DetectorHarness.issue(FW, "new#" + i, T0 + (280 + i) * DAY, "HANG", "INITIALIZATION", +1));
+      counts.addAll(
+          DetectorHarness.issue(
+              FW, "new#" + i, T0 + (280 + i) * DAY, "HANG", "INITIALIZATION", +1));
     }
     counts.sort(Comparator.comparingLong(c -> c.time));
     try (DetectorHarness h = new DetectorHarness(model, Duration.ofDays(400))) {
@@ -87,7 +102,9 @@ class NewCombinationDetectorTest {
       // a backfill brings issues of the pair from the baseline months
       List<AlertCount> late = new ArrayList<>();
       for (int m = 0; m < 6; m++) {
-        late.addAll(DetectorHarness.issue(FW, "old#" + m, T0 + (120 + 20 * m) * DAY, "HANG", "INITIALIZATION", +1));
+        late.addAll(
+            DetectorHarness.issue(
+                FW, "old#" + m, T0 + (120 + 20 * m) * DAY, "HANG", "INITIALIZATION", +1));
       }
       h.deliver(late, 0).finish();
       List<StatAlert> records = h.emitted().stream().filter(a -> a.id.equals(raised.id)).toList();
@@ -100,7 +117,9 @@ class NewCombinationDetectorTest {
   void theAlertsInForceAreTheSameWhateverTheArrivalOrder() throws Exception {
     List<AlertCount> counts = background(300, 7, 4);
     for (int i = 0; i < 6; i++) {
-      counts.addAll(DetectorHarness.issue(FW, "new#" + i, T0 + (280 + i) * DAY, "HANG", "INITIALIZATION", +1));
+      counts.addAll(
+          DetectorHarness.issue(
+              FW, "new#" + i, T0 + (280 + i) * DAY, "HANG", "INITIALIZATION", +1));
     }
     counts.sort(Comparator.comparingLong(c -> c.time));
     Map<String, String> expected;
@@ -112,7 +131,10 @@ class NewCombinationDetectorTest {
       List<AlertCount> shuffled = new ArrayList<>(counts);
       Collections.shuffle(shuffled, new Random(seed));
       try (DetectorHarness h = new DetectorHarness(model, Duration.ofDays(400))) {
-        assertEquals(expected, DetectorHarness.summary(h.deliver(shuffled, 60 * DAY).finish().inForce()), "arrival order " + seed);
+        assertEquals(
+            expected,
+            DetectorHarness.summary(h.deliver(shuffled, 60 * DAY).finish().inForce()),
+            "arrival order " + seed);
       }
     }
   }

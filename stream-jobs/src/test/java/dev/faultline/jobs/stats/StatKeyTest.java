@@ -18,11 +18,13 @@ class StatKeyTest {
 
   @Test
   void isAFlinkPojoAndSurvivesItsSerializer() throws Exception {
-    assertInstanceOf(PojoTypeInfo.class, StatKey.TYPE, "StatKey must serialise as a POJO, not through Kryo");
+    assertInstanceOf(
+        PojoTypeInfo.class, StatKey.TYPE, "StatKey must serialise as a POJO, not through Kryo");
     TypeSerializer<StatKey> serializer = StatKey.TYPE.createSerializer(new SerializerConfigImpl());
     for (StatKey k :
         new StatKey[] {
-          StatKey.of("DeepSpeed", Dimension.SYMPTOM, "HANG"), StatKey.ofRelease("vLLM", "0.5.1", Dimension.STAGE, "MEMORY")
+          StatKey.of("DeepSpeed", Dimension.SYMPTOM, "HANG"),
+          StatKey.ofRelease("vLLM", "0.5.1", Dimension.STAGE, "MEMORY")
         }) {
       DataOutputSerializer out = new DataOutputSerializer(64);
       serializer.serialize(k, out);
@@ -36,8 +38,10 @@ class StatKeyTest {
   void hashIsTheSameInEveryJvm() {
     // the key group of a key comes from its hash: it must not depend on the enum's identity hash
     assertEquals(
-        Objects.hash("DeepSpeed", null, "SYMPTOM", "HANG"), StatKey.of("DeepSpeed", Dimension.SYMPTOM, "HANG").hashCode());
+        Objects.hash("DeepSpeed", null, "SYMPTOM", "HANG"),
+        StatKey.of("DeepSpeed", Dimension.SYMPTOM, "HANG").hashCode());
     assertNotEquals(
-        StatKey.of("DeepSpeed", Dimension.SYMPTOM, "HANG"), StatKey.ofRelease("DeepSpeed", "0.14", Dimension.SYMPTOM, "HANG"));
+        StatKey.of("DeepSpeed", Dimension.SYMPTOM, "HANG"),
+        StatKey.ofRelease("DeepSpeed", "0.14", Dimension.SYMPTOM, "HANG"));
   }
 }

@@ -27,8 +27,25 @@ class StatsConfigTest {
 
   @Test
   void readsWindowsAndEventTimeSettings() {
-    StatsConfig c = StatsConfig.fromArgs(
-        new String[] {"--windows", "P14D,P3D", "--allowed-lateness", "P2D", "--out-of-orderness", "PT1H", "--alert-min-count", "8", "--alert-fdr", "0.05", "--release-after", "P21D", "--bounded", "true"}, ENV);
+    StatsConfig c =
+        StatsConfig.fromArgs(
+            new String[] {
+              "--windows",
+              "P14D,P3D",
+              "--allowed-lateness",
+              "P2D",
+              "--out-of-orderness",
+              "PT1H",
+              "--alert-min-count",
+              "8",
+              "--alert-fdr",
+              "0.05",
+              "--release-after",
+              "P21D",
+              "--bounded",
+              "true"
+            },
+            ENV);
     assertEquals(List.of(Duration.ofDays(3), Duration.ofDays(14)), c.windows());
     assertEquals(Duration.ofDays(2), c.allowedLateness());
     assertEquals(Duration.ofHours(1), c.outOfOrderness());
@@ -41,23 +58,32 @@ class StatsConfigTest {
   @Test
   void rejectsAWindowThatIsNotWholeSlides() {
     IllegalArgumentException e =
-        assertThrows(IllegalArgumentException.class, () -> StatsConfig.fromArgs(new String[] {"--windows", "PT36H"}, ENV));
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> StatsConfig.fromArgs(new String[] {"--windows", "PT36H"}, ENV));
     assertTrue(e.getMessage().contains("multiple of the slide"), e.getMessage());
   }
 
   @Test
   void rejectsAnAlertWindowThatIsNotWholeDaysAndAFalseDiscoveryRateThatIsNotAProbability() {
     IllegalArgumentException e =
-        assertThrows(IllegalArgumentException.class, () -> StatsConfig.fromArgs(new String[] {"--alert-window", "PT36H"}, ENV));
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> StatsConfig.fromArgs(new String[] {"--alert-window", "PT36H"}, ENV));
     assertTrue(e.getMessage().contains("--alert-window"), e.getMessage());
-    e = assertThrows(IllegalArgumentException.class, () -> StatsConfig.fromArgs(new String[] {"--alert-fdr", "5"}, ENV));
+    e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> StatsConfig.fromArgs(new String[] {"--alert-fdr", "5"}, ENV));
     assertTrue(e.getMessage().contains("false-discovery rate"), e.getMessage());
   }
 
   @Test
   void namesTheFlagOfABadDuration() {
     IllegalArgumentException e =
-        assertThrows(IllegalArgumentException.class, () -> StatsConfig.fromArgs(new String[] {"--idleness", "5 minutes"}, ENV));
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> StatsConfig.fromArgs(new String[] {"--idleness", "5 minutes"}, ENV));
     assertTrue(e.getMessage().contains("--idleness"), e.getMessage());
   }
 }

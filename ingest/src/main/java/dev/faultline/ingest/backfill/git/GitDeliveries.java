@@ -15,19 +15,23 @@ import java.time.temporal.ChronoUnit;
 import java.util.Locale;
 
 /**
- * Git history as webhook-shaped deliveries, so it takes the live path (same topic, envelope, keys, idempotency).
+ * Git history as webhook-shaped deliveries, so it takes the live path (same topic, envelope, keys,
+ * idempotency).
  *
- * <p>A merged change is a {@code pull_request} delivery, action {@code closed}, {@code merged: true}, with
- * {@code merged_at}/{@code updated_at}/{@code closed_at} its commit date, {@code created_at} its author date,
- * {@code additions}, {@code deletions} and {@code changed_files} from the diff against the first parent, and the
- * commit in {@code merge_commit_sha}. A direct commit has no {@code number}: its id is {@code owner/repo@sha}. The
- * {@code _backfill} object (source {@code git}) carries what GitHub's payload has no field for: the change kind, the
- * files with their sizes, the closing references of the message and a bounded diff summary.
+ * <p>A merged change is a {@code pull_request} delivery, action {@code closed}, {@code merged:
+ * true}, with {@code merged_at}/{@code updated_at}/{@code closed_at} its commit date, {@code
+ * created_at} its author date, {@code additions}, {@code deletions} and {@code changed_files} from
+ * the diff against the first parent, and the commit in {@code merge_commit_sha}. A direct commit
+ * has no {@code number}: its id is {@code owner/repo@sha}. The {@code _backfill} object (source
+ * {@code git}) carries what GitHub's payload has no field for: the change kind, the files with
+ * their sizes, the closing references of the message and a bounded diff summary.
  *
- * <p>A release tag is a {@code release} delivery, action {@code published}, {@code published_at} the tag's date.
+ * <p>A release tag is a {@code release} delivery, action {@code published}, {@code published_at}
+ * the tag's date.
  *
- * <p>Delivery ids are {@code git-change-<repo>-<sha>} and {@code git-release-<repo>-<tag>-<sha>}: the same history
- * gives the same ids and the same payloads, so a re-run or a resumed run converges to the same graph.
+ * <p>Delivery ids are {@code git-change-<repo>-<sha>} and {@code git-release-<repo>-<tag>-<sha>}:
+ * the same history gives the same ids and the same payloads, so a re-run or a resumed run converges
+ * to the same graph.
  */
 public final class GitDeliveries {
   private final ObjectMapper mapper;
@@ -108,7 +112,11 @@ public final class GitDeliveries {
     if (c.number() == null) {
       key = commitId(repo, c.sha());
     }
-    return delivery("git-change-" + repo.toLowerCase(Locale.ROOT) + "-" + c.sha(), "pull_request", key, payload);
+    return delivery(
+        "git-change-" + repo.toLowerCase(Locale.ROOT) + "-" + c.sha(),
+        "pull_request",
+        key,
+        payload);
   }
 
   /** The {@code release} delivery of a release tag. */

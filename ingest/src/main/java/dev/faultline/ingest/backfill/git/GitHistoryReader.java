@@ -26,16 +26,16 @@ import org.eclipse.jgit.api.errors.CanceledException;
 import org.eclipse.jgit.diff.DiffAlgorithm;
 import org.eclipse.jgit.diff.DiffConfig;
 import org.eclipse.jgit.diff.DiffEntry;
-import org.eclipse.jgit.diff.RenameDetector;
 import org.eclipse.jgit.diff.Edit;
 import org.eclipse.jgit.diff.EditList;
 import org.eclipse.jgit.diff.RawText;
 import org.eclipse.jgit.diff.RawTextComparator;
+import org.eclipse.jgit.diff.RenameDetector;
 import org.eclipse.jgit.errors.MissingObjectException;
 import org.eclipse.jgit.errors.RepositoryNotFoundException;
-import org.eclipse.jgit.lib.NullProgressMonitor;
 import org.eclipse.jgit.lib.Constants;
 import org.eclipse.jgit.lib.FileMode;
+import org.eclipse.jgit.lib.NullProgressMonitor;
 import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.lib.ObjectLoader;
 import org.eclipse.jgit.lib.ObjectReader;
@@ -54,36 +54,44 @@ import org.eclipse.jgit.treewalk.filter.TreeFilter;
 import org.eclipse.jgit.util.RawParseUtils;
 
 /**
- * Reads the fix history of a local clone (working tree or bare mirror) with JGit: the first-parent history of the
- * default branch as {@link MergedChange}s and the release tags as {@link ReleaseTag}s. Not thread-safe; one reader
- * keeps one {@link ObjectReader}, one {@link RevWalk} and one {@link TreeWalk} for the whole run.
+ * Reads the fix history of a local clone (working tree or bare mirror) with JGit: the first-parent
+ * history of the default branch as {@link MergedChange}s and the release tags as {@link
+ * ReleaseTag}s. Not thread-safe; one reader keeps one {@link ObjectReader}, one {@link RevWalk} and
+ * one {@link TreeWalk} for the whole run.
  *
- * <p>Sizes are {@code git log --numstat}'s: lines added and deleted per file against the first parent (histogram
- * diff), a binary file (a NUL byte in its first 8,000 bytes, or larger than {@link #MAX_BLOB_BYTES}) counts as
- * changed with 0/0. Renames are detected as git does by default (50% similar content, only in changes that both
- * add and remove files, at most 1,000 candidates); a file moved and edited counts its edited lines.
+ * <p>Sizes are {@code git log --numstat}'s: lines added and deleted per file against the first
+ * parent (histogram diff), a binary file (a NUL byte in its first 8,000 bytes, or larger than
+ * {@link #MAX_BLOB_BYTES}) counts as changed with 0/0. Renames are detected as git does by default
+ * (50% similar content, only in changes that both add and remove files, at most 1,000 candidates);
+ * a file moved and edited counts its edited lines.
  */
 public final class GitHistoryReader implements AutoCloseable {
   /** Files listed per change (all are counted). */
   public static final int MAX_FILES = 300;
+
   /** Characters of the diff summary. */
   public static final int SUMMARY_CHARS = 2_500;
+
   /** Longest line of the diff summary. */
   static final int SUMMARY_LINE_CHARS = 160;
+
   /** Blobs larger than this are not diffed: counted as binary. */
   public static final long MAX_BLOB_BYTES = 16L << 20;
 
-  private static final Pattern MERGE_PR = Pattern.compile("^Merge pull request #(\\d{1,9}) from (\\S+)");
+  private static final Pattern MERGE_PR =
+      Pattern.compile("^Merge pull request #(\\d{1,9}) from (\\S+)");
   private static final Pattern SQUASH = Pattern.compile("^(.*?)\\s*\\(#(\\d{1,9})\\)$");
   private static final Pattern NOREPLY =
-      Pattern.compile("^(?:\\d+\\+)?([A-Za-z0-9](?:[A-Za-z0-9-]{0,38}))@users\\.noreply\\.github\\.com$");
+      Pattern.compile(
+          "^(?:\\d+\\+)?([A-Za-z0-9](?:[A-Za-z0-9-]{0,38}))@users\\.noreply\\.github\\.com$");
 
   private final Repository repository;
   private final String repo;
   private final ObjectReader reader;
   private final RevWalk walk;
   private final TreeWalk treeWalk;
-  private final DiffAlgorithm diff = DiffAlgorithm.getAlgorithm(DiffAlgorithm.SupportedAlgorithm.HISTOGRAM);
+  private final DiffAlgorithm diff =
+      DiffAlgorithm.getAlgorithm(DiffAlgorithm.SupportedAlgorithm.HISTOGRAM);
   private final RenameDetector renames;
 
   private GitHistoryReader(Repository repository, String repo) {
@@ -99,14 +107,17 @@ public final class GitHistoryReader implements AutoCloseable {
   }
 
   /**
-   * Opens the clone at {@code dir}: a working tree (with {@code .git}) or a git directory (a bare mirror).
+   * Opens the clone at {@code dir}: a working tree (with {@code .git}) or a git directory (a bare
+   * mirror).
    *
-   * @param repo the GitHub repository it is a clone of ({@code owner/name}), for same-repository closing references
+   * @param repo the GitHub repository it is a clone of ({@code owner/name}), for same-repository
+   *     closing references
    * @throws NotARepositoryException when {@code dir} is not a git repository
    */
   public static GitHistoryReader open(Path dir, String repo) throws IOException {
     if (!Files.isDirectory(dir)) {
-      throw new NotARepositoryException(dir + " is not a directory: give the path of a clone (or a bare mirror)");
+      throw new NotARepositoryException(
+          dir + " is not a directory: give the path of a clone (or a bare mirror)");
     }
     FileRepositoryBuilder builder = new FileRepositoryBuilder().setMustExist(true);
     if (Files.exists(dir.resolve(Constants.DOT_GIT))) {
@@ -118,7 +129,8 @@ public final class GitHistoryReader implements AutoCloseable {
     try {
       repository = builder.build();
     } catch (RepositoryNotFoundException | IllegalArgumentException e) {
-      throw new NotARepositoryException(dir + " is not a git repository (no objects/refs/HEAD found there)");
+      throw new NotARepositoryException(
+          dir + " is not a git repository (no objects/refs/HEAD found there)");
     }
     if (!repository.getObjectDatabase().exists()) {
       repository.close();
@@ -128,9 +140,10 @@ public final class GitHistoryReader implements AutoCloseable {
   }
 
   /**
-   * Sizes JGit's process-wide pack cache for reading a whole history once: larger windows and delta base cache than
-   * JGit's defaults (10 MiB, 8 KiB, 10 MiB), which re-inflate the same delta chains over and over on a big pack.
-   * Call once from the command's wiring, before opening the repository.
+   * Sizes JGit's process-wide pack cache for reading a whole history once: larger windows and delta
+   * base cache than JGit's defaults (10 MiB, 8 KiB, 10 MiB), which re-inflate the same delta chains
+   * over and over on a big pack. Call once from the command's wiring, before opening the
+   * repository.
    */
   public static void useLargePackCache() {
     WindowCacheConfig cache = new WindowCacheConfig();
@@ -149,9 +162,13 @@ public final class GitHistoryReader implements AutoCloseable {
   }
 
   private static final Pattern GITHUB_REMOTE =
-      Pattern.compile("(?:https?://(?:[^@/]+@)?github\\.com/|git@github\\.com:|ssh://git@github\\.com/)([^/]+/[^/]+?)(?:\\.git)?/?");
+      Pattern.compile(
+          "(?:https?://(?:[^@/]+@)?github\\.com/|git@github\\.com:|ssh://git@github\\.com/)([^/]+/[^/]+?)(?:\\.git)?/?");
 
-  /** The GitHub repository ({@code owner/name}) the clone's {@code origin} remote points at, when it names one. */
+  /**
+   * The GitHub repository ({@code owner/name}) the clone's {@code origin} remote points at, when it
+   * names one.
+   */
   public Optional<String> originRepository() {
     String url = repository.getConfig().getString("remote", "origin", "url");
     if (url == null) {
@@ -162,8 +179,8 @@ public final class GitHistoryReader implements AutoCloseable {
   }
 
   /**
-   * The default branch: what {@code HEAD} points at, else {@code refs/heads/main} or {@code refs/heads/master};
-   * {@code branch} (a short or full ref name) overrides it.
+   * The default branch: what {@code HEAD} points at, else {@code refs/heads/main} or {@code
+   * refs/heads/master}; {@code branch} (a short or full ref name) overrides it.
    *
    * @throws NotARepositoryException when there is no such branch (an empty repository)
    */
@@ -171,7 +188,8 @@ public final class GitHistoryReader implements AutoCloseable {
     if (branch.isPresent()) {
       Ref ref = repository.findRef(branch.get());
       if (ref == null || ref.getObjectId() == null) {
-        throw new NotARepositoryException("no branch " + branch.get() + " in " + repository.getDirectory());
+        throw new NotARepositoryException(
+            "no branch " + branch.get() + " in " + repository.getDirectory());
       }
       return ref;
     }
@@ -186,14 +204,13 @@ public final class GitHistoryReader implements AutoCloseable {
       }
     }
     throw new NotARepositoryException(
-        repository.getDirectory() + " has no commits on HEAD, main or master: name the branch with --branch");
+        repository.getDirectory()
+            + " has no commits on HEAD, main or master: name the branch with --branch");
   }
 
-  /**
-   * The first-parent history of {@code tip} committed in {@code [since, until)}, oldest first.
-   */
-  public List<ObjectId> firstParentHistory(Ref tip, Optional<Instant> since, Optional<Instant> until)
-      throws IOException {
+  /** The first-parent history of {@code tip} committed in {@code [since, until)}, oldest first. */
+  public List<ObjectId> firstParentHistory(
+      Ref tip, Optional<Instant> since, Optional<Instant> until) throws IOException {
     long from = since.map(Instant::getEpochSecond).orElse(Long.MIN_VALUE);
     long to = until.map(Instant::getEpochSecond).orElse(Long.MAX_VALUE);
     List<ObjectId> commits = new ArrayList<>();
@@ -254,7 +271,8 @@ public final class GitHistoryReader implements AutoCloseable {
       login = m.matches() ? m.group(1) : null;
     }
     Diff d = diff(parent, c);
-    // Only trees are needed of commits read already (the next one's parent) or by another reader (this one's
+    // Only trees are needed of commits read already (the next one's parent) or by another reader
+    // (this one's
     // parent, with --threads): their messages would otherwise stay in memory for the whole run.
     c.disposeBody();
     if (parent != null) {
@@ -281,8 +299,8 @@ public final class GitHistoryReader implements AutoCloseable {
   }
 
   /**
-   * The message in its declared encoding (UTF-8 when none is declared); bytes that are not valid in it are read as
-   * ISO-8859-1, which maps every byte, and {@code lenient[0]} is set.
+   * The message in its declared encoding (UTF-8 when none is declared); bytes that are not valid in
+   * it are read as ISO-8859-1, which maps every byte, and {@code lenient[0]} is set.
    */
   static String message(RevCommit c, boolean[] lenient) {
     byte[] raw = c.getRawBuffer();
@@ -311,7 +329,8 @@ public final class GitHistoryReader implements AutoCloseable {
   }
 
   /** Release tags (by {@code patterns}) dated in {@code [since, until)}, oldest first. */
-  public List<ReleaseTag> releaseTags(ReleaseTagPatterns patterns, Optional<Instant> since, Optional<Instant> until)
+  public List<ReleaseTag> releaseTags(
+      ReleaseTagPatterns patterns, Optional<Instant> since, Optional<Instant> until)
       throws IOException {
     List<ReleaseTag> tags = new ArrayList<>();
     try (RevWalk w = new RevWalk(reader)) {
@@ -333,10 +352,13 @@ public final class GitHistoryReader implements AutoCloseable {
         if (date == null) {
           date = Instant.ofEpochSecond(w.parseCommit(commit).getCommitTime());
         }
-        if (since.isPresent() && date.isBefore(since.get()) || until.isPresent() && !date.isBefore(until.get())) {
+        if (since.isPresent() && date.isBefore(since.get())
+            || until.isPresent() && !date.isBefore(until.get())) {
           continue;
         }
-        tags.add(new ReleaseTag(name, commit.name(), date, annotated, ReleaseTagPatterns.isPrerelease(name)));
+        tags.add(
+            new ReleaseTag(
+                name, commit.name(), date, annotated, ReleaseTagPatterns.isPrerelease(name)));
       }
     }
     tags.sort(Comparator.comparing(ReleaseTag::date).thenComparing(ReleaseTag::name));
@@ -369,7 +391,8 @@ public final class GitHistoryReader implements AutoCloseable {
       deletes |= e.getChangeType() == DiffEntry.ChangeType.DELETE;
     }
     if (adds && deletes) {
-      // Renames as git log and GitHub count them (50% similar content); only paid when files come and go.
+      // Renames as git log and GitHub count them (50% similar content); only paid when files come
+      // and go.
       renames.reset();
       renames.addAll(entries);
       try {
@@ -393,7 +416,8 @@ public final class GitHistoryReader implements AutoCloseable {
           case MODIFY -> Status.MODIFIED;
           case RENAME -> Status.RENAMED;
         };
-    String path = e.getChangeType() == DiffEntry.ChangeType.DELETE ? e.getOldPath() : e.getNewPath();
+    String path =
+        e.getChangeType() == DiffEntry.ChangeType.DELETE ? e.getOldPath() : e.getNewPath();
     d.changedFiles++;
     FileMode oldMode = e.getOldMode();
     FileMode newMode = e.getNewMode();
@@ -410,7 +434,8 @@ public final class GitHistoryReader implements AutoCloseable {
     }
     byte[] a = oldMode == FileMode.MISSING || copy ? null : load(oldId, d);
     byte[] b = newMode == FileMode.MISSING ? null : load(newId, d);
-    boolean binary = a == BINARY || b == BINARY || (a != null && isBinary(a)) || (b != null && isBinary(b));
+    boolean binary =
+        a == BINARY || b == BINARY || (a != null && isBinary(a)) || (b != null && isBinary(b));
     if (binary) {
       add(d, new FileChange(path, status, 0, 0, true));
       summaryLine(d, "Binary file " + path + " " + status.apiName());
@@ -427,7 +452,8 @@ public final class GitHistoryReader implements AutoCloseable {
       }
       return;
     }
-    // Only the lines between the common start and end (found on the bytes, what the diff algorithm would find first
+    // Only the lines between the common start and end (found on the bytes, what the diff algorithm
+    // would find first
     // on the lines) are split and diffed; the summary keeps one line of context on either side.
     Middle m = middle(a, b, summarise ? 1 : 0);
     RawText oldText = new RawText(m.a);
@@ -445,11 +471,15 @@ public final class GitHistoryReader implements AutoCloseable {
     }
   }
 
-  /** The differing middle of two texts, whole lines, and the number of the line it starts on (0-based). */
+  /**
+   * The differing middle of two texts, whole lines, and the number of the line it starts on
+   * (0-based).
+   */
   record Middle(byte[] a, byte[] b, int firstLine) {}
 
   /**
-   * Cuts the common leading and trailing whole lines off two texts, keeping {@code context} of them on either side.
+   * Cuts the common leading and trailing whole lines off two texts, keeping {@code context} of them
+   * on either side.
    */
   static Middle middle(byte[] a, byte[] b, int context) {
     int max = Math.min(a.length, b.length);
@@ -539,7 +569,8 @@ public final class GitHistoryReader implements AutoCloseable {
     try {
       loader = reader.open(id, Constants.OBJ_BLOB);
     } catch (MissingObjectException e) {
-      // A clone without some large blobs (partial clone, trimmed mirror): the file counts as changed, size unknown.
+      // A clone without some large blobs (partial clone, trimmed mirror): the file counts as
+      // changed, size unknown.
       d.unreadableFiles++;
       return BINARY;
     }
@@ -551,7 +582,8 @@ public final class GitHistoryReader implements AutoCloseable {
 
   /** Appends a one-line-context diff of one file while the summary has room. */
   /** The start of an added or removed file: its first lines, as one hunk. */
-  private static void summariseWhole(Diff d, String oldPath, String path, Status status, byte[] text, int lines) {
+  private static void summariseWhole(
+      Diff d, String oldPath, String path, Status status, byte[] text, int lines) {
     boolean added = status != Status.REMOVED;
     summaryLine(d, added ? "--- /dev/null" : "--- a/" + oldPath);
     summaryLine(d, added ? "+++ b/" + path : "+++ /dev/null");
@@ -565,7 +597,14 @@ public final class GitHistoryReader implements AutoCloseable {
   }
 
   private static void summarise(
-      Diff d, String oldPath, String path, Status status, EditList edits, RawText a, RawText b, int firstLine) {
+      Diff d,
+      String oldPath,
+      String path,
+      Status status,
+      EditList edits,
+      RawText a,
+      RawText b,
+      int firstLine) {
     summaryLine(d, (status == Status.ADDED ? "--- /dev/null" : "--- a/" + oldPath));
     summaryLine(d, (status == Status.REMOVED ? "+++ /dev/null" : "+++ b/" + path));
     for (Edit e : edits) {
@@ -578,8 +617,15 @@ public final class GitHistoryReader implements AutoCloseable {
       int toB = Math.min(b.size(), e.getEndB() + 1);
       summaryLine(
           d,
-          "@@ -" + (firstLine + fromA + 1) + "," + (toA - fromA) + " +" + (firstLine + fromB + 1) + ","
-              + (toB - fromB) + " @@");
+          "@@ -"
+              + (firstLine + fromA + 1)
+              + ","
+              + (toA - fromA)
+              + " +"
+              + (firstLine + fromB + 1)
+              + ","
+              + (toB - fromB)
+              + " @@");
       if (e.getBeginA() > 0 && e.getBeginA() - 1 < a.size()) {
         summaryLine(d, " " + a.getString(e.getBeginA() - 1));
       }
@@ -600,7 +646,8 @@ public final class GitHistoryReader implements AutoCloseable {
     if (room <= 0) {
       return;
     }
-    String cut = line.length() > SUMMARY_LINE_CHARS ? line.substring(0, SUMMARY_LINE_CHARS) + "…" : line;
+    String cut =
+        line.length() > SUMMARY_LINE_CHARS ? line.substring(0, SUMMARY_LINE_CHARS) + "…" : line;
     if (cut.length() + 1 > room) {
       d.summary.append(cut, 0, room);
     } else {

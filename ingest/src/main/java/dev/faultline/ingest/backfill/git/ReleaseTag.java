@@ -9,6 +9,8 @@ import java.time.Instant;
  * @param sha the commit it points at (peeled)
  * @param date the annotated tag's date, or the commit's committer date for a lightweight tag
  * @param annotated whether the tag is an annotated tag object
- * @param prerelease whether the name marks a pre-release ({@code rc1}, {@code alpha}, {@code beta}, {@code dev})
+ * @param prerelease whether the name marks a pre-release ({@code rc1}, {@code alpha}, {@code beta},
+ *     {@code dev})
  */
-public record ReleaseTag(String name, String sha, Instant date, boolean annotated, boolean prerelease) {}
+public record ReleaseTag(
+    String name, String sha, Instant date, boolean annotated, boolean prerelease) {}

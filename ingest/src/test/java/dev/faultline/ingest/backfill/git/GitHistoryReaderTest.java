@@ -43,7 +43,9 @@ class GitHistoryReaderTest {
   }
 
   private static String lines(int n, String prefix) {
-    return IntStream.rangeClosed(1, n).mapToObj(i -> prefix + " " + i + "\n").collect(Collectors.joining());
+    return IntStream.rangeClosed(1, n)
+        .mapToObj(i -> prefix + " " + i + "\n")
+        .collect(Collectors.joining());
   }
 
   /** Seven changes on main (and one commit on a pull request's branch), three tags. */
@@ -55,7 +57,8 @@ class GitHistoryReaderTest {
       ObjectId first = git.commit("Initial import", day(0), "dev@example.org");
       git.lightweightTag("nightly", first);
 
-      git.write("src/comm.py", git.text("src/comm.py").replace("line 3\n", "line three\nextra line\n"));
+      git.write(
+          "src/comm.py", git.text("src/comm.py").replace("line 3\n", "line three\nextra line\n"));
       squash =
           git.commit(
               "Fix hang in all_reduce when a rank exits early (#123)\n\n"
@@ -78,11 +81,14 @@ class GitHistoryReaderTest {
       git.write("README.md", "# trainer\nnew intro\n");
       git.commit("Add logo (#50)", day(5), "carol@example.org");
 
-      git.delete("src/timeout.py").write("src/timeouts.py", "TIMEOUT = 1800\nRETRIES = 3\nBACKOFF = 2\n");
+      git.delete("src/timeout.py")
+          .write("src/timeouts.py", "TIMEOUT = 1800\nRETRIES = 3\nBACKOFF = 2\n");
       git.commit("Rename timeout module (#51)", day(6), "carol@example.org");
 
       git.write("src/comm.py", git.text("src/comm.py") + "line 11\n");
-      git.commitRawMessage("Corrige l'arr\u00eat du processus (#60)\n".getBytes(StandardCharsets.ISO_8859_1), day(7));
+      git.commitRawMessage(
+          "Corrige l'arr\u00eat du processus (#60)\n".getBytes(StandardCharsets.ISO_8859_1),
+          day(7));
 
       git.write("VERSION", "0.16.5\n");
       lastDirect = git.commit("Bump version to 0.16.5", day(8), "release@example.org");
@@ -91,7 +97,8 @@ class GitHistoryReaderTest {
     }
   }
 
-  private List<MergedChange> readAll(GitHistoryReader reader, Optional<Instant> since, Optional<Instant> until)
+  private List<MergedChange> readAll(
+      GitHistoryReader reader, Optional<Instant> since, Optional<Instant> until)
       throws IOException {
     Ref branch = reader.defaultBranch(Optional.empty());
     List<MergedChange> changes = new ArrayList<>();
@@ -113,7 +120,14 @@ class GitHistoryReaderTest {
     assertEquals(7, changes.size(), "the pull request branch's own commit is not a change of main");
     assertFalse(changes.stream().anyMatch(c -> c.sha().equals(side.name())));
     assertEquals(
-        List.of(Kind.DIRECT, Kind.SQUASH, Kind.MERGE, Kind.SQUASH, Kind.SQUASH, Kind.SQUASH, Kind.DIRECT),
+        List.of(
+            Kind.DIRECT,
+            Kind.SQUASH,
+            Kind.MERGE,
+            Kind.SQUASH,
+            Kind.SQUASH,
+            Kind.SQUASH,
+            Kind.DIRECT),
         changes.stream().map(MergedChange::kind).toList());
     assertEquals(
         java.util.Arrays.asList(null, 123, 45, 50, 51, 60, null),
@@ -126,7 +140,8 @@ class GitHistoryReaderTest {
     assertEquals(squash.name(), c.sha());
     assertEquals("Fix hang in all_reduce when a rank exits early", c.title());
     assertTrue(c.body().startsWith("Fixes #12"), c.body());
-    assertEquals(List.of("acme/trainer#12", "other/lib#7", "acme/trainer#30"), c.closingReferences());
+    assertEquals(
+        List.of("acme/trainer#12", "other/lib#7", "acme/trainer#30"), c.closingReferences());
     assertEquals("alice", c.authorLogin(), "from the noreply address");
     assertEquals(day(1), c.mergedAt());
     assertEquals(1, c.changedFiles());
@@ -136,7 +151,8 @@ class GitHistoryReaderTest {
   }
 
   @Test
-  void readsAMergeCommitAgainstItsFirstParentWithThePullRequestTitleFromTheBody() throws IOException {
+  void readsAMergeCommitAgainstItsFirstParentWithThePullRequestTitleFromTheBody()
+      throws IOException {
     MergedChange c = readAll().get(2);
     assertEquals(merge.name(), c.sha());
     assertEquals(45, c.number());
@@ -165,7 +181,8 @@ class GitHistoryReaderTest {
   @Test
   void countsAFileMovedUnchangedOnceAsARename() throws IOException {
     MergedChange c = readAll().get(4);
-    assertEquals(List.of(new FileChange("src/timeouts.py", Status.RENAMED, 0, 0, false)), c.files());
+    assertEquals(
+        List.of(new FileChange("src/timeouts.py", Status.RENAMED, 0, 0, false)), c.files());
     assertEquals(0, c.additions() + c.deletions());
   }
 
@@ -177,7 +194,10 @@ class GitHistoryReaderTest {
     assertEquals("Corrige l'arr\u00eat du processus", c.title());
     assertEquals(60, c.number());
     assertEquals(1, c.additions());
-    assertEquals(1, changes.stream().filter(MergedChange::leniencyDecoded).count(), "UTF-8 messages are not lenient");
+    assertEquals(
+        1,
+        changes.stream().filter(MergedChange::leniencyDecoded).count(),
+        "UTF-8 messages are not lenient");
   }
 
   @Test
@@ -204,7 +224,9 @@ class GitHistoryReaderTest {
       assertEquals(3_000, c.additions());
       assertEquals(3_000, c.deletions());
       assertEquals(GitHistoryReader.SUMMARY_CHARS, c.diffSummary().length());
-      assertTrue(c.diffSummary().startsWith("--- a/a.txt\n+++ b/a.txt\n@@ -1,3000 +1,3000 @@\n-old 1\n"), c.diffSummary());
+      assertTrue(
+          c.diffSummary().startsWith("--- a/a.txt\n+++ b/a.txt\n@@ -1,3000 +1,3000 @@\n-old 1\n"),
+          c.diffSummary());
     }
   }
 
@@ -220,7 +242,9 @@ class GitHistoryReaderTest {
   @Test
   void findsReleaseTagsByPatternWithTheTagOrCommitDate() throws IOException {
     try (GitHistoryReader reader = GitHistoryReader.open(bare, REPO)) {
-      List<ReleaseTag> tags = reader.releaseTags(ReleaseTagPatterns.forRepository(REPO), Optional.empty(), Optional.empty());
+      List<ReleaseTag> tags =
+          reader.releaseTags(
+              ReleaseTagPatterns.forRepository(REPO), Optional.empty(), Optional.empty());
       assertEquals(
           List.of(
               new ReleaseTag("v0.16.4", squash.name(), day(2), true, false),
@@ -228,11 +252,18 @@ class GitHistoryReaderTest {
               new ReleaseTag("v0.17.0rc1", lastDirect.name(), day(8), false, true)),
           tags);
       List<ReleaseTag> deepSpeed =
-          reader.releaseTags(ReleaseTagPatterns.forRepository("deepspeedai/DeepSpeed"), Optional.empty(), Optional.empty());
-      assertEquals(List.of("v0.16.4", "v0.16.5"), deepSpeed.stream().map(ReleaseTag::name).toList());
+          reader.releaseTags(
+              ReleaseTagPatterns.forRepository("deepspeedai/DeepSpeed"),
+              Optional.empty(),
+              Optional.empty());
+      assertEquals(
+          List.of("v0.16.4", "v0.16.5"), deepSpeed.stream().map(ReleaseTag::name).toList());
       assertEquals(
           List.of("v0.16.5", "v0.17.0rc1"),
-          reader.releaseTags(ReleaseTagPatterns.forRepository(REPO), Optional.of(day(3)), Optional.empty()).stream()
+          reader
+              .releaseTags(
+                  ReleaseTagPatterns.forRepository(REPO), Optional.of(day(3)), Optional.empty())
+              .stream()
               .map(ReleaseTag::name)
               .toList());
     }
@@ -250,35 +281,52 @@ class GitHistoryReaderTest {
   @Test
   void readsAWorkingTreeCloneLikeTheBareMirror() throws Exception {
     Path clone = tmp.resolve("clone");
-    try (Git git = Git.cloneRepository().setURI(bare.toUri().toString()).setDirectory(clone.toFile()).call()) {
+    try (Git git =
+        Git.cloneRepository().setURI(bare.toUri().toString()).setDirectory(clone.toFile()).call()) {
       assertTrue(Files.isDirectory(clone.resolve(".git")));
     }
     try (GitHistoryReader reader = GitHistoryReader.open(clone, REPO)) {
-      assertEquals(Optional.empty(), reader.originRepository(), "cloned from a path, not from GitHub");
-      reader.repository().getConfig().setString("remote", "origin", "url", "https://github.com/acme/trainer.git");
+      assertEquals(
+          Optional.empty(), reader.originRepository(), "cloned from a path, not from GitHub");
+      reader
+          .repository()
+          .getConfig()
+          .setString("remote", "origin", "url", "https://github.com/acme/trainer.git");
       assertEquals(Optional.of("acme/trainer"), reader.originRepository());
-      reader.repository().getConfig().setString("remote", "origin", "url", "git@github.com:deepspeedai/DeepSpeed.git");
+      reader
+          .repository()
+          .getConfig()
+          .setString("remote", "origin", "url", "git@github.com:deepspeedai/DeepSpeed.git");
       assertEquals(Optional.of("deepspeedai/DeepSpeed"), reader.originRepository());
       List<MergedChange> changes = readAll(reader, Optional.empty(), Optional.empty());
-      assertEquals(readAll().stream().map(MergedChange::sha).toList(), changes.stream().map(MergedChange::sha).toList());
+      assertEquals(
+          readAll().stream().map(MergedChange::sha).toList(),
+          changes.stream().map(MergedChange::sha).toList());
     }
   }
 
   @Test
   void refusesAPathThatIsNotAGitRepository() throws IOException {
     Path empty = Files.createDirectories(tmp.resolve("empty"));
-    assertThrows(GitHistoryReader.NotARepositoryException.class, () -> GitHistoryReader.open(empty, REPO));
-    Path file = Files.writeString(tmp.resolve("file.txt"), "x");
-    assertThrows(GitHistoryReader.NotARepositoryException.class, () -> GitHistoryReader.open(file, REPO));
     assertThrows(
-        GitHistoryReader.NotARepositoryException.class, () -> GitHistoryReader.open(tmp.resolve("missing"), REPO));
+        GitHistoryReader.NotARepositoryException.class, () -> GitHistoryReader.open(empty, REPO));
+    Path file = Files.writeString(tmp.resolve("file.txt"), "x");
+    assertThrows(
+        GitHistoryReader.NotARepositoryException.class, () -> GitHistoryReader.open(file, REPO));
+    assertThrows(
+        GitHistoryReader.NotARepositoryException.class,
+        () -> GitHistoryReader.open(tmp.resolve("missing"), REPO));
   }
 
   private static int[] numstat(byte[] a, byte[] b) {
     int[] counts = new int[2];
     for (org.eclipse.jgit.diff.Edit e :
-        org.eclipse.jgit.diff.DiffAlgorithm.getAlgorithm(org.eclipse.jgit.diff.DiffAlgorithm.SupportedAlgorithm.HISTOGRAM)
-            .diff(org.eclipse.jgit.diff.RawTextComparator.DEFAULT, new org.eclipse.jgit.diff.RawText(a), new org.eclipse.jgit.diff.RawText(b))) {
+        org.eclipse.jgit.diff.DiffAlgorithm.getAlgorithm(
+                org.eclipse.jgit.diff.DiffAlgorithm.SupportedAlgorithm.HISTOGRAM)
+            .diff(
+                org.eclipse.jgit.diff.RawTextComparator.DEFAULT,
+                new org.eclipse.jgit.diff.RawText(a),
+                new org.eclipse.jgit.diff.RawText(b))) {
       counts[0] += e.getLengthB();
       counts[1] += e.getLengthA();
     }
@@ -299,8 +347,12 @@ class GitHistoryReaderTest {
         int at = b.isEmpty() ? 0 : random.nextInt(b.size() + 1);
         switch (random.nextInt(3)) {
           case 0 -> b.add(at, "new" + random.nextInt(3));
-          case 1 -> { if (at < b.size()) b.remove(at); }
-          default -> { if (at < b.size()) b.set(at, b.get(at) + "x"); }
+          case 1 -> {
+            if (at < b.size()) b.remove(at);
+          }
+          default -> {
+            if (at < b.size()) b.set(at, b.get(at) + "x");
+          }
         }
       }
       String ta = String.join("\n", a) + (random.nextBoolean() && !a.isEmpty() ? "\n" : "");

@@ -3,8 +3,8 @@ package dev.faultline.jobs.stats.detect;
 import dev.faultline.schemas.taxonomy.Dimension;
 
 /**
- * Keys of the alert detector's counts within one framework: a category of a dimension ({@code SYMPTOM|HANG}) or a
- * category paired with a stage ({@code SYMPTOM|HANG|COMMUNICATION}).
+ * Keys of the alert detector's counts within one framework: a category of a dimension ({@code
+ * SYMPTOM|HANG}) or a category paired with a stage ({@code SYMPTOM|HANG|COMMUNICATION}).
  */
 public final class AlertKeys {
   private AlertKeys() {}

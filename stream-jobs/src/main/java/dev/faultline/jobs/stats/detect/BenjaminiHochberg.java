@@ -4,15 +4,18 @@ import java.util.Arrays;
 import java.util.Comparator;
 
 /**
- * Benjamini-Hochberg adjusted p-values: reject every hypothesis whose adjusted p-value is at most q and the expected
- * share of false discoveries among the rejections is at most q (for independent or positively dependent tests, as
- * counts of one framework's categories are). When every hypothesis is null, that is also the chance of any false
- * alarm at all in the family.
+ * Benjamini-Hochberg adjusted p-values: reject every hypothesis whose adjusted p-value is at most q
+ * and the expected share of false discoveries among the rejections is at most q (for independent or
+ * positively dependent tests, as counts of one framework's categories are). When every hypothesis
+ * is null, that is also the chance of any false alarm at all in the family.
  */
 public final class BenjaminiHochberg {
   private BenjaminiHochberg() {}
 
-  /** Adjusted p-values, in the order of {@code p}: {@code min over j ≥ rank of m p(j) / j}, at most 1. */
+  /**
+   * Adjusted p-values, in the order of {@code p}: {@code min over j ≥ rank of m p(j) / j}, at most
+   * 1.
+   */
   public static double[] adjust(double[] p) {
     int m = p.length;
     Integer[] order = new Integer[m];

@@ -4,15 +4,16 @@ import dev.faultline.jobs.stats.domain.PoissonTail;
 import org.apache.commons.math3.special.Beta;
 
 /**
- * Upper tails of the count models the alerts test against: Poisson, and negative binomial (a Poisson whose rate
- * varies from week to week as a gamma with squared coefficient of variation {@code theta}: variance {@code mean +
- * theta * mean^2}).
+ * Upper tails of the count models the alerts test against: Poisson, and negative binomial (a
+ * Poisson whose rate varies from week to week as a gamma with squared coefficient of variation
+ * {@code theta}: variance {@code mean + theta * mean^2}).
  */
 public final class CountTails {
   private CountTails() {}
 
   /**
-   * P(X ≥ k) for X negative binomial with the given mean and dispersion; Poisson when {@code theta} is 0. 1 for k ≤ 0.
+   * P(X ≥ k) for X negative binomial with the given mean and dispersion; Poisson when {@code theta}
+   * is 0. 1 for k ≤ 0.
    *
    * @param theta over-dispersion, 0 or more (0 = Poisson)
    */

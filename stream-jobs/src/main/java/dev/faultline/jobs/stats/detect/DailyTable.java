@@ -5,12 +5,14 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Daily counts of one framework per key over a range of days, with window sums in constant time. Keys are {@link
- * AlertKeys} strings. Days are epoch days (UTC). Built once per scan from the detector's state; never modified after.
+ * Daily counts of one framework per key over a range of days, with window sums in constant time.
+ * Keys are {@link AlertKeys} strings. Days are epoch days (UTC). Built once per scan from the
+ * detector's state; never modified after.
  */
 public final class DailyTable {
   private final long firstDay;
   private final int days;
+
   /** Key to prefix sums: {@code prefix[i]} = count of days [firstDay, firstDay + i). */
   private final Map<String, long[]> prefix = new HashMap<>();
 

@@ -12,20 +12,22 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * What one issue contributes to the counts, as a function of the set of its classified records (not of their
- * arrival order), and the deltas that move the counts from one history to the next.
+ * What one issue contributes to the counts, as a function of the set of its classified records (not
+ * of their arrival order), and the deltas that move the counts from one history to the next.
  *
- * <p>Rules. The newest record (by {@code updatedAt}) gives the issue's current framework, release and category per
- * dimension. The issue counts once per dimension, in its current category, at the event time it entered that
- * category: the {@code updatedAt} of the first record of the trailing run of records with that category, or the
- * issue's {@code createdAt} when the run goes back to its first record. A re-classification therefore retracts the
- * old entry at the time it was made and adds the new one at the change's {@code updatedAt}: counts never hold an
- * issue twice and never go negative. A deleted issue contributes nothing. Records with an equal {@code updatedAt}
- * replace each other (a replay with a new classifier version wins by arriving later).
+ * <p>Rules. The newest record (by {@code updatedAt}) gives the issue's current framework, release
+ * and category per dimension. The issue counts once per dimension, in its current category, at the
+ * event time it entered that category: the {@code updatedAt} of the first record of the trailing
+ * run of records with that category, or the issue's {@code createdAt} when the run goes back to its
+ * first record. A re-classification therefore retracts the old entry at the time it was made and
+ * adds the new one at the change's {@code updatedAt}: counts never hold an issue twice and never go
+ * negative. A deleted issue contributes nothing. Records with an equal {@code updatedAt} replace
+ * each other (a replay with a new classifier version wins by arriving later).
  */
 public final class IssueContributions {
   /** Dimensions whose categories are paired with the stage for the new-combination detector. */
-  public static final List<Dimension> COMBINED_WITH_STAGE = List.of(Dimension.SYMPTOM, Dimension.ROOT_CAUSE, Dimension.FIX_PATTERN);
+  public static final List<Dimension> COMBINED_WITH_STAGE =
+      List.of(Dimension.SYMPTOM, Dimension.ROOT_CAUSE, Dimension.FIX_PATTERN);
 
   /** Most records kept per issue; beyond, records that start no category run are dropped first. */
   public static final int MAX_RECORDS = 128;
@@ -36,18 +38,24 @@ public final class IssueContributions {
   public record Entry(String framework, Dimension dimension, String category, long time) {}
 
   /** One counted release entry; {@code since} is the issue's creation. */
-  public record ReleaseEntry(String framework, String release, Dimension dimension, String category, long since) {}
+  public record ReleaseEntry(
+      String framework, String release, Dimension dimension, String category, long since) {}
 
   /** The outcome of folding one record into an issue's history. */
   public record Change(
-      ClassifiedEvent[] history, List<ContributionDelta> deltas, List<ReleaseDelta> releaseDeltas, List<ComboObservation> combinations) {
+      ClassifiedEvent[] history,
+      List<ContributionDelta> deltas,
+      List<ReleaseDelta> releaseDeltas,
+      List<ComboObservation> combinations) {
     /** Whether the record changed the history at all (false for duplicates and redeliveries). */
     public boolean historyChanged(ClassifiedEvent[] before) {
       return history != before;
     }
   }
 
-  /** Folds {@code record} into {@code history} (sorted by updatedAt; may be null for a new issue). */
+  /**
+   * Folds {@code record} into {@code history} (sorted by updatedAt; may be null for a new issue).
+   */
   public static Change fold(ClassifiedEvent[] history, ClassifiedEvent record) {
     ClassifiedEvent[] before = history == null ? new ClassifiedEvent[0] : history;
     ClassifiedEvent[] after = insert(before, record);
@@ -60,12 +68,14 @@ public final class IssueContributions {
     String id = record.id;
     for (Entry e : old) {
       if (!now.contains(e)) {
-        deltas.add(new ContributionDelta(e.framework(), e.dimension(), e.category(), e.time(), -1, id));
+        deltas.add(
+            new ContributionDelta(e.framework(), e.dimension(), e.category(), e.time(), -1, id));
       }
     }
     for (Entry e : now) {
       if (!old.contains(e)) {
-        deltas.add(new ContributionDelta(e.framework(), e.dimension(), e.category(), e.time(), +1, id));
+        deltas.add(
+            new ContributionDelta(e.framework(), e.dimension(), e.category(), e.time(), +1, id));
       }
     }
     Set<ReleaseEntry> oldReleases = releaseContributions(before);
@@ -73,18 +83,25 @@ public final class IssueContributions {
     List<ReleaseDelta> releaseDeltas = new ArrayList<>();
     for (ReleaseEntry e : oldReleases) {
       if (!nowReleases.contains(e)) {
-        releaseDeltas.add(new ReleaseDelta(e.framework(), e.release(), e.dimension(), e.category(), -1, e.since()));
+        releaseDeltas.add(
+            new ReleaseDelta(
+                e.framework(), e.release(), e.dimension(), e.category(), -1, e.since()));
       }
     }
     for (ReleaseEntry e : nowReleases) {
       if (!oldReleases.contains(e)) {
-        releaseDeltas.add(new ReleaseDelta(e.framework(), e.release(), e.dimension(), e.category(), +1, e.since()));
+        releaseDeltas.add(
+            new ReleaseDelta(
+                e.framework(), e.release(), e.dimension(), e.category(), +1, e.since()));
       }
     }
     return new Change(after, deltas, releaseDeltas, newCombinations(old, now, id));
   }
 
-  /** Entries of a history sorted by updatedAt: one per counted dimension in {@link StatDimensions#COUNTED} order, none for an empty or deleted issue. */
+  /**
+   * Entries of a history sorted by updatedAt: one per counted dimension in {@link
+   * StatDimensions#COUNTED} order, none for an empty or deleted issue.
+   */
   public static List<Entry> contributions(ClassifiedEvent[] sorted) {
     if (sorted.length == 0) {
       return List.of();
@@ -110,7 +127,9 @@ public final class IssueContributions {
     return entries;
   }
 
-  /** Release entries: one per dimension for the release the newest record reports, none without one. */
+  /**
+   * Release entries: one per dimension for the release the newest record reports, none without one.
+   */
   public static Set<ReleaseEntry> releaseContributions(ClassifiedEvent[] sorted) {
     if (sorted.length == 0) {
       return Set.of();
@@ -125,7 +144,9 @@ public final class IssueContributions {
     }
     Set<ReleaseEntry> entries = new LinkedHashSet<>();
     for (Dimension dim : StatDimensions.COUNTED) {
-      entries.add(new ReleaseEntry(newest.framework, newest.frameworkVersion, dim, newest.category(dim), createdAt));
+      entries.add(
+          new ReleaseEntry(
+              newest.framework, newest.frameworkVersion, dim, newest.category(dim), createdAt));
     }
     return entries;
   }
@@ -142,18 +163,28 @@ public final class IssueContributions {
       Entry e = now.get(StatDimensions.indexOf(d));
       Entry o = old.isEmpty() ? null : old.get(StatDimensions.indexOf(d));
       boolean samePair =
-          o != null && oldStage != null && o.category().equals(e.category()) && oldStage.category().equals(stage.category())
+          o != null
+              && oldStage != null
+              && o.category().equals(e.category())
+              && oldStage.category().equals(stage.category())
               && o.framework().equals(e.framework());
       if (!samePair) {
-        out.add(new ComboObservation(e.framework(), d, e.category(), stage.category(), Math.max(e.time(), stage.time()), issueId));
+        out.add(
+            new ComboObservation(
+                e.framework(),
+                d,
+                e.category(),
+                stage.category(),
+                Math.max(e.time(), stage.time()),
+                issueId));
       }
     }
     return out;
   }
 
   /**
-   * The history with {@code record} in its place by updatedAt; the same array when the record is already there
-   * (a redelivery), so callers can skip the state write.
+   * The history with {@code record} in its place by updatedAt; the same array when the record is
+   * already there (a redelivery), so callers can skip the state write.
    */
   static ClassifiedEvent[] insert(ClassifiedEvent[] sorted, ClassifiedEvent record) {
     int lo = 0;
@@ -182,8 +213,8 @@ public final class IssueContributions {
   }
 
   /**
-   * Drops one record to stay within {@link #MAX_RECORDS}: one that starts no run (same content as its predecessor,
-   * so the contributions do not change), else the second oldest.
+   * Drops one record to stay within {@link #MAX_RECORDS}: one that starts no run (same content as
+   * its predecessor, so the contributions do not change), else the second oldest.
    */
   private static ClassifiedEvent[] compact(ClassifiedEvent[] sorted) {
     int drop = 1;

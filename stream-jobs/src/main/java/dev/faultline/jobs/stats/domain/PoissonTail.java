@@ -1,6 +1,9 @@
 package dev.faultline.jobs.stats.domain;
 
-/** Upper tail of the Poisson distribution, computed in log space so large counts neither overflow nor underflow. */
+/**
+ * Upper tail of the Poisson distribution, computed in log space so large counts neither overflow
+ * nor underflow.
+ */
 public final class PoissonTail {
   private PoissonTail() {}
 
@@ -12,7 +15,8 @@ public final class PoissonTail {
     if (k <= 0) {
       return 1.0;
     }
-    // P(X >= k) = 1 - P(X <= k-1). Past the mean, sum the upper terms directly (they shrink fast and keep precision
+    // P(X >= k) = 1 - P(X <= k-1). Past the mean, sum the upper terms directly (they shrink fast
+    // and keep precision
     // for tiny tails); below it, 1 - CDF is accurate.
     if (k > lambda) {
       double logTerm = k * Math.log(lambda) - lambda - logFactorial(k);
@@ -49,6 +53,10 @@ public final class PoissonTail {
     }
     // Stirling with the first correction terms: exact to double precision at n ≥ 256.
     double x = n;
-    return x * Math.log(x) - x + 0.5 * Math.log(2 * Math.PI * x) + 1 / (12 * x) - 1 / (360 * x * x * x);
+    return x * Math.log(x)
+        - x
+        + 0.5 * Math.log(2 * Math.PI * x)
+        + 1 / (12 * x)
+        - 1 / (360 * x * x * x);
   }
 }

@@ -5,7 +5,10 @@ import dev.faultline.schemas.taxonomy.Dimension;
 import java.util.Arrays;
 import java.util.List;
 
-/** The dimensions the statistics count over: every {@link Dimension} but the kind, in declaration order. */
+/**
+ * The dimensions the statistics count over: every {@link Dimension} but the kind, in declaration
+ * order.
+ */
 public final class StatDimensions {
   /** The counted dimensions; an issue contributes one entry per dimension, in this order. */
   public static final List<Dimension> COUNTED =
@@ -28,8 +31,8 @@ public final class StatDimensions {
   }
 
   /**
-   * Number of categories of the taxonomy in this dimension that the detectors alert on (not {@code UNKNOWN},
-   * {@code NONE}, {@code UNREPORTED} or {@code OTHER}).
+   * Number of categories of the taxonomy in this dimension that the detectors alert on (not {@code
+   * UNKNOWN}, {@code NONE}, {@code UNREPORTED} or {@code OTHER}).
    */
   public static int informativeCategories(Dimension d) {
     if (d == Dimension.DISTRIBUTED_SPECIFIC) {

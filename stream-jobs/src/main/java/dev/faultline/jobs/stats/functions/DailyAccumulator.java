@@ -2,7 +2,10 @@ package dev.faultline.jobs.stats.functions;
 
 import java.util.Arrays;
 
-/** Net count of one key in one daily bucket, and a few issues that entered it (retracted ones removed). */
+/**
+ * Net count of one key in one daily bucket, and a few issues that entered it (retracted ones
+ * removed).
+ */
 public class DailyAccumulator {
   public static final int MAX_EXAMPLES = 5;
 

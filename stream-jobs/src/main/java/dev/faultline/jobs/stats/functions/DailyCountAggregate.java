@@ -5,7 +5,8 @@ import java.util.List;
 import org.apache.flink.api.common.functions.AggregateFunction;
 
 /** Sums the deltas of one key in one daily bucket. */
-public final class DailyCountAggregate implements AggregateFunction<ContributionDelta, DailyAccumulator, DailyAccumulator> {
+public final class DailyCountAggregate
+    implements AggregateFunction<ContributionDelta, DailyAccumulator, DailyAccumulator> {
   @Override
   public DailyAccumulator createAccumulator() {
     return new DailyAccumulator();

@@ -31,29 +31,32 @@ import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
 
 /**
- * Keyed by framework: the emerging-category alerts ({@link AlertModel}: SURGE, SURGE after a release,
- * NEW_COMBINATION), a thin adapter around the pure model. Keeps the framework's daily counts per category, per
- * category × stage pair and per reported release, and tests the whole family of the framework at each day end whose
- * window holds data, when the watermark passes it.
+ * Keyed by framework: the emerging-category alerts ({@link AlertModel}: SURGE, SURGE after a
+ * release, NEW_COMBINATION), a thin adapter around the pure model. Keeps the framework's daily
+ * counts per category, per category × stage pair and per reported release, and tests the whole
+ * family of the framework at each day end whose window holds data, when the watermark passes it.
  *
- * <p><b>Revisions.</b> A test reads the counts of the {@link AlertModel#lookbackDays()} before its end. A change to a
- * day whose later ends were already tested (late data, a re-classification, a backfill) marks those ends for one
- * re-test at the next watermark (coalesced). An episode is a run of alerting ends of one key with less than a window
- * between consecutive ones; its alert carries the figures of its first end, under an id naming that end's window. After every (re-)test the episodes
- * around the re-tested ends are recomputed and compared with the alerts in force: new or changed ones are emitted,
- * ones that no longer exist are emitted with {@code withdrawn = true}. The alerts in force are therefore a function of
- * the counts alone, whatever the arrival order; in order, each episode is emitted once. Release comparisons are one
- * test each, under an id naming the release.
+ * <p><b>Revisions.</b> A test reads the counts of the {@link AlertModel#lookbackDays()} before its
+ * end. A change to a day whose later ends were already tested (late data, a re-classification, a
+ * backfill) marks those ends for one re-test at the next watermark (coalesced). An episode is a run
+ * of alerting ends of one key with less than a window between consecutive ones; its alert carries
+ * the figures of its first end, under an id naming that end's window. After every (re-)test the
+ * episodes around the re-tested ends are recomputed and compared with the alerts in force: new or
+ * changed ones are emitted, ones that no longer exist are emitted with {@code withdrawn = true}.
+ * The alerts in force are therefore a function of the counts alone, whatever the arrival order; in
+ * order, each episode is emitted once. Release comparisons are one test each, under an id naming
+ * the release.
  *
- * <p><b>State.</b> Daily counts and example issues, releases' daily report counts, the framework's first day, the
- * pending re-test range, the alerting ends and the alerts in force; all of it older than the retention (in event
- * time, before the newest day end tested) is dropped. Timers: one per day
- * end within the longest window after a day with data (and at each release's comparison end); all fire as the watermark
- * passes.
+ * <p><b>State.</b> Daily counts and example issues, releases' daily report counts, the framework's
+ * first day, the pending re-test range, the alerting ends and the alerts in force; all of it older
+ * than the retention (in event time, before the newest day end tested) is dropped. Timers: one per
+ * day end within the longest window after a day with data (and at each release's comparison end);
+ * all fire as the watermark passes.
  */
 public final class EmergenceDetector extends KeyedProcessFunction<String, AlertCount, StatAlert> {
   private static final long DAY = Duration.ofDays(1).toMillis();
   private static final int MAX_EXAMPLES = DailyAccumulator.MAX_EXAMPLES;
+
   /** Name of the daily-count state (day to key to count). */
   public static final String DAY_COUNTS = "alert-day-counts";
 
@@ -70,8 +73,8 @@ public final class EmergenceDetector extends KeyedProcessFunction<String, AlertC
   private transient MapState<String, StatAlert> inForce;
 
   /**
-   * @param retention how much event-time history is kept before the newest tested day end (at least the model's
-   *     look-back); records for older days are ignored
+   * @param retention how much event-time history is kept before the newest tested day end (at least
+   *     the model's look-back); records for older days are ignored
    */
   public EmergenceDetector(AlertModel model, Duration retention) {
     this.model = model;
@@ -80,23 +83,44 @@ public final class EmergenceDetector extends KeyedProcessFunction<String, AlertC
 
   @Override
   public void open(OpenContext openContext) {
-    // No state TTL here: Flink's TTL copies a map value on every access, and history is bounded in event time instead
+    // No state TTL here: Flink's TTL copies a map value on every access, and history is bounded in
+    // event time instead
     // (see cleanUp), which also keeps what a re-test reads independent of when records arrived.
     TypeInformation<StatAlert> alert = TypeInformation.of(StatAlert.class);
-    counts = getRuntimeContext().getMapState(new MapStateDescriptor<>(DAY_COUNTS, Types.LONG, Types.MAP(Types.STRING, Types.INT)));
-    examples = getRuntimeContext().getMapState(new MapStateDescriptor<>("alert-day-examples", Types.LONG, Types.MAP(Types.STRING, Types.STRING)));
-    releases = getRuntimeContext().getMapState(new MapStateDescriptor<>("release-reports", Types.STRING, Types.INT));
-    firstDay = getRuntimeContext().getState(new ValueStateDescriptor<>("framework-first-day", Types.LONG));
-    cleanedTo = getRuntimeContext().getState(new ValueStateDescriptor<>("history-cleaned-to", Types.LONG));
-    pendingFrom = getRuntimeContext().getState(new ValueStateDescriptor<>("retest-from", Types.LONG));
+    counts =
+        getRuntimeContext()
+            .getMapState(
+                new MapStateDescriptor<>(
+                    DAY_COUNTS, Types.LONG, Types.MAP(Types.STRING, Types.INT)));
+    examples =
+        getRuntimeContext()
+            .getMapState(
+                new MapStateDescriptor<>(
+                    "alert-day-examples", Types.LONG, Types.MAP(Types.STRING, Types.STRING)));
+    releases =
+        getRuntimeContext()
+            .getMapState(new MapStateDescriptor<>("release-reports", Types.STRING, Types.INT));
+    firstDay =
+        getRuntimeContext().getState(new ValueStateDescriptor<>("framework-first-day", Types.LONG));
+    cleanedTo =
+        getRuntimeContext().getState(new ValueStateDescriptor<>("history-cleaned-to", Types.LONG));
+    pendingFrom =
+        getRuntimeContext().getState(new ValueStateDescriptor<>("retest-from", Types.LONG));
     pendingTo = getRuntimeContext().getState(new ValueStateDescriptor<>("retest-to", Types.LONG));
-    alerting = getRuntimeContext().getMapState(new MapStateDescriptor<>("alerting-ends", Types.LONG, Types.MAP(Types.STRING, alert)));
-    inForce = getRuntimeContext().getMapState(new MapStateDescriptor<>("alerts-in-force", Types.STRING, alert));
+    alerting =
+        getRuntimeContext()
+            .getMapState(
+                new MapStateDescriptor<>(
+                    "alerting-ends", Types.LONG, Types.MAP(Types.STRING, alert)));
+    inForce =
+        getRuntimeContext()
+            .getMapState(new MapStateDescriptor<>("alerts-in-force", Types.STRING, alert));
   }
 
   /**
-   * Forgets the days, alerting ends, release reports and alerts in force older than the retention before {@code
-   * endDay}: records for those days no longer count (as with the counts' state TTL, but in event time).
+   * Forgets the days, alerting ends, release reports and alerts in force older than the retention
+   * before {@code endDay}: records for those days no longer count (as with the counts' state TTL,
+   * but in event time).
    */
   private void cleanUp(long endDay) throws Exception {
     long horizon = endDay - retentionDays;
@@ -177,7 +201,8 @@ public final class EmergenceDetector extends KeyedProcessFunction<String, AlertC
     if (first == null || day < first) {
       firstDay.update(day);
       if (first != null) {
-        // every end whose history the old first day clipped, or that was still in the warm-up, tests anew
+        // every end whose history the old first day clipped, or that was still in the warm-up,
+        // tests anew
         markPending(day + 1, first + model.lookbackDays() + model.warmupDays());
       }
     }
@@ -192,7 +217,11 @@ public final class EmergenceDetector extends KeyedProcessFunction<String, AlertC
     }
     if (pendingFrom.value() != null) {
       if (watermark == Long.MAX_VALUE) {
-        retest(ctx.getCurrentKey(), new TreeSet<>(), watermark, out); // after the final watermark no timer fires again
+        retest(
+            ctx.getCurrentKey(),
+            new TreeSet<>(),
+            watermark,
+            out); // after the final watermark no timer fires again
       } else {
         ctx.timerService().registerEventTimeTimer(watermark + 1);
       }
@@ -213,7 +242,8 @@ public final class EmergenceDetector extends KeyedProcessFunction<String, AlertC
   }
 
   @Override
-  public void onTimer(long timestamp, OnTimerContext ctx, Collector<StatAlert> out) throws Exception {
+  public void onTimer(long timestamp, OnTimerContext ctx, Collector<StatAlert> out)
+      throws Exception {
     TreeSet<Long> ends = new TreeSet<>();
     if (Math.floorMod(timestamp + 1, DAY) == 0) {
       ends.add((timestamp + 1) / DAY);
@@ -222,9 +252,15 @@ public final class EmergenceDetector extends KeyedProcessFunction<String, AlertC
     retest(ctx.getCurrentKey(), ends, ctx.timerService().currentWatermark(), out);
   }
 
-  /** Tests {@code ends} and the pending ends the watermark has passed, then brings the alerts in force up to date. */
-  private void retest(String framework, TreeSet<Long> ends, long watermark, Collector<StatAlert> out) throws Exception {
-    long lastClosed = watermark == Long.MAX_VALUE ? Long.MAX_VALUE / DAY : Math.floorDiv(watermark + 1, DAY);
+  /**
+   * Tests {@code ends} and the pending ends the watermark has passed, then brings the alerts in
+   * force up to date.
+   */
+  private void retest(
+      String framework, TreeSet<Long> ends, long watermark, Collector<StatAlert> out)
+      throws Exception {
+    long lastClosed =
+        watermark == Long.MAX_VALUE ? Long.MAX_VALUE / DAY : Math.floorDiv(watermark + 1, DAY);
     Long pf = pendingFrom.value();
     if (pf != null) {
       long pt = Math.min(pendingTo.value(), lastClosed);
@@ -298,7 +334,10 @@ public final class EmergenceDetector extends KeyedProcessFunction<String, AlertC
     reconcile(touched, lo, hi, releaseAlerts, releaseTested, out);
   }
 
-  /** The first day each reported release was seen (days with a positive net count of reports), by comparison end. */
+  /**
+   * The first day each reported release was seen (days with a positive net count of reports), by
+   * comparison end.
+   */
   private Map<Long, List<AlertModel.ReleaseMark>> releaseMarksByEnd() throws Exception {
     Map<String, Long> firstSeen = new TreeMap<>();
     for (Map.Entry<String, Integer> e : releases.entries()) {
@@ -306,25 +345,36 @@ public final class EmergenceDetector extends KeyedProcessFunction<String, AlertC
         continue;
       }
       int at = e.getKey().lastIndexOf('@');
-      firstSeen.merge(e.getKey().substring(0, at), Long.parseLong(e.getKey().substring(at + 1)), Math::min);
+      firstSeen.merge(
+          e.getKey().substring(0, at), Long.parseLong(e.getKey().substring(at + 1)), Math::min);
     }
     Map<Long, List<AlertModel.ReleaseMark>> byEnd = new HashMap<>();
-    firstSeen.forEach((version, day) ->
-        byEnd.computeIfAbsent(day + model.releaseAfterDays(), k -> new ArrayList<>()).add(new AlertModel.ReleaseMark(version, day)));
+    firstSeen.forEach(
+        (version, day) ->
+            byEnd
+                .computeIfAbsent(day + model.releaseAfterDays(), k -> new ArrayList<>())
+                .add(new AlertModel.ReleaseMark(version, day)));
     return byEnd;
   }
 
   /**
-   * Recomputes the episodes of the touched keys around [lo, hi] and the release alerts of the re-tested ends, and
-   * emits what differs from the alerts in force.
+   * Recomputes the episodes of the touched keys around [lo, hi] and the release alerts of the
+   * re-tested ends, and emits what differs from the alerts in force.
    */
-  private void reconcile(Set<String> touched, long lo, long hi, List<StatAlert> releaseAlerts, Set<Long> releaseTested,
-      Collector<StatAlert> out) throws Exception {
+  private void reconcile(
+      Set<String> touched,
+      long lo,
+      long hi,
+      List<StatAlert> releaseAlerts,
+      Set<Long> releaseTested,
+      Collector<StatAlert> out)
+      throws Exception {
     Map<String, StatAlert> desired = new LinkedHashMap<>();
     Map<String, long[]> ranges = new HashMap<>();
     int gap = model.windowDays();
     for (String key : new TreeSet<>(touched)) {
-      // an episode: alerting ends of the key with less than a window between them (a quiet window ends it)
+      // an episode: alerting ends of the key with less than a window between them (a quiet window
+      // ends it)
       long a = lo;
       for (long e = a - 1; e >= a - gap; e--) {
         if (alertingAt(e, key) != null) {
@@ -369,7 +419,8 @@ public final class EmergenceDetector extends KeyedProcessFunction<String, AlertC
       if (!desired.containsKey(a.id)) {
         StatAlert w = a.copy();
         w.withdrawn = true;
-        w.explanation = "Withdrawn: with later records this window is no longer unusual. " + a.explanation;
+        w.explanation =
+            "Withdrawn: with later records this window is no longer unusual. " + a.explanation;
         inForce.remove(a.id);
         out.collect(w);
       }
@@ -393,10 +444,15 @@ public final class EmergenceDetector extends KeyedProcessFunction<String, AlertC
   }
 
   private static String keyOf(StatAlert a) {
-    return a.stage == null ? AlertKeys.category(a.dimension, a.category) : AlertKeys.pair(a.dimension, a.category, a.stage);
+    return a.stage == null
+        ? AlertKeys.category(a.dimension, a.category)
+        : AlertKeys.pair(a.dimension, a.category, a.stage);
   }
 
-  /** The episode's id: names the window of its first end (or the release), so every replay writes the same id. */
+  /**
+   * The episode's id: names the window of its first end (or the release), so every replay writes
+   * the same id.
+   */
   static String idOf(StatAlert a) {
     String dim = a.dimension.key();
     if (a.release != null) {
@@ -427,9 +483,16 @@ public final class EmergenceDetector extends KeyedProcessFunction<String, AlertC
     a.adjustedPValue = f.adjustedPValue();
     a.score = f.score();
     a.raisedAt = a.windowEnd;
-    a.test = String.format(Locale.ROOT, "%s; Benjamini-Hochberg over %d tests, q = %s",
-        f.dispersion() > 0 ? String.format(Locale.ROOT, "negative-binomial tail (dispersion %.2f)", f.dispersion()) : "Poisson tail",
-        f.familySize(), model.fdr());
+    a.test =
+        String.format(
+            Locale.ROOT,
+            "%s; Benjamini-Hochberg over %d tests, q = %s",
+            f.dispersion() > 0
+                ? String.format(
+                    Locale.ROOT, "negative-binomial tail (dispersion %.2f)", f.dispersion())
+                : "Poisson tail",
+            f.familySize(),
+            model.fdr());
     a.exampleIssueIds = examplesOf(f.key(), f.windowStartDay(), f.windowEndDay());
     a.explanation = Explanations.finding(framework, f, model.fdr(), a.exampleIssueIds);
     return a;

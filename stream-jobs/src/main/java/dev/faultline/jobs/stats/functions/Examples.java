@@ -10,7 +10,10 @@ import java.util.Set;
 final class Examples {
   private Examples() {}
 
-  /** {@code examples} with {@code issueId} added (positive delta, room left) or removed (negative delta). */
+  /**
+   * {@code examples} with {@code issueId} added (positive delta, room left) or removed (negative
+   * delta).
+   */
   static String[] apply(String[] examples, int delta, String issueId) {
     boolean present = Arrays.asList(examples).contains(issueId);
     if (delta > 0 && !present && examples.length < DailyAccumulator.MAX_EXAMPLES) {

@@ -17,13 +17,17 @@ import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
 
 /**
- * Keyed by issue id: keeps the issue's classified records and emits the count deltas each new record causes
- * ({@link IssueContributions}); release deltas and category × stage observations go to side outputs. The history
- * lives under a TTL (refreshed on every write), so issues that stop changing are eventually forgotten. No timers.
+ * Keyed by issue id: keeps the issue's classified records and emits the count deltas each new
+ * record causes ({@link IssueContributions}); release deltas and category × stage observations go
+ * to side outputs. The history lives under a TTL (refreshed on every write), so issues that stop
+ * changing are eventually forgotten. No timers.
  */
-public final class IssueContributionFunction extends KeyedProcessFunction<String, ClassifiedEvent, ContributionDelta> {
-  public static final OutputTag<ReleaseDelta> RELEASE_DELTAS = new OutputTag<>("release-deltas", TypeInformation.of(ReleaseDelta.class));
-  public static final OutputTag<ComboObservation> COMBINATIONS = new OutputTag<>("combinations", TypeInformation.of(ComboObservation.class));
+public final class IssueContributionFunction
+    extends KeyedProcessFunction<String, ClassifiedEvent, ContributionDelta> {
+  public static final OutputTag<ReleaseDelta> RELEASE_DELTAS =
+      new OutputTag<>("release-deltas", TypeInformation.of(ReleaseDelta.class));
+  public static final OutputTag<ComboObservation> COMBINATIONS =
+      new OutputTag<>("combinations", TypeInformation.of(ComboObservation.class));
 
   private final Duration stateTtl;
   private transient ValueState<ClassifiedEvent[]> history;
@@ -35,13 +39,18 @@ public final class IssueContributionFunction extends KeyedProcessFunction<String
   @Override
   public void open(OpenContext openContext) {
     ValueStateDescriptor<ClassifiedEvent[]> d =
-        new ValueStateDescriptor<>("history", Types.OBJECT_ARRAY(TypeInformation.of(ClassifiedEvent.class)));
-    d.enableTimeToLive(StateTtlConfig.newBuilder(stateTtl).setUpdateType(StateTtlConfig.UpdateType.OnCreateAndWrite).build());
+        new ValueStateDescriptor<>(
+            "history", Types.OBJECT_ARRAY(TypeInformation.of(ClassifiedEvent.class)));
+    d.enableTimeToLive(
+        StateTtlConfig.newBuilder(stateTtl)
+            .setUpdateType(StateTtlConfig.UpdateType.OnCreateAndWrite)
+            .build());
     history = getRuntimeContext().getState(d);
   }
 
   @Override
-  public void processElement(ClassifiedEvent event, Context ctx, Collector<ContributionDelta> out) throws Exception {
+  public void processElement(ClassifiedEvent event, Context ctx, Collector<ContributionDelta> out)
+      throws Exception {
     ClassifiedEvent[] before = history.value();
     IssueContributions.Change change = IssueContributions.fold(before, event);
     if (!change.historyChanged(before)) {

@@ -8,7 +8,10 @@ import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
 
-/** Decoded events go on, records that did not decode go to the {@link #UNDECODABLE} side output (dead letters). */
+/**
+ * Decoded events go on, records that did not decode go to the {@link #UNDECODABLE} side output
+ * (dead letters).
+ */
 public final class SplitUndecodable extends ProcessFunction<ClassifiedRecord, ClassifiedEvent> {
   public static final OutputTag<Rejected> UNDECODABLE =
       new OutputTag<>("undecodable-classified", TypeInformation.of(Rejected.class));

@@ -7,8 +7,8 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 
 /**
- * A count of issues in one category, over a rolling window or for a release. A later record with the same {@link #id}
- * replaces an earlier one.
+ * A count of issues in one category, over a rolling window or for a release. A later record with
+ * the same {@link #id} replaces an earlier one.
  */
 public class CategoryStat {
   public static final String RELEASE_WINDOW = "release";
@@ -17,8 +17,10 @@ public class CategoryStat {
   public String framework;
   public Dimension dimension;
   public String category;
+
   /** ISO-8601 window length (P7D, P30D) or {@value #RELEASE_WINDOW}. */
   public String window;
+
   public Long windowStart;
   public Long windowEnd;
   public String release;
@@ -26,9 +28,25 @@ public class CategoryStat {
 
   public CategoryStat() {}
 
-  public static CategoryStat rolling(String framework, Dimension dimension, String category, String window, long start, long end, long count) {
+  public static CategoryStat rolling(
+      String framework,
+      Dimension dimension,
+      String category,
+      String window,
+      long start,
+      long end,
+      long count) {
     CategoryStat s = new CategoryStat();
-    s.id = framework + "/" + dimension.key() + "/" + category + "/" + window + "/" + Instant.ofEpochMilli(start).atOffset(ZoneOffset.UTC).toLocalDate();
+    s.id =
+        framework
+            + "/"
+            + dimension.key()
+            + "/"
+            + category
+            + "/"
+            + window
+            + "/"
+            + Instant.ofEpochMilli(start).atOffset(ZoneOffset.UTC).toLocalDate();
     s.framework = framework;
     s.dimension = dimension;
     s.category = category;
@@ -39,9 +57,11 @@ public class CategoryStat {
     return s;
   }
 
-  public static CategoryStat ofRelease(String framework, String release, Dimension dimension, String category, long count) {
+  public static CategoryStat ofRelease(
+      String framework, String release, Dimension dimension, String category, long count) {
     CategoryStat s = new CategoryStat();
-    s.id = framework + "/" + dimension.key() + "/" + category + "/" + RELEASE_WINDOW + "/" + release;
+    s.id =
+        framework + "/" + dimension.key() + "/" + category + "/" + RELEASE_WINDOW + "/" + release;
     s.framework = framework;
     s.dimension = dimension;
     s.category = category;
@@ -52,7 +72,8 @@ public class CategoryStat {
   }
 
   public CategoryCountRow toRow() {
-    return new CategoryCountRow(id, framework, dimension.key(), category, window, windowStart, windowEnd, release, count);
+    return new CategoryCountRow(
+        id, framework, dimension.key(), category, window, windowStart, windowEnd, release, count);
   }
 
   public dev.faultline.schemas.CategoryStat toAvro() {

@@ -7,25 +7,32 @@ import dev.faultline.schemas.taxonomy.Dimension;
 import java.util.Objects;
 
 /**
- * An issue's classification after a change, as the statistics job carries it between operators (a Flink POJO; the
- * Avro class stops at the source). Categories are taxonomy codes, one field per {@link Dimension}.
+ * An issue's classification after a change, as the statistics job carries it between operators (a
+ * Flink POJO; the Avro class stops at the source). Categories are taxonomy codes, one field per
+ * {@link Dimension}.
  */
 public class ClassifiedEvent {
   public String id;
   public String framework;
+
   /** The framework's own version the issue reports, or null. */
   public String frameworkVersion;
+
   /** open, closed or deleted. */
   public String state;
+
   public long createdAt;
+
   /** Event time of the record. */
   public long updatedAt;
+
   public String symptom;
   public String symptomClass;
   public String rootCause;
   public String fixPattern;
   public String stage;
   public String phase;
+
   /** TRUE, FALSE or UNKNOWN. */
   public String distributedSpecific;
 
@@ -37,13 +44,15 @@ public class ClassifiedEvent {
   }
 
   /**
-   * The labels the statistics count: one below its dimension's bar (and not given by a person) counts as UNKNOWN,
-   * as the query library and the dashboard count it.
+   * The labels the statistics count: one below its dimension's bar (and not given by a person)
+   * counts as UNKNOWN, as the query library and the dashboard count it.
    */
   public static ClassifiedEvent fromAvro(ClassifiedIssue c, ConfidencePolicy policy) {
     ClassifiedEvent e = fromAvroAsIs(c);
-    java.util.Map<String, Double> conf = c.getConfidence() == null ? java.util.Map.of() : c.getConfidence();
-    java.util.List<String> human = c.getHumanGiven() == null ? java.util.List.of() : c.getHumanGiven();
+    java.util.Map<String, Double> conf =
+        c.getConfidence() == null ? java.util.Map.of() : c.getConfidence();
+    java.util.List<String> human =
+        c.getHumanGiven() == null ? java.util.List.of() : c.getHumanGiven();
     for (Dimension d : Dimension.LABELLED) {
       if (d != Dimension.KIND && !policy.passes(d, conf.get(d.key()), human.contains(d.key()))) {
         e.unknown(d);
@@ -86,7 +95,10 @@ public class ClassifiedEvent {
     }
   }
 
-  /** The category of one counted dimension ({@link dev.faultline.jobs.stats.domain.StatDimensions#COUNTED}). */
+  /**
+   * The category of one counted dimension ({@link
+   * dev.faultline.jobs.stats.domain.StatDimensions#COUNTED}).
+   */
   public String category(Dimension d) {
     return switch (d) {
       case SYMPTOM -> symptom;
@@ -121,6 +133,18 @@ public class ClassifiedEvent {
 
   @Override
   public String toString() {
-    return "ClassifiedEvent{" + id + " @" + updatedAt + " " + framework + " " + symptom + "/" + rootCause + "/" + stage + "}";
+    return "ClassifiedEvent{"
+        + id
+        + " @"
+        + updatedAt
+        + " "
+        + framework
+        + " "
+        + symptom
+        + "/"
+        + rootCause
+        + "/"
+        + stage
+        + "}";
   }
 }

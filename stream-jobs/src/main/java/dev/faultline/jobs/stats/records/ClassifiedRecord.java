@@ -3,8 +3,9 @@ package dev.faultline.jobs.stats.records;
 import dev.faultline.jobs.records.Rejected;
 
 /**
- * One record of {@code faultline.issues.classified} as the source read it: the decoded event, or, for a value that
- * does not decode, the record given up on with the reason. Exactly one of the two is set. A Flink POJO.
+ * One record of {@code faultline.issues.classified} as the source read it: the decoded event, or,
+ * for a value that does not decode, the record given up on with the reason. Exactly one of the two
+ * is set. A Flink POJO.
  */
 public class ClassifiedRecord {
   public ClassifiedEvent event;

@@ -2,7 +2,10 @@ package dev.faultline.jobs.stats.records;
 
 import dev.faultline.schemas.taxonomy.Dimension;
 
-/** An issue now pairs a category of one dimension with a stage, since {@code time}. Input of the new-combination detector. */
+/**
+ * An issue now pairs a category of one dimension with a stage, since {@code time}. Input of the
+ * new-combination detector.
+ */
 public class ComboObservation {
   public String framework;
   public Dimension dimension;
@@ -13,7 +16,13 @@ public class ComboObservation {
 
   public ComboObservation() {}
 
-  public ComboObservation(String framework, Dimension dimension, String category, String stage, long time, String issueId) {
+  public ComboObservation(
+      String framework,
+      Dimension dimension,
+      String category,
+      String stage,
+      long time,
+      String issueId) {
     this.framework = framework;
     this.dimension = dimension;
     this.category = category;

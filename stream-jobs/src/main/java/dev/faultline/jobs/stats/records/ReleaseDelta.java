@@ -3,8 +3,9 @@ package dev.faultline.jobs.stats.records;
 import dev.faultline.schemas.taxonomy.Dimension;
 
 /**
- * +1 or -1 for one issue in one category of one dimension of one framework release. Release counts are cumulative;
- * {@code time} (the issue's creation) tells the alert detector when the release was first reported.
+ * +1 or -1 for one issue in one category of one dimension of one framework release. Release counts
+ * are cumulative; {@code time} (the issue's creation) tells the alert detector when the release was
+ * first reported.
  */
 public class ReleaseDelta {
   public String framework;
@@ -12,12 +13,19 @@ public class ReleaseDelta {
   public Dimension dimension;
   public String category;
   public int delta;
+
   /** Event time the issue was opened. */
   public long time;
 
   public ReleaseDelta() {}
 
-  public ReleaseDelta(String framework, String release, Dimension dimension, String category, int delta, long time) {
+  public ReleaseDelta(
+      String framework,
+      String release,
+      Dimension dimension,
+      String category,
+      int delta,
+      long time) {
     this.framework = framework;
     this.release = release;
     this.dimension = dimension;

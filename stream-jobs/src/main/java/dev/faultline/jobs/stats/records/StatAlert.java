@@ -9,14 +9,19 @@ import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
 
-/** An emerging-category alert. The {@link #id} names the episode: the same episode always has the same id. */
+/**
+ * An emerging-category alert. The {@link #id} names the episode: the same episode always has the
+ * same id.
+ */
 public class StatAlert {
   public String id;
   public String framework;
   public Dimension dimension;
   public String category;
+
   /** The stage of a NEW_COMBINATION, else null. */
   public String stage;
+
   public AlertKind kind;
   public long windowStart;
   public long windowEnd;
@@ -26,15 +31,19 @@ public class StatAlert {
   public String explanation;
   public long raisedAt;
   public String[] exampleIssueIds = new String[0];
+
   /** A revision that takes the alert of this id back. */
   public boolean withdrawn;
+
   /** SURGE after a release: the version, else null. */
   public String release;
+
   public long baselineCount;
   public long baselineStart;
   public long baselineEnd;
   public double pValue = 1.0;
   public double adjustedPValue = 1.0;
+
   /** The test and multiplicity control, in words. */
   public String test;
 
@@ -42,8 +51,21 @@ public class StatAlert {
 
   public AlertRow toRow() {
     return new AlertRow(
-        id, framework, dimension.key(), category, stage, kind.name(), windowStart, windowEnd, count, baseline, score, explanation, raisedAt,
-        List.of(exampleIssueIds), withdrawn);
+        id,
+        framework,
+        dimension.key(),
+        category,
+        stage,
+        kind.name(),
+        windowStart,
+        windowEnd,
+        count,
+        baseline,
+        score,
+        explanation,
+        raisedAt,
+        List.of(exampleIssueIds),
+        withdrawn);
   }
 
   public Alert toAvro() {
@@ -103,12 +125,29 @@ public class StatAlert {
 
   /** Same content: a re-emission of it would change nothing. */
   public boolean sameAs(StatAlert o) {
-    return o != null && toString().equals(o.toString()) && java.util.Objects.equals(explanation, o.explanation) && kind == o.kind
-        && windowStart == o.windowStart && windowEnd == o.windowEnd && pValue == o.pValue && adjustedPValue == o.adjustedPValue;
+    return o != null
+        && toString().equals(o.toString())
+        && java.util.Objects.equals(explanation, o.explanation)
+        && kind == o.kind
+        && windowStart == o.windowStart
+        && windowEnd == o.windowEnd
+        && pValue == o.pValue
+        && adjustedPValue == o.adjustedPValue;
   }
 
   @Override
   public String toString() {
-    return "StatAlert{" + id + (withdrawn ? " WITHDRAWN" : "") + " count=" + count + " baseline=" + baseline + " score=" + score + " examples=" + Arrays.toString(exampleIssueIds) + "}";
+    return "StatAlert{"
+        + id
+        + (withdrawn ? " WITHDRAWN" : "")
+        + " count="
+        + count
+        + " baseline="
+        + baseline
+        + " score="
+        + score
+        + " examples="
+        + Arrays.toString(exampleIssueIds)
+        + "}";
   }
 }

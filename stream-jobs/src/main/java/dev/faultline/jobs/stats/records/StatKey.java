@@ -5,18 +5,20 @@ import java.util.Objects;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 
 /**
- * The key of the counting operators: one category of one dimension of one framework, and for the release counts
- * one release. A Flink POJO (public fields, no-argument constructor) so the key serialises with Flink's POJO
- * serializer; {@link #hashCode()} hashes the dimension by name, not by the enum's identity hash, so the key's hash
- * (which picks its key group) is the same in every JVM.
+ * The key of the counting operators: one category of one dimension of one framework, and for the
+ * release counts one release. A Flink POJO (public fields, no-argument constructor) so the key
+ * serialises with Flink's POJO serializer; {@link #hashCode()} hashes the dimension by name, not by
+ * the enum's identity hash, so the key's hash (which picks its key group) is the same in every JVM.
  */
 public class StatKey {
   /** The type information the job keys by. */
   public static final TypeInformation<StatKey> TYPE = TypeInformation.of(StatKey.class);
 
   public String framework;
+
   /** The release of a release count, else null. */
   public String release;
+
   public Dimension dimension;
   public String category;
 
@@ -35,7 +37,8 @@ public class StatKey {
   }
 
   /** The key of a release count. */
-  public static StatKey ofRelease(String framework, String release, Dimension dimension, String category) {
+  public static StatKey ofRelease(
+      String framework, String release, Dimension dimension, String category) {
     return new StatKey(framework, release, dimension, category);
   }
 

@@ -17,10 +17,12 @@ public final class AlertSerializer implements KafkaRecordSerializationSchema<Sta
   }
 
   @Override
-  public ProducerRecord<byte[], byte[]> serialize(StatAlert alert, KafkaSinkContext context, Long timestamp) {
+  public ProducerRecord<byte[], byte[]> serialize(
+      StatAlert alert, KafkaSinkContext context, Long timestamp) {
     if (codec == null) {
       codec = AvroCodec.of(new Alert());
     }
-    return new ProducerRecord<>(topic, null, alert.id.getBytes(StandardCharsets.UTF_8), codec.encode(alert.toAvro()));
+    return new ProducerRecord<>(
+        topic, null, alert.id.getBytes(StandardCharsets.UTF_8), codec.encode(alert.toAvro()));
   }
 }

@@ -18,12 +18,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Decodes {@code faultline.issues.classified} values into {@link ClassifiedEvent} POJOs right at the source, so no
- * Avro class travels between operators. A value that does not decode is not a reason to stop: it comes out as a
- * {@link Rejected} record (stage {@value #STAGE}, the decoder's error as the reason, the original bytes), logged with
- * its position and counted ({@code unreadableClassifiedRecords}); the job sends it to the dead-letter topic.
+ * Decodes {@code faultline.issues.classified} values into {@link ClassifiedEvent} POJOs right at
+ * the source, so no Avro class travels between operators. A value that does not decode is not a
+ * reason to stop: it comes out as a {@link Rejected} record (stage {@value #STAGE}, the decoder's
+ * error as the reason, the original bytes), logged with its position and counted ({@code
+ * unreadableClassifiedRecords}); the job sends it to the dead-letter topic.
  */
-public final class ClassifiedIssueDeserializer implements KafkaRecordDeserializationSchema<ClassifiedRecord> {
+public final class ClassifiedIssueDeserializer
+    implements KafkaRecordDeserializationSchema<ClassifiedRecord> {
   /** The dead letters' stage. */
   public static final String STAGE = "category-stats/decode";
 
@@ -61,10 +63,20 @@ public final class ClassifiedIssueDeserializer implements KafkaRecordDeserializa
         unreadable.inc();
       }
       String where = record.topic() + "-" + record.partition() + " offset " + record.offset();
-      LOG.warn("Unreadable classified record at {}, sent to the dead-letter topic: {}", where, e.toString());
+      LOG.warn(
+          "Unreadable classified record at {}, sent to the dead-letter topic: {}",
+          where,
+          e.toString());
       String key = record.key() == null ? null : new String(record.key(), StandardCharsets.UTF_8);
-      out.collect(ClassifiedRecord.rejected(new Rejected(STAGE, "undecodable ClassifiedIssue at " + where + ": " + e,
-          key, null, record.value(), System.currentTimeMillis())));
+      out.collect(
+          ClassifiedRecord.rejected(
+              new Rejected(
+                  STAGE,
+                  "undecodable ClassifiedIssue at " + where + ": " + e,
+                  key,
+                  null,
+                  record.value(),
+                  System.currentTimeMillis())));
       return;
     }
     out.collect(ClassifiedRecord.of(event));

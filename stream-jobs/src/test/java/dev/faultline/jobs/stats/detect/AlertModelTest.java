@@ -15,11 +15,17 @@ import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
-/** The alert model on seeded synthetic streams of one framework (symptom and stage of each issue). */
+/**
+ * The alert model on seeded synthetic streams of one framework (symptom and stage of each issue).
+ */
 class AlertModelTest {
-  private static final String[] SYMPTOMS = {"RUNTIME_CRASH", "HANG", "OUT_OF_MEMORY", "CHECKPOINT_FAILURE", "INCORRECT_OUTPUT", "UNKNOWN"};
+  private static final String[] SYMPTOMS = {
+    "RUNTIME_CRASH", "HANG", "OUT_OF_MEMORY", "CHECKPOINT_FAILURE", "INCORRECT_OUTPUT", "UNKNOWN"
+  };
   private static final double[] SYMPTOM_SHARES = {0.3, 0.15, 0.15, 0.05, 0.1, 0.25};
-  private static final String[] STAGES = {"COMMUNICATION", "MEMORY", "INITIALIZATION", "COMPUTATION", "UNKNOWN"};
+  private static final String[] STAGES = {
+    "COMMUNICATION", "MEMORY", "INITIALIZATION", "COMPUTATION", "UNKNOWN"
+  };
   private static final double[] STAGE_SHARES = {0.3, 0.2, 0.2, 0.1, 0.2};
   private final AlertModel model = AlertModel.defaults();
 
@@ -31,7 +37,10 @@ class AlertModelTest {
       issues.computeIfAbsent(day, d -> new ArrayList<>()).add(new String[] {symptom, stage});
     }
 
-    /** {@code perDay} issues a day on average from {@code from} to {@code to}, symptoms and stages drawn independently. */
+    /**
+     * {@code perDay} issues a day on average from {@code from} to {@code to}, symptoms and stages
+     * drawn independently.
+     */
     Stream background(long from, long to, double perDay, Random r) {
       for (long d = from; d < to; d++) {
         int n = poisson(perDay, r);
@@ -44,13 +53,14 @@ class AlertModelTest {
 
     DailyTable table(long from, long to) {
       DailyTable.Builder b = DailyTable.builder(from, (int) (to - from));
-      issues.forEach((day, list) -> {
-        for (String[] i : list) {
-          b.add(AlertKeys.category(Dimension.SYMPTOM, i[0]), day, 1);
-          b.add(AlertKeys.category(Dimension.STAGE, i[1]), day, 1);
-          b.add(AlertKeys.pair(Dimension.SYMPTOM, i[0], i[1]), day, 1);
-        }
-      });
+      issues.forEach(
+          (day, list) -> {
+            for (String[] i : list) {
+              b.add(AlertKeys.category(Dimension.SYMPTOM, i[0]), day, 1);
+              b.add(AlertKeys.category(Dimension.STAGE, i[1]), day, 1);
+              b.add(AlertKeys.pair(Dimension.SYMPTOM, i[0], i[1]), day, 1);
+            }
+          });
       return b.build();
     }
   }
@@ -76,7 +86,10 @@ class AlertModelTest {
   }
 
   private static Finding find(List<Finding> findings, String key) {
-    return findings.stream().filter(f -> f.key().equals(key) && f.release() == null).findFirst().orElse(null);
+    return findings.stream()
+        .filter(f -> f.key().equals(key) && f.release() == null)
+        .findFirst()
+        .orElse(null);
   }
 
   @Test
@@ -90,15 +103,21 @@ class AlertModelTest {
     assertTrue(f.alert(), f.toString());
     assertEquals(AlertKind.SURGE, f.kind());
     assertTrue(f.count() >= 12 && f.expected() < f.count() / 4.0, f.toString());
-    assertTrue(f.pValue() < 1e-6 && f.adjustedPValue() >= f.pValue() && f.adjustedPValue() <= model.fdr(), f.toString());
+    assertTrue(
+        f.pValue() < 1e-6 && f.adjustedPValue() >= f.pValue() && f.adjustedPValue() <= model.fdr(),
+        f.toString());
     assertEquals(182, f.baselineDays());
-    assertTrue(f.familySize() > 5, "every category of the framework is tested together: " + f.familySize());
-    assertFalse(find(findings, "SYMPTOM|RUNTIME_CRASH").alert(), "an unchanged category does not alert");
+    assertTrue(
+        f.familySize() > 5,
+        "every category of the framework is tested together: " + f.familySize());
+    assertFalse(
+        find(findings, "SYMPTOM|RUNTIME_CRASH").alert(), "an unchanged category does not alert");
   }
 
   @Test
   void aSteadyStreamRaisesAtMostAFewAlertEpisodesPerYear() {
-    // Two years of a stationary stream, tested at every day end: the false alarms the per-day FDR control lets through.
+    // Two years of a stationary stream, tested at every day end: the false alarms the per-day FDR
+    // control lets through.
     Stream s = new Stream().background(0, 730, 3.0, new Random(5));
     DailyTable table = s.table(0, 730);
     int episodes = 0;
@@ -119,10 +138,16 @@ class AlertModelTest {
 
   @Test
   void aBusyWeekOfEveryCategoryIsNotASurgeOfOne() {
-    // A release week: three times the volume, same mix. The expectation follows the window's other issues.
-    Stream s = new Stream().background(0, 300, 2.0, new Random(8)).background(280, 287, 6.0, new Random(9));
+    // A release week: three times the volume, same mix. The expectation follows the window's other
+    // issues.
+    Stream s =
+        new Stream()
+            .background(0, 300, 2.0, new Random(8))
+            .background(280, 287, 6.0, new Random(9));
     List<Finding> findings = model.scan(s.table(0, 300), 287, 0, List.of());
-    assertTrue(findings.stream().noneMatch(Finding::alert), findings.stream().filter(Finding::alert).toList().toString());
+    assertTrue(
+        findings.stream().noneMatch(Finding::alert),
+        findings.stream().filter(Finding::alert).toList().toString());
     Finding crash = find(findings, "SYMPTOM|RUNTIME_CRASH");
     assertTrue(crash.volumeExpected() > crash.rateExpected(), crash.toString());
   }
@@ -148,18 +173,23 @@ class AlertModelTest {
       }
     }
     sparse.add(285, "HANG", "INITIALIZATION");
-    Finding once = find(model.scan(sparse.table(0, 300), 287, 0, List.of()), "SYMPTOM|HANG|INITIALIZATION");
+    Finding once =
+        find(model.scan(sparse.table(0, 300), 287, 0, List.of()), "SYMPTOM|HANG|INITIALIZATION");
     assertEquals(AlertKind.NEW_COMBINATION, once.kind());
     assertEquals(0, once.baselineCount());
-    assertTrue(once.pValue() > 0.01, "a first occurrence in a sparse stream is not unlikely: " + once);
+    assertTrue(
+        once.pValue() > 0.01, "a first occurrence in a sparse stream is not unlikely: " + once);
     assertFalse(once.alert());
 
     Stream busy = new Stream().background(0, 300, 4.0, new Random(7));
-    busy.issues.values().forEach(list -> list.removeIf(i -> i[0].equals("HANG") && i[1].equals("INITIALIZATION")));
+    busy.issues
+        .values()
+        .forEach(list -> list.removeIf(i -> i[0].equals("HANG") && i[1].equals("INITIALIZATION")));
     for (int i = 0; i < 6; i++) {
       busy.add(281 + i, "HANG", "INITIALIZATION");
     }
-    Finding six = find(model.scan(busy.table(0, 300), 287, 0, List.of()), "SYMPTOM|HANG|INITIALIZATION");
+    Finding six =
+        find(model.scan(busy.table(0, 300), 287, 0, List.of()), "SYMPTOM|HANG|INITIALIZATION");
     assertTrue(six.alert(), six.toString());
     // absent from ~730 baseline issues: about a window's issues / (N + 2), far below the six seen
     assertTrue(six.expected() > 0 && six.expected() < 0.5, six.toString());
@@ -169,15 +199,37 @@ class AlertModelTest {
   void comparesTheWeeksAfterAReleaseWithTheWeeksBefore() {
     Stream s = new Stream().background(0, 300, 2.0, new Random(12));
     for (int i = 0; i < 28; i++) {
-      s.add(250 + i, "OUT_OF_MEMORY", "MEMORY"); // one more OOM a day after release 0.15.0 on day 250: about 4 times the rate
+      s.add(
+          250 + i,
+          "OUT_OF_MEMORY",
+          "MEMORY"); // one more OOM a day after release 0.15.0 on day 250: about 4 times the rate
     }
-    List<Finding> findings = model.scan(s.table(0, 300), 250 + model.releaseAfterDays(), 0, List.of(new AlertModel.ReleaseMark("0.15.0", 250)));
-    Finding release = findings.stream().filter(f -> "0.15.0".equals(f.release()) && f.key().equals("SYMPTOM|OUT_OF_MEMORY")).findFirst().orElseThrow();
+    List<Finding> findings =
+        model.scan(
+            s.table(0, 300),
+            250 + model.releaseAfterDays(),
+            0,
+            List.of(new AlertModel.ReleaseMark("0.15.0", 250)));
+    Finding release =
+        findings.stream()
+            .filter(f -> "0.15.0".equals(f.release()) && f.key().equals("SYMPTOM|OUT_OF_MEMORY"))
+            .findFirst()
+            .orElseThrow();
     assertTrue(release.alert(), release.toString());
     assertEquals(250, release.windowStartDay());
     assertEquals(250 - model.releaseBeforeDays(), release.baselineStartDay());
-    assertTrue(release.count() > 2 * release.baselineCount() * model.releaseAfterDays() / (double) model.releaseBeforeDays(), release.toString());
-    Finding unchanged = findings.stream().filter(f -> "0.15.0".equals(f.release()) && f.key().equals("SYMPTOM|RUNTIME_CRASH")).findFirst().orElseThrow();
+    assertTrue(
+        release.count()
+            > 2
+                * release.baselineCount()
+                * model.releaseAfterDays()
+                / (double) model.releaseBeforeDays(),
+        release.toString());
+    Finding unchanged =
+        findings.stream()
+            .filter(f -> "0.15.0".equals(f.release()) && f.key().equals("SYMPTOM|RUNTIME_CRASH"))
+            .findFirst()
+            .orElseThrow();
     assertFalse(unchanged.alert(), unchanged.toString());
   }
 
@@ -193,7 +245,10 @@ class AlertModelTest {
 
   @Test
   void rejectsAFalseDiscoveryRateThatIsNotAProbability() {
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new AlertModel(7, 14, 182, 56, 10, 2, 3, 2, 1, 56, 28));
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> new AlertModel(7, 14, 182, 56, 10, 2, 3, 2, 1, 56, 28));
     assertTrue(e.getMessage().contains("false-discovery rate"), e.getMessage());
   }
 }

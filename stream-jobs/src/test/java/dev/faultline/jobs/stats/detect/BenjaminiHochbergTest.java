@@ -12,15 +12,22 @@ class BenjaminiHochbergTest {
   @Test
   void adjustsByRankAndKeepsTheInputOrder() {
     // sorted: 0.005, 0.01, 0.03, 0.04 -> m p / rank: 0.02, 0.02, 0.04, 0.04 (already monotone)
-    assertArrayEquals(new double[] {0.02, 0.04, 0.04, 0.02}, BenjaminiHochberg.adjust(new double[] {0.01, 0.04, 0.03, 0.005}), 1e-12);
+    assertArrayEquals(
+        new double[] {0.02, 0.04, 0.04, 0.02},
+        BenjaminiHochberg.adjust(new double[] {0.01, 0.04, 0.03, 0.005}),
+        1e-12);
     // a large p-value early in the ranking is pulled down by a later, smaller m p / rank
-    assertArrayEquals(new double[] {0.03, 0.03, 0.03}, BenjaminiHochberg.adjust(new double[] {0.02, 0.03, 0.021}), 1e-12);
+    assertArrayEquals(
+        new double[] {0.03, 0.03, 0.03},
+        BenjaminiHochberg.adjust(new double[] {0.02, 0.03, 0.021}),
+        1e-12);
     assertArrayEquals(new double[] {1.0}, BenjaminiHochberg.adjust(new double[] {1.0}), 0);
   }
 
   @Test
   void underTheGlobalNullAFamilyHasAnyRejectionAboutQOfTheTime() {
-    // 4,000 families of 50 independent uniform p-values: P(any adjusted p <= q) = q exactly under the global null.
+    // 4,000 families of 50 independent uniform p-values: P(any adjusted p <= q) = q exactly under
+    // the global null.
     Random random = new Random(11);
     double q = 0.05;
     int families = 4000;
@@ -44,6 +51,8 @@ class BenjaminiHochbergTest {
 
   @Test
   void rejectsSomethingThatIsNotAProbability() {
-    assertThrows(IllegalArgumentException.class, () -> BenjaminiHochberg.adjust(new double[] {0.1, Double.NaN}));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> BenjaminiHochberg.adjust(new double[] {0.1, Double.NaN}));
   }
 }

@@ -33,7 +33,8 @@ class CountTailsTest {
 
   @Test
   void negativeBinomialTailEqualsTheSumOfItsProbabilities() {
-    for (double[] c : new double[][] {{3.0, 0.5, 7}, {0.2, 2.0, 3}, {12.0, 0.05, 25}, {1.0, 1.0, 1}}) {
+    for (double[] c :
+        new double[][] {{3.0, 0.5, 7}, {0.2, 2.0, 3}, {12.0, 0.05, 25}, {1.0, 1.0, 1}}) {
       double mean = c[0];
       double theta = c[1];
       int k = (int) c[2];
@@ -45,7 +46,11 @@ class CountTailsTest {
         below += term;
         term *= (j + r) / (j + 1) * q;
       }
-      assertEquals(1 - below, CountTails.atLeast(k, mean, theta), 1e-10, "mean " + mean + " theta " + theta + " k " + k);
+      assertEquals(
+          1 - below,
+          CountTails.atLeast(k, mean, theta),
+          1e-10,
+          "mean " + mean + " theta " + theta + " k " + k);
     }
   }
 

@@ -24,9 +24,10 @@ import org.eclipse.jgit.lib.Repository;
 import org.eclipse.jgit.lib.TagBuilder;
 
 /**
- * Builds a git repository for tests with JGit, commit by commit and with dates the test chooses: a bare repository
- * whose {@code HEAD} is {@code refs/heads/main}, like a mirror of a GitHub repository. The files of the next commit
- * are what {@link #write} and {@link #delete} left; {@link #commit} records them on {@code main}.
+ * Builds a git repository for tests with JGit, commit by commit and with dates the test chooses: a
+ * bare repository whose {@code HEAD} is {@code refs/heads/main}, like a mirror of a GitHub
+ * repository. The files of the next commit are what {@link #write} and {@link #delete} left; {@link
+ * #commit} records them on {@code main}.
  */
 public final class GitHistoryFixture implements AutoCloseable {
   public static final String BRANCH = "refs/heads/main";
@@ -43,7 +44,8 @@ public final class GitHistoryFixture implements AutoCloseable {
 
   /** A new bare repository in {@code dir}. */
   public static GitHistoryFixture create(Path dir) throws IOException {
-    try (Git git = Git.init().setBare(true).setDirectory(dir.toFile()).setInitialBranch("main").call()) {
+    try (Git git =
+        Git.init().setBare(true).setDirectory(dir.toFile()).setInitialBranch("main").call()) {
       return new GitHistoryFixture(git.getRepository(), dir);
     } catch (GitAPIException e) {
       throw new IOException(e);
@@ -78,7 +80,10 @@ public final class GitHistoryFixture implements AutoCloseable {
     return new String(files.get(path), StandardCharsets.UTF_8);
   }
 
-  /** Commits the current files on {@code main} (its tip the first parent, then {@code otherParents}). */
+  /**
+   * Commits the current files on {@code main} (its tip the first parent, then {@code
+   * otherParents}).
+   */
   public ObjectId commit(String message, Instant when, String authorEmail, ObjectId... otherParents)
       throws IOException {
     ObjectId[] parents = parents(otherParents);
@@ -86,7 +91,12 @@ public final class GitHistoryFixture implements AutoCloseable {
       CommitBuilder c = new CommitBuilder();
       c.setTreeId(tree(inserter));
       c.setParentIds(parents);
-      PersonIdent who = new PersonIdent(authorEmail.substring(0, authorEmail.indexOf('@')), authorEmail, when, ZoneOffset.UTC);
+      PersonIdent who =
+          new PersonIdent(
+              authorEmail.substring(0, authorEmail.indexOf('@')),
+              authorEmail,
+              when,
+              ZoneOffset.UTC);
       c.setAuthor(who);
       c.setCommitter(who);
       c.setMessage(message);
@@ -103,7 +113,8 @@ public final class GitHistoryFixture implements AutoCloseable {
       CommitBuilder c = new CommitBuilder();
       c.setTreeId(tree(inserter));
       c.setParentIds(parent);
-      PersonIdent who = new PersonIdent("contributor", "contributor@example.org", when, ZoneOffset.UTC);
+      PersonIdent who =
+          new PersonIdent("contributor", "contributor@example.org", when, ZoneOffset.UTC);
       c.setAuthor(who);
       c.setCommitter(who);
       c.setMessage(message);
@@ -113,7 +124,10 @@ public final class GitHistoryFixture implements AutoCloseable {
     }
   }
 
-  /** Commits the current files with a message of raw bytes and no encoding header (e.g. ISO-8859-1 bytes). */
+  /**
+   * Commits the current files with a message of raw bytes and no encoding header (e.g. ISO-8859-1
+   * bytes).
+   */
   public ObjectId commitRawMessage(byte[] message, Instant when) throws IOException {
     try (ObjectInserter inserter = repository.newObjectInserter()) {
       ByteArrayOutputStream raw = new ByteArrayOutputStream();
@@ -122,7 +136,13 @@ public final class GitHistoryFixture implements AutoCloseable {
       for (ObjectId p : parents()) {
         header.append("parent ").append(p.name()).append('\n');
       }
-      header.append("author ").append(ident).append('\n').append("committer ").append(ident).append("\n\n");
+      header
+          .append("author ")
+          .append(ident)
+          .append('\n')
+          .append("committer ")
+          .append(ident)
+          .append("\n\n");
       raw.writeBytes(header.toString().getBytes(StandardCharsets.US_ASCII));
       raw.writeBytes(message);
       ObjectId id = inserter.insert(Constants.OBJ_COMMIT, raw.toByteArray());
@@ -183,7 +203,9 @@ public final class GitHistoryFixture implements AutoCloseable {
     RefUpdate u = repository.updateRef(name);
     u.setNewObjectId(id);
     RefUpdate.Result r = u.forceUpdate();
-    if (r != RefUpdate.Result.NEW && r != RefUpdate.Result.FORCED && r != RefUpdate.Result.FAST_FORWARD) {
+    if (r != RefUpdate.Result.NEW
+        && r != RefUpdate.Result.FORCED
+        && r != RefUpdate.Result.FAST_FORWARD) {
       throw new IOException("Could not move " + name + ": " + r);
     }
   }
