@@ -72,14 +72,7 @@ public final class ClassifyCommand extends CliCommand {
       description = "a learned-model artefact written by train (default: the committed one)")
   String model;
 
-  @Option(
-      names = "--config",
-      paramLabel = "CLASSPATH_RESOURCE",
-      defaultValue = ClassifierConfig.DEFAULT_RESOURCE,
-      description = "classifier config resource")
-  String config;
-
-  @Mixin LlmOptions.TierFlags llmFlags;
+  @Mixin ConfigFlags configFlags;
 
   public ClassifyCommand() {}
 
@@ -94,11 +87,11 @@ public final class ClassifyCommand extends CliCommand {
 
   @Override
   public Integer call() {
-    ClassifierConfig config = ClassifierConfig.load(this.config);
+    ClassifierConfig config = configFlags.load();
     DefectClassifier classifier;
     LlmOptions llmOptions;
     try {
-      llmOptions = "llm".equals(tier) ? llmFlags.options(System.getenv()) : LlmOptions.NONE;
+      llmOptions = configFlags.forTier(tier);
       classifier = Tiers.of(tier, config, model, llmOptions);
     } catch (IllegalArgumentException e) {
       throw usageError(e.getMessage());

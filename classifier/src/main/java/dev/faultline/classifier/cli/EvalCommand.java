@@ -118,14 +118,7 @@ public final class EvalCommand extends CliCommand {
       description = "bootstrap resamples for the 95% intervals (0: none)")
   int resamples;
 
-  @Option(
-      names = "--config",
-      paramLabel = "CLASSPATH_RESOURCE",
-      defaultValue = ClassifierConfig.DEFAULT_RESOURCE,
-      description = "classifier config resource")
-  String config;
-
-  @Mixin LlmOptions.TierFlags llmFlags;
+  @Mixin ConfigFlags configFlags;
 
   public EvalCommand() {}
 
@@ -152,7 +145,7 @@ public final class EvalCommand extends CliCommand {
     }
     LlmOptions llmOptions;
     try {
-      llmOptions = "llm".equals(tier) ? llmFlags.options(System.getenv()) : LlmOptions.NONE;
+      llmOptions = configFlags.forTier(tier);
     } catch (IllegalArgumentException e) {
       throw usageError(e.getMessage());
     }
@@ -174,7 +167,7 @@ public final class EvalCommand extends CliCommand {
           predictions.put(p.path("url").asText(), p);
         }
       } else {
-        ClassifierConfig config = ClassifierConfig.load(this.config);
+        ClassifierConfig config = configFlags.load();
         DefectClassifier classifier;
         try {
           classifier = Tiers.of(tier, config, model, llmOptions);
