@@ -49,7 +49,7 @@ class IssuePipelineIT {
     stack =
         PipelineStack.start(
             dir, PASSWORD, Topic.DELIVERIES, Topic.DEAD_LETTER, Topic.ISSUES_CLASSIFIED);
-    driver = stack.driver;
+    driver = stack.driver();
     JobConfig config = stack.jobConfig("it-" + UUID.randomUUID(), dir.resolve("checkpoints"));
     StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(2);
     IssuePipelineJob.build(env, config);

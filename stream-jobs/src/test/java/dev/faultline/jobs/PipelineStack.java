@@ -6,6 +6,7 @@ import dev.faultline.embedded.EmbeddedNeo4j;
 import dev.faultline.embedded.testing.KafkaClients;
 import dev.faultline.graph.GraphConfig;
 import dev.faultline.graph.GraphSchema;
+import dev.faultline.jobs.llm.LlmSettings;
 import dev.faultline.jobs.sink.SinkOptions;
 import dev.faultline.schemas.AvroCodec;
 import dev.faultline.schemas.Delivery;
@@ -30,27 +31,18 @@ import org.neo4j.driver.Record;
  * partitions each), a real Neo4j server with the product's schema (constraints on every MERGE key,
  * as {@code faultline migrate} and the local stack apply it), and a driver on it.
  */
-public final class PipelineStack implements AutoCloseable {
-  public final EmbeddedKafka kafka;
-  public final EmbeddedNeo4j neo4j;
-  public final Driver driver;
-  private final String password;
-
-  private PipelineStack(EmbeddedKafka kafka, EmbeddedNeo4j neo4j, String password) {
-    this.kafka = kafka;
-    this.neo4j = neo4j;
-    this.password = password;
-    this.driver = GraphDatabase.driver(neo4j.boltUri(), AuthTokens.basic("neo4j", password));
-  }
+public record PipelineStack(
+    EmbeddedKafka kafka, EmbeddedNeo4j neo4j, Driver driver, String password)
+    implements AutoCloseable {
 
   /** Starts the broker under {@code dir/kafka} and the graph under {@code dir/neo4j}. */
   public static PipelineStack start(Path dir, String password, Topic... topics) throws Exception {
     EmbeddedKafka kafka = EmbeddedKafka.start(dir.resolve("kafka"), 0);
     kafka.createTopics(2, java.util.Arrays.stream(topics).map(Topic::topicName).toList());
     EmbeddedNeo4j neo4j = EmbeddedNeo4j.start(dir.resolve("neo4j"), 0, 0, password);
-    PipelineStack stack = new PipelineStack(kafka, neo4j, password);
-    new GraphSchema(stack.driver, "neo4j").migrate();
-    return stack;
+    Driver driver = GraphDatabase.driver(neo4j.boltUri(), AuthTokens.basic("neo4j", password));
+    new GraphSchema(driver, "neo4j").migrate();
+    return new PipelineStack(kafka, neo4j, driver, password);
   }
 
   public String bootstrapServers() {
@@ -74,7 +66,8 @@ public final class PipelineStack implements AutoCloseable {
         new SinkOptions(100, Duration.ofMillis(100), Duration.ofSeconds(1)),
         Duration.ofSeconds(1),
         2,
-        checkpoints.toUri().toString());
+        checkpoints.toUri().toString(),
+        LlmSettings.OFF);
   }
 
   /** {@code expression} over the issue {@code id} ({@code i}), or null (no issue, or null). */

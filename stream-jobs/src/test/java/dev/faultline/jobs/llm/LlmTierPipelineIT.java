@@ -249,7 +249,7 @@ class LlmTierPipelineIT {
   }
 
   private static String cleanupPolicy(String topic) throws Exception {
-    try (Admin admin = stack.kafka.admin()) {
+    try (Admin admin = stack.kafka().admin()) {
       ConfigResource r = new ConfigResource(ConfigResource.Type.TOPIC, topic);
       Config c = admin.describeConfigs(List.of(r)).all().get().get(r);
       return c.get("cleanup.policy").value();

@@ -83,7 +83,7 @@ class CategoryStatsJobIT {
     stack =
         PipelineStack.start(
             dir, PASSWORD, Topic.ISSUES_CLASSIFIED, Topic.STATS, Topic.ALERTS, Topic.DEAD_LETTER);
-    driver = stack.driver;
+    driver = stack.driver();
   }
 
   @AfterAll
