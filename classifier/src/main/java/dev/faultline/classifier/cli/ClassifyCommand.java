@@ -66,11 +66,7 @@ public final class ClassifyCommand extends CliCommand {
               + " model's answers over the learned layer; see README)")
   String tier;
 
-  @Option(
-      names = "--model",
-      paramLabel = "FILE",
-      description = "a learned-model artefact written by train (default: the committed one)")
-  String model;
+  @Mixin ModelFlag modelFlag;
 
   @Mixin ConfigFlags configFlags;
 
@@ -92,7 +88,7 @@ public final class ClassifyCommand extends CliCommand {
     LlmOptions llmOptions;
     try {
       llmOptions = configFlags.forTier(tier);
-      classifier = Tiers.of(tier, config, model, llmOptions);
+      classifier = Tiers.of(tier, config, modelFlag.model, llmOptions);
     } catch (IllegalArgumentException e) {
       throw usageError(e.getMessage());
     } catch (IOException | IllegalStateException | java.io.UncheckedIOException e) {
@@ -166,9 +162,9 @@ public final class ClassifyCommand extends CliCommand {
   static ObjectNode output(ObjectMapper json, DefectClassifier c, LlmClassifier llm, JsonNode rec) {
     String url = rec.path("url").asText("");
     if (llm == null) {
-      return Records.output(json, url, c.classify(Records.issue(rec), Tiers.change(rec)));
+      return Records.output(json, url, c.classify(ThreadText.ofRecord(rec), Tiers.change(rec)));
     }
-    LlmClassifier.Outcome o = llm.outcome(Records.issue(rec), Tiers.change(rec));
+    LlmClassifier.Outcome o = llm.outcome(ThreadText.ofRecord(rec), Tiers.change(rec));
     ObjectNode out = Records.output(json, url, o.classification());
     out.put("source", o.source());
     if (o.reason() != null) {

@@ -85,11 +85,7 @@ public final class EvalCommand extends CliCommand {
               + " cache hits, fallbacks and cost per 1,000 items")
   String tier;
 
-  @Option(
-      names = "--model",
-      paramLabel = "FILE",
-      description = "a learned-model artefact written by train (default: the committed one)")
-  String model;
+  @Mixin ModelFlag modelFlag;
 
   @Option(
       names = "--predictions",
@@ -170,7 +166,7 @@ public final class EvalCommand extends CliCommand {
         ClassifierConfig config = configFlags.load();
         DefectClassifier classifier;
         try {
-          classifier = Tiers.of(tier, config, model, llmOptions);
+          classifier = Tiers.of(tier, config, modelFlag.model, llmOptions);
         } catch (IllegalArgumentException e) {
           throw usageError(e.getMessage());
         }
@@ -187,7 +183,8 @@ public final class EvalCommand extends CliCommand {
             fallbackReasons.merge(reasonKind(p.get("fallback_reason").asText()), 1, Integer::sum);
           }
           predictions.put(url, p);
-          rulesPredictions.put(url, Records.output(json, url, rules.classify(Records.issue(g))));
+          rulesPredictions.put(
+              url, Records.output(json, url, rules.classify(ThreadText.ofRecord(g))));
         }
       }
     } catch (IOException | IllegalStateException | java.io.UncheckedIOException e) {
