@@ -10,9 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
-import java.util.ArrayList;
 import java.util.HexFormat;
-import java.util.List;
 import java.util.TreeMap;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -49,7 +47,8 @@ class RulesOutputPinTest {
       }
       JsonNode r = JSON.readTree(line);
       sha.update(
-          dump(r.path("url").asText(), rules.analyse(issue(r))).getBytes(StandardCharsets.UTF_8));
+          dump(r.path("url").asText(), rules.analyse(ThreadText.ofRecord(r)))
+              .getBytes(StandardCharsets.UTF_8));
       n++;
     }
     assertEquals(items, n, "items in " + corpus);
@@ -57,19 +56,6 @@ class RulesOutputPinTest {
         expectedHash,
         HexFormat.of().formatHex(sha.digest()),
         "the rules' output on " + corpus + " changed");
-  }
-
-  private static IssueText issue(JsonNode r) {
-    List<String> labels = new ArrayList<>();
-    r.path("labels").forEach(l -> labels.add(l.asText()));
-    return ThreadText.parse(
-        r.path("url").asText(""),
-        r.path("repo").asText(""),
-        r.path("number").asInt(0),
-        r.path("title").asText(""),
-        r.path("state").asText(""),
-        labels,
-        r.path("text").asText(""));
   }
 
   private static String dump(String url, Classifier.Analysis a) {

@@ -424,7 +424,9 @@ final class KnownGraph {
             evidence,
             humanGiven.stream().map(h -> Dimension.ofKey(h).orElseThrow()).toList(),
             "rules-test",
-            updated);
+            updated,
+            null,
+            null);
     return new IssueRow(
         repo + "#" + number,
         repo,

@@ -2,18 +2,15 @@ package dev.faultline.embedded;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.faultline.embedded.testing.Poll;
+import dev.faultline.embedded.testing.KafkaClients;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -32,14 +29,8 @@ class EmbeddedServersIT {
     try (EmbeddedKafka kafka = EmbeddedKafka.start(dir.resolve("kafka"), 0)) {
       kafka.createTopics(1, List.of(topic));
       try (KafkaProducer<String, String> producer =
-          new KafkaProducer<>(
-              Map.of(
-                  ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                  kafka.bootstrapServers(),
-                  ProducerConfig.ACKS_CONFIG,
-                  "all"),
-              new StringSerializer(),
-              new StringSerializer())) {
+          KafkaClients.producer(
+              kafka.bootstrapServers(), new StringSerializer(), new StringSerializer())) {
         producer.send(new ProducerRecord<>(topic, "k", "v")).get();
       }
     }
@@ -74,27 +65,20 @@ class EmbeddedServersIT {
 
   private static List<String> readAll(EmbeddedKafka kafka, String topic, int expected) {
     try (KafkaConsumer<String, String> consumer =
-        new KafkaConsumer<>(
-            Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                kafka.bootstrapServers(),
-                ConsumerConfig.GROUP_ID_CONFIG,
-                "g-" + UUID.randomUUID(),
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
-                "earliest"),
+        KafkaClients.fromStart(
+            kafka.bootstrapServers(),
+            "g-",
+            Map.of(),
             new StringDeserializer(),
             new StringDeserializer())) {
-      consumer.subscribe(List.of(topic));
       List<String> values = new ArrayList<>();
-      Poll.until(
+      KafkaClients.readUntil(
+          consumer,
+          topic,
           Duration.ofSeconds(30),
           () -> expected + " records in " + topic + ", read " + values,
-          () -> {
-            for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(200))) {
-              values.add(r.value());
-            }
-            return values.size() >= expected;
-          });
+          r -> values.add(r.value()),
+          () -> values.size() >= expected);
       return values;
     }
   }

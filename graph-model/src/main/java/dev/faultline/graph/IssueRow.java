@@ -76,43 +76,7 @@ public record IssueRow(
       String labelSource,
       String promptVersion) {
 
-    /** A row of an offline tier: the source follows from the classifier version, no prompt. */
-    public ClassificationRow(
-        Kind kind,
-        Symptom symptom,
-        SymptomClass symptomClass,
-        RootCause rootCause,
-        FixPattern fixPattern,
-        Stage stage,
-        Phase phase,
-        Boolean distributedSpecific,
-        String frameworkVersion,
-        Map<String, String> versions,
-        Map<Dimension, Double> confidence,
-        Map<Dimension, String> evidence,
-        List<Dimension> humanGiven,
-        String classifierVersion,
-        long classifiedAtMillis) {
-      this(
-          kind,
-          symptom,
-          symptomClass,
-          rootCause,
-          fixPattern,
-          stage,
-          phase,
-          distributedSpecific,
-          frameworkVersion,
-          versions,
-          confidence,
-          evidence,
-          humanGiven,
-          classifierVersion,
-          classifiedAtMillis,
-          LabelSource.ofClassifierVersion(classifierVersion),
-          null);
-    }
-
+    /** A null {@code labelSource} follows from the classifier version (an offline tier's row). */
     public ClassificationRow {
       if (labelSource == null) {
         labelSource = LabelSource.ofClassifierVersion(classifierVersion);

@@ -35,47 +35,36 @@ class LabelSourceTest {
 
   @Test
   void aDimensionAPersonLabelledIsHumanWhateverTheTier() {
-    IssueRow.ClassificationRow c =
-        new IssueRow.ClassificationRow(
-            Kind.BUG,
-            Symptom.HANG,
-            SymptomClass.valueOf("HANG"),
-            RootCause.UNKNOWN,
-            FixPattern.UNKNOWN,
-            Stage.COMMUNICATION,
-            Phase.TRAINING,
-            Boolean.TRUE,
-            null,
-            Map.of(),
-            Map.of(),
-            Map.of(),
-            List.of(Dimension.KIND),
-            "llm:m/p1",
-            0L,
-            "llm:m",
-            "p1");
+    IssueRow.ClassificationRow c = row(List.of(Dimension.KIND), "llm:m/p1", "llm:m", "p1");
     assertEquals("human", c.sourceOf(Dimension.KIND));
     assertEquals("llm:m", c.sourceOf(Dimension.SYMPTOM));
     assertEquals(1, c.rank());
-    IssueRow.ClassificationRow offline =
-        new IssueRow.ClassificationRow(
-            Kind.BUG,
-            Symptom.HANG,
-            SymptomClass.valueOf("HANG"),
-            RootCause.UNKNOWN,
-            FixPattern.UNKNOWN,
-            Stage.COMMUNICATION,
-            Phase.TRAINING,
-            Boolean.TRUE,
-            null,
-            Map.of(),
-            Map.of(),
-            Map.of(),
-            List.of(),
-            "rules-1.3.1+taxonomy-v1",
-            0L);
+    IssueRow.ClassificationRow offline = row(List.of(), "rules-1.3.1+taxonomy-v1", null, null);
     assertEquals("rules", offline.labelSource());
     assertEquals(null, offline.promptVersion());
     assertEquals(0, offline.rank());
+  }
+
+  /** A communication hang in training, labelled by {@code classifierVersion}. */
+  private static IssueRow.ClassificationRow row(
+      List<Dimension> human, String classifierVersion, String labelSource, String promptVersion) {
+    return new IssueRow.ClassificationRow(
+        Kind.BUG,
+        Symptom.HANG,
+        SymptomClass.valueOf("HANG"),
+        RootCause.UNKNOWN,
+        FixPattern.UNKNOWN,
+        Stage.COMMUNICATION,
+        Phase.TRAINING,
+        Boolean.TRUE,
+        null,
+        Map.of(),
+        Map.of(),
+        Map.of(),
+        human,
+        classifierVersion,
+        0L,
+        labelSource,
+        promptVersion);
   }
 }

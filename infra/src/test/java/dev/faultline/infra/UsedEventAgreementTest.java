@@ -9,18 +9,13 @@ import dev.faultline.embedded.testing.SharedFixtures;
 import dev.faultline.ingest.DeliveryPublisher;
 import dev.faultline.ingest.IngestConfig;
 import dev.faultline.ingest.WebhookApp;
-import dev.faultline.ingest.WebhookSignature;
+import dev.faultline.ingest.testing.Receivers;
 import dev.faultline.jobs.normalise.GitHubNormaliser;
 import dev.faultline.jobs.normalise.PoisonRecordException;
 import dev.faultline.schemas.Delivery;
 import dev.faultline.schemas.UsedEvent;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -63,39 +58,23 @@ class UsedEventAgreementTest {
     // GitHub's examples date from 2018-2021: no replay cut-off here.
     IngestConfig config =
         IngestConfig.builder().secret(secret).spoolDir(tmp).maxDeliveryAge(Duration.ZERO).build();
-    WebhookApp app =
-        new WebhookApp(
-                config,
-                publisher,
-                List.of(),
-                new PrometheusMeterRegistry(PrometheusConfig.DEFAULT),
-                List.of())
-            .start("127.0.0.1", 0);
+    WebhookApp app = Receivers.start(config, publisher);
     GitHubNormaliser normaliser = new GitHubNormaliser(JSON);
     HttpClient client = HttpClient.newHttpClient();
     List<String> disagreements = new ArrayList<>();
     TreeSet<String> usedSeen = new TreeSet<>();
     TreeSet<String> unusedSeen = new TreeSet<>();
     try {
-      for (Path file : SharedFixtures.githubWebhookFiles()) {
-        String name = file.getFileName().toString();
-        String event = name.substring(0, name.indexOf('.'));
+      for (SharedFixtures.GithubWebhook fixture : SharedFixtures.githubWebhookPayloads()) {
+        String name = fixture.name();
+        String event = fixture.event();
         if (event.equals("ping")) {
           continue; // answered, never published
         }
-        byte[] body = Files.readAllBytes(file);
+        byte[] body = fixture.body();
         String id = "agreement-" + name;
         HttpResponse<String> response =
-            client.send(
-                HttpRequest.newBuilder(
-                        URI.create("http://127.0.0.1:" + app.port() + "/webhooks/github"))
-                    .header("Content-Type", "application/json")
-                    .header("X-GitHub-Event", event)
-                    .header("X-GitHub-Delivery", id)
-                    .header(WebhookSignature.HEADER, WebhookSignature.sign(secret, body))
-                    .POST(HttpRequest.BodyPublishers.ofByteArray(body))
-                    .build(),
-                HttpResponse.BodyHandlers.ofString());
+            Receivers.send(client, Receivers.webhook(app.port(), event, id, body, secret).build());
         Delivery delivery = published.get(id);
         if (response.statusCode() / 100 != 2 || delivery == null) {
           disagreements.add(

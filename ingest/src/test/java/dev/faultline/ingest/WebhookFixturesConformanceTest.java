@@ -8,14 +8,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.faultline.embedded.testing.SharedFixtures;
+import dev.faultline.ingest.testing.Receivers;
 import dev.faultline.schemas.Delivery;
 import dev.faultline.schemas.UsedEvent;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.net.http.HttpClient;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -37,29 +35,22 @@ class WebhookFixturesConformanceTest {
 
   @Test
   void acceptsEverySharedFixtureAndRecordsUsedEventsWithTheirIssueKey() throws IOException {
-    List<Path> files = SharedFixtures.githubWebhookFiles();
+    List<SharedFixtures.GithubWebhook> files = SharedFixtures.githubWebhookPayloads();
     assertTrue(files.size() > 50, "expected the octokit examples, found " + files.size());
 
     RecordingPublisher publisher = new RecordingPublisher();
     // The examples date from 2018-2021: judge replays by delivery id only here.
     IngestConfig config =
         IngestConfig.builder().secret(SECRET).spoolDir(tmp).maxDeliveryAge(Duration.ZERO).build();
-    WebhookApp app =
-        new WebhookApp(
-                config,
-                publisher,
-                List.of(),
-                new PrometheusMeterRegistry(PrometheusConfig.DEFAULT),
-                List.of())
-            .start("127.0.0.1", 0);
+    WebhookApp app = Receivers.start(config, publisher);
     List<String> failures = new ArrayList<>();
     int used = 0;
     try {
       HttpClient client = HttpClient.newHttpClient();
-      for (Path file : files) {
-        String name = file.getFileName().toString();
-        String event = name.substring(0, name.indexOf('.'));
-        byte[] body = Files.readAllBytes(file);
+      for (SharedFixtures.GithubWebhook fixture : files) {
+        String name = fixture.name();
+        String event = fixture.event();
+        byte[] body = fixture.body();
         JsonNode payload = JSON.readTree(body);
         String deliveryId = UUID.randomUUID().toString();
         HttpResponse<String> response =

@@ -7,8 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.faultline.embedded.testing.PayloadMutator;
 import dev.faultline.embedded.testing.SharedFixtures;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import dev.faultline.ingest.testing.Receivers;
 import java.io.IOException;
 import java.net.http.HttpClient;
 import java.net.http.HttpResponse;
@@ -51,14 +50,7 @@ class WebhookFuzzTest {
             .maxBodyBytes(256 * 1024)
             .maxDeliveryAge(Duration.ZERO)
             .build();
-    WebhookApp app =
-        new WebhookApp(
-                config,
-                publisher,
-                List.of(),
-                new PrometheusMeterRegistry(PrometheusConfig.DEFAULT),
-                List.of())
-            .start("127.0.0.1", 0);
+    WebhookApp app = Receivers.start(config, publisher);
     TreeMap<Integer, Integer> statuses = new TreeMap<>();
     List<String> serverFaults = new ArrayList<>();
     try {

@@ -46,28 +46,6 @@ public record JobConfig(
     llm = llm == null ? LlmSettings.OFF : llm;
   }
 
-  /** Without the language-model tier. */
-  public JobConfig(
-      String kafkaBootstrap,
-      Map<String, String> kafkaProperties,
-      String groupId,
-      GraphConfig graph,
-      SinkOptions sink,
-      Duration checkpointInterval,
-      int parallelism,
-      String checkpointDir) {
-    this(
-        kafkaBootstrap,
-        kafkaProperties,
-        groupId,
-        graph,
-        sink,
-        checkpointInterval,
-        parallelism,
-        checkpointDir,
-        LlmSettings.OFF);
-  }
-
   /** A copy with the language-model tier's settings. */
   public JobConfig withLlm(LlmSettings settings) {
     return new JobConfig(

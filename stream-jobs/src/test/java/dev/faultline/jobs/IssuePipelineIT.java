@@ -5,17 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.faultline.embedded.EmbeddedKafka;
-import dev.faultline.embedded.EmbeddedNeo4j;
+import dev.faultline.embedded.testing.KafkaClients;
 import dev.faultline.embedded.testing.Poll;
-import dev.faultline.graph.GraphConfig;
-import dev.faultline.graph.GraphSchema;
-import dev.faultline.jobs.sink.SinkOptions;
 import dev.faultline.schemas.AvroCodec;
 import dev.faultline.schemas.DeadLetter;
 import dev.faultline.schemas.Delivery;
-import dev.faultline.schemas.DeliveryKey;
 import dev.faultline.schemas.DeliverySource;
 import dev.faultline.schemas.Topic;
 import java.nio.charset.StandardCharsets;
@@ -30,21 +24,15 @@ import java.util.UUID;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.neo4j.driver.AuthTokens;
 import org.neo4j.driver.Driver;
-import org.neo4j.driver.GraphDatabase;
 import org.neo4j.driver.Record;
 
 /** The issue pipeline on a real KRaft broker, a real Neo4j server and a Flink MiniCluster. */
@@ -52,33 +40,17 @@ class IssuePipelineIT {
   private static final String PASSWORD = "pipeline-it-password";
   private static final Duration WAIT = Duration.ofSeconds(60);
   @TempDir static Path dir;
-  private static EmbeddedKafka kafka;
-  private static EmbeddedNeo4j neo4j;
+  private static PipelineStack stack;
   private static Driver driver;
   private static JobClient job;
 
   @BeforeAll
   static void startStack() throws Exception {
-    kafka = EmbeddedKafka.start(dir.resolve("kafka"), 0);
-    kafka.createTopics(
-        2,
-        List.of(
-            Topic.DELIVERIES.topicName(),
-            Topic.DEAD_LETTER.topicName(),
-            Topic.ISSUES_CLASSIFIED.topicName()));
-    neo4j = EmbeddedNeo4j.start(dir.resolve("neo4j"), 0, 0, PASSWORD);
-    driver = GraphDatabase.driver(neo4j.boltUri(), AuthTokens.basic("neo4j", PASSWORD));
-    new GraphSchema(driver, "neo4j").migrate();
-    JobConfig config =
-        new JobConfig(
-            kafka.bootstrapServers(),
-            Map.of(),
-            "it-" + UUID.randomUUID(),
-            new GraphConfig(neo4j.boltUri().toString(), "neo4j", PASSWORD, "neo4j"),
-            new SinkOptions(100, Duration.ofMillis(100), Duration.ofSeconds(1)),
-            Duration.ofSeconds(1),
-            2,
-            dir.resolve("checkpoints").toUri().toString());
+    stack =
+        PipelineStack.start(
+            dir, PASSWORD, Topic.DELIVERIES, Topic.DEAD_LETTER, Topic.ISSUES_CLASSIFIED);
+    driver = stack.driver();
+    JobConfig config = stack.jobConfig("it-" + UUID.randomUUID(), dir.resolve("checkpoints"));
     StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(2);
     IssuePipelineJob.build(env, config);
     job = env.executeAsync(IssuePipelineJob.NAME);
@@ -89,9 +61,7 @@ class IssuePipelineIT {
     if (job != null) {
       job.cancel().get();
     }
-    driver.close();
-    neo4j.close();
-    kafka.close();
+    stack.close();
   }
 
   @Test
@@ -319,21 +289,16 @@ class IssuePipelineIT {
   /** Reads the classified topic until it holds {@code expected} records of the issue. */
   private static void awaitClassifiedRecords(String id, int expected) {
     try (KafkaConsumer<byte[], byte[]> consumer =
-        new KafkaConsumer<>(
-            Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                kafka.bootstrapServers(),
-                ConsumerConfig.GROUP_ID_CONFIG,
-                "c-" + UUID.randomUUID(),
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
-                "earliest",
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG,
-                "read_committed"),
+        KafkaClients.fromStart(
+            stack.bootstrapServers(),
+            "c-",
+            Map.of(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"),
             new ByteArrayDeserializer(),
             new ByteArrayDeserializer())) {
-      consumer.subscribe(List.of(Topic.ISSUES_CLASSIFIED.topicName()));
       long[] found = {0};
-      Poll.until(
+      KafkaClients.readUntil(
+          consumer,
+          Topic.ISSUES_CLASSIFIED.topicName(),
           WAIT,
           () ->
               found[0]
@@ -343,67 +308,37 @@ class IssuePipelineIT {
                   + id
                   + " on "
                   + Topic.ISSUES_CLASSIFIED.topicName(),
-          () -> {
-            for (ConsumerRecord<byte[], byte[]> rec : consumer.poll(Duration.ofMillis(200))) {
-              if (id.equals(new String(rec.key(), StandardCharsets.UTF_8))) {
-                found[0]++;
-              }
+          rec -> {
+            if (id.equals(new String(rec.key(), StandardCharsets.UTF_8))) {
+              found[0]++;
             }
-            return found[0] >= expected;
-          });
+          },
+          () -> found[0] >= expected);
     }
-  }
-
-  private static Object value(String id, String expression) {
-    List<Record> records =
-        driver
-            .executableQuery("MATCH (i:Issue {id: $id}) RETURN " + expression + " AS v")
-            .withParameters(Map.of("id", id))
-            .execute()
-            .records();
-    return records.isEmpty() || records.get(0).get("v").isNull()
-        ? null
-        : records.get(0).get("v").asObject();
-  }
-
-  private static long count(String statement, String id) {
-    return driver
-        .executableQuery(statement)
-        .withParameters(Map.of("id", id))
-        .execute()
-        .records()
-        .get(0)
-        .get(0)
-        .asLong();
   }
 
   private static List<DeadLetter> deadLettersFor(String repo, int expected) throws Exception {
     AvroCodec<DeadLetter> codec = AvroCodec.deadLetters();
     List<DeadLetter> found = new ArrayList<>();
     try (KafkaConsumer<byte[], byte[]> consumer =
-        new KafkaConsumer<>(
-            Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                kafka.bootstrapServers(),
-                ConsumerConfig.GROUP_ID_CONFIG,
-                "dlq-" + UUID.randomUUID(),
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
-                "earliest"),
+        KafkaClients.fromStart(
+            stack.bootstrapServers(),
+            "dlq-",
+            Map.of(),
             new ByteArrayDeserializer(),
             new ByteArrayDeserializer())) {
-      consumer.subscribe(List.of(Topic.DEAD_LETTER.topicName()));
-      Poll.until(
+      KafkaClients.readUntil(
+          consumer,
+          Topic.DEAD_LETTER.topicName(),
           Duration.ofSeconds(30),
           () -> expected + " dead letters of " + repo + ", found " + found.size(),
-          () -> {
-            for (ConsumerRecord<byte[], byte[]> rec : consumer.poll(Duration.ofMillis(200))) {
-              DeadLetter letter = codec.decode(rec.value());
-              if (letter.getKey() != null && letter.getKey().startsWith(repo)) {
-                found.add(letter);
-              }
+          rec -> {
+            DeadLetter letter = codec.decode(rec.value());
+            if (letter.getKey() != null && letter.getKey().startsWith(repo)) {
+              found.add(letter);
             }
-            return found.size() >= expected;
-          });
+          },
+          () -> found.size() >= expected);
     }
     return found;
   }
@@ -428,31 +363,20 @@ class IssuePipelineIT {
         payload);
   }
 
-  private static KafkaProducer<String, byte[]> producer() {
-    return new KafkaProducer<>(
-        Map.of(
-            ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
-            kafka.bootstrapServers(),
-            ProducerConfig.ACKS_CONFIG,
-            "all"),
-        new StringSerializer(),
-        new ByteArraySerializer());
+  private static Object value(String id, String expression) {
+    return stack.issueValue(id, expression);
   }
 
-  private static void send(Delivery d) throws Exception {
-    try (KafkaProducer<String, byte[]> producer = producer()) {
-      String key;
-      try {
-        key = DeliveryKey.of(d.getEvent(), new ObjectMapper().readTree(d.getPayloadJson()));
-      } catch (java.io.IOException notJson) {
-        key = d.getRepository();
-      }
-      producer
-          .send(
-              new ProducerRecord<>(
-                  Topic.DELIVERIES.topicName(), key, AvroCodec.deliveries().encode(d)))
-          .get();
-    }
+  private static long count(String statement, String id) {
+    return stack.count(statement, id);
+  }
+
+  private static KafkaProducer<String, byte[]> producer() {
+    return stack.producer();
+  }
+
+  private static void send(Delivery d) {
+    stack.send(d);
   }
 
   private static String stateOf(String id) {

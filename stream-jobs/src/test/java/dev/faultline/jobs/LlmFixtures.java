@@ -1,6 +1,9 @@
 package dev.faultline.jobs;
 
+import dev.faultline.classifier.llm.StubChatServer;
 import dev.faultline.schemas.Delivery;
+import java.util.HashMap;
+import java.util.Map;
 
 /**
  * Fixtures of the language-model tier's tests: short issue texts written for them, and the stub's
@@ -23,6 +26,25 @@ public final class LlmFixtures {
       "stage": "UNKNOWN", "phase": "UNKNOWN", "distributed_specific": null}""";
 
   private LlmFixtures() {}
+
+  /**
+   * The tier's {@code FAULTLINE_LLM_*} settings: {@code endpoint}, {@code model} and the given
+   * further pairs (name, value, name, value, …).
+   */
+  public static Map<String, String> settings(String endpoint, String model, String... pairs) {
+    Map<String, String> settings = new HashMap<>();
+    settings.put("FAULTLINE_LLM_ENDPOINT", endpoint);
+    settings.put("FAULTLINE_LLM_MODEL", model);
+    for (int i = 0; i < pairs.length; i += 2) {
+      settings.put(pairs[i], pairs[i + 1]);
+    }
+    return settings;
+  }
+
+  /** {@link #settings(String, String, String...)} against {@code stub} and {@link #MODEL}. */
+  public static Map<String, String> settings(StubChatServer stub, String... pairs) {
+    return settings(stub.endpoint().toString(), MODEL, pairs);
+  }
 
   /** An opened issue. */
   public static Delivery issue(

@@ -66,20 +66,9 @@ public final class ClassifyCommand extends CliCommand {
               + " model's answers over the learned layer; see README)")
   String tier;
 
-  @Option(
-      names = "--model",
-      paramLabel = "FILE",
-      description = "a learned-model artefact written by train (default: the committed one)")
-  String model;
+  @Mixin ModelFlag modelFlag;
 
-  @Option(
-      names = "--config",
-      paramLabel = "CLASSPATH_RESOURCE",
-      defaultValue = ClassifierConfig.DEFAULT_RESOURCE,
-      description = "classifier config resource")
-  String config;
-
-  @Mixin LlmOptions.TierFlags llmFlags;
+  @Mixin ConfigFlags configFlags;
 
   public ClassifyCommand() {}
 
@@ -94,12 +83,12 @@ public final class ClassifyCommand extends CliCommand {
 
   @Override
   public Integer call() {
-    ClassifierConfig config = ClassifierConfig.load(this.config);
+    ClassifierConfig config = configFlags.load();
     DefectClassifier classifier;
     LlmOptions llmOptions;
     try {
-      llmOptions = "llm".equals(tier) ? llmFlags.options(System.getenv()) : LlmOptions.NONE;
-      classifier = Tiers.of(tier, config, model, llmOptions);
+      llmOptions = configFlags.forTier(tier);
+      classifier = Tiers.of(tier, config, modelFlag.model, llmOptions);
     } catch (IllegalArgumentException e) {
       throw usageError(e.getMessage());
     } catch (IOException | IllegalStateException | java.io.UncheckedIOException e) {
@@ -173,9 +162,9 @@ public final class ClassifyCommand extends CliCommand {
   static ObjectNode output(ObjectMapper json, DefectClassifier c, LlmClassifier llm, JsonNode rec) {
     String url = rec.path("url").asText("");
     if (llm == null) {
-      return Records.output(json, url, c.classify(Records.issue(rec), Tiers.change(rec)));
+      return Records.output(json, url, c.classify(ThreadText.ofRecord(rec), Tiers.change(rec)));
     }
-    LlmClassifier.Outcome o = llm.outcome(Records.issue(rec), Tiers.change(rec));
+    LlmClassifier.Outcome o = llm.outcome(ThreadText.ofRecord(rec), Tiers.change(rec));
     ObjectNode out = Records.output(json, url, o.classification());
     out.put("source", o.source());
     if (o.reason() != null) {

@@ -85,11 +85,7 @@ public final class EvalCommand extends CliCommand {
               + " cache hits, fallbacks and cost per 1,000 items")
   String tier;
 
-  @Option(
-      names = "--model",
-      paramLabel = "FILE",
-      description = "a learned-model artefact written by train (default: the committed one)")
-  String model;
+  @Mixin ModelFlag modelFlag;
 
   @Option(
       names = "--predictions",
@@ -118,14 +114,7 @@ public final class EvalCommand extends CliCommand {
       description = "bootstrap resamples for the 95% intervals (0: none)")
   int resamples;
 
-  @Option(
-      names = "--config",
-      paramLabel = "CLASSPATH_RESOURCE",
-      defaultValue = ClassifierConfig.DEFAULT_RESOURCE,
-      description = "classifier config resource")
-  String config;
-
-  @Mixin LlmOptions.TierFlags llmFlags;
+  @Mixin ConfigFlags configFlags;
 
   public EvalCommand() {}
 
@@ -152,7 +141,7 @@ public final class EvalCommand extends CliCommand {
     }
     LlmOptions llmOptions;
     try {
-      llmOptions = "llm".equals(tier) ? llmFlags.options(System.getenv()) : LlmOptions.NONE;
+      llmOptions = configFlags.forTier(tier);
     } catch (IllegalArgumentException e) {
       throw usageError(e.getMessage());
     }
@@ -174,10 +163,10 @@ public final class EvalCommand extends CliCommand {
           predictions.put(p.path("url").asText(), p);
         }
       } else {
-        ClassifierConfig config = ClassifierConfig.load(this.config);
+        ClassifierConfig config = configFlags.load();
         DefectClassifier classifier;
         try {
-          classifier = Tiers.of(tier, config, model, llmOptions);
+          classifier = Tiers.of(tier, config, modelFlag.model, llmOptions);
         } catch (IllegalArgumentException e) {
           throw usageError(e.getMessage());
         }
@@ -194,7 +183,8 @@ public final class EvalCommand extends CliCommand {
             fallbackReasons.merge(reasonKind(p.get("fallback_reason").asText()), 1, Integer::sum);
           }
           predictions.put(url, p);
-          rulesPredictions.put(url, Records.output(json, url, rules.classify(Records.issue(g))));
+          rulesPredictions.put(
+              url, Records.output(json, url, rules.classify(ThreadText.ofRecord(g))));
         }
       }
     } catch (IOException | IllegalStateException | java.io.UncheckedIOException e) {

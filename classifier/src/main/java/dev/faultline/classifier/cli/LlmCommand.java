@@ -219,7 +219,7 @@ public final class LlmCommand extends CliCommand {
       JsonNode rec;
       while ((rec = lines.next(json)) != null) {
         items++;
-        IssueText issue = Records.issue(rec);
+        IssueText issue = ThreadText.ofRecord(rec);
         String key = tier.key(issue);
         if (cache != null && cache.contains(key)) {
           cached++;

@@ -4,10 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.faultline.classifier.Classification;
-import dev.faultline.classifier.IssueText;
 import dev.faultline.classifier.Label;
 import dev.faultline.schemas.taxonomy.Dimension;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -28,19 +26,6 @@ final class Records {
           .toList();
 
   private Records() {}
-
-  static IssueText issue(JsonNode r) {
-    List<String> labels = new ArrayList<>();
-    r.path("labels").forEach(l -> labels.add(l.asText()));
-    return ThreadText.parse(
-        r.path("url").asText(""),
-        r.path("repo").asText(""),
-        r.path("number").asInt(0),
-        r.path("title").asText(""),
-        r.path("state").asText(""),
-        labels,
-        r.path("text").asText(""));
-  }
 
   static ObjectNode output(ObjectMapper json, String url, Classification c) {
     ObjectNode o = json.createObjectNode();

@@ -1,5 +1,6 @@
 package dev.faultline.classifier.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.faultline.classifier.Comment;
 import dev.faultline.classifier.IssueText;
 import dev.faultline.classifier.LinkedPullRequest;
@@ -23,6 +24,20 @@ public final class ThreadText {
       Pattern.compile("^\\[turn (\\d+) by (\\S+), continued\\]\\s*$");
 
   private ThreadText() {}
+
+  /** The issue of a batch record (missing fields empty, number 0). */
+  public static IssueText ofRecord(JsonNode r) {
+    List<String> labels = new ArrayList<>();
+    r.path("labels").forEach(l -> labels.add(l.asText()));
+    return parse(
+        r.path("url").asText(""),
+        r.path("repo").asText(""),
+        r.path("number").asInt(0),
+        r.path("title").asText(""),
+        r.path("state").asText(""),
+        labels,
+        r.path("text").asText(""));
+  }
 
   public static IssueText parse(
       String url,

@@ -32,7 +32,61 @@ public final class AnswerCache {
       String answer,
       long promptTokens,
       long completionTokens,
-      String origin) {}
+      String origin) {
+
+    /**
+     * The entry's JSON object, as a cache file and a record of the answers topic hold it: {@code
+     * key}, {@code prompt_version}, {@code model}, {@code answer}, {@code usage}, {@code origin}.
+     *
+     * @throws IOException the answer is not JSON
+     */
+    public ObjectNode toJson(ObjectMapper json) throws IOException {
+      ObjectNode o = json.createObjectNode();
+      o.put("key", key);
+      o.put("prompt_version", promptVersion);
+      o.put("model", model);
+      o.set("answer", json.readTree(answer));
+      ObjectNode u = o.putObject("usage");
+      u.put("prompt_tokens", promptTokens);
+      u.put("completion_tokens", completionTokens);
+      o.put("origin", origin);
+      return o;
+    }
+
+    /**
+     * The entry of an accepted answer: {@code answer} (the answer as the cache stores it) and the
+     * token counts of the endpoint's {@code reply}, from {@code origin} ({@code endpoint}, {@code
+     * stream}, …).
+     */
+    public static Entry ofReply(
+        String key,
+        String promptVersion,
+        String model,
+        String answer,
+        ChatClient.Reply reply,
+        String origin) {
+      return new Entry(
+          key,
+          promptVersion,
+          model,
+          answer,
+          reply.promptTokens(),
+          reply.completionTokens(),
+          origin);
+    }
+
+    /** The entry of such an object, under {@code key} (missing fields empty or 0). */
+    public static Entry fromJson(String key, JsonNode n) {
+      return new Entry(
+          key,
+          n.path("prompt_version").asText(""),
+          n.path("model").asText(""),
+          n.path("answer").toString(),
+          n.path("usage").path("prompt_tokens").asLong(0),
+          n.path("usage").path("completion_tokens").asLong(0),
+          n.path("origin").asText(""));
+    }
+  }
 
   private static final Pattern KEY = Pattern.compile("[0-9a-f]{64}");
 
@@ -69,15 +123,7 @@ public final class AnswerCache {
     }
     try {
       JsonNode n = json.readTree(Files.readString(file(key), StandardCharsets.UTF_8));
-      return Optional.of(
-          new Entry(
-              key,
-              n.path("prompt_version").asText(""),
-              n.path("model").asText(""),
-              n.path("answer").toString(),
-              n.path("usage").path("prompt_tokens").asLong(0),
-              n.path("usage").path("completion_tokens").asLong(0),
-              n.path("origin").asText("")));
+      return Optional.of(Entry.fromJson(key, n));
     } catch (NoSuchFileException e) {
       return Optional.empty();
     } catch (IOException e) {
@@ -95,15 +141,7 @@ public final class AnswerCache {
     if (!isKey(e.key())) {
       throw new IllegalArgumentException("not a cache key: " + e.key());
     }
-    ObjectNode o = json.createObjectNode();
-    o.put("key", e.key());
-    o.put("prompt_version", e.promptVersion());
-    o.put("model", e.model());
-    o.set("answer", json.readTree(e.answer()));
-    ObjectNode u = o.putObject("usage");
-    u.put("prompt_tokens", e.promptTokens());
-    u.put("completion_tokens", e.completionTokens());
-    o.put("origin", e.origin());
+    ObjectNode o = e.toJson(json);
     Path target = file(e.key());
     Files.createDirectories(target.getParent());
     Path tmp = Files.createTempFile(target.getParent(), e.key().substring(0, 8), ".tmp");

@@ -174,14 +174,8 @@ public final class LlmClassifier implements DefectClassifier {
     if (cache != null) {
       try {
         cache.put(
-            new AnswerCache.Entry(
-                key,
-                prompt.version(),
-                config.model(),
-                parser.format(answer),
-                reply.promptTokens(),
-                reply.completionTokens(),
-                "endpoint"));
+            AnswerCache.Entry.ofReply(
+                key, prompt.version(), config.model(), parser.format(answer), reply, "endpoint"));
       } catch (IOException e) {
         LOG.warn("cannot cache the answer {} in {}: {}", key, cache.dir(), e.toString());
       }

@@ -35,6 +35,27 @@ public final class SharedFixtures {
     return jsonFiles(dir.get());
   }
 
+  /**
+   * One of GitHub's example payloads: its file name ({@code event.action….json}), the event it is
+   * an example of (the name up to the first dot) and its bytes.
+   */
+  public record GithubWebhook(String name, String event, byte[] body) {
+    public static GithubWebhook read(Path file) {
+      String name = file.getFileName().toString();
+      try {
+        return new GithubWebhook(
+            name, name.substring(0, name.indexOf('.')), Files.readAllBytes(file));
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+  }
+
+  /** {@link #githubWebhookFiles()} read, in the same order, with the same skipping. */
+  public static List<GithubWebhook> githubWebhookPayloads() {
+    return githubWebhookFiles().stream().map(GithubWebhook::read).toList();
+  }
+
   /** The first directory {@code relative} below the working directory or one of its parents. */
   public static Optional<Path> find(String relative) {
     return Stream.iterate(Path.of("").toAbsolutePath(), dir -> dir != null, Path::getParent)

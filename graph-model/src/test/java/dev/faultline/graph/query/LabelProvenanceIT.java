@@ -48,27 +48,16 @@ class LabelProvenanceIT extends QueryITBase {
             c.classifiedAtMillis(),
             source,
             prompt);
-    return new IssueRow(
-        r.id(),
-        r.repo(),
-        r.framework(),
-        r.number(),
-        r.title(),
-        r.body(),
-        r.state(),
-        r.url(),
-        r.author(),
-        r.labels(),
-        r.createdAtMillis(),
-        r.updatedAtMillis(),
-        r.closedAtMillis(),
-        r.stateVersion(),
-        r.commentCount(),
-        r.transferredTo(),
-        n);
+    return copy(r, r.updatedAtMillis(), r.stateVersion(), n);
   }
 
   private static IssueRow atVersion(IssueRow r, long v) {
+    return copy(r, v, v, r.classification());
+  }
+
+  /** {@code r} with other versions and classification. */
+  private static IssueRow copy(
+      IssueRow r, long updatedAtMillis, long stateVersion, IssueRow.ClassificationRow c) {
     return new IssueRow(
         r.id(),
         r.repo(),
@@ -81,12 +70,12 @@ class LabelProvenanceIT extends QueryITBase {
         r.author(),
         r.labels(),
         r.createdAtMillis(),
-        v,
+        updatedAtMillis,
         r.closedAtMillis(),
-        v,
+        stateVersion,
         r.commentCount(),
         r.transferredTo(),
-        r.classification());
+        c);
   }
 
   private static Record issue(Driver driver, String id) {

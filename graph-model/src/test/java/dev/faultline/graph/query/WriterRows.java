@@ -55,7 +55,9 @@ final class WriterRows {
             Map.of(Dimension.SYMPTOM, "test"),
             List.of(),
             "test",
-            createdAt);
+            createdAt,
+            null,
+            null);
     String repo = owner + "/" + framework;
     return new IssueRow(
         repo + "#" + number,

@@ -218,29 +218,42 @@ public final class JobsCommand extends CliCommand {
     }
   }
 
-  @Command(
-      name = "savepoint",
-      description = "Take a savepoint; the job goes on (or stops, with --cancel).")
-  final class Savepoint extends CliCommand {
+  /** A subcommand acting on one job: {@code --jobmanager} and {@link Target}. */
+  abstract class OnJob extends CliCommand {
     @Mixin Cluster cluster;
 
     @Mixin Target target;
-
-    @Option(
-        names = "--target-directory",
-        paramLabel = "DIR",
-        description = "where the savepoint goes")
-    String targetDirectory;
-
-    @Option(names = "--cancel", description = "cancel the job once the savepoint is taken")
-    boolean cancel;
 
     @Override
     public Integer call() throws Exception {
       List<String> flags = new ArrayList<>();
       target.into(flags);
       FlinkRestClient flink = flink(cluster);
-      String jobId = jobId(flink, Flags.parse(flags));
+      return call(flink, jobId(flink, Flags.parse(flags)));
+    }
+
+    /** Acts on the job {@code jobId}; returns the exit code. */
+    abstract int call(FlinkRestClient flink, String jobId) throws Exception;
+  }
+
+  /** A subcommand that takes a savepoint of one job: also {@code --target-directory}. */
+  abstract class SavepointOnJob extends OnJob {
+    @Option(
+        names = "--target-directory",
+        paramLabel = "DIR",
+        description = "where the savepoint goes")
+    String targetDirectory;
+  }
+
+  @Command(
+      name = "savepoint",
+      description = "Take a savepoint; the job goes on (or stops, with --cancel).")
+  final class Savepoint extends SavepointOnJob {
+    @Option(names = "--cancel", description = "cancel the job once the savepoint is taken")
+    boolean cancel;
+
+    @Override
+    int call(FlinkRestClient flink, String jobId) throws Exception {
       String location =
           flink.awaitSavepoint(
               jobId, flink.triggerSavepoint(jobId, targetDirectory, cancel), SAVEPOINT_TIMEOUT);
@@ -250,23 +263,9 @@ public final class JobsCommand extends CliCommand {
   }
 
   @Command(name = "stop", description = "Stop a job with a final savepoint (the upgrade path).")
-  final class Stop extends CliCommand {
-    @Mixin Cluster cluster;
-
-    @Mixin Target target;
-
-    @Option(
-        names = "--target-directory",
-        paramLabel = "DIR",
-        description = "where the savepoint goes")
-    String targetDirectory;
-
+  final class Stop extends SavepointOnJob {
     @Override
-    public Integer call() throws Exception {
-      List<String> flags = new ArrayList<>();
-      target.into(flags);
-      FlinkRestClient flink = flink(cluster);
-      String jobId = jobId(flink, Flags.parse(flags));
+    int call(FlinkRestClient flink, String jobId) throws Exception {
       String location =
           flink.awaitSavepoint(
               jobId, flink.stopWithSavepoint(jobId, targetDirectory), SAVEPOINT_TIMEOUT);
@@ -277,17 +276,9 @@ public final class JobsCommand extends CliCommand {
   }
 
   @Command(name = "cancel", description = "Cancel a job without a savepoint.")
-  final class Cancel extends CliCommand {
-    @Mixin Cluster cluster;
-
-    @Mixin Target target;
-
+  final class Cancel extends OnJob {
     @Override
-    public Integer call() throws Exception {
-      List<String> flags = new ArrayList<>();
-      target.into(flags);
-      FlinkRestClient flink = flink(cluster);
-      String jobId = jobId(flink, Flags.parse(flags));
+    int call(FlinkRestClient flink, String jobId) throws Exception {
       flink.cancel(jobId);
       out.println(
           "job "

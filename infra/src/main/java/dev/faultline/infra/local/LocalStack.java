@@ -9,6 +9,7 @@ import dev.faultline.graph.GraphSchema;
 import dev.faultline.graph.query.QueryLibrary;
 import dev.faultline.jobs.IssuePipelineJob;
 import dev.faultline.jobs.JobConfig;
+import dev.faultline.jobs.llm.LlmSettings;
 import dev.faultline.jobs.sink.SinkOptions;
 import dev.faultline.jobs.stats.CategoryStatsJob;
 import dev.faultline.jobs.stats.StatsConfig;
@@ -113,7 +114,8 @@ public final class LocalStack implements AutoCloseable {
                 SinkOptions.DEFAULTS,
                 Duration.ofSeconds(5),
                 2,
-                null)
+                null,
+                LlmSettings.OFF)
             .withLlm(
                 dev.faultline.jobs.llm.LlmSettings.fromEnvironment(
                     env)); // off unless FAULTLINE_LLM_ENDPOINT is set

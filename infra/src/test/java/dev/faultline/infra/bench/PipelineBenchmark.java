@@ -20,6 +20,7 @@ import dev.faultline.jobs.JobConfig;
 import dev.faultline.jobs.classify.IssueAccumulator;
 import dev.faultline.jobs.classify.IssueClassification;
 import dev.faultline.jobs.functions.DecodeAndNormalise;
+import dev.faultline.jobs.llm.LlmSettings;
 import dev.faultline.jobs.normalise.GitHubNormaliser;
 import dev.faultline.jobs.records.GitHubEvent;
 import dev.faultline.jobs.records.RawDelivery;
@@ -228,7 +229,8 @@ public final class PipelineBenchmark {
             SinkOptions.DEFAULTS,
             Duration.ofSeconds(5),
             2,
-            Files.createTempDirectory("bench-ckpt").toUri().toString());
+            Files.createTempDirectory("bench-ckpt").toUri().toString(),
+            LlmSettings.OFF);
     IssuePipelineJob.build(env, config, true);
     env.execute("bench-pipeline");
   }

@@ -11,12 +11,11 @@ import dev.faultline.ingest.WebhookSignature;
 import dev.faultline.ingest.backfill.BackfillCommand;
 import dev.faultline.ingest.backfill.GhArchiveReader;
 import dev.faultline.ingest.backfill.RepositoryFilter;
+import dev.faultline.ingest.testing.Receivers;
 import dev.faultline.schemas.AvroCodec;
 import dev.faultline.schemas.Delivery;
 import dev.faultline.schemas.DeliveryKey;
 import dev.faultline.schemas.DeliverySource;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.BufferedInputStream;
 import java.io.BufferedReader;
 import java.io.InputStream;
@@ -162,14 +161,7 @@ public final class ReceiverBenchmark {
                 KafkaDeliveryPublisher.create(config),
                 config.spoolDir(),
                 config.handoffTimeout())) {
-      WebhookApp app =
-          new WebhookApp(
-                  config,
-                  publisher,
-                  List.of(),
-                  new PrometheusMeterRegistry(PrometheusConfig.DEFAULT),
-                  List.of())
-              .start("127.0.0.1", 0);
+      WebhookApp app = Receivers.start(config, publisher);
       try {
         HttpClient client =
             HttpClient.newBuilder()

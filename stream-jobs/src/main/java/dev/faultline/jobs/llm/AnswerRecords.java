@@ -21,19 +21,12 @@ public final class AnswerRecords {
 
   /** The record value of an entry. */
   public static byte[] encode(AnswerCache.Entry e) {
-    ObjectNode o = JSON.createObjectNode();
-    o.put("key", e.key());
-    o.put("prompt_version", e.promptVersion());
-    o.put("model", e.model());
+    ObjectNode o;
     try {
-      o.set("answer", JSON.readTree(e.answer()));
+      o = e.toJson(JSON);
     } catch (IOException x) {
       throw new IllegalArgumentException("the answer of " + e.key() + " is not JSON", x);
     }
-    ObjectNode u = o.putObject("usage");
-    u.put("prompt_tokens", e.promptTokens());
-    u.put("completion_tokens", e.completionTokens());
-    o.put("origin", e.origin());
     return o.toString().getBytes(StandardCharsets.UTF_8);
   }
 
@@ -51,15 +44,7 @@ public final class AnswerRecords {
       if (!AnswerCache.isKey(key) || !n.path("answer").isObject()) {
         return Optional.empty();
       }
-      return Optional.of(
-          new AnswerCache.Entry(
-              key,
-              n.path("prompt_version").asText(""),
-              n.path("model").asText(""),
-              n.path("answer").toString(),
-              n.path("usage").path("prompt_tokens").asLong(0),
-              n.path("usage").path("completion_tokens").asLong(0),
-              n.path("origin").asText("")));
+      return Optional.of(AnswerCache.Entry.fromJson(key, n));
     } catch (IOException | RuntimeException e) {
       return Optional.empty();
     }

@@ -136,14 +136,8 @@ public final class LlmUpgrader {
     }
     Answer answer = ((AnswerParser.Accepted) r).answer();
     store.put(
-        new AnswerCache.Entry(
-            key,
-            prompt.version(),
-            config.model(),
-            parser.format(answer),
-            reply.promptTokens(),
-            reply.completionTokens(),
-            "stream"));
+        AnswerCache.Entry.ofReply(
+            key, prompt.version(), config.model(), parser.format(answer), reply, "stream"));
     return new Upgraded(upgrade(offline, answer, false), false);
   }
 

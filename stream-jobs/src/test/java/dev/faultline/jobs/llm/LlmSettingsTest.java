@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.faultline.jobs.JobConfig;
+import dev.faultline.jobs.LlmFixtures;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -43,10 +44,8 @@ class LlmSettingsTest {
   void theAsyncTimeoutCoversEveryAttemptByDefault() {
     LlmSettings s =
         LlmSettings.of(
-            Map.of(
-                "FAULTLINE_LLM_ENDPOINT",
+            LlmFixtures.settings(
                 "http://h:8000",
-                "FAULTLINE_LLM_MODEL",
                 "m",
                 "FAULTLINE_LLM_TIMEOUT_MS",
                 "1000",
@@ -60,13 +59,7 @@ class LlmSettingsTest {
     assertEquals(
         Duration.ofMillis(7),
         LlmSettings.of(
-                Map.of(
-                    "FAULTLINE_LLM_ENDPOINT",
-                    "http://h:8000",
-                    "FAULTLINE_LLM_MODEL",
-                    "m",
-                    "FAULTLINE_LLM_ASYNC_TIMEOUT_MS",
-                    "7"))
+                LlmFixtures.settings("http://h:8000", "m", "FAULTLINE_LLM_ASYNC_TIMEOUT_MS", "7"))
             .asyncTimeout());
   }
 
@@ -82,13 +75,8 @@ class LlmSettingsTest {
             IllegalArgumentException.class,
             () ->
                 LlmSettings.of(
-                    Map.of(
-                        "FAULTLINE_LLM_ENDPOINT",
-                        "http://h:8000",
-                        "FAULTLINE_LLM_MODEL",
-                        "m",
-                        "FAULTLINE_LLM_ASYNC_CAPACITY",
-                        "many")));
+                    LlmFixtures.settings(
+                        "http://h:8000", "m", "FAULTLINE_LLM_ASYNC_CAPACITY", "many")));
     assertTrue(e.getMessage().contains("FAULTLINE_LLM_ASYNC_CAPACITY"), e.getMessage());
   }
 
@@ -96,13 +84,8 @@ class LlmSettingsTest {
   void theApiKeyIsMasked() {
     LlmSettings s =
         LlmSettings.fromEnvironment(
-            Map.of(
-                "FAULTLINE_LLM_ENDPOINT",
-                "https://api.example.com",
-                "FAULTLINE_LLM_MODEL",
-                "m",
-                "FAULTLINE_LLM_API_KEY",
-                "sk-secret-123"));
+            LlmFixtures.settings(
+                "https://api.example.com", "m", "FAULTLINE_LLM_API_KEY", "sk-secret-123"));
     assertEquals("sk-secret-123", s.config().apiKey());
     assertFalse(s.toString().contains("sk-secret-123"), s.toString());
     assertFalse(

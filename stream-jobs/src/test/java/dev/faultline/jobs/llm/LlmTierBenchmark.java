@@ -14,7 +14,6 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -44,13 +43,8 @@ public final class LlmTierBenchmark {
         new StubChatServer().otherwise(StubChatServer.Reply.slow(LlmFixtures.ANSWER, delay))) {
       LlmConfig config =
           LlmConfig.from(
-              Map.of(
-                  "FAULTLINE_LLM_ENDPOINT",
-                  stub.endpoint().toString(),
-                  "FAULTLINE_LLM_MODEL",
-                  LlmFixtures.MODEL,
-                  "FAULTLINE_LLM_CONCURRENCY",
-                  Integer.toString(concurrency)));
+              LlmFixtures.settings(
+                  stub, "FAULTLINE_LLM_CONCURRENCY", Integer.toString(concurrency)));
       LlmStats stats = new LlmStats();
       ChatClient client =
           new ChatClient(

@@ -4,38 +4,25 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.faultline.classifier.llm.StubChatServer;
-import dev.faultline.embedded.EmbeddedKafka;
-import dev.faultline.embedded.EmbeddedNeo4j;
-import dev.faultline.graph.GraphConfig;
-import dev.faultline.graph.GraphSchema;
+import dev.faultline.embedded.testing.Poll;
 import dev.faultline.jobs.IssuePipelineJob;
 import dev.faultline.jobs.JobConfig;
 import dev.faultline.jobs.LlmFixtures;
-import dev.faultline.jobs.sink.SinkOptions;
-import dev.faultline.schemas.AvroCodec;
+import dev.faultline.jobs.PipelineStack;
 import dev.faultline.schemas.Delivery;
-import dev.faultline.schemas.DeliveryKey;
 import dev.faultline.schemas.Topic;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
-import java.util.function.BooleanSupplier;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.Config;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.config.ConfigResource;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -43,10 +30,6 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
-import org.neo4j.driver.AuthTokens;
-import org.neo4j.driver.Driver;
-import org.neo4j.driver.GraphDatabase;
-import org.neo4j.driver.Record;
 
 /**
  * The issue pipeline with the language-model tier on, on a real KRaft broker, a real Neo4j server,
@@ -59,35 +42,24 @@ class LlmTierPipelineIT {
   private static final String PASSWORD = "llm-tier-it-password";
   private static final Duration DEADLINE = Duration.ofSeconds(90);
   @TempDir static Path dir;
-  private static EmbeddedKafka kafka;
-  private static EmbeddedNeo4j neo4j;
-  private static Driver driver;
+  private static PipelineStack stack;
   private static JobClient job;
   private static final String REPO = "acme/llm-" + UUID.randomUUID().toString().substring(0, 8);
   private static final List<String> labelled = new ArrayList<>();
 
   @BeforeAll
   static void startStack() throws Exception {
-    kafka = EmbeddedKafka.start(dir.resolve("kafka"), 0);
     // The answers topic is not created here: the job creates it, compacted, as it does on a
     // cluster.
-    kafka.createTopics(
-        2,
-        List.of(
-            Topic.DELIVERIES.topicName(),
-            Topic.DEAD_LETTER.topicName(),
-            Topic.ISSUES_CLASSIFIED.topicName()));
-    neo4j = EmbeddedNeo4j.start(dir.resolve("neo4j"), 0, 0, PASSWORD);
-    driver = GraphDatabase.driver(neo4j.boltUri(), AuthTokens.basic("neo4j", PASSWORD));
-    new GraphSchema(driver, "neo4j").migrate();
+    stack =
+        PipelineStack.start(
+            dir, PASSWORD, Topic.DELIVERIES, Topic.DEAD_LETTER, Topic.ISSUES_CLASSIFIED);
   }
 
   @AfterAll
   static void stopStack() throws Exception {
     cancel();
-    driver.close();
-    neo4j.close();
-    kafka.close();
+    stack.close();
   }
 
   private static void cancel() throws Exception {
@@ -100,28 +72,26 @@ class LlmTierPipelineIT {
   private static JobConfig config(StubChatServer stub) {
     LlmSettings llm =
         LlmSettings.of(
-            Map.of(
-                "FAULTLINE_LLM_ENDPOINT", stub.endpoint().toString(),
-                "FAULTLINE_LLM_MODEL", LlmFixtures.MODEL,
+            LlmFixtures.settings(
+                stub,
                 // long enough for a held request to wait until the test releases it
-                "FAULTLINE_LLM_TIMEOUT_MS", "120000",
-                "FAULTLINE_LLM_CONNECT_TIMEOUT_MS", "2000",
-                "FAULTLINE_LLM_MAX_RETRIES", "1",
-                "FAULTLINE_LLM_BACKOFF_MS", "50",
-                "FAULTLINE_LLM_CONCURRENCY", "4",
-                "FAULTLINE_LLM_ASYNC_TIMEOUT_MS", "300000",
-                "FAULTLINE_LLM_ASYNC_CAPACITY", "50"));
-    return new JobConfig(
-            kafka.bootstrapServers(),
-            Map.of(),
-            "llm-it-"
-                + UUID
-                    .randomUUID(), // a new group: every job reads the delivery topic from its start
-            new GraphConfig(neo4j.boltUri().toString(), "neo4j", PASSWORD, "neo4j"),
-            new SinkOptions(100, Duration.ofMillis(100), Duration.ofSeconds(1)),
-            Duration.ofSeconds(1),
-            2,
-            dir.resolve("checkpoints-" + UUID.randomUUID()).toUri().toString())
+                "FAULTLINE_LLM_TIMEOUT_MS",
+                "120000",
+                "FAULTLINE_LLM_CONNECT_TIMEOUT_MS",
+                "2000",
+                "FAULTLINE_LLM_MAX_RETRIES",
+                "1",
+                "FAULTLINE_LLM_BACKOFF_MS",
+                "50",
+                "FAULTLINE_LLM_CONCURRENCY",
+                "4",
+                "FAULTLINE_LLM_ASYNC_TIMEOUT_MS",
+                "300000",
+                "FAULTLINE_LLM_ASYNC_CAPACITY",
+                "50"));
+    // a new group: every job reads the delivery topic from its start
+    return stack
+        .jobConfig("llm-it-" + UUID.randomUUID(), dir.resolve("checkpoints-" + UUID.randomUUID()))
         .withLlm(llm);
   }
 
@@ -279,7 +249,7 @@ class LlmTierPipelineIT {
   }
 
   private static String cleanupPolicy(String topic) throws Exception {
-    try (Admin admin = kafka.admin()) {
+    try (Admin admin = stack.kafka().admin()) {
       ConfigResource r = new ConfigResource(ConfigResource.Type.TOPIC, topic);
       Config c = admin.describeConfigs(List.of(r)).all().get().get(r);
       return c.get("cleanup.policy").value();
@@ -287,58 +257,18 @@ class LlmTierPipelineIT {
   }
 
   private static void send(Delivery d) {
-    try (KafkaProducer<String, byte[]> producer =
-        new KafkaProducer<>(
-            Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                kafka.bootstrapServers(),
-                ProducerConfig.ACKS_CONFIG,
-                "all"),
-            new StringSerializer(),
-            new ByteArraySerializer())) {
-      String key = DeliveryKey.of(d.getEvent(), new ObjectMapper().readTree(d.getPayloadJson()));
-      producer
-          .send(
-              new ProducerRecord<>(
-                  Topic.DELIVERIES.topicName(), key, AvroCodec.deliveries().encode(d)))
-          .get();
-    } catch (Exception e) {
-      throw new IllegalStateException("cannot send a delivery", e);
-    }
+    stack.send(d);
   }
 
   private static Object value(String id, String expression) {
-    List<Record> records =
-        driver
-            .executableQuery("MATCH (i:Issue {id: $id}) RETURN " + expression + " AS v")
-            .withParameters(Map.of("id", id))
-            .execute()
-            .records();
-    return records.isEmpty() || records.get(0).get("v").isNull()
-        ? null
-        : records.get(0).get("v").asObject();
+    return stack.issueValue(id, expression);
   }
 
   private static long count(String statement, String id) {
-    return driver
-        .executableQuery(statement)
-        .withParameters(Map.of("id", id))
-        .execute()
-        .records()
-        .get(0)
-        .get(0)
-        .asLong();
+    return stack.count(statement, id);
   }
 
-  private static void awaitTrue(BooleanSupplier condition, String what)
-      throws InterruptedException {
-    long deadline = System.nanoTime() + DEADLINE.toNanos();
-    while (System.nanoTime() < deadline) {
-      if (condition.getAsBoolean()) {
-        return;
-      }
-      Thread.sleep(100);
-    }
-    throw new AssertionError("Timed out after " + DEADLINE.toSeconds() + " s waiting for: " + what);
+  private static void awaitTrue(Poll.Condition condition, String what) {
+    Poll.until(DEADLINE, what, condition);
   }
 }

@@ -64,15 +64,8 @@ class LlmUpgraderTest {
     stats = new LlmStats();
     LlmConfig config =
         LlmConfig.from(
-            Map.of(
-                "FAULTLINE_LLM_ENDPOINT",
-                stub.endpoint().toString(),
-                "FAULTLINE_LLM_MODEL",
-                LlmFixtures.MODEL,
-                "FAULTLINE_LLM_MAX_RETRIES",
-                "0",
-                "FAULTLINE_LLM_CONFIDENCE",
-                "0.8"));
+            LlmFixtures.settings(
+                stub, "FAULTLINE_LLM_MAX_RETRIES", "0", "FAULTLINE_LLM_CONFIDENCE", "0.8"));
     ChatClient client =
         new ChatClient(
             config,

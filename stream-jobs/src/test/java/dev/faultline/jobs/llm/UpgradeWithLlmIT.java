@@ -15,7 +15,6 @@ import dev.faultline.schemas.taxonomy.Phase;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.streaming.api.datastream.AsyncDataStream;
 import org.apache.flink.streaming.api.datastream.DataStream;
@@ -52,11 +51,8 @@ class UpgradeWithLlmIT {
       StubChatServer stub, Path cache, List<LlmRequest> in) throws Exception {
     LlmSettings settings =
         LlmSettings.of(
-            Map.of(
-                "FAULTLINE_LLM_ENDPOINT",
-                stub.endpoint().toString(),
-                "FAULTLINE_LLM_MODEL",
-                LlmFixtures.MODEL,
+            LlmFixtures.settings(
+                stub,
                 "FAULTLINE_LLM_MAX_RETRIES",
                 "0",
                 "FAULTLINE_LLM_TIMEOUT_MS",

@@ -4,11 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.faultline.embedded.EmbeddedKafka;
-import dev.faultline.embedded.EmbeddedNeo4j;
+import dev.faultline.embedded.testing.KafkaClients;
 import dev.faultline.embedded.testing.Poll;
-import dev.faultline.graph.GraphConfig;
-import dev.faultline.graph.GraphSchema;
+import dev.faultline.jobs.PipelineStack;
 import dev.faultline.jobs.sink.SinkOptions;
 import dev.faultline.jobs.stats.domain.IssueContributions;
 import dev.faultline.jobs.stats.records.CategoryStat;
@@ -57,7 +55,6 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -66,9 +63,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.neo4j.driver.AuthTokens;
 import org.neo4j.driver.Driver;
-import org.neo4j.driver.GraphDatabase;
 import org.neo4j.driver.Record;
 
 /**
@@ -80,32 +75,20 @@ class CategoryStatsJobIT {
   private static final String PASSWORD = "stats-it-password";
   private static final Duration DEADLINE = Duration.ofSeconds(90);
   @TempDir static Path dir;
-  private static EmbeddedKafka kafka;
-  private static EmbeddedNeo4j neo4j;
+  private static PipelineStack stack;
   private static Driver driver;
 
   @BeforeAll
   static void startServers() throws Exception {
-    kafka = EmbeddedKafka.start(dir.resolve("kafka"), 0);
-    kafka.createTopics(
-        2,
-        List.of(
-            Topic.ISSUES_CLASSIFIED.topicName(),
-            Topic.STATS.topicName(),
-            Topic.ALERTS.topicName(),
-            Topic.DEAD_LETTER.topicName()));
-    neo4j = EmbeddedNeo4j.start(dir.resolve("neo4j"), 0, 0, PASSWORD);
-    driver = GraphDatabase.driver(neo4j.boltUri(), AuthTokens.basic("neo4j", PASSWORD));
-    // The product's schema (constraints on every MERGE key), as `faultline migrate` and the local
-    // stack apply it.
-    new GraphSchema(driver, "neo4j").migrate();
+    stack =
+        PipelineStack.start(
+            dir, PASSWORD, Topic.ISSUES_CLASSIFIED, Topic.STATS, Topic.ALERTS, Topic.DEAD_LETTER);
+    driver = stack.driver();
   }
 
   @AfterAll
   static void stopServers() throws Exception {
-    driver.close();
-    neo4j.close();
-    kafka.close();
+    stack.close();
   }
 
   /**
@@ -113,10 +96,8 @@ class CategoryStatsJobIT {
    * correction path.
    */
   private static StatsConfig config(String name) {
-    return StatsConfig.defaults(
-            kafka.bootstrapServers(),
-            new GraphConfig(neo4j.boltUri().toString(), "neo4j", PASSWORD, "neo4j"))
-        .withKafka(kafka.bootstrapServers(), "stats-it-" + name, "stats-it-" + name)
+    return StatsConfig.defaults(stack.bootstrapServers(), stack.graph())
+        .withKafka(stack.bootstrapServers(), "stats-it-" + name, "stats-it-" + name)
         .withRuntime(
             new SinkOptions(500, Duration.ofMillis(100), Duration.ofSeconds(1)),
             Duration.ofMillis(300),
@@ -429,14 +410,8 @@ class CategoryStatsJobIT {
             new byte[0]);
     AvroCodec<ClassifiedIssue> codec = AvroCodec.classifiedIssues();
     try (KafkaProducer<byte[], byte[]> producer =
-        new KafkaProducer<>(
-            Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                kafka.bootstrapServers(),
-                ProducerConfig.ACKS_CONFIG,
-                "all"),
-            new ByteArraySerializer(),
-            new ByteArraySerializer())) {
+        KafkaClients.producer(
+            stack.bootstrapServers(), new ByteArraySerializer(), new ByteArraySerializer())) {
       for (int i = 0; i < events.size(); i++) {
         ClassifiedEvent e = events.get(i);
         producer.send(
@@ -537,14 +512,8 @@ class CategoryStatsJobIT {
   private static void produce(List<ClassifiedEvent> events) throws Exception {
     AvroCodec<ClassifiedIssue> codec = AvroCodec.classifiedIssues();
     try (KafkaProducer<byte[], byte[]> producer =
-        new KafkaProducer<>(
-            Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                kafka.bootstrapServers(),
-                ProducerConfig.ACKS_CONFIG,
-                "all"),
-            new ByteArraySerializer(),
-            new ByteArraySerializer())) {
+        KafkaClients.producer(
+            stack.bootstrapServers(), new ByteArraySerializer(), new ByteArraySerializer())) {
       for (ClassifiedEvent e : events) {
         producer.send(
             new ProducerRecord<>(
@@ -562,12 +531,9 @@ class CategoryStatsJobIT {
   private static List<ConsumerRecord<byte[], byte[]>> readCommitted(String topic) {
     List<ConsumerRecord<byte[], byte[]>> out = new ArrayList<>();
     try (KafkaConsumer<byte[], byte[]> consumer =
-        new KafkaConsumer<>(
-            Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                kafka.bootstrapServers(),
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG,
-                "read_committed"),
+        KafkaClients.consumer(
+            stack.bootstrapServers(),
+            Map.of(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"),
             new ByteArrayDeserializer(),
             new ByteArrayDeserializer())) {
       List<TopicPartition> partitions =
