@@ -51,6 +51,9 @@ final class ApiController {
       Arrays.stream(AlertKind.values()).map(AlertKind::name).toList();
   static final int MAX_PAGE_SIZE = 200;
 
+  /** Every symptom × fix pattern cell there can be, with room to spare. */
+  static final int MAX_FIX_PATTERN_ROWS = 2_000;
+
   private final QueryLibrary queries;
   private final ObjectMapper mapper;
   private final SeedFigures seeds;
@@ -139,6 +142,24 @@ final class ApiController {
     List<Map<String, Object>> rows = queries.run("stage-symptom-matrix", q);
     body.putAll(Shapes.heatMap(rows));
     body.put("coverage", scopeCoverage("stage-symptom-matrix", q, rows));
+    json(ctx, body);
+  }
+
+  /**
+   * {@code GET /api/fix-patterns}: merged fixes per symptom and fix pattern (P1's fix analysis) as
+   * a matrix, with the rows' fix sizes; {@code includeUnknown} also counts fixes of unknown
+   * pattern.
+   */
+  void fixPatterns(Context ctx) {
+    ApiParams p = scopedParams(ctx, "includeUnknown");
+    Scope scope = scope(p);
+    Map<String, Object> body = scoped(scope);
+    Map<String, String> q = scope.queryParameters();
+    q.put("includeUnknown", String.valueOf(p.bool("includeUnknown", false)));
+    q.put("limit", String.valueOf(MAX_FIX_PATTERN_ROWS));
+    List<Map<String, Object>> rows = queries.run("fix-pattern-per-symptom", q);
+    body.putAll(Shapes.fixPatterns(rows));
+    body.put("coverage", scopeCoverage("fix-pattern-per-symptom", q, rows));
     json(ctx, body);
   }
 
@@ -300,7 +321,8 @@ final class ApiController {
     throw ApiError.notFound(
         "No such API endpoint: "
             + ctx.path()
-            + "; endpoints: /api/filters, /api/releases, /api/trends, /api/heatmap, /api/distributed-share,"
+            + "; endpoints: /api/filters, /api/releases, /api/trends, /api/heatmap, /api/fix-patterns,"
+            + " /api/distributed-share,"
             + " /api/headline, /api/alerts, /api/issues, /api/issue, /api/changes, /api/events");
   }
 

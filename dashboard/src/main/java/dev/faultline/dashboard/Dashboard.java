@@ -94,6 +94,7 @@ public final class Dashboard implements AutoCloseable {
     cfg.routes.get("/api/releases", api::releases);
     cfg.routes.get("/api/trends", api::trends);
     cfg.routes.get("/api/heatmap", api::heatMap);
+    cfg.routes.get("/api/fix-patterns", api::fixPatterns);
     cfg.routes.get("/api/distributed-share", api::distributedShare);
     cfg.routes.get("/api/headline", api::headline);
     cfg.routes.get("/api/alerts", api::alerts);

@@ -146,6 +146,57 @@ final class Shapes {
     return out;
   }
 
+  /**
+   * {@code fix-pattern-per-symptom} rows ({@code symptom, fixPattern, fixes, fromIssues,
+   * shareOfSymptom, medianLines}) as a matrix: symptoms and fix patterns ordered by their totals
+   * (largest first, ties by code), {@code cells[symptom][fixPattern]} counts, 0 for empty cells;
+   * the rows themselves kept as {@code rows} (fix sizes, shares).
+   */
+  static Map<String, Object> fixPatterns(List<Map<String, Object>> rows) {
+    Map<String, Long> symptomTotals = new LinkedHashMap<>();
+    Map<String, Long> patternTotals = new LinkedHashMap<>();
+    Map<String, Long> cell = new LinkedHashMap<>();
+    List<Map<String, Object>> kept = new ArrayList<>();
+    for (Map<String, Object> row : rows) {
+      String symptom = String.valueOf(row.get("symptom"));
+      String pattern = String.valueOf(row.get("fixPattern"));
+      long fixes = ((Number) row.get("fixes")).longValue();
+      symptomTotals.merge(symptom, fixes, Long::sum);
+      patternTotals.merge(pattern, fixes, Long::sum);
+      cell.merge(symptom + "\u0000" + pattern, fixes, Long::sum);
+      Map<String, Object> r = new LinkedHashMap<>();
+      for (String column :
+          List.of(
+              "symptom", "fixPattern", "fixes", "fromIssues", "shareOfSymptom", "medianLines")) {
+        r.put(column, row.get(column));
+      }
+      kept.add(r);
+    }
+    List<String> symptoms = byTotal(symptomTotals);
+    List<String> patterns = byTotal(patternTotals);
+    List<List<Long>> cells = new ArrayList<>();
+    long max = 0;
+    for (String sy : symptoms) {
+      List<Long> line = new ArrayList<>();
+      for (String fp : patterns) {
+        long v = cell.getOrDefault(sy + "\u0000" + fp, 0L);
+        max = Math.max(max, v);
+        line.add(v);
+      }
+      cells.add(line);
+    }
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("symptoms", symptoms);
+    out.put("fixPatterns", patterns);
+    out.put("cells", cells);
+    out.put("symptomTotals", symptoms.stream().map(symptomTotals::get).toList());
+    out.put("fixPatternTotals", patterns.stream().map(patternTotals::get).toList());
+    out.put("max", max);
+    out.put("total", symptomTotals.values().stream().mapToLong(Long::longValue).sum());
+    out.put("rows", kept);
+    return out;
+  }
+
   private static List<String> byTotal(Map<String, Long> totals) {
     return totals.entrySet().stream()
         .sorted(

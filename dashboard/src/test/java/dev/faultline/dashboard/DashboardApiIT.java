@@ -131,6 +131,46 @@ class DashboardApiIT {
   }
 
   @Test
+  void fixPatternsCountMergedFixesPerSymptomAndPatternWithTheirCoverage() throws Exception {
+    JsonNode body = ok("/api/fix-patterns");
+    assertEquals(List.of("HANG", "CHECKPOINT_FAILURE"), texts(body.get("symptoms"), null));
+    assertEquals(
+        List.of("CONDITIONAL_LOGIC", "DISTRIBUTED_TUNING", "VERSION_DEPENDENCY_MANAGEMENT"),
+        texts(body.get("fixPatterns"), null));
+    assertEquals(List.of(0, 1, 1), intsOf(body.get("cells").get(0)));
+    assertEquals(List.of(1, 0, 0), intsOf(body.get("cells").get(1)));
+    assertEquals(3, body.get("total").asInt());
+    assertEquals(1, body.get("max").asInt());
+    // #211 fixes #204, whose BUG label is below the bar: in scope, not counted.
+    assertEquals(coverage(4, 3, 0.75), body.get("coverage"));
+    JsonNode checkpoint = body.get("rows").get(0);
+    assertEquals("CHECKPOINT_FAILURE", checkpoint.get("symptom").asText());
+    assertEquals(25.0, checkpoint.get("medianLines").asDouble(), 1e-9);
+    assertEquals(1, checkpoint.get("fromIssues").asInt());
+
+    JsonNode all = ok("/api/fix-patterns?minConfidence=all");
+    List<String> patterns = texts(all.get("fixPatterns"), null);
+    assertEquals("DISTRIBUTED_TUNING", patterns.get(0));
+    assertEquals(2, all.get("cells").get(0).get(patterns.indexOf("DISTRIBUTED_TUNING")).asInt());
+    assertEquals(4, all.get("total").asInt());
+    assertEquals(coverage(4, 4, 1.0), all.get("coverage"));
+    assertEquals("all", all.get("scope").get("confidence").get("mode").asText());
+
+    JsonNode pytorch = ok("/api/fix-patterns?framework=PyTorch");
+    assertEquals(List.of("VERSION_DEPENDENCY_MANAGEMENT"), texts(pytorch.get("fixPatterns"), null));
+    assertEquals(coverage(2, 1, 0.5), pytorch.get("coverage"));
+    // Merged from 2024-03-01: #111, #210 and #211.
+    assertEquals(
+        List.of("CHECKPOINT_FAILURE", "HANG"),
+        texts(ok("/api/fix-patterns?from=2024-03-01").get("symptoms"), null));
+    // No label passes a bar of 1: no cells, the scope counted again with every label.
+    JsonNode none = ok("/api/fix-patterns?minConfidence=1");
+    assertEquals(0, none.get("total").asInt());
+    assertEquals(coverage(4, 0, 0.0), none.get("coverage"));
+    assertBadParameter("/api/fix-patterns?includeUnknown=maybe", "includeUnknown");
+  }
+
+  @Test
   void countsOnlyConfidentLabelsByDefaultWithTheCoverageBesideAndEveryLabelWhenAsked()
       throws Exception {
     JsonNode headline = ok("/api/headline");

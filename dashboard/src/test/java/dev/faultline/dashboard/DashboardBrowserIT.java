@@ -263,6 +263,47 @@ class DashboardBrowserIT {
 
   @Test
   @Order(8)
+  void fixPatternsPerSymptomShowTheFixtureCountsAndTheSwitchCountsEveryLabel() throws IOException {
+    browser.open("#fixes");
+    assertEquals(List.of("HANG", "CHECKPOINT_FAILURE"), browser.fixPatternSymptoms());
+    assertEquals("1", browser.fixPattern("HANG", "DISTRIBUTED_TUNING"));
+    assertEquals("1", browser.fixPattern("HANG", "VERSION_DEPENDENCY_MANAGEMENT"));
+    assertEquals("1", browser.fixPattern("CHECKPOINT_FAILURE", "CONDITIONAL_LOGIC"));
+    assertEquals("", browser.fixPattern("CHECKPOINT_FAILURE", "DISTRIBUTED_TUNING"));
+    assertEquals("2", browser.cell("#fix-patterns tr[data-symptom=HANG] td.total"));
+    assertEquals(
+        "3 merged fixes over 2 symptoms and 3 fix patterns", browser.text("fixes-summary"));
+    assertEquals(
+        "4 merged fixes, 75% labelled with ≥ 90% precision", browser.text("fixes-coverage"));
+    assertTrue(
+        browser
+            .script(
+                "return document.querySelector('#fix-patterns td[data-symptom=CHECKPOINT_FAILURE]"
+                    + "[data-fix-pattern=CONDITIONAL_LOGIC]').title")
+            .toString()
+            .contains("median 25 changed lines"));
+    browser.screenshot("fixes");
+
+    // #211 fixes #204, whose labels are below the bar: counted only with every label.
+    browser.selectAndWait("f-confidence", "all", "fixes", "minConfidence=all");
+    assertEquals("2", browser.fixPattern("HANG", "DISTRIBUTED_TUNING"));
+    assertEquals("3", browser.cell("#fix-patterns tr[data-symptom=HANG] td.total"));
+    assertEquals(
+        "4 merged fixes, 100% labelled (all labels counted)", browser.text("fixes-coverage"));
+    browser.screenshot("fixes-all-labels");
+
+    browser.selectAndWait("f-confidence", "", "fixes", "#fixes");
+    assertEquals("1", browser.fixPattern("HANG", "DISTRIBUTED_TUNING"));
+    browser.selectAndWait("f-framework", "PyTorch", "fixes", "framework=PyTorch");
+    assertEquals(List.of("HANG"), browser.fixPatternSymptoms());
+    assertEquals("1", browser.fixPattern("HANG", "VERSION_DEPENDENCY_MANAGEMENT"));
+    assertEquals(
+        "2 merged fixes, 50% labelled with ≥ 90% precision", browser.text("fixes-coverage"));
+    browser.assertNoConsoleErrors();
+  }
+
+  @Test
+  @Order(9)
   void issueWrittenDuringTheTestAppearsWithoutAReload() throws IOException {
     browser.open("#issues");
     browser.script("window.__sameDocument = true; return null");

@@ -69,6 +69,45 @@ class ShapesTest {
   }
 
   @Test
+  void fixPatternsAreASymptomByPatternMatrixOrderedByTotalsWithTheRowsKept() {
+    Map<String, Object> out =
+        Shapes.fixPatterns(
+            List.of(
+                fixRow("CHECKPOINT_FAILURE", "CONDITIONAL_LOGIC", 1L, 25.0),
+                fixRow("HANG", "DISTRIBUTED_TUNING", 2L, 4.0),
+                fixRow("HANG", "VERSION_DEPENDENCY_MANAGEMENT", 1L, 4.0)));
+    assertEquals(List.of("HANG", "CHECKPOINT_FAILURE"), out.get("symptoms"));
+    assertEquals(
+        List.of("DISTRIBUTED_TUNING", "CONDITIONAL_LOGIC", "VERSION_DEPENDENCY_MANAGEMENT"),
+        out.get("fixPatterns"));
+    assertEquals(List.of(List.of(2L, 0L, 1L), List.of(0L, 1L, 0L)), out.get("cells"));
+    assertEquals(List.of(3L, 1L), out.get("symptomTotals"));
+    assertEquals(List.of(2L, 1L, 1L), out.get("fixPatternTotals"));
+    assertEquals(2L, out.get("max"));
+    assertEquals(4L, out.get("total"));
+    assertEquals(3, ((List<?>) out.get("rows")).size());
+  }
+
+  private static Map<String, Object> fixRow(
+      String symptom, String fixPattern, long fixes, double medianLines) {
+    return Map.of(
+        "symptom",
+        symptom,
+        "fixPattern",
+        fixPattern,
+        "fixes",
+        fixes,
+        "fromIssues",
+        fixes,
+        "shareOfSymptom",
+        0.5,
+        "medianLines",
+        medianLines,
+        "inScope",
+        4L);
+  }
+
+  @Test
   void heatMapIsAMatrixWithZeroForEmptyCells() {
     Map<String, Object> out =
         Shapes.heatMap(

@@ -4,7 +4,7 @@ import { get } from './api.js';
 import { el, text } from './dom.js';
 import * as views from './views.js';
 
-const VIEWS = ['overview', 'trends', 'alerts', 'issues', 'issue'];
+const VIEWS = ['overview', 'trends', 'fixes', 'alerts', 'issues', 'issue'];
 const FILTERS = ['framework', 'release', 'from', 'to', 'minConfidence'];
 let catalog = { frameworks: [], dimensions: [] };
 let rendering = Promise.resolve();

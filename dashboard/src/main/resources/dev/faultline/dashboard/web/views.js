@@ -144,15 +144,42 @@ export async function trends(state) {
     ...heat.symptoms.map((s, i) => el('th', { title: heat.symptomClasses[i] || '' }, s)))));
   table.append(el('tbody', {}, ...heat.stages.map((stage, r) => el('tr', {},
     el('th', { class: 'row' }, stage),
-    ...heat.cells[r].map((v, c) => {
-      const cell = el('td', { dataset: { stage, symptom: heat.symptoms[c] } }, v === 0 ? '' : String(v));
-      if (v > 0) {
-        const alpha = 0.15 + 0.85 * (v / heat.max);
-        cell.style.backgroundColor = 'rgba(37, 87, 167, ' + alpha.toFixed(2) + ')';
-        cell.style.color = alpha > 0.55 ? '#fff' : '#1d2330';
-      }
-      return cell;
-    })))));
+    ...heat.cells[r].map((v, c) => shade(el('td', { dataset: { stage, symptom: heat.symptoms[c] } }, v === 0 ? '' : String(v)), v, heat.max))))));
+}
+
+/** Colours a heat-map cell by its count against the largest. */
+function shade(cell, v, max) {
+  if (v > 0) {
+    const alpha = 0.15 + 0.85 * (v / max);
+    cell.style.backgroundColor = 'rgba(37, 87, 167, ' + alpha.toFixed(2) + ')';
+    cell.style.color = alpha > 0.55 ? '#fff' : '#1d2330';
+  }
+  return cell;
+}
+
+export async function fixes(state) {
+  const data = await get('fix-patterns', state.filters);
+  text('fixes-summary', data.total === 0
+    ? 'No merged fixes with a known symptom and fix pattern'
+    : num(data.total) + ' merged fixes over ' + num(data.symptoms.length) + ' symptoms and '
+      + num(data.fixPatterns.length) + ' fix patterns');
+  text('fixes-coverage', coverageText(data.coverage, data.scope.confidence, 'merged fixes'));
+  const lines = {};
+  for (const r of data.rows) lines[r.symptom + ' ' + r.fixPattern] = r;
+  const table = fill('fix-patterns');
+  table.append(el('thead', {}, el('tr', {}, el('th', {}, 'symptom \\ fix pattern'),
+    ...data.fixPatterns.map((p) => el('th', {}, p)), el('th', {}, 'fixes'))));
+  table.append(el('tbody', {}, ...data.symptoms.map((symptom, r) => el('tr', { dataset: { symptom } },
+    el('th', { class: 'row' }, symptom),
+    ...data.cells[r].map((v, c) => {
+      const row = lines[symptom + ' ' + data.fixPatterns[c]];
+      return shade(el('td', {
+        dataset: { symptom, fixPattern: data.fixPatterns[c] },
+        title: row ? num(row.fixes) + ' fixes, ' + wholePercent(row.shareOfSymptom) + ' of the symptom\'s, median '
+          + row.medianLines + ' changed lines, ' + num(row.fromIssues) + ' from bug reports' : null,
+      }, v === 0 ? '' : String(v)), v, data.max);
+    }),
+    el('td', { class: 'num total' }, num(data.symptomTotals[r]))))));
 }
 
 export async function alerts(state) {

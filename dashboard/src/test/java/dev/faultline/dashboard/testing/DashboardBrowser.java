@@ -327,6 +327,17 @@ public final class DashboardBrowser implements AutoCloseable {
     return cell("#heatmap td[data-stage=" + stage + "][data-symptom=" + symptom + "]");
   }
 
+  /** The fix-pattern table's cell of a symptom and a fix pattern. */
+  public String fixPattern(String symptom, String fixPattern) {
+    return cell(
+        "#fix-patterns td[data-symptom=" + symptom + "][data-fix-pattern=" + fixPattern + "]");
+  }
+
+  /** The fix-pattern table's symptoms (its rows), in the order shown. */
+  public List<String> fixPatternSymptoms() {
+    return attributes("#fix-patterns tbody tr", "data-symptom");
+  }
+
   /** The issue table's rows, by issue id, in the order shown. */
   public List<String> issueIds() {
     return attributes("#issue-table tbody tr", "data-issue");

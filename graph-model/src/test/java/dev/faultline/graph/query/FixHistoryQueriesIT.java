@@ -205,7 +205,12 @@ class FixHistoryQueriesIT extends QueryITBase {
                 1.0,
                 "medianLines",
                 50.0)),
-        run("fix-pattern-per-symptom"));
+        counts("fix-pattern-per-symptom"));
+    // #101, #102 and the direct commit are fixes; #104 closes a question, #105 is unclassified.
+    Map<String, Object> first = run("fix-pattern-per-symptom").get(0);
+    assertEquals(
+        List.of(3L, 3L, 1.0),
+        List.of(first.get("inScope"), first.get("labelled"), first.get("coverage")));
   }
 
   @Test
