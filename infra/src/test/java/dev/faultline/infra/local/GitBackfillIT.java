@@ -42,7 +42,8 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code faultline backfill git} into the whole local stack: a history the test builds (squash
  * merges, merge commits, direct commits, closing references, release tags) becomes PullRequest
  * nodes with their sizes, FIXES edges and Release nodes, checked by Cypher against what the test
- * wrote; a run that dies midway resumes from its checkpoint with nothing lost or doubled; an issue
+ * wrote; a run that dies midway (its publisher failing, and, in a test of its own, the backfill
+ * process killed with SIGKILL) resumes from its checkpoint with nothing lost or doubled; an issue
  * arriving after the change that fixes it keeps the edge; and running the backfill again changes
  * nothing in the graph.
  */
@@ -262,6 +263,110 @@ class GitBackfillIT {
       awaitPipelineCaughtUp(servers);
       assertEquals(before, fingerprint(client));
       assertEquals(List.of(), DeadLetterTopic.read(servers), "dead letters: nothing was poisoned");
+    }
+  }
+
+  /**
+   * The backfill as its own process, killed with SIGKILL once its first checkpoint is written (no
+   * shutdown hook, no final flush), then run again: it resumes after the checkpoint and every
+   * change is in the graph once, with its size.
+   */
+  @Test
+  void aBackfillProcessKilledMidwayResumesWithNothingLostOrDoubled() throws Exception {
+    String repo = "faultline-drills/killed-backfill";
+    int changes = 1_500;
+    Path bare = dir.resolve("long-history.git");
+    long additions = 0;
+    try (GitHistoryFixture git = GitHistoryFixture.create(bare)) {
+      for (int i = 1; i <= changes; i++) {
+        int n = i % 5 + 1;
+        additions += n;
+        git.write("src/m" + (i % 40) + "/f" + i + ".py", lines(n, i));
+        git.commit("Change " + i + " (#" + i + ")", T0.plusSeconds(60L * i), "dev@example.org");
+      }
+    }
+    Path checkpoint = dir.resolve("killed-checkpoint.properties");
+    try (LocalStack stack =
+        LocalStack.start(new LocalOptions(dir.resolve("data-killed"), 0, 0, 0, 0, 0), Map.of())) {
+      StackClient client = StackClient.of(stack);
+      Poll.until(Duration.ofSeconds(90), "/health 200", () -> status(client) == 200);
+      String servers = stack.kafka().bootstrapServers();
+      List<String> args =
+          List.of(
+              "git",
+              "--repo",
+              repo,
+              "--bootstrap-servers",
+              servers,
+              "--checkpoint",
+              checkpoint.toString(),
+              "--checkpoint-every",
+              "100",
+              bare.toString());
+
+      List<String> command = new ArrayList<>();
+      command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+      command.addAll(List.of("-cp", System.getProperty("java.class.path")));
+      command.addAll(List.of("dev.faultline.infra.Faultline", "backfill"));
+      command.addAll(args);
+      Path log = dir.resolve("killed-backfill.log");
+      Process child =
+          new ProcessBuilder(command)
+              .redirectErrorStream(true)
+              .redirectOutput(log.toFile())
+              .start();
+      try {
+        Poll.until(
+            DEADLINE,
+            "the child's first checkpoint",
+            () -> lastCommitIn(checkpoint) || !child.isAlive());
+        assertTrue(
+            child.isAlive(),
+            "the backfill ended before it could be killed: " + Files.readString(log));
+        child.destroyForcibly().waitFor();
+      } finally {
+        child.destroyForcibly();
+      }
+      assertTrue(
+          Files.readString(checkpoint).contains(".last="),
+          "a checkpoint of the last acknowledged commit: " + Files.readString(checkpoint));
+
+      ByteArrayOutputStream resumed = new ByteArrayOutputStream();
+      assertEquals(
+          0,
+          backfill(
+              (s, t) -> BackfillCommand.kafkaPublisher(s, t, Map.of()),
+              resumed,
+              args.toArray(String[]::new)),
+          resumed.toString());
+      assertTrue(resumed.toString().contains("(resumed after "), resumed.toString());
+
+      awaitPipelineCaughtUp(servers);
+      Map<String, Object> params = Map.of("repo", repo);
+      assertEquals(
+          changes,
+          client.count("MATCH (p:PullRequest {repo: $repo}) RETURN count(p)", params),
+          "every change once");
+      assertEquals(
+          additions,
+          client.count("MATCH (p:PullRequest {repo: $repo}) RETURN sum(p.additions)", params),
+          "with its size, not doubled");
+      assertEquals(
+          0,
+          client.count(
+              "MATCH (p:PullRequest {repo: $repo}) WITH p.number AS n, count(*) AS c WHERE c > 1"
+                  + " RETURN count(n)",
+              params),
+          "no change twice");
+    }
+  }
+
+  /** Whether a checkpoint file names a last acknowledged commit yet (it names the range first). */
+  private static boolean lastCommitIn(Path checkpoint) {
+    try {
+      return Files.exists(checkpoint) && Files.readString(checkpoint).contains(".last=");
+    } catch (java.io.IOException e) {
+      return false; // being replaced
     }
   }
 
