@@ -157,7 +157,7 @@ public final class UpgradeWithLlm extends RichAsyncFunction<LlmRequest, Classifi
     if (stored.isPresent()) {
       cacheHits.inc();
       upgrades.inc();
-      result.complete(List.of(upgraded(offline, stored.get())));
+      result.complete(List.of(stored.get().event()));
       return;
     }
     if (!waiting.tryAcquire()) {
@@ -182,7 +182,7 @@ public final class UpgradeWithLlm extends RichAsyncFunction<LlmRequest, Classifi
                   result.complete(List.of());
                 } else if (outcome instanceof LlmUpgrader.Upgraded u) {
                   upgrades.inc();
-                  result.complete(List.of(upgraded(offline, u)));
+                  result.complete(List.of(u.event()));
                 } else {
                   LlmUpgrader.NotUpgraded no = (LlmUpgrader.NotUpgraded) outcome;
                   ("invalid".equals(no.cause()) ? invalidAnswers : failures).inc();
@@ -204,11 +204,6 @@ public final class UpgradeWithLlm extends RichAsyncFunction<LlmRequest, Classifi
         request.offline.issue.id,
         settings.asyncTimeout().toMillis());
     result.complete(List.of());
-  }
-
-  private static ClassifiedIssueEvent upgraded(
-      ClassifiedIssueEvent offline, LlmUpgrader.Upgraded u) {
-    return u.event();
   }
 
   @Override
