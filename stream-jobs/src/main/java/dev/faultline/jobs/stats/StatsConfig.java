@@ -274,8 +274,8 @@ public record StatsConfig(
    * {@code --checkpoint-interval-ms}, {@code --parallelism}, {@code --bounded true|false}, {@code
    * --windows P7D,P30D}, {@code --slide P1D}, {@code --allowed-lateness P7D}, {@code
    * --out-of-orderness PT6H}, {@code --idleness PT1M}, {@code --alert-window P7D}, {@code
-   * --alert-long-window P14D}, {@code --alert-baseline P182D}, {@code --alert-warmup P56D}, {@code
-   * --alert-fdr 0.01}, {@code --alert-min-count 3}, {@code --alert-min-ratio 2}, {@code
+   * --alert-max-run P28D}, {@code --alert-baseline P182D}, {@code --alert-warmup P56D}, {@code
+   * --alert-false-rate 0.1}, {@code --alert-min-count 3}, {@code --alert-min-ratio 2}, {@code
    * --alert-prior-weight 10}, {@code --alert-max-dispersion 1}, {@code --release-before P56D},
    * {@code --release-after P28D}, {@code --issue-state-ttl P730D}, {@code --count-state-ttl P400D},
    * {@code --sink-batch-size}, {@code --sink-flush-ms}, {@code --min-confidence calibrated|all|0.8}
@@ -343,11 +343,11 @@ public record StatsConfig(
   private static AlertModel alertModel(Map<String, String> a, AlertModel d) {
     return new AlertModel(
         days(a, "alert-window", d.windowDays()),
-        days(a, "alert-long-window", d.longWindowDays()),
+        days(a, "alert-max-run", d.runDays()),
         days(a, "alert-baseline", d.baselineDays()),
         days(a, "alert-warmup", d.warmupDays()),
         doubleArg(a, "alert-prior-weight", d.priorWeight()),
-        doubleArg(a, "alert-fdr", d.fdr()),
+        doubleArg(a, "alert-false-rate", d.falseAlertsPerMonth()),
         longArg(a, "alert-min-count", d.minCount()),
         doubleArg(a, "alert-min-ratio", d.minRatio()),
         doubleArg(a, "alert-max-dispersion", d.maxDispersion()),

@@ -38,8 +38,10 @@ class StatsConfigTest {
               "PT1H",
               "--alert-min-count",
               "8",
-              "--alert-fdr",
+              "--alert-false-rate",
               "0.05",
+              "--alert-max-run",
+              "P21D",
               "--release-after",
               "P21D",
               "--bounded",
@@ -50,7 +52,8 @@ class StatsConfigTest {
     assertEquals(Duration.ofDays(2), c.allowedLateness());
     assertEquals(Duration.ofHours(1), c.outOfOrderness());
     assertEquals(8, c.alerts().minCount());
-    assertEquals(0.05, c.alerts().fdr(), 1e-12);
+    assertEquals(0.05, c.alerts().falseAlertsPerMonth(), 1e-12);
+    assertEquals(21, c.alerts().runDays());
     assertEquals(21, c.alerts().releaseAfterDays());
     assertTrue(c.bounded());
   }
@@ -65,7 +68,7 @@ class StatsConfigTest {
   }
 
   @Test
-  void rejectsAnAlertWindowThatIsNotWholeDaysAndAFalseDiscoveryRateThatIsNotAProbability() {
+  void rejectsAnAlertWindowThatIsNotWholeDaysAndAFalseAlertBudgetOutOfRange() {
     IllegalArgumentException e =
         assertThrows(
             IllegalArgumentException.class,
@@ -74,8 +77,8 @@ class StatsConfigTest {
     e =
         assertThrows(
             IllegalArgumentException.class,
-            () -> StatsConfig.fromArgs(new String[] {"--alert-fdr", "5"}, ENV));
-    assertTrue(e.getMessage().contains("false-discovery rate"), e.getMessage());
+            () -> StatsConfig.fromArgs(new String[] {"--alert-false-rate", "-1"}, ENV));
+    assertTrue(e.getMessage().contains("false alerts per framework-month"), e.getMessage());
   }
 
   @Test

@@ -13,48 +13,56 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * The statistical model behind emerging-category alerts, for one framework at one window end. Pure:
+ * The statistical model behind emerging-category alerts, for one framework at one day end. Pure:
  * counts in, findings out.
  *
- * <p><b>Windows.</b> Each end is tested with a window of {@code windowDays} (7) and one of {@code
- * longWindowDays} (14, 0 = none), in one family; per category the alerting window with the smaller
- * p-value speaks.
- *
  * <p><b>Baseline.</b> The framework's own trailing history: the {@code baselineDays} before the
- * window (less while the framework's history is shorter; no test before {@code warmupDays}). A
- * category's share of the framework's issues in a dimension is shrunk toward an even share of the
- * taxonomy's categories, {@code (n + k/(K+1)) / (N + k)} with {@code k = priorWeight}
- * pseudo-issues, so a sparse stream's one-off category is not taken as a rate of zero. The expected
- * count in the window is the larger of (a) the framework's baseline rate × window × share and (b)
- * the window's issues of the dimension's other categories × share / (1 − share). (b) follows the
- * framework's release cycles: when every category is busier, each expects more.
+ * last {@code runDays} (less while the framework's history is shorter; no test before {@code
+ * warmupDays}). A category's share of the framework's issues in its dimension is shrunk toward an
+ * even share of the taxonomy's categories, {@code (n + k/(K+1)) / (N + k)} with {@code k =
+ * priorWeight} pseudo-issues, so a sparse stream's one-off category is not taken as a rate of zero;
+ * the CUSUM reads that share plus one standard error ({@code √(p(1 − p)/(N + k))}), so a share
+ * estimated from few issues is not held to exactly.
  *
- * <p><b>Test.</b> One-sided negative-binomial tail P(X ≥ count). Its dispersion has two parts: the
- * over-dispersion the framework's category counts showed in the baseline beyond what its weekly
- * volume explains (method of moments, capped at {@code maxDispersion}: a framework whose changes
- * come in same-category series expects more of them), and {@code 1 / (n + prior pseudo-issues)},
- * the uncertainty of a rate estimated from n issues (the Poisson-gamma predictive distribution): a
- * category seen twice in the baseline is not held to a rate known exactly. This is what keeps a
- * sparse stream's first occurrences from looking unlikely.
+ * <p><b>Test.</b> Per category, a one-sided CUSUM over the last {@code runDays} days of the
+ * log-likelihood ratio of "the category's rate rose {@code r} ×, the others' did not" against "its
+ * share is the baseline's", each day adding {@code x ln(p1/p0) + (t − x) ln((1 − p1)/(1 − p0))} for
+ * its {@code x} of the dimension's {@code t} issues. It reads shares, not counts, so a busy release
+ * week that raises every category raises none of the statistics; and it accumulates evidence from
+ * the day the rise began, whatever the rise's length (the optimal detector of a change in rate,
+ * Moustakides 1986). Two rises are tested, {@link #RISES} (3 × and 10 ×: the second finds a few
+ * issues of a category almost never seen sooner). The statistic's run is reported as the window:
+ * its start is the day the accumulation began.
  *
- * <p><b>Multiplicity.</b> Every informative category with issues in the baseline or the window,
- * every category × stage pair that appears in the window without having appeared in the baseline
- * (NEW_COMBINATION: absent from N baseline issues, its chance per issue is taken as 1/(N + 2),
- * Laplace's rule of succession, at most the rarer of its two shares) and every release comparison
- * ending here are one family; Benjamini-Hochberg adjusted p-values at most {@code fdr} alert, with
- * a minimum support: at least {@code minCount} issues and {@code minRatio} × expected.
+ * <p><b>False alerts.</b> A run as strong as the statistic arises by chance once in {@code ARL}
+ * days ({@link CusumRunLength}, the Markov chain of Brook and Evans under the baseline share and
+ * the dimension's daily volume). With {@code m} hypotheses tested (every informative category ×
+ * every rise, and every new pair), the framework's false alerts a month are at most {@code Σ
+ * 30.44/ARL}; each hypothesis gets an equal part of {@code falseAlertsPerMonth} (an alpha spent per
+ * framework-month), which sets its threshold. The family-wise p-value reported is {@code 1 − exp(−m
+ * · 30.44 / ARL)}. An alert also needs at least {@code minCount} issues in its run and {@code
+ * minRatio} × expected.
+ *
+ * <p><b>First co-occurrences.</b> Every category × stage pair that appears in the last {@code
+ * runDays} days without having appeared in the baseline is tested the same way, its share taken
+ * from Laplace's rule of succession (absent from N baseline issues: 1/(N + 2), at most the rarer of
+ * its two shares). One first occurrence adds at most ln 10 to the statistic, so a first time alerts
+ * only when it repeats more than the framework's sparsity explains.
  *
  * <p><b>Releases.</b> For a release first seen on day r, at the end of day {@code r +
- * releaseAfterDays} the weeks after are compared with the {@code releaseBeforeDays} before, with
- * the same shrinkage and test.
+ * releaseAfterDays} the weeks after are compared with the {@code releaseBeforeDays} before
+ * (negative-binomial tail, the same shrinkage, dispersion as the baseline's weeks showed, capped at
+ * {@code maxDispersion}); Bonferroni over the release's categories at half of {@code
+ * falseAlertsPerMonth} (with about one release a month, at most that many false release alerts a
+ * framework-month).
  */
 public record AlertModel(
     int windowDays,
-    int longWindowDays,
+    int runDays,
     int baselineDays,
     int warmupDays,
     double priorWeight,
-    double fdr,
+    double falseAlertsPerMonth,
     long minCount,
     double minRatio,
     double maxDispersion,
@@ -62,30 +70,34 @@ public record AlertModel(
     int releaseAfterDays)
     implements Serializable {
 
-  private static final double TINY = 1e-6;
+  /** The rises the CUSUMs test: 3 × and 10 × the baseline rate. */
+  public static final double[] RISES = {3.0};
+
+  static final double DAYS_PER_MONTH = 30.44;
 
   public AlertModel {
-    if (longWindowDays != 0 && longWindowDays <= windowDays) {
+    if (windowDays < 1 || runDays < windowDays) {
       throw new IllegalArgumentException(
-          "the long alert window ("
-              + longWindowDays
-              + " days) must be longer than the window ("
+          "the longest alert run ("
+              + runDays
+              + " days) must be at least the alert window ("
               + windowDays
-              + "), or 0 for none: e.g. --alert-long-window P14D");
+              + ", at least a day): e.g. --alert-window P7D --alert-max-run P28D");
     }
-    if (windowDays < 1 || baselineDays < windowDays || warmupDays < windowDays) {
+    if (baselineDays < windowDays || warmupDays < windowDays) {
       throw new IllegalArgumentException(
-          "alert window ("
-              + windowDays
-              + " days) must be at least a day, and the baseline ("
+          "the baseline ("
               + baselineDays
-              + ") and warm-up ("
+              + " days) and warm-up ("
               + warmupDays
-              + ") at least a window: e.g. --alert-window P7D --alert-baseline P182D --alert-warmup P56D");
+              + ") must be at least the alert window ("
+              + windowDays
+              + "): e.g. --alert-baseline P182D --alert-warmup P56D");
     }
-    if (!(fdr > 0 && fdr < 1)) {
+    if (!(falseAlertsPerMonth > 0 && falseAlertsPerMonth < 10)) {
       throw new IllegalArgumentException(
-          "alert false-discovery rate must be in (0, 1), e.g. 0.01; was " + fdr);
+          "false alerts per framework-month must be in (0, 10), e.g. 0.1; was "
+              + falseAlertsPerMonth);
     }
     if (minCount < 1 || !(minRatio >= 1)) {
       throw new IllegalArgumentException(
@@ -112,23 +124,19 @@ public record AlertModel(
 
   /** The defaults documented in the README. */
   public static AlertModel defaults() {
-    return new AlertModel(7, 14, 182, 56, 10, 0.005, 3, 2.0, 1.0, 56, 28);
+    return new AlertModel(7, 28, 182, 56, 10, 0.2, 3, 2.0, 1.0, 56, 28);
   }
 
-  /**
-   * Days of history before an end whose counts this model reads: window, baseline and release
-   * periods.
-   */
+  /** Days of history before an end whose counts this model reads: run, baseline, releases. */
   public int lookbackDays() {
-    return Math.max(
-        Math.max(windowDays, longWindowDays) + baselineDays, releaseBeforeDays + releaseAfterDays);
+    return Math.max(runDays + baselineDays, releaseBeforeDays + releaseAfterDays);
   }
 
   /** A release: the version and the day it was first seen. */
   public record ReleaseMark(String version, long day) implements Serializable {}
 
   /**
-   * Tests the family of the window ending at {@code endDay} (exclusive).
+   * Tests the family of the day ending at {@code endDay} (exclusive).
    *
    * @param table the framework's daily counts, at least {@link #lookbackDays()} before {@code
    *     endDay}
@@ -139,7 +147,13 @@ public record AlertModel(
    */
   public List<Finding> scan(
       DailyTable table, long endDay, long firstDay, List<ReleaseMark> releases) {
-    Map<String, List<String>> byDimension = new HashMap<>();
+    long runFrom = endDay - runDays;
+    long history = Math.min(baselineDays, runFrom - firstDay);
+    if (endDay - firstDay < warmupDays || history < windowDays) {
+      return List.of(); // the warm-up
+    }
+    long baseFrom = runFrom - history;
+    Map<String, List<String>> byDimension = new TreeMap<>();
     List<String> pairs = new ArrayList<>();
     for (String key : new TreeSet<>(table.keys())) {
       if (AlertKeys.isPair(key)) {
@@ -148,33 +162,206 @@ public record AlertModel(
         byDimension.computeIfAbsent(AlertKeys.split(key)[0], d -> new ArrayList<>()).add(key);
       }
     }
-    List<Finding> family = new ArrayList<>();
-    double theta = 0;
-    for (int w :
-        longWindowDays > 0 ? new int[] {windowDays, longWindowDays} : new int[] {windowDays}) {
-      long recentFrom = endDay - w;
-      long history = Math.min(baselineDays, recentFrom - firstDay);
-      if (endDay - firstDay < warmupDays || history < windowDays) {
+    List<Cusum> cusums = new ArrayList<>();
+    Map<String, double[]> shares = new HashMap<>(); // key -> {share, dimension baseline total}
+    Map<String, long[]> dailyTotals = new HashMap<>(); // dimension -> issues per day of the run
+    for (Map.Entry<String, List<String>> e : byDimension.entrySet()) {
+      Dimension dim = Dimension.valueOf(e.getKey());
+      long n = 0;
+      long[] totals = new long[runDays];
+      for (String key : e.getValue()) {
+        n += table.sum(key, baseFrom, runFrom);
+        for (int d = 0; d < runDays; d++) {
+          totals[d] += table.sum(key, runFrom + d, runFrom + d + 1);
+        }
+      }
+      dailyTotals.put(e.getKey(), totals);
+      if (n == 0) {
         continue;
       }
-      long baseFrom = recentFrom - history;
-      if (w == windowDays) {
-        theta = dispersion(table, byDimension, baseFrom, recentFrom);
+      double volume = n / (double) history;
+      double prior = 1.0 / (StatDimensions.informativeCategories(dim) + 1);
+      for (String key : e.getValue()) {
+        long nc = table.sum(key, baseFrom, runFrom);
+        double share = (nc + priorWeight * prior) / (n + priorWeight);
+        shares.put(key, new double[] {share, n});
+        if (!Categories.informative(AlertKeys.split(key)[1])
+            || table.sum(key, runFrom, endDay) == 0) {
+          continue;
+        }
+        // the standard error of the share: the thresholds allow for a baseline of few issues
+        double se = Math.sqrt(share * (1 - share) / (n + priorWeight));
+        for (double rise : RISES) {
+          cusums.add(
+              cusum(AlertKind.SURGE, key, table, runFrom, totals, nc, share, se, rise, volume));
+        }
       }
-      family.addAll(windowFamily(table, byDimension, pairs, endDay, w, baseFrom, history, theta));
     }
-    if (family.isEmpty()) {
-      return List.of(); // the warm-up
+    double stagePrior = 1.0 / (StatDimensions.informativeCategories(Dimension.STAGE) + 1);
+    for (String key : pairs) {
+      String[] p = AlertKeys.split(key);
+      if (table.sum(key, runFrom, endDay) == 0
+          || table.sum(key, baseFrom, runFrom) > 0
+          || !Categories.informative(p[1])
+          || !Categories.informative(p[2])) {
+        continue;
+      }
+      double[] category = shares.get(AlertKeys.category(Dimension.valueOf(p[0]), p[1]));
+      if (category == null) {
+        continue;
+      }
+      double[] stage = shares.get(AlertKeys.category(Dimension.STAGE, p[2]));
+      double stageShare =
+          stage == null ? stagePrior * priorWeight / (category[1] + priorWeight) : stage[0];
+      // Absent from the N issues of the baseline: Laplace's rule of succession puts the chance of
+      // the pair at 1/(N + 2) per issue, at most the rarer of its two shares. A sparse stream's N
+      // is small, so a first occurrence there is not unlikely at all. Its uncertainty is as large
+      // as
+      // itself (the posterior Beta(1, N + 1)).
+      double share = Math.min(1.0 / (category[1] + 2), Math.min(category[0], stageShare));
+      for (double rise : RISES) {
+        cusums.add(
+            cusum(
+                AlertKind.NEW_COMBINATION,
+                key,
+                table,
+                runFrom,
+                dailyTotals.get(p[0]),
+                0,
+                share,
+                share,
+                rise,
+                category[1] / (double) history));
+      }
     }
+    List<Finding> family = new ArrayList<>();
+    int m = cusums.size();
+    double perTest = falseAlertsPerMonth / Math.max(1, m);
+    double arlNeeded = DAYS_PER_MONTH / perTest;
+    for (Cusum c : cusums) {
+      double h = CusumRunLength.threshold(c.volume, c.share, c.se, c.rise, arlNeeded);
+      double lnArl = CusumRunLength.lnArl(c.volume, c.share, c.se, c.rise, c.statistic);
+      double familyRate = m * DAYS_PER_MONTH * Math.exp(-lnArl);
+      boolean passes =
+          c.statistic >= h
+              && c.count >= minCount
+              && c.count >= minRatio * c.expected
+              && familyRate <= falseAlertsPerMonth;
+      double pValue = CountTails.atLeast(c.count, Math.max(1e-9, c.expected), 0);
+      family.add(
+          new Finding(
+              c.kind,
+              c.key,
+              null,
+              c.from,
+              endDay,
+              c.count,
+              c.baselineCount,
+              baseFrom,
+              history,
+              c.expected,
+              c.share,
+              c.rise,
+              c.statistic,
+              h,
+              Math.exp(lnArl),
+              0,
+              pValue,
+              -Math.expm1(-familyRate),
+              m,
+              passes));
+    }
+    family.addAll(releaseFamily(table, byDimension, endDay, firstDay, releases));
+    // One finding per key (and per release): an alerting one before others, then the smaller
+    // family-wise p-value.
+    Map<String, Finding> best = new TreeMap<>();
+    for (Finding f : family) {
+      String k = f.key() + (f.release() == null ? "" : "@" + f.release());
+      Finding other = best.get(k);
+      if (other == null
+          || (f.alert() && !other.alert())
+          || (f.alert() == other.alert() && f.adjustedPValue() < other.adjustedPValue())) {
+        best.put(k, f);
+      }
+    }
+    return new ArrayList<>(best.values());
+  }
+
+  /** A CUSUM's state at the day end: its statistic and the run that made it. */
+  private record Cusum(
+      AlertKind kind,
+      String key,
+      long from,
+      long count,
+      long baselineCount,
+      double expected,
+      double share,
+      double se,
+      double rise,
+      double statistic,
+      double volume) {}
+
+  /**
+   * The CUSUM of one key over the run days, started at zero {@code runDays} ago: the largest sum of
+   * the daily log-likelihood ratios over the days up to the end, and where that sum begins.
+   */
+  private Cusum cusum(
+      AlertKind kind,
+      String key,
+      DailyTable table,
+      long runFrom,
+      long[] totals,
+      long baselineCount,
+      double share,
+      double se,
+      double rise,
+      double volume) {
+    double sum = 0;
+    double best = 0;
+    int bestFrom = runDays;
+    for (int d = runDays - 1; d >= 0; d--) {
+      long x = table.sum(key, runFrom + d, runFrom + d + 1);
+      sum += CusumRunLength.increment(x, Math.max(x, totals[d]), share, rise);
+      if (sum > best) {
+        best = sum;
+        bestFrom = d;
+      }
+    }
+    long count = table.sum(key, runFrom + bestFrom, runFrom + runDays);
+    long t = 0;
+    for (int d = bestFrom; d < runDays; d++) {
+      t += totals[d];
+    }
+    return new Cusum(
+        kind,
+        key,
+        runFrom + bestFrom,
+        count,
+        baselineCount,
+        share * Math.max(t, count),
+        share,
+        se,
+        rise,
+        best,
+        Math.max(volume, 1e-6));
+  }
+
+  /** The release comparisons ending at {@code endDay}, Bonferroni-adjusted per release. */
+  private List<Finding> releaseFamily(
+      DailyTable table,
+      Map<String, List<String>> byDimension,
+      long endDay,
+      long firstDay,
+      List<ReleaseMark> releases) {
+    List<Finding> out = new ArrayList<>();
     for (ReleaseMark r : releases) {
       long after = r.day() + releaseAfterDays;
-      if (after != endDay) {
-        continue;
-      }
       long before = r.day() - releaseBeforeDays;
-      if (before < firstDay) {
-        continue; // not enough history before the release
+      if (after != endDay || before < firstDay) {
+        continue; // not this end, or not enough history before the release
       }
+      double theta = dispersion(table, byDimension, before, r.day());
+      List<Finding> tests = new ArrayList<>();
       for (Map.Entry<String, List<String>> e : byDimension.entrySet()) {
         Dimension dim = Dimension.valueOf(e.getKey());
         long n = 0;
@@ -191,8 +378,13 @@ public record AlertModel(
             continue;
           }
           double share = (nc + priorWeight * prior) / (n + priorWeight);
-          family.add(
-              test(
+          double rate = releaseAfterDays * n / (double) releaseBeforeDays * share;
+          double volume = Math.max(0, t - x) * share / Math.max(1e-6, 1 - share);
+          double expected = Math.max(1e-6, Math.max(rate, volume));
+          double dispersion = theta + 1 / (nc + priorWeight * prior);
+          double p = CountTails.atLeast(x, expected, dispersion);
+          tests.add(
+              new Finding(
                   AlertKind.SURGE,
                   key,
                   r.version(),
@@ -202,167 +394,40 @@ public record AlertModel(
                   nc,
                   before,
                   releaseBeforeDays,
+                  expected,
                   share,
-                  n,
-                  t,
-                  theta + 1 / (nc + priorWeight * prior)));
+                  0,
+                  0,
+                  0,
+                  0,
+                  dispersion,
+                  p,
+                  p,
+                  0,
+                  false));
         }
       }
-    }
-    double[] p = new double[family.size()];
-    for (int i = 0; i < p.length; i++) {
-      p[i] = family.get(i).pValue();
-    }
-    double[] adjusted = BenjaminiHochberg.adjust(p);
-    // One finding per key (and per release): the alerting window with the smallest p-value, else
-    // the smallest p-value.
-    Map<String, Finding> best = new TreeMap<>();
-    for (int i = 0; i < p.length; i++) {
-      Finding f = family.get(i);
-      boolean passes =
-          adjusted[i] <= fdr && f.count() >= minCount && f.count() >= minRatio * f.expected();
-      Finding a = f.adjusted(adjusted[i], p.length, passes);
-      String k = a.key() + (a.release() == null ? "" : "@" + a.release());
-      Finding other = best.get(k);
-      if (other == null
-          || (a.alert() && !other.alert())
-          || (a.alert() == other.alert() && a.pValue() < other.pValue())) {
-        best.put(k, a);
+      double level = falseAlertsPerMonth / 2;
+      for (Finding f : tests) {
+        double adjusted = Math.min(1, f.pValue() * tests.size());
+        boolean passes =
+            adjusted <= level && f.count() >= minCount && f.count() >= minRatio * f.expected();
+        out.add(f.decided(adjusted, tests.size(), level, passes));
       }
     }
-    return new ArrayList<>(best.values());
-  }
-
-  /**
-   * The tests of one window length ending at {@code endDay}: every category with data, and the new
-   * pairs.
-   */
-  private List<Finding> windowFamily(
-      DailyTable table,
-      Map<String, List<String>> byDimension,
-      List<String> pairs,
-      long endDay,
-      int w,
-      long baseFrom,
-      long history,
-      double theta) {
-    long recentFrom = endDay - w;
-    Map<String, double[]> shares =
-        new HashMap<>(); // key -> {share, dimension baseline total, dimension window total}
-    List<Finding> family = new ArrayList<>();
-    for (Map.Entry<String, List<String>> e : byDimension.entrySet()) {
-      Dimension dim = Dimension.valueOf(e.getKey());
-      long n = 0;
-      long t = 0;
-      for (String key : e.getValue()) {
-        n += table.sum(key, baseFrom, recentFrom);
-        t += table.sum(key, recentFrom, endDay);
-      }
-      double prior = 1.0 / (StatDimensions.informativeCategories(dim) + 1);
-      for (String key : e.getValue()) {
-        long nc = table.sum(key, baseFrom, recentFrom);
-        long x = table.sum(key, recentFrom, endDay);
-        double share = (nc + priorWeight * prior) / (n + priorWeight);
-        shares.put(key, new double[] {share, n, t});
-        if (!Categories.informative(AlertKeys.split(key)[1]) || nc + x == 0) {
-          continue;
-        }
-        family.add(
-            test(
-                AlertKind.SURGE,
-                key,
-                null,
-                recentFrom,
-                endDay,
-                x,
-                nc,
-                baseFrom,
-                history,
-                share,
-                n,
-                t,
-                theta + 1 / (nc + priorWeight * prior)));
-      }
-    }
-    double stagePrior = 1.0 / (StatDimensions.informativeCategories(Dimension.STAGE) + 1);
-    for (String key : pairs) {
-      String[] p = AlertKeys.split(key);
-      long x = table.sum(key, recentFrom, endDay);
-      long before = table.sum(key, baseFrom, recentFrom);
-      if (x == 0 || before > 0 || !Categories.informative(p[1]) || !Categories.informative(p[2])) {
-        continue;
-      }
-      double[] category = shares.get(AlertKeys.category(Dimension.valueOf(p[0]), p[1]));
-      double[] stage = shares.get(AlertKeys.category(Dimension.STAGE, p[2]));
-      if (category == null) {
-        continue;
-      }
-      double stageShare =
-          stage == null ? stagePrior * priorWeight / (category[1] + priorWeight) : stage[0];
-      // Absent from the N issues of the baseline: Laplace's rule of succession puts the chance of
-      // the pair at 1/(N + 2)
-      // per issue (at most the rarer of its two shares), with the uncertainty of one
-      // pseudo-observation. A sparse
-      // stream's N is small, so a first occurrence there is not unlikely at all.
-      double share = Math.min(1.0 / (category[1] + 2), Math.min(category[0], stageShare));
-      family.add(
-          test(
-              AlertKind.NEW_COMBINATION,
-              key,
-              null,
-              recentFrom,
-              endDay,
-              x,
-              0,
-              baseFrom,
-              history,
-              share,
-              (long) category[1],
-              (long) category[2],
-              theta + 1));
-    }
-    return family;
-  }
-
-  /**
-   * @param n issues of the dimension in the baseline period
-   * @param t issues of the dimension in the window
-   */
-  private Finding test(
-      AlertKind kind,
-      String key,
-      String release,
-      long from,
-      long to,
-      long x,
-      long nc,
-      long baseFrom,
-      long baseDays,
-      double share,
-      long n,
-      long t,
-      double theta) {
-    double window = to - from;
-    double rate = window * n / (double) baseDays * share;
-    double volume = Math.max(0, t - x) * share / Math.max(TINY, 1 - share);
-    double expected = Math.max(TINY, Math.max(rate, volume));
-    double p = CountTails.atLeast(x, expected, theta);
-    return new Finding(
-        kind, key, release, from, to, x, nc, baseFrom, baseDays, expected, rate, volume, theta, p,
-        p, 0, false);
+    return out;
   }
 
   /**
    * Over-dispersion of the framework's category counts beyond what its weekly volume explains: in
-   * each whole window of the baseline, a category's expected count is the window's issues in its
-   * dimension × the category's baseline share; method of moments for a negative binomial around
-   * those means, {@code θ = Σ((y − μ)² − μ) / Σ μ²}, pooled over the informative categories of
-   * every dimension, at least 0, at most {@code maxDispersion}; 0 with fewer than 4 whole windows.
-   * (The volume itself may be as bursty as release cycles make it: the expected count follows it.)
+   * each whole week of the period, a category's expected count is the week's issues in its
+   * dimension × the category's share of the period; method of moments for a negative binomial
+   * around those means, {@code θ = Σ((y − μ)² − μ) / Σ μ²}, pooled over the informative categories
+   * of every dimension, at least 0, at most {@code maxDispersion}; 0 with fewer than 4 whole weeks.
    */
   private double dispersion(
-      DailyTable table, Map<String, List<String>> byDimension, long baseFrom, long recentFrom) {
-    int weeks = (int) ((recentFrom - baseFrom) / windowDays);
+      DailyTable table, Map<String, List<String>> byDimension, long from, long to) {
+    int weeks = (int) ((to - from) / windowDays);
     if (weeks < 4) {
       return 0;
     }
@@ -372,9 +437,9 @@ public record AlertModel(
       long[] totals = new long[weeks];
       long all = 0;
       for (int w = 0; w < weeks; w++) {
-        long from = recentFrom - (long) (w + 1) * windowDays;
+        long start = to - (long) (w + 1) * windowDays;
         for (String key : keys) {
-          totals[w] += table.sum(key, from, from + windowDays);
+          totals[w] += table.sum(key, start, start + windowDays);
         }
         all += totals[w];
       }
@@ -385,15 +450,14 @@ public record AlertModel(
         if (!Categories.informative(AlertKeys.split(key)[1])) {
           continue;
         }
-        double share =
-            table.sum(key, recentFrom - (long) weeks * windowDays, recentFrom) / (double) all;
+        double share = table.sum(key, to - (long) weeks * windowDays, to) / (double) all;
         if (share == 0) {
           continue;
         }
         for (int w = 0; w < weeks; w++) {
-          long from = recentFrom - (long) (w + 1) * windowDays;
+          long start = to - (long) (w + 1) * windowDays;
           double mu = totals[w] * share;
-          double y = table.sum(key, from, from + windowDays);
+          double y = table.sum(key, start, start + windowDays);
           num += (y - mu) * (y - mu) - mu;
           den += mu * mu;
         }

@@ -29,14 +29,16 @@ public final class Explanations {
 
   /**
    * The reason for an alert of the detector's model: what was seen, what was expected and from what
-   * baseline, the window, the test and its p-values, and the example issues.
+   * baseline, the window, the test, how unlikely it is and the example issues.
    */
-  public static String finding(String framework, Finding f, double fdr, String[] examples) {
+  public static String finding(
+      String framework, Finding f, double falseAlertsPerMonth, String[] examples) {
     String[] k = AlertKeys.split(f.key());
     Dimension dim = Dimension.valueOf(k[0]);
     long day = Duration.ofDays(1).toMillis();
     String windowEnd = dateLabel(f.windowEndDay() * day);
     String baseFrom = dateLabel(f.baselineStartDay() * day);
+    long days = f.windowEndDay() - f.windowStartDay();
     String what;
     if (f.kind() == AlertKind.NEW_COMBINATION) {
       what =
@@ -49,14 +51,14 @@ public final class Explanations {
               k[1],
               k[2],
               f.count(),
-              f.windowEndDay() - f.windowStartDay(),
+              days,
               windowEnd,
               f.baselineDays(),
               baseFrom,
               f.expected());
     } else if (f.release() != null) {
       double weeksBefore = f.baselineDays() / 7.0;
-      double weeksAfter = (f.windowEndDay() - f.windowStartDay()) / 7.0;
+      double weeksAfter = days / 7.0;
       what =
           String.format(
               Locale.ROOT,
@@ -70,7 +72,7 @@ public final class Explanations {
               f.baselineCount() / weeksBefore,
               f.count() / weeksAfter,
               f.count(),
-              f.windowEndDay() - f.windowStartDay(),
+              days,
               f.baselineCount(),
               f.baselineDays(),
               f.expected());
@@ -78,38 +80,67 @@ public final class Explanations {
       what =
           String.format(
               Locale.ROOT,
-              "%s %s %s rose to %d issues in the %d days to %s against %.1f expected (baseline: %d in the %d days from %s).",
+              "%s %s %s rose to %d issues in the %d days to %s against %.1f expected (%.1f%% of the dimension's issues, "
+                  + "baseline: %d in the %d days from %s).",
               framework,
               dim.key(),
               k[1],
               f.count(),
-              f.windowEndDay() - f.windowStartDay(),
+              days,
               windowEnd,
               f.expected(),
+              100 * f.share(),
               f.baselineCount(),
               f.baselineDays(),
               baseFrom);
     }
-    String test =
-        f.dispersion() > 0
-            ? String.format(
-                Locale.ROOT,
-                "negative-binomial tail (dispersion %.2f, with the uncertainty of the baseline)",
-                f.dispersion())
-            : "Poisson tail";
     return what
+        + " "
+        + test(f, falseAlertsPerMonth)
         + String.format(
             Locale.ROOT,
-            " Expected = max(baseline rate × shrunk share = %.2f, this window's other issues × share = %.2f). %s p = %.2g; "
-                + "Benjamini-Hochberg adjusted p = %.2g over %d tests of %s at this window end (alerts at ≤ %s). Examples: %s.",
-            f.rateExpected(),
-            f.volumeExpected(),
-            test,
-            f.pValue(),
-            f.adjustedPValue(),
-            f.familySize(),
-            framework,
-            String.format(Locale.ROOT, "%.3g", fdr),
+            " Examples: %s.",
             examples.length == 0 ? "none kept" : String.join(", ", examples));
+  }
+
+  /** The test behind a finding, its figures and the level it passed. */
+  public static String test(Finding f, double falseAlertsPerMonth) {
+    if (f.releaseComparison()) {
+      return String.format(
+          Locale.ROOT,
+          "%s p = %.2g; Bonferroni over the release's %d tests: %.2g (alerts at ≤ %.3g).",
+          f.dispersion() > 0
+              ? String.format(
+                  Locale.ROOT,
+                  "Negative-binomial tail (dispersion %.2f, with the uncertainty of the baseline)",
+                  f.dispersion())
+              : "Poisson tail",
+          f.pValue(),
+          f.familySize(),
+          f.adjustedPValue(),
+          f.threshold());
+    }
+    return String.format(
+        Locale.ROOT,
+        "CUSUM for a %.0f× rise of the share: log-likelihood ratio %.1f (alerts at ≥ %.1f); a run this strong arises by "
+            + "chance in this category once in %s, and in one of the framework's %d tests with probability %.2g a month "
+            + "(alerts at ≤ %.3g false alerts a framework-month). Poisson p of the window = %.2g.",
+        f.rise(),
+        f.statistic(),
+        f.threshold(),
+        duration(f.arlDays()),
+        f.familySize(),
+        f.adjustedPValue(),
+        falseAlertsPerMonth,
+        f.pValue());
+  }
+
+  private static String duration(double days) {
+    if (days >= 3652.5e6) {
+      return "more than a million years";
+    }
+    return days >= 730
+        ? String.format(Locale.ROOT, "%.3g years", days / 365.25)
+        : String.format(Locale.ROOT, "%.0f days", days);
   }
 }

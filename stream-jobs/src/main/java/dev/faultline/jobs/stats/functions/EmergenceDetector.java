@@ -15,7 +15,6 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -206,8 +205,8 @@ public final class EmergenceDetector extends KeyedProcessFunction<String, AlertC
         markPending(day + 1, first + model.lookbackDays() + model.warmupDays());
       }
     }
-    for (int k = 1; k <= Math.max(model.windowDays(), model.longWindowDays()); k++) {
-      register(ctx, day + k, watermark); // every end whose windows hold this day
+    for (int k = 1; k <= model.runDays(); k++) {
+      register(ctx, day + k, watermark); // every end whose CUSUM run may hold this day
     }
     if (c.release != null) {
       register(ctx, day + model.releaseAfterDays(), watermark);
@@ -483,18 +482,10 @@ public final class EmergenceDetector extends KeyedProcessFunction<String, AlertC
     a.adjustedPValue = f.adjustedPValue();
     a.score = f.score();
     a.raisedAt = a.windowEnd;
-    a.test =
-        String.format(
-            Locale.ROOT,
-            "%s; Benjamini-Hochberg over %d tests, q = %s",
-            f.dispersion() > 0
-                ? String.format(
-                    Locale.ROOT, "negative-binomial tail (dispersion %.2f)", f.dispersion())
-                : "Poisson tail",
-            f.familySize(),
-            model.fdr());
+    a.test = Explanations.test(f, model.falseAlertsPerMonth());
     a.exampleIssueIds = examplesOf(f.key(), f.windowStartDay(), f.windowEndDay());
-    a.explanation = Explanations.finding(framework, f, model.fdr(), a.exampleIssueIds);
+    a.explanation =
+        Explanations.finding(framework, f, model.falseAlertsPerMonth(), a.exampleIssueIds);
     return a;
   }
 

@@ -103,9 +103,17 @@ class AlertModelTest {
     assertTrue(f.alert(), f.toString());
     assertEquals(AlertKind.SURGE, f.kind());
     assertTrue(f.count() >= 12 && f.expected() < f.count() / 4.0, f.toString());
+    assertTrue(f.pValue() < 1e-6, f.toString());
+    assertTrue(f.statistic() >= f.threshold() && f.threshold() > 3, f.toString());
+    // the family-wise chance a month, against the budget of false alerts per framework-month
     assertTrue(
-        f.pValue() < 1e-6 && f.adjustedPValue() >= f.pValue() && f.adjustedPValue() <= model.fdr(),
+        f.adjustedPValue() >= f.pValue()
+            && f.adjustedPValue() <= 1 - Math.exp(-model.falseAlertsPerMonth()),
         f.toString());
+    assertTrue(f.arlDays() > 365 * f.familySize(), "a chance run this strong is rare: " + f);
+    assertTrue(
+        f.windowStartDay() <= 280 && f.windowStartDay() >= 287 - model.runDays(),
+        "the run holds the surge, within the longest run: " + f);
     assertEquals(182, f.baselineDays());
     assertTrue(
         f.familySize() > 5,
@@ -116,8 +124,8 @@ class AlertModelTest {
 
   @Test
   void aSteadyStreamRaisesAtMostAFewAlertEpisodesPerYear() {
-    // Two years of a stationary stream, tested at every day end: the false alarms the per-day FDR
-    // control lets through.
+    // Two years of a stationary stream, tested at every day end: the false alarms the budget of
+    // false alerts per framework-month lets through.
     Stream s = new Stream().background(0, 730, 3.0, new Random(5));
     DailyTable table = s.table(0, 730);
     int episodes = 0;
@@ -138,8 +146,7 @@ class AlertModelTest {
 
   @Test
   void aBusyWeekOfEveryCategoryIsNotASurgeOfOne() {
-    // A release week: three times the volume, same mix. The expectation follows the window's other
-    // issues.
+    // A release week: three times the volume, same mix. The CUSUMs read shares, not counts.
     Stream s =
         new Stream()
             .background(0, 300, 2.0, new Random(8))
@@ -149,7 +156,10 @@ class AlertModelTest {
         findings.stream().noneMatch(Finding::alert),
         findings.stream().filter(Finding::alert).toList().toString());
     Finding crash = find(findings, "SYMPTOM|RUNTIME_CRASH");
-    assertTrue(crash.volumeExpected() > crash.rateExpected(), crash.toString());
+    assertTrue(crash.statistic() < crash.threshold(), crash.toString());
+    // three times as many crashes as a quiet week's, and about as many as the busy week's share
+    // expects
+    assertTrue(crash.count() <= 2 * crash.expected(), crash.toString());
   }
 
   @Test
@@ -178,7 +188,10 @@ class AlertModelTest {
     assertEquals(AlertKind.NEW_COMBINATION, once.kind());
     assertEquals(0, once.baselineCount());
     assertTrue(
-        once.pValue() > 0.01, "a first occurrence in a sparse stream is not unlikely: " + once);
+        once.adjustedPValue() > 0.5,
+        "a first occurrence in a sparse stream is not unlikely among the framework's tests: "
+            + once);
+    assertTrue(once.statistic() <= Math.log(10) + 1e-9, once.toString());
     assertFalse(once.alert());
 
     Stream busy = new Stream().background(0, 300, 4.0, new Random(7));
@@ -244,11 +257,16 @@ class AlertModelTest {
   }
 
   @Test
-  void rejectsAFalseDiscoveryRateThatIsNotAProbability() {
+  void rejectsAFalseAlertBudgetOutOfRangeAndARunShorterThanTheWindow() {
     IllegalArgumentException e =
         assertThrows(
             IllegalArgumentException.class,
-            () -> new AlertModel(7, 14, 182, 56, 10, 2, 3, 2, 1, 56, 28));
-    assertTrue(e.getMessage().contains("false-discovery rate"), e.getMessage());
+            () -> new AlertModel(7, 28, 182, 56, 10, 0, 3, 2, 1, 56, 28));
+    assertTrue(e.getMessage().contains("false alerts per framework-month"), e.getMessage());
+    e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> new AlertModel(7, 5, 182, 56, 10, 0.1, 3, 2, 1, 56, 28));
+    assertTrue(e.getMessage().contains("--alert-max-run"), e.getMessage());
   }
 }
