@@ -89,6 +89,9 @@ public final class AlertQualityBenchmark {
    */
   private static long SEED = 17;
 
+  /** Whether to print each missed surge with the target's alerts around it (--misses true). */
+  private static boolean MISSES = false;
+
   private AlertQualityBenchmark() {}
 
   /** A labelled item: what the statistics job counts of an issue, at its event time. */
@@ -144,6 +147,7 @@ public final class AlertQualityBenchmark {
     String mode = a.getOrDefault("mode", "all");
     SHOW = Integer.parseInt(a.getOrDefault("show", "0"));
     SEED = Long.parseLong(a.getOrDefault("seed", "17"));
+    MISSES = Boolean.parseBoolean(a.getOrDefault("misses", "false"));
     if (mode.equals("all") || mode.equals("replay")) {
       replay(real, model);
     }
@@ -362,6 +366,16 @@ public final class AlertQualityBenchmark {
           delays.add(o.delayDays);
         }
         falseAlerts += o.falseAlerts.size();
+        if (MISSES && size > 1 && o.delayDays < 0) {
+          System.out.printf(
+              Locale.ROOT,
+              "  missed: %s %s at %.2f / week from %s; its alerts: %s%n",
+              fw,
+              category,
+              rate * 7,
+              LocalDate.ofEpochDay(Math.floorDiv(start, DAY)),
+              o.targetAlerts);
+        }
         if (t < SHOW && size == sizes[0]) {
           o.falseAlerts.forEach(x -> System.out.println("  false: " + x.explanation));
         }
@@ -503,7 +517,8 @@ public final class AlertQualityBenchmark {
    * What a run found: delay of the first alert of the target (−1: none within the surge), and the
    * other alerts.
    */
-  record Outcome(long delayDays, int coAlerts, List<StatAlert> falseAlerts) {}
+  record Outcome(
+      long delayDays, int coAlerts, List<StatAlert> falseAlerts, List<String> targetAlerts) {}
 
   private static Outcome run(
       List<Item> items,
@@ -520,6 +535,7 @@ public final class AlertQualityBenchmark {
     List<StatAlert> emitted = detect(items, model);
     Map<String, StatAlert> inForce = new TreeMap<>();
     long delay = -1;
+    List<String> targetAlerts = new ArrayList<>();
     for (StatAlert a : emitted) {
       inForce.put(a.id, a);
       boolean target =
@@ -529,6 +545,15 @@ public final class AlertQualityBenchmark {
               && a.stage == null
               && a.release == null
               && !a.withdrawn;
+      if (target && a.windowEnd > start - 60 * DAY && a.windowEnd <= start + 60 * DAY) {
+        targetAlerts.add(
+            LocalDate.ofEpochDay(Math.floorDiv(a.windowStart, DAY))
+                + ".."
+                + LocalDate.ofEpochDay(Math.floorDiv(a.windowEnd, DAY))
+                + " n="
+                + a.count
+                + (a.withdrawn ? " withdrawn" : ""));
+      }
       if (target && a.windowEnd > start && a.windowEnd <= start + days * DAY) {
         long d = Math.floorDiv(a.windowEnd - start + DAY - 1, DAY);
         delay = delay < 0 ? d : Math.min(delay, d);
@@ -552,7 +577,7 @@ public final class AlertQualityBenchmark {
         others.add(a);
       }
     }
-    return new Outcome(delay, Math.max(0, co - (delay >= 0 ? 1 : 0)), others);
+    return new Outcome(delay, Math.max(0, co - (delay >= 0 ? 1 : 0)), others, targetAlerts);
   }
 
   /** Every alert record the job's detector emits for {@code items} delivered in time order. */

@@ -20,9 +20,9 @@ import java.util.TreeSet;
  * last {@code runDays} (less while the framework's history is shorter; no test before {@code
  * warmupDays}). A category's share of the framework's issues in its dimension is shrunk toward an
  * even share of the taxonomy's categories, {@code (n + k/(K+1)) / (N + k)} with {@code k =
- * priorWeight} pseudo-issues, so a sparse stream's one-off category is not taken as a rate of zero;
- * the CUSUM reads that share plus one standard error ({@code √(p(1 − p)/(N + k))}), so a share
- * estimated from few issues is not held to exactly.
+ * priorWeight} pseudo-issues, so a sparse stream's one-off category is not taken as a rate of zero.
+ * Its standard error {@code √(p(1 − p)/(N + k))} enters the thresholds, so a share estimated from
+ * few issues is not held to exactly.
  *
  * <p><b>Test.</b> Per category, a one-sided CUSUM over the last {@code runDays} days of the
  * log-likelihood ratio of "the category's rate rose {@code r} ×, the others' did not" against "its
@@ -30,9 +30,9 @@ import java.util.TreeSet;
  * its {@code x} of the dimension's {@code t} issues. It reads shares, not counts, so a busy release
  * week that raises every category raises none of the statistics; and it accumulates evidence from
  * the day the rise began, whatever the rise's length (the optimal detector of a change in rate,
- * Moustakides 1986). Two rises are tested, {@link #RISES} (3 × and 10 ×: the second finds a few
- * issues of a category almost never seen sooner). The statistic's run is reported as the window:
- * its start is the day the accumulation began.
+ * Moustakides 1986). The rises tested are {@link #RISES} (3 ×; each more would take a share of the
+ * budget). The statistic's run is reported as the window: its start is the day the accumulation
+ * began.
  *
  * <p><b>False alerts.</b> A run as strong as the statistic arises by chance once in {@code ARL}
  * days ({@link CusumRunLength}, the Markov chain of Brook and Evans under the baseline share and
@@ -41,13 +41,16 @@ import java.util.TreeSet;
  * 30.44/ARL}; each hypothesis gets an equal part of {@code falseAlertsPerMonth} (an alpha spent per
  * framework-month), which sets its threshold. The family-wise p-value reported is {@code 1 − exp(−m
  * · 30.44 / ARL)}. An alert also needs at least {@code minCount} issues in its run and {@code
- * minRatio} × expected.
+ * minRatio} × expected, where expected is what the category's baseline share makes of the run's
+ * other issues ({@code p0/(1 − p0)} × others): a rate ratio, which a share cannot show for a
+ * frequent category (a 3× rise of a category at 25% takes its share only to 50%).
  *
  * <p><b>First co-occurrences.</b> Every category × stage pair that appears in the last {@code
  * runDays} days without having appeared in the baseline is tested the same way, its share taken
  * from Laplace's rule of succession (absent from N baseline issues: 1/(N + 2), at most the rarer of
- * its two shares). One first occurrence adds at most ln 10 to the statistic, so a first time alerts
- * only when it repeats more than the framework's sparsity explains.
+ * its two shares), with an uncertainty as large as itself. One first occurrence adds at most ln 3
+ * to the statistic, so a first time alerts only when it repeats more than the framework's sparsity
+ * explains.
  *
  * <p><b>Releases.</b> For a release first seen on day r, at the end of day {@code r +
  * releaseAfterDays} the weeks after are compared with the {@code releaseBeforeDays} before
@@ -70,7 +73,7 @@ public record AlertModel(
     int releaseAfterDays)
     implements Serializable {
 
-  /** The rises the CUSUMs test: 3 × and 10 × the baseline rate. */
+  /** The rises the CUSUMs test: 3 × the baseline rate. */
   public static final double[] RISES = {3.0};
 
   static final double DAYS_PER_MONTH = 30.44;
@@ -338,7 +341,7 @@ public record AlertModel(
         runFrom + bestFrom,
         count,
         baselineCount,
-        share * Math.max(t, count),
+        share / (1 - share) * Math.max(0, t - count),
         share,
         se,
         rise,

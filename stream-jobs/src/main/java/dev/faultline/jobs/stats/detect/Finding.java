@@ -18,11 +18,11 @@ import dev.faultline.schemas.taxonomy.Dimension;
  * @param baselineStartDay first epoch day of the baseline period
  * @param baselineDays length of the baseline period (shorter than configured while the framework's
  *     history is)
- * @param expected expected count in the window under the model: the window's issues of the
- *     dimension × the baseline share
+ * @param expected expected count in the window under the model: the window's other issues of the
+ *     dimension × share / (1 − share) (for a release: the larger of that and the baseline rate)
  * @param share the key's share of the dimension's issues in the baseline, shrunk toward an even
  *     share (for a new pair: Laplace's 1/(N + 2))
- * @param rise the rate multiple the CUSUM tests (3 or 10); 0 for a release comparison
+ * @param rise the rate multiple the CUSUM tests (3); 0 for a release comparison
  * @param statistic the CUSUM's log-likelihood ratio at this end; 0 for a release comparison
  * @param threshold the statistic at which this key alerts, given the family's false-alert budget
  * @param arlDays mean days between chance runs at least as strong as this one, in this key alone
