@@ -375,6 +375,23 @@ public final class AlertQualityBenchmark {
               rate * 7,
               LocalDate.ofEpochDay(Math.floorDiv(start, DAY)),
               o.targetAlerts);
+          long first = Math.floorDiv(H0, DAY);
+          dev.faultline.jobs.stats.detect.DailyTable.Builder b =
+              dev.faultline.jobs.stats.detect.DailyTable.builder(first, HORIZON_DAYS + 30);
+          for (Item i : stream) {
+            if (i.framework().equals(fw)) {
+              for (AlertCount c : counts(i)) {
+                b.add(c.key, Math.floorDiv(i.time(), DAY), 1);
+              }
+            }
+          }
+          dev.faultline.jobs.stats.detect.DailyTable table = b.build();
+          for (int d = 2; d <= SURGE_DAYS; d += 4) {
+            long end = Math.floorDiv(start, DAY) + d;
+            model.scan(table, end, first, List.of()).stream()
+                .filter(f -> f.key().equals("SYMPTOM|" + category))
+                .forEach(f -> System.out.println("    day " + end + ": " + f));
+          }
         }
         if (t < SHOW && size == sizes[0]) {
           o.falseAlerts.forEach(x -> System.out.println("  false: " + x.explanation));

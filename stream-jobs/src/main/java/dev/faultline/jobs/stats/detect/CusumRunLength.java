@@ -58,36 +58,10 @@ public final class CusumRunLength {
    * @param rise the rate multiple tested, above 1
    */
   public static double lnArl(double v, double p0, double se, double rise, double h) {
-    if (!(v > 0) || !(p0 > 0 && p0 < 1) || !(se >= 0) || !(rise > 1)) {
-      throw new IllegalArgumentException(
-          "need a positive volume, a share in (0, 1), a standard error of 0 or more and a rise above"
-              + " 1; were "
-              + v
-              + ", "
-              + p0
-              + ", "
-              + se
-              + ", "
-              + rise);
-    }
+    double[] curve = curveOf(v, p0, se, rise);
     if (h <= 0) {
       return 0;
     }
-    double relative = se / p0;
-    long qr = relative > 1e-3 ? Math.round(Math.log(relative) / QUANTUM) : Long.MIN_VALUE;
-    double qv = quantise(v);
-    double qp = Math.min(quantise(p0), 0.999);
-    double qse = qr == Long.MIN_VALUE ? 0 : Math.exp(qr * QUANTUM) * qp;
-    double[] curve =
-        CURVES.computeIfAbsent(
-            Math.round(Math.log(v) / QUANTUM)
-                + "/"
-                + Math.round(Math.log(p0) / QUANTUM)
-                + "/"
-                + qr
-                + "/"
-                + rise,
-            k -> curve(qv, qp, qse, rise));
     int last = GRID.length - 1;
     if (h >= GRID[last]) {
       return curve[last] + (h - GRID[last]);
@@ -102,22 +76,49 @@ public final class CusumRunLength {
 
   /** The threshold whose {@link #lnArl} is ln {@code arlDays}: its inverse. */
   public static double threshold(double v, double p0, double se, double rise, double arlDays) {
+    double[] curve = curveOf(v, p0, se, rise);
     double target = Math.log(Math.max(1, arlDays));
-    double lo = 0;
-    double hi = 1;
-    while (lnArl(v, p0, se, rise, hi) < target) {
-      lo = hi;
-      hi *= 2;
+    int last = GRID.length - 1;
+    if (target >= curve[last]) {
+      return GRID[last] + (target - curve[last]);
     }
-    for (int i = 0; i < 40; i++) {
-      double mid = (lo + hi) / 2;
-      if (lnArl(v, p0, se, rise, mid) < target) {
-        lo = mid;
-      } else {
-        hi = mid;
-      }
+    int lo = 0;
+    while (curve[lo + 1] < target) {
+      lo++;
     }
-    return hi;
+    double span = curve[lo + 1] - curve[lo];
+    double f = span > 0 ? (target - curve[lo]) / span : 1;
+    return GRID[lo] + f * (GRID[lo + 1] - GRID[lo]);
+  }
+
+  /** The cached curve of −ln E[1/ARL] at the thresholds of {@link #GRID}. */
+  private static double[] curveOf(double v, double p0, double se, double rise) {
+    if (!(v > 0) || !(p0 > 0 && p0 < 1) || !(se >= 0) || !(rise > 1)) {
+      throw new IllegalArgumentException(
+          "need a positive volume, a share in (0, 1), a standard error of 0 or more and a rise above"
+              + " 1; were "
+              + v
+              + ", "
+              + p0
+              + ", "
+              + se
+              + ", "
+              + rise);
+    }
+    double relative = se / p0;
+    long qr = relative > 1e-3 ? Math.round(Math.log(relative) / QUANTUM) : Long.MIN_VALUE;
+    double qv = quantise(v);
+    double qp = Math.min(quantise(p0), 0.999);
+    double qse = qr == Long.MIN_VALUE ? 0 : Math.exp(qr * QUANTUM) * qp;
+    return CURVES.computeIfAbsent(
+        Math.round(Math.log(v) / QUANTUM)
+            + "/"
+            + Math.round(Math.log(p0) / QUANTUM)
+            + "/"
+            + qr
+            + "/"
+            + rise,
+        k -> curve(qv, qp, qse, rise));
   }
 
   private static double quantise(double x) {
@@ -133,7 +134,7 @@ public final class CusumRunLength {
         double p = Math.max(p0 * 1e-3, Math.min(0.999, p0 + NODES[i] * se));
         rate += (se > 0 ? WEIGHTS[i] : 1) / arl(v, p0, p, rise, GRID[g]);
       }
-      out[g] = -Math.log(rate);
+      out[g] = Math.max(out[g - 1], -Math.log(rate)); // monotone, whatever the grid's rounding
     }
     return out;
   }
