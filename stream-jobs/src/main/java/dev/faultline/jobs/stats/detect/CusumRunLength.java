@@ -58,37 +58,30 @@ public final class CusumRunLength {
    * @param rise the rate multiple tested, above 1
    */
   public static double lnArl(double v, double p0, double se, double rise, double h) {
-    double[] curve = curveOf(v, p0, se, rise);
-    if (h <= 0) {
-      return 0;
-    }
-    int last = GRID.length - 1;
-    if (h >= GRID[last]) {
-      return curve[last] + (h - GRID[last]);
-    }
-    int lo = 0;
-    while (GRID[lo + 1] < h) {
-      lo++;
-    }
-    double f = (h - GRID[lo]) / (GRID[lo + 1] - GRID[lo]);
-    return curve[lo] * (1 - f) + curve[lo + 1] * f;
+    return h <= 0 ? 0 : along(GRID, curveOf(v, p0, se, rise), h);
   }
 
   /** The threshold whose {@link #lnArl} is ln {@code arlDays}: its inverse. */
   public static double threshold(double v, double p0, double se, double rise, double arlDays) {
-    double[] curve = curveOf(v, p0, se, rise);
-    double target = Math.log(Math.max(1, arlDays));
-    int last = GRID.length - 1;
-    if (target >= curve[last]) {
-      return GRID[last] + (target - curve[last]);
+    return along(curveOf(v, p0, se, rise), GRID, Math.log(Math.max(1, arlDays)));
+  }
+
+  /**
+   * The piecewise-linear function through (xs, ys), both increasing, at x; beyond the last point
+   * with slope 1 (ln ARL and the threshold grow alike there).
+   */
+  private static double along(double[] xs, double[] ys, double x) {
+    int last = xs.length - 1;
+    if (x >= xs[last]) {
+      return ys[last] + (x - xs[last]);
     }
     int lo = 0;
-    while (curve[lo + 1] < target) {
+    while (xs[lo + 1] < x) {
       lo++;
     }
-    double span = curve[lo + 1] - curve[lo];
-    double f = span > 0 ? (target - curve[lo]) / span : 1;
-    return GRID[lo] + f * (GRID[lo + 1] - GRID[lo]);
+    double span = xs[lo + 1] - xs[lo];
+    double f = span > 0 ? (x - xs[lo]) / span : 1;
+    return ys[lo] + f * (ys[lo + 1] - ys[lo]);
   }
 
   /** The cached curve of −ln E[1/ARL] at the thresholds of {@link #GRID}. */

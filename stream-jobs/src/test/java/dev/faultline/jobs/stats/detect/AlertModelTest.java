@@ -76,7 +76,7 @@ class AlertModelTest {
     return values[values.length - 1];
   }
 
-  private static int poisson(double mean, Random r) {
+  static int poisson(double mean, Random r) {
     double l = Math.exp(-mean);
     int k = 0;
     for (double p = r.nextDouble(); p > l; p *= r.nextDouble()) {

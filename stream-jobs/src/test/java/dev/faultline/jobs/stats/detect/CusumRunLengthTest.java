@@ -13,22 +13,13 @@ class CusumRunLengthTest {
   private static int runLength(double v, double p0, double p, double rise, double h, Random r) {
     double s = 0;
     for (int day = 1; ; day++) {
-      int x = poisson(v * p, r);
-      int y = poisson(v * (1 - p), r);
+      int x = AlertModelTest.poisson(v * p, r);
+      int y = AlertModelTest.poisson(v * (1 - p), r);
       s = Math.max(0, s + CusumRunLength.increment(x, x + y, p0, rise));
       if (s >= h) {
         return day;
       }
     }
-  }
-
-  private static int poisson(double mean, Random r) {
-    double l = Math.exp(-mean);
-    int k = 0;
-    for (double u = r.nextDouble(); u > l; u *= r.nextDouble()) {
-      k++;
-    }
-    return k;
   }
 
   @Test
