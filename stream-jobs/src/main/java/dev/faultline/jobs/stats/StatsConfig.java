@@ -341,6 +341,20 @@ public record StatsConfig(
   }
 
   private static AlertModel alertModel(Map<String, String> a, AlertModel d) {
+    for (String[] replaced :
+        new String[][] {
+          {"alert-fdr", "--alert-false-rate (false alerts per framework-month, e.g. 0.2)"},
+          {"alert-long-window", "--alert-max-run (the longest run a CUSUM sums over, e.g. P28D)"}
+        }) {
+      if (a.containsKey(replaced[0])) {
+        throw new IllegalArgumentException(
+            "--"
+                + replaced[0]
+                + " is gone: the alerts are CUSUMs of each category's share now (stream-jobs/README.md,"
+                + " \"Alerts\"); use "
+                + replaced[1]);
+      }
+    }
     return new AlertModel(
         days(a, "alert-window", d.windowDays()),
         days(a, "alert-max-run", d.runDays()),

@@ -79,6 +79,12 @@ class StatsConfigTest {
             IllegalArgumentException.class,
             () -> StatsConfig.fromArgs(new String[] {"--alert-false-rate", "-1"}, ENV));
     assertTrue(e.getMessage().contains("false alerts per framework-month"), e.getMessage());
+    // the flags of the window tests that the CUSUMs replaced are refused, not silently ignored
+    e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> StatsConfig.fromArgs(new String[] {"--alert-fdr", "0.01"}, ENV));
+    assertTrue(e.getMessage().contains("--alert-false-rate"), e.getMessage());
   }
 
   @Test

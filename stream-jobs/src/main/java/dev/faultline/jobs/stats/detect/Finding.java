@@ -100,9 +100,11 @@ public record Finding(
     return release != null;
   }
 
-  /** -log10 of the family-wise p-value: 3 means one in a thousand. */
+  /**
+   * -log10 of the window's p-value, for ranking alerts: 3 means one in a thousand. (The family-wise
+   * chance of an alert's first day sits near the budget by construction, so it does not rank.)
+   */
   public double score() {
-    double p = Math.min(adjustedPValue, 1);
-    return p <= 0 ? 320.0 : -Math.log10(p);
+    return pValue <= 0 ? 320.0 : -Math.log10(pValue);
   }
 }
