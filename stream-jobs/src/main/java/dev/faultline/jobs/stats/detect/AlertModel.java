@@ -219,8 +219,7 @@ public record AlertModel(
       // Absent from the N issues of the baseline: Laplace's rule of succession puts the chance of
       // the pair at 1/(N + 2) per issue, at most the rarer of its two shares. A sparse stream's N
       // is small, so a first occurrence there is not unlikely at all. Its uncertainty is as large
-      // as
-      // itself (the posterior Beta(1, N + 1)).
+      // as itself (the posterior Beta(1, N + 1)).
       double share = Math.min(1.0 / (category[1] + 2), Math.min(category[0], stageShare));
       for (double rise : RISES) {
         cusums.add(
