@@ -275,7 +275,7 @@ public record StatsConfig(
    * --windows P7D,P30D}, {@code --slide P1D}, {@code --allowed-lateness P7D}, {@code
    * --out-of-orderness PT6H}, {@code --idleness PT1M}, {@code --alert-window P7D}, {@code
    * --alert-max-run P28D}, {@code --alert-baseline P182D}, {@code --alert-warmup P56D}, {@code
-   * --alert-false-rate 0.1}, {@code --alert-min-count 3}, {@code --alert-min-ratio 2}, {@code
+   * --alert-false-rate 0.2}, {@code --alert-min-count 3}, {@code --alert-min-ratio 2}, {@code
    * --alert-prior-weight 10}, {@code --alert-max-dispersion 1}, {@code --release-before P56D},
    * {@code --release-after P28D}, {@code --issue-state-ttl P730D}, {@code --count-state-ttl P400D},
    * {@code --sink-batch-size}, {@code --sink-flush-ms}, {@code --min-confidence calibrated|all|0.8}
