@@ -1,4 +1,4 @@
-package dev.faultline.classifier.learned;
+package dev.faultline.classifier.training;
 
 import de.bwaldvogel.liblinear.Feature;
 import de.bwaldvogel.liblinear.FeatureNode;
@@ -7,6 +7,14 @@ import de.bwaldvogel.liblinear.Model;
 import de.bwaldvogel.liblinear.Parameter;
 import de.bwaldvogel.liblinear.Problem;
 import de.bwaldvogel.liblinear.SolverType;
+import dev.faultline.classifier.evaluation.Metrics;
+import dev.faultline.classifier.learned.Decision;
+import dev.faultline.classifier.learned.DimensionModel;
+import dev.faultline.classifier.learned.Example;
+import dev.faultline.classifier.learned.RawFeatures;
+import dev.faultline.classifier.learned.SparseVector;
+import dev.faultline.classifier.learned.Target;
+import dev.faultline.classifier.learned.Vectorizer;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashMap;

@@ -1,4 +1,4 @@
-package dev.faultline.classifier.learned;
+package dev.faultline.classifier.training;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -8,8 +8,17 @@ import de.bwaldvogel.liblinear.Feature;
 import de.bwaldvogel.liblinear.Linear;
 import de.bwaldvogel.liblinear.Model;
 import de.bwaldvogel.liblinear.Problem;
-import dev.faultline.classifier.Classifier;
 import dev.faultline.classifier.ClassifierConfig;
+import dev.faultline.classifier.learned.Decision;
+import dev.faultline.classifier.learned.DimensionModel;
+import dev.faultline.classifier.learned.Example;
+import dev.faultline.classifier.learned.LearnedModel;
+import dev.faultline.classifier.learned.Neighbours;
+import dev.faultline.classifier.learned.SparseVector;
+import dev.faultline.classifier.learned.Target;
+import dev.faultline.classifier.learned.TrainingData;
+import dev.faultline.classifier.learned.Vectorizer;
+import dev.faultline.classifier.rules.Classifier;
 import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,5 +1,7 @@
-package dev.faultline.classifier.learned;
+package dev.faultline.classifier.training;
 
+import dev.faultline.classifier.learned.TextEmbedder;
+import dev.faultline.classifier.learned.Words;
 import java.util.HashMap;
 import java.util.Map;
 

@@ -1,4 +1,4 @@
-package dev.faultline.classifier.learned;
+package dev.faultline.classifier.evaluation;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

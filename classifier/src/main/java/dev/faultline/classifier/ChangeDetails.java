@@ -1,4 +1,4 @@
-package dev.faultline.classifier.learned;
+package dev.faultline.classifier;
 
 import java.util.List;
 import java.util.regex.Matcher;

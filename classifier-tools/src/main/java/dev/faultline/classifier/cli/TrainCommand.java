@@ -1,9 +1,23 @@
-package dev.faultline.classifier.learned;
+package dev.faultline.classifier.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.faultline.classifier.Classifier;
 import dev.faultline.classifier.ClassifierConfig;
+import dev.faultline.classifier.evaluation.Figures;
+import dev.faultline.classifier.evaluation.Metrics;
+import dev.faultline.classifier.learned.CachedEmbedder;
+import dev.faultline.classifier.learned.Decision;
+import dev.faultline.classifier.learned.Example;
+import dev.faultline.classifier.learned.LearnedClassifier;
+import dev.faultline.classifier.learned.LearnedModel;
+import dev.faultline.classifier.learned.MiniLmEmbedder;
+import dev.faultline.classifier.learned.Neighbours;
+import dev.faultline.classifier.learned.Target;
+import dev.faultline.classifier.learned.TextEmbedder;
+import dev.faultline.classifier.learned.TrainingData;
+import dev.faultline.classifier.rules.Classifier;
+import dev.faultline.classifier.training.CrossValidation;
+import dev.faultline.classifier.training.Trainer;
 import dev.faultline.cli.Cli;
 import dev.faultline.cli.CliCommand;
 import java.io.IOException;

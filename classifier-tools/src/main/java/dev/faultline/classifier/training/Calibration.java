@@ -1,5 +1,6 @@
-package dev.faultline.classifier.learned;
+package dev.faultline.classifier.training;
 
+import dev.faultline.classifier.learned.DimensionModel;
 import java.util.List;
 
 /**

@@ -1,4 +1,4 @@
-package dev.faultline.classifier.cli;
+package dev.faultline.classifier.batch;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

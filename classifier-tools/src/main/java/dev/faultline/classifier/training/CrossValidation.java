@@ -1,5 +1,8 @@
-package dev.faultline.classifier.learned;
+package dev.faultline.classifier.training;
 
+import dev.faultline.classifier.learned.Decision;
+import dev.faultline.classifier.learned.Example;
+import dev.faultline.classifier.learned.Target;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

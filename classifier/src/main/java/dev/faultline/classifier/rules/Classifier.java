@@ -1,18 +1,12 @@
-package dev.faultline.classifier;
+package dev.faultline.classifier.rules;
 
+import dev.faultline.classifier.Classification;
+import dev.faultline.classifier.ClassifierConfig;
+import dev.faultline.classifier.DefectClassifier;
+import dev.faultline.classifier.IssueText;
+import dev.faultline.classifier.Label;
 import dev.faultline.classifier.internal.CueMatcher;
 import dev.faultline.classifier.internal.Tokenizer;
-import dev.faultline.classifier.rules.DistributedSpecificRule;
-import dev.faultline.classifier.rules.Evidence;
-import dev.faultline.classifier.rules.FixPatternRule;
-import dev.faultline.classifier.rules.FrameworkRule;
-import dev.faultline.classifier.rules.HumanLabels;
-import dev.faultline.classifier.rules.KindRule;
-import dev.faultline.classifier.rules.PhaseRule;
-import dev.faultline.classifier.rules.RootCauseRule;
-import dev.faultline.classifier.rules.StageRule;
-import dev.faultline.classifier.rules.SymptomClassRule;
-import dev.faultline.classifier.rules.SymptomRule;
 import dev.faultline.schemas.taxonomy.Dimension;
 import dev.faultline.schemas.taxonomy.FixPattern;
 import dev.faultline.schemas.taxonomy.Kind;

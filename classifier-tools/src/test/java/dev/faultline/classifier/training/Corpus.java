@@ -1,6 +1,9 @@
-package dev.faultline.classifier.learned;
+package dev.faultline.classifier.training;
 
+import dev.faultline.classifier.ChangeDetails;
 import dev.faultline.classifier.IssueText;
+import dev.faultline.classifier.learned.Target;
+import dev.faultline.classifier.learned.TrainingData;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;

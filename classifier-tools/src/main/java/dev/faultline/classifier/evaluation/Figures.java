@@ -1,4 +1,4 @@
-package dev.faultline.classifier.learned;
+package dev.faultline.classifier.evaluation;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
