@@ -33,7 +33,7 @@ import org.slf4j.LoggerFactory;
  * payload: {@code issues} ({@code opened} or {@code closed} by state), {@code pull_request} (same),
  * {@code issue_comment} ({@code created}, with the issue's number) and {@code release} ({@code
  * published}, or {@code created} for drafts), with the repository object from {@code GET
- * /repos/{owner}/{repo}} and a {@code _backfill} marker.
+ * /repos/{owner}/{repo}}; the envelope's source ({@code REST_API}) says where they came from.
  */
 public final class GitHubRestBackfill {
   private static final Logger LOG = LoggerFactory.getLogger(GitHubRestBackfill.class);
@@ -232,7 +232,6 @@ public final class GitHubRestBackfill {
     if (sender != null && !sender.isNull()) {
       payload.set("sender", sender);
     }
-    payload.putObject("_backfill").put("source", "rest_api");
     String version = firstText(item, "updated_at", "published_at", "created_at").orElse("unknown");
     Delivery delivery =
         Delivery.newBuilder()
