@@ -181,6 +181,28 @@ public final class TrainCommand extends CliCommand {
         all.size(),
         (System.nanoTime() - t0) / 1e9,
         fitted.vectorizer());
+    printCalibration(fitted, level, report, out);
+    LearnedModel model =
+        new LearnedModel(
+            LearnedClassifier.versionFor(),
+            embedder.name(),
+            fitted.vectorizer(),
+            fitted.models(),
+            level,
+            neighbours(all),
+            report);
+    if (!devItems.isEmpty()) {
+      evaluateOnDev(devItems, rules, embedder, fitted, seed, report, out);
+    }
+    write(model, output, out);
+    return 0;
+  }
+
+  /**
+   * Stores each dimension's temperature, threshold and precision level in the report; prints them.
+   */
+  private static void printCalibration(
+      Trainer.Fitted fitted, Map<Target, Double> level, ObjectNode report, PrintStream out) {
     ObjectNode calib = report.putObject("calibration");
     fitted
         .models()
@@ -198,6 +220,10 @@ public final class TrainCommand extends CliCommand {
                   m.threshold(),
                   level.get(t));
             });
+  }
+
+  /** The training items' ids, labels and byte-quantised text vectors, for the nearest items. */
+  private static Neighbours neighbours(List<Example> all) {
     List<String> ids = new ArrayList<>();
     List<Map<String, String>> labels = new ArrayList<>();
     byte[][] vectors = new byte[all.size()][];
@@ -211,28 +237,32 @@ public final class TrainCommand extends CliCommand {
       labels.add(l);
       vectors[i] = Neighbours.quantise(e.raw().embedding());
     }
-    LearnedModel model =
-        new LearnedModel(
-            LearnedClassifier.versionFor(),
-            embedder.name(),
-            fitted.vectorizer(),
-            fitted.models(),
-            level,
-            new Neighbours(ids, labels, vectors),
-            report);
-    if (!devItems.isEmpty()) {
-      out.printf(
-          Locale.ROOT,
-          "%n== %d items of --dev, final model (trained without them) beside the rules ==%n",
-          devItems.size());
-      List<Example> dev = features(devItems, rules, embedder, out, "dev items");
-      List<CrossValidation.Answered> answered = new ArrayList<>();
-      for (Example e : dev) {
-        answered.add(new CrossValidation.Answered(e, fitted.answer(e.raw())));
-      }
-      ObjectNode d = report.putObject("dev");
-      table(answered, 2000, seed, d, out);
+    return new Neighbours(ids, labels, vectors);
+  }
+
+  /** The final model's figures on the --dev items (trained without them) beside the rules. */
+  private static void evaluateOnDev(
+      List<TrainingData.Item> devItems,
+      Classifier rules,
+      TextEmbedder embedder,
+      Trainer.Fitted fitted,
+      long seed,
+      ObjectNode report,
+      PrintStream out) {
+    out.printf(
+        Locale.ROOT,
+        "%n== %d items of --dev, final model (trained without them) beside the rules ==%n",
+        devItems.size());
+    List<Example> dev = features(devItems, rules, embedder, out, "dev items");
+    List<CrossValidation.Answered> answered = new ArrayList<>();
+    for (Example e : dev) {
+      answered.add(new CrossValidation.Answered(e, fitted.answer(e.raw())));
     }
+    ObjectNode d = report.putObject("dev");
+    table(answered, 2000, seed, d, out);
+  }
+
+  private static void write(LearnedModel model, Path output, PrintStream out) throws IOException {
     Path parent = output.toAbsolutePath().getParent();
     if (parent != null) {
       Files.createDirectories(parent);
@@ -241,7 +271,6 @@ public final class TrainCommand extends CliCommand {
       model.write(o);
     }
     out.printf(Locale.ROOT, "wrote %s (%,d bytes)%n", output, Files.size(output));
-    return 0;
   }
 
   static List<Example> features(
@@ -325,6 +354,17 @@ public final class TrainCommand extends CliCommand {
       out.printf(Locale.ROOT, "%n-- %s only --%n", change ? "changes" : "issues");
       table(part, 0, seed, cvNode.putObject(change ? "changes" : "issues"), out);
     }
+    precisionLevels(both, level);
+    if (Boolean.getBoolean("faultline.train.quick")) {
+      return;
+    }
+    leaveOneRepositoryOut(all, seed, cvNode, out);
+    learningCurve(all, folds, seed, both, cvNode, out);
+  }
+
+  /** Per dimension, the confidence from which the cross-validated answers are 90% precise. */
+  private static void precisionLevels(
+      List<CrossValidation.Answered> both, Map<Target, Double> level) {
     for (Target t : Target.values()) {
       List<Boolean> ok = new ArrayList<>();
       List<Double> conf = new ArrayList<>();
@@ -337,9 +377,10 @@ public final class TrainCommand extends CliCommand {
       }
       level.put(t, Metrics.precisionLevel(ok, conf, 0.9));
     }
-    if (Boolean.getBoolean("faultline.train.quick")) {
-      return;
-    }
+  }
+
+  private static void leaveOneRepositoryOut(
+      List<Example> all, long seed, ObjectNode cvNode, PrintStream out) {
     long t1 = System.nanoTime();
     List<CrossValidation.Answered> loro =
         CrossValidation.byRepository(
@@ -356,6 +397,16 @@ public final class TrainCommand extends CliCommand {
         Locale.ROOT,
         "%n== leave one repository out (each repository answered by a model of the others) ==%n");
     table(loro, 0, seed, cvNode.putObject("byRepository"), out);
+  }
+
+  /** Macro-F1 with 25, 50 and 100% of each training fold ({@code both}: the 100% answers). */
+  private static void learningCurve(
+      List<Example> all,
+      int folds,
+      long seed,
+      List<CrossValidation.Answered> both,
+      ObjectNode cvNode,
+      PrintStream out) {
     ObjectNode curve = cvNode.putObject("learningCurve");
     out.printf(
         Locale.ROOT, "%n== learning curve: macro-F1 with 25/50/100%% of each training fold ==%n");
