@@ -518,7 +518,7 @@ public final class BenchCommand extends CliCommand {
                 "-Dfaultline.bench.out=" + run.raw(),
                 "-cp",
                 run.cp(),
-                "dev.faultline.jobs.stats.CategoryStatsBenchmark",
+                "dev.faultline.stats.CategoryStatsBenchmark",
                 Long.toString(run.sizes().statsEvents())));
     if (!runChild(run)) {
       return false;
