@@ -134,17 +134,18 @@ public final class Classifier implements DefectClassifier {
     Map<String, String> found = frameworkRule.versions(e, repoFramework);
     return new Analysis(
         new Classification(
-            kind,
-            symptom,
-            symptomClass,
-            rootCause,
-            fix,
-            stage,
-            phase,
-            distributed,
+            Map.of(
+                Dimension.KIND, kind,
+                Dimension.SYMPTOM, symptom,
+                Dimension.SYMPTOM_CLASS, symptomClass,
+                Dimension.ROOT_CAUSE, rootCause,
+                Dimension.FIX_PATTERN, fix,
+                Dimension.STAGE, stage,
+                Dimension.PHASE, phase,
+                Dimension.DISTRIBUTED_SPECIFIC, distributed),
             framework,
             found,
-            VERSION),
+            Provenance.rules(VERSION)),
         e.reporterCues(),
         e.threadCues());
   }
