@@ -5,11 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.faultline.classifier.Classifier;
+import dev.faultline.classifier.ChangeDetails;
 import dev.faultline.classifier.ClassifierConfig;
 import dev.faultline.classifier.Comment;
 import dev.faultline.classifier.IssueText;
 import dev.faultline.classifier.internal.Cue;
+import dev.faultline.classifier.rules.Classifier;
 import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -85,7 +86,7 @@ class LearnedModelArtefactTest {
             + artefactFamilies.stream().filter(f -> !codeFamilies.contains(f)).toList());
     Set<String> ruleFamilies =
         codeFamilies.stream().filter(f -> f.startsWith("rule.")).collect(Collectors.toSet());
-    assertEquals(Target.values().length, ruleFamilies.size(), "one rule feature per dimension");
+    assertEquals(Target.values().size(), ruleFamilies.size(), "one rule feature per dimension");
     assertTrue(
         artefactFamilies.containsAll(ruleFamilies),
         "rule features the artefact lacks: " + ruleFamilies);
@@ -235,7 +236,7 @@ class LearnedModelArtefactTest {
 
   @Test
   void itsNeighboursCarryValidLabelsOfEveryDimension() {
-    List<String> fields = Arrays.stream(Target.values()).map(t -> t.field).toList();
+    List<String> fields = Target.values().stream().map(t -> t.field).toList();
     assertEquals(m.neighbours().ids().size(), m.neighbours().labels().size());
     for (Map<String, String> labels : m.neighbours().labels()) {
       assertEquals(fields, List.copyOf(labels.keySet()));
