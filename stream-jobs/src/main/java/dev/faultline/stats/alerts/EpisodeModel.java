@@ -5,11 +5,15 @@ import dev.faultline.stats.detect.AlertModel;
 import dev.faultline.stats.detect.DailyTable;
 import dev.faultline.stats.detect.Finding;
 import dev.faultline.stats.domain.Explanations;
+import dev.faultline.stats.records.AlertMove;
 import dev.faultline.stats.records.StatAlert;
 import java.io.Serializable;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -33,6 +37,9 @@ import java.util.TreeSet;
  */
 public final class EpisodeModel implements Serializable {
   private static final long DAY = Duration.ofDays(1).toMillis();
+
+  /** Issue ids of an alert's window that grouping compares, at most. */
+  public static final int GROUPING_IDS = 100;
 
   private final AlertModel model;
   private final int maxExamples;
@@ -251,7 +258,7 @@ public final class EpisodeModel implements Serializable {
     a.windowStart = f.windowStartDay() * DAY;
     a.windowEnd = f.windowEndDay() * DAY;
     a.count = f.count();
-    a.baseline = f.expected();
+    a.baseline = f.statedExpected();
     a.baselineCount = f.baselineCount();
     a.baselineStart = f.baselineStartDay() * DAY;
     a.baselineEnd = (f.baselineStartDay() + f.baselineDays()) * DAY;
@@ -260,14 +267,18 @@ public final class EpisodeModel implements Serializable {
     a.score = f.score();
     a.raisedAt = a.windowEnd;
     a.test = Explanations.test(f, model.falseAlertsPerMonth());
-    a.exampleIssueIds = examplesOf(f.key(), f.windowStartDay(), f.windowEndDay(), examples);
+    a.exampleIssueIds =
+        examplesOf(f.key(), f.windowStartDay(), f.windowEndDay(), examples, maxExamples);
+    a.issueIds = examplesOf(f.key(), f.windowStartDay(), f.windowEndDay(), examples, GROUPING_IDS);
     a.explanation =
         Explanations.finding(framework, f, model.falseAlertsPerMonth(), a.exampleIssueIds);
     return a;
   }
 
   /** Up to {@code maxExamples} issues of the key in the window, newest day first, sorted. */
-  String[] examplesOf(String key, long fromDay, long toDay, ExampleDays examples) throws Exception {
+  static String[] examplesOf(
+      String key, long fromDay, long toDay, ExampleDays examples, int maxExamples)
+      throws Exception {
     Set<String> ids = new LinkedHashSet<>();
     for (long d = toDay - 1; d >= fromDay && ids.size() < maxExamples; d--) {
       Map<String, String> m = examples.at(d);
@@ -283,5 +294,98 @@ public final class EpisodeModel implements Serializable {
     String[] out = ids.toArray(String[]::new);
     Arrays.sort(out);
     return out;
+  }
+
+  /**
+   * One alert per event: the episodes of a framework whose windows meet and whose example issues
+   * overlap (transitively: {@link StatAlert#issueIds}), or the release alerts of one release, are
+   * one alert. It carries the figures of its strongest member (the smallest family-wise p-value,
+   * then the highest score), every member in {@link StatAlert#moved} strongest first, examples of
+   * the strongest members first (as many as one alert names), and the id of its earliest member's
+   * episode (a single episode keeps its own id), so the groups are a function of the episodes in
+   * force, whatever the order they came in.
+   *
+   * @return the groups by id, in id order
+   */
+  public static Map<String, StatAlert> groups(Collection<StatAlert> episodes) {
+    List<StatAlert> all = new ArrayList<>(episodes);
+    all.sort(Comparator.comparing(a -> a.id));
+    int[] parent = new int[all.size()];
+    for (int i = 0; i < parent.length; i++) {
+      parent[i] = i;
+    }
+    for (int i = 0; i < all.size(); i++) {
+      for (int j = i + 1; j < all.size(); j++) {
+        if (oneEvent(all.get(i), all.get(j))) {
+          parent[root(parent, i)] = root(parent, j);
+        }
+      }
+    }
+    Map<Integer, List<StatAlert>> members = new TreeMap<>();
+    for (int i = 0; i < all.size(); i++) {
+      members.computeIfAbsent(root(parent, i), r -> new ArrayList<>()).add(all.get(i));
+    }
+    Map<String, StatAlert> out = new TreeMap<>();
+    for (List<StatAlert> group : members.values()) {
+      StatAlert g = group(group);
+      out.put(g.id, g);
+    }
+    return out;
+  }
+
+  private static int root(int[] parent, int i) {
+    while (parent[i] != i) {
+      parent[i] = parent[parent[i]];
+      i = parent[i];
+    }
+    return i;
+  }
+
+  /** Whether two episodes are one event: see {@link #groups}. */
+  static boolean oneEvent(StatAlert a, StatAlert b) {
+    if (a.release != null || b.release != null) {
+      return a.release != null && a.release.equals(b.release);
+    }
+    boolean windowsMeet = a.windowStart <= b.windowEnd && b.windowStart <= a.windowEnd;
+    return windowsMeet
+        && !Collections.disjoint(Arrays.asList(a.issueIds), Arrays.asList(b.issueIds));
+  }
+
+  /** Strongest first: the smallest family-wise p-value, then the highest score, then the id. */
+  static final Comparator<StatAlert> STRONGEST_FIRST =
+      Comparator.<StatAlert>comparingDouble(a -> a.adjustedPValue)
+          .thenComparing(a -> -a.score)
+          .thenComparing(a -> a.id);
+
+  private static StatAlert group(List<StatAlert> members) {
+    List<StatAlert> ranked = new ArrayList<>(members);
+    ranked.sort(STRONGEST_FIRST);
+    StatAlert strongest = ranked.get(0);
+    StatAlert g = strongest.copy();
+    g.id =
+        members.stream()
+            .min(Comparator.<StatAlert>comparingLong(a -> a.windowStart).thenComparing(a -> a.id))
+            .orElseThrow()
+            .id;
+    g.moved = new AlertMove[ranked.size()];
+    Set<String> examples = new LinkedHashSet<>();
+    Set<String> issues = new TreeSet<>();
+    for (int i = 0; i < ranked.size(); i++) {
+      StatAlert a = ranked.get(i);
+      g.moved[i] = AlertMove.of(a, Explanations.firstSentence(a.explanation));
+      examples.addAll(Arrays.asList(a.exampleIssueIds));
+      issues.addAll(Arrays.asList(a.issueIds));
+    }
+    g.exampleIssueIds =
+        examples.stream().limit(strongest.exampleIssueIds.length).sorted().toArray(String[]::new);
+    g.issueIds = issues.toArray(String[]::new);
+    if (ranked.size() > 1) {
+      List<String> others = new ArrayList<>();
+      for (int i = 1; i < g.moved.length; i++) {
+        others.add(g.moved[i].summary);
+      }
+      g.explanation = Explanations.grouped(strongest.explanation, others, g.exampleIssueIds);
+    }
+    return g;
   }
 }

@@ -6,9 +6,12 @@ import dev.faultline.stats.domain.Categories;
 import dev.faultline.stats.domain.StatDimensions;
 import java.io.Serializable;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
@@ -58,6 +61,11 @@ import java.util.TreeSet;
  * {@code maxDispersion}); Bonferroni over the release's categories at half of {@code
  * falseAlertsPerMonth} (with about one release a month, at most that many false release alerts a
  * framework-month).
+ *
+ * <p><b>Only what someone would act on.</b> Categories of {@code quietDimensions} (phase and kind
+ * by default) and a dimension's majority code (more than half of its baseline issues, unless {@code
+ * majorityAlerts}) are not tested: their rise says nothing a maintainer can use, and leaving them
+ * out of the family leaves the budget to the rest.
  */
 public record AlertModel(
     int windowDays,
@@ -70,8 +78,72 @@ public record AlertModel(
     double minRatio,
     double maxDispersion,
     int releaseBeforeDays,
-    int releaseAfterDays)
+    int releaseAfterDays,
+    Set<Dimension> quietDimensions,
+    boolean majorityAlerts)
     implements Serializable {
+
+  /**
+   * Dimensions tested by default but never alerted on: a phase or a kind says where or what an
+   * issue is, not what broke, and a rise in its share gives a maintainer nothing to act on.
+   */
+  public static final Set<Dimension> QUIET_BY_DEFAULT =
+      Collections.unmodifiableSet(EnumSet.of(Dimension.PHASE, Dimension.KIND));
+
+  /** The model with the default actionable filter (quiet phase and kind, no majority codes). */
+  public AlertModel(
+      int windowDays,
+      int runDays,
+      int baselineDays,
+      int warmupDays,
+      double priorWeight,
+      double falseAlertsPerMonth,
+      long minCount,
+      double minRatio,
+      double maxDispersion,
+      int releaseBeforeDays,
+      int releaseAfterDays) {
+    this(
+        windowDays,
+        runDays,
+        baselineDays,
+        warmupDays,
+        priorWeight,
+        falseAlertsPerMonth,
+        minCount,
+        minRatio,
+        maxDispersion,
+        releaseBeforeDays,
+        releaseAfterDays,
+        QUIET_BY_DEFAULT,
+        false);
+  }
+
+  /** This model with another actionable filter. */
+  public AlertModel actionable(Set<Dimension> quiet, boolean majority) {
+    return new AlertModel(
+        windowDays,
+        runDays,
+        baselineDays,
+        warmupDays,
+        priorWeight,
+        falseAlertsPerMonth,
+        minCount,
+        minRatio,
+        maxDispersion,
+        releaseBeforeDays,
+        releaseAfterDays,
+        quiet,
+        majority);
+  }
+
+  /**
+   * Whether a category of a dimension may alert: not in a quiet dimension, and not the dimension's
+   * majority code (more than half of its {@code n} baseline issues) unless those are allowed.
+   */
+  boolean actionable(Dimension dim, long categoryCount, long n) {
+    return !quietDimensions.contains(dim) && (majorityAlerts || 2 * categoryCount <= n);
+  }
 
   /** The rises the CUSUMs test: 3 × the baseline rate. */
   public static final double[] RISES = {3.0};
@@ -79,6 +151,10 @@ public record AlertModel(
   static final double DAYS_PER_MONTH = 30.44;
 
   public AlertModel {
+    quietDimensions =
+        quietDimensions.isEmpty()
+            ? Collections.unmodifiableSet(EnumSet.noneOf(Dimension.class))
+            : Collections.unmodifiableSet(EnumSet.copyOf(quietDimensions));
     if (windowDays < 1 || runDays < windowDays) {
       throw new IllegalArgumentException(
           "the longest alert run ("
@@ -189,14 +265,15 @@ public record AlertModel(
         double share = (nc + priorWeight * prior) / (n + priorWeight);
         shares.put(key, new double[] {share, n});
         if (!Categories.informative(AlertKeys.split(key)[1])
-            || table.sum(key, runFrom, endDay) == 0) {
+            || table.sum(key, runFrom, endDay) == 0
+            || !actionable(dim, nc, n)) {
           continue;
         }
         // the standard error of the share: the thresholds allow for a baseline of few issues
         double se = Math.sqrt(share * (1 - share) / (n + priorWeight));
         for (double rise : RISES) {
           cusums.add(
-              cusum(AlertKind.SURGE, key, table, runFrom, totals, nc, share, se, rise, volume));
+              cusum(AlertKind.SURGE, key, table, runFrom, totals, n, nc, share, se, rise, volume));
         }
       }
     }
@@ -206,7 +283,8 @@ public record AlertModel(
       if (table.sum(key, runFrom, endDay) == 0
           || table.sum(key, baseFrom, runFrom) > 0
           || !Categories.informative(p[1])
-          || !Categories.informative(p[2])) {
+          || !Categories.informative(p[2])
+          || quietDimensions.contains(Dimension.valueOf(p[0]))) {
         continue;
       }
       double[] category = shares.get(AlertKeys.category(Dimension.valueOf(p[0]), p[1]));
@@ -229,6 +307,7 @@ public record AlertModel(
                 table,
                 runFrom,
                 dailyTotals.get(p[0]),
+                (long) category[1],
                 0,
                 share,
                 share,
@@ -271,7 +350,9 @@ public record AlertModel(
               pValue,
               -Math.expm1(-familyRate),
               m,
-              passes));
+              passes,
+              c.dimensionBaseline,
+              c.dimensionWindow));
     }
     family.addAll(releaseFamily(table, byDimension, endDay, firstDay, releases));
     // One finding per key (and per release): an alerting one before others, then the smaller
@@ -301,7 +382,9 @@ public record AlertModel(
       double se,
       double rise,
       double statistic,
-      double volume) {}
+      double volume,
+      long dimensionBaseline,
+      long dimensionWindow) {}
 
   /**
    * The CUSUM of one key over the run days, started at zero {@code runDays} ago: the largest sum of
@@ -313,6 +396,7 @@ public record AlertModel(
       DailyTable table,
       long runFrom,
       long[] totals,
+      long dimensionBaseline,
       long baselineCount,
       double share,
       double se,
@@ -345,7 +429,9 @@ public record AlertModel(
         se,
         rise,
         best,
-        Math.max(volume, 1e-6));
+        Math.max(volume, 1e-6),
+        dimensionBaseline,
+        t);
   }
 
   /** The release comparisons ending at {@code endDay}, Bonferroni-adjusted per release. */
@@ -376,7 +462,9 @@ public record AlertModel(
         for (String key : e.getValue()) {
           long nc = table.sum(key, before, r.day());
           long x = table.sum(key, r.day(), after);
-          if (!Categories.informative(AlertKeys.split(key)[1]) || x == 0) {
+          if (!Categories.informative(AlertKeys.split(key)[1])
+              || x == 0
+              || !actionable(dim, nc, n)) {
             continue;
           }
           double share = (nc + priorWeight * prior) / (n + priorWeight);
@@ -406,7 +494,9 @@ public record AlertModel(
                   p,
                   p,
                   0,
-                  false));
+                  false,
+                  n,
+                  t));
         }
       }
       double level = falseAlertsPerMonth / 2;

@@ -7,6 +7,7 @@ import dev.faultline.stats.records.AlertCount;
 import dev.faultline.stats.records.StatAlert;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -53,6 +54,12 @@ public final class EmergenceDetector extends KeyedProcessFunction<String, AlertC
   private static final long DAY = Duration.ofDays(1).toMillis();
   private static final int MAX_EXAMPLES = DailyAccumulator.MAX_EXAMPLES;
 
+  /**
+   * Issue ids kept per key and day (the smallest): the examples, and what grouping compares to tell
+   * whether two alerts are about the same issues.
+   */
+  static final int KEPT_PER_DAY = 20;
+
   /** Name of the daily-count state (day to key to count). */
   public static final String DAY_COUNTS = "alert-day-counts";
 
@@ -68,6 +75,7 @@ public final class EmergenceDetector extends KeyedProcessFunction<String, AlertC
   private transient ValueState<Long> pendingTo;
   private transient MapState<Long, Map<String, StatAlert>> alerting;
   private transient MapState<String, StatAlert> inForce;
+  private transient MapState<String, StatAlert> groupsInForce;
 
   /**
    * @param retention how much event-time history is kept before the newest tested day end (at least
@@ -113,6 +121,9 @@ public final class EmergenceDetector extends KeyedProcessFunction<String, AlertC
     inForce =
         getRuntimeContext()
             .getMapState(new MapStateDescriptor<>("alerts-in-force", Types.STRING, alert));
+    groupsInForce =
+        getRuntimeContext()
+            .getMapState(new MapStateDescriptor<>("alert-groups-in-force", Types.STRING, alert));
   }
 
   /**
@@ -145,9 +156,15 @@ public final class EmergenceDetector extends KeyedProcessFunction<String, AlertC
         old.add(e.getKey());
       }
     }
+    for (Map.Entry<String, StatAlert> e : groupsInForce.entries()) {
+      if (Arrays.stream(e.getValue().moved).allMatch(m -> m.windowEnd / DAY < horizon)) {
+        old.add(e.getKey());
+      }
+    }
     for (String k : old) {
       inForce.remove(k);
       releases.remove(k);
+      groupsInForce.remove(k);
     }
   }
 
@@ -220,7 +237,7 @@ public final class EmergenceDetector extends KeyedProcessFunction<String, AlertC
       Map<String, String> e = examples.get(day);
       e = e == null ? new HashMap<>() : new HashMap<>(e);
       String[] ids = e.containsKey(c.key) ? e.get(c.key).split(" ") : new String[0];
-      String[] after = Examples.apply(ids, c.delta, c.issueId);
+      String[] after = Examples.applySmallest(ids, c.delta, c.issueId, KEPT_PER_DAY);
       if (after.length == 0) {
         e.remove(c.key);
       } else {
@@ -316,13 +333,43 @@ public final class EmergenceDetector extends KeyedProcessFunction<String, AlertC
     }
     EpisodeModel.Revision revision =
         episodes.reconcile(touched, lo, hi, alerting::get, releaseAlerts, releaseTested, force);
+    if (revision.withdrawn().isEmpty() && revision.emitted().isEmpty()) {
+      return;
+    }
     for (StatAlert w : revision.withdrawn()) {
       inForce.remove(w.id);
-      out.collect(w);
     }
     for (StatAlert a : revision.emitted()) {
       inForce.put(a.id, a);
-      out.collect(a.copy());
+    }
+    emitGroups(out);
+  }
+
+  /**
+   * One alert per event: regroups the episodes in force and emits the groups that are new or
+   * changed, and withdraws the ones that no longer exist.
+   */
+  private void emitGroups(Collector<StatAlert> out) throws Exception {
+    List<StatAlert> episodesInForce = new ArrayList<>();
+    for (StatAlert a : inForce.values()) {
+      episodesInForce.add(a);
+    }
+    Map<String, StatAlert> now = EpisodeModel.groups(episodesInForce);
+    List<String> gone = new ArrayList<>();
+    for (String id : groupsInForce.keys()) {
+      if (!now.containsKey(id)) {
+        gone.add(id);
+      }
+    }
+    for (String id : gone) {
+      out.collect(EpisodeModel.withdrawal(groupsInForce.get(id)));
+      groupsInForce.remove(id);
+    }
+    for (StatAlert g : now.values()) {
+      if (!g.sameAs(groupsInForce.get(g.id))) {
+        groupsInForce.put(g.id, g);
+        out.collect(g.copy());
+      }
     }
   }
 

@@ -85,4 +85,60 @@ class EpisodeModelTest {
     assertThat(EpisodeModel.changed(Map.of(HANG, a), Map.of(other, a)))
         .containsExactlyInAnyOrder(HANG, other);
   }
+
+  private static StatAlert episode(
+      Dimension dim, String category, long start, long end, double p, String... issues) {
+    StatAlert a = new StatAlert();
+    a.framework = "DeepSpeed";
+    a.dimension = dim;
+    a.category = category;
+    a.kind = AlertKind.SURGE;
+    a.windowStart = start * DAY;
+    a.windowEnd = end * DAY;
+    a.count = issues.length;
+    a.adjustedPValue = p;
+    a.issueIds = issues;
+    a.exampleIssueIds = issues;
+    a.explanation =
+        "DeepSpeed: "
+            + issues.length
+            + " issues of "
+            + category
+            + " in 3 days to x; about 0.5 expected from the last 6 months (3 issues in 182 days)."
+            + " Decided by a CUSUM "
+            + category
+            + ". Examples: "
+            + String.join(", ", issues)
+            + ".";
+    a.id = EpisodeModel.idOf(a);
+    return a;
+  }
+
+  @Test
+  void episodesWhoseWindowsMeetAndWhoseIssuesOverlapAreOneAlertListingEveryMoveStrongestFirst() {
+    StatAlert symptom = episode(Dimension.SYMPTOM, "CHECKPOINT_FAILURE", 100, 103, 0.01, "a", "b");
+    StatAlert stage = episode(Dimension.STAGE, "FAULT_TOLERANCE", 101, 105, 0.001, "b", "c");
+    StatAlert crash = episode(Dimension.SYMPTOM_CLASS, "CRASH", 104, 106, 0.1, "c", "d");
+    StatAlert apart = episode(Dimension.SYMPTOM, "HANG", 100, 103, 0.001, "x", "y");
+    StatAlert later = episode(Dimension.SYMPTOM, "HANG", 120, 123, 0.001, "a", "b");
+    Map<String, StatAlert> groups =
+        EpisodeModel.groups(List.of(crash, apart, symptom, later, stage));
+    assertThat(groups.keySet()).containsExactlyInAnyOrder(symptom.id, apart.id, later.id);
+    StatAlert g = groups.get(symptom.id);
+    assertThat(g.moved)
+        .extracting(m -> m.category)
+        .containsExactly("FAULT_TOLERANCE", "CHECKPOINT_FAILURE", "CRASH");
+    assertThat(g.category).isEqualTo("FAULT_TOLERANCE");
+    assertThat(g.explanation)
+        .startsWith("DeepSpeed: 2 issues of FAULT_TOLERANCE")
+        .contains(" Also: 2 issues of CHECKPOINT_FAILURE in 3 days")
+        .contains(" Also: 2 issues of CRASH in 3 days")
+        .contains("Decided by a CUSUM FAULT_TOLERANCE.");
+    assertThat(g.issueIds).containsExactly("a", "b", "c", "d");
+    assertThat(groups.get(apart.id).moved).hasSize(1);
+    assertThat(groups.get(apart.id).explanation).isEqualTo(apart.explanation);
+    // the same groups whatever the order the episodes are listed in
+    assertThat(EpisodeModel.groups(List.of(stage, later, symptom, apart, crash)).keySet())
+        .isEqualTo(groups.keySet());
+  }
 }
