@@ -231,7 +231,7 @@ public record AlertModel(
     if (endDay - firstDay < warmupDays || history < windowDays) {
       return List.of(); // the warm-up
     }
-    long baseFrom = runFrom - history;
+    Span span = new Span(table, endDay, runFrom, runFrom - history, history);
     Map<String, List<String>> byDimension = new TreeMap<>();
     List<String> pairs = new ArrayList<>();
     for (String key : new TreeSet<>(table.keys())) {
@@ -245,76 +245,110 @@ public record AlertModel(
     Map<String, double[]> shares = new HashMap<>(); // key -> {share, dimension baseline total}
     Map<String, long[]> dailyTotals = new HashMap<>(); // dimension -> issues per day of the run
     for (Map.Entry<String, List<String>> e : byDimension.entrySet()) {
-      Dimension dim = Dimension.valueOf(e.getKey());
-      long n = 0;
-      long[] totals = new long[runDays];
-      for (String key : e.getValue()) {
-        n += table.sum(key, baseFrom, runFrom);
-        for (int d = 0; d < runDays; d++) {
-          totals[d] += table.sum(key, runFrom + d, runFrom + d + 1);
-        }
-      }
-      dailyTotals.put(e.getKey(), totals);
-      if (n == 0) {
-        continue;
-      }
-      double volume = n / (double) history;
-      double prior = 1.0 / (StatDimensions.informativeCategories(dim) + 1);
-      for (String key : e.getValue()) {
-        long nc = table.sum(key, baseFrom, runFrom);
-        double share = (nc + priorWeight * prior) / (n + priorWeight);
-        shares.put(key, new double[] {share, n});
-        if (!Categories.informative(AlertKeys.split(key)[1])
-            || table.sum(key, runFrom, endDay) == 0
-            || !actionable(dim, nc, n)) {
-          continue;
-        }
-        // the standard error of the share: the thresholds allow for a baseline of few issues
-        double se = Math.sqrt(share * (1 - share) / (n + priorWeight));
-        for (double rise : RISES) {
-          cusums.add(
-              cusum(AlertKind.SURGE, key, table, runFrom, totals, n, nc, share, se, rise, volume));
-        }
+      surgeCusums(span, e.getKey(), e.getValue(), cusums, shares, dailyTotals);
+    }
+    for (String key : pairs) {
+      pairCusum(span, key, cusums, shares, dailyTotals);
+    }
+    List<Finding> family = decide(span, cusums);
+    family.addAll(releaseFamily(table, byDimension, endDay, firstDay, releases));
+    return bestPerKey(family);
+  }
+
+  /** The days one scan reads: the run [runFrom, endDay) and the baseline before it. */
+  private record Span(DailyTable table, long endDay, long runFrom, long baseFrom, long history) {}
+
+  /** The CUSUMs of one dimension's categories (and its shares and daily totals, for the pairs). */
+  private void surgeCusums(
+      Span s,
+      String dimension,
+      List<String> keys,
+      List<Cusum> cusums,
+      Map<String, double[]> shares,
+      Map<String, long[]> dailyTotals) {
+    Dimension dim = Dimension.valueOf(dimension);
+    DailyTable table = s.table();
+    long n = 0;
+    long[] totals = new long[runDays];
+    for (String key : keys) {
+      n += table.sum(key, s.baseFrom(), s.runFrom());
+      for (int d = 0; d < runDays; d++) {
+        totals[d] += table.sum(key, s.runFrom() + d, s.runFrom() + d + 1);
       }
     }
-    double stagePrior = 1.0 / (StatDimensions.informativeCategories(Dimension.STAGE) + 1);
-    for (String key : pairs) {
-      String[] p = AlertKeys.split(key);
-      if (table.sum(key, runFrom, endDay) == 0
-          || table.sum(key, baseFrom, runFrom) > 0
-          || !Categories.informative(p[1])
-          || !Categories.informative(p[2])
-          || quietDimensions.contains(Dimension.valueOf(p[0]))) {
+    dailyTotals.put(dimension, totals);
+    if (n == 0) {
+      return;
+    }
+    double volume = n / (double) s.history();
+    double prior = 1.0 / (StatDimensions.informativeCategories(dim) + 1);
+    for (String key : keys) {
+      long nc = table.sum(key, s.baseFrom(), s.runFrom());
+      double share = (nc + priorWeight * prior) / (n + priorWeight);
+      shares.put(key, new double[] {share, n});
+      if (!Categories.informative(AlertKeys.split(key)[1])
+          || table.sum(key, s.runFrom(), s.endDay()) == 0
+          || !actionable(dim, nc, n)) {
         continue;
       }
-      double[] category = shares.get(AlertKeys.category(Dimension.valueOf(p[0]), p[1]));
-      if (category == null) {
-        continue;
-      }
-      double[] stage = shares.get(AlertKeys.category(Dimension.STAGE, p[2]));
-      double stageShare =
-          stage == null ? stagePrior * priorWeight / (category[1] + priorWeight) : stage[0];
-      // Absent from the N issues of the baseline: Laplace's rule of succession puts the chance of
-      // the pair at 1/(N + 2) per issue, at most the rarer of its two shares. A sparse stream's N
-      // is small, so a first occurrence there is not unlikely at all. Its uncertainty is as large
-      // as itself (the posterior Beta(1, N + 1)).
-      double share = Math.min(1.0 / (category[1] + 2), Math.min(category[0], stageShare));
+      // the standard error of the share: the thresholds allow for a baseline of few issues
+      double se = Math.sqrt(share * (1 - share) / (n + priorWeight));
       for (double rise : RISES) {
         cusums.add(
             cusum(
-                AlertKind.NEW_COMBINATION,
-                key,
-                table,
-                runFrom,
-                dailyTotals.get(p[0]),
-                (long) category[1],
-                0,
-                share,
-                share,
-                rise,
-                category[1] / (double) history));
+                AlertKind.SURGE, key, table, s.runFrom(), totals, n, nc, share, se, rise, volume));
       }
     }
+  }
+
+  /** The CUSUM of a category × stage pair absent from the baseline, if it is tested. */
+  private void pairCusum(
+      Span s,
+      String key,
+      List<Cusum> cusums,
+      Map<String, double[]> shares,
+      Map<String, long[]> dailyTotals) {
+    String[] p = AlertKeys.split(key);
+    DailyTable table = s.table();
+    if (table.sum(key, s.runFrom(), s.endDay()) == 0
+        || table.sum(key, s.baseFrom(), s.runFrom()) > 0
+        || !Categories.informative(p[1])
+        || !Categories.informative(p[2])
+        || quietDimensions.contains(Dimension.valueOf(p[0]))) {
+      return;
+    }
+    double[] category = shares.get(AlertKeys.category(Dimension.valueOf(p[0]), p[1]));
+    if (category == null) {
+      return;
+    }
+    double stagePrior = 1.0 / (StatDimensions.informativeCategories(Dimension.STAGE) + 1);
+    double[] stage = shares.get(AlertKeys.category(Dimension.STAGE, p[2]));
+    double stageShare =
+        stage == null ? stagePrior * priorWeight / (category[1] + priorWeight) : stage[0];
+    // Absent from the N issues of the baseline: Laplace's rule of succession puts the chance of
+    // the pair at 1/(N + 2) per issue, at most the rarer of its two shares. A sparse stream's N
+    // is small, so a first occurrence there is not unlikely at all. Its uncertainty is as large
+    // as itself (the posterior Beta(1, N + 1)).
+    double share = Math.min(1.0 / (category[1] + 2), Math.min(category[0], stageShare));
+    for (double rise : RISES) {
+      cusums.add(
+          cusum(
+              AlertKind.NEW_COMBINATION,
+              key,
+              table,
+              s.runFrom(),
+              dailyTotals.get(p[0]),
+              (long) category[1],
+              0,
+              share,
+              share,
+              rise,
+              category[1] / (double) s.history()));
+    }
+  }
+
+  /** Each CUSUM's threshold, run length and family-wise p under the family's budget. */
+  private List<Finding> decide(Span s, List<Cusum> cusums) {
     List<Finding> family = new ArrayList<>();
     int m = cusums.size();
     double perTest = falseAlertsPerMonth / Math.max(1, m);
@@ -335,11 +369,11 @@ public record AlertModel(
               c.key,
               null,
               c.from,
-              endDay,
+              s.endDay(),
               c.count,
               c.baselineCount,
-              baseFrom,
-              history,
+              s.baseFrom(),
+              s.history(),
               c.expected,
               c.share,
               c.rise,
@@ -354,9 +388,14 @@ public record AlertModel(
               c.dimensionBaseline,
               c.dimensionWindow));
     }
-    family.addAll(releaseFamily(table, byDimension, endDay, firstDay, releases));
-    // One finding per key (and per release): an alerting one before others, then the smaller
-    // family-wise p-value.
+    return family;
+  }
+
+  /**
+   * One finding per key (and per release): an alerting one before others, then the smaller
+   * family-wise p-value.
+   */
+  private static List<Finding> bestPerKey(List<Finding> family) {
     Map<String, Finding> best = new TreeMap<>();
     for (Finding f : family) {
       String k = f.key() + (f.release() == null ? "" : "@" + f.release());
