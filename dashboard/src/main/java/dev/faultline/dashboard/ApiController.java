@@ -16,7 +16,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.stream.Stream;
 
 /**
  * The read-only JSON API under {@code /api/}: one small method per endpoint, each validating its
@@ -28,18 +27,7 @@ final class ApiController {
    * Every {@link Dimension} by its JSON name, in the order the dashboard's menu shows them (symptom
    * first).
    */
-  static final List<String> DIMENSIONS =
-      Stream.of(
-              Dimension.SYMPTOM,
-              Dimension.SYMPTOM_CLASS,
-              Dimension.ROOT_CAUSE,
-              Dimension.FIX_PATTERN,
-              Dimension.STAGE,
-              Dimension.PHASE,
-              Dimension.KIND,
-              Dimension.DISTRIBUTED_SPECIFIC)
-          .map(Dimension::key)
-          .toList();
+  static final List<String> DIMENSIONS = Dimension.API_ORDER.stream().map(Dimension::key).toList();
 
   static final List<String> BUCKETS = List.of("week", "month");
 

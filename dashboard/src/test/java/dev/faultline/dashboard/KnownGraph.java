@@ -9,6 +9,7 @@ import dev.faultline.graph.ReleaseRow;
 import dev.faultline.graph.ReleaseWriter;
 import dev.faultline.graph.stats.AlertRow;
 import dev.faultline.graph.stats.AlertWriter;
+import dev.faultline.graph.testing.Codes;
 import dev.faultline.graph.testing.SharedNeo4j;
 import dev.faultline.schemas.taxonomy.Dimension;
 import dev.faultline.schemas.taxonomy.FixPattern;
@@ -423,14 +424,15 @@ final class KnownGraph {
     evidence.put(Dimension.SYMPTOM, "title says '" + title.split(" ")[0] + "'");
     ClassificationRow classification =
         new ClassificationRow(
-            Kind.valueOf(kind),
-            Symptom.valueOf(symptom),
-            SymptomClass.valueOf(symptomClass),
-            RootCause.valueOf(rootCause),
-            FixPattern.valueOf(fixPattern),
-            Stage.valueOf(stage),
-            Phase.valueOf(phase),
-            distributed,
+            Codes.of(
+                Kind.valueOf(kind),
+                Symptom.valueOf(symptom),
+                SymptomClass.valueOf(symptomClass),
+                RootCause.valueOf(rootCause),
+                FixPattern.valueOf(fixPattern),
+                Stage.valueOf(stage),
+                Phase.valueOf(phase),
+                distributed),
             null,
             Map.of(),
             confidence,
@@ -438,7 +440,7 @@ final class KnownGraph {
             humanGiven.stream().map(h -> Dimension.ofKey(h).orElseThrow()).toList(),
             "rules-test",
             updated,
-            null,
+            dev.faultline.graph.LabelSource.RULES,
             null);
     return new IssueRow(
         repo + "#" + number,

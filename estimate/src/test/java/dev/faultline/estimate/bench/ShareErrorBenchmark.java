@@ -1,29 +1,29 @@
 package dev.faultline.estimate.bench;
 
-import dev.faultline.classifier.Classifier;
 import dev.faultline.classifier.ClassifierConfig;
+import dev.faultline.classifier.evaluation.Metrics;
 import dev.faultline.classifier.learned.CachedEmbedder;
-import dev.faultline.classifier.learned.CrossValidation;
 import dev.faultline.classifier.learned.Decision;
 import dev.faultline.classifier.learned.DimensionModel;
 import dev.faultline.classifier.learned.Example;
-import dev.faultline.classifier.learned.Metrics;
 import dev.faultline.classifier.learned.MiniLmEmbedder;
 import dev.faultline.classifier.learned.Target;
-import dev.faultline.classifier.learned.Trainer;
 import dev.faultline.classifier.learned.TrainingData;
+import dev.faultline.classifier.rules.Classifier;
+import dev.faultline.classifier.training.CrossValidation;
+import dev.faultline.classifier.training.Trainer;
 import dev.faultline.estimate.ClassifyAndCount;
 import dev.faultline.estimate.Codes;
 import dev.faultline.estimate.Estimate;
 import dev.faultline.estimate.PredictionPowered;
 import dev.faultline.estimate.PredictionPowered.Interval;
 import dev.faultline.estimate.PredictionPowered.Tuning;
+import dev.faultline.schemas.taxonomy.Dimension;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -55,7 +55,13 @@ import java.util.TreeMap;
  */
 public final class ShareErrorBenchmark {
 
-  static final Target[] DIMENSIONS = {Target.SYMPTOM, Target.STAGE, Target.DISTRIBUTED};
+  static final Target[] DIMENSIONS = {
+    Target.SYMPTOM, Target.of(Dimension.STAGE), Target.of(Dimension.DISTRIBUTED_SPECIFIC)
+  };
+
+  /** Seeds the draws of each dimension (kept from the first version, so figures reproduce). */
+  static final int[] DRAW_SALT = {1, 4, 6};
+
   static final int[] SIZES = {40, 80, 160};
   static final double LEVEL = 0.9;
   static final double[] BANDS = {0.05, 0.15};
@@ -174,7 +180,7 @@ public final class ShareErrorBenchmark {
     // the 90%-precision bar of each fold, from the other folds' out-of-fold answers
     List<Map<Target, Double>> bar = new ArrayList<>();
     for (int f = 0; f < k; f++) {
-      Map<Target, Double> level = new EnumMap<>(Target.class);
+      Map<Target, Double> level = new TreeMap<>();
       for (Target t : DIMENSIONS) {
         List<Boolean> ok = new ArrayList<>();
         List<Double> conf = new ArrayList<>();
@@ -211,7 +217,7 @@ public final class ShareErrorBenchmark {
 
   /** The model's calibrated distribution over every code of the dimension (0 for unseen codes). */
   static Map<Target, double[]> full(Trainer.Fitted m, Map<Target, double[]> p) {
-    Map<Target, double[]> out = new EnumMap<>(Target.class);
+    Map<Target, double[]> out = new TreeMap<>();
     for (Target t : DIMENSIONS) {
       DimensionModel dm = m.models().get(t);
       double[] q = new double[t.codes.size()];
@@ -237,13 +243,13 @@ public final class ShareErrorBenchmark {
     final String folds;
 
     /** dimension -> method -> summed TVD, and how many. */
-    final Map<Target, Map<String, double[]>> tvd = new EnumMap<>(Target.class);
+    final Map<Target, Map<String, double[]>> tvd = new TreeMap<>();
 
     /** tuning/interval -> size -> tally (pooled over dimensions). */
     final Map<String, Map<Integer, Tally>> cover = new TreeMap<>();
 
     /** dimension -> tuning/interval -> tally over sizes. */
-    final Map<Target, Map<String, Tally>> coverByDim = new EnumMap<>(Target.class);
+    final Map<Target, Map<String, Tally>> coverByDim = new TreeMap<>();
 
     final Tally pcc = new Tally();
     int scopes;
@@ -526,7 +532,11 @@ public final class ShareErrorBenchmark {
             continue;
           }
           SplittableRandom rnd =
-              new SplittableRandom(seed * 1000003L + f * 7919L + n * 31L + t.ordinal());
+              new SplittableRandom(
+                  seed * 1000003L
+                      + f * 7919L
+                      + n * 31L
+                      + DRAW_SALT[Arrays.asList(DIMENSIONS).indexOf(t)]);
           for (int d = 0; d < draws; d++) {
             int[] label = new int[bigN];
             Arrays.fill(label, -1);

@@ -126,7 +126,8 @@ public record QueryDefinition(
     if (columns.isEmpty()) {
       throw new IllegalArgumentException(source + ": the header declares no '// @column' lines");
     }
-    return new QueryDefinition(name, description.toString(), parameters, columns, text);
+    return new QueryDefinition(
+        name, description.toString(), parameters, columns, Fragments.expand(source, text));
   }
 
   private static QueryParameter parseParameter(String where, String text) {
@@ -148,6 +149,13 @@ public record QueryDefinition(
         m.group("allowed") == null
             ? List.of()
             : List.of(m.group("allowed").strip().split("\\s*\\|\\s*"));
+    if (type == QueryParameter.Type.DIMENSION) {
+      try {
+        allowed = QueryParameter.dimensions(allowed);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException(where + ": " + e.getMessage(), e);
+      }
+    }
     String defaultText = m.group("default");
     QueryParameter declared =
         new QueryParameter(
