@@ -128,6 +128,16 @@ final class CategoryShares implements ScopeEstimator {
         }
       }
     }
+    boolean rectify = sampled >= MIN_SAMPLE && n > sampled;
+    if (!rectify) {
+      // too few sampled items to measure the classifier's error: each counts as its person's label
+      for (int i = 0; i < n; i++) {
+        if (label[i] >= 0) {
+          java.util.Arrays.fill(p[i], 0);
+          p[i][label[i]] = 1;
+        }
+      }
+    }
     List<Estimate> estimates =
         switch (mode) {
           case "estimate" ->
