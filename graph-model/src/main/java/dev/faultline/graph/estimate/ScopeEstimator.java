@@ -36,6 +36,7 @@ public interface ScopeEstimator {
   static Optional<ScopeEstimator> named(String name) {
     return switch (name) {
       case CategoryShares.NAME -> Optional.of(new CategoryShares());
+      case StudyFigures.NAME -> Optional.of(new StudyFigures());
       default -> Optional.empty();
     };
   }
