@@ -205,6 +205,51 @@ final class ApiController {
     json(ctx, body);
   }
 
+  /** The counting modes of {@code category-shares}: estimates first (the default). */
+  static final List<String> SHARE_MODES = List.of("estimate", "confident", "all");
+
+  /**
+   * {@code GET /api/shares}: the shares of one dimension's codes among the bug reports (or another
+   * kind) in scope, each an expected count with its 90% interval ({@code category-shares}), the
+   * number of labels above the bar beside it, and the method that made it.
+   */
+  void shares(Context ctx) {
+    ApiParams p = scopedParams(ctx, "dimension", "kind", "mode");
+    Scope scope = scope(p);
+    Map<String, String> q = scope.queryParameters();
+    String dimension = p.choice("dimension", DIMENSIONS).orElse("symptom");
+    q.put("dimension", dimension);
+    q.put("kind", p.choice("kind", KINDS).orElse("BUG"));
+    q.put("mode", p.choice("mode", SHARE_MODES).orElse("estimate"));
+    List<Map<String, Object>> rows = queries.run("category-shares", q);
+    Map<String, Object> body = scoped(scope);
+    body.put("dimension", dimension);
+    body.put("kind", q.get("kind"));
+    body.put("mode", q.get("mode"));
+    body.put("rows", rows);
+    Map<String, Object> first = rows.isEmpty() ? Map.of() : rows.get(0);
+    body.put("method", first.get("method"));
+    body.put("sampleSize", first.get("sampleSize"));
+    body.put("inScope", first.get("inScope"));
+    body.put("expectedInScope", first.get("expectedInScope"));
+    body.put("coverage", first.get("coverage"));
+    json(ctx, body);
+  }
+
+  /**
+   * {@code GET /api/studies}: every figure the seed studies publish beside this data's estimate and
+   * its 90% interval ({@code study-figures}).
+   */
+  void studies(Context ctx) {
+    Scope scope = scope(scopedParams(ctx));
+    Map<String, String> q = scope.queryParameters();
+    q.remove("minConfidence"); // estimates count every issue with its probabilities
+    Map<String, Object> body = scoped(scope);
+    body.put("figures", queries.run("study-figures", q));
+    body.put("studies", seeds.studies());
+    json(ctx, body);
+  }
+
   /** {@code GET /api/heatmap}: bug reports per stage and symptom as a matrix. */
   void heatMap(Context ctx) {
     Scope scope = scope(scopedParams(ctx));

@@ -244,6 +244,55 @@ class DashboardApiIT {
   }
 
   @Test
+  void sharesAreEstimatesOverEveryIssueWithTheirIntervalsAndTheConfidentCountBeside()
+      throws Exception {
+    // No stored distributions in the known graph: each label is a point mass, so the estimate
+    // counts every bug report (#204 below the bar too) and its interval is the point itself.
+    JsonNode body = ok("/api/shares?dimension=symptom");
+    assertEquals("estimate", body.get("mode").asText());
+    assertEquals("pcc", body.get("method").asText());
+    JsonNode hang = row(body.get("rows"), "HANG");
+    assertEquals(4.0, hang.get("estimate").asDouble(), 1e-9);
+    assertEquals(4.0, hang.get("estimateLow").asDouble(), 1e-9);
+    assertEquals(0.5, hang.get("share").asDouble(), 1e-9);
+    assertEquals(3, hang.get("labelled").asInt(), "#204's symptom is below the bar");
+    assertEquals(8.0, body.get("expectedInScope").asDouble(), 1e-9);
+    JsonNode sure = ok("/api/shares?dimension=symptom&mode=confident");
+    assertEquals(3.0, row(sure.get("rows"), "HANG").get("estimate").asDouble(), 1e-9);
+    assertEquals(3.0 / 7, row(sure.get("rows"), "HANG").get("share").asDouble(), 1e-4);
+    assertTrue(row(sure.get("rows"), "HANG").get("shareLow").isNull(), "a count has no interval");
+    JsonNode stage = ok("/api/shares?dimension=stage&framework=PyTorch");
+    // #201 and #204 (below the bar, counted with its probability)
+    assertEquals(2.0, row(stage.get("rows"), "COMMUNICATION").get("estimate").asDouble(), 1e-9);
+    assertBadParameter("/api/shares?mode=sideways", "mode");
+  }
+
+  @Test
+  void theStudiesFiguresStandBesideThisDatasEstimates() throws Exception {
+    JsonNode figures = ok("/api/studies").get("figures");
+    JsonNode ds = null;
+    for (JsonNode f : figures) {
+      if (f.get("figure").asText().equals("p2-distributed-specific")) {
+        ds = f;
+      }
+    }
+    assertEquals(0.451, ds.get("published").asDouble(), 1e-9);
+    // every label, #204's too: 5 of the 7 bugs with a known answer (point masses: no spread)
+    assertEquals(5.0 / 7, ds.get("estimate").asDouble(), 1e-4);
+    assertEquals(ds.get("estimate").asDouble(), ds.get("low").asDouble(), 1e-9);
+    assertEquals(12, figures.size());
+  }
+
+  private static JsonNode row(JsonNode rows, String code) {
+    for (JsonNode r : rows) {
+      if (r.get("code").asText().equals(code)) {
+        return r;
+      }
+    }
+    throw new AssertionError("no row " + code + " in " + rows);
+  }
+
+  @Test
   void headlineFiguresStandBesideTheSeedsFigures() throws Exception {
     JsonNode figures = ok("/api/headline").get("figures");
     assertEquals(7.0, figure(figures, "bugs").get("value").asDouble());
