@@ -3,7 +3,7 @@ package dev.faultline.infra;
 import dev.faultline.classifier.cli.ClassifyCommand;
 import dev.faultline.classifier.cli.EvalCommand;
 import dev.faultline.classifier.cli.LlmCommand;
-import dev.faultline.classifier.learned.TrainCommand;
+import dev.faultline.classifier.cli.TrainCommand;
 import dev.faultline.cli.Cli;
 import dev.faultline.cli.CliCommand;
 import dev.faultline.infra.cluster.IngestCommand;

@@ -1,10 +1,11 @@
 package dev.faultline.classifier.learned;
 
+import dev.faultline.classifier.ChangeDetails;
 import dev.faultline.classifier.Classification;
-import dev.faultline.classifier.Classifier;
 import dev.faultline.classifier.Comment;
 import dev.faultline.classifier.IssueText;
 import dev.faultline.classifier.Label;
+import dev.faultline.classifier.rules.Classifier;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;

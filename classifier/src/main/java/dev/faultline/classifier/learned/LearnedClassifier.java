@@ -1,13 +1,14 @@
 package dev.faultline.classifier.learned;
 
+import dev.faultline.classifier.ChangeDetails;
 import dev.faultline.classifier.Classification;
-import dev.faultline.classifier.Classifier;
 import dev.faultline.classifier.ClassifierConfig;
 import dev.faultline.classifier.DefectClassifier;
 import dev.faultline.classifier.IssueText;
 import dev.faultline.classifier.Label;
 import dev.faultline.classifier.LinkedPullRequest;
 import dev.faultline.classifier.Provenance;
+import dev.faultline.classifier.rules.Classifier;
 import dev.faultline.schemas.taxonomy.Dimension;
 import dev.faultline.schemas.taxonomy.Symptom;
 import java.util.ArrayList;

@@ -2,12 +2,12 @@ package dev.faultline.classifier.llm;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.faultline.classifier.ChangeDetails;
 import dev.faultline.classifier.Classification;
 import dev.faultline.classifier.DefectClassifier;
 import dev.faultline.classifier.IssueText;
 import dev.faultline.classifier.Label;
 import dev.faultline.classifier.Provenance;
-import dev.faultline.classifier.learned.ChangeDetails;
 import dev.faultline.schemas.taxonomy.Dimension;
 import dev.faultline.schemas.taxonomy.Symptom;
 import dev.faultline.schemas.taxonomy.SymptomClass;

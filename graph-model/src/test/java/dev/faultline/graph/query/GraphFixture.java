@@ -436,9 +436,7 @@ final class GraphFixture {
         @SuppressWarnings("unchecked")
         Map<String, Object> e = (Map<String, Object>) row.get(dimension);
         Object c =
-            e == null
-                ? confidence.get(dimension)
-                : ((Map<?, ?>) e.get("props")).get("confidence");
+            e == null ? confidence.get(dimension) : ((Map<?, ?>) e.get("props")).get("confidence");
         props.put(dimension + "Confidence", c);
       }
       return row;

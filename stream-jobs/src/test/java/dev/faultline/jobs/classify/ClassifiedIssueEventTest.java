@@ -3,8 +3,8 @@ package dev.faultline.jobs.classify;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
-import dev.faultline.classifier.Classifier;
 import dev.faultline.classifier.ClassifierConfig;
+import dev.faultline.classifier.rules.Classifier;
 import dev.faultline.graph.IssueRow;
 import dev.faultline.jobs.records.ClassifiedIssueEvent;
 import dev.faultline.jobs.records.GitHubEvent;

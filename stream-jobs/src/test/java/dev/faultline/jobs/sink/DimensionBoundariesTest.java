@@ -19,6 +19,8 @@ import dev.faultline.schemas.ClassifiedIssue;
 import dev.faultline.schemas.StatDimension;
 import dev.faultline.schemas.taxonomy.Dimension;
 import dev.faultline.schemas.taxonomy.Taxonomy;
+import dev.faultline.stats.domain.Categories;
+import dev.faultline.stats.records.ClassifiedEvent;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,7 +29,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Walks every {@link Dimension} through the boundaries a classification crosses in the issue
  * pipeline: the graph row's Cypher parameters, the classified topic's Avro record, the confidence
- * bars, the learned layer's targets, the language model's answer and the statistics' symbols. Each
+ * bars, the learned layer's targets, the language model's answer and the statistics' record. Each
  * dimension gets its own code and confidence, so a mapper that drops or swaps a dimension fails
  * here (the batch format's and the API's lists have their own walks in their modules).
  */
@@ -146,6 +148,20 @@ class DimensionBoundariesTest {
     Answer a = new Answer(codes);
     AnswerParser.Result r = parser.parse(parser.format(a));
     assertEquals(new AnswerParser.Accepted(a), r);
+  }
+
+  @Test
+  void theStatisticsRecordCarriesEveryCountedDimension() {
+    ClassifiedEvent e = ClassifiedEvent.fromAvro(ClassifiedIssueRecords.of(event()));
+    for (Dimension d : Dimension.values()) {
+      if (d.statSymbol().isPresent()) {
+        Object code = codeOf(d);
+        assertEquals(
+            code instanceof Boolean b ? Categories.ofFlag(b) : Dimension.symbol(code),
+            e.category(d),
+            d + " category");
+      }
+    }
   }
 
   @Test

@@ -1,0 +1,395 @@
+package dev.faultline.classifier.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.faultline.classifier.ClassifierConfig;
+import dev.faultline.classifier.IssueText;
+import dev.faultline.classifier.batch.JsonLines;
+import dev.faultline.classifier.batch.ThreadText;
+import dev.faultline.classifier.learned.MiniLmEmbedder;
+import dev.faultline.classifier.llm.AnswerCache;
+import dev.faultline.classifier.llm.AnswerParser;
+import dev.faultline.classifier.llm.AnswerSchema;
+import dev.faultline.classifier.llm.LlmClassifier;
+import dev.faultline.classifier.llm.LlmConfig;
+import dev.faultline.classifier.llm.LlmStats;
+import dev.faultline.classifier.llm.LlmTier;
+import dev.faultline.classifier.rules.Classifier;
+import dev.faultline.cli.Cli;
+import dev.faultline.cli.CliCommand;
+import dev.faultline.schemas.taxonomy.Taxonomy;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code llm export|import}: the language-model tier through a provider's Batch API (OpenAI's, and
+ * the hosted APIs that copy its format), for backfills at about half the price of single requests.
+ *
+ * <ul>
+ *   <li>{@code export --input IN.jsonl --output BATCH.jsonl} writes one Batch API input line per
+ *       item without a cached answer: {@code custom_id} ({@code <url>#<cache key>}), {@code method}
+ *       POST, {@code url} {@code /v1/chat/completions}, {@code body} (the chat request: model,
+ *       messages, response_format with the taxonomy's JSON schema). Items whose content repeats are
+ *       asked once.
+ *   <li>{@code import --results RESULTS.jsonl --cache DIR} reads the Batch API output lines ({@code
+ *       custom_id}, {@code response.status_code}, {@code response.body.choices[0].message.content},
+ *       {@code error}), validates each answer and stores the valid ones in the cache under the key
+ *       in the {@code custom_id}; it counts accepted and rejected answers, with every rejection's
+ *       reason.
+ * </ul>
+ *
+ * Then {@code classify --tier llm --llm-cache DIR} (or {@code eval}) labels from the cache with the
+ * same model and example settings.
+ */
+@Command(
+    name = "llm",
+    description = {
+      "The language-model tier through a Batch API: export requests, import answers into the cache.",
+      "",
+      "OpenAI's Batch API, and the hosted APIs that copy its format: backfills at about half the price of single",
+      "requests."
+    },
+    subcommands = {LlmCommand.Export.class, LlmCommand.Import.class},
+    footer = {
+      "",
+      "Then: classify --tier llm --llm-cache DIR --input IN.jsonl --output OUT.jsonl (same model and examples)."
+    })
+public final class LlmCommand extends CliCommand {
+
+  /** The Batch API's request path. */
+  static final String BATCH_URL = "/v1/chat/completions";
+
+  /** Rejections listed one by one before only counting. */
+  static final int LISTED = 20;
+
+  public LlmCommand() {}
+
+  public static void main(String[] args) {
+    System.exit(run(args, System.out, System.err));
+  }
+
+  /** Runs the command; returns the process exit code (0 ok, 2 usage error, 1 I/O or data error). */
+  public static int run(String[] args, PrintStream out, PrintStream err) {
+    return run(args, System.getenv(), out, err);
+  }
+
+  static int run(String[] args, Map<String, String> env, PrintStream out, PrintStream err) {
+    CommandLine commandLine = new CommandLine(new LlmCommand());
+    ((Export) commandLine.getSubcommands().get("export").getCommand()).env = env;
+    return Cli.execute(commandLine, args, out, err);
+  }
+
+  @Override
+  public Integer call() {
+    throw usageError("name a subcommand, export or import");
+  }
+
+  /** {@code llm export}. */
+  @Command(
+      name = "export",
+      description = {
+        "Write the Batch API requests of the items without a cached answer.",
+        "",
+        "Writes the OpenAI Batch API input (one request per item without a cached answer) for items in the classify",
+        "input format: custom_id (<url>#<cache key>), method POST, url /v1/chat/completions, body (the chat request:",
+        "model, messages, response_format with the taxonomy's JSON schema). Items whose content repeats are asked",
+        "once."
+      })
+  static final class Export extends CliCommand {
+    Map<String, String> env = System.getenv();
+
+    @Option(
+        names = "--input",
+        required = true,
+        paramLabel = "IN.jsonl",
+        description = "items in the classify input format")
+    Path input;
+
+    @Option(
+        names = "--output",
+        required = true,
+        paramLabel = "BATCH.jsonl",
+        description = "the Batch API input to write")
+    Path output;
+
+    @Option(
+        names = "--cache",
+        paramLabel = "DIR",
+        description = "skip items already answered in this answer cache")
+    Path cache;
+
+    @Mixin LlmOptions.ModelFlags model;
+
+    @Override
+    public Integer call() {
+      try {
+        return export(this, out, err);
+      } catch (IllegalArgumentException e) {
+        throw usageError(e.getMessage());
+      }
+    }
+  }
+
+  /** {@code llm import}. */
+  @Command(
+      name = "import",
+      description = {
+        "Read the Batch API answers into the answer cache.",
+        "",
+        "Reads the Batch API output (custom_id, response.status_code, response.body.choices[0].message.content,",
+        "error) into the answer cache: each answer is validated; invalid answers are rejected with the reason."
+      })
+  static final class Import extends CliCommand {
+    @Option(
+        names = "--results",
+        required = true,
+        paramLabel = "RESULTS.jsonl",
+        description = "the Batch API output")
+    Path results;
+
+    @Option(
+        names = "--cache",
+        required = true,
+        paramLabel = "DIR",
+        description = "the answer cache to fill")
+    Path cache;
+
+    @Override
+    public Integer call() {
+      return importResults(this, out, err);
+    }
+  }
+
+  /**
+   * @throws IllegalArgumentException a usage error: no model named, a bad setting
+   */
+  private static int export(Export a, PrintStream out, PrintStream err) {
+    LlmConfig config;
+    LlmClassifier tier;
+    try {
+      config = a.model.options(a.env, null).config();
+      if (config.model() == null) {
+        throw new IllegalArgumentException(
+            "name the model: --llm-model NAME or FAULTLINE_LLM_MODEL");
+      }
+      // Export only builds requests: it sends none and never consults the offline tier, so the
+      // rules suffice.
+      tier =
+          LlmTier.create(
+              new Classifier(ClassifierConfig.defaults()),
+              config,
+              a.cache,
+              MiniLmEmbedder::shared,
+              new LlmStats());
+    } catch (IOException e) {
+      err.println("llm export: cannot open the cache: " + e.getMessage());
+      return 1;
+    }
+    AnswerCache cache;
+    try {
+      cache = a.cache == null ? null : new AnswerCache(a.cache);
+    } catch (IOException e) {
+      err.println("llm export: cannot open the cache: " + e.getMessage());
+      return 1;
+    }
+    Path in = a.input;
+    Path outPath = a.output;
+    Exported n;
+    try {
+      n = writeRequests(tier, cache, in, outPath);
+    } catch (JsonLines.NotJson e) {
+      err.println("llm export: " + e.getMessage());
+      return 1;
+    } catch (IOException e) {
+      err.println("llm export: cannot read " + in + " or write " + outPath + ": " + e.getMessage());
+      return 1;
+    } catch (IllegalArgumentException | UncheckedIOException e) {
+      err.println("llm export: " + e.getMessage());
+      return 1;
+    }
+    long tokens = n.chars / 4;
+    out.printf(
+        Locale.ROOT,
+        "llm export: %d items, %d requests written to %s, %d already cached, %d repeated"
+            + " content%n",
+        n.items,
+        n.written,
+        outPath,
+        n.cached,
+        n.repeated);
+    out.printf(
+        Locale.ROOT,
+        "  model %s, prompt %s; about %d prompt tokens (characters / 4), %.4f at"
+            + " FAULTLINE_LLM_PRICE_INPUT_PER_1K %s (batch APIs usually charge half)%n",
+        config.model(),
+        tier.prompt().version(),
+        tokens,
+        config.cost(tokens, 0),
+        config.priceInputPer1k());
+    return 0;
+  }
+
+  /** What an export wrote and skipped. */
+  private static final class Exported {
+    int items;
+    int written;
+    int cached;
+    int repeated;
+    long chars;
+  }
+
+  /**
+   * One Batch API request per record of {@code in} whose answer is neither cached nor already
+   * written (same content key), into {@code outPath}.
+   */
+  private static Exported writeRequests(
+      LlmClassifier tier, AnswerCache cache, Path in, Path outPath) throws IOException {
+    ObjectMapper json = new ObjectMapper();
+    Exported n = new Exported();
+    Set<String> keys = new HashSet<>();
+    try (JsonLines lines = JsonLines.open(in);
+        BufferedWriter w = Files.newBufferedWriter(outPath, StandardCharsets.UTF_8)) {
+      JsonNode rec;
+      while ((rec = lines.next(json)) != null) {
+        n.items++;
+        IssueText issue = ThreadText.ofRecord(rec);
+        String key = tier.key(issue);
+        if (cache != null && cache.contains(key)) {
+          n.cached++;
+          continue;
+        }
+        if (!keys.add(key)) {
+          n.repeated++;
+          continue;
+        }
+        ObjectNode body = tier.requestBody(issue);
+        for (JsonNode m : body.path("messages")) {
+          n.chars += m.path("content").asText().length();
+        }
+        w.write(json.writeValueAsString(batchLine(json, rec.path("url").asText(""), key, body)));
+        w.write('\n');
+        n.written++;
+      }
+    }
+    return n;
+  }
+
+  /** One Batch API input line: {@code custom_id, method, url, body}. */
+  static ObjectNode batchLine(ObjectMapper json, String url, String key, ObjectNode body) {
+    ObjectNode o = json.createObjectNode();
+    o.put("custom_id", url + "#" + key);
+    o.put("method", "POST");
+    o.put("url", BATCH_URL);
+    o.set("body", body);
+    return o;
+  }
+
+  private static int importResults(Import a, PrintStream out, PrintStream err) {
+    Path results = a.results;
+    AnswerCache cache;
+    try {
+      cache = new AnswerCache(a.cache);
+    } catch (IOException e) {
+      err.println("llm import: cannot open the cache " + a.cache + ": " + e.getMessage());
+      return 1;
+    }
+    AnswerParser parser = new AnswerParser(new AnswerSchema(Taxonomy.load()));
+    ObjectMapper json = new ObjectMapper();
+    int accepted = 0;
+    int rejected = 0;
+    Map<String, Integer> reasons = new TreeMap<>();
+    try (JsonLines lines = JsonLines.open(results)) {
+      String line;
+      while ((line = lines.nextLine()) != null) {
+        String id = "line " + lines.lineNumber();
+        String reason;
+        try {
+          JsonNode rec = json.readTree(line);
+          id = rec.path("custom_id").asText(id);
+          reason = importOne(rec, parser, cache);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+          reason = "line is not JSON";
+        }
+        if (reason == null) {
+          accepted++;
+        } else {
+          rejected++;
+          reasons.merge(EvalCommand.reasonKind(reason), 1, Integer::sum);
+          if (rejected <= LISTED) {
+            err.println("llm import: rejected " + id + ": " + reason);
+          }
+        }
+      }
+    } catch (IOException e) {
+      err.println("llm import: cannot read " + results + " or write the cache: " + e.getMessage());
+      return 1;
+    }
+    out.printf(
+        Locale.ROOT,
+        "llm import: %d answers accepted into %s, %d rejected%n",
+        accepted,
+        cache.dir(),
+        rejected);
+    reasons.forEach((reason, n) -> out.printf(Locale.ROOT, "  %5d  %s%n", n, reason));
+    return 0;
+  }
+
+  /** Stores one Batch API output line's answer; returns null when accepted, else why not. */
+  static String importOne(JsonNode rec, AnswerParser parser, AnswerCache cache) throws IOException {
+    String customId = rec.path("custom_id").asText("");
+    int hash = customId.lastIndexOf('#');
+    String key = hash < 0 ? "" : customId.substring(hash + 1);
+    if (!AnswerCache.isKey(key)) {
+      return "custom_id '"
+          + customId
+          + "' does not end with #<cache key> (not written by llm export)";
+    }
+    JsonNode error = rec.get("error");
+    if (error != null && !error.isNull()) {
+      return "error "
+          + error.path("code").asText("")
+          + ": "
+          + error.path("message").asText(error.toString());
+    }
+    JsonNode response = rec.path("response");
+    int status = response.path("status_code").asInt(0);
+    if (status != 200) {
+      String msg = response.path("body").path("error").path("message").asText("");
+      return "response status " + status + (msg.isEmpty() ? "" : ": " + msg);
+    }
+    JsonNode body = response.path("body");
+    JsonNode content = body.path("choices").path(0).path("message").path("content");
+    if (!content.isTextual()) {
+      return "response.body.choices[0].message.content is missing";
+    }
+    AnswerParser.Result r = parser.parse(content.asText());
+    if (r instanceof AnswerParser.Rejection rej) {
+      return rej.reason();
+    }
+    cache.put(
+        new AnswerCache.Entry(
+            key,
+            "",
+            body.path("model").asText(""),
+            parser.format(((AnswerParser.Accepted) r).answer()),
+            body.path("usage").path("prompt_tokens").asLong(0),
+            body.path("usage").path("completion_tokens").asLong(0),
+            "batch"));
+    return null;
+  }
+}
