@@ -94,6 +94,10 @@ class DimensionBoundariesTest {
     Map<String, Object> props = (Map<String, Object>) p.get("classification");
     for (Dimension d : Dimension.values()) {
       assertEquals(Dimension.symbol(codeOf(d)), props.get(d.property()), d + " code");
+      List<Double> point = new java.util.ArrayList<>();
+      d.distributionCodes()
+          .forEach(code -> point.add(code.equals(Dimension.codeOf(codeOf(d))) ? 1.0 : 0.0));
+      assertEquals(point, props.get(d.probabilitiesProperty()), d + " probabilities");
       Dimension label = d.labelDimension();
       assertEquals(confidenceOf(label), props.get(label.confidenceProperty()), d + " confidence");
       assertEquals(
@@ -120,10 +124,15 @@ class DimensionBoundariesTest {
     for (Dimension d : Dimension.values()) {
       Object code = back.get(d.avroField());
       assertEquals(Dimension.symbol(codeOf(d)), Dimension.symbol(code), d + " code");
+      Map<String, Double> p = back.getProbabilities().get(d.key());
+      assertEquals(d.distributionCodes().size(), p.size(), d + " every code");
+      assertEquals(1.0, p.get(Dimension.codeOf(codeOf(d))), d + " probability of its code");
       Dimension label = d.labelDimension();
       assertEquals(confidenceOf(label), back.getConfidence().get(label.key()), d + " confidence");
     }
     assertEquals(List.of("phase"), back.getHumanGiven());
+    assertEquals("model", back.getLabelSource(), "the learned layer's labels");
+    assertEquals(null, back.getPromptVersion());
   }
 
   @Test
