@@ -57,7 +57,7 @@ public final class TrainCommand extends CliCommand {
 
   static final long DEFAULT_SEED = 20261125L;
 
-  static final String DEFAULT_OUTPUT = "classifier/src/main/resources" + LearnedModel.RESOURCE;
+  static final String DEFAULT_OUTPUT = "artefact/src/main/resources" + LearnedModel.RESOURCE;
 
   @Option(
       names = "--data",

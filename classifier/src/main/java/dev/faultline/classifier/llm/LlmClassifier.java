@@ -198,7 +198,7 @@ public final class LlmClassifier implements DefectClassifier {
   }
 
   private static Label<?> prefix(Label<?> l, String p) {
-    return l.humanGiven() ? l : new Label<>(l.value(), l.confidence(), p + l.evidence(), false);
+    return l.humanGiven() ? l : l.withEvidence(p + l.evidence());
   }
 
   private Classification merge(Classification base, Answer a, boolean cached) {

@@ -15,6 +15,8 @@ import dev.faultline.classifier.llm.StubChatServer;
 import dev.faultline.graph.IssueRow;
 import dev.faultline.jobs.LlmFixtures;
 import dev.faultline.jobs.records.ClassifiedIssueEvent;
+import dev.faultline.jobs.sink.ClassifiedIssueRecords;
+import dev.faultline.schemas.ClassifiedIssue;
 import dev.faultline.schemas.taxonomy.Dimension;
 import dev.faultline.schemas.taxonomy.Taxonomy;
 import java.time.Clock;
@@ -101,9 +103,24 @@ class LlmUpgraderTest {
     stub.then(StubChatServer.Reply.answer(LlmFixtures.ANSWER));
     LlmUpgrader.Outcome o =
         upgrader.ask(offline(List.of(Dimension.PHASE)), text("Barrier never returns"));
-    IssueRow.ClassificationRow c =
-        OfflineEvents.row(assertInstanceOf(LlmUpgrader.Upgraded.class, o).event());
+    ClassifiedIssueEvent upgraded = assertInstanceOf(LlmUpgrader.Upgraded.class, o).event();
+    IssueRow.ClassificationRow c = OfflineEvents.row(upgraded);
     assertEquals("CHECKPOINT_FAILURE", c.code(Dimension.SYMPTOM).toString());
+    // the model's labels are point masses; the person's phase too
+    assertEquals(
+        1.0,
+        c.probabilities()
+            .get(Dimension.SYMPTOM)
+            .get(Dimension.SYMPTOM.distributionCodes().indexOf("CHECKPOINT_FAILURE")));
+    assertEquals(
+        1.0,
+        c.probabilities()
+            .get(Dimension.PHASE)
+            .get(Dimension.PHASE.distributionCodes().indexOf("INFERENCE")));
+    // the classified topic names the tier and the prompt (#26)
+    ClassifiedIssue record = ClassifiedIssueRecords.of(upgraded);
+    assertEquals("llm:" + LlmFixtures.MODEL, record.getLabelSource());
+    assertEquals(upgrader.promptVersion(), record.getPromptVersion());
     assertEquals(
         "CRASH",
         c.code(Dimension.SYMPTOM_CLASS).toString(),
