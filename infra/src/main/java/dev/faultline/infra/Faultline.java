@@ -40,6 +40,8 @@ public final class Faultline extends CliCommand {
     commandLine.addSubcommand(BackfillCommand.launcher().commandLine());
     commandLine.addSubcommand(new QueryCommand(env));
     commandLine.addSubcommand(new MigrateCommand());
+    commandLine.addSubcommand(new SampleCommand());
+    commandLine.addSubcommand(new ReportCommand());
     commandLine.addSubcommand(new JobsCommand(env).commandLine());
     commandLine.addSubcommand(new IngestCommand(env));
     commandLine.addSubcommand(new BenchCommand());

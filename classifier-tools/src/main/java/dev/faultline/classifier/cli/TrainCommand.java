@@ -26,11 +26,11 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.function.Predicate;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -165,7 +165,7 @@ public final class TrainCommand extends CliCommand {
     report.put("items", all.size());
     report.put("folds", folds);
     report.put("seed", seed);
-    Map<Target, Double> level = new EnumMap<>(Target.class);
+    Map<Target, Double> level = new TreeMap<>();
     if (cv) {
       crossValidate(all, folds, seed, report, level, out);
     } else {

@@ -16,11 +16,11 @@ import dev.faultline.classifier.learned.SparseVector;
 import dev.faultline.classifier.learned.Target;
 import dev.faultline.classifier.learned.Vectorizer;
 import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.TreeMap;
 import java.util.function.Predicate;
 
 /**
@@ -86,7 +86,7 @@ public final class Trainer {
     /** Calibrated probabilities per dimension for an item. */
     public Map<Target, double[]> probabilities(RawFeatures raw) {
       SparseVector x = vectorizer.vectorize(raw);
-      Map<Target, double[]> p = new EnumMap<>(Target.class);
+      Map<Target, double[]> p = new TreeMap<>();
       models.forEach((t, m) -> p.put(t, m.probabilities(x)));
       return p;
     }
@@ -105,8 +105,8 @@ public final class Trainer {
       (inHoldBack(e.group()) ? hold : fit).add(e);
     }
     Fitted first = fitWeights(fit);
-    Map<Target, Double> temperature = new EnumMap<>(Target.class);
-    Map<Target, List<double[]>> holdScores = new EnumMap<>(Target.class);
+    Map<Target, Double> temperature = new TreeMap<>();
+    Map<Target, List<double[]>> holdScores = new TreeMap<>();
     List<SparseVector> hx = hold.stream().map(e -> first.vectorizer().vectorize(e.raw())).toList();
     for (Map.Entry<Target, DimensionModel> en : first.models().entrySet()) {
       Target t = en.getKey();
@@ -116,11 +116,11 @@ public final class Trainer {
       List<Integer> gold = hold.stream().map(e -> m.classes().indexOf(e.gold().get(t))).toList();
       temperature.put(t, Calibration.fitTemperature(scores, gold));
     }
-    Map<Target, DimensionModel> calibrated = new EnumMap<>(Target.class);
+    Map<Target, DimensionModel> calibrated = new TreeMap<>();
     first.models().forEach((t, m) -> calibrated.put(t, m.with(temperature.get(t), 0.0)));
     List<Map<Target, double[]>> holdProbs = new ArrayList<>();
     for (int i = 0; i < hold.size(); i++) {
-      Map<Target, double[]> p = new EnumMap<>(Target.class);
+      Map<Target, double[]> p = new TreeMap<>();
       for (Target t : calibrated.keySet()) {
         p.put(t, DimensionModel.softmax(holdScores.get(t).get(i), temperature.get(t)));
       }
@@ -128,7 +128,7 @@ public final class Trainer {
     }
     Map<Target, Double> thresholds = chooseThresholds(calibrated, holdProbs, hold);
     Fitted all = fitWeights(items);
-    Map<Target, DimensionModel> out = new EnumMap<>(Target.class);
+    Map<Target, DimensionModel> out = new TreeMap<>();
     all.models().forEach((t, m) -> out.put(t, m.with(temperature.get(t), thresholds.get(t))));
     return new Fitted(all.vectorizer(), out);
   }
@@ -147,7 +147,7 @@ public final class Trainer {
    */
   static Map<Target, Double> chooseThresholds(
       Map<Target, DimensionModel> models, List<Map<Target, double[]>> probs, List<Example> hold) {
-    Map<Target, Double> best = new EnumMap<>(Target.class);
+    Map<Target, Double> best = new TreeMap<>();
     for (Target t : models.keySet()) {
       if (t.abstain == null) {
         best.put(t, 0.0);
@@ -156,7 +156,7 @@ public final class Trainer {
       double bestF1 = -1;
       double bestT = 0;
       for (double th : THRESHOLDS) {
-        Map<Target, Double> ths = new EnumMap<>(Target.class);
+        Map<Target, Double> ths = new TreeMap<>();
         ths.put(t, th);
         List<String> gold = new ArrayList<>();
         List<String> pred = new ArrayList<>();
@@ -180,7 +180,7 @@ public final class Trainer {
     Vectorizer vec = Vectorizer.fit(items.stream().map(Example::raw).toList(), keepFixed);
     List<SparseVector> xs = items.stream().map(e -> vec.vectorize(e.raw())).toList();
     Feature[][] x = toLiblinear(xs, vec.dimension());
-    Map<Target, DimensionModel> models = new EnumMap<>(Target.class);
+    Map<Target, DimensionModel> models = new TreeMap<>();
     for (Target t : Target.values()) {
       models.put(
           t,

@@ -4,11 +4,12 @@ import dev.faultline.classifier.ChangeDetails;
 import dev.faultline.classifier.IssueText;
 import dev.faultline.classifier.learned.Target;
 import dev.faultline.classifier.learned.TrainingData;
+import dev.faultline.schemas.taxonomy.Dimension;
 import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.TreeMap;
 
 /**
  * A small labelled corpus the tests write themselves: hangs, crashes and questions in varied words.
@@ -90,14 +91,14 @@ final class Corpus {
       String distributed) {
     String filler = " run " + r.nextInt(1000) + " on node" + r.nextInt(50);
     IssueText t = IssueText.of("acme/trainer", n, text[0], text[1] + filler);
-    Map<Target, String> gold = new EnumMap<>(Target.class);
+    Map<Target, String> gold = new TreeMap<>();
     gold.put(Target.KIND, kind);
     gold.put(Target.SYMPTOM, symptom);
     gold.put(Target.ROOT_CAUSE, "UNKNOWN");
     gold.put(Target.FIX_PATTERN, "UNKNOWN");
-    gold.put(Target.STAGE, stage);
-    gold.put(Target.PHASE, "TRAINING");
-    gold.put(Target.DISTRIBUTED, distributed);
+    gold.put(Target.of(Dimension.STAGE), stage);
+    gold.put(Target.of(Dimension.PHASE), "TRAINING");
+    gold.put(Target.of(Dimension.DISTRIBUTED_SPECIFIC), distributed);
     return new TrainingData.Item(
         "acme/trainer#" + n, "acme/trainer", n, false, t, ChangeDetails.NONE, gold);
   }

@@ -1,33 +1,40 @@
 package dev.faultline.classifier.llm;
 
-import dev.faultline.schemas.taxonomy.FixPattern;
-import dev.faultline.schemas.taxonomy.Kind;
-import dev.faultline.schemas.taxonomy.Phase;
-import dev.faultline.schemas.taxonomy.RootCause;
-import dev.faultline.schemas.taxonomy.Stage;
-import dev.faultline.schemas.taxonomy.Symptom;
-import java.util.Objects;
+import dev.faultline.schemas.taxonomy.Dimension;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
- * A validated answer of the language model: one code per dimension.
+ * A validated answer of the language model: one code per {@link Dimension#LABELLED} dimension (the
+ * symptom class follows from the symptom), keyed by dimension.
  *
- * @param distributedSpecific null: the text cannot tell
+ * @param codes dimension to its code; a null distributed-specific value means the text cannot tell
  */
-public record Answer(
-    Kind kind,
-    Symptom symptom,
-    RootCause rootCause,
-    FixPattern fixPattern,
-    Stage stage,
-    Phase phase,
-    Boolean distributedSpecific) {
+public record Answer(Map<Dimension, Object> codes) {
 
   public Answer {
-    Objects.requireNonNull(kind, "kind");
-    Objects.requireNonNull(symptom, "symptom");
-    Objects.requireNonNull(rootCause, "rootCause");
-    Objects.requireNonNull(fixPattern, "fixPattern");
-    Objects.requireNonNull(stage, "stage");
-    Objects.requireNonNull(phase, "phase");
+    Map<Dimension, Object> m = new LinkedHashMap<>();
+    for (Dimension d : Dimension.LABELLED) {
+      if (!codes.containsKey(d)) {
+        throw new IllegalArgumentException("no " + d.key() + " in the answer");
+      }
+      Object v = codes.get(d);
+      if (v == null ? d.coded() : !d.accepts(v)) {
+        throw new IllegalArgumentException("bad " + d.key() + " in the answer: " + v);
+      }
+      m.put(d, v);
+    }
+    codes = Collections.unmodifiableMap(m);
+  }
+
+  /** The code of one labelled dimension (null: distributed-specific cannot tell). */
+  public Object code(Dimension d) {
+    return codes.get(d);
+  }
+
+  /** The symptom answered. */
+  public dev.faultline.schemas.taxonomy.Symptom symptom() {
+    return (dev.faultline.schemas.taxonomy.Symptom) codes.get(Dimension.SYMPTOM);
   }
 }

@@ -5,6 +5,7 @@ import dev.faultline.classifier.ClassifierConfig;
 import dev.faultline.classifier.DefectClassifier;
 import dev.faultline.classifier.IssueText;
 import dev.faultline.classifier.Label;
+import dev.faultline.classifier.Provenance;
 import dev.faultline.classifier.internal.CueMatcher;
 import dev.faultline.classifier.internal.Tokenizer;
 import dev.faultline.schemas.taxonomy.Dimension;
@@ -128,17 +129,18 @@ public final class Classifier implements DefectClassifier {
     Map<String, String> found = frameworkRule.versions(e, repoFramework);
     return new Analysis(
         new Classification(
-            kind,
-            symptom,
-            symptomClass,
-            rootCause,
-            fix,
-            stage,
-            phase,
-            distributed,
+            Map.of(
+                Dimension.KIND, kind,
+                Dimension.SYMPTOM, symptom,
+                Dimension.SYMPTOM_CLASS, symptomClass,
+                Dimension.ROOT_CAUSE, rootCause,
+                Dimension.FIX_PATTERN, fix,
+                Dimension.STAGE, stage,
+                Dimension.PHASE, phase,
+                Dimension.DISTRIBUTED_SPECIFIC, distributed),
             framework,
             found,
-            VERSION),
+            Provenance.rules(VERSION)),
         e.reporterCues(),
         e.threadCues());
   }

@@ -99,7 +99,7 @@ class ClassifiedIssueEventTest {
     assertEquals(List.of("phase"), props.get("humanGiven"));
     assertEquals(avro.getKind().name(), props.get("kind"));
     assertEquals("0.14.2", p.get("frameworkVersion"));
-    if (!Dimension.isCategory(row.classification().rootCause())) {
+    if (!Dimension.isCategory((Enum<?>) row.classification().code(Dimension.ROOT_CAUSE))) {
       assertNull(p.get("rootCauseEdge"), "no edge to UNKNOWN");
     }
   }

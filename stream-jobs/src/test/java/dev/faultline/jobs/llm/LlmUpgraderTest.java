@@ -103,10 +103,13 @@ class LlmUpgraderTest {
         upgrader.ask(offline(List.of(Dimension.PHASE)), text("Barrier never returns"));
     IssueRow.ClassificationRow c =
         OfflineEvents.row(assertInstanceOf(LlmUpgrader.Upgraded.class, o).event());
-    assertEquals("CHECKPOINT_FAILURE", c.symptom().name());
-    assertEquals("CRASH", c.symptomClass().name(), "the symptom's class from the taxonomy");
-    assertEquals("FAULT_TOLERANCE", c.stage().name());
-    assertEquals("INFERENCE", c.phase().name(), "a person's label wins");
+    assertEquals("CHECKPOINT_FAILURE", c.code(Dimension.SYMPTOM).toString());
+    assertEquals(
+        "CRASH",
+        c.code(Dimension.SYMPTOM_CLASS).toString(),
+        "the symptom's class from the taxonomy");
+    assertEquals("FAULT_TOLERANCE", c.code(Dimension.STAGE).toString());
+    assertEquals("INFERENCE", c.code(Dimension.PHASE).toString(), "a person's label wins");
     assertEquals("human", c.sourceOf(Dimension.PHASE));
     assertEquals(1.0, c.confidence().get(Dimension.PHASE));
     assertEquals("llm:" + LlmFixtures.MODEL, c.sourceOf(Dimension.SYMPTOM));
