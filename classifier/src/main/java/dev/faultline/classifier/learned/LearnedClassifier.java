@@ -65,7 +65,7 @@ public final class LearnedClassifier implements DefectClassifier {
         warmedUp(
             new LearnedClassifier(
                 new Classifier(ClassifierConfig.defaults()),
-                MiniLmEmbedder.shared(),
+                new VectorCache(MiniLmEmbedder.shared(), VectorCache.CAPACITY),
                 LearnedModel.bundled()));
   }
 
