@@ -12,6 +12,8 @@ import java.util.Objects;
  * A validated answer of the language model: one code per dimension.
  *
  * @param distributedSpecific null: the text cannot tell
+ * @param versions component (lower-case) to version as written (no leading "v"), only versions the
+ *     text states; null when the answer has no versions field (an answer of an earlier prompt)
  */
 public record Answer(
     Kind kind,
@@ -20,9 +22,26 @@ public record Answer(
     FixPattern fixPattern,
     Stage stage,
     Phase phase,
-    Boolean distributedSpecific) {
+    Boolean distributedSpecific,
+    java.util.Map<String, String> versions) {
+
+  /** An answer without versions (an answer of an earlier prompt). */
+  public Answer(
+      Kind kind,
+      Symptom symptom,
+      RootCause rootCause,
+      FixPattern fixPattern,
+      Stage stage,
+      Phase phase,
+      Boolean distributedSpecific) {
+    this(kind, symptom, rootCause, fixPattern, stage, phase, distributedSpecific, null);
+  }
 
   public Answer {
+    versions =
+        versions == null
+            ? null
+            : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(versions));
     Objects.requireNonNull(kind, "kind");
     Objects.requireNonNull(symptom, "symptom");
     Objects.requireNonNull(rootCause, "rootCause");

@@ -58,7 +58,7 @@ public final class AnswerParser {
     }
     for (Iterator<String> it = n.fieldNames(); it.hasNext(); ) {
       String f = it.next();
-      if (!AnswerSchema.FIELDS.contains(f)) {
+      if (!AnswerSchema.FIELDS.contains(f) && !AnswerSchema.VERSIONS.equals(f)) {
         return new Rejection("unexpected field '" + f + "'");
       }
     }
@@ -79,6 +79,16 @@ public final class AnswerParser {
               + "' is not true, false or null: "
               + abbreviate(d.toString()));
     }
+    java.util.Map<String, String> versions = null;
+    if (n.has(AnswerSchema.VERSIONS)) {
+      Object v = AnswerVersions.parse(n.get(AnswerSchema.VERSIONS));
+      if (v instanceof String reason) {
+        return new Rejection(reason);
+      }
+      @SuppressWarnings("unchecked")
+      java.util.Map<String, String> m = (java.util.Map<String, String>) v;
+      versions = m;
+    }
     // The taxonomy resource and the enums are checked against each other (TaxonomyResourceTest), so
     // valueOf holds.
     return new Accepted(
@@ -89,7 +99,8 @@ public final class AnswerParser {
             FixPattern.valueOf(n.get("fix_pattern").asText()),
             Stage.valueOf(n.get("stage").asText()),
             Phase.valueOf(n.get("phase").asText()),
-            d.isNull() ? null : d.asBoolean()));
+            d.isNull() ? null : d.asBoolean(),
+            versions));
   }
 
   /** The answer as the JSON object the schema describes, fields in schema order. */
@@ -105,6 +116,9 @@ public final class AnswerParser {
       o.putNull(AnswerSchema.DISTRIBUTED);
     } else {
       o.put(AnswerSchema.DISTRIBUTED, a.distributedSpecific());
+    }
+    if (a.versions() != null) {
+      o.set(AnswerSchema.VERSIONS, AnswerVersions.format(json, a.versions()));
     }
     return o.toString();
   }

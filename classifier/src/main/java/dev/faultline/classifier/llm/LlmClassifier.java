@@ -22,7 +22,8 @@ import org.slf4j.LoggerFactory;
  * content), else, when an endpoint is configured and the budget allows, the endpoint's answer
  * (validated, then cached), else the offline tier's answer. The model's labels win over the offline
  * tier's; a person's GitHub label (human-given in the offline answer) wins over both. Framework and
- * versions always come from the offline tier.
+ * versions come from the model's answer (framework, and versions for an answer of a prompt without
+ * them, from the offline tier).
  *
  * <p>Evidence says where each label came from: {@code llm:<model> prompt <version>} (and {@code
  * cached}), or {@code fallback: <reason>; } before the offline tier's own evidence. The confidence
@@ -224,7 +225,7 @@ public final class LlmClassifier implements DefectClassifier {
         pick(base.phase(), a.phase(), ev),
         pick(base.distributedSpecific(), a.distributedSpecific(), ev),
         base.framework(),
-        base.versions(),
+        a.versions() != null ? a.versions() : base.versions(),
         version());
   }
 

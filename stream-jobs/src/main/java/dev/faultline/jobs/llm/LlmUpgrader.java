@@ -31,8 +31,9 @@ import java.util.function.Supplier;
  * {@link AnswerStore} or, on a miss, from the endpoint (validated, then stored), and the upgraded
  * graph row. Every dimension a person labelled on GitHub keeps its label; every other dimension
  * takes the model's code with the configured confidence and the source {@code llm:<model>}.
- * Framework, versions and everything that is not a label stay as the offline row has them.
- * Thread-safe when its collaborators are.
+ * Framework and everything that is not a label stay as the offline row has them; versions come from
+ * the answer when it has them (answers of prompts before faultline-prompt-2 have none). Thread-safe
+ * when its collaborators are.
  */
 public final class LlmUpgrader {
 
@@ -178,7 +179,7 @@ public final class LlmUpgrader {
             keepHuman(c.phase(), a.phase(), confidence, evidence),
             keepHuman(c.distributedSpecific(), a.distributedSpecific(), confidence, evidence),
             c.framework(),
-            c.versions(),
+            a.versions() != null ? a.versions() : c.versions(),
             source + "/" + promptVersion);
     ClassifiedIssueEvent e = new ClassifiedIssueEvent();
     e.issue = offline.issue;

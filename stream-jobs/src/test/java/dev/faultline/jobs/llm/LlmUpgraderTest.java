@@ -182,4 +182,37 @@ class LlmUpgraderTest {
         AnswerCache.key(upgrader.promptVersion(), LlmFixtures.MODEL, Prompt.itemContent(t)),
         upgrader.key(t));
   }
+
+  @Test
+  void theAnswersVersionsReplaceTheOfflineOnesAndAnOlderAnswerKeepsThem() {
+    ClassifiedIssueEvent offline = offline(List.of());
+    dev.faultline.classifier.llm.Answer withVersions =
+        new dev.faultline.classifier.llm.Answer(
+            dev.faultline.schemas.taxonomy.Kind.BUG,
+            dev.faultline.schemas.taxonomy.Symptom.HANG,
+            dev.faultline.schemas.taxonomy.RootCause.UNKNOWN,
+            dev.faultline.schemas.taxonomy.FixPattern.UNKNOWN,
+            dev.faultline.schemas.taxonomy.Stage.COMMUNICATION,
+            dev.faultline.schemas.taxonomy.Phase.TRAINING,
+            Boolean.TRUE,
+            java.util.Map.of("nccl", "2.18.1"));
+    ClassifiedIssueEvent up =
+        LlmUpgrader.upgrade(offline, withVersions, TAXONOMY, "m", "p", 0.8, false);
+    assertEquals(java.util.Map.of("nccl", "2.18.1"), up.classification.versions());
+    assertEquals(offline.classification.framework(), up.classification.framework());
+    dev.faultline.classifier.llm.Answer older =
+        new dev.faultline.classifier.llm.Answer(
+            withVersions.kind(),
+            withVersions.symptom(),
+            withVersions.rootCause(),
+            withVersions.fixPattern(),
+            withVersions.stage(),
+            withVersions.phase(),
+            withVersions.distributedSpecific());
+    assertEquals(
+        offline.classification.versions(),
+        LlmUpgrader.upgrade(offline, older, TAXONOMY, "m", "p", 0.8, false)
+            .classification
+            .versions());
+  }
 }
