@@ -84,6 +84,11 @@ public class BulkClassifierBenchmark {
   };
 
   /** Synthetic issues of about {@code bytes} characters; issue i's title names i. */
+  public static IssueText[] syntheticIssues(int n, int bytes, long seed) {
+    return issues(n, bytes, seed);
+  }
+
+  /** Synthetic issues of about {@code bytes} characters; issue i's title names i. */
   static IssueText[] issues(int n, int bytes, long seed) {
     Random random = new Random(seed);
     IssueText[] out = new IssueText[n];

@@ -58,6 +58,7 @@ public final class LearnedClassifier implements DefectClassifier {
               + embedder.name());
     }
     this.version = model.version();
+    EncoderFingerprint.check(embedder, model.encoderFingerprint());
   }
 
   private static final class Holder {

@@ -65,6 +65,15 @@ public final class MiniLmEmbedder implements TextEmbedder {
   private final HuggingFaceTokenizer keyTokenizer;
 
   private MiniLmEmbedder() {
+    this(o -> {});
+  }
+
+  /**
+   * An encoder whose ONNX Runtime session options are changed by {@code tweak} after the defaults
+   * below: only for measuring how other settings change the vectors ({@code EncoderStability} in
+   * the benchmarks).
+   */
+  MiniLmEmbedder(OptionsTweak tweak) {
     try (InputStream weights = MiniLmEmbedder.class.getResourceAsStream(WEIGHTS);
         InputStream tokenizer = MiniLmEmbedder.class.getResourceAsStream(TOKENIZER)) {
       if (weights == null || tokenizer == null) {
@@ -78,6 +87,7 @@ public final class MiniLmEmbedder implements TextEmbedder {
       options.setExecutionMode(OrtSession.SessionOptions.ExecutionMode.SEQUENTIAL);
       options.setOptimizationLevel(OrtSession.SessionOptions.OptLevel.ALL_OPT);
       options.addConfigEntry("session.intra_op.allow_spinning", "0");
+      tweak.apply(options);
       OrtSession session = env.createSession(weights.readAllBytes(), options);
       byte[] limited = withTokenLimit(tokenizer, MAX_TOKENS).readAllBytes();
       Object[] made =
@@ -99,6 +109,11 @@ public final class MiniLmEmbedder implements TextEmbedder {
     } catch (IOException | OrtException e) {
       throw new IllegalStateException("cannot load the text encoder: " + e.getMessage(), e);
     }
+  }
+
+  /** A change of the session options (for measurements only). */
+  interface OptionsTweak {
+    void apply(OrtSession.SessionOptions options) throws OrtException;
   }
 
   /**

@@ -151,6 +151,11 @@ public final class TrainCommand extends CliCommand {
     report.put("items", all.size());
     report.put("folds", folds);
     report.put("seed", seed);
+    // This machine's encoder, not the vector cache's (which may hold vectors of an earlier run).
+    report.put(
+        "encoderFingerprint",
+        EncoderFingerprint.of(
+            embedder instanceof CachedEmbedder c ? c.inner() : (TextEmbedder) embedder));
     Map<Target, Double> level = new EnumMap<>(Target.class);
     if (cv) {
       crossValidate(all, folds, seed, report, level, out);

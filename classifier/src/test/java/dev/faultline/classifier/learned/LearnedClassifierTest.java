@@ -158,10 +158,11 @@ class LearnedClassifierTest {
                     "maintainer", true, "Fixed by upgrading NCCL; the hang is gone on 2.19.")),
             List.of(),
             "open");
+    int atStart = counting.calls.get(); // the encoder's fingerprint was checked when it was built
     cached.classify(opened);
-    assertEquals(1, counting.calls.get());
+    assertEquals(atStart + 1, counting.calls.get());
     Classification viaCache = cached.classify(commented);
-    assertEquals(1, counting.calls.get(), "the comment cost no encoder call");
+    assertEquals(atStart + 1, counting.calls.get(), "the comment cost no encoder call");
     assertEquals(
         CLASSIFIER.classify(commented).toString(),
         viaCache.toString(),
