@@ -464,7 +464,7 @@ public final class BenchCommand extends CliCommand {
                   "-Dfaultline.bench.out=" + raw,
                   "-cp",
                   cp,
-                  "dev.faultline.jobs.stats.CategoryStatsBenchmark",
+                  "dev.faultline.stats.CategoryStatsBenchmark",
                   Long.toString(sizes.statsEvents())));
           if (runChild(command, outDir, log, options.stageTimeout(), progress, what) != 0) {
             return false;

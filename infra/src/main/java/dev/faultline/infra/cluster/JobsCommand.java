@@ -3,7 +3,7 @@ package dev.faultline.infra.cluster;
 import dev.faultline.cli.Cli;
 import dev.faultline.cli.CliCommand;
 import dev.faultline.jobs.IssuePipelineJob;
-import dev.faultline.jobs.stats.CategoryStatsJob;
+import dev.faultline.stats.CategoryStatsJob;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;

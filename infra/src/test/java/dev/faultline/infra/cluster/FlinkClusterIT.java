@@ -77,7 +77,7 @@ class FlinkClusterIT {
       for (String c :
           List.of(
               "dev/faultline/jobs/IssuePipelineJob.class",
-              "dev/faultline/jobs/stats/CategoryStatsJob.class",
+              "dev/faultline/stats/CategoryStatsJob.class",
               "org/apache/flink/connector/kafka/source/KafkaSource.class",
               "org/neo4j/driver/Driver.class")) {
         assertNotNull(jar.getEntry(c), c + " is not in the job jar");

@@ -3,7 +3,7 @@ package dev.faultline.infra.local;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.faultline.embedded.testing.Poll;
-import dev.faultline.jobs.stats.StatsConfig;
+import dev.faultline.stats.StatsConfig;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;

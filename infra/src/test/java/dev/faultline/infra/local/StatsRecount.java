@@ -2,11 +2,11 @@ package dev.faultline.infra.local;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.faultline.jobs.stats.StatsConfig;
-import dev.faultline.jobs.stats.domain.Categories;
-import dev.faultline.jobs.stats.domain.Explanations;
-import dev.faultline.jobs.stats.domain.StatDimensions;
 import dev.faultline.schemas.taxonomy.Dimension;
+import dev.faultline.stats.StatsConfig;
+import dev.faultline.stats.domain.Categories;
+import dev.faultline.stats.domain.Explanations;
+import dev.faultline.stats.domain.StatDimensions;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;

@@ -1,0 +1,510 @@
+package dev.faultline.stats.functions;
+
+import dev.faultline.stats.detect.AlertKeys;
+import dev.faultline.stats.detect.AlertModel;
+import dev.faultline.stats.detect.DailyTable;
+import dev.faultline.stats.detect.Finding;
+import dev.faultline.stats.domain.Explanations;
+import dev.faultline.stats.records.AlertCount;
+import dev.faultline.stats.records.StatAlert;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.state.MapState;
+import org.apache.flink.api.common.state.MapStateDescriptor;
+import org.apache.flink.api.common.state.ValueState;
+import org.apache.flink.api.common.state.ValueStateDescriptor;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
+import org.apache.flink.util.Collector;
+
+/**
+ * Keyed by framework: the emerging-category alerts ({@link AlertModel}: SURGE, SURGE after a
+ * release, NEW_COMBINATION), a thin adapter around the pure model. Keeps the framework's daily
+ * counts per category, per category × stage pair and per reported release, and tests the whole
+ * family of the framework at each day end whose window holds data, when the watermark passes it.
+ *
+ * <p><b>Revisions.</b> A test reads the counts of the {@link AlertModel#lookbackDays()} before its
+ * end. A change to a day whose later ends were already tested (late data, a re-classification, a
+ * backfill) marks those ends for one re-test at the next watermark (coalesced). An episode is a run
+ * of alerting ends of one key with less than a window between consecutive ones; its alert carries
+ * the figures of its first end, under an id naming that end's window. After every (re-)test the
+ * episodes around the re-tested ends are recomputed and compared with the alerts in force: new or
+ * changed ones are emitted, ones that no longer exist are emitted with {@code withdrawn = true}.
+ * The alerts in force are therefore a function of the counts alone, whatever the arrival order; in
+ * order, each episode is emitted once. Release comparisons are one test each, under an id naming
+ * the release.
+ *
+ * <p><b>State.</b> Daily counts and example issues, releases' daily report counts, the framework's
+ * first day, the pending re-test range, the alerting ends and the alerts in force; all of it older
+ * than the retention (in event time, before the newest day end tested) is dropped. Timers: one per
+ * day end within the longest window after a day with data (and at each release's comparison end);
+ * all fire as the watermark passes.
+ */
+public final class EmergenceDetector extends KeyedProcessFunction<String, AlertCount, StatAlert> {
+  private static final long DAY = Duration.ofDays(1).toMillis();
+  private static final int MAX_EXAMPLES = DailyAccumulator.MAX_EXAMPLES;
+
+  /** Name of the daily-count state (day to key to count). */
+  public static final String DAY_COUNTS = "alert-day-counts";
+
+  private final AlertModel model;
+  private final long retentionDays;
+  private transient MapState<Long, Map<String, Integer>> counts;
+  private transient MapState<Long, Map<String, String>> examples;
+  private transient MapState<String, Integer> releases;
+  private transient ValueState<Long> firstDay;
+  private transient ValueState<Long> cleanedTo;
+  private transient ValueState<Long> pendingFrom;
+  private transient ValueState<Long> pendingTo;
+  private transient MapState<Long, Map<String, StatAlert>> alerting;
+  private transient MapState<String, StatAlert> inForce;
+
+  /**
+   * @param retention how much event-time history is kept before the newest tested day end (at least
+   *     the model's look-back); records for older days are ignored
+   */
+  public EmergenceDetector(AlertModel model, Duration retention) {
+    this.model = model;
+    this.retentionDays = Math.max(retention.toDays(), model.lookbackDays() + model.windowDays());
+  }
+
+  @Override
+  public void open(OpenContext openContext) {
+    // No state TTL here: Flink's TTL copies a map value on every access, and history is bounded in
+    // event time instead
+    // (see cleanUp), which also keeps what a re-test reads independent of when records arrived.
+    TypeInformation<StatAlert> alert = TypeInformation.of(StatAlert.class);
+    counts =
+        getRuntimeContext()
+            .getMapState(
+                new MapStateDescriptor<>(
+                    DAY_COUNTS, Types.LONG, Types.MAP(Types.STRING, Types.INT)));
+    examples =
+        getRuntimeContext()
+            .getMapState(
+                new MapStateDescriptor<>(
+                    "alert-day-examples", Types.LONG, Types.MAP(Types.STRING, Types.STRING)));
+    releases =
+        getRuntimeContext()
+            .getMapState(new MapStateDescriptor<>("release-reports", Types.STRING, Types.INT));
+    firstDay =
+        getRuntimeContext().getState(new ValueStateDescriptor<>("framework-first-day", Types.LONG));
+    cleanedTo =
+        getRuntimeContext().getState(new ValueStateDescriptor<>("history-cleaned-to", Types.LONG));
+    pendingFrom =
+        getRuntimeContext().getState(new ValueStateDescriptor<>("retest-from", Types.LONG));
+    pendingTo = getRuntimeContext().getState(new ValueStateDescriptor<>("retest-to", Types.LONG));
+    alerting =
+        getRuntimeContext()
+            .getMapState(
+                new MapStateDescriptor<>(
+                    "alerting-ends", Types.LONG, Types.MAP(Types.STRING, alert)));
+    inForce =
+        getRuntimeContext()
+            .getMapState(new MapStateDescriptor<>("alerts-in-force", Types.STRING, alert));
+  }
+
+  /**
+   * Forgets the days, alerting ends, release reports and alerts in force older than the retention
+   * before {@code endDay}: records for those days no longer count (as with the counts' state TTL,
+   * but in event time).
+   */
+  private void cleanUp(long endDay) throws Exception {
+    long horizon = endDay - retentionDays;
+    Long done = cleanedTo.value();
+    Long first = firstDay.value();
+    long from = done != null ? done : first != null ? first : horizon;
+    if (horizon <= from) {
+      return;
+    }
+    for (long d = from; d < horizon; d++) {
+      counts.remove(d);
+      examples.remove(d);
+      alerting.remove(d);
+    }
+    cleanedTo.update(horizon);
+    List<String> old = new ArrayList<>();
+    for (Map.Entry<String, StatAlert> e : inForce.entries()) {
+      if (e.getValue().windowEnd / DAY < horizon) {
+        old.add(e.getKey());
+      }
+    }
+    for (Map.Entry<String, Integer> e : releases.entries()) {
+      if (Long.parseLong(e.getKey().substring(e.getKey().lastIndexOf('@') + 1)) < horizon) {
+        old.add(e.getKey());
+      }
+    }
+    for (String k : old) {
+      inForce.remove(k);
+      releases.remove(k);
+    }
+  }
+
+  @Override
+  public void processElement(AlertCount c, Context ctx, Collector<StatAlert> out) throws Exception {
+    long day = Math.floorDiv(c.time, DAY);
+    Long cleaned = cleanedTo.value();
+    if (cleaned != null && day < cleaned) {
+      return; // older than the history kept
+    }
+    if (c.release != null) {
+      String k = c.release + "@" + day;
+      Integer before = releases.get(k);
+      int now = (before == null ? 0 : before) + c.delta;
+      if (now == 0) {
+        releases.remove(k);
+      } else {
+        releases.put(k, now);
+      }
+    } else {
+      Map<String, Integer> m = counts.get(day);
+      m = m == null ? new HashMap<>() : new HashMap<>(m);
+      int now = m.getOrDefault(c.key, 0) + c.delta;
+      if (now == 0) {
+        m.remove(c.key);
+      } else {
+        m.put(c.key, now);
+      }
+      if (m.isEmpty()) {
+        counts.remove(day);
+      } else {
+        counts.put(day, m);
+      }
+      if (c.issueId != null) {
+        Map<String, String> e = examples.get(day);
+        e = e == null ? new HashMap<>() : new HashMap<>(e);
+        String[] ids = e.containsKey(c.key) ? e.get(c.key).split(" ") : new String[0];
+        String[] after = Examples.apply(ids, c.delta, c.issueId);
+        if (after.length == 0) {
+          e.remove(c.key);
+        } else {
+          e.put(c.key, String.join(" ", after));
+        }
+        examples.put(day, e);
+      }
+    }
+    long watermark = ctx.timerService().currentWatermark();
+    Long first = firstDay.value();
+    if (first == null || day < first) {
+      firstDay.update(day);
+      if (first != null) {
+        // every end whose history the old first day clipped, or that was still in the warm-up,
+        // tests anew
+        markPending(day + 1, first + model.lookbackDays() + model.warmupDays());
+      }
+    }
+    for (int k = 1; k <= model.runDays(); k++) {
+      register(ctx, day + k, watermark); // every end whose CUSUM run may hold this day
+    }
+    if (c.release != null) {
+      register(ctx, day + model.releaseAfterDays(), watermark);
+    }
+    if ((day + 1) * DAY - 1 <= watermark) {
+      markPending(day + 1, day + model.lookbackDays());
+    }
+    if (pendingFrom.value() != null) {
+      if (watermark == Long.MAX_VALUE) {
+        retest(
+            ctx.getCurrentKey(),
+            new TreeSet<>(),
+            watermark,
+            out); // after the final watermark no timer fires again
+      } else {
+        ctx.timerService().registerEventTimeTimer(watermark + 1);
+      }
+    }
+  }
+
+  private void register(Context ctx, long endDay, long watermark) {
+    if (endDay * DAY - 1 > watermark) {
+      ctx.timerService().registerEventTimeTimer(endDay * DAY - 1);
+    }
+  }
+
+  private void markPending(long fromEnd, long toEnd) throws Exception {
+    Long f = pendingFrom.value();
+    Long t = pendingTo.value();
+    pendingFrom.update(f == null ? fromEnd : Math.min(f, fromEnd));
+    pendingTo.update(t == null ? toEnd : Math.max(t, toEnd));
+  }
+
+  @Override
+  public void onTimer(long timestamp, OnTimerContext ctx, Collector<StatAlert> out)
+      throws Exception {
+    TreeSet<Long> ends = new TreeSet<>();
+    if (Math.floorMod(timestamp + 1, DAY) == 0) {
+      ends.add((timestamp + 1) / DAY);
+      cleanUp((timestamp + 1) / DAY);
+    }
+    retest(ctx.getCurrentKey(), ends, ctx.timerService().currentWatermark(), out);
+  }
+
+  /**
+   * Tests {@code ends} and the pending ends the watermark has passed, then brings the alerts in
+   * force up to date.
+   */
+  private void retest(
+      String framework, TreeSet<Long> ends, long watermark, Collector<StatAlert> out)
+      throws Exception {
+    long lastClosed =
+        watermark == Long.MAX_VALUE ? Long.MAX_VALUE / DAY : Math.floorDiv(watermark + 1, DAY);
+    Long pf = pendingFrom.value();
+    if (pf != null) {
+      long pt = Math.min(pendingTo.value(), lastClosed);
+      for (long e = pf; e <= pt; e++) {
+        ends.add(e);
+      }
+      pendingFrom.clear();
+      pendingTo.clear();
+    }
+    Long first = firstDay.value();
+    if (ends.isEmpty() || first == null) {
+      return;
+    }
+    Long cleaned = cleanedTo.value();
+    if (cleaned != null) {
+      first = Math.max(first, cleaned);
+    }
+    long lo = ends.first();
+    long hi = ends.last();
+    long from = Math.max(first, lo - model.lookbackDays());
+    DailyTable.Builder b = DailyTable.builder(from, (int) Math.max(0, hi - from));
+    for (long d = from; d < hi; d++) {
+      Map<String, Integer> m = counts.get(d);
+      if (m != null) {
+        for (Map.Entry<String, Integer> e : m.entrySet()) {
+          b.add(e.getKey(), d, e.getValue());
+        }
+      }
+    }
+    DailyTable table = b.build();
+    Map<Long, List<AlertModel.ReleaseMark>> releaseEnds = releaseMarksByEnd();
+    Set<String> touched = new HashSet<>();
+    List<StatAlert> releaseAlerts = new ArrayList<>();
+    Set<Long> releaseTested = new HashSet<>();
+    for (long end : ends) {
+      if (end * DAY - 1 > watermark) {
+        continue;
+      }
+      List<AlertModel.ReleaseMark> marks = releaseEnds.getOrDefault(end, List.of());
+      releaseTested.add(end);
+      Map<String, StatAlert> now = new TreeMap<>();
+      for (Finding f : model.scan(table, end, first, marks)) {
+        if (!f.alert()) {
+          continue;
+        }
+        StatAlert a = alertOf(framework, f);
+        if (f.release() != null) {
+          releaseAlerts.add(a);
+        } else {
+          now.put(f.key(), a);
+        }
+      }
+      Map<String, StatAlert> before = alerting.get(end);
+      before = before == null ? Map.of() : before;
+      for (String k : before.keySet()) {
+        if (!now.containsKey(k) || !now.get(k).sameAs(before.get(k))) {
+          touched.add(k);
+        }
+      }
+      for (String k : now.keySet()) {
+        if (!before.containsKey(k)) {
+          touched.add(k);
+        }
+      }
+      if (now.isEmpty()) {
+        alerting.remove(end);
+      } else {
+        alerting.put(end, now);
+      }
+    }
+    reconcile(touched, lo, hi, releaseAlerts, releaseTested, out);
+  }
+
+  /**
+   * The first day each reported release was seen (days with a positive net count of reports), by
+   * comparison end.
+   */
+  private Map<Long, List<AlertModel.ReleaseMark>> releaseMarksByEnd() throws Exception {
+    Map<String, Long> firstSeen = new TreeMap<>();
+    for (Map.Entry<String, Integer> e : releases.entries()) {
+      if (e.getValue() <= 0) {
+        continue;
+      }
+      int at = e.getKey().lastIndexOf('@');
+      firstSeen.merge(
+          e.getKey().substring(0, at), Long.parseLong(e.getKey().substring(at + 1)), Math::min);
+    }
+    Map<Long, List<AlertModel.ReleaseMark>> byEnd = new HashMap<>();
+    firstSeen.forEach(
+        (version, day) ->
+            byEnd
+                .computeIfAbsent(day + model.releaseAfterDays(), k -> new ArrayList<>())
+                .add(new AlertModel.ReleaseMark(version, day)));
+    return byEnd;
+  }
+
+  /**
+   * Recomputes the episodes of the touched keys around [lo, hi] and the release alerts of the
+   * re-tested ends, and emits what differs from the alerts in force.
+   */
+  private void reconcile(
+      Set<String> touched,
+      long lo,
+      long hi,
+      List<StatAlert> releaseAlerts,
+      Set<Long> releaseTested,
+      Collector<StatAlert> out)
+      throws Exception {
+    Map<String, StatAlert> desired = new LinkedHashMap<>();
+    Map<String, long[]> ranges = new HashMap<>();
+    int gap = model.windowDays();
+    for (String key : new TreeSet<>(touched)) {
+      // an episode: alerting ends of the key with less than a window between them (a quiet window
+      // ends it)
+      long a = lo;
+      for (long e = a - 1; e >= a - gap; e--) {
+        if (alertingAt(e, key) != null) {
+          a = e;
+        }
+      }
+      long z = hi;
+      for (long e = z + 1; e <= z + gap; e++) {
+        if (alertingAt(e, key) != null) {
+          z = e;
+        }
+      }
+      ranges.put(key, new long[] {a, z});
+      Long lastAlerting = null;
+      for (long e = a; e <= z; e++) {
+        StatAlert s = alertingAt(e, key);
+        if (s == null) {
+          continue;
+        }
+        if (lastAlerting == null || e - lastAlerting > gap) {
+          StatAlert episode = s.copy();
+          episode.id = idOf(episode);
+          desired.put(episode.id, episode);
+        }
+        lastAlerting = e;
+      }
+    }
+    for (StatAlert r : releaseAlerts) {
+      StatAlert copy = r.copy();
+      copy.id = idOf(copy);
+      desired.put(copy.id, copy);
+    }
+    List<StatAlert> old = new ArrayList<>();
+    for (Map.Entry<String, StatAlert> e : inForce.entries()) {
+      StatAlert a = e.getValue();
+      long end = a.windowEnd / DAY;
+      if (a.release != null ? releaseTested.contains(end) : inRange(ranges.get(keyOf(a)), end)) {
+        old.add(a);
+      }
+    }
+    for (StatAlert a : old) {
+      if (!desired.containsKey(a.id)) {
+        StatAlert w = a.copy();
+        w.withdrawn = true;
+        w.explanation =
+            "Withdrawn: with later records this window is no longer unusual. " + a.explanation;
+        inForce.remove(a.id);
+        out.collect(w);
+      }
+    }
+    for (StatAlert a : desired.values()) {
+      StatAlert before = inForce.get(a.id);
+      if (before == null || !before.sameAs(a)) {
+        inForce.put(a.id, a);
+        out.collect(a.copy());
+      }
+    }
+  }
+
+  private static boolean inRange(long[] range, long end) {
+    return range != null && end >= range[0] && end <= range[1];
+  }
+
+  private StatAlert alertingAt(long end, String key) throws Exception {
+    Map<String, StatAlert> m = alerting.get(end);
+    return m == null ? null : m.get(key);
+  }
+
+  private static String keyOf(StatAlert a) {
+    return a.stage == null
+        ? AlertKeys.category(a.dimension, a.category)
+        : AlertKeys.pair(a.dimension, a.category, a.stage);
+  }
+
+  /**
+   * The episode's id: names the window of its first end (or the release), so every replay writes
+   * the same id.
+   */
+  static String idOf(StatAlert a) {
+    String dim = a.dimension.key();
+    if (a.release != null) {
+      return a.framework + "/" + dim + "/" + a.category + "/SURGE/release-" + a.release;
+    }
+    String start = Explanations.dateLabel(a.windowStart);
+    return a.stage == null
+        ? a.framework + "/" + dim + "/" + a.category + "/SURGE/" + start
+        : a.framework + "/" + dim + "/" + a.category + "/" + a.stage + "/NEW_COMBINATION/" + start;
+  }
+
+  private StatAlert alertOf(String framework, Finding f) throws Exception {
+    StatAlert a = new StatAlert();
+    a.framework = framework;
+    a.dimension = f.dimension();
+    a.category = f.category();
+    a.stage = f.stage();
+    a.kind = f.kind();
+    a.release = f.release();
+    a.windowStart = f.windowStartDay() * DAY;
+    a.windowEnd = f.windowEndDay() * DAY;
+    a.count = f.count();
+    a.baseline = f.expected();
+    a.baselineCount = f.baselineCount();
+    a.baselineStart = f.baselineStartDay() * DAY;
+    a.baselineEnd = (f.baselineStartDay() + f.baselineDays()) * DAY;
+    a.pValue = f.pValue();
+    a.adjustedPValue = f.adjustedPValue();
+    a.score = f.score();
+    a.raisedAt = a.windowEnd;
+    a.test = Explanations.test(f, model.falseAlertsPerMonth());
+    a.exampleIssueIds = examplesOf(f.key(), f.windowStartDay(), f.windowEndDay());
+    a.explanation =
+        Explanations.finding(framework, f, model.falseAlertsPerMonth(), a.exampleIssueIds);
+    return a;
+  }
+
+  /** Up to five issues of the key in the window, newest day first. */
+  private String[] examplesOf(String key, long fromDay, long toDay) throws Exception {
+    Set<String> ids = new LinkedHashSet<>();
+    for (long d = toDay - 1; d >= fromDay && ids.size() < MAX_EXAMPLES; d--) {
+      Map<String, String> m = examples.get(d);
+      String s = m == null ? null : m.get(key);
+      if (s != null) {
+        for (String id : s.split(" ")) {
+          if (ids.size() < MAX_EXAMPLES) {
+            ids.add(id);
+          }
+        }
+      }
+    }
+    String[] out = ids.toArray(String[]::new);
+    Arrays.sort(out);
+    return out;
+  }
+}

@@ -1,0 +1,303 @@
+package dev.faultline.stats.functions;
+
+import dev.faultline.stats.StatsConfig;
+import dev.faultline.stats.domain.Explanations;
+import dev.faultline.stats.records.CategoryStat;
+import dev.faultline.stats.records.ContributionDelta;
+import dev.faultline.stats.records.DailyCount;
+import dev.faultline.stats.records.DayState;
+import dev.faultline.stats.records.StatKey;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.state.MapState;
+import org.apache.flink.api.common.state.MapStateDescriptor;
+import org.apache.flink.api.common.state.StateTtlConfig;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.streaming.api.TimerService;
+import org.apache.flink.streaming.api.functions.co.KeyedCoProcessFunction;
+import org.apache.flink.util.Collector;
+
+/**
+ * Keyed by framework × dimension × category: sums daily buckets into the rolling windows and takes
+ * the correction path. (Alerts are the framework-wide {@link EmergenceDetector}'s: it tests every
+ * category of a framework together.)
+ *
+ * <p>Input 1 is the daily window's changes (one per firing: at the bucket's end and per
+ * allowed-late delta); input 2 the deltas the daily window dropped as too late (its late-data side
+ * output). A day's count is the sum of both: additions that commute, so the counts do not depend on
+ * which input arrives first, and survive a restore.
+ *
+ * <p>A too-late delta can overtake the daily window's last result for its day (side output and main
+ * output are separate channels). It is therefore held as pending until the watermark reaches the
+ * day's cleanup time (end of the day + allowed lateness), when every result of that day's window
+ * has arrived; then it is applied and the closed windows are re-emitted. No transient (e.g.
+ * negative) count is ever emitted.
+ *
+ * <p>Emission: a rolling window is emitted when the watermark passes its end (event-time timer),
+ * and again at the next watermark after later changes touched a day inside it (updated results,
+ * coalesced per watermark).
+ *
+ * <p>State: one {@link DayState} per day with data and the days awaiting re-emission, all under a
+ * TTL refreshed on write. Timers: one per window end for the {@code longest window / slide} ends
+ * after each day with data; all fire as the watermark passes, none is left behind.
+ */
+public final class RollingCounts
+    extends KeyedCoProcessFunction<StatKey, DailyCount, ContributionDelta, CategoryStat> {
+  private final long slide;
+  private final long[] windows;
+  private final String[] windowLabels;
+  private final int maxSlides;
+  private final Duration stateTtl;
+  private final long allowedLateness;
+  private transient MapState<Long, DayState> days;
+  private transient MapState<Long, Boolean> dirty;
+
+  public RollingCounts(StatsConfig config) {
+    this.slide = config.slide().toMillis();
+    this.windows = config.windows().stream().mapToLong(Duration::toMillis).toArray();
+    this.windowLabels =
+        config.windows().stream().map(Explanations::windowLabel).toArray(String[]::new);
+    this.maxSlides = config.maxWindowSlides();
+    this.stateTtl = config.countStateTtl();
+    this.allowedLateness = config.allowedLateness().toMillis();
+  }
+
+  @Override
+  public void open(OpenContext openContext) {
+    StateTtlConfig ttl =
+        StateTtlConfig.newBuilder(stateTtl)
+            .setUpdateType(StateTtlConfig.UpdateType.OnCreateAndWrite)
+            .build();
+    MapStateDescriptor<Long, DayState> d =
+        new MapStateDescriptor<>("days", Types.LONG, TypeInformation.of(DayState.class));
+    d.enableTimeToLive(ttl);
+    days = getRuntimeContext().getMapState(d);
+    MapStateDescriptor<Long, Boolean> dd =
+        new MapStateDescriptor<>("dirty-days", Types.LONG, Types.BOOLEAN);
+    dd.enableTimeToLive(ttl);
+    dirty = getRuntimeContext().getMapState(dd);
+  }
+
+  @Override
+  public void processElement1(DailyCount daily, Context ctx, Collector<CategoryStat> out)
+      throws Exception {
+    DayState s = dayFor(daily.day);
+    s.windowCount += daily.count;
+    s.windowExamples = daily.examples == null ? s.windowExamples : daily.examples;
+    touched(daily.day, s, ctx.timerService());
+    days.put(daily.day, s);
+    flushIfFinal(ctx, out);
+  }
+
+  @Override
+  public void processElement2(ContributionDelta late, Context ctx, Collector<CategoryStat> out)
+      throws Exception {
+    long day = bucketOf(late.time);
+    DayState s = dayFor(day);
+    s.lateExamples = Examples.apply(s.lateExamples, late.delta, late.issueId);
+    long ready = readyAt(day);
+    if (ctx.timerService().currentWatermark() >= ready) {
+      s.lateCount += late.delta;
+      touched(day, s, ctx.timerService());
+      days.put(day, s);
+      flushIfFinal(ctx, out);
+    } else {
+      s.pendingLate += late.delta;
+      days.put(day, s);
+      ctx.timerService().registerEventTimeTimer(ready);
+    }
+  }
+
+  /**
+   * When every result of the daily window of {@code day} has passed this operator: the window's
+   * cleanup time.
+   */
+  private long readyAt(long day) {
+    return day + slide - 1 + allowedLateness;
+  }
+
+  private DayState dayFor(long day) throws Exception {
+    DayState s = days.get(day);
+    return s == null ? new DayState() : s;
+  }
+
+  @Override
+  public void onTimer(long timestamp, OnTimerContext ctx, Collector<CategoryStat> out)
+      throws Exception {
+    applyPending(timestamp, ctx);
+    flushDirty(ctx, ctx.timerService().currentWatermark(), out);
+    long end = timestamp + 1;
+    if (Math.floorMod(end, slide) != 0) {
+      return; // only a pending-delta timer
+    }
+    StatKey key = ctx.getCurrentKey();
+    long from = end - windows[windows.length - 1];
+    Range r = load(from, end);
+    for (int w = 0; w < windows.length; w++) {
+      if (r.any(end - windows[w], end)) {
+        out.collect(
+            CategoryStat.rolling(
+                key.framework,
+                key.dimension,
+                key.category,
+                windowLabels[w],
+                end - windows[w],
+                end,
+                r.sum(end - windows[w], end)));
+      }
+    }
+  }
+
+  /**
+   * Applies the too-late deltas of the day whose cleanup time is {@code timestamp}, and re-emits
+   * its closed windows.
+   */
+  private void applyPending(long timestamp, OnTimerContext ctx) throws Exception {
+    long day = timestamp + 1 - slide - allowedLateness;
+    if (Math.floorMod(day, slide) != 0) {
+      return;
+    }
+    DayState s = days.get(day);
+    if (s == null || s.pendingLate == 0) {
+      return;
+    }
+    s.lateCount += s.pendingLate;
+    s.pendingLate = 0;
+    touched(day, s, ctx.timerService()); // the caller flushes
+    days.put(day, s);
+  }
+
+  /** Sum of the day counts in [start, end). */
+  private interface Sums {
+    long sum(long start, long end) throws Exception;
+  }
+
+  /**
+   * After a change to {@code day}: registers a timer at the end of each window containing it that
+   * is still open, and marks the day dirty when windows containing it have closed, for one
+   * re-emission at the next watermark (updated results, coalesced: each allowed-late delta fires
+   * the daily window again, and re-emitting every window per firing multiplied the output). Timers
+   * are registered on every change, not only on a day's first: after a restore the watermark starts
+   * again from the beginning (it is not checkpointed), and a window whose timer fired before the
+   * checkpoint must be emitted again when the watermark passes. (Registering only when the
+   * watermark went backwards is not enough: timers also fire between changes.)
+   */
+  private void touched(long day, DayState s, TimerService timers) throws Exception {
+    long watermark = timers.currentWatermark();
+    for (int k = 1; k <= maxSlides; k++) {
+      long end = day + k * slide;
+      if (end - 1 > watermark) {
+        timers.registerEventTimeTimer(end - 1);
+      }
+    }
+    if (day + slide - 1 <= watermark) {
+      dirty.put(day, Boolean.TRUE);
+      if (watermark < Long.MAX_VALUE) {
+        timers.registerEventTimeTimer(watermark + 1);
+      }
+    }
+  }
+
+  /** After the final watermark no timer fires again: flush now. */
+  private void flushIfFinal(Context ctx, Collector<CategoryStat> out) throws Exception {
+    if (ctx.timerService().currentWatermark() == Long.MAX_VALUE) {
+      flushDirty(ctx, Long.MAX_VALUE, out);
+    }
+  }
+
+  /** Re-emits, once each, the closed windows that contain a dirty day. */
+  private void flushDirty(Context ctx, long watermark, Collector<CategoryStat> out)
+      throws Exception {
+    if (dirty.isEmpty()) {
+      return;
+    }
+    List<Long> dirtyDays = new ArrayList<>();
+    for (Long d : dirty.keys()) {
+      dirtyDays.add(d);
+    }
+    dirty.clear();
+    StatKey key = ctx.getCurrentKey();
+    Map<Long, DayState> cache = new HashMap<>();
+    Sums sums =
+        (start, end) -> {
+          long sum = 0;
+          for (long d = start; d < end; d += slide) {
+            DayState s = cache.computeIfAbsent(d, this::dayOrNull);
+            sum += s == null ? 0 : s.count();
+          }
+          return sum;
+        };
+    for (int w = 0; w < windows.length; w++) {
+      TreeSet<Long> ends = new TreeSet<>();
+      for (long day : dirtyDays) {
+        for (long end = day + slide;
+            end <= day + windows[w] && end - 1 <= watermark;
+            end += slide) {
+          ends.add(end);
+        }
+      }
+      for (long end : ends) {
+        out.collect(
+            CategoryStat.rolling(
+                key.framework,
+                key.dimension,
+                key.category,
+                windowLabels[w],
+                end - windows[w],
+                end,
+                sums.sum(end - windows[w], end)));
+      }
+    }
+  }
+
+  private DayState dayOrNull(long day) {
+    try {
+      return days.get(day);
+    } catch (Exception e) {
+      throw new IllegalStateException("Could not read the count state of day " + day, e);
+    }
+  }
+
+  private long bucketOf(long time) {
+    return Math.floorDiv(time, slide) * slide;
+  }
+
+  /** Day states of [from, to), loaded once for several window sums. */
+  private Range load(long from, long to) throws Exception {
+    int n = (int) ((to - from) / slide);
+    DayState[] loaded = new DayState[n];
+    for (int i = 0; i < n; i++) {
+      loaded[i] = days.get(from + i * slide);
+    }
+    return new Range(from, slide, loaded);
+  }
+
+  private record Range(long from, long slide, DayState[] days) {
+    private int index(long t) {
+      return (int) ((t - from) / slide);
+    }
+
+    long sum(long start, long end) {
+      long s = 0;
+      for (int i = Math.max(0, index(start)); i < Math.min(days.length, index(end)); i++) {
+        s += days[i] == null ? 0 : days[i].count();
+      }
+      return s;
+    }
+
+    boolean any(long start, long end) {
+      for (int i = Math.max(0, index(start)); i < Math.min(days.length, index(end)); i++) {
+        if (days[i] != null) {
+          return true;
+        }
+      }
+      return false;
+    }
+  }
+}

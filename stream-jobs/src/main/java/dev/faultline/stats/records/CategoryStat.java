@@ -1,0 +1,97 @@
+package dev.faultline.stats.records;
+
+import dev.faultline.graph.stats.CategoryCountRow;
+import dev.faultline.schemas.taxonomy.Dimension;
+import dev.faultline.stats.domain.StatDimensions;
+import java.time.Instant;
+import java.time.ZoneOffset;
+
+/**
+ * A count of issues in one category, over a rolling window or for a release. A later record with
+ * the same {@link #id} replaces an earlier one.
+ */
+public class CategoryStat {
+  public static final String RELEASE_WINDOW = "release";
+
+  public String id;
+  public String framework;
+  public Dimension dimension;
+  public String category;
+
+  /** ISO-8601 window length (P7D, P30D) or {@value #RELEASE_WINDOW}. */
+  public String window;
+
+  public Long windowStart;
+  public Long windowEnd;
+  public String release;
+  public long count;
+
+  public CategoryStat() {}
+
+  public static CategoryStat rolling(
+      String framework,
+      Dimension dimension,
+      String category,
+      String window,
+      long start,
+      long end,
+      long count) {
+    CategoryStat s = new CategoryStat();
+    s.id =
+        framework
+            + "/"
+            + dimension.key()
+            + "/"
+            + category
+            + "/"
+            + window
+            + "/"
+            + Instant.ofEpochMilli(start).atOffset(ZoneOffset.UTC).toLocalDate();
+    s.framework = framework;
+    s.dimension = dimension;
+    s.category = category;
+    s.window = window;
+    s.windowStart = start;
+    s.windowEnd = end;
+    s.count = count;
+    return s;
+  }
+
+  public static CategoryStat ofRelease(
+      String framework, String release, Dimension dimension, String category, long count) {
+    CategoryStat s = new CategoryStat();
+    s.id =
+        framework + "/" + dimension.key() + "/" + category + "/" + RELEASE_WINDOW + "/" + release;
+    s.framework = framework;
+    s.dimension = dimension;
+    s.category = category;
+    s.window = RELEASE_WINDOW;
+    s.release = release;
+    s.count = count;
+    return s;
+  }
+
+  public CategoryCountRow toRow() {
+    return new CategoryCountRow(
+        id, framework, dimension.key(), category, window, windowStart, windowEnd, release, count);
+  }
+
+  public dev.faultline.schemas.CategoryStat toAvro() {
+    return dev.faultline.schemas.CategoryStat.newBuilder()
+        .setId(id)
+        .setFramework(framework)
+        .setDimension(StatDimensions.toAvro(dimension))
+        .setCategory(category)
+        .setWindow(window)
+        .setWindowStart(windowStart == null ? null : Instant.ofEpochMilli(windowStart))
+        .setWindowEnd(windowEnd == null ? null : Instant.ofEpochMilli(windowEnd))
+        .setRelease(release)
+        .setCount(count)
+        .build();
+  }
+
+  @Override
+  public String toString() {
+    return "CategoryStat{" + id + "=" + count + "}";
+  }
+}

@@ -1,0 +1,44 @@
+package dev.faultline.stats.records;
+
+import dev.faultline.schemas.taxonomy.Dimension;
+
+/**
+ * A change of the net count of one statistics key on one UTC day, from one firing of the daily
+ * event-time window.
+ */
+public class DailyCount {
+  public String framework;
+  public Dimension dimension;
+  public String category;
+
+  /** Start of the day, epoch millis. */
+  public long day;
+
+  /** Change since the window's previous firing (its whole sum on the first firing). */
+  public long count;
+
+  /** A few issues that entered the category that day. */
+  public String[] examples;
+
+  public DailyCount() {}
+
+  public DailyCount(
+      String framework,
+      Dimension dimension,
+      String category,
+      long day,
+      long count,
+      String[] examples) {
+    this.framework = framework;
+    this.dimension = dimension;
+    this.category = category;
+    this.day = day;
+    this.count = count;
+    this.examples = examples;
+  }
+
+  /** The key of the counts: framework, dimension and category. */
+  public StatKey key() {
+    return StatKey.of(framework, dimension, category);
+  }
+}

@@ -1,0 +1,230 @@
+package dev.faultline.stats;
+
+import static dev.faultline.stats.Fixtures.DAY;
+import static dev.faultline.stats.Fixtures.T0;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.faultline.schemas.AlertKind;
+import dev.faultline.schemas.taxonomy.Dimension;
+import dev.faultline.stats.detect.AlertModel;
+import dev.faultline.stats.functions.EmergenceDetector;
+import dev.faultline.stats.records.AlertCount;
+import dev.faultline.stats.records.StatAlert;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.apache.flink.api.common.state.MapState;
+import org.apache.flink.api.common.state.MapStateDescriptor;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.runtime.state.VoidNamespace;
+import org.apache.flink.runtime.state.VoidNamespaceSerializer;
+import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The framework-wide alert detector in Flink's test harness: episodes, revisions, arrival order,
+ * state.
+ */
+class EmergenceDetectorTest {
+  private static final String FW = "deepspeed";
+  private static final String[] SYMPTOMS = {
+    "RUNTIME_CRASH", "HANG", "OUT_OF_MEMORY", "INCORRECT_OUTPUT", "UNKNOWN"
+  };
+  private static final String[] STAGES = {"COMMUNICATION", "MEMORY", "INITIALIZATION", "UNKNOWN"};
+  private final AlertModel model = AlertModel.defaults();
+
+  /**
+   * ~2 issues a day for {@code days} days from T0, seeded; then {@code surge} CHECKPOINT_FAILURE
+   * issues in a week.
+   */
+  private static List<AlertCount> stream(int days, int surgeDay, int surge, long seed) {
+    Random r = new Random(seed);
+    List<AlertCount> out = new ArrayList<>();
+    int n = 0;
+    for (int d = 0; d < days; d++) {
+      for (int i = r.nextInt(5); i > 0; i--) {
+        out.addAll(
+            DetectorHarness.issue(
+                FW,
+                "ds#" + n++,
+                T0 + d * DAY + r.nextInt((int) DAY),
+                SYMPTOMS[r.nextInt(SYMPTOMS.length)],
+                STAGES[r.nextInt(STAGES.length)],
+                +1));
+      }
+    }
+    for (int i = 0; i < surge; i++) {
+      out.addAll(
+          DetectorHarness.issue(
+              FW,
+              "surge#" + i,
+              T0 + (surgeDay + i % 7) * DAY + 3_600_000L * i,
+              "CHECKPOINT_FAILURE",
+              "MEMORY",
+              +1));
+    }
+    out.sort(Comparator.comparingLong(c -> c.time));
+    return out;
+  }
+
+  private static int days(DetectorHarness h) throws Exception {
+    AbstractStreamOperator<?> operator = (AbstractStreamOperator<?>) h.harness.getOperator();
+    operator.setCurrentKey(FW);
+    MapState<Long, Map<String, Integer>> state =
+        operator
+            .getKeyedStateBackend()
+            .getPartitionedState(
+                VoidNamespace.INSTANCE,
+                VoidNamespaceSerializer.INSTANCE,
+                new MapStateDescriptor<>(
+                    EmergenceDetector.DAY_COUNTS, Types.LONG, Types.MAP(Types.STRING, Types.INT)));
+    int n = 0;
+    for (Long ignored : state.keys()) {
+      n++;
+    }
+    return n;
+  }
+
+  private static StatAlert surgeOf(Map<String, StatAlert> inForce) {
+    return inForce.values().stream()
+        .filter(
+            a ->
+                a.kind == AlertKind.SURGE
+                    && a.category.equals("CHECKPOINT_FAILURE")
+                    && a.dimension == Dimension.SYMPTOM)
+        .findFirst()
+        .orElseThrow(
+            () -> new AssertionError("no CHECKPOINT_FAILURE surge among " + inForce.keySet()));
+  }
+
+  @Test
+  void inOrderASurgeIsRaisedOnceExplainedAndNoTimerIsLeft() throws Exception {
+    try (DetectorHarness h = new DetectorHarness(model, Duration.ofDays(400))) {
+      h.deliver(stream(240, 220, 12, 1), 0).finish();
+      List<StatAlert> emitted = h.emitted();
+      StatAlert a = surgeOf(h.inForce());
+      assertEquals(
+          1,
+          emitted.stream().filter(x -> x.id.equals(a.id)).count(),
+          "one record per episode in order: " + emitted);
+      assertTrue(
+          a.windowEnd > T0 + 220 * DAY && a.windowEnd <= T0 + 227 * DAY,
+          "found within the week: " + a);
+      assertTrue(
+          a.count >= 3
+              && a.baseline < a.count / 2.0
+              && a.adjustedPValue <= 1 - Math.exp(-model.falseAlertsPerMonth()),
+          a.toString());
+      assertTrue(
+          a.exampleIssueIds.length > 0 && a.exampleIssueIds[0].startsWith("surge#"), a.toString());
+      for (String part :
+          new String[] {
+            "rose to " + a.count + " issues",
+            "expected",
+            "baseline: ",
+            "log-likelihood ratio",
+            "arises by chance in this category once in",
+            "Poisson p of the window",
+            a.exampleIssueIds[0]
+          }) {
+        assertTrue(
+            a.explanation.contains(part), "the explanation names '" + part + "': " + a.explanation);
+      }
+      assertTrue(a.test.contains("CUSUM for a"), a.test);
+      assertTrue(a.baselineEnd <= a.windowStart && a.baselineStart < a.baselineEnd, a.toString());
+      assertEquals(0, h.harness.numEventTimeTimers());
+    }
+  }
+
+  @Test
+  void anEpisodeThatLaterRecordsTakeBackIsWithdrawnUnderItsId() throws Exception {
+    try (DetectorHarness h = new DetectorHarness(model, Duration.ofDays(400))) {
+      List<AlertCount> live = stream(240, 220, 12, 2);
+      h.deliver(live, 0);
+      StatAlert raised = surgeOf(h.inForce());
+      // the surge's issues are re-classified out of CHECKPOINT_FAILURE: retractions at the times
+      // they entered it
+      List<AlertCount> corrections = new ArrayList<>();
+      for (AlertCount c : live) {
+        if (c.issueId.startsWith("surge#") && c.key.equals("SYMPTOM|CHECKPOINT_FAILURE")) {
+          corrections.add(DetectorHarness.count(FW, c.key, c.time, -1, c.issueId));
+          corrections.add(DetectorHarness.count(FW, "SYMPTOM|HANG", c.time, +1, c.issueId));
+        }
+      }
+      h.deliver(corrections, 0).finish();
+      List<StatAlert> records = h.emitted().stream().filter(a -> a.id.equals(raised.id)).toList();
+      StatAlert last = records.get(records.size() - 1);
+      assertTrue(last.withdrawn, records.toString());
+      assertTrue(last.explanation.startsWith("Withdrawn:"), last.explanation);
+      assertFalse(h.inForce().containsKey(raised.id));
+    }
+  }
+
+  @Test
+  void theAlertsInForceAreTheSameWhateverTheArrivalOrder() throws Exception {
+    List<AlertCount> history = stream(300, 250, 14, 3);
+    Map<String, String> expected;
+    try (DetectorHarness h = new DetectorHarness(model, Duration.ofDays(400))) {
+      expected = DetectorHarness.summary(h.deliver(history, 0).finish().inForce());
+    }
+    assertFalse(expected.isEmpty(), "the history should raise the surge");
+    for (int seed = 0; seed < 3; seed++) {
+      List<AlertCount> shuffled = new ArrayList<>(history);
+      Collections.shuffle(shuffled, new Random(seed));
+      try (DetectorHarness h = new DetectorHarness(model, Duration.ofDays(400))) {
+        // a backfill: the watermark runs 30 days behind the newest record, so most records arrive
+        // behind it
+        assertEquals(
+            expected,
+            DetectorHarness.summary(h.deliver(shuffled, 30 * DAY).finish().inForce()),
+            "arrival order " + seed);
+        assertEquals(0, h.harness.numEventTimeTimers());
+      }
+    }
+  }
+
+  @Test
+  void aReleaseFollowedByMoreOfACategoryIsAnAlertNamingTheRelease() throws Exception {
+    List<AlertCount> counts = stream(300, 0, 0, 4);
+    counts.add(DetectorHarness.release(FW, "0.15.0", T0 + 250 * DAY + 1000));
+    for (int i = 0; i < 28; i++) {
+      counts.addAll(
+          DetectorHarness.issue(
+              FW, "oom#" + i, T0 + (250 + i) * DAY + 5000, "OUT_OF_MEMORY", "MEMORY", +1));
+    }
+    counts.sort(Comparator.comparingLong(c -> c.time));
+    try (DetectorHarness h = new DetectorHarness(model, Duration.ofDays(400))) {
+      Map<String, StatAlert> inForce = h.deliver(counts, 0).finish().inForce();
+      StatAlert a = inForce.get(FW + "/symptom/OUT_OF_MEMORY/SURGE/release-0.15.0");
+      assertTrue(a != null, inForce.keySet().toString());
+      assertEquals("0.15.0", a.release);
+      assertEquals(T0 + 250 * DAY, a.windowStart);
+      assertTrue(a.explanation.startsWith("After release 0.15.0"), a.explanation);
+    }
+  }
+
+  @Test
+  void forgetsHistoryOlderThanTheRetentionInEventTime() throws Exception {
+    try (DetectorHarness h =
+        new DetectorHarness(model, Duration.ofDays(model.lookbackDays() + model.windowDays()))) {
+      h.deliver(stream(60, 0, 0, 5), 0);
+      int full = days(h);
+      assertTrue(full > 30, "days with data: " + full);
+      // one record a year later: the days before the retention are dropped as its day ends pass
+      h.deliver(DetectorHarness.issue(FW, "late#1", T0 + 430 * DAY, "HANG", "MEMORY", +1), 0)
+          .finish();
+      assertEquals(1, days(h), "only the late record's day is left");
+      assertEquals(0, h.harness.numEventTimeTimers());
+      // a record for a forgotten day changes nothing
+      int before = h.emitted().size();
+      h.deliver(DetectorHarness.issue(FW, "ancient#1", T0 + 5 * DAY, "HANG", "MEMORY", +1), 0);
+      assertEquals(before, h.emitted().size());
+    }
+  }
+}

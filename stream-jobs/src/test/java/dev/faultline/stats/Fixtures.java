@@ -1,0 +1,211 @@
+package dev.faultline.stats;
+
+import dev.faultline.schemas.ClassifiedIssue;
+import dev.faultline.schemas.taxonomy.Dimension;
+import dev.faultline.schemas.taxonomy.FixPattern;
+import dev.faultline.schemas.taxonomy.Kind;
+import dev.faultline.schemas.taxonomy.Phase;
+import dev.faultline.schemas.taxonomy.RootCause;
+import dev.faultline.schemas.taxonomy.Stage;
+import dev.faultline.schemas.taxonomy.Symptom;
+import dev.faultline.schemas.taxonomy.SymptomClass;
+import dev.faultline.stats.domain.IssueContributions;
+import dev.faultline.stats.domain.StatDimensions;
+import dev.faultline.stats.records.CategoryStat;
+import dev.faultline.stats.records.ClassifiedEvent;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+
+/** Invented classified issues for the statistics tests, and the counts they must give. */
+public final class Fixtures {
+  public static final long DAY = Duration.ofDays(1).toMillis();
+
+  /** 2024-03-01T00:00Z. */
+  public static final long T0 = Instant.parse("2024-03-01T00:00:00Z").toEpochMilli();
+
+  private static final String[] SYMPTOMS = {
+    "HANG", "OUT_OF_MEMORY", "RUNTIME_CRASH", "COMMUNICATION_FAILURE", "UNKNOWN"
+  };
+  private static final String[] SYMPTOM_CLASSES = {"HANG", "CRASH", "CRASH", "CRASH", "UNKNOWN"};
+  private static final String[] ROOT_CAUSES = {
+    "CONCURRENCY_ERROR", "CONFIGURATION_ERROR", "VERSION_INCOMPATIBILITY", "UNKNOWN"
+  };
+  private static final String[] STAGES = {"COMMUNICATION", "MEMORY", "INITIALIZATION", "UNKNOWN"};
+
+  private Fixtures() {}
+
+  public static ClassifiedEvent event(
+      String id,
+      String framework,
+      long createdAt,
+      long updatedAt,
+      String symptom,
+      String rootCause,
+      String stage) {
+    ClassifiedEvent e = new ClassifiedEvent();
+    e.id = id;
+    e.framework = framework;
+    e.frameworkVersion = null;
+    e.state = "open";
+    e.createdAt = createdAt;
+    e.updatedAt = updatedAt;
+    e.symptom = symptom;
+    int i = List.of(SYMPTOMS).indexOf(symptom);
+    e.symptomClass = i < 0 ? "UNKNOWN" : SYMPTOM_CLASSES[i];
+    e.rootCause = rootCause;
+    e.fixPattern = "UNKNOWN";
+    e.stage = stage;
+    e.phase = "TRAINING";
+    e.distributedSpecific = "TRUE";
+    return e;
+  }
+
+  public static ClassifiedEvent copy(ClassifiedEvent e) {
+    ClassifiedEvent c =
+        event(e.id, e.framework, e.createdAt, e.updatedAt, e.symptom, e.rootCause, e.stage);
+    c.symptomClass = e.symptomClass;
+    c.frameworkVersion = e.frameworkVersion;
+    c.state = e.state;
+    c.fixPattern = e.fixPattern;
+    c.phase = e.phase;
+    c.distributedSpecific = e.distributedSpecific;
+    return c;
+  }
+
+  /**
+   * {@code issues} issues of {@code framework} opened over {@code days} days from T0, some
+   * re-classified later, some closed, some reporting a release, some redelivered; with a HANG surge
+   * in the last 10 days. Sorted by updatedAt.
+   */
+  public static List<ClassifiedEvent> history(String framework, int issues, int days, long seed) {
+    Random r = new Random(seed);
+    List<ClassifiedEvent> out = new ArrayList<>();
+    for (int n = 1; n <= issues; n++) {
+      String id = framework + "/repo#" + n;
+      long created = T0 + (long) (r.nextDouble() * days * DAY);
+      boolean surge = n > issues * 9 / 10;
+      if (surge) {
+        created = T0 + (days - 10) * DAY + (long) (r.nextDouble() * 9 * DAY);
+      }
+      ClassifiedEvent first =
+          event(
+              id,
+              framework,
+              created,
+              created,
+              surge ? "HANG" : pick(r, SYMPTOMS),
+              surge ? "CONCURRENCY_ERROR" : pick(r, ROOT_CAUSES),
+              surge ? "COMMUNICATION" : pick(r, STAGES));
+      first.frameworkVersion = r.nextInt(3) == 0 ? "0.14." + r.nextInt(3) : null;
+      out.add(first);
+      ClassifiedEvent last = first;
+      int changes = r.nextInt(4);
+      for (int c = 0; c < changes; c++) {
+        ClassifiedEvent next = copy(last);
+        next.updatedAt = last.updatedAt + 1 + (long) (r.nextDouble() * 20 * DAY);
+        switch (r.nextInt(4)) {
+          case 0 -> {
+            next.symptom = pick(r, SYMPTOMS);
+            next.symptomClass = SYMPTOM_CLASSES[List.of(SYMPTOMS).indexOf(next.symptom)];
+          }
+          case 1 -> next.rootCause = pick(r, ROOT_CAUSES);
+          case 2 -> next.stage = pick(r, STAGES);
+          default -> next.state = "closed";
+        }
+        out.add(next);
+        last = next;
+      }
+      if (r.nextInt(10) == 0) {
+        out.add(copy(last)); // a redelivery
+      }
+    }
+    out.sort(Comparator.comparingLong(e -> e.updatedAt));
+    return out;
+  }
+
+  private static String pick(Random r, String[] values) {
+    return values[r.nextInt(values.length)];
+  }
+
+  /** The counted entries of every issue after all of {@code events}. */
+  public static List<IssueContributions.Entry> finalEntries(List<ClassifiedEvent> events) {
+    Map<String, List<ClassifiedEvent>> byIssue = new HashMap<>();
+    for (ClassifiedEvent e : events) {
+      byIssue.computeIfAbsent(e.id, k -> new ArrayList<>()).add(e);
+    }
+    List<IssueContributions.Entry> entries = new ArrayList<>();
+    for (List<ClassifiedEvent> issue : byIssue.values()) {
+      ClassifiedEvent[] history = null;
+      for (ClassifiedEvent e : issue) {
+        history = IssueContributions.fold(history, e).history();
+      }
+      entries.addAll(IssueContributions.contributions(history));
+    }
+    return entries;
+  }
+
+  /** What a rolling statistic must say, from the final entries. */
+  public static long expectedCount(List<IssueContributions.Entry> entries, CategoryStat s) {
+    return entries.stream()
+        .filter(
+            e ->
+                e.framework().equals(s.framework)
+                    && e.dimension() == s.dimension
+                    && e.category().equals(s.category))
+        .filter(e -> e.time() >= s.windowStart && e.time() < s.windowEnd)
+        .count();
+  }
+
+  /** Last value per id. */
+  public static Map<String, CategoryStat> latest(List<CategoryStat> stats) {
+    Map<String, CategoryStat> m = new HashMap<>();
+    for (CategoryStat s : stats) {
+      m.put(s.id, s);
+    }
+    return m;
+  }
+
+  /** Avro record of an event, as the issue pipeline writes it. */
+  public static ClassifiedIssue toAvro(ClassifiedEvent e) {
+    return ClassifiedIssue.newBuilder()
+        .setId(e.id)
+        .setRepo(e.id.substring(0, e.id.indexOf('#')))
+        .setNumber(Integer.parseInt(e.id.substring(e.id.indexOf('#') + 1)))
+        .setFramework(e.framework)
+        .setTitle("issue " + e.id)
+        .setUrl("https://github.com/" + e.id.replace('#', '/'))
+        .setState(e.state)
+        .setCreatedAt(Instant.ofEpochMilli(e.createdAt))
+        .setUpdatedAt(Instant.ofEpochMilli(e.updatedAt))
+        .setKind(Kind.BUG)
+        .setSymptom(Symptom.valueOf(e.symptom))
+        .setSymptomClass(SymptomClass.valueOf(e.symptomClass))
+        .setRootCause(RootCause.valueOf(e.rootCause))
+        .setFixPattern(FixPattern.valueOf(e.fixPattern))
+        .setStage(Stage.valueOf(e.stage))
+        .setPhase(Phase.valueOf(e.phase))
+        .setDistributedSpecific(
+            "TRUE".equals(e.distributedSpecific)
+                ? Boolean.TRUE
+                : "FALSE".equals(e.distributedSpecific) ? Boolean.FALSE : null)
+        .setFrameworkVersion(e.frameworkVersion)
+        .setClassifierVersion("test-v1")
+        .setDeliveryId("d-" + e.id + "-" + e.updatedAt)
+        .build();
+  }
+
+  /** Every dimension's category of an event, for assertions. */
+  public static Map<Dimension, String> categories(ClassifiedEvent e) {
+    Map<Dimension, String> m = new HashMap<>();
+    for (Dimension d : StatDimensions.COUNTED) {
+      m.put(d, e.category(d));
+    }
+    return m;
+  }
+}

@@ -1,0 +1,163 @@
+package dev.faultline.stats;
+
+import static dev.faultline.stats.Fixtures.DAY;
+import static dev.faultline.stats.Fixtures.T0;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.faultline.graph.GraphConfig;
+import dev.faultline.schemas.taxonomy.Dimension;
+import dev.faultline.stats.functions.RollingCounts;
+import dev.faultline.stats.records.CategoryStat;
+import dev.faultline.stats.records.ContributionDelta;
+import dev.faultline.stats.records.DailyCount;
+import dev.faultline.stats.records.StatKey;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.streaming.api.operators.co.KeyedCoProcessOperator;
+import org.apache.flink.streaming.api.watermark.Watermark;
+import org.apache.flink.streaming.util.KeyedTwoInputStreamOperatorTestHarness;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The rolling counter in Flink's test harness: daily results and too-late deltas in, windows out
+ * (alerts: EmergenceDetectorTest).
+ */
+class RollingCountsTest {
+  private static final String FW = "deepspeed";
+  private final StatsConfig config =
+      StatsConfig.defaults(
+          "127.0.0.1:9092", new GraphConfig("bolt://127.0.0.1:7687", "neo4j", "pw", "neo4j"));
+  private KeyedTwoInputStreamOperatorTestHarness<
+          StatKey, DailyCount, ContributionDelta, CategoryStat>
+      harness;
+
+  @BeforeEach
+  void open() throws Exception {
+    harness =
+        new KeyedTwoInputStreamOperatorTestHarness<>(
+            new KeyedCoProcessOperator<>(new RollingCounts(config)),
+            DailyCount::key,
+            ContributionDelta::key,
+            StatKey.TYPE);
+    harness.open();
+  }
+
+  @AfterEach
+  void close() throws Exception {
+    harness.close();
+  }
+
+  @Test
+  void emitsWindowsAtTheWatermarkUpdatesThemWithTooLateDeltasAndLeavesNoTimers() throws Exception {
+    harness.processElement1(daily("HANG", T0, 2, "ds#1", "ds#2"), T0 + DAY - 1);
+    harness.processBothWatermarks(new Watermark(T0 + DAY - 1));
+    Map<String, CategoryStat> afterClose = Fixtures.latest(harness.extractOutputValues());
+    assertEquals(2, afterClose.get(FW + "/symptom/HANG/P7D/2024-02-24").count);
+    assertEquals(2, afterClose.get(FW + "/symptom/HANG/P30D/2024-02-01").count);
+    assertEquals(2, afterClose.size());
+
+    // Weeks later, a delta for that day the daily window no longer takes: the closed windows are
+    // re-emitted.
+    harness.processBothWatermarks(new Watermark(T0 + 20 * DAY));
+    harness.processElement2(
+        new ContributionDelta(FW, Dimension.SYMPTOM, "HANG", T0 + 3_600_000, 1, "ds#3"),
+        T0 + 3_600_000);
+    harness.processElement2(
+        new ContributionDelta(FW, Dimension.SYMPTOM, "HANG", T0 + 7_200_000, 1, "ds#4"),
+        T0 + 7_200_000);
+    harness.processElement2(
+        new ContributionDelta(FW, Dimension.SYMPTOM, "HANG", T0 + 7_200_000, -1, "ds#4"),
+        T0 + 7_200_000);
+    int before = harness.extractOutputValues().size();
+    harness.processBothWatermarks(new Watermark(T0 + 20 * DAY + 1));
+    // Three changes, one re-emission of each closed window holding the day: 7 of 7 days, 20 of 30
+    // days.
+    assertEquals(7 + 20, harness.extractOutputValues().size() - before);
+    Map<String, CategoryStat> corrected = Fixtures.latest(harness.extractOutputValues());
+    assertEquals(3, corrected.get(FW + "/symptom/HANG/P7D/2024-02-24").count);
+    assertEquals(3, corrected.get(FW + "/symptom/HANG/P7D/2024-03-01").count);
+    assertEquals(
+        3,
+        corrected.get(FW + "/symptom/HANG/P30D/2024-02-20").count,
+        "the newest closed 30-day window");
+    assertEquals(
+        null,
+        corrected.get(FW + "/symptom/HANG/P30D/2024-02-21"),
+        "windows still open wait for the watermark");
+
+    harness.processBothWatermarks(new Watermark(Long.MAX_VALUE));
+    Map<String, CategoryStat> all = Fixtures.latest(harness.extractOutputValues());
+    assertEquals(7 + 30, all.size(), "every window that holds the day, once each");
+    assertTrue(all.values().stream().allMatch(s -> s.count == 3));
+    assertEquals(0, harness.numEventTimeTimers());
+    assertEquals(0, harness.numProcessingTimeTimers());
+    assertEquals(1, harness.numKeyedStateEntries(), "one day of one key");
+  }
+
+  @Test
+  void aTooLateDeltaThatOvertakesTheWindowResultWaitsForItsCleanupTime() throws Exception {
+    // The retraction of an issue, too late for the daily window, arrives before that window's
+    // result holding the
+    // issue's addition (side output and main output are separate channels).
+    harness.processBothWatermarks(new Watermark(T0 + 3 * DAY));
+    harness.processElement2(
+        new ContributionDelta(FW, Dimension.SYMPTOM, "HANG", T0 + 1000, -1, "ds#1"), T0 + 1000);
+    assertTrue(
+        harness.extractOutputValues().isEmpty(),
+        "nothing emitted before the window result is known");
+    harness.processElement1(daily("HANG", T0, 1, "ds#1"), T0 + DAY - 1);
+    harness.processBothWatermarks(new Watermark(T0 + 8 * DAY));
+    List<CategoryStat> out = harness.extractOutputValues();
+    assertTrue(out.stream().allMatch(s -> s.count >= 0), out.toString());
+    assertEquals(0, Fixtures.latest(out).get(FW + "/symptom/HANG/P7D/2024-03-01").count);
+    harness.processBothWatermarks(new Watermark(Long.MAX_VALUE));
+    assertTrue(
+        Fixtures.latest(harness.extractOutputValues()).values().stream()
+            .allMatch(s -> s.count == 0));
+    assertEquals(0, harness.numEventTimeTimers());
+  }
+
+  @Test
+  void emitsNoAlertsItselfEvenForABurst() throws Exception {
+    // The surge test moved to the framework-wide EmergenceDetector: the rolling counter only
+    // counts.
+    for (int d = 0; d < 7; d++) {
+      harness.processElement1(daily("HANG", T0 + d * DAY, 10, "ds#" + d), T0 + d * DAY + DAY - 1);
+    }
+    harness.processBothWatermarks(new Watermark(Long.MAX_VALUE));
+    assertEquals(
+        70,
+        Fixtures.latest(harness.extractOutputValues())
+            .get(FW + "/symptom/HANG/P30D/2024-02-08")
+            .count);
+    assertTrue(
+        harness.getOutput().stream()
+            .allMatch(
+                o ->
+                    !(o
+                            instanceof
+                            org.apache.flink.streaming.runtime.streamrecord.StreamRecord<?> r)
+                        || r.getValue() instanceof CategoryStat),
+        "only counts");
+    assertEquals(0, harness.numEventTimeTimers());
+  }
+
+  @Test
+  void forgetsDaysAfterTheCountStateTtl() throws Exception {
+    harness.setStateTtlProcessingTime(0);
+    harness.processElement1(daily("HANG", T0, 2, "ds#1"), T0 + DAY - 1);
+    harness.processBothWatermarks(new Watermark(Long.MAX_VALUE));
+    harness.setStateTtlProcessingTime(config.countStateTtl().toMillis() + 1);
+    harness.processElement2(
+        new ContributionDelta(FW, Dimension.SYMPTOM, "HANG", T0, 1, "ds#9"), T0);
+    List<CategoryStat> out = harness.extractOutputValues();
+    assertEquals(1, out.get(out.size() - 1).count, "the expired day no longer counts");
+  }
+
+  private static DailyCount daily(String category, long day, long count, String... examples) {
+    return new DailyCount(FW, Dimension.SYMPTOM, category, day, count, examples);
+  }
+}
