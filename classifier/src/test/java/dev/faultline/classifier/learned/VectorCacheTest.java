@@ -18,7 +18,7 @@ class VectorCacheTest {
   /** A stand-in encoder that reads only a text's first word and counts its calls. */
   static final class FirstWordEncoder implements TextEmbedder {
     final AtomicInteger calls = new AtomicInteger();
-    private final HashingEmbedder hashing = new HashingEmbedder();
+    private final SeededEmbedder hashing = new SeededEmbedder();
 
     @Override
     public float[] embed(String text) {
@@ -113,7 +113,7 @@ class VectorCacheTest {
                     String w = "w" + ((i * 7 + seed) % 80);
                     ok &=
                         java.util.Arrays.equals(
-                            new HashingEmbedder().embed(w), cache.embed(w + " tail"));
+                            new SeededEmbedder().embed(w), cache.embed(w + " tail"));
                   }
                   return ok;
                 }));
