@@ -263,24 +263,8 @@ public final class BenchCommand extends CliCommand {
     }
     System.setProperty("java.awt.headless", "true");
     Progress progress = new Progress(out, Instant.now());
-    Map<String, Object> machine = new LinkedHashMap<>();
-    machine.put("date", Instant.now().truncatedTo(ChronoUnit.SECONDS).toString());
-    machine.put("commit", commit(root));
-    machine.put("cores", Runtime.getRuntime().availableProcessors());
-    machine.put("loadStart", loadAverage());
-    machine.put("mode", options.quick() ? "quick" : "default");
-    machine.put("repeats", options.repeats());
-    machine.put(
-        "java", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
-    machine.put(
-        "os",
-        System.getProperty("os.name")
-            + " "
-            + System.getProperty("os.version")
-            + " "
-            + System.getProperty("os.arch"));
     Sizes sizes = options.quick() ? Sizes.QUICK : Sizes.DEFAULT;
-    machine.put("sizes", sizes.toString());
+    Map<String, Object> machine = machine(root, options, sizes);
     progress.line(
         "bench: %s run, %d repeat(s) of %s; %d cores, load average %s; output in %s",
         machine.get("mode"),
@@ -306,6 +290,43 @@ public final class BenchCommand extends CliCommand {
         return 1;
       }
     }
+    List<String> failures = runStages(options, sizes, progress);
+    machine.put("loadEnd", loadAverage());
+    machine.put("elapsed", Progress.format(Duration.between(progress.start, Instant.now())));
+    machine.put("failures", failures);
+    Files.writeString(
+        raw.resolve("machine.json"),
+        json.writerWithDefaultPrettyPrinter().writeValueAsString(machine));
+    progress.line("bench: all stages done; load average %s", machine.get("loadEnd"));
+    int code = report(options.out(), raw, out);
+    return code != 0 ? code : failures.isEmpty() ? 0 : 1;
+  }
+
+  /** What the figures were measured on: date, commit, cores, load, Java, OS and the sizes. */
+  private static Map<String, Object> machine(Path root, Options options, Sizes sizes) {
+    Map<String, Object> machine = new LinkedHashMap<>();
+    machine.put("date", Instant.now().truncatedTo(ChronoUnit.SECONDS).toString());
+    machine.put("commit", commit(root));
+    machine.put("cores", Runtime.getRuntime().availableProcessors());
+    machine.put("loadStart", loadAverage());
+    machine.put("mode", options.quick() ? "quick" : "default");
+    machine.put("repeats", options.repeats());
+    machine.put(
+        "java", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
+    machine.put(
+        "os",
+        System.getProperty("os.name")
+            + " "
+            + System.getProperty("os.version")
+            + " "
+            + System.getProperty("os.arch"));
+    machine.put("sizes", sizes.toString());
+    return machine;
+  }
+
+  /** Every stage, {@code repeats} times; returns the failed ones ({@code id (repeat n)}). */
+  private List<String> runStages(Options options, Sizes sizes, Progress progress)
+      throws InterruptedException {
     List<String> failures = new ArrayList<>();
     for (int repeat = 1; repeat <= options.repeats(); repeat++) {
       for (Stage stage : options.stages()) {
@@ -330,15 +351,7 @@ public final class BenchCommand extends CliCommand {
         }
       }
     }
-    machine.put("loadEnd", loadAverage());
-    machine.put("elapsed", Progress.format(Duration.between(progress.start, Instant.now())));
-    machine.put("failures", failures);
-    Files.writeString(
-        raw.resolve("machine.json"),
-        json.writerWithDefaultPrettyPrinter().writeValueAsString(machine));
-    progress.line("bench: all stages done; load average %s", machine.get("loadEnd"));
-    int code = report(options.out(), raw, out);
-    return code != 0 ? code : failures.isEmpty() ? 0 : 1;
+    return failures;
   }
 
   private static int report(Path outDir, Path raw, PrintStream out) throws IOException {
@@ -418,6 +431,19 @@ public final class BenchCommand extends CliCommand {
   // ------------------------------------------------------------------------------------------------------------
   // Stages
 
+  /** One run of one stage: its files, class path and the child's command line so far. */
+  private record StageRun(
+      Path raw,
+      Path log,
+      Path work,
+      String cp,
+      List<String> command,
+      List<String> opens,
+      Sizes sizes,
+      Options options,
+      Progress progress,
+      String what) {}
+
   private boolean runStage(
       Stage stage, int repeat, Sizes sizes, Options options, Progress progress, String what)
       throws IOException, InterruptedException {
@@ -428,107 +454,133 @@ public final class BenchCommand extends CliCommand {
     String cp = Files.readString(outDir.resolve("cp").resolve(stage.id + ".txt")).trim();
     List<String> command = new ArrayList<>(List.of(javaBin()));
     List<String> opens = addOpens();
+    StageRun run = new StageRun(raw, log, work, cp, command, opens, sizes, options, progress, what);
     try {
-      switch (stage) {
-        case CLASSIFIER -> {
-          Path jmh = work.resolve("jmh.json");
-          command.addAll(List.of("-cp", cp, "org.openjdk.jmh.Main"));
-          command.addAll(List.of(sizes.jmhArgs().split(" ")));
-          command.addAll(
-              List.of("-rf", "json", "-rff", jmh.toString(), "dev.faultline.classifier.bench"));
-          if (runChild(command, outDir, log, options.stageTimeout(), progress, what) != 0
-              || !Files.exists(jmh)) {
-            return false;
-          }
-          writeJson(raw, RawResults.fromJmh(json.readTree(jmh.toFile())));
-        }
-        case RECEIVER -> {
-          command.addAll(
-              List.of(
-                  "-Xmx2g",
-                  "-Dfaultline.bench.out=" + raw,
-                  "-Dfaultline.bench.backfillEvents=" + sizes.backfillEvents(),
-                  "-cp",
-                  cp,
-                  "dev.faultline.ingest.bench.ReceiverBenchmark",
-                  "32",
-                  Integer.toString(sizes.receiverRequests())));
-          return runChild(command, outDir, log, options.stageTimeout(), progress, what) == 0
-              && Files.exists(raw);
-        }
-        case STATS -> {
-          command.addAll(opens);
-          command.addAll(
-              List.of(
-                  "-Xmx2g",
-                  "-Dfaultline.bench.out=" + raw,
-                  "-cp",
-                  cp,
-                  "dev.faultline.stats.CategoryStatsBenchmark",
-                  Long.toString(sizes.statsEvents())));
-          if (runChild(command, outDir, log, options.stageTimeout(), progress, what) != 0) {
-            return false;
-          }
-          if (!Files.exists(raw)) {
-            // A benchmark main without the JSON output: its printed lines carry the same figures.
-            Optional<Map<String, Double>> parsed =
-                RawResults.parseStats(Files.readString(log, StandardCharsets.UTF_8));
-            if (parsed.isEmpty()) {
-              return false;
-            }
-            writeJson(raw, parsed.get());
-          }
-        }
-        case QUERY -> {
-          command.addAll(
-              List.of(
-                  "-Xmx3g",
-                  "-Dfaultline.bench.out=" + raw,
-                  "-Dfaultline.bench.issues=" + sizes.queryIssues(),
-                  "-Dfaultline.bench.runs=" + sizes.queryRuns(),
-                  "-cp",
-                  cp,
-                  "dev.faultline.graph.query.QueryLatencyBenchmark"));
-          return runChild(command, outDir, log, options.stageTimeout(), progress, what) == 0
-              && Files.exists(raw);
-        }
-        case PIPELINE -> {
-          command.addAll(opens);
-          command.addAll(
-              List.of(
-                  "-Xmx2g",
-                  "-Dfaultline.addOpens=" + String.join(" ", opens),
-                  "-cp",
-                  cp,
-                  "dev.faultline.infra.bench.PipelineBenchmark",
-                  Integer.toString(sizes.pipelineEvents()),
-                  work.toString()));
-          if (runChild(command, outDir, log, options.stageTimeout(), progress, what) != 0
-              || !Files.exists(work.resolve("pipeline.json"))) {
-            return false;
-          }
-          Files.copy(work.resolve("pipeline.json"), raw, StandardCopyOption.REPLACE_EXISTING);
-        }
-        case SOAK -> {
-          command.addAll(
-              List.of(
-                  "-Xmx1g",
-                  "-Dfaultline.bench.out=" + raw,
-                  "-cp",
-                  cp,
-                  "dev.faultline.infra.bench.SoakBenchmark",
-                  Integer.toString(sizes.soakRate()),
-                  Integer.toString(sizes.soakSeconds()),
-                  Integer.toString(options.soakIssues())));
-          return runChild(command, outDir, log, options.stageTimeout(), progress, what) == 0
-              && Files.exists(raw);
-        }
-        default -> throw new IllegalStateException("stage " + stage);
-      }
-      return true;
+      return switch (stage) {
+        case CLASSIFIER -> runClassifier(run);
+        case RECEIVER -> runReceiver(run);
+        case STATS -> runStats(run);
+        case QUERY -> runQuery(run);
+        case PIPELINE -> runPipeline(run);
+        case SOAK -> runSoak(run);
+      };
     } finally {
       deleteRecursively(work);
     }
+  }
+
+  /** Runs the stage's child JVM; true when it exited 0. */
+  private boolean runChild(StageRun run) throws IOException, InterruptedException {
+    return runChild(
+            run.command(),
+            run.options().out(),
+            run.log(),
+            run.options().stageTimeout(),
+            run.progress(),
+            run.what())
+        == 0;
+  }
+
+  private boolean runClassifier(StageRun run) throws IOException, InterruptedException {
+    Path jmh = run.work().resolve("jmh.json");
+    run.command().addAll(List.of("-cp", run.cp(), "org.openjdk.jmh.Main"));
+    run.command().addAll(List.of(run.sizes().jmhArgs().split(" ")));
+    run.command()
+        .addAll(List.of("-rf", "json", "-rff", jmh.toString(), "dev.faultline.classifier.bench"));
+    if (!runChild(run) || !Files.exists(jmh)) {
+      return false;
+    }
+    writeJson(run.raw(), RawResults.fromJmh(json.readTree(jmh.toFile())));
+    return true;
+  }
+
+  private boolean runReceiver(StageRun run) throws IOException, InterruptedException {
+    run.command()
+        .addAll(
+            List.of(
+                "-Xmx2g",
+                "-Dfaultline.bench.out=" + run.raw(),
+                "-Dfaultline.bench.backfillEvents=" + run.sizes().backfillEvents(),
+                "-cp",
+                run.cp(),
+                "dev.faultline.ingest.bench.ReceiverBenchmark",
+                "32",
+                Integer.toString(run.sizes().receiverRequests())));
+    return runChild(run) && Files.exists(run.raw());
+  }
+
+  private boolean runStats(StageRun run) throws IOException, InterruptedException {
+    run.command().addAll(run.opens());
+    run.command()
+        .addAll(
+            List.of(
+                "-Xmx2g",
+                "-Dfaultline.bench.out=" + run.raw(),
+                "-cp",
+                run.cp(),
+                "dev.faultline.stats.CategoryStatsBenchmark",
+                Long.toString(run.sizes().statsEvents())));
+    if (!runChild(run)) {
+      return false;
+    }
+    if (!Files.exists(run.raw())) {
+      // A benchmark main without the JSON output: its printed lines carry the same figures.
+      Optional<Map<String, Double>> parsed =
+          RawResults.parseStats(Files.readString(run.log(), StandardCharsets.UTF_8));
+      if (parsed.isEmpty()) {
+        return false;
+      }
+      writeJson(run.raw(), parsed.get());
+    }
+    return true;
+  }
+
+  private boolean runQuery(StageRun run) throws IOException, InterruptedException {
+    run.command()
+        .addAll(
+            List.of(
+                "-Xmx3g",
+                "-Dfaultline.bench.out=" + run.raw(),
+                "-Dfaultline.bench.issues=" + run.sizes().queryIssues(),
+                "-Dfaultline.bench.runs=" + run.sizes().queryRuns(),
+                "-cp",
+                run.cp(),
+                "dev.faultline.graph.query.QueryLatencyBenchmark"));
+    return runChild(run) && Files.exists(run.raw());
+  }
+
+  private boolean runPipeline(StageRun run) throws IOException, InterruptedException {
+    run.command().addAll(run.opens());
+    run.command()
+        .addAll(
+            List.of(
+                "-Xmx2g",
+                "-Dfaultline.addOpens=" + String.join(" ", run.opens()),
+                "-cp",
+                run.cp(),
+                "dev.faultline.infra.bench.PipelineBenchmark",
+                Integer.toString(run.sizes().pipelineEvents()),
+                run.work().toString()));
+    if (!runChild(run) || !Files.exists(run.work().resolve("pipeline.json"))) {
+      return false;
+    }
+    Files.copy(run.work().resolve("pipeline.json"), run.raw(), StandardCopyOption.REPLACE_EXISTING);
+    return true;
+  }
+
+  private boolean runSoak(StageRun run) throws IOException, InterruptedException {
+    run.command()
+        .addAll(
+            List.of(
+                "-Xmx1g",
+                "-Dfaultline.bench.out=" + run.raw(),
+                "-cp",
+                run.cp(),
+                "dev.faultline.infra.bench.SoakBenchmark",
+                Integer.toString(run.sizes().soakRate()),
+                Integer.toString(run.sizes().soakSeconds()),
+                Integer.toString(run.options().soakIssues())));
+    return runChild(run) && Files.exists(run.raw());
   }
 
   private void writeJson(Path file, Map<String, Double> values) throws IOException {

@@ -13,7 +13,7 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Settings of the {@link Classifier}.
+ * Settings of the {@link dev.faultline.classifier.rules.Classifier}.
  *
  * @param confidenceThreshold below this confidence a dimension answers {@code UNKNOWN} (in [0, 1))
  * @param labelOverrides GitHub label (lower-case) to the category it sets; such values win over the

@@ -1,11 +1,9 @@
 package dev.faultline.classifier;
 
-import dev.faultline.classifier.learned.ChangeDetails;
-
 /**
- * A classifier of issues and merged changes under the taxonomy: the rules ({@link Classifier}) or
- * the learned layer over them ({@link dev.faultline.classifier.learned.LearnedClassifier}).
- * Implementations are thread-safe.
+ * A classifier of issues and merged changes under the taxonomy: the rules ({@link
+ * dev.faultline.classifier.rules.Classifier}) or the learned layer over them ({@link
+ * dev.faultline.classifier.learned.LearnedClassifier}). Implementations are thread-safe.
  */
 public interface DefectClassifier {
 

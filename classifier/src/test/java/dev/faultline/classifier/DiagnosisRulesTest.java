@@ -2,6 +2,7 @@ package dev.faultline.classifier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.faultline.classifier.rules.Classifier;
 import dev.faultline.schemas.taxonomy.FixPattern;
 import dev.faultline.schemas.taxonomy.Kind;
 import dev.faultline.schemas.taxonomy.Phase;

@@ -5,7 +5,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.faultline.classifier.cli.ThreadText;
+import dev.faultline.classifier.batch.ThreadText;
+import dev.faultline.classifier.rules.Classifier;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

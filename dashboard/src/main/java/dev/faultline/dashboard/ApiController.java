@@ -16,7 +16,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.stream.Stream;
 
 /**
  * The read-only JSON API under {@code /api/}: one small method per endpoint, each validating its
@@ -28,18 +27,7 @@ final class ApiController {
    * Every {@link Dimension} by its JSON name, in the order the dashboard's menu shows them (symptom
    * first).
    */
-  static final List<String> DIMENSIONS =
-      Stream.of(
-              Dimension.SYMPTOM,
-              Dimension.SYMPTOM_CLASS,
-              Dimension.ROOT_CAUSE,
-              Dimension.FIX_PATTERN,
-              Dimension.STAGE,
-              Dimension.PHASE,
-              Dimension.KIND,
-              Dimension.DISTRIBUTED_SPECIFIC)
-          .map(Dimension::key)
-          .toList();
+  static final List<String> DIMENSIONS = Dimension.API_ORDER.stream().map(Dimension::key).toList();
 
   static final List<String> BUCKETS = List.of("week", "month");
 
@@ -109,6 +97,89 @@ final class ApiController {
     body.put("releases", rows);
     body.put("bugs", sum(rows, "bugs"));
     body.put("coverage", coverage(sum(rows, "inScope"), sum(rows, "labelled")));
+    json(ctx, body);
+  }
+
+  /** Weeks before a release's week and from it that the release view compares. */
+  static final int SHIFT_WEEKS_BEFORE = 8;
+
+  static final int SHIFT_WEEKS_AFTER = 4;
+
+  /**
+   * {@code GET /api/release-shifts}: for each of the newest releases ({@code limit}, 12), the
+   * categories of one dimension whose weekly rate of bug reports in the 4 weeks from the release's
+   * week differs from the 8 weeks before ({@link ReleaseShifts}), with the counts; read through the
+   * {@code new-bugs-per-release} and {@code category-trends} named queries.
+   */
+  void releaseShifts(Context ctx) {
+    ApiParams p = params(ctx, "framework", "dimension", "limit");
+    String dimension = p.choice("dimension", DIMENSIONS).orElse("symptom");
+    int limit = p.integer("limit", 12, 1, 100);
+    Map<String, String> rq = new LinkedHashMap<>();
+    p.framework("framework").ifPresent(v -> rq.put("framework", v));
+    List<Map<String, Object>> releases = new ArrayList<>(queries.run("new-bugs-per-release", rq));
+    releases.sort(
+        java.util.Comparator.comparing(
+                (Map<String, Object> r) -> String.valueOf(r.get("publishedAt")))
+            .reversed());
+    List<Map<String, Object>> out = new ArrayList<>();
+    for (Map<String, Object> r : releases.subList(0, Math.min(limit, releases.size()))) {
+      if (r.get("publishedAt") == null) {
+        continue;
+      }
+      java.time.LocalDate week =
+          java.time.OffsetDateTime.parse(String.valueOf(r.get("publishedAt")))
+              .atZoneSameInstant(java.time.ZoneOffset.UTC)
+              .toLocalDate()
+              .with(
+                  java.time.temporal.TemporalAdjusters.previousOrSame(java.time.DayOfWeek.MONDAY));
+      Map<String, String> q = new LinkedHashMap<>();
+      q.put("dimension", dimension);
+      q.put("bucket", "week");
+      q.put("framework", String.valueOf(r.get("framework")));
+      q.put(
+          "from",
+          week.minusWeeks(SHIFT_WEEKS_BEFORE)
+              .atStartOfDay(java.time.ZoneOffset.UTC)
+              .toInstant()
+              .toString());
+      q.put(
+          "to",
+          week.plusWeeks(SHIFT_WEEKS_AFTER)
+              .atStartOfDay(java.time.ZoneOffset.UTC)
+              .toInstant()
+              .toString());
+      Map<java.time.LocalDate, Map<String, Long>> weekly = new java.util.TreeMap<>();
+      for (Map<String, Object> row : queries.run("category-trends", q)) {
+        weekly
+            .computeIfAbsent(
+                java.time.LocalDate.parse(String.valueOf(row.get("period"))),
+                w -> new java.util.TreeMap<>())
+            .merge(
+                String.valueOf(row.get("category")),
+                ((Number) row.get("issues")).longValue(),
+                Long::sum);
+      }
+      List<ReleaseShifts.Shift> shifts =
+          ReleaseShifts.compare(weekly, week, SHIFT_WEEKS_BEFORE, SHIFT_WEEKS_AFTER, 0.05);
+      Map<String, Object> row = new LinkedHashMap<>();
+      row.put("framework", r.get("framework"));
+      row.put("release", r.get("release"));
+      row.put("version", r.get("version"));
+      row.put("publishedAt", r.get("publishedAt"));
+      row.put("weekOf", week.toString());
+      row.put("differing", shifts.stream().filter(ReleaseShifts.Shift::differs).count());
+      row.put("categories", shifts);
+      out.add(row);
+    }
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("dimension", dimension);
+    body.put("weeksBefore", SHIFT_WEEKS_BEFORE);
+    body.put("weeksAfter", SHIFT_WEEKS_AFTER);
+    body.put(
+        "test",
+        "exact conditional test of two Poisson rates, Bonferroni over each release's categories at 0.05");
+    body.put("releases", out);
     json(ctx, body);
   }
 
@@ -250,6 +321,23 @@ final class ApiController {
     json(ctx, body);
   }
 
+  /**
+   * {@code GET /api/alerts.atom}: the alerts in force as an Atom feed, newest first ({@code
+   * framework} filters, {@code limit} caps: 50).
+   */
+  void alertsAtom(Context ctx) {
+    ApiParams p = params(ctx, "framework", "limit");
+    Map<String, String> q = new LinkedHashMap<>();
+    String framework = p.framework("framework").orElse(null);
+    if (framework != null) {
+      q.put("framework", framework);
+    }
+    q.put("limit", String.valueOf(p.integer("limit", 50, 1, MAX_PAGE_SIZE)));
+    String self = ctx.fullUrl();
+    ctx.contentType(AlertFeed.CONTENT_TYPE)
+        .result(AlertFeed.atom(queries.run("emerging-categories", q), self, framework));
+  }
+
   /** {@code GET /api/issues}: one page of issues, newest first, with the filters and the total. */
   void issues(Context ctx) {
     ApiParams p = scopedParams(ctx, "kind", "symptom", "stage", "page", "size");
@@ -323,7 +411,7 @@ final class ApiController {
             + ctx.path()
             + "; endpoints: /api/filters, /api/releases, /api/trends, /api/heatmap, /api/fix-patterns,"
             + " /api/distributed-share,"
-            + " /api/headline, /api/alerts, /api/issues, /api/issue, /api/changes, /api/events");
+            + " /api/headline, /api/alerts, /api/alerts.atom, /api/release-shifts, /api/issues, /api/issue, /api/changes, /api/events");
   }
 
   /**

@@ -94,6 +94,15 @@ class DashboardBrowserIT {
     assertEquals("DeepSpeed 0.14.1 (2024-03-01)", browser.chartLabels("releases-chart").get(1));
     assertEquals("7 bug reports filed against 4 releases", browser.text("releases-summary"));
     assertEquals(4, browser.releases().size());
+    // the release view beside the release list: nothing in the small fixture moved significantly
+    assertTrue(
+        browser
+                .text("shifts-summary")
+                .startsWith(
+                    "Symptoms of bug reports in the 4 weeks from each of the newest 4 releases against the 8 weeks before")
+            && browser.text("shifts-summary").endsWith(": none moved"),
+        browser.text("shifts-summary"));
+    assertEquals(0, browser.driver().findElements(By.cssSelector("#shifts-table tbody tr")).size());
     browser.screenshot("overview");
     browser.assertNoConsoleErrors();
   }
@@ -154,6 +163,13 @@ class DashboardBrowserIT {
         "HANG in DeepSpeed: 2 issues this week against 0.3 expected",
         alerts.get(1).findElement(By.className("explanation")).getText());
     assertEquals(2, alerts.get(1).findElements(By.className("issue-link")).size());
+    // the grouped alert lists every dimension it moved, strongest first; a single one lists none
+    List<WebElement> moved = alerts.get(1).findElements(By.className("move"));
+    assertEquals(2, moved.size());
+    assertEquals(
+        "· DeepSpeed: 2 issues of stage communication in 7 days; about 0.6 expected",
+        moved.get(1).getText());
+    assertEquals(0, alerts.get(0).findElements(By.className("move")).size());
     browser.screenshot("alerts");
     browser.assertNoConsoleErrors();
   }

@@ -9,6 +9,7 @@ import dev.faultline.graph.ReleaseRow;
 import dev.faultline.graph.ReleaseWriter;
 import dev.faultline.graph.stats.AlertRow;
 import dev.faultline.graph.stats.AlertWriter;
+import dev.faultline.graph.testing.Codes;
 import dev.faultline.graph.testing.SharedNeo4j;
 import dev.faultline.schemas.taxonomy.Dimension;
 import dev.faultline.schemas.taxonomy.FixPattern;
@@ -298,7 +299,11 @@ final class KnownGraph {
                     4.2,
                     "HANG in DeepSpeed: 2 issues this week against 0.3 expected",
                     millis("2024-03-11T00:00:00Z"),
-                    List.of(DS_REPO + "#101", DS_REPO + "#104")),
+                    List.of(DS_REPO + "#101", DS_REPO + "#104"),
+                    false,
+                    List.of(
+                        "DeepSpeed: 2 issues of symptom hang in 7 days; about 0.3 expected",
+                        "DeepSpeed: 2 issues of stage communication in 7 days; about 0.6 expected")),
                 new AlertRow(
                     "alert-oom-pt",
                     PT,
@@ -423,14 +428,15 @@ final class KnownGraph {
     evidence.put(Dimension.SYMPTOM, "title says '" + title.split(" ")[0] + "'");
     ClassificationRow classification =
         new ClassificationRow(
-            Kind.valueOf(kind),
-            Symptom.valueOf(symptom),
-            SymptomClass.valueOf(symptomClass),
-            RootCause.valueOf(rootCause),
-            FixPattern.valueOf(fixPattern),
-            Stage.valueOf(stage),
-            Phase.valueOf(phase),
-            distributed,
+            Codes.of(
+                Kind.valueOf(kind),
+                Symptom.valueOf(symptom),
+                SymptomClass.valueOf(symptomClass),
+                RootCause.valueOf(rootCause),
+                FixPattern.valueOf(fixPattern),
+                Stage.valueOf(stage),
+                Phase.valueOf(phase),
+                distributed),
             null,
             Map.of(),
             confidence,
@@ -438,7 +444,7 @@ final class KnownGraph {
             humanGiven.stream().map(h -> Dimension.ofKey(h).orElseThrow()).toList(),
             "rules-test",
             updated,
-            null,
+            dev.faultline.graph.LabelSource.RULES,
             null);
     return new IssueRow(
         repo + "#" + number,

@@ -1,5 +1,6 @@
 package dev.faultline.graph;
 
+import dev.faultline.artefact.LearnedArtefact;
 import dev.faultline.schemas.taxonomy.Dimension;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -16,8 +17,9 @@ import java.util.Properties;
  * beside each count. A label a human gave (a GitHub label, listed in the issue's {@code
  * humanGiven}) always passes; a label without a confidence passes only a bar of 0.
  *
- * <p>{@link #CALIBRATED_BARS} is the one place the default bars live: per dimension, the confidence
- * at which the classifier's cross-validated precision reaches {@link #TARGET_PRECISION}.
+ * <p>{@link #CALIBRATED_BARS}, read from the shipped learned artefact, are the default bars: per
+ * dimension, the confidence at which the classifier's cross-validated precision reaches {@link
+ * #TARGET_PRECISION}.
  *
  * @param mode where the bars come from
  * @param bars dimension name ({@link #DIMENSIONS}) to the minimum confidence, 0..1; every dimension
@@ -27,7 +29,7 @@ public record ConfidencePolicy(Mode mode, Map<String, Double> bars)
     implements java.io.Serializable {
 
   /** The precision the calibrated bars are chosen for. */
-  public static final double TARGET_PRECISION = 0.9;
+  public static final double TARGET_PRECISION = LearnedArtefact.TARGET_PRECISION;
 
   /**
    * The classification dimensions that carry a confidence ({@link Dimension#LABELLED}), by their
@@ -38,21 +40,11 @@ public record ConfidencePolicy(Mode mode, Map<String, Double> bars)
 
   /**
    * Per dimension, the confidence at which cross-validated precision reaches {@link
-   * #TARGET_PRECISION}: the learned classifier's 5-fold cross-validation on its training corpus
-   * (learned-1.1: the {@code precisionLevel} of each dimension in its artefact, rounded up to 3
-   * decimals; {@code ConfidenceBarsTest} in stream-jobs checks them). Retraining the classifier
-   * means copying its new levels here.
+   * #TARGET_PRECISION}: read from the shipped learned artefact ({@link
+   * LearnedArtefact#calibratedBars()}: the {@code precisionLevel} of each dimension, rounded up to
+   * 3 decimals), so retraining moves them with the artefact.
    */
-  public static final Map<String, Double> CALIBRATED_BARS =
-      orderedBars(
-          Map.of(
-              "kind", 0.607,
-              "symptom", 0.787,
-              "rootCause", 0.761,
-              "fixPattern", 0.664,
-              "stage", 0.913,
-              "phase", 0.712,
-              "distributedSpecific", 0.779));
+  public static final Map<String, Double> CALIBRATED_BARS = byKey(LearnedArtefact.calibratedBars());
 
   /**
    * The system property that sets the server default ({@link #parse} syntax); it wins over the
@@ -159,7 +151,8 @@ public record ConfidencePolicy(Mode mode, Map<String, Double> bars)
 
   /** The bar of one dimension; {@code symptomClass} shares the symptom's. */
   public double bar(String dimension) {
-    Double bar = bars.get("symptomClass".equals(dimension) ? "symptom" : dimension);
+    Double bar =
+        bars.get(Dimension.ofKey(dimension).map(d -> d.labelDimension().key()).orElse(dimension));
     if (bar == null) {
       throw new IllegalArgumentException(
           "no confidence dimension '" + dimension + "': use one of " + DIMENSIONS);
@@ -225,6 +218,12 @@ public record ConfidencePolicy(Mode mode, Map<String, Double> bars)
   private static String trim(double value) {
     String s = Double.toString(value);
     return s.endsWith(".0") ? s.substring(0, s.length() - 2) : s;
+  }
+
+  private static Map<String, Double> byKey(Map<Dimension, Double> bars) {
+    Map<String, Double> m = new LinkedHashMap<>();
+    bars.forEach((d, bar) -> m.put(d.key(), bar));
+    return orderedBars(m);
   }
 
   private static Map<String, Double> orderedBars(Map<String, Double> bars) {

@@ -1,13 +1,6 @@
 package dev.faultline.graph;
 
 import dev.faultline.schemas.taxonomy.Dimension;
-import dev.faultline.schemas.taxonomy.FixPattern;
-import dev.faultline.schemas.taxonomy.Kind;
-import dev.faultline.schemas.taxonomy.Phase;
-import dev.faultline.schemas.taxonomy.RootCause;
-import dev.faultline.schemas.taxonomy.Stage;
-import dev.faultline.schemas.taxonomy.Symptom;
-import dev.faultline.schemas.taxonomy.SymptomClass;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -47,9 +40,9 @@ public record IssueRow(
   /**
    * The classification of an issue, as codes of the taxonomy.
    *
-   * @param distributedSpecific null when the text cannot tell
-   * @param confidence dimension (kind, symptom, rootCause, fixPattern, stage, phase,
-   *     distributedSpecific) to confidence
+   * @param codes every {@link Dimension}'s code (its enum constant; for distributed-specific a
+   *     Boolean, null when the text cannot tell), in {@link Dimension} order
+   * @param confidence labelled dimension ({@link Dimension#LABELLED}) to confidence
    * @param evidence dimension to the rule and words that decided it
    * @param humanGiven dimensions whose value a GitHub label set
    * @param labelSource the tier that gave the labels not in {@code humanGiven} ({@link
@@ -58,14 +51,7 @@ public record IssueRow(
    * @param promptVersion the prompt version of a language model's labels, else null
    */
   public record ClassificationRow(
-      Kind kind,
-      Symptom symptom,
-      SymptomClass symptomClass,
-      RootCause rootCause,
-      FixPattern fixPattern,
-      Stage stage,
-      Phase phase,
-      Boolean distributedSpecific,
+      Map<Dimension, Object> codes,
       String frameworkVersion,
       Map<String, String> versions,
       Map<Dimension, Double> confidence,
@@ -76,11 +62,25 @@ public record IssueRow(
       String labelSource,
       String promptVersion) {
 
-    /** A null {@code labelSource} follows from the classifier version (an offline tier's row). */
     public ClassificationRow {
-      if (labelSource == null) {
-        labelSource = LabelSource.ofClassifierVersion(classifierVersion);
+      java.util.Objects.requireNonNull(labelSource, "labelSource");
+      Map<Dimension, Object> ordered = new java.util.LinkedHashMap<>();
+      for (Dimension d : Dimension.values()) {
+        if (!codes.containsKey(d)) {
+          throw new IllegalArgumentException("no " + d.key() + " code in " + codes.keySet());
+        }
+        Object code = codes.get(d);
+        if (code != null && !d.accepts(code)) {
+          throw new IllegalArgumentException("not a " + d.key() + " code: " + code);
+        }
+        ordered.put(d, code);
       }
+      codes = java.util.Collections.unmodifiableMap(ordered);
+    }
+
+    /** The code of one dimension. */
+    public Object code(Dimension d) {
+      return codes.get(d);
     }
 
     /**
@@ -100,12 +100,8 @@ public record IssueRow(
   }
 
   /** Codes that mean "no category" (UNKNOWN, NONE): no edge is drawn for them. */
-  private static boolean known(Enum<?> code) {
-    return Dimension.isCategory(code);
-  }
-
-  private static String symbol(Enum<?> code) {
-    return code == null ? null : code.name();
+  private static boolean known(Object code) {
+    return code instanceof Enum<?> e && Dimension.isCategory(e);
   }
 
   public Map<String, Object> toParameters() {
@@ -130,14 +126,9 @@ public record IssueRow(
     Map<String, Object> props = new HashMap<>();
     List<Map<String, Object>> versionRows = new ArrayList<>();
     if (c != null) {
-      props.put("kind", symbol(c.kind()));
-      props.put("symptom", symbol(c.symptom()));
-      props.put("symptomClass", symbol(c.symptomClass()));
-      props.put("rootCause", symbol(c.rootCause()));
-      props.put("fixPattern", symbol(c.fixPattern()));
-      props.put("stage", symbol(c.stage()));
-      props.put("phase", symbol(c.phase()));
-      props.put("distributedSpecific", c.distributedSpecific());
+      for (Dimension d : Dimension.values()) {
+        props.put(d.property(), Dimension.symbol(c.code(d)));
+      }
       props.put("frameworkVersion", c.frameworkVersion());
       props.put("classifierVersion", c.classifierVersion());
       props.put(
@@ -152,32 +143,17 @@ public record IssueRow(
       props.put("labelSource", c.labelSource());
       props.put("labelRank", c.rank());
       props.put("promptVersion", c.promptVersion());
-      for (Dimension dimension : Dimension.LABELLED) {
-        props.put(dimension.key() + "Source", c.sourceOf(dimension));
+      for (Dimension d : Dimension.LABELLED) {
+        props.put(d.sourceProperty(), c.sourceOf(d));
+        // Every labelled dimension's confidence on the issue: an UNKNOWN or NONE value has no edge
+        // to carry it.
+        props.put(d.confidenceProperty(), confidence(c, d));
+        // A dimension without an edge keeps its evidence on the issue; an edge dimension only while
+        // it names no category ("no diagnosis stated", "below threshold: ..."). A null removes what
+        // an earlier classification left once the edge carries it.
+        boolean onEdge = d.edgeType().isPresent() && known(c.code(d));
+        props.put(d.evidenceProperty(), onEdge ? null : evidence(c, d));
       }
-      props.put("kindConfidence", confidence(c, Dimension.KIND));
-      props.put("phaseConfidence", confidence(c, Dimension.PHASE));
-      props.put("distributedSpecificConfidence", confidence(c, Dimension.DISTRIBUTED_SPECIFIC));
-      // the edge dimensions' confidences on the issue too: an UNKNOWN or NONE value has no edge to
-      // carry it
-      props.put("symptomConfidence", confidence(c, Dimension.SYMPTOM));
-      props.put("rootCauseConfidence", confidence(c, Dimension.ROOT_CAUSE));
-      props.put("fixPatternConfidence", confidence(c, Dimension.FIX_PATTERN));
-      props.put("stageConfidence", confidence(c, Dimension.STAGE));
-      // A dimension without an edge keeps its evidence on the issue: kind, phase and
-      // distributedSpecific always, the
-      // edge dimensions while UNKNOWN ("no diagnosis stated", "below threshold: ..."). A null
-      // removes what an
-      // earlier classification left once the edge carries it.
-      props.put("kindEvidence", evidence(c, Dimension.KIND));
-      props.put("phaseEvidence", evidence(c, Dimension.PHASE));
-      props.put("distributedSpecificEvidence", evidence(c, Dimension.DISTRIBUTED_SPECIFIC));
-      props.put("symptomEvidence", known(c.symptom()) ? null : evidence(c, Dimension.SYMPTOM));
-      props.put(
-          "rootCauseEvidence", known(c.rootCause()) ? null : evidence(c, Dimension.ROOT_CAUSE));
-      props.put(
-          "fixPatternEvidence", known(c.fixPattern()) ? null : evidence(c, Dimension.FIX_PATTERN));
-      props.put("stageEvidence", known(c.stage()) ? null : evidence(c, Dimension.STAGE));
       if (c.versions() != null) {
         c.versions()
             .forEach(
@@ -191,15 +167,11 @@ public record IssueRow(
                             "version",
                             version)));
       }
-      m.put("symptomEdge", edge(c, Dimension.SYMPTOM, c.symptom()));
-      m.put("rootCauseEdge", edge(c, Dimension.ROOT_CAUSE, c.rootCause()));
-      m.put("fixPatternEdge", edge(c, Dimension.FIX_PATTERN, c.fixPattern()));
-      m.put("stageEdge", edge(c, Dimension.STAGE, c.stage()));
-    } else {
-      m.put("symptomEdge", null);
-      m.put("rootCauseEdge", null);
-      m.put("fixPatternEdge", null);
-      m.put("stageEdge", null);
+    }
+    for (Dimension d : Dimension.values()) {
+      if (d.edgeParameter().isPresent()) {
+        m.put(d.edgeParameter().get(), c == null ? null : edge(c, d, c.code(d)));
+      }
     }
     m.put("frameworkVersion", c == null ? null : c.frameworkVersion());
     m.put("labelRank", c == null ? LabelSource.OFFLINE_RANK : c.rank());
@@ -216,12 +188,12 @@ public record IssueRow(
     return c.evidence() == null ? null : c.evidence().get(dimension);
   }
 
-  private static Map<String, Object> edge(ClassificationRow c, Dimension dimension, Enum<?> code) {
+  private static Map<String, Object> edge(ClassificationRow c, Dimension dimension, Object code) {
     if (!known(code)) {
       return null;
     }
     Map<String, Object> e = new HashMap<>();
-    e.put("code", code.name());
+    e.put("code", Dimension.symbol(code));
     e.put("confidence", confidence(c, dimension));
     e.put("evidence", evidence(c, dimension));
     e.put("humanGiven", c.humanGiven() != null && c.humanGiven().contains(dimension));

@@ -1,7 +1,5 @@
 package dev.faultline.graph;
 
-import java.util.Locale;
-
 /**
  * Where a label in the graph came from: {@code rules}, {@code model} (the learned layer over the
  * rules), {@code llm:<model>} (a language model's validated answer) or {@code human} (a GitHub
@@ -31,43 +29,6 @@ public final class LabelSource {
   /** The source of a language model's labels. */
   public static String llm(String model) {
     return LLM_PREFIX + model;
-  }
-
-  /**
-   * The tier that produced a classifier version: {@code rules-…} is the rules, {@code
-   * llm:<model>/<prompt>} a language model, anything else (the learned layer's {@code learned-…})
-   * the model.
-   */
-  public static String ofClassifierVersion(String classifierVersion) {
-    if (classifierVersion == null) {
-      return MODEL;
-    }
-    String v = classifierVersion.strip().toLowerCase(Locale.ROOT);
-    if (v.startsWith(RULES)) {
-      return RULES;
-    }
-    if (v.startsWith(LLM_PREFIX)) {
-      int slash = classifierVersion.indexOf('/');
-      return classifierVersion
-          .strip()
-          .substring(0, slash < 0 ? classifierVersion.strip().length() : slash);
-    }
-    return MODEL;
-  }
-
-  /**
-   * The prompt version of a language model's classifier version ({@code llm:<model>/<prompt>}),
-   * else null.
-   */
-  public static String promptOf(String classifierVersion) {
-    if (classifierVersion == null
-        || !classifierVersion.strip().toLowerCase(Locale.ROOT).startsWith(LLM_PREFIX)) {
-      return null;
-    }
-    int slash = classifierVersion.indexOf('/');
-    return slash < 0 || slash == classifierVersion.length() - 1
-        ? null
-        : classifierVersion.substring(slash + 1).strip();
   }
 
   /** Whether a source is a language model's. */

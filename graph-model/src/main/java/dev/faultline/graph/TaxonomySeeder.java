@@ -30,11 +30,11 @@ public final class TaxonomySeeder {
   public void seed() {
     Map<String, Object> params = new HashMap<>();
     params.put("version", taxonomy.version());
-    params.put("classes", rows(Dimension.SYMPTOM_CLASS));
-    params.put("symptoms", rows(Dimension.SYMPTOM));
-    params.put("rootCauses", rows(Dimension.ROOT_CAUSE));
-    params.put("fixPatterns", rows(Dimension.FIX_PATTERN));
-    params.put("stages", rows(Dimension.STAGE));
+    for (Dimension d : Dimension.values()) {
+      if (d.nodeLabel().isPresent()) {
+        params.put(d.key() + "Codes", rows(d));
+      }
+    }
     try (var session = driver.session(SessionConfig.forDatabase(database))) {
       session.executeWrite(
           tx -> {

@@ -2,6 +2,7 @@ package dev.faultline.graph;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.faultline.graph.testing.Codes;
 import dev.faultline.schemas.taxonomy.Dimension;
 import dev.faultline.schemas.taxonomy.FixPattern;
 import dev.faultline.schemas.taxonomy.Kind;
@@ -17,16 +18,6 @@ import org.junit.jupiter.api.Test;
 class LabelSourceTest {
 
   @Test
-  void namesTheTierOfAClassifierVersion() {
-    assertEquals("rules", LabelSource.ofClassifierVersion("rules-1.3.1+taxonomy-v1"));
-    assertEquals("model", LabelSource.ofClassifierVersion("learned-2+rules-1.3.1"));
-    assertEquals(
-        "llm:qwen2.5-7b",
-        LabelSource.ofClassifierVersion("llm:qwen2.5-7b/faultline-prompt-1.abcd1234"));
-    assertEquals("llm:m", LabelSource.ofClassifierVersion("llm:m"));
-  }
-
-  @Test
   void aLanguageModelsRowOutranksAnOfflineRow() {
     assertEquals(LabelSource.LLM_RANK, LabelSource.rankOf("llm:m"));
     assertEquals(LabelSource.OFFLINE_RANK, LabelSource.rankOf("model"));
@@ -39,7 +30,8 @@ class LabelSourceTest {
     assertEquals("human", c.sourceOf(Dimension.KIND));
     assertEquals("llm:m", c.sourceOf(Dimension.SYMPTOM));
     assertEquals(1, c.rank());
-    IssueRow.ClassificationRow offline = row(List.of(), "rules-1.3.1+taxonomy-v1", null, null);
+    IssueRow.ClassificationRow offline =
+        row(List.of(), "rules-1.3.1+taxonomy-v1", LabelSource.RULES, null);
     assertEquals("rules", offline.labelSource());
     assertEquals(null, offline.promptVersion());
     assertEquals(0, offline.rank());
@@ -49,14 +41,15 @@ class LabelSourceTest {
   private static IssueRow.ClassificationRow row(
       List<Dimension> human, String classifierVersion, String labelSource, String promptVersion) {
     return new IssueRow.ClassificationRow(
-        Kind.BUG,
-        Symptom.HANG,
-        SymptomClass.valueOf("HANG"),
-        RootCause.UNKNOWN,
-        FixPattern.UNKNOWN,
-        Stage.COMMUNICATION,
-        Phase.TRAINING,
-        Boolean.TRUE,
+        Codes.of(
+            Kind.BUG,
+            Symptom.HANG,
+            SymptomClass.valueOf("HANG"),
+            RootCause.UNKNOWN,
+            FixPattern.UNKNOWN,
+            Stage.COMMUNICATION,
+            Phase.TRAINING,
+            Boolean.TRUE),
         null,
         Map.of(),
         Map.of(),

@@ -3,7 +3,7 @@ package dev.faultline.infra;
 import dev.faultline.classifier.cli.ClassifyCommand;
 import dev.faultline.classifier.cli.EvalCommand;
 import dev.faultline.classifier.cli.LlmCommand;
-import dev.faultline.classifier.learned.TrainCommand;
+import dev.faultline.classifier.cli.TrainCommand;
 import dev.faultline.cli.Cli;
 import dev.faultline.cli.CliCommand;
 import dev.faultline.infra.cluster.IngestCommand;
@@ -41,6 +41,8 @@ public final class Faultline extends CliCommand {
     commandLine.addSubcommand(BackfillCommand.launcher().commandLine());
     commandLine.addSubcommand(new QueryCommand(env));
     commandLine.addSubcommand(new MigrateCommand());
+    commandLine.addSubcommand(new SampleCommand());
+    commandLine.addSubcommand(new ReportCommand());
     commandLine.addSubcommand(new JobsCommand(env).commandLine());
     commandLine.addSubcommand(new IngestCommand(env));
     commandLine.addSubcommand(new BenchCommand());

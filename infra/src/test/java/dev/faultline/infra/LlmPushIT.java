@@ -10,12 +10,6 @@ import dev.faultline.classifier.llm.AnswerSchema;
 import dev.faultline.embedded.EmbeddedKafka;
 import dev.faultline.jobs.llm.KafkaAnswerStore;
 import dev.faultline.schemas.Topic;
-import dev.faultline.schemas.taxonomy.FixPattern;
-import dev.faultline.schemas.taxonomy.Kind;
-import dev.faultline.schemas.taxonomy.Phase;
-import dev.faultline.schemas.taxonomy.RootCause;
-import dev.faultline.schemas.taxonomy.Stage;
-import dev.faultline.schemas.taxonomy.Symptom;
 import dev.faultline.schemas.taxonomy.Taxonomy;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -62,16 +56,7 @@ class LlmPushIT {
     AnswerCache cache = new AnswerCache(dir);
     List<AnswerCache.Entry> entries = new ArrayList<>();
     for (int i = 0; i < 3; i++) {
-      Answer a =
-          new Answer(
-              Kind.BUG,
-              i == 0 ? Symptom.HANG : Symptom.RUNTIME_CRASH,
-              RootCause.UNKNOWN,
-              FixPattern.UNKNOWN,
-              Stage.COMMUNICATION,
-              Phase.TRAINING,
-              i == 2 ? null : Boolean.TRUE,
-              Map.of("torch", "2." + i + ".0"));
+      Answer a = new Answer(hangCodes(i), Map.of("torch", "2." + i + ".0"));
       AnswerCache.Entry e =
           new AnswerCache.Entry(
               AnswerCache.key("faultline-prompt-2.test", "test-model", "item " + i),
@@ -185,5 +170,32 @@ class LlmPushIT {
       }
       return n;
     }
+  }
+
+  private static java.util.Map<dev.faultline.schemas.taxonomy.Dimension, Object> hangCodes(int i) {
+    java.util.Map<dev.faultline.schemas.taxonomy.Dimension, Object> c =
+        new java.util.LinkedHashMap<>();
+    c.put(dev.faultline.schemas.taxonomy.Dimension.KIND, dev.faultline.schemas.taxonomy.Kind.BUG);
+    c.put(
+        dev.faultline.schemas.taxonomy.Dimension.SYMPTOM,
+        i == 0
+            ? dev.faultline.schemas.taxonomy.Symptom.HANG
+            : dev.faultline.schemas.taxonomy.Symptom.RUNTIME_CRASH);
+    c.put(
+        dev.faultline.schemas.taxonomy.Dimension.ROOT_CAUSE,
+        dev.faultline.schemas.taxonomy.RootCause.UNKNOWN);
+    c.put(
+        dev.faultline.schemas.taxonomy.Dimension.FIX_PATTERN,
+        dev.faultline.schemas.taxonomy.FixPattern.UNKNOWN);
+    c.put(
+        dev.faultline.schemas.taxonomy.Dimension.STAGE,
+        dev.faultline.schemas.taxonomy.Stage.COMMUNICATION);
+    c.put(
+        dev.faultline.schemas.taxonomy.Dimension.PHASE,
+        dev.faultline.schemas.taxonomy.Phase.TRAINING);
+    c.put(
+        dev.faultline.schemas.taxonomy.Dimension.DISTRIBUTED_SPECIFIC,
+        i == 2 ? null : Boolean.TRUE);
+    return c;
   }
 }

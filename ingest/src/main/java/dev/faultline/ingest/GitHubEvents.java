@@ -98,8 +98,8 @@ public final class GitHubEvents {
   /**
    * When the change this delivery reports happened, from a timestamp the change itself sets ({@code
    * updated_at} of the issue, pull request or comment; a release's publication). Empty when the
-   * payload has no such timestamp (labels, deletions, transfers), in which case the delivery's age
-   * cannot be judged.
+   * payload has no such timestamp (labels, deletions, transfers) and for events faultline does not
+   * use, in which case the delivery's age cannot be judged.
    */
   public static Optional<Instant> changedAt(String event, String action, JsonNode payload) {
     if ("deleted".equals(action) || "transferred".equals(action)) {
@@ -107,11 +107,19 @@ public final class GitHubEvents {
       // nothing.
       return Optional.empty();
     }
+    return UsedEvent.of(event).flatMap(used -> changedAt(used, action, payload));
+  }
+
+  /**
+   * The timestamp of a used event's change. No default: a new {@link UsedEvent} does not compile
+   * until it says where its change's time is (or that it has none).
+   */
+  private static Optional<Instant> changedAt(UsedEvent event, String action, JsonNode payload) {
     return switch (event) {
-      case "issues" -> instant(payload.path("issue").path("updated_at"));
-      case "issue_comment" -> instant(payload.path("comment").path("updated_at"));
-      case "pull_request" -> instant(payload.path("pull_request").path("updated_at"));
-      case "release" -> {
+      case ISSUES -> instant(payload.path("issue").path("updated_at"));
+      case ISSUE_COMMENT -> instant(payload.path("comment").path("updated_at"));
+      case PULL_REQUEST -> instant(payload.path("pull_request").path("updated_at"));
+      case RELEASE -> {
         Optional<Instant> updated = instant(payload.path("release").path("updated_at"));
         if (updated.isPresent() || "edited".equals(action)) {
           yield updated;
@@ -120,7 +128,6 @@ public final class GitHubEvents {
             instant(payload.path("release").path("published_at")),
             instant(payload.path("release").path("created_at")));
       }
-      default -> Optional.empty();
     };
   }
 

@@ -19,6 +19,7 @@ import io.micrometer.core.instrument.Timer;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashMap;
@@ -77,19 +78,79 @@ final class WebhookController {
                 .build());
   }
 
+  /** What the handler reads from a request before its body: the headers the checks look at. */
+  record Request(
+      String mediaType, long declaredLength, String event, String deliveryId, String signature) {
+    static Request of(Context ctx) {
+      return new Request(
+          WebhookController.mediaType(ctx.header("Content-Type")),
+          ctx.req().getContentLengthLong(),
+          ctx.header(EVENT_HEADER),
+          ctx.header(DELIVERY_HEADER),
+          ctx.header(WebhookSignature.HEADER));
+    }
+  }
+
+  /** A delivery whose headers, body and signature passed: what every later decision reads. */
+  record Received(
+      String event, String deliveryId, String action, JsonNode payload, byte[] payloadBytes) {}
+
+  /** An answer: the HTTP status, the outcome the metrics count, the JSON body. */
+  record Reply(int status, String outcome, Map<String, ?> body) {}
+
   void receive(Context ctx) throws IOException {
-    String mediaType = mediaType(ctx.header("Content-Type"));
+    Request request = Request.of(ctx);
+    checkHeaders(request, config.maxBodyBytes());
+    byte[] body = readBody(ctx, request.declaredLength());
+    if (signature != null) {
+      checkSignature(signature, body, request.signature());
+    }
+    Received delivery = read(request, body);
+    if (isPing(delivery.event())) {
+      LOG.info(
+          "Ping from GitHub (delivery {}, hook {})",
+          delivery.deliveryId(),
+          delivery.payload().path("hook_id").asText("?"));
+      answer(ctx, delivery, pong(delivery.deliveryId()));
+      return;
+    }
+    Optional<Instant> staleChange = staleChange(delivery, config.maxDeliveryAge(), clock.instant());
+    if (staleChange.isPresent()) {
+      // GitHub redelivers for 3 days (GHES 7); anything older is a replay we may no longer
+      // remember.
+      LOG.info(
+          "Delivery {} reports a change from {}, older than {}: not published again",
+          delivery.deliveryId(),
+          staleChange.get(),
+          config.maxDeliveryAge());
+      answer(ctx, delivery, stale(delivery, config.maxDeliveryAge()));
+      return;
+    }
+    CompletableFuture<Handoff> handoff = new CompletableFuture<>();
+    CompletableFuture<Handoff> earlier = recent.claim(delivery.deliveryId(), handoff);
+    if (earlier != null) {
+      answerAfter(ctx, delivery, earlier);
+    } else {
+      handOff(ctx, delivery, handoff);
+    }
+  }
+
+  /**
+   * The header checks, in order: 415 for a content type GitHub's webhook settings do not send, 413
+   * for a declared body over the limit, 400 for a missing or malformed event or delivery id.
+   */
+  static void checkHeaders(Request request, long maxBodyBytes) {
+    String mediaType = request.mediaType();
     if (!JSON.equals(mediaType) && !FORM.equals(mediaType)) {
       throw new UnsupportedMediaTypeResponse(
           "Content-Type must be application/json or application/x-www-form-urlencoded (the webhook's content"
               + " type setting), was "
               + (mediaType.isEmpty() ? "none" : "'" + printable(mediaType) + "'"));
     }
-    long declared = ctx.req().getContentLengthLong();
-    if (declared > config.maxBodyBytes()) {
-      throw RequestBodies.tooLarge(declared, config.maxBodyBytes());
+    if (request.declaredLength() > maxBodyBytes) {
+      throw RequestBodies.tooLarge(request.declaredLength(), maxBodyBytes);
     }
-    String event = ctx.header(EVENT_HEADER);
+    String event = request.event();
     if (event == null || event.isBlank()) {
       throw new BadRequestResponse(
           "Missing " + EVENT_HEADER + " header (the GitHub event name, e.g. issues)");
@@ -98,7 +159,7 @@ final class WebhookController {
       throw new BadRequestResponse(
           EVENT_HEADER + " is not a GitHub event name (lower case letters and _)");
     }
-    String deliveryId = ctx.header(DELIVERY_HEADER);
+    String deliveryId = request.deliveryId();
     if (deliveryId == null || deliveryId.isBlank()) {
       throw new BadRequestResponse("Missing " + DELIVERY_HEADER + " header (the delivery's GUID)");
     }
@@ -106,100 +167,138 @@ final class WebhookController {
       throw new BadRequestResponse(
           DELIVERY_HEADER + " is not a delivery GUID (letters, digits and -, at most 128)");
     }
-    byte[] body;
+  }
+
+  private byte[] readBody(Context ctx, long declared) {
     try {
-      body = RequestBodies.readLimited(ctx.req().getInputStream(), declared, config.maxBodyBytes());
+      return RequestBodies.readLimited(ctx.req().getInputStream(), declared, config.maxBodyBytes());
     } catch (IOException e) {
       // The client went away or stalled past the idle timeout mid-body.
       throw new BadRequestResponse(
           "Request body could not be read completely (" + e.getClass().getSimpleName() + ")");
     }
-    if (signature != null) {
-      String header = ctx.header(WebhookSignature.HEADER);
-      if (header == null || header.isBlank()) {
-        throw new UnauthorizedResponse(
-            "Missing " + WebhookSignature.HEADER + " header: set a secret on the GitHub webhook");
-      }
-      if (!signature.verify(body, header)) {
-        throw new UnauthorizedResponse(
-            WebhookSignature.HEADER + " does not match the body under any configured secret");
-      }
+  }
+
+  /** 401 unless the body is signed under one of the configured secrets. */
+  static void checkSignature(WebhookSignature signature, byte[] body, String header) {
+    if (header == null || header.isBlank()) {
+      throw new UnauthorizedResponse(
+          "Missing " + WebhookSignature.HEADER + " header: set a secret on the GitHub webhook");
     }
-    byte[] payloadBytes = FORM.equals(mediaType) ? RequestBodies.formPayload(body) : body;
+    if (!signature.verify(body, header)) {
+      throw new UnauthorizedResponse(
+          WebhookSignature.HEADER + " does not match the body under any configured secret");
+    }
+  }
+
+  /** The payload (a form's {@code payload} field, or the body itself) parsed; 400 if not JSON. */
+  Received read(Request request, byte[] body) {
+    byte[] payloadBytes = FORM.equals(request.mediaType()) ? RequestBodies.formPayload(body) : body;
     JsonNode payload = parse(payloadBytes);
-    String action = GitHubEvents.action(payload).orElse(null);
+    return new Received(
+        request.event(),
+        request.deliveryId(),
+        GitHubEvents.action(payload).orElse(null),
+        payload,
+        payloadBytes);
+  }
 
-    if ("ping".equals(event)) {
-      metrics.delivery(event, action, "ping");
-      LOG.info(
-          "Ping from GitHub (delivery {}, hook {})",
-          deliveryId,
-          payload.path("hook_id").asText("?"));
-      respond(ctx, 200, Map.of("status", "pong", "deliveryId", deliveryId));
-      return;
-    }
-    Optional<Instant> changedAt = GitHubEvents.changedAt(event, action, payload);
-    if (!config.maxDeliveryAge().isZero()
-        && changedAt.isPresent()
-        && changedAt.get().isBefore(clock.instant().minus(config.maxDeliveryAge()))) {
-      // GitHub redelivers for 3 days (GHES 7); anything older is a replay we may no longer
-      // remember.
-      metrics.delivery(event, action, "stale");
-      LOG.info(
-          "Delivery {} reports a change from {}, older than {}: not published again",
-          deliveryId,
-          changedAt.get(),
-          config.maxDeliveryAge());
-      respond(
-          ctx,
-          202,
-          body(
-              "stale",
-              deliveryId,
-              event,
-              action,
-              Map.of(
-                  "reason",
-                  "the change is older than "
-                      + config.maxDeliveryAge()
-                      + "; treated as a replay")));
-      return;
-    }
+  static boolean isPing(String event) {
+    return "ping".equals(event);
+  }
 
-    CompletableFuture<Handoff> handoff = new CompletableFuture<>();
-    CompletableFuture<Handoff> earlier = recent.claim(deliveryId, handoff);
-    if (earlier != null) {
-      ctx.future(
-          () ->
-              earlier.handle(
-                  (h, error) -> {
-                    if (error != null) {
-                      fail(ctx, deliveryId, event, action, error);
-                    } else {
-                      metrics.delivery(event, action, "duplicate");
-                      respond(ctx, 200, body("duplicate", deliveryId, event, action, Map.of()));
-                    }
-                    return null;
-                  }));
-      return;
+  /**
+   * The time of the reported change when it is older than {@code maxAge} before {@code now} (a zero
+   * age: nothing is stale); empty when the delivery is fresh or its age cannot be judged.
+   */
+  static Optional<Instant> staleChange(Received delivery, Duration maxAge, Instant now) {
+    if (maxAge.isZero()) {
+      return Optional.empty();
     }
+    return GitHubEvents.changedAt(delivery.event(), delivery.action(), delivery.payload())
+        .filter(changedAt -> changedAt.isBefore(now.minus(maxAge)));
+  }
 
-    Delivery delivery =
-        Delivery.newBuilder()
-            .setDeliveryId(deliveryId)
-            .setEvent(event)
-            .setAction(action)
-            .setRepository(DeliveryKey.repository(payload).orElse(null))
-            .setReceivedAt(clock.instant().truncatedTo(ChronoUnit.MILLIS))
-            .setSource(DeliverySource.WEBHOOK)
-            .setPayloadJson(new String(payloadBytes, StandardCharsets.UTF_8))
-            .build();
-    String key = DeliveryKey.of(event, payload);
-    boolean used = UsedEvent.isUsed(event, action);
+  /** The raw topic's record of a delivery received at {@code now}. */
+  static Delivery envelope(Received delivery, Instant now) {
+    return Delivery.newBuilder()
+        .setDeliveryId(delivery.deliveryId())
+        .setEvent(delivery.event())
+        .setAction(delivery.action())
+        .setRepository(DeliveryKey.repository(delivery.payload()).orElse(null))
+        .setReceivedAt(now.truncatedTo(ChronoUnit.MILLIS))
+        .setSource(DeliverySource.WEBHOOK)
+        .setPayloadJson(new String(delivery.payloadBytes(), StandardCharsets.UTF_8))
+        .build();
+  }
+
+  static Reply pong(String deliveryId) {
+    return new Reply(200, "ping", Map.of("status", "pong", "deliveryId", deliveryId));
+  }
+
+  static Reply stale(Received delivery, Duration maxAge) {
+    return new Reply(
+        202,
+        "stale",
+        body(
+            "stale",
+            delivery,
+            Map.of("reason", "the change is older than " + maxAge + "; treated as a replay")));
+  }
+
+  static Reply duplicate(Received delivery) {
+    return new Reply(200, "duplicate", body("duplicate", delivery, Map.of()));
+  }
+
+  /** The answer once the delivery is durable: spooled, recorded (unused event) or accepted. */
+  static Reply handedOff(Received delivery, Handoff handoff, boolean used) {
+    if (handoff == Handoff.SPOOLED) {
+      return new Reply(202, "spooled", body("spooled", delivery, Map.of("used", used)));
+    }
+    if (!used) {
+      return new Reply(202, "unused", body("recorded", delivery, Map.of("used", false)));
+    }
+    return new Reply(200, "accepted", body("accepted", delivery, Map.of("used", true)));
+  }
+
+  static Reply failed(String deliveryId) {
+    return new Reply(
+        503,
+        "failed",
+        Map.of(
+            "status",
+            503,
+            "error",
+            "The delivery could not be stored durably (Kafka and the local spool both failed); redeliver it"
+                + " later",
+            "deliveryId",
+            deliveryId));
+  }
+
+  /** A redelivery while (or after) the first copy is handed off: answered as that one ends. */
+  private void answerAfter(Context ctx, Received delivery, CompletableFuture<Handoff> earlier) {
+    ctx.future(
+        () ->
+            earlier.handle(
+                (h, error) -> {
+                  if (error != null) {
+                    fail(ctx, delivery, error);
+                  } else {
+                    answer(ctx, delivery, duplicate(delivery));
+                  }
+                  return null;
+                }));
+  }
+
+  /** Publishes the delivery and answers once Kafka acknowledged it or the spool holds it. */
+  private void handOff(Context ctx, Received delivery, CompletableFuture<Handoff> handoff) {
+    Delivery record = envelope(delivery, clock.instant());
+    String key = DeliveryKey.of(delivery.event(), delivery.payload());
+    boolean used = UsedEvent.isUsed(delivery.event(), delivery.action());
     long started = System.nanoTime();
     CompletableFuture<Handoff> publishing;
     try {
-      publishing = publisher.handOff(key, delivery);
+      publishing = publisher.handOff(key, record);
     } catch (RuntimeException e) {
       publishing = CompletableFuture.failedFuture(e);
     }
@@ -219,44 +318,27 @@ final class WebhookController {
                       System.nanoTime() - started,
                       error == null ? h.name().toLowerCase(Locale.ROOT) : "failed");
                   if (error != null) {
-                    recent.release(deliveryId, handoff);
-                    fail(ctx, deliveryId, event, action, error);
-                  } else if (h == Handoff.SPOOLED) {
-                    metrics.delivery(event, action, "spooled");
-                    respond(
-                        ctx, 202, body("spooled", deliveryId, event, action, Map.of("used", used)));
-                  } else if (!used) {
-                    metrics.delivery(event, action, "unused");
-                    respond(
-                        ctx,
-                        202,
-                        body("recorded", deliveryId, event, action, Map.of("used", false)));
+                    recent.release(delivery.deliveryId(), handoff);
+                    fail(ctx, delivery, error);
                   } else {
-                    metrics.delivery(event, action, "accepted");
-                    respond(
-                        ctx,
-                        200,
-                        body("accepted", deliveryId, event, action, Map.of("used", true)));
+                    answer(ctx, delivery, handedOff(delivery, h, used));
                   }
                   return null;
                 }));
   }
 
-  private void fail(Context ctx, String deliveryId, String event, String action, Throwable error) {
-    metrics.delivery(event, action, "failed");
+  private void fail(Context ctx, Received delivery, Throwable error) {
     LOG.error(
-        "Delivery {} ({}) could not be stored durably: {}", deliveryId, event, error.toString());
-    respond(
-        ctx,
-        503,
-        Map.of(
-            "status",
-            503,
-            "error",
-            "The delivery could not be stored durably (Kafka and the local spool both failed); redeliver it"
-                + " later",
-            "deliveryId",
-            deliveryId));
+        "Delivery {} ({}) could not be stored durably: {}",
+        delivery.deliveryId(),
+        delivery.event(),
+        error.toString());
+    answer(ctx, delivery, failed(delivery.deliveryId()));
+  }
+
+  private void answer(Context ctx, Received delivery, Reply reply) {
+    metrics.delivery(delivery.event(), delivery.action(), reply.outcome());
+    respond(ctx, reply.status(), reply.body());
   }
 
   private JsonNode parse(byte[] payload) {
@@ -294,13 +376,13 @@ final class WebhookController {
   }
 
   private static Map<String, Object> body(
-      String status, String deliveryId, String event, String action, Map<String, Object> extra) {
+      String status, Received delivery, Map<String, Object> extra) {
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("status", status);
-    body.put("deliveryId", deliveryId);
-    body.put("event", event);
-    if (action != null) {
-      body.put("action", action);
+    body.put("deliveryId", delivery.deliveryId());
+    body.put("event", delivery.event());
+    if (delivery.action() != null) {
+      body.put("action", delivery.action());
     }
     body.putAll(extra);
     return body;

@@ -1,7 +1,9 @@
 package dev.faultline.schemas;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.MissingNode;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The Kafka key of a delivery: {@code owner/repo#number} for anything about one issue or pull
@@ -19,20 +21,44 @@ public final class DeliveryKey {
         : Optional.empty();
   }
 
+  /**
+   * Deliveries of events faultline does not use that are about one pull request: keyed by it, so
+   * they stay in order with the pull request's own events on the raw topic (for a later version).
+   */
+  private static final Set<String> UNUSED_PULL_REQUEST_EVENTS =
+      Set.of("pull_request_review", "pull_request_review_comment");
+
   /** The issue or pull request number the payload is about, when it is about one. */
   public static Optional<Integer> number(String event, JsonNode payload) {
     JsonNode node =
-        switch (event) {
-          case "issues", "issue_comment" -> payload.path("issue").path("number");
-          case "pull_request", "pull_request_review", "pull_request_review_comment" ->
-              payload.path("pull_request").path("number").isMissingNode()
-                  ? payload.path("number")
-                  : payload.path("pull_request").path("number");
-          default -> payload.path("__none__");
-        };
+        UsedEvent.of(event)
+            .map(used -> numberNode(used, payload))
+            .orElseGet(
+                () ->
+                    UNUSED_PULL_REQUEST_EVENTS.contains(event)
+                        ? pullRequestNumber(payload)
+                        : MissingNode.getInstance());
     return node.canConvertToInt() && node.isIntegralNumber()
         ? Optional.of(node.asInt())
         : Optional.empty();
+  }
+
+  /**
+   * Where a used event names its issue or pull request (a missing node: repository-wide). No
+   * default: a new {@link UsedEvent} does not compile until it is keyed here.
+   */
+  private static JsonNode numberNode(UsedEvent event, JsonNode payload) {
+    return switch (event) {
+      case ISSUES, ISSUE_COMMENT -> payload.path("issue").path("number");
+      case PULL_REQUEST -> pullRequestNumber(payload);
+      case RELEASE -> MissingNode.getInstance();
+    };
+  }
+
+  private static JsonNode pullRequestNumber(JsonNode payload) {
+    return payload.path("pull_request").path("number").isMissingNode()
+        ? payload.path("number")
+        : payload.path("pull_request").path("number");
   }
 
   /**

@@ -69,6 +69,20 @@ public final class IssuePipelineJob {
    * what the topic held (a replay, a re-classification of history, a benchmark).
    */
   public static void build(StreamExecutionEnvironment env, JobConfig config, boolean bounded) {
+    configure(env, config);
+    KafkaSource<RawDelivery> source = deliveriesSource(config, bounded);
+    AnswerStore.Factory answers = config.llm().enabled() ? answerStore(config) : null;
+    IssuePipeline.Outputs out =
+        IssuePipeline.apply(
+            env.fromSource(source, WatermarkStrategy.noWatermarks(), "deliveries")
+                .uid("deliveries-source"),
+            config.llm(),
+            answers);
+    addSinks(out, config);
+  }
+
+  /** Exactly-once checkpoints (to files when a directory is set) and the parallelism. */
+  private static void configure(StreamExecutionEnvironment env, JobConfig config) {
     env.enableCheckpointing(config.checkpointInterval().toMillis(), CheckpointingMode.EXACTLY_ONCE);
     if (config.checkpointDir() != null) {
       // Issue state outgrows the JobManager's memory-backed storage (5 MB) quickly: checkpoints go
@@ -81,6 +95,9 @@ public final class IssuePipelineJob {
     if (config.parallelism() > 0) {
       env.setParallelism(config.parallelism());
     }
+  }
+
+  private static KafkaSource<RawDelivery> deliveriesSource(JobConfig config, boolean bounded) {
     var sourceBuilder =
         KafkaSource.<RawDelivery>builder()
             .setBootstrapServers(config.kafkaBootstrap())
@@ -94,25 +111,26 @@ public final class IssuePipelineJob {
     if (bounded) {
       sourceBuilder.setBounded(OffsetsInitializer.latest());
     }
-    KafkaSource<RawDelivery> source = sourceBuilder.build();
-    AnswerStore.Factory answers = null;
-    if (config.llm().enabled()) {
-      // Where the job is built (client or JobManager), once: the answers topic exists and is
-      // compacted.
-      KafkaAnswerStore.ensureTopic(
-          config.kafkaClientProperties(),
-          config.llmAnswersTopic(),
-          ANSWER_PARTITIONS,
-          Topic.LLM_ANSWERS.configs());
-      answers = KafkaAnswerStore.factory(config.kafkaClientProperties(), config.llmAnswersTopic());
-      LOG.info("Issue pipeline with the language-model tier: {}", config.llm());
-    }
-    IssuePipeline.Outputs out =
-        IssuePipeline.apply(
-            env.fromSource(source, WatermarkStrategy.noWatermarks(), "deliveries")
-                .uid("deliveries-source"),
-            config.llm(),
-            answers);
+    return sourceBuilder.build();
+  }
+
+  /** The language-model tier's answer store (a compacted topic). */
+  private static AnswerStore.Factory answerStore(JobConfig config) {
+    // Where the job is built (client or JobManager), once: the answers topic exists and is
+    // compacted.
+    KafkaAnswerStore.ensureTopic(
+        config.kafkaClientProperties(),
+        config.llmAnswersTopic(),
+        ANSWER_PARTITIONS,
+        Topic.LLM_ANSWERS.configs());
+    AnswerStore.Factory answers =
+        KafkaAnswerStore.factory(config.kafkaClientProperties(), config.llmAnswersTopic());
+    LOG.info("Issue pipeline with the language-model tier: {}", config.llm());
+    return answers;
+  }
+
+  /** Neo4j for issues, pull requests and releases; the classified topic; the dead letters. */
+  private static void addSinks(IssuePipeline.Outputs out, JobConfig config) {
     out.issues()
         .sinkTo(graphSink("issue-pipeline/neo4j-issues", IssueWriter::new, config))
         .uid("neo4j-issue-sink")

@@ -48,7 +48,7 @@ final class Agreement {
    * skipped).
    */
   double macroF1() {
-    return dev.faultline.classifier.learned.Metrics.macroF1(gold, pred);
+    return dev.faultline.classifier.evaluation.Metrics.macroF1(gold, pred);
   }
 
   /** Cohen's kappa: agreement corrected for chance. */

@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.faultline.classifier.ClassifierConfig;
 import dev.faultline.classifier.DefectClassifier;
+import dev.faultline.classifier.batch.JsonLines;
+import dev.faultline.classifier.batch.ThreadText;
 import dev.faultline.classifier.llm.LlmClassifier;
 import dev.faultline.cli.Cli;
 import dev.faultline.cli.CliCommand;

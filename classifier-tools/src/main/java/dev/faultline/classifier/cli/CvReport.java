@@ -24,54 +24,63 @@ final class CvReport {
         report.path("folds").asInt(),
         report.path("items").asInt());
     for (String part : new String[] {"all", "issues", "changes", "byRepository"}) {
-      if (!cv.has(part)) {
-        continue;
-      }
-      out.printf(
-          Locale.ROOT,
-          "-- %s --%n",
-          part.equals("byRepository")
-              ? "leave one repository out (each repository answered by a model trained on the others)"
-              : part);
-      out.printf(
-          Locale.ROOT,
-          "%-22s %-8s %8s %-13s %6s %6s %6s %6s %6s%n",
-          "dimension",
-          "answers",
-          "macroF1",
-          "bootstrap CI",
-          "top30",
-          "top50",
-          "top70",
-          "all",
-          "ECE");
-      for (Target t : Target.values()) {
-        for (String who : new String[] {"rules", "learned"}) {
-          JsonNode f = cv.path(part).path(t.field).path(who);
-          if (f.isMissingNode()) {
-            continue;
-          }
-          out.printf(
-              Locale.ROOT,
-              "%-22s %-8s %8.3f %-13s %6.3f %6.3f %6.3f %6.3f %6.3f%n",
-              t.field,
-              who,
-              f.path("macroF1").asDouble(),
-              f.has("macroF1Low")
-                  ? String.format(
-                      Locale.ROOT,
-                      "[%.2f–%.2f]",
-                      f.path("macroF1Low").asDouble(),
-                      f.path("macroF1High").asDouble())
-                  : "",
-              f.path("top30").asDouble(),
-              f.path("top50").asDouble(),
-              f.path("top70").asDouble(),
-              f.path("accuracy").asDouble(),
-              f.path("ece").asDouble());
-        }
+      if (cv.has(part)) {
+        printPart(cv, part, out);
       }
     }
+    printAblation(cv, out);
+    printCalibration(report.path("calibration"), out);
+  }
+
+  /** One part of the cross-validation (all items, issues, changes, by repository): figures. */
+  private static void printPart(JsonNode cv, String part, PrintStream out) {
+    out.printf(
+        Locale.ROOT,
+        "-- %s --%n",
+        part.equals("byRepository")
+            ? "leave one repository out (each repository answered by a model trained on the others)"
+            : part);
+    out.printf(
+        Locale.ROOT,
+        "%-22s %-8s %8s %-13s %6s %6s %6s %6s %6s%n",
+        "dimension",
+        "answers",
+        "macroF1",
+        "bootstrap CI",
+        "top30",
+        "top50",
+        "top70",
+        "all",
+        "ECE");
+    for (Target t : Target.values()) {
+      for (String who : new String[] {"rules", "learned"}) {
+        JsonNode f = cv.path(part).path(t.field).path(who);
+        if (f.isMissingNode()) {
+          continue;
+        }
+        out.printf(
+            Locale.ROOT,
+            "%-22s %-8s %8.3f %-13s %6.3f %6.3f %6.3f %6.3f %6.3f%n",
+            t.field,
+            who,
+            f.path("macroF1").asDouble(),
+            f.has("macroF1Low")
+                ? String.format(
+                    Locale.ROOT,
+                    "[%.2f–%.2f]",
+                    f.path("macroF1Low").asDouble(),
+                    f.path("macroF1High").asDouble())
+                : "",
+            f.path("top30").asDouble(),
+            f.path("top50").asDouble(),
+            f.path("top70").asDouble(),
+            f.path("accuracy").asDouble(),
+            f.path("ece").asDouble());
+      }
+    }
+  }
+
+  private static void printAblation(JsonNode cv, PrintStream out) {
     JsonNode alone = cv.path("modelAlone");
     JsonNode curve = cv.path("learningCurve");
     out.println(
@@ -99,7 +108,9 @@ final class CvReport {
           curve.path(t.field).path("50").asDouble(Double.NaN),
           curve.path(t.field).path("100").asDouble(Double.NaN));
     }
-    JsonNode cal = report.path("calibration");
+  }
+
+  private static void printCalibration(JsonNode cal, PrintStream out) {
     out.println(
         "-- calibration: softmax temperature and abstention threshold (fitted on a held-back quarter), and the"
             + " confidence from which cross-validated precision is 0.9 (the statistics' default bar) --");

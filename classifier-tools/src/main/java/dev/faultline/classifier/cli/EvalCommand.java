@@ -5,7 +5,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.faultline.classifier.ClassifierConfig;
 import dev.faultline.classifier.DefectClassifier;
-import dev.faultline.classifier.learned.Figures;
+import dev.faultline.classifier.batch.JsonLines;
+import dev.faultline.classifier.batch.ThreadText;
+import dev.faultline.classifier.evaluation.Figures;
 import dev.faultline.classifier.learned.LearnedClassifier;
 import dev.faultline.classifier.learned.Target;
 import dev.faultline.classifier.llm.LlmClassifier;
@@ -127,8 +129,66 @@ public final class EvalCommand extends CliCommand {
     return Cli.execute(new EvalCommand(), args, out, err);
   }
 
+  /** What was classified: the gold records and the answers of the tier (and of the rules). */
+  private static final class Run {
+    List<JsonNode> gold;
+    final Map<String, JsonNode> predictions = new HashMap<>();
+
+    /** Empty when the predictions were read from a file. */
+    final Map<String, JsonNode> rulesPredictions = new HashMap<>();
+
+    final Map<String, Integer> fallbackReasons = new java.util.TreeMap<>();
+    LlmClassifier llm;
+    DefectClassifier learned;
+    String version;
+  }
+
+  /** The agreement of the predictions with the gold labels, per field, and of the versions. */
+  private static final class Tally {
+    final Map<String, Agreement> agreements = new LinkedHashMap<>();
+    int vTp;
+    int vPred;
+    int vGold;
+    int kTp;
+    int missing;
+    final List<String> errors = new ArrayList<>();
+  }
+
   @Override
   public Integer call() {
+    String half = checkOptions();
+    LlmOptions llmOptions;
+    try {
+      llmOptions = configFlags.forTier(tier);
+    } catch (IllegalArgumentException e) {
+      throw usageError(e.getMessage());
+    }
+    Run run;
+    try {
+      run = classify(half, llmOptions);
+    } catch (IOException | IllegalStateException | java.io.UncheckedIOException e) {
+      err.println("eval: " + e.getMessage());
+      return 1;
+    }
+    Tally tally = tally(run);
+    printAgreement(run, tally, half);
+    printConfusion(out, tally.agreements.get("symptom"));
+    if (!run.rulesPredictions.isEmpty() && run.learned != null) {
+      printConfidence(run);
+    }
+    if (run.llm != null) {
+      printLlm(out, run.llm, llmOptions, run.gold.size(), run.fallbackReasons);
+    }
+    if (!tally.errors.isEmpty()) {
+      out.println();
+      out.println("disagreements on " + errorField + ":");
+      tally.errors.forEach(out::println);
+    }
+    return 0;
+  }
+
+  /** The options picocli cannot check; returns {@code --half} in lower case (null: all records). */
+  private String checkOptions() {
     String half = this.half == null ? null : this.half.toLowerCase(Locale.ROOT);
     if (half != null && !half.equals("a") && !half.equals("b")) {
       throw usageError("--half must be a or b, not '" + this.half + "'");
@@ -139,112 +199,107 @@ public final class EvalCommand extends CliCommand {
     if (!Tiers.NAMES.contains(tier)) {
       throw usageError("--tier must be one of " + Tiers.NAMES + ", not '" + tier + "'");
     }
-    LlmOptions llmOptions;
+    return half;
+  }
+
+  /** Reads the gold records (of one half) and the predictions, from the file or classified now. */
+  private Run classify(String half, LlmOptions llmOptions) throws IOException {
+    ObjectMapper json = new ObjectMapper();
+    Run run = new Run();
+    run.version = tier;
+    run.gold = JsonLines.read(this.gold, json);
+    if (half != null) {
+      run.gold.removeIf(g -> inHalf(g.path("url").asText()) != half.charAt(0));
+    }
+    if (this.predictions != null) {
+      for (JsonNode p : JsonLines.read(this.predictions, json)) {
+        run.predictions.put(p.path("url").asText(), p);
+      }
+      return run;
+    }
+    ClassifierConfig config = configFlags.load();
+    DefectClassifier classifier;
     try {
-      llmOptions = configFlags.forTier(tier);
+      classifier = Tiers.of(tier, config, modelFlag.model, llmOptions);
     } catch (IllegalArgumentException e) {
       throw usageError(e.getMessage());
     }
-    ObjectMapper json = new ObjectMapper();
-    List<JsonNode> gold;
-    LlmClassifier llm = null;
-    Map<String, Integer> fallbackReasons = new java.util.TreeMap<>();
-    Map<String, JsonNode> predictions = new HashMap<>();
-    Map<String, JsonNode> rulesPredictions = new HashMap<>();
-    String version = tier;
-    DefectClassifier learned = null;
-    try {
-      gold = JsonLines.read(this.gold, json);
-      if (half != null) {
-        gold.removeIf(g -> inHalf(g.path("url").asText()) != half.charAt(0));
-      }
-      if (this.predictions != null) {
-        for (JsonNode p : JsonLines.read(this.predictions, json)) {
-          predictions.put(p.path("url").asText(), p);
-        }
-      } else {
-        ClassifierConfig config = configFlags.load();
-        DefectClassifier classifier;
-        try {
-          classifier = Tiers.of(tier, config, modelFlag.model, llmOptions);
-        } catch (IllegalArgumentException e) {
-          throw usageError(e.getMessage());
-        }
-        llm = classifier instanceof LlmClassifier l ? l : null;
-        DefectClassifier rules = Tiers.of("rules", config, null);
-        version = classifier.version();
-        if (classifier != rules && !"rules".equals(tier)) {
-          learned = classifier;
-        }
-        for (JsonNode g : gold) {
-          String url = g.path("url").asText();
-          ObjectNode p = ClassifyCommand.output(json, classifier, llm, g);
-          if (p.hasNonNull("fallback_reason")) {
-            fallbackReasons.merge(reasonKind(p.get("fallback_reason").asText()), 1, Integer::sum);
-          }
-          predictions.put(url, p);
-          rulesPredictions.put(
-              url, Records.output(json, url, rules.classify(ThreadText.ofRecord(g))));
-        }
-      }
-    } catch (IOException | IllegalStateException | java.io.UncheckedIOException e) {
-      err.println("eval: " + e.getMessage());
-      return 1;
+    run.llm = classifier instanceof LlmClassifier l ? l : null;
+    DefectClassifier rules = Tiers.of("rules", config, null);
+    run.version = classifier.version();
+    if (classifier != rules && !"rules".equals(tier)) {
+      run.learned = classifier;
     }
+    for (JsonNode g : run.gold) {
+      String url = g.path("url").asText();
+      ObjectNode p = ClassifyCommand.output(json, classifier, run.llm, g);
+      if (p.hasNonNull("fallback_reason")) {
+        run.fallbackReasons.merge(reasonKind(p.get("fallback_reason").asText()), 1, Integer::sum);
+      }
+      run.predictions.put(url, p);
+      run.rulesPredictions.put(
+          url, Records.output(json, url, rules.classify(ThreadText.ofRecord(g))));
+    }
+    return run;
+  }
 
-    Map<String, Agreement> agreements = new LinkedHashMap<>();
-    TARGETS.keySet().forEach(f -> agreements.put(f, new Agreement()));
-    int vTp = 0;
-    int vPred = 0;
-    int vGold = 0;
-    int kTp = 0;
-    int missing = 0;
-    List<String> errors = new ArrayList<>();
-    for (JsonNode g : gold) {
+  private Tally tally(Run run) {
+    Tally tally = new Tally();
+    TARGETS.keySet().forEach(f -> tally.agreements.put(f, new Agreement()));
+    for (JsonNode g : run.gold) {
       String url = g.path("url").asText();
       JsonNode gl = g.path("gold");
-      JsonNode p = predictions.get(url);
+      JsonNode p = run.predictions.get(url);
       if (p == null) {
-        missing++;
+        tally.missing++;
         continue;
       }
       for (String field : TARGETS.keySet()) {
         String gv = Records.value(gl, field);
         String pv = Records.value(p, field);
-        agreements.get(field).add(gv, pv);
+        tally.agreements.get(field).add(gv, pv);
         if (field.equals(errorField) && !gv.equals(pv)) {
           JsonNode ev = p.path("evidence").path(field);
-          errors.add(
+          tally.errors.add(
               String.format(
                   Locale.ROOT, "%-60s gold=%-22s pred=%-22s %s", url, gv, pv, ev.asText()));
         }
       }
-      Map<String, String> gvs = Records.versions(gl);
-      Map<String, String> pvs = Records.versions(p);
-      vGold += gvs.size();
-      vPred += pvs.size();
-      for (Map.Entry<String, String> e : pvs.entrySet()) {
-        if (e.getValue().equals(gvs.get(e.getKey()))) {
-          vTp++;
-        }
-        if (gvs.containsKey(e.getKey())) {
-          kTp++;
-        }
+      tallyVersions(tally, url, Records.versions(gl), Records.versions(p));
+    }
+    return tally;
+  }
+
+  private void tallyVersions(
+      Tally tally, String url, Map<String, String> gvs, Map<String, String> pvs) {
+    tally.vGold += gvs.size();
+    tally.vPred += pvs.size();
+    for (Map.Entry<String, String> e : pvs.entrySet()) {
+      if (e.getValue().equals(gvs.get(e.getKey()))) {
+        tally.vTp++;
       }
-      if ("versions".equals(errorField) && !gvs.equals(pvs)) {
-        errors.add(String.format(Locale.ROOT, "%-60s gold=%s pred=%s", url, gvs, pvs));
+      if (gvs.containsKey(e.getKey())) {
+        tally.kTp++;
       }
     }
+    if ("versions".equals(errorField) && !gvs.equals(pvs)) {
+      tally.errors.add(String.format(Locale.ROOT, "%-60s gold=%s pred=%s", url, gvs, pvs));
+    }
+  }
 
+  /** The agreement table: one row per field beside the annotators' figures, then the versions. */
+  private void printAgreement(Run run, Tally tally, String half) {
     out.printf(
         Locale.ROOT,
         "faultline eval: %d gold records%s, %s%n",
-        gold.size(),
+        run.gold.size(),
         half == null ? "" : " (half " + half + ")",
-        version);
-    if (missing > 0) {
+        run.version);
+    if (tally.missing > 0) {
       out.printf(
-          Locale.ROOT, "WARNING: %d gold records have no prediction (counted nowhere)%n", missing);
+          Locale.ROOT,
+          "WARNING: %d gold records have no prediction (counted nowhere)%n",
+          tally.missing);
     }
     out.println();
     out.printf(
@@ -261,36 +316,43 @@ public final class EvalCommand extends CliCommand {
         "target");
     out.println("-".repeat(118));
     java.util.SplittableRandom random = new java.util.SplittableRandom(BOOTSTRAP_SEED);
-    for (Map.Entry<String, Agreement> e : agreements.entrySet()) {
-      Agreement ag = e.getValue();
-      double[] t = TARGETS.get(e.getKey());
-      double f1 = ag.macroF1();
-      double kappa = ag.kappa();
-      double[][] ci = resamples > 0 && ag.size() > 0 ? bootstrap(ag, resamples, random) : null;
-      boolean met = f1 >= t[0] && (Double.isNaN(t[1]) || kappa >= t[1]);
-      boolean reachable =
-          ci != null && ci[0][1] >= t[0] && (Double.isNaN(t[1]) || ci[1][1] >= t[1]);
-      out.printf(
-          Locale.ROOT,
-          "%-22s %5d %9.3f %9.3f %-13s %7s %-13s  %.2f / %-13s %s%n",
-          e.getKey(),
-          ag.size(),
-          ag.accuracy(),
-          f1,
-          interval(ci == null ? null : ci[0]),
-          fmt(kappa),
-          interval(ci == null ? null : ci[1]),
-          t[0],
-          Double.isNaN(t[1]) ? "-" : String.format(Locale.ROOT, "%.2f", t[1]),
-          met ? "met" : reachable ? "below (target inside the interval)" : "below");
+    for (Map.Entry<String, Agreement> e : tally.agreements.entrySet()) {
+      printAgreementRow(e.getKey(), e.getValue(), random);
     }
-    double p = vPred == 0 ? Double.NaN : vTp / (double) vPred;
-    double r = vGold == 0 ? Double.NaN : vTp / (double) vGold;
+    printVersions(tally);
+    out.println();
+  }
+
+  private void printAgreementRow(String field, Agreement ag, java.util.SplittableRandom random) {
+    double[] t = TARGETS.get(field);
+    double f1 = ag.macroF1();
+    double kappa = ag.kappa();
+    double[][] ci = resamples > 0 && ag.size() > 0 ? bootstrap(ag, resamples, random) : null;
+    boolean met = f1 >= t[0] && (Double.isNaN(t[1]) || kappa >= t[1]);
+    boolean reachable = ci != null && ci[0][1] >= t[0] && (Double.isNaN(t[1]) || ci[1][1] >= t[1]);
+    out.printf(
+        Locale.ROOT,
+        "%-22s %5d %9.3f %9.3f %-13s %7s %-13s  %.2f / %-13s %s%n",
+        field,
+        ag.size(),
+        ag.accuracy(),
+        f1,
+        interval(ci == null ? null : ci[0]),
+        fmt(kappa),
+        interval(ci == null ? null : ci[1]),
+        t[0],
+        Double.isNaN(t[1]) ? "-" : String.format(Locale.ROOT, "%.2f", t[1]),
+        met ? "met" : reachable ? "below (target inside the interval)" : "below");
+  }
+
+  private void printVersions(Tally tally) {
+    double p = tally.vPred == 0 ? Double.NaN : tally.vTp / (double) tally.vPred;
+    double r = tally.vGold == 0 ? Double.NaN : tally.vTp / (double) tally.vGold;
     out.printf(
         Locale.ROOT,
         "%-22s %5d %9s %9s %-13s %7s %-13s  P %.2f R %.2f          %s%n",
         "versions (key=value)",
-        vGold,
+        tally.vGold,
         "",
         "",
         "",
@@ -303,57 +365,51 @@ public final class EvalCommand extends CliCommand {
         Locale.ROOT,
         "    precision %.3f (%d/%d)  recall %.3f (%d/%d)  key-only P %.3f R %.3f%n",
         p,
-        vTp,
-        vPred,
+        tally.vTp,
+        tally.vPred,
         r,
-        vTp,
-        vGold,
-        vPred == 0 ? Double.NaN : kTp / (double) vPred,
-        vGold == 0 ? Double.NaN : kTp / (double) vGold);
+        tally.vTp,
+        tally.vGold,
+        tally.vPred == 0 ? Double.NaN : tally.kTp / (double) tally.vPred,
+        tally.vGold == 0 ? Double.NaN : tally.kTp / (double) tally.vGold);
+  }
+
+  /**
+   * Per dimension, the rules alone beside the tier on the same records (accuracy of the most
+   * confident answers, ECE, macro-F1), then the learned layer's cross-validated report.
+   */
+  private void printConfidence(Run run) {
     out.println();
-    printConfusion(out, agreements.get("symptom"));
-    if (!rulesPredictions.isEmpty() && learned != null) {
-      out.println();
-      out.println(
-          "Confidence: accuracy of the 30/50/70% most confident answers and of all, expected calibration"
-              + " error (ECE, 10 bins),");
-      out.println(
-          "macro-F1"
-              + (resamples > 0 ? " with its 95% bootstrap interval" : "")
-              + "; rules alone beside the learned layer, same records:");
-      out.println(Figures.header(resamples > 0));
-      for (Target t : Target.values()) {
-        List<String> g = new ArrayList<>();
-        List<String> rp = new ArrayList<>();
-        List<Double> rc = new ArrayList<>();
-        List<String> lp = new ArrayList<>();
-        List<Double> lc = new ArrayList<>();
-        for (JsonNode gr : gold) {
-          String url = gr.path("url").asText();
-          g.add(Records.value(gr.path("gold"), t.field));
-          rp.add(Records.value(rulesPredictions.get(url), t.field));
-          rc.add(rulesPredictions.get(url).path("confidence").path(t.field).asDouble());
-          lp.add(Records.value(predictions.get(url), t.field));
-          lc.add(predictions.get(url).path("confidence").path(t.field).asDouble());
-        }
-        out.println(
-            Figures.of(g, rp, rc, Math.min(resamples, 1000), BOOTSTRAP_SEED).row(t.field, "rules"));
-        out.println(
-            Figures.of(g, lp, lc, Math.min(resamples, 1000), BOOTSTRAP_SEED).row(t.field, tier));
+    out.println(
+        "Confidence: accuracy of the 30/50/70% most confident answers and of all, expected calibration"
+            + " error (ECE, 10 bins),");
+    out.println(
+        "macro-F1"
+            + (resamples > 0 ? " with its 95% bootstrap interval" : "")
+            + "; rules alone beside the learned layer, same records:");
+    out.println(Figures.header(resamples > 0));
+    for (Target t : Target.values()) {
+      List<String> g = new ArrayList<>();
+      List<String> rp = new ArrayList<>();
+      List<Double> rc = new ArrayList<>();
+      List<String> lp = new ArrayList<>();
+      List<Double> lc = new ArrayList<>();
+      for (JsonNode gr : run.gold) {
+        String url = gr.path("url").asText();
+        g.add(Records.value(gr.path("gold"), t.field));
+        rp.add(Records.value(run.rulesPredictions.get(url), t.field));
+        rc.add(run.rulesPredictions.get(url).path("confidence").path(t.field).asDouble());
+        lp.add(Records.value(run.predictions.get(url), t.field));
+        lc.add(run.predictions.get(url).path("confidence").path(t.field).asDouble());
       }
-      if (learned instanceof LearnedClassifier lcl) {
-        CvReport.print(lcl.model().report(), out);
-      }
+      out.println(
+          Figures.of(g, rp, rc, Math.min(resamples, 1000), BOOTSTRAP_SEED).row(t.field, "rules"));
+      out.println(
+          Figures.of(g, lp, lc, Math.min(resamples, 1000), BOOTSTRAP_SEED).row(t.field, tier));
     }
-    if (llm != null) {
-      printLlm(out, llm, llmOptions, gold.size(), fallbackReasons);
+    if (run.learned instanceof LearnedClassifier lcl) {
+      CvReport.print(lcl.model().report(), out);
     }
-    if (!errors.isEmpty()) {
-      out.println();
-      out.println("disagreements on " + errorField + ":");
-      errors.forEach(out::println);
-    }
-    return 0;
   }
 
   /**

@@ -3,9 +3,10 @@ package dev.faultline.classifier.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.faultline.classifier.Classifier;
 import dev.faultline.classifier.ClassifierConfig;
 import dev.faultline.classifier.IssueText;
+import dev.faultline.classifier.batch.JsonLines;
+import dev.faultline.classifier.batch.ThreadText;
 import dev.faultline.classifier.learned.MiniLmEmbedder;
 import dev.faultline.classifier.llm.AnswerCache;
 import dev.faultline.classifier.llm.AnswerParser;
@@ -14,6 +15,7 @@ import dev.faultline.classifier.llm.LlmClassifier;
 import dev.faultline.classifier.llm.LlmConfig;
 import dev.faultline.classifier.llm.LlmStats;
 import dev.faultline.classifier.llm.LlmTier;
+import dev.faultline.classifier.rules.Classifier;
 import dev.faultline.cli.Cli;
 import dev.faultline.cli.CliCommand;
 import dev.faultline.schemas.taxonomy.Taxonomy;
@@ -205,38 +207,11 @@ public final class LlmCommand extends CliCommand {
       err.println("llm export: cannot open the cache: " + e.getMessage());
       return 1;
     }
-    ObjectMapper json = new ObjectMapper();
     Path in = a.input;
     Path outPath = a.output;
-    int items = 0;
-    int written = 0;
-    int cached = 0;
-    int repeated = 0;
-    long chars = 0;
-    Set<String> keys = new HashSet<>();
-    try (JsonLines lines = JsonLines.open(in);
-        BufferedWriter w = Files.newBufferedWriter(outPath, StandardCharsets.UTF_8)) {
-      JsonNode rec;
-      while ((rec = lines.next(json)) != null) {
-        items++;
-        IssueText issue = ThreadText.ofRecord(rec);
-        String key = tier.key(issue);
-        if (cache != null && cache.contains(key)) {
-          cached++;
-          continue;
-        }
-        if (!keys.add(key)) {
-          repeated++;
-          continue;
-        }
-        ObjectNode body = tier.requestBody(issue);
-        for (JsonNode m : body.path("messages")) {
-          chars += m.path("content").asText().length();
-        }
-        w.write(json.writeValueAsString(batchLine(json, rec.path("url").asText(""), key, body)));
-        w.write('\n');
-        written++;
-      }
+    Exported n;
+    try {
+      n = writeRequests(tier, cache, in, outPath);
     } catch (JsonLines.NotJson e) {
       err.println("llm export: " + e.getMessage());
       return 1;
@@ -247,16 +222,16 @@ public final class LlmCommand extends CliCommand {
       err.println("llm export: " + e.getMessage());
       return 1;
     }
-    long tokens = chars / 4;
+    long tokens = n.chars / 4;
     out.printf(
         Locale.ROOT,
         "llm export: %d items, %d requests written to %s, %d already cached, %d repeated"
             + " content%n",
-        items,
-        written,
+        n.items,
+        n.written,
         outPath,
-        cached,
-        repeated);
+        n.cached,
+        n.repeated);
     out.printf(
         Locale.ROOT,
         "  model %s, prompt %s; about %d prompt tokens (characters / 4), %.4f at"
@@ -267,6 +242,51 @@ public final class LlmCommand extends CliCommand {
         config.cost(tokens, 0),
         config.priceInputPer1k());
     return 0;
+  }
+
+  /** What an export wrote and skipped. */
+  private static final class Exported {
+    int items;
+    int written;
+    int cached;
+    int repeated;
+    long chars;
+  }
+
+  /**
+   * One Batch API request per record of {@code in} whose answer is neither cached nor already
+   * written (same content key), into {@code outPath}.
+   */
+  private static Exported writeRequests(
+      LlmClassifier tier, AnswerCache cache, Path in, Path outPath) throws IOException {
+    ObjectMapper json = new ObjectMapper();
+    Exported n = new Exported();
+    Set<String> keys = new HashSet<>();
+    try (JsonLines lines = JsonLines.open(in);
+        BufferedWriter w = Files.newBufferedWriter(outPath, StandardCharsets.UTF_8)) {
+      JsonNode rec;
+      while ((rec = lines.next(json)) != null) {
+        n.items++;
+        IssueText issue = ThreadText.ofRecord(rec);
+        String key = tier.key(issue);
+        if (cache != null && cache.contains(key)) {
+          n.cached++;
+          continue;
+        }
+        if (!keys.add(key)) {
+          n.repeated++;
+          continue;
+        }
+        ObjectNode body = tier.requestBody(issue);
+        for (JsonNode m : body.path("messages")) {
+          n.chars += m.path("content").asText().length();
+        }
+        w.write(json.writeValueAsString(batchLine(json, rec.path("url").asText(""), key, body)));
+        w.write('\n');
+        n.written++;
+      }
+    }
+    return n;
   }
 
   /** One Batch API input line: {@code custom_id, method, url, body}. */

@@ -30,16 +30,15 @@ final class Records {
   static ObjectNode output(ObjectMapper json, String url, Classification c) {
     ObjectNode o = json.createObjectNode();
     o.put("url", url);
-    o.put("kind", c.kind().value().name());
-    o.put("symptom", c.symptom().value().name());
-    o.put("root_cause", c.rootCause().value().name());
-    o.put("fix_pattern", c.fixPattern().value().name());
-    o.put("stage", c.stage().value().name());
-    o.put("phase", c.phase().value().name());
-    if (c.distributedSpecific().value() == null) {
-      o.putNull("distributed_specific");
-    } else {
-      o.put("distributed_specific", c.distributedSpecific().value());
+    for (Dimension d : Dimension.LABELLED) {
+      Object v = Dimension.symbol(c.label(d).value());
+      if (v == null) {
+        o.putNull(d.field());
+      } else if (v instanceof Boolean b) {
+        o.put(d.field(), b);
+      } else {
+        o.put(d.field(), v.toString());
+      }
     }
     if (c.framework().value() == null) {
       o.putNull("framework");
@@ -50,13 +49,9 @@ final class Records {
     c.versions().forEach(v::put);
     ObjectNode conf = o.putObject("confidence");
     ObjectNode ev = o.putObject("evidence");
-    put(conf, ev, "kind", c.kind());
-    put(conf, ev, "symptom", c.symptom());
-    put(conf, ev, "root_cause", c.rootCause());
-    put(conf, ev, "fix_pattern", c.fixPattern());
-    put(conf, ev, "stage", c.stage());
-    put(conf, ev, "phase", c.phase());
-    put(conf, ev, "distributed_specific", c.distributedSpecific());
+    for (Dimension d : Dimension.LABELLED) {
+      put(conf, ev, d.field(), c.label(d));
+    }
     put(conf, ev, "framework", c.framework());
     o.put("classifier_version", c.classifierVersion());
     return o;

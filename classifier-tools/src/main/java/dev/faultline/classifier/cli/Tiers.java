@@ -1,16 +1,16 @@
 package dev.faultline.classifier.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.faultline.classifier.Classifier;
+import dev.faultline.classifier.ChangeDetails;
 import dev.faultline.classifier.ClassifierConfig;
 import dev.faultline.classifier.DefectClassifier;
-import dev.faultline.classifier.learned.ChangeDetails;
 import dev.faultline.classifier.learned.LearnedClassifier;
 import dev.faultline.classifier.learned.LearnedModel;
 import dev.faultline.classifier.learned.MiniLmEmbedder;
 import dev.faultline.classifier.llm.LlmConfig;
 import dev.faultline.classifier.llm.LlmStats;
 import dev.faultline.classifier.llm.LlmTier;
+import dev.faultline.classifier.rules.Classifier;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;

@@ -1,6 +1,5 @@
 package dev.faultline.classifier.bench;
 
-import dev.faultline.classifier.Classifier;
 import dev.faultline.classifier.ClassifierConfig;
 import dev.faultline.classifier.Comment;
 import dev.faultline.classifier.IssueText;
@@ -9,6 +8,7 @@ import dev.faultline.classifier.learned.LearnedClassifier;
 import dev.faultline.classifier.learned.LearnedModel;
 import dev.faultline.classifier.learned.MiniLmEmbedder;
 import dev.faultline.classifier.learned.VectorCache;
+import dev.faultline.classifier.rules.Classifier;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;

@@ -1,7 +1,6 @@
 package dev.faultline.classifier.bench;
 
 import dev.faultline.classifier.Classification;
-import dev.faultline.classifier.Classifier;
 import dev.faultline.classifier.ClassifierConfig;
 import dev.faultline.classifier.Comment;
 import dev.faultline.classifier.IssueText;
@@ -10,6 +9,7 @@ import dev.faultline.classifier.learned.FeatureExtractor;
 import dev.faultline.classifier.learned.LearnedClassifier;
 import dev.faultline.classifier.learned.MiniLmEmbedder;
 import dev.faultline.classifier.learned.TextEmbedder;
+import dev.faultline.classifier.rules.Classifier;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;

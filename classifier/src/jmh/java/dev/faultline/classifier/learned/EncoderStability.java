@@ -2,10 +2,10 @@ package dev.faultline.classifier.learned;
 
 import ai.onnxruntime.OrtSession;
 import dev.faultline.classifier.Classification;
-import dev.faultline.classifier.Classifier;
 import dev.faultline.classifier.ClassifierConfig;
 import dev.faultline.classifier.IssueText;
 import dev.faultline.classifier.bench.BulkClassifierBenchmark;
+import dev.faultline.classifier.rules.Classifier;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

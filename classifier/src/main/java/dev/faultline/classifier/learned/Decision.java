@@ -1,8 +1,8 @@
 package dev.faultline.classifier.learned;
 
-import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Turns each dimension's calibrated class probabilities into one answer per dimension with the
@@ -28,7 +28,7 @@ public final class Decision {
   /** Answers for every dimension, with each model's threshold. */
   public static Map<Target, Answer> decide(
       Map<Target, DimensionModel> models, Map<Target, double[]> probabilities) {
-    Map<Target, Double> thresholds = new EnumMap<>(Target.class);
+    Map<Target, Double> thresholds = new TreeMap<>();
     models.forEach((t, m) -> thresholds.put(t, m.threshold()));
     return decide(models, probabilities, thresholds);
   }
@@ -38,7 +38,7 @@ public final class Decision {
       Map<Target, DimensionModel> models,
       Map<Target, double[]> probabilities,
       Map<Target, Double> thresholds) {
-    Map<Target, Answer> out = new EnumMap<>(Target.class);
+    Map<Target, Answer> out = new TreeMap<>();
     DimensionModel km = models.get(Target.KIND);
     double[] kp = probabilities.get(Target.KIND);
     Answer kind = argmax(km.classes(), kp, null, 1.0, 0.0);

@@ -26,27 +26,12 @@ public record Example(
 
   /** The rules' answer for a dimension, as a code. */
   public String rulesCode(Target t) {
-    return switch (t) {
-      case KIND -> rules.kind().value().name();
-      case SYMPTOM -> rules.symptom().value().name();
-      case ROOT_CAUSE -> rules.rootCause().value().name();
-      case FIX_PATTERN -> rules.fixPattern().value().name();
-      case STAGE -> rules.stage().value().name();
-      case PHASE -> rules.phase().value().name();
-      case DISTRIBUTED -> String.valueOf(rules.distributedSpecific().value());
-    };
+    return String.valueOf(
+        dev.faultline.schemas.taxonomy.Dimension.symbol(rules.label(t.dimension).value()));
   }
 
   /** The rules' confidence for a dimension. */
   public double rulesConfidence(Target t) {
-    return switch (t) {
-      case KIND -> rules.kind().confidence();
-      case SYMPTOM -> rules.symptom().confidence();
-      case ROOT_CAUSE -> rules.rootCause().confidence();
-      case FIX_PATTERN -> rules.fixPattern().confidence();
-      case STAGE -> rules.stage().confidence();
-      case PHASE -> rules.phase().confidence();
-      case DISTRIBUTED -> rules.distributedSpecific().confidence();
-    };
+    return rules.label(t.dimension).confidence();
   }
 }

@@ -1,10 +1,11 @@
 package dev.faultline.classifier.learned;
 
+import dev.faultline.classifier.ChangeDetails;
 import dev.faultline.classifier.Classification;
-import dev.faultline.classifier.Classifier;
 import dev.faultline.classifier.Comment;
 import dev.faultline.classifier.IssueText;
 import dev.faultline.classifier.Label;
+import dev.faultline.classifier.rules.Classifier;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -58,13 +59,9 @@ public final class FeatureExtractor {
     fixed.put("item.comments", Math.log1p(in.comments().size()));
     fixed.put("item.length", Math.log1p(in.body().length()) / 8.0);
     Classification c = rules.classification();
-    rule(fixed, "kind", c.kind());
-    rule(fixed, "symptom", c.symptom());
-    rule(fixed, "rootCause", c.rootCause());
-    rule(fixed, "fixPattern", c.fixPattern());
-    rule(fixed, "stage", c.stage());
-    rule(fixed, "phase", c.phase());
-    rule(fixed, "distributed", c.distributedSpecific());
+    for (Target t : Target.values()) {
+      rule(fixed, t.featureName(), c.label(t.dimension));
+    }
     rules.reporterCues().forEach((k, v) -> fixed.put("cue:" + k, Math.log1p(v)));
     rules.threadCues().forEach((k, v) -> fixed.put("cue.thread:" + k, Math.log1p(v)));
 

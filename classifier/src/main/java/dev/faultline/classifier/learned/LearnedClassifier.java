@@ -1,25 +1,23 @@
 package dev.faultline.classifier.learned;
 
+import dev.faultline.classifier.ChangeDetails;
 import dev.faultline.classifier.Classification;
-import dev.faultline.classifier.Classifier;
 import dev.faultline.classifier.ClassifierConfig;
 import dev.faultline.classifier.DefectClassifier;
 import dev.faultline.classifier.IssueText;
 import dev.faultline.classifier.Label;
 import dev.faultline.classifier.LinkedPullRequest;
-import dev.faultline.schemas.taxonomy.FixPattern;
-import dev.faultline.schemas.taxonomy.Kind;
-import dev.faultline.schemas.taxonomy.Phase;
-import dev.faultline.schemas.taxonomy.RootCause;
-import dev.faultline.schemas.taxonomy.Stage;
+import dev.faultline.classifier.Provenance;
+import dev.faultline.classifier.rules.Classifier;
+import dev.faultline.schemas.taxonomy.Dimension;
 import dev.faultline.schemas.taxonomy.Symptom;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
-import java.util.function.Function;
 
 /**
  * The offline default classifier: the rules, then a calibrated learned layer that reads the rules'
@@ -147,20 +145,10 @@ public final class LearnedClassifier implements DefectClassifier {
     List<Neighbours.Near> near = model.neighbours().nearest(v, NEIGHBOURS);
     Classification r = a.classification();
 
-    Label<Kind> kind = label(s, Target.KIND, Kind::valueOf, near, r.kind());
-    Label<Symptom> symptom = label(s, Target.SYMPTOM, Symptom::valueOf, near, r.symptom());
-    Label<RootCause> rootCause =
-        label(s, Target.ROOT_CAUSE, RootCause::valueOf, near, r.rootCause());
-    Label<FixPattern> fix = label(s, Target.FIX_PATTERN, FixPattern::valueOf, near, r.fixPattern());
-    Label<Stage> stage = label(s, Target.STAGE, Stage::valueOf, near, r.stage());
-    Label<Phase> phase = label(s, Target.PHASE, Phase::valueOf, near, r.phase());
-    Label<Boolean> distributed =
-        label(
-            s,
-            Target.DISTRIBUTED,
-            c -> "null".equals(c) ? null : Boolean.valueOf(c),
-            near,
-            r.distributedSpecific());
+    Map<Dimension, Label<?>> labels = new LinkedHashMap<>();
+    for (Target t : Target.values()) {
+      labels.put(t.dimension, label(s, t, near, r.label(t.dimension)));
+    }
 
     // A merged fix linked to the issue says how it was caused and fixed better than the issue's own
     // thread.
@@ -176,21 +164,14 @@ public final class LearnedClassifier implements DefectClassifier {
           score(
               FeatureExtractor.extract(
                   pr, ChangeDetails.NONE, pa, embedder.embed(FeatureExtractor.embeddingText(pr))));
-      rootCause = fromFix(rootCause, ps, Target.ROOT_CAUSE, RootCause::valueOf, p);
-      fix = fromFix(fix, ps, Target.FIX_PATTERN, FixPattern::valueOf, p);
+      for (Target t : List.of(Target.ROOT_CAUSE, Target.FIX_PATTERN)) {
+        labels.put(t.dimension, fromFix(labels.get(t.dimension), ps, t, p));
+      }
     }
-    return new Classification(
-        kind,
-        symptom,
-        rules.symptomClass(symptom),
-        rootCause,
-        fix,
-        stage,
-        phase,
-        distributed,
-        r.framework(),
-        r.versions(),
-        version);
+    @SuppressWarnings("unchecked")
+    Label<Symptom> symptom = (Label<Symptom>) labels.get(Dimension.SYMPTOM);
+    labels.put(Dimension.SYMPTOM_CLASS, rules.symptomClass(symptom));
+    return new Classification(labels, r.framework(), r.versions(), Provenance.learned(version));
   }
 
   /** The answers and what decided them. */
@@ -198,26 +179,20 @@ public final class LearnedClassifier implements DefectClassifier {
 
   private Scored score(RawFeatures raw) {
     SparseVector x = model.vectorizer().vectorize(raw);
-    Map<Target, double[]> p = new java.util.EnumMap<>(Target.class);
+    Map<Target, double[]> p = new java.util.TreeMap<>();
     model.models().forEach((t, m) -> p.put(t, m.probabilities(x)));
     return new Scored(x, Decision.decide(model.models(), p));
   }
 
-  private <T> Label<T> label(
-      Scored s,
-      Target t,
-      Function<String, T> parse,
-      List<Neighbours.Near> near,
-      Label<T> rulesLabel) {
+  private Label<?> label(Scored s, Target t, List<Neighbours.Near> near, Label<?> rulesLabel) {
     if (rulesLabel.humanGiven()) {
       return rulesLabel;
     }
     Decision.Answer a = s.answers().get(t);
-    return Label.predicted(parse.apply(a.code()), a.confidence(), evidence(s, t, a, near));
+    return Label.predicted(t.dimension.parse(a.code()), a.confidence(), evidence(s, t, a, near));
   }
 
-  private <T> Label<T> fromFix(
-      Label<T> own, Scored ps, Target t, Function<String, T> parse, LinkedPullRequest p) {
+  private Label<?> fromFix(Label<?> own, Scored ps, Target t, LinkedPullRequest p) {
     Decision.Answer a = ps.answers().get(t);
     boolean known = !a.abstained() && !a.code().equals(t.abstain);
     boolean ownUnknown = own.value() == null || own.value().toString().equals(t.abstain);
@@ -226,7 +201,7 @@ public final class LearnedClassifier implements DefectClassifier {
     }
     String title = p.title().length() > 80 ? p.title().substring(0, 80) + "…" : p.title();
     return Label.predicted(
-        parse.apply(a.code()),
+        t.dimension.parse(a.code()),
         a.confidence(),
         String.format(
             Locale.ROOT,

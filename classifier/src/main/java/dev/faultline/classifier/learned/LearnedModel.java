@@ -12,10 +12,10 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Base64;
-import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.zip.GZIPInputStream;
 import java.util.zip.GZIPOutputStream;
 
@@ -49,7 +49,7 @@ public record LearnedModel(
   public static final int FORMAT_VERSION = 1;
 
   /** Where the committed artefact lives on the classpath. */
-  public static final String RESOURCE = "/dev/faultline/classifier/learned-model.json.gz";
+  public static final String RESOURCE = dev.faultline.artefact.LearnedArtefact.RESOURCE;
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -105,8 +105,8 @@ public record LearnedModel(
             strings(v.path("added")),
             strings(v.path("removed")),
             strings(v.path("tokens")));
-    Map<Target, DimensionModel> models = new EnumMap<>(Target.class);
-    Map<Target, Double> level = new EnumMap<>(Target.class);
+    Map<Target, DimensionModel> models = new TreeMap<>();
+    Map<Target, Double> level = new TreeMap<>();
     root.path("dimensions")
         .fields()
         .forEachRemaining(

@@ -67,7 +67,7 @@ public final class Neighbours {
   /** One near item. */
   public record Near(String id, double similarity, Map<String, String> labels) {}
 
-  static byte[] quantise(float[] v) {
+  public static byte[] quantise(float[] v) {
     byte[] b = new byte[v.length];
     for (int i = 0; i < v.length; i++) {
       b[i] = (byte) Math.max(-127, Math.min(127, Math.round(v[i] * SCALE)));

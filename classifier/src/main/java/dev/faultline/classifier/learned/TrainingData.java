@@ -3,18 +3,19 @@ package dev.faultline.classifier.learned;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.faultline.classifier.Classifier;
+import dev.faultline.classifier.ChangeDetails;
 import dev.faultline.classifier.IssueText;
-import dev.faultline.classifier.cli.JsonLines;
-import dev.faultline.classifier.cli.ThreadText;
+import dev.faultline.classifier.batch.JsonLines;
+import dev.faultline.classifier.batch.ThreadText;
+import dev.faultline.classifier.rules.Classifier;
 import java.io.IOException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -89,7 +90,7 @@ public final class TrainingData {
       }
     }
     JsonNode g = rec.get("gold");
-    Map<Target, String> gold = new EnumMap<>(Target.class);
+    Map<Target, String> gold = new TreeMap<>();
     for (Target t : Target.values()) {
       if (!g.has(t.field)) {
         throw new BadInput(where + ": gold has no '" + t.field + "'");

@@ -6,10 +6,10 @@ import java.util.Map;
  * Lower-case words of 2 to 30 letters, digits and underscores that hold a letter: the bag-of-words
  * tokens.
  */
-final class Words {
+public final class Words {
   private Words() {}
 
-  static void count(String text, Map<String, Integer> into) {
+  public static void count(String text, Map<String, Integer> into) {
     if (text == null) {
       return;
     }

@@ -3,13 +3,10 @@ package dev.faultline.classifier.llm;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.faultline.schemas.taxonomy.FixPattern;
-import dev.faultline.schemas.taxonomy.Kind;
-import dev.faultline.schemas.taxonomy.Phase;
-import dev.faultline.schemas.taxonomy.RootCause;
-import dev.faultline.schemas.taxonomy.Stage;
-import dev.faultline.schemas.taxonomy.Symptom;
+import dev.faultline.schemas.taxonomy.Dimension;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -91,31 +88,27 @@ public final class AnswerParser {
     }
     // The taxonomy resource and the enums are checked against each other (TaxonomyResourceTest), so
     // valueOf holds.
-    return new Accepted(
-        new Answer(
-            Kind.valueOf(n.get("kind").asText()),
-            Symptom.valueOf(n.get("symptom").asText()),
-            RootCause.valueOf(n.get("root_cause").asText()),
-            FixPattern.valueOf(n.get("fix_pattern").asText()),
-            Stage.valueOf(n.get("stage").asText()),
-            Phase.valueOf(n.get("phase").asText()),
-            d.isNull() ? null : d.asBoolean(),
-            versions));
+    Map<Dimension, Object> codes = new LinkedHashMap<>();
+    for (Dimension dim : Dimension.LABELLED) {
+      JsonNode v = n.get(dim.field());
+      codes.put(dim, v.isNull() ? null : dim.parse(v.asText()));
+    }
+    return new Accepted(new Answer(codes, versions));
   }
 
   /** The answer as the JSON object the schema describes, fields in schema order. */
   public String format(Answer a) {
     var o = json.createObjectNode();
-    o.put("kind", a.kind().name());
-    o.put("symptom", a.symptom().name());
-    o.put("root_cause", a.rootCause().name());
-    o.put("fix_pattern", a.fixPattern().name());
-    o.put("stage", a.stage().name());
-    o.put("phase", a.phase().name());
-    if (a.distributedSpecific() == null) {
-      o.putNull(AnswerSchema.DISTRIBUTED);
-    } else {
-      o.put(AnswerSchema.DISTRIBUTED, a.distributedSpecific());
+    for (String f : AnswerSchema.FIELDS) {
+      Dimension dim = Dimension.ofField(f).orElseThrow();
+      Object v = Dimension.symbol(a.code(dim));
+      if (v == null) {
+        o.putNull(f);
+      } else if (v instanceof Boolean b) {
+        o.put(f, b);
+      } else {
+        o.put(f, v.toString());
+      }
     }
     if (a.versions() != null) {
       o.set(AnswerSchema.VERSIONS, AnswerVersions.format(json, a.versions()));

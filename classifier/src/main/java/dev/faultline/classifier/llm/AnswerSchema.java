@@ -24,7 +24,7 @@ public final class AnswerSchema {
   public static final String NAME = "faultline_labels";
 
   /** The answer's field for distributed-specific (true, false or null). */
-  public static final String DISTRIBUTED = "distributed_specific";
+  public static final String DISTRIBUTED = Dimension.DISTRIBUTED_SPECIFIC.field();
 
   /**
    * The answer's field for the versions the text states: an array of {@code {component, version}}
@@ -33,17 +33,15 @@ public final class AnswerSchema {
    */
   public static final String VERSIONS = "versions";
 
-  /** The coded fields and their taxonomy dimension, in answer order. */
+  /**
+   * The coded fields and their taxonomy dimension, in answer order: every {@link
+   * Dimension#LABELLED} dimension with codes, by its {@link Dimension#field()}.
+   */
   public static final Map<String, Dimension> CODED;
 
   static {
     Map<String, Dimension> m = new LinkedHashMap<>();
-    m.put("kind", Dimension.KIND);
-    m.put("symptom", Dimension.SYMPTOM);
-    m.put("root_cause", Dimension.ROOT_CAUSE);
-    m.put("fix_pattern", Dimension.FIX_PATTERN);
-    m.put("stage", Dimension.STAGE);
-    m.put("phase", Dimension.PHASE);
+    Dimension.LABELLED.stream().filter(Dimension::coded).forEach(d -> m.put(d.field(), d));
     CODED = java.util.Collections.unmodifiableMap(m);
   }
 

@@ -2,11 +2,13 @@ package dev.faultline.classifier.llm;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.faultline.classifier.ChangeDetails;
 import dev.faultline.classifier.Classification;
 import dev.faultline.classifier.DefectClassifier;
 import dev.faultline.classifier.IssueText;
 import dev.faultline.classifier.Label;
-import dev.faultline.classifier.learned.ChangeDetails;
+import dev.faultline.classifier.Provenance;
+import dev.faultline.schemas.taxonomy.Dimension;
 import dev.faultline.schemas.taxonomy.Symptom;
 import dev.faultline.schemas.taxonomy.SymptomClass;
 import dev.faultline.schemas.taxonomy.Taxonomy;
@@ -102,7 +104,7 @@ public final class LlmClassifier implements DefectClassifier {
 
   @Override
   public String version() {
-    return "llm:" + config.model() + "/" + prompt.version();
+    return Provenance.llm(config.model(), prompt.version()).classifierVersion();
   }
 
   /** The counters of this tier. */
@@ -192,44 +194,31 @@ public final class LlmClassifier implements DefectClassifier {
   private Outcome fallback(Classification base, String reason) {
     stats.fallbacks.incrementAndGet();
     String p = "fallback: " + reason + "; ";
-    Classification c =
-        new Classification(
-            prefix(base.kind(), p),
-            prefix(base.symptom(), p),
-            prefix(base.symptomClass(), p),
-            prefix(base.rootCause(), p),
-            prefix(base.fixPattern(), p),
-            prefix(base.stage(), p),
-            prefix(base.phase(), p),
-            prefix(base.distributedSpecific(), p),
-            base.framework(),
-            base.versions(),
-            base.classifierVersion());
+    Classification c = base.mapLabels((d, l) -> prefix(l, p));
     return new Outcome(c, "fallback", reason, false);
   }
 
-  private static <T> Label<T> prefix(Label<T> l, String p) {
+  private static Label<?> prefix(Label<?> l, String p) {
     return l.humanGiven() ? l : new Label<>(l.value(), l.confidence(), p + l.evidence(), false);
   }
 
   private Classification merge(Classification base, Answer a, boolean cached) {
     String ev = source() + " prompt " + prompt.version() + (cached ? " (cached answer)" : "");
-    Label<Symptom> symptom = pick(base.symptom(), a.symptom(), ev);
-    return new Classification(
-        pick(base.kind(), a.kind(), ev),
-        symptom,
-        symptomClass(base.symptomClass(), symptom),
-        pick(base.rootCause(), a.rootCause(), ev),
-        pick(base.fixPattern(), a.fixPattern(), ev),
-        pick(base.stage(), a.stage(), ev),
-        pick(base.phase(), a.phase(), ev),
-        pick(base.distributedSpecific(), a.distributedSpecific(), ev),
-        base.framework(),
-        a.versions() != null ? a.versions() : base.versions(),
-        version());
+    Classification merged =
+        base.mapLabels((d, l) -> d.labelled() ? pick(l, a.code(d), ev) : l)
+            .withProvenance(Provenance.llm(config.model(), prompt.version()));
+    Classification labelled =
+        merged.with(
+            Dimension.SYMPTOM_CLASS, l -> symptomClass(base.symptomClass(), merged.symptom()));
+    // The answer's versions replace the offline extractor's (an answer of an earlier prompt has
+    // none: the offline ones stay); the framework stays the offline tier's.
+    return a.versions() == null
+        ? labelled
+        : new Classification(
+            labelled.labels(), labelled.framework(), a.versions(), labelled.provenance());
   }
 
-  private <T> Label<T> pick(Label<T> offlineLabel, T value, String evidence) {
+  private Label<?> pick(Label<?> offlineLabel, Object value, String evidence) {
     return offlineLabel.humanGiven()
         ? offlineLabel
         : Label.predicted(value, config.confidence(), evidence);

@@ -6,6 +6,7 @@ import dev.faultline.classifier.internal.Features;
 import dev.faultline.classifier.internal.Zone;
 import dev.faultline.schemas.taxonomy.Kind;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -16,21 +17,65 @@ public final class KindRule {
 
   /** The kind of the report. */
   public Label<Kind> decide(Evidence c) {
-    Features f = c.f();
-    String tag = c.tag();
     if (c.pr()) {
-      boolean behaviourBroken =
-          f.in(Cue.ERROR, Zone.PR_TITLE)
-              || f.in(Cue.ERROR, Zone.PR_BODY)
-              || f.in(Cue.INCORRECT, Zone.PR_BODY);
-      if (f.in(Cue.DOC, Zone.PR_TITLE) && !behaviourBroken) {
-        return Label.predicted(
-            Kind.DOCUMENTATION, 0.7, "pull request title about docs: '" + f.phrase(Cue.DOC) + "'");
-      }
-      return Label.predicted(Kind.BUG, 0.6, "merged pull request: describes a fix");
+      return pullRequest(c.f());
     }
+    Optional<Label<Kind>> template = template(c);
+    if (template.isPresent()) {
+      return template.get();
+    }
+    Signals s = Signals.of(c);
+    return nearlyEmpty(c, s).or(() -> fromTitle(c.f(), s)).orElseGet(() -> fromReport(c.f(), s));
+  }
+
+  /** What the report's title and text say, read once for the decisions below. */
+  private record Signals(
+      int bodyTokens,
+      boolean traceback,
+      boolean errorInReport,
+      boolean docTitle,
+      boolean featureTitle,
+      boolean questionTitle,
+      boolean strongBug) {
+    static Signals of(Evidence c) {
+      Features f = c.f();
+      String tag = c.tag();
+      int bodyTokens = c.index().tokenCount(Zone.BODY);
+      boolean traceback = f.any(Cue.TRACEBACK) || f.any(Cue.HARD_CRASH);
+      double symptomEvidence = strongSymptomScore(f);
+      boolean errorInReport = traceback || f.reporter(Cue.ERROR) > 0 || symptomEvidence > 0;
+      boolean docTitle = f.in(Cue.DOC, Zone.TITLE) || Evidence.tagIs(tag, "doc");
+      boolean featureTitle =
+          Evidence.tagIs(tag, "feature", "request", "enhancement", "shardformer", "proposal")
+              || (f.in(Cue.FEATURE, Zone.TITLE) && !f.in(Cue.ERROR, Zone.TITLE));
+      boolean questionTitle =
+          Evidence.tagIs(tag, "question", "help", "usage")
+              || f.in(Cue.QUESTION, Zone.TITLE)
+              || (c.in().title().trim().endsWith("?") && !Evidence.tagIs(tag, "bug"));
+      boolean strongBug = traceback || symptomEvidence >= 3 || f.in(Cue.ERROR, Zone.TITLE);
+      return new Signals(
+          bodyTokens, traceback, errorInReport, docTitle, featureTitle, questionTitle, strongBug);
+    }
+  }
+
+  /** A merged pull request describes a fix, unless its title is about docs and nothing broke. */
+  private static Label<Kind> pullRequest(Features f) {
+    boolean behaviourBroken =
+        f.in(Cue.ERROR, Zone.PR_TITLE)
+            || f.in(Cue.ERROR, Zone.PR_BODY)
+            || f.in(Cue.INCORRECT, Zone.PR_BODY);
+    if (f.in(Cue.DOC, Zone.PR_TITLE) && !behaviourBroken) {
+      return Label.predicted(
+          Kind.DOCUMENTATION, 0.7, "pull request title about docs: '" + f.phrase(Cue.DOC) + "'");
+    }
+    return Label.predicted(Kind.BUG, 0.6, "merged pull request: describes a fix");
+  }
+
+  /** An unfilled or empty issue template is OTHER. */
+  private static Optional<Label<Kind>> template(Evidence c) {
+    Features f = c.f();
     if (f.any(Cue.TEMPLATE_PLACEHOLDER) || placeholderTitle(c.in().title())) {
-      return Label.predicted(Kind.OTHER, 0.8, "unfilled template placeholder");
+      return Optional.of(Label.predicted(Kind.OTHER, 0.8, "unfilled template placeholder"));
     }
     // codebook 9: an empty template is OTHER: a title that is only the template's tag over the
     // template's own text
@@ -38,54 +83,64 @@ public final class KindRule {
         && placeholderTitle(Evidence.TITLE_TAG.matcher(c.in().title()).replaceFirst(""))
         && f.count(Cue.TEMPLATE_BOILERPLATE, Zone.BODY) >= 3
         && c.index().tokenCount(Zone.BODY) < 150) {
-      return Label.predicted(
-          Kind.OTHER, 0.75, "template tag as title over the template's unedited text");
+      return Optional.of(
+          Label.predicted(
+              Kind.OTHER, 0.75, "template tag as title over the template's unedited text"));
     }
-    int bodyTokens = c.index().tokenCount(Zone.BODY);
-    boolean traceback = f.any(Cue.TRACEBACK) || f.any(Cue.HARD_CRASH);
-    double symptomEvidence = strongSymptomScore(f);
-    boolean errorInReport = traceback || f.reporter(Cue.ERROR) > 0 || symptomEvidence > 0;
-    boolean docTitle = f.in(Cue.DOC, Zone.TITLE) || Evidence.tagIs(tag, "doc");
-    boolean featureTitle =
-        Evidence.tagIs(tag, "feature", "request", "enhancement", "shardformer", "proposal")
-            || (f.in(Cue.FEATURE, Zone.TITLE) && !f.in(Cue.ERROR, Zone.TITLE));
-    boolean questionTitle =
-        Evidence.tagIs(tag, "question", "help", "usage")
-            || f.in(Cue.QUESTION, Zone.TITLE)
-            || (c.in().title().trim().endsWith("?") && !Evidence.tagIs(tag, "bug"));
-    boolean strongBug = traceback || symptomEvidence >= 3 || f.in(Cue.ERROR, Zone.TITLE);
-    if (bodyTokens < 12
-        && c.in().comments().isEmpty()
-        && !errorInReport
-        && !docTitle
-        && !featureTitle
-        && !questionTitle
-        && c.in().title().length() < 40) {
-      return Label.predicted(
-          Kind.OTHER, 0.6, "nearly empty report (" + bodyTokens + " words in the body)");
-    }
+    return Optional.empty();
+  }
 
+  private static Optional<Label<Kind>> nearlyEmpty(Evidence c, Signals s) {
+    if (s.bodyTokens() < 12
+        && c.in().comments().isEmpty()
+        && !s.errorInReport()
+        && !s.docTitle()
+        && !s.featureTitle()
+        && !s.questionTitle()
+        && c.in().title().length() < 40) {
+      return Optional.of(
+          Label.predicted(
+              Kind.OTHER, 0.6, "nearly empty report (" + s.bodyTokens() + " words in the body)"));
+    }
+    return Optional.empty();
+  }
+
+  /** Docs, a question or a request named in the title, unless a failure outweighs it. */
+  private static Optional<Label<Kind>> fromTitle(Features f, Signals s) {
     // "Spelling error in the README": the error is the text's, not the code's
-    boolean docFault = docTitle && f.in(Cue.DOC_FAULT, Zone.TITLE) && !traceback;
-    if (docTitle && (!strongBug || docFault)) {
-      return Label.predicted(
-          Kind.DOCUMENTATION, 0.7, "docs in the title ('" + f.phrase(Cue.DOC) + "'), no failure");
+    boolean docFault = s.docTitle() && f.in(Cue.DOC_FAULT, Zone.TITLE) && !s.traceback();
+    if (s.docTitle() && (!s.strongBug() || docFault)) {
+      return Optional.of(
+          Label.predicted(
+              Kind.DOCUMENTATION,
+              0.7,
+              "docs in the title ('" + f.phrase(Cue.DOC) + "'), no failure"));
     }
     boolean failureInTitle =
         f.in(Cue.ERROR, Zone.TITLE) || f.in(Cue.IMPORT, Zone.TITLE) || f.in(Cue.OOM, Zone.TITLE);
     // codebook 9: a "[QUESTION]" whose post carries a traceback of the framework's code is a bug
     // report
     boolean tracebackInPost = f.in(Cue.TRACEBACK, Zone.BODY);
-    if (questionTitle
+    if (s.questionTitle()
         && !failureInTitle
         && !tracebackInPost
-        && !(traceback && f.reporter(Cue.ERROR) > 2)) {
-      return Label.predicted(Kind.QUESTION, 0.65, "question in the title, no framework traceback");
+        && !(s.traceback() && f.reporter(Cue.ERROR) > 2)) {
+      return Optional.of(
+          Label.predicted(Kind.QUESTION, 0.65, "question in the title, no framework traceback"));
     }
-    if (featureTitle && !traceback) {
-      return Label.predicted(
-          Kind.FEATURE_REQUEST, 0.65, "request in the title ('" + f.phrase(Cue.FEATURE) + "')");
+    if (s.featureTitle() && !s.traceback()) {
+      return Optional.of(
+          Label.predicted(
+              Kind.FEATURE_REQUEST,
+              0.65,
+              "request in the title ('" + f.phrase(Cue.FEATURE) + "')"));
     }
+    return Optional.empty();
+  }
+
+  /** From the reporter's text: a question, request or docs without a failure, else a bug. */
+  private static Label<Kind> fromReport(Features f, Signals s) {
+    boolean errorInReport = s.errorInReport();
     // a feature that silently misbehaves, or an incompatibility named in the title, is a reported
     // failure too
     boolean quietFailure = f.reporter(Cue.MALFUNCTION) > 0 || f.in(Cue.VERSION_CAUSE, Zone.TITLE);
@@ -104,7 +159,7 @@ public final class KindRule {
           Kind.DOCUMENTATION, 0.45, "about '" + f.phrase(Cue.DOC) + "', reports no failure");
     }
     String why =
-        traceback
+        s.traceback()
             ? "traceback or crash"
             : errorInReport
                 ? "failure reported ('" + Evidence.firstOf(f, Cue.ERROR) + "')"

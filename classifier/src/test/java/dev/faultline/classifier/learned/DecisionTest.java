@@ -4,9 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.EnumMap;
+import dev.faultline.schemas.taxonomy.Dimension;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
 class DecisionTest {
@@ -18,20 +19,20 @@ class DecisionTest {
 
   private static Map<Target, DimensionModel> models(
       double symptomThreshold, double stageThreshold) {
-    Map<Target, DimensionModel> m = new EnumMap<>(Target.class);
+    Map<Target, DimensionModel> m = new TreeMap<>();
     m.put(Target.KIND, model(List.of("BUG", "QUESTION"), 0));
     m.put(
         Target.SYMPTOM,
         model(List.of("HANG", "RUNTIME_CRASH", "NONE", "UNKNOWN"), symptomThreshold));
-    m.put(Target.STAGE, model(List.of("COMMUNICATION", "UNKNOWN"), stageThreshold));
+    m.put(Target.of(Dimension.STAGE), model(List.of("COMMUNICATION", "UNKNOWN"), stageThreshold));
     return m;
   }
 
   private static Map<Target, double[]> probs(double pBug, double[] symptom, double[] stage) {
-    Map<Target, double[]> p = new EnumMap<>(Target.class);
+    Map<Target, double[]> p = new TreeMap<>();
     p.put(Target.KIND, new double[] {pBug, 1 - pBug});
     p.put(Target.SYMPTOM, symptom);
-    p.put(Target.STAGE, stage);
+    p.put(Target.of(Dimension.STAGE), stage);
     return p;
   }
 
@@ -65,14 +66,14 @@ class DecisionTest {
     assertEquals("UNKNOWN", a.get(Target.SYMPTOM).code());
     assertTrue(a.get(Target.SYMPTOM).abstained());
     assertEquals(0.2, a.get(Target.SYMPTOM).confidence(), 1e-9);
-    assertEquals("UNKNOWN", a.get(Target.STAGE).code());
-    assertEquals(0.1, a.get(Target.STAGE).confidence(), 1e-9);
+    assertEquals("UNKNOWN", a.get(Target.of(Dimension.STAGE)).code());
+    assertEquals(0.1, a.get(Target.of(Dimension.STAGE)).confidence(), 1e-9);
     Map<Target, Decision.Answer> sure =
         Decision.decide(
             models(0.4, 0.5),
             probs(1.0, new double[] {0.5, 0.3, 0.0, 0.2}, new double[] {0.9, 0.1}));
     assertEquals("HANG", sure.get(Target.SYMPTOM).code());
     assertFalse(sure.get(Target.SYMPTOM).abstained());
-    assertEquals("COMMUNICATION", sure.get(Target.STAGE).code());
+    assertEquals("COMMUNICATION", sure.get(Target.of(Dimension.STAGE)).code());
   }
 }

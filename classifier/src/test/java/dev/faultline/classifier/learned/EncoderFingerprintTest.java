@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.faultline.classifier.Classifier;
 import dev.faultline.classifier.ClassifierConfig;
+import dev.faultline.classifier.rules.Classifier;
 import org.junit.jupiter.api.Test;
 
 class EncoderFingerprintTest {

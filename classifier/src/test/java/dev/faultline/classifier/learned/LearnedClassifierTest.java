@@ -131,7 +131,7 @@ class LearnedClassifierTest {
     Counting counting = new Counting();
     LearnedClassifier cached =
         new LearnedClassifier(
-            new dev.faultline.classifier.Classifier(
+            new dev.faultline.classifier.rules.Classifier(
                 dev.faultline.classifier.ClassifierConfig.defaults()),
             new VectorCache(counting, 64),
             LearnedModel.bundled());

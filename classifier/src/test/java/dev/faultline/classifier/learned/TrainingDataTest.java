@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.faultline.classifier.ChangeDetails;
+import dev.faultline.schemas.taxonomy.Dimension;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -29,7 +31,7 @@ class TrainingDataTest {
     assertEquals(1, items.size());
     assertEquals("acme/trainer#4", items.get(0).id());
     assertEquals("HANG", items.get(0).gold().get(Target.SYMPTOM));
-    assertEquals("true", items.get(0).gold().get(Target.DISTRIBUTED));
+    assertEquals("true", items.get(0).gold().get(Target.of(Dimension.DISTRIBUTED_SPECIFIC)));
     assertEquals(List.of("bug"), items.get(0).text().labels());
   }
 

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.faultline.schemas.taxonomy.Dimension;
 import dev.faultline.schemas.taxonomy.Kind;
 import dev.faultline.schemas.taxonomy.Stage;
 import dev.faultline.schemas.taxonomy.Symptom;
@@ -23,14 +24,14 @@ class AnswerParserTest {
   void acceptsAValidAnswer() {
     Answer a =
         assertInstanceOf(AnswerParser.Accepted.class, parser.parse(Fixtures.HANG_ANSWER)).answer();
-    assertEquals(Kind.BUG, a.kind());
+    assertEquals(Kind.BUG, a.code(Dimension.KIND));
     assertEquals(Symptom.HANG, a.symptom());
-    assertEquals(Stage.COMMUNICATION, a.stage());
-    assertEquals(Boolean.TRUE, a.distributedSpecific());
+    assertEquals(Stage.COMMUNICATION, a.code(Dimension.STAGE));
+    assertEquals(Boolean.TRUE, a.code(Dimension.DISTRIBUTED_SPECIFIC));
     Answer q =
         assertInstanceOf(AnswerParser.Accepted.class, parser.parse(Fixtures.QUESTION_ANSWER))
             .answer();
-    assertNull(q.distributedSpecific());
+    assertNull(q.code(Dimension.DISTRIBUTED_SPECIFIC));
     assertEquals(
         q, ((AnswerParser.Accepted) parser.parse(parser.format(q))).answer(), "format round-trips");
   }

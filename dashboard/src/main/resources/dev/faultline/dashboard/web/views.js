@@ -39,10 +39,11 @@ function figureValue(metric, value) {
 
 export async function overview(state) {
   const filters = state.filters;
-  const [headline, share, releases] = await Promise.all([
+  const [headline, share, releases, shifts] = await Promise.all([
     get('headline', filters),
     get('distributed-share', filters),
     get('releases', filters),
+    get('release-shifts', { framework: filters.framework }),
   ]);
 
   const body = document.querySelector('#headline-table tbody');
@@ -111,6 +112,17 @@ export async function overview(state) {
         el('td', { class: 'num' }, num(r.bugs)), el('td', { class: 'num' }, num(r.openBugs)),
         el('td', { class: 'num coverage', title: num(r.labelled) + ' of ' + num(r.inScope) + ' bug reports' },
           wholePercent(r.coverage)))));
+  const moved = shifts.releases.flatMap((r) => r.categories.filter((c) => c.differs).map((c) => ({ r, c })));
+  text('shifts-summary', 'Symptoms of bug reports in the ' + shifts.weeksAfter + ' weeks from each of the newest '
+    + num(shifts.releases.length) + ' releases against the ' + shifts.weeksBefore + ' weeks before ('
+    + shifts.test + '): ' + (moved.length === 0 ? 'none moved' : num(moved.length) + ' moved'));
+  document.querySelector('#shifts-table tbody').replaceChildren(
+    ...moved.map(({ r, c }) => el('tr', { dataset: { release: r.release, category: c.category } },
+      el('td', {}, r.framework + ' ' + r.version + ' (' + day(r.publishedAt) + ')'),
+      el('td', {}, c.category),
+      el('td', { class: 'num' }, num(c.before) + ' (' + Number(c.beforePerWeek).toFixed(1) + ')'),
+      el('td', { class: 'num' }, num(c.after) + ' (' + Number(c.afterPerWeek).toFixed(1) + ')'),
+      el('td', { class: 'num' }, Number(c.adjustedPValue).toPrecision(2)))));
 }
 
 function frameworkIndex(list, framework) {
@@ -190,6 +202,8 @@ export async function alerts(state) {
     el('div', { class: 'muted small' }, 'raised ' + day(a.raisedAt) + ' · window ' + day(a.windowStart) + ' – ' + day(a.windowEnd)
       + ' · ' + num(a.count) + ' issues, baseline ' + Number(a.baseline).toFixed(1) + ', score ' + Number(a.score).toFixed(2)),
     el('p', { class: 'explanation' }, a.explanation),
+    (a.moved || []).length > 1 ? el('div', { class: 'small' }, 'Moved by this event, strongest first:',
+      el('div', { class: 'moved' }, ...a.moved.map((m) => el('div', { class: 'move' }, '· ' + m)))) : null,
     a.examples.length ? el('div', { class: 'small' }, 'Examples: ',
       ...a.examples.flatMap((x, i) => [i ? ', ' : '', issueLink(x.id), ' ', el('span', { class: 'muted' }, x.title || '')])) : null)));
 }

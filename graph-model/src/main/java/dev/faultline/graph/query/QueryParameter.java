@@ -57,7 +57,15 @@ public record QueryParameter(
      * as a map dimension name to bar, e.g. {@code $minConfidence.symptom}; {@code null} leaves
      * every label in, as a bar of 0 does.
      */
-    CONFIDENCE("Confidence");
+    CONFIDENCE("Confidence"),
+    /**
+     * A taxonomy dimension by its key ({@code symptom}, {@code rootCause}, …), checked against
+     * {@link dev.faultline.schemas.taxonomy.Dimension}: every dimension, or those the header's
+     * filter keeps ({@code Dimension(taxonomy)}: the dimensions with taxonomy nodes; {@code
+     * Dimension(-kind|-phase)}: every dimension but those). A string in Cypher, for dynamic
+     * property access such as {@code i[$dimension]}.
+     */
+    DIMENSION("Dimension");
 
     private final String headerName;
 
@@ -79,7 +87,7 @@ public record QueryParameter(
       throw new IllegalArgumentException(
           "unknown parameter type '"
               + text
-              + "': use one of String, Integer, Float, Boolean, DateTime, Confidence");
+              + "': use one of String, Integer, Float, Boolean, DateTime, Confidence, Dimension");
     }
   }
 
@@ -120,7 +128,7 @@ public record QueryParameter(
     }
     try {
       return switch (type) {
-        case STRING -> text;
+        case STRING, DIMENSION -> text;
         case INTEGER -> Long.parseLong(text);
         case FLOAT -> Double.parseDouble(text);
         case BOOLEAN -> parseBoolean(text);
@@ -133,6 +141,39 @@ public record QueryParameter(
     }
   }
 
+  /**
+   * The dimension keys a {@link Type#DIMENSION} header admits, in the API's order ({@link
+   * dev.faultline.schemas.taxonomy.Dimension#API_ORDER}).
+   *
+   * @param filters {@code taxonomy} keeps the dimensions with taxonomy nodes; {@code -key} drops
+   *     one
+   */
+  public static List<String> dimensions(List<String> filters) {
+    List<String> out = new java.util.ArrayList<>();
+    for (dev.faultline.schemas.taxonomy.Dimension d :
+        dev.faultline.schemas.taxonomy.Dimension.API_ORDER) {
+      boolean keep = true;
+      for (String f : filters) {
+        if (f.equals("taxonomy")) {
+          keep &= d.nodeLabel().isPresent();
+        } else if (f.startsWith("-")) {
+          String key = f.substring(1);
+          if (dev.faultline.schemas.taxonomy.Dimension.ofKey(key).isEmpty()) {
+            throw new IllegalArgumentException("no dimension '" + key + "' to leave out");
+          }
+          keep &= !d.key().equals(key);
+        } else {
+          throw new IllegalArgumentException(
+              "unknown dimension filter '" + f + "': use taxonomy or -<dimension>");
+        }
+      }
+      if (keep) {
+        out.add(d.key());
+      }
+    }
+    return out;
+  }
+
   /** The header form of type and whitelist, e.g. {@code String(week|month)}. */
   public String typeText() {
     return allowedValues.isEmpty()
@@ -143,6 +184,7 @@ public record QueryParameter(
   private String expected() {
     return switch (type) {
       case STRING -> "a string";
+      case DIMENSION -> "a dimension: " + String.join(", ", allowedValues);
       case INTEGER -> "a whole number such as 10";
       case FLOAT -> "a number such as 0.5";
       case BOOLEAN -> "true or false";

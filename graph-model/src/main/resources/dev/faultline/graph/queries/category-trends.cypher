@@ -1,12 +1,11 @@
 // @name category-trends
 // @description Issues opened per week or month and per category of one classification dimension (from the
-// @description issue's classification properties). The dimension is picked from a fixed list by a CASE over
-// @description $dimension. A null distributedSpecific counts as UNKNOWN. An issue counts when its label of the
-// @description dimension (and its kind label when kind is given) passes minConfidence: edge confidence for symptom,
-// @description symptomClass (the symptom's), rootCause, fixPattern and stage, kindConfidence, phaseConfidence,
-// @description distributedSpecificConfidence on the issue; a human-given label always passes. A label of the
+// @description issue's classification properties, read as i[$dimension]). A null distributedSpecific counts as
+// @description UNKNOWN. An issue counts when its label of the dimension (and its kind label when kind is given) passes
+// @description minConfidence (@passes: the <dimension>Confidence on the issue; symptomClass is the symptom's label);
+// @description a human-given label always passes. A label of the
 // @description dimension below the bar counts as UNKNOWN (what the classifier answers below its own threshold).
-// @param dimension String(symptom|symptomClass|rootCause|fixPattern|stage|phase|kind|distributedSpecific) = symptom  -- the classification dimension
+// @param dimension Dimension = symptom  -- the classification dimension
 // @param bucket String(week|month) = month  -- period length; a week starts on Monday
 // @param framework String = null  -- framework name; null = every framework
 // @param kind String = BUG  -- only issues of this kind; null = every kind
@@ -26,33 +25,11 @@ WHERE i.state <> 'deleted' AND i.transferredTo IS NULL
   AND ($kind IS NULL OR i.kind = $kind)
   AND ($from IS NULL OR i.createdAt >= $from)
   AND ($to IS NULL OR i.createdAt < $to)
-WITH i, coalesce(i.humanGiven, []) AS human,
-     CASE $dimension WHEN 'symptomClass' THEN 'symptom' ELSE $dimension END AS labelDimension,
-     CASE $dimension
-       WHEN 'symptom' THEN i.symptom
-       WHEN 'symptomClass' THEN i.symptomClass
-       WHEN 'rootCause' THEN i.rootCause
-       WHEN 'fixPattern' THEN i.fixPattern
-       WHEN 'stage' THEN i.stage
-       WHEN 'phase' THEN i.phase
-       WHEN 'kind' THEN i.kind
-       WHEN 'distributedSpecific' THEN coalesce(toString(i.distributedSpecific), 'UNKNOWN')
-     END AS value
-WITH i, human, labelDimension, value,
-     CASE labelDimension
-       WHEN 'kind' THEN i.kindConfidence
-       WHEN 'phase' THEN i.phaseConfidence
-       WHEN 'distributedSpecific' THEN i.distributedSpecificConfidence
-       WHEN 'symptom' THEN head([(i)-[r:HAS_SYMPTOM]->() | r.confidence])
-       WHEN 'rootCause' THEN head([(i)-[r:CAUSED_BY]->() | r.confidence])
-       WHEN 'fixPattern' THEN head([(i)-[r:RESOLVED_BY]->() | r.confidence])
-       WHEN 'stage' THEN head([(i)-[r:IN_STAGE]->() | r.confidence])
-     END AS confidence
+WITH i, @value(i, $dimension) AS value,
+     CASE $dimension WHEN 'symptomClass' THEN 'symptom' ELSE $dimension END AS labelDimension
 WITH i, value,
-     $kind IS NULL OR 'kind' IN human OR coalesce(i.kindConfidence, 0.0) >= coalesce($minConfidence.kind, 0.0)
-       AS kindPasses,
-     labelDimension IN human OR coalesce(confidence, 0.0) >= coalesce($minConfidence[labelDimension], 0.0)
-       AS labelPasses
+     $kind IS NULL OR @passes(i, 'kind') AS kindPasses,
+     @passes(i, labelDimension) AS labelPasses
 WITH i, value IS NOT NULL AND NOT value IN ['UNKNOWN', 'NONE'] AND kindPasses AND labelPasses AS confident,
      CASE
        WHEN value IS NULL OR NOT kindPasses THEN null

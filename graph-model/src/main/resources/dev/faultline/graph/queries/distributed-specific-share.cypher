@@ -24,9 +24,8 @@ WHERE i.state <> 'deleted' AND i.transferredTo IS NULL
   AND ($to IS NULL OR i.createdAt < $to)
 WITH i, coalesce(i.humanGiven, []) AS human
 WITH i,
-     ($kind IS NULL OR 'kind' IN human OR coalesce(i.kindConfidence, 0.0) >= coalesce($minConfidence.kind, 0.0))
-     AND ('distributedSpecific' IN human
-          OR coalesce(i.distributedSpecificConfidence, 0.0) >= coalesce($minConfidence.distributedSpecific, 0.0))
+     ($kind IS NULL OR @passes(i, 'kind'))
+     AND (@passes(i, 'distributedSpecific'))
        AS confident
 WITH i.framework AS framework,
      count(i) AS issues,

@@ -2,10 +2,10 @@
 // @description Fix effort of bug reports per category of one dimension: how many were closed, the median days
 // @description from opening to closing (percentileCont), and of the merged PRs that FIXES them (each PR counted
 // @description once per category) how many changed at most maxLines lines (additions + deletions). A bug counts when
-// @description its BUG label (kindConfidence) and its label of the dimension pass minConfidence (edge confidence for
-// @description symptom, symptomClass, rootCause, fixPattern and stage, phaseConfidence, distributedSpecificConfidence;
-// @description a human-given label always passes); a label of the dimension below the bar counts as UNKNOWN.
-// @param dimension String(symptom|symptomClass|rootCause|fixPattern|stage|phase|distributedSpecific) = symptom  -- the classification dimension
+// @description its BUG label and its label of the dimension pass minConfidence (@passes: the <dimension>Confidence
+// @description on the issue, symptomClass the symptom's; a human-given label always passes); a label of the
+// @description dimension below the bar counts as UNKNOWN.
+// @param dimension Dimension(-kind) = symptom  -- the classification dimension
 // @param framework String = null  -- framework name; null = every framework
 // @param from DateTime = null  -- issues opened at or after this instant; null = from the start
 // @param to DateTime = null  -- issues opened before this instant; null = up to now
@@ -28,30 +28,9 @@ WHERE i.kind = 'BUG' AND i.state <> 'deleted' AND i.transferredTo IS NULL
   AND ($from IS NULL OR i.createdAt >= $from)
   AND ($to IS NULL OR i.createdAt < $to)
 CALL (i) {
-  WITH i, coalesce(i.humanGiven, []) AS human,
-       CASE $dimension WHEN 'symptomClass' THEN 'symptom' ELSE $dimension END AS labelDimension,
-       CASE $dimension
-         WHEN 'symptom' THEN i.symptom
-         WHEN 'symptomClass' THEN i.symptomClass
-         WHEN 'rootCause' THEN i.rootCause
-         WHEN 'fixPattern' THEN i.fixPattern
-         WHEN 'stage' THEN i.stage
-         WHEN 'phase' THEN i.phase
-         WHEN 'distributedSpecific' THEN coalesce(toString(i.distributedSpecific), 'UNKNOWN')
-       END AS value
-  WITH i, human, labelDimension, value,
-       CASE labelDimension
-         WHEN 'phase' THEN i.phaseConfidence
-         WHEN 'distributedSpecific' THEN i.distributedSpecificConfidence
-         WHEN 'symptom' THEN head([(i)-[r:HAS_SYMPTOM]->() | r.confidence])
-         WHEN 'rootCause' THEN head([(i)-[r:CAUSED_BY]->() | r.confidence])
-         WHEN 'fixPattern' THEN head([(i)-[r:RESOLVED_BY]->() | r.confidence])
-         WHEN 'stage' THEN head([(i)-[r:IN_STAGE]->() | r.confidence])
-       END AS confidence
-  WITH value,
-       'kind' IN human OR coalesce(i.kindConfidence, 0.0) >= coalesce($minConfidence.kind, 0.0) AS kindPasses,
-       labelDimension IN human OR coalesce(confidence, 0.0) >= coalesce($minConfidence[labelDimension], 0.0)
-         AS labelPasses
+  WITH i, @value(i, $dimension) AS value,
+       CASE $dimension WHEN 'symptomClass' THEN 'symptom' ELSE $dimension END AS labelDimension
+  WITH value, @passes(i, 'kind') AS kindPasses, @passes(i, labelDimension) AS labelPasses
   RETURN value IS NOT NULL AND NOT value IN ['UNKNOWN', 'NONE'] AND kindPasses AND labelPasses AS confident,
          CASE
            WHEN value IS NULL OR NOT kindPasses THEN null

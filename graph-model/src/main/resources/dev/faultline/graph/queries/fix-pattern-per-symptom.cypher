@@ -5,7 +5,7 @@
 // @description is taken from the change's own classification) or, for a change that closes none, from its own
 // @description classification. Shares are of the symptom's fixes with a known fix pattern (all, with includeUnknown).
 // @description A bug report counts when its BUG label (kindConfidence) passes minConfidence, its symptom and fix
-// @description pattern when their edges' confidence does (a human-given label always passes); a label below the bar
+// @description pattern when theirs do (@passes) (a human-given label always passes); a label below the bar
 // @description counts as UNKNOWN. A change that closes no report passing the bar counts by its own classification,
 // @description which has no confidence (as in headline-summary's small-fix share).
 // @param framework String = null  -- framework name; null = every framework
@@ -36,18 +36,9 @@ WITH pr, collect(DISTINCT i) AS reports
 WHERE size(reports) > 0 OR pr.kind = 'BUG'
 // The reports whose BUG label passes, each with its symptom and fix pattern (UNKNOWN when below the bar).
 WITH pr, [b IN reports
-          WHERE 'kind' IN coalesce(b.humanGiven, [])
-             OR coalesce(b.kindConfidence, 0.0) >= coalesce($minConfidence.kind, 0.0) |
-          {symptom: CASE
-                      WHEN 'symptom' IN coalesce(b.humanGiven, [])
-                        OR coalesce(head([(b)-[r:HAS_SYMPTOM]->() | r.confidence]), 0.0)
-                           >= coalesce($minConfidence.symptom, 0.0)
-                      THEN b.symptom ELSE 'UNKNOWN' END,
-           fixPattern: CASE
-                         WHEN 'fixPattern' IN coalesce(b.humanGiven, [])
-                           OR coalesce(head([(b)-[r:RESOLVED_BY]->() | r.confidence]), 0.0)
-                              >= coalesce($minConfidence.fixPattern, 0.0)
-                         THEN b.fixPattern ELSE 'UNKNOWN' END}] AS bugs
+          WHERE @passes(b, 'kind') |
+          {symptom: CASE WHEN @passes(b, 'symptom') THEN b.symptom ELSE 'UNKNOWN' END,
+           fixPattern: CASE WHEN @passes(b, 'fixPattern') THEN b.fixPattern ELSE 'UNKNOWN' END}] AS bugs
 WITH pr, size(bugs) > 0 AS fromIssue,
      CASE
        WHEN size(bugs) > 0 THEN

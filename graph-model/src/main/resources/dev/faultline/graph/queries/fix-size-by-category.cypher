@@ -3,7 +3,7 @@
 // @description of known size (pull requests, and changes read from a clone's history) counts once per category; its
 // @description category comes from the bug reports it FIXES or, for a change that closes none, from its own
 // @description classification (merged changes the classifier calls bug fixes). Lines are additions + deletions.
-// @param dimension String(rootCause|stage|symptom|symptomClass|fixPattern) = rootCause  -- the classification dimension
+// @param dimension Dimension(taxonomy) = rootCause  -- the classification dimension
 // @param framework String = null  -- framework name; null = every framework
 // @param from DateTime = null  -- fixes merged at or after this instant; null = from the start
 // @param to DateTime = null  -- fixes merged before this instant; null = up to now
@@ -35,13 +35,7 @@ WITH pr, size(bugs) > 0 AS fromIssue,
      END AS classified
 UNWIND classified AS c
 WITH pr, fromIssue,
-     CASE $dimension
-       WHEN 'rootCause' THEN c.rootCause
-       WHEN 'stage' THEN c.stage
-       WHEN 'symptom' THEN c.symptom
-       WHEN 'symptomClass' THEN c.symptomClass
-       WHEN 'fixPattern' THEN c.fixPattern
-     END AS category
+     c[$dimension] AS category
 // A fix of two bug reports of one category counts once in it.
 WITH DISTINCT pr, fromIssue, category
 WHERE category IS NOT NULL AND ($includeUnknown OR NOT category IN ['UNKNOWN', 'NONE'])

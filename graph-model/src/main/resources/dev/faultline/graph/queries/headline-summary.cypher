@@ -26,11 +26,10 @@ WHERE i.kind = 'BUG' AND i.state <> 'deleted' AND i.transferredTo IS NULL
   AND ($to IS NULL OR i.createdAt < $to)
 WITH i, coalesce(i.humanGiven, []) AS human
 WITH i,
-     'kind' IN human OR coalesce(i.kindConfidence, 0.0) >= coalesce($minConfidence.kind, 0.0) AS bug,
-     'distributedSpecific' IN human
-       OR coalesce(i.distributedSpecificConfidence, 0.0) >= coalesce($minConfidence.distributedSpecific, 0.0)
+     @passes(i, 'kind') AS bug,
+     @passes(i, 'distributedSpecific')
        AS distributedPasses,
-     'phase' IN human OR coalesce(i.phaseConfidence, 0.0) >= coalesce($minConfidence.phase, 0.0) AS phasePasses
+     @passes(i, 'phase') AS phasePasses
 WITH count(i) AS inScope,
      count(CASE WHEN bug THEN 1 END) AS bugs,
      count(CASE WHEN bug AND distributedPasses AND i.distributedSpecific = true THEN 1 END) AS distributed,
@@ -50,8 +49,7 @@ CALL () {
   WHERE pr.merged = true AND pr.additions IS NOT NULL AND pr.deletions IS NOT NULL
   OPTIONAL MATCH (pr)-[:FIXES]->(i:Issue)
   WHERE i.kind = 'BUG' AND i.state <> 'deleted' AND i.transferredTo IS NULL
-    AND ('kind' IN coalesce(i.humanGiven, [])
-         OR coalesce(i.kindConfidence, 0.0) >= coalesce($minConfidence.kind, 0.0))
+    AND (@passes(i, 'kind'))
   WITH pr, collect(i) AS bugs
   WITH pr, size(bugs) AS allBugs,
        size([i IN bugs WHERE ($framework IS NULL OR i.framework = $framework)

@@ -1,10 +1,9 @@
 // @name headline-top-categories
 // @description The seeds' "top symptoms" and "top root causes" tables recomputed from the graph: bug reports
 // @description per category of one dimension, most frequent first, with shares of the bugs whose value is known.
-// @description A bug counts when its BUG label and its label of the dimension pass minConfidence (edge confidence
-// @description for symptom, symptomClass, rootCause, fixPattern and stage, kindConfidence and phaseConfidence on the
-// @description issue; a human-given label always passes).
-// @param dimension String(symptom|symptomClass|rootCause|fixPattern|stage|phase) = symptom  -- the classification dimension
+// @description A bug counts when its BUG label and its label of the dimension pass minConfidence (@passes: the
+// @description <dimension>Confidence on the issue, symptomClass the symptom's; a human-given label always passes).
+// @param dimension Dimension(-kind|-distributedSpecific) = symptom  -- the classification dimension
 // @param framework String = null  -- framework name; null = every framework
 // @param from DateTime = null  -- issues opened at or after this instant; null = from the start
 // @param to DateTime = null  -- issues opened before this instant; null = up to now
@@ -23,29 +22,13 @@ WHERE i.kind = 'BUG' AND i.state <> 'deleted' AND i.transferredTo IS NULL
   AND ($framework IS NULL OR i.framework = $framework)
   AND ($from IS NULL OR i.createdAt >= $from)
   AND ($to IS NULL OR i.createdAt < $to)
-WITH i, coalesce(i.humanGiven, []) AS human,
-     CASE $dimension WHEN 'symptomClass' THEN 'symptom' ELSE $dimension END AS labelDimension,
-     CASE $dimension
-       WHEN 'symptom' THEN i.symptom
-       WHEN 'symptomClass' THEN i.symptomClass
-       WHEN 'rootCause' THEN i.rootCause
-       WHEN 'fixPattern' THEN i.fixPattern
-       WHEN 'stage' THEN i.stage
-       WHEN 'phase' THEN i.phase
-     END AS value
-WITH i, human, labelDimension, value,
-     CASE labelDimension
-       WHEN 'phase' THEN i.phaseConfidence
-       WHEN 'symptom' THEN head([(i)-[r:HAS_SYMPTOM]->() | r.confidence])
-       WHEN 'rootCause' THEN head([(i)-[r:CAUSED_BY]->() | r.confidence])
-       WHEN 'fixPattern' THEN head([(i)-[r:RESOLVED_BY]->() | r.confidence])
-       WHEN 'stage' THEN head([(i)-[r:IN_STAGE]->() | r.confidence])
-     END AS confidence
+WITH i, @value(i, $dimension) AS value,
+     CASE $dimension WHEN 'symptomClass' THEN 'symptom' ELSE $dimension END AS labelDimension
 WITH i,
      CASE
        WHEN value IS NOT NULL AND NOT value IN ['UNKNOWN', 'NONE']
-         AND ('kind' IN human OR coalesce(i.kindConfidence, 0.0) >= coalesce($minConfidence.kind, 0.0))
-         AND (labelDimension IN human OR coalesce(confidence, 0.0) >= coalesce($minConfidence[labelDimension], 0.0))
+         AND @passes(i, 'kind')
+         AND @passes(i, labelDimension)
        THEN value
      END AS category
 WITH count(i) AS inScope, collect(category) AS categories

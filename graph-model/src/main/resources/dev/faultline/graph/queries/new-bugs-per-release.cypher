@@ -28,7 +28,7 @@ WHERE ($framework IS NULL OR r.framework = $framework)
 CALL (r) {
   MATCH (r)<-[:FILED_AGAINST]-(i:Issue)
   WHERE i.kind = 'BUG' AND i.state <> 'deleted' AND i.transferredTo IS NULL
-  WITH i, 'kind' IN coalesce(i.humanGiven, []) OR coalesce(i.kindConfidence, 0.0) >= coalesce($minConfidence.kind, 0.0)
+  WITH i, @passes(i, 'kind')
          AS confident
   RETURN count(CASE WHEN confident THEN 1 END) AS bugs,
          count(CASE WHEN confident AND i.state = 'open' THEN 1 END) AS openBugs,

@@ -26,7 +26,7 @@ CALL (now, buckets) {
     AND ($framework IS NULL OR i.framework = $framework)
     AND i.createdAt <= now
   WITH i, duration.inSeconds(i.createdAt, now).seconds / 86400.0 AS days,
-       'kind' IN coalesce(i.humanGiven, []) OR coalesce(i.kindConfidence, 0.0) >= coalesce($minConfidence.kind, 0.0)
+       @passes(i, 'kind')
          AS confident
   WITH size([x IN buckets WHERE x.lo <= days]) - 1 AS b, count(i) AS scoped,
        count(CASE WHEN confident THEN 1 END) AS n, min(CASE WHEN confident THEN [i.createdAt, i.id] END) AS oldest

@@ -25,8 +25,8 @@ WITH i, coalesce(i.humanGiven, []) AS human,
 WITH count(i) AS inScope,
      collect(
        CASE WHEN stage IS NOT NULL AND symptom IS NOT NULL
-         AND ('stage' IN human OR coalesce(stage.confidence, 0.0) >= coalesce($minConfidence.stage, 0.0))
-         AND ('symptom' IN human OR coalesce(symptom.confidence, 0.0) >= coalesce($minConfidence.symptom, 0.0))
+         AND (@passes(i, 'stage'))
+         AND (@passes(i, 'symptom'))
        THEN {stage: stage.code, symptom: symptom.node} END) AS counted
 WITH inScope, size(counted) AS labelled, counted
 UNWIND counted AS c

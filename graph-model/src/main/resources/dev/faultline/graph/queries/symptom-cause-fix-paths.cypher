@@ -29,9 +29,9 @@ WITH i, coalesce(i.humanGiven, []) AS human,
 WITH count(i) AS inScope,
      collect(
        CASE WHEN symptom IS NOT NULL AND cause IS NOT NULL AND fix IS NOT NULL
-         AND ('symptom' IN human OR coalesce(symptom.confidence, 0.0) >= coalesce($minConfidence.symptom, 0.0))
-         AND ('rootCause' IN human OR coalesce(cause.confidence, 0.0) >= coalesce($minConfidence.rootCause, 0.0))
-         AND ('fixPattern' IN human OR coalesce(fix.confidence, 0.0) >= coalesce($minConfidence.fixPattern, 0.0))
+         AND (@passes(i, 'symptom'))
+         AND (@passes(i, 'rootCause'))
+         AND (@passes(i, 'fixPattern'))
        THEN {symptom: symptom.node, rootCause: cause.code, fixPattern: fix.code} END) AS counted
 WITH inScope, size(counted) AS labelled, counted
 UNWIND counted AS c

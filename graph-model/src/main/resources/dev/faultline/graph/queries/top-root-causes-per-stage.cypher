@@ -27,8 +27,8 @@ WITH i, coalesce(i.humanGiven, []) AS human,
 WITH count(i) AS inScope,
      collect(
        CASE WHEN stage IS NOT NULL AND cause IS NOT NULL
-         AND ('stage' IN human OR coalesce(stage.confidence, 0.0) >= coalesce($minConfidence.stage, 0.0))
-         AND ('rootCause' IN human OR coalesce(cause.confidence, 0.0) >= coalesce($minConfidence.rootCause, 0.0))
+         AND (@passes(i, 'stage'))
+         AND (@passes(i, 'rootCause'))
        THEN {stage: stage.code, code: cause.code, group: cause.group} END) AS counted
 WITH inScope, size(counted) AS labelled, counted
 UNWIND counted AS c

@@ -21,6 +21,12 @@ import org.neo4j.driver.Record;
  */
 class LabelProvenanceIT extends QueryITBase {
 
+  private static Map<Dimension, Object> withSymptom(Map<Dimension, Object> codes, Symptom s) {
+    Map<Dimension, Object> m = new java.util.LinkedHashMap<>(codes);
+    m.put(Dimension.SYMPTOM, s);
+    return m;
+  }
+
   private static IssueRow withLabels(
       IssueRow r,
       String symptom,
@@ -31,14 +37,7 @@ class LabelProvenanceIT extends QueryITBase {
     IssueRow.ClassificationRow c = r.classification();
     IssueRow.ClassificationRow n =
         new IssueRow.ClassificationRow(
-            c.kind(),
-            Symptom.valueOf(symptom),
-            c.symptomClass(),
-            c.rootCause(),
-            c.fixPattern(),
-            c.stage(),
-            c.phase(),
-            c.distributedSpecific(),
+            withSymptom(c.codes(), Symptom.valueOf(symptom)),
             c.frameworkVersion(),
             c.versions(),
             c.confidence(),

@@ -1,7 +1,9 @@
 package dev.faultline.graph.query;
 
 import dev.faultline.graph.IssueRow;
+import dev.faultline.graph.LabelSource;
 import dev.faultline.graph.ReleaseRow;
+import dev.faultline.graph.testing.Codes;
 import dev.faultline.schemas.taxonomy.Dimension;
 import dev.faultline.schemas.taxonomy.FixPattern;
 import dev.faultline.schemas.taxonomy.Kind;
@@ -41,14 +43,15 @@ final class WriterRows {
       String owner, String framework, int number, String version, long createdAt) {
     IssueRow.ClassificationRow classification =
         new IssueRow.ClassificationRow(
-            Kind.BUG,
-            Symptom.HANG,
-            SymptomClass.HANG,
-            RootCause.UNKNOWN,
-            FixPattern.UNKNOWN,
-            Stage.COMMUNICATION,
-            Phase.TRAINING,
-            Boolean.TRUE,
+            Codes.of(
+                Kind.BUG,
+                Symptom.HANG,
+                SymptomClass.HANG,
+                RootCause.UNKNOWN,
+                FixPattern.UNKNOWN,
+                Stage.COMMUNICATION,
+                Phase.TRAINING,
+                Boolean.TRUE),
             version,
             version == null ? Map.of() : Map.of(framework.toLowerCase(), version),
             Map.of(Dimension.SYMPTOM, 0.8),
@@ -56,7 +59,7 @@ final class WriterRows {
             List.of(),
             "test",
             createdAt,
-            null,
+            LabelSource.MODEL,
             null);
     String repo = owner + "/" + framework;
     return new IssueRow(

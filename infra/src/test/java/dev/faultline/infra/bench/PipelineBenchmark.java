@@ -2,8 +2,8 @@ package dev.faultline.infra.bench;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.faultline.classifier.Classifier;
 import dev.faultline.classifier.ClassifierConfig;
+import dev.faultline.classifier.rules.Classifier;
 import dev.faultline.embedded.EmbeddedKafka;
 import dev.faultline.embedded.EmbeddedNeo4j;
 import dev.faultline.embedded.testing.Poll;

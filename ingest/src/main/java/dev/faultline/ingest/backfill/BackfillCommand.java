@@ -487,6 +487,26 @@ public final class BackfillCommand extends CliCommand {
   }
 
   private int git(Options o, PrintStream out) throws IOException {
+    String repo = gitRepository(o);
+    ReleaseTagPatterns tags;
+    try {
+      tags =
+          o.tagPattern
+              .map(ReleaseTagPatterns::of)
+              .orElseGet(() -> ReleaseTagPatterns.forRepository(repo));
+    } catch (IllegalArgumentException e) {
+      throw new UsageException(e.getMessage());
+    }
+    GitBackfill.Range range = new GitBackfill.Range(o.since, o.until, o.branch);
+    GitHistoryReader.useLargePackCache();
+    long started = System.nanoTime();
+    GitBackfill.Counts counts = gitBackfill(o, repo, range, tags, out);
+    printGitCounts(o, repo, counts, (System.nanoTime() - started) / 1e9, out);
+    return 0;
+  }
+
+  /** The one repository of a git backfill, with the usage checks of its other options. */
+  private static String gitRepository(Options o) {
     if (o.repos.size() != 1) {
       throw new UsageException(
           "git needs exactly one --repo OWNER/NAME (the repository GIT_DIR is a clone of)");
@@ -503,18 +523,13 @@ public final class BackfillCommand extends CliCommand {
     if (o.since.isPresent() && o.until.isPresent() && !o.since.get().isBefore(o.until.get())) {
       throw new UsageException("--since must be before --until: the range is empty");
     }
-    ReleaseTagPatterns tags;
-    try {
-      tags =
-          o.tagPattern
-              .map(ReleaseTagPatterns::of)
-              .orElseGet(() -> ReleaseTagPatterns.forRepository(repo));
-    } catch (IllegalArgumentException e) {
-      throw new UsageException(e.getMessage());
-    }
-    GitBackfill.Range range = new GitBackfill.Range(o.since, o.until, o.branch);
-    GitHistoryReader.useLargePackCache();
-    long started = System.nanoTime();
+    return repo;
+  }
+
+  /** Reads the clone's history and sends (or, in a dry run, only builds) its deliveries. */
+  private GitBackfill.Counts gitBackfill(
+      Options o, String repo, GitBackfill.Range range, ReleaseTagPatterns tags, PrintStream out)
+      throws IOException {
     GitBackfill.Counts counts;
     List<GitHistoryReader> helpers = new ArrayList<>();
     try (GitHistoryReader reader = GitHistoryReader.open(o.files.get(0), repo)) {
@@ -567,7 +582,11 @@ public final class BackfillCommand extends CliCommand {
     } finally {
       helpers.forEach(GitHistoryReader::close);
     }
-    double seconds = (System.nanoTime() - started) / 1e9;
+    return counts;
+  }
+
+  private static void printGitCounts(
+      Options o, String repo, GitBackfill.Counts counts, double seconds, PrintStream out) {
     out.printf(
         Locale.ROOT,
         "git: %s (%s): %d commits in range%s; %d merged changes (%d squash, %d merge commits, %d direct), "
@@ -592,7 +611,6 @@ public final class BackfillCommand extends CliCommand {
         o.dryRun ? "dry run, nothing published" : "published to " + o.topic,
         seconds,
         counts.changes() / Math.max(seconds, 1e-9));
-    return 0;
   }
 
   /** Dry runs still build every delivery (so the read side is measured whole), then drop it. */

@@ -151,7 +151,6 @@ public final class GhArchiveReader {
       payload.set("organization", org);
     }
     ObjectNode meta = payload.putObject("_backfill");
-    meta.put("source", "gharchive");
     meta.put("event_id", id);
     if (createdAt != null) {
       meta.put("created_at", createdAt);

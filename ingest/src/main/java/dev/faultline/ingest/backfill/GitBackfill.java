@@ -230,31 +230,7 @@ public final class GitBackfill {
               + range.until().map(u -> " before " + u).orElse("")
               + ": nothing to backfill");
     }
-    int start = 0;
-    if (checkpoint.isPresent()) {
-      Checkpoint cp = checkpoint.get();
-      Optional<String> last = cp.get(prefix + "last");
-      if (last.isPresent() && range.fingerprint().equals(cp.get(prefix + "range").orElse(null))) {
-        int at = commits.indexOf(ObjectId.fromString(last.get()));
-        if (at >= 0) {
-          start = at + 1;
-          LOG.info(
-              "Resuming {} after {} ({} of {} changes already sent)",
-              repo,
-              last.get(),
-              start,
-              commits.size());
-        } else {
-          LOG.info(
-              "The checkpoint's commit {} is not in the range any more: starting {} afresh",
-              last.get(),
-              repo);
-        }
-      }
-      cp.removePrefix(prefix);
-      cp.put(prefix + "range", range.fingerprint());
-      cp.save();
-    }
+    int start = checkpoint.isPresent() ? resumeAt(checkpoint.get(), prefix, range, commits) : 0;
 
     long releases = 0;
     for (ReleaseTag tag : reader.releaseTags(tagPatterns, range.since(), range.until())) {
@@ -263,56 +239,7 @@ public final class GitBackfill {
     }
     sink.flush();
 
-    long changes = 0;
-    long squash = 0;
-    long merge = 0;
-    long direct = 0;
-    long withRefs = 0;
-    long refs = 0;
-    long skipped = 0;
-    long lenient = 0;
-    long files = 0;
-    long additions = 0;
-    long deletions = 0;
-    int total = commits.size() - start;
-    try (Reads reads = new Reads(commits, start)) {
-      for (int i = start; i < commits.size(); i++) {
-        ObjectId id = commits.get(i);
-        MergedChange change;
-        try {
-          change = reads.next();
-        } catch (IOException | RuntimeException e) {
-          LOG.warn("Skipping commit {}: it cannot be read ({})", id.name(), e.toString());
-          skipped++;
-          continue;
-        }
-        if (change.leniencyDecoded()) {
-          LOG.warn("Commit {}: message is not valid in its encoding, decoded leniently", id.name());
-          lenient++;
-        }
-        sink.accept(deliveries.change(change));
-        changes++;
-        switch (change.kind()) {
-          case SQUASH -> squash++;
-          case MERGE -> merge++;
-          case DIRECT -> direct++;
-        }
-        if (!change.closingReferences().isEmpty()) {
-          withRefs++;
-          refs += change.closingReferences().size();
-        }
-        files += change.changedFiles();
-        additions += change.additions();
-        deletions += change.deletions();
-        int done = i - start + 1;
-        progress.update(changes, done / (double) total);
-        if (checkpoint.isPresent() && (done % checkpointEvery == 0)) {
-          sink.flush();
-          checkpoint.get().put(prefix + "last", id.name());
-          checkpoint.get().save();
-        }
-      }
-    }
+    Tally tally = sendChanges(commits, start, prefix, sink, progress);
     sink.flush();
     if (checkpoint.isPresent()) {
       checkpoint.get().removePrefix(prefix);
@@ -323,17 +250,115 @@ public final class GitBackfill {
         branch.getName(),
         commits.size(),
         start,
-        changes,
-        squash,
-        merge,
-        direct,
-        withRefs,
-        refs,
+        tally.changes,
+        tally.squash,
+        tally.merge,
+        tally.direct,
+        tally.withRefs,
+        tally.refs,
         releases,
-        skipped,
-        lenient,
-        files,
-        additions,
-        deletions);
+        tally.skipped,
+        tally.lenient,
+        tally.files,
+        tally.additions,
+        tally.deletions);
+  }
+
+  /**
+   * Where to start in {@code commits}: after the checkpoint's last sent commit when it was taken
+   * over the same range and that commit is still in it, else at the beginning. Restarts the
+   * checkpoint's record of this repository for the range.
+   */
+  private int resumeAt(Checkpoint cp, String prefix, Range range, List<ObjectId> commits)
+      throws IOException {
+    int start = 0;
+    Optional<String> last = cp.get(prefix + "last");
+    if (last.isPresent() && range.fingerprint().equals(cp.get(prefix + "range").orElse(null))) {
+      int at = commits.indexOf(ObjectId.fromString(last.get()));
+      if (at >= 0) {
+        start = at + 1;
+        LOG.info(
+            "Resuming {} after {} ({} of {} changes already sent)",
+            repo,
+            last.get(),
+            start,
+            commits.size());
+      } else {
+        LOG.info(
+            "The checkpoint's commit {} is not in the range any more: starting {} afresh",
+            last.get(),
+            repo);
+      }
+    }
+    cp.removePrefix(prefix);
+    cp.put(prefix + "range", range.fingerprint());
+    cp.save();
+    return start;
+  }
+
+  /** What the changes sent so far were. */
+  private static final class Tally {
+    long changes;
+    long squash;
+    long merge;
+    long direct;
+    long withRefs;
+    long refs;
+    long skipped;
+    long lenient;
+    long files;
+    long additions;
+    long deletions;
+
+    void count(MergedChange change) {
+      changes++;
+      switch (change.kind()) {
+        case SQUASH -> squash++;
+        case MERGE -> merge++;
+        case DIRECT -> direct++;
+      }
+      if (!change.closingReferences().isEmpty()) {
+        withRefs++;
+        refs += change.closingReferences().size();
+      }
+      files += change.changedFiles();
+      additions += change.additions();
+      deletions += change.deletions();
+    }
+  }
+
+  /** Reads and sends the changes from {@code start} on, in history order, with checkpoints. */
+  private Tally sendChanges(
+      List<ObjectId> commits, int start, String prefix, Sink sink, Progress progress)
+      throws IOException {
+    Tally tally = new Tally();
+    int total = commits.size() - start;
+    try (Reads reads = new Reads(commits, start)) {
+      for (int i = start; i < commits.size(); i++) {
+        ObjectId id = commits.get(i);
+        MergedChange change;
+        try {
+          change = reads.next();
+        } catch (IOException | RuntimeException e) {
+          LOG.warn("Skipping commit {}: it cannot be read ({})", id.name(), e.toString());
+          tally.skipped++;
+          continue;
+        }
+        if (change.leniencyDecoded()) {
+          LOG.warn("Commit {}: message is not valid in its encoding, decoded leniently", id.name());
+          tally.lenient++;
+        }
+        sink.accept(deliveries.change(change));
+        tally.count(change);
+        int done = i - start + 1;
+        progress.update(tally.changes, done / (double) total);
+        if (checkpoint.isPresent() && (done % checkpointEvery == 0)) {
+          sink.flush();
+          checkpoint.get().put(prefix + "last", id.name());
+          checkpoint.get().save();
+        }
+      }
+    }
+    return tally;
   }
 }

@@ -33,7 +33,7 @@ import org.slf4j.LoggerFactory;
  * payload: {@code issues} ({@code opened} or {@code closed} by state), {@code pull_request} (same),
  * {@code issue_comment} ({@code created}, with the issue's number) and {@code release} ({@code
  * published}, or {@code created} for drafts), with the repository object from {@code GET
- * /repos/{owner}/{repo}} and a {@code _backfill} marker.
+ * /repos/{owner}/{repo}}; the envelope's source ({@code REST_API}) says where they came from.
  */
 public final class GitHubRestBackfill {
   private static final Logger LOG = LoggerFactory.getLogger(GitHubRestBackfill.class);
@@ -70,6 +70,48 @@ public final class GitHubRestBackfill {
   public long run(String repo, Optional<Instant> since, Publishing sink, Progress progress)
       throws IOException, InterruptedException {
     String prefix = repo.toLowerCase(Locale.ROOT) + ".";
+    RunStart run = startRun(repo, prefix, since);
+    Optional<Instant> effectiveSince = run.since();
+    LOG.info(
+        "Backfilling {} from the GitHub API{}",
+        repo,
+        effectiveSince.map(s -> " since " + s).orElse(""));
+
+    ObjectNode repository = (ObjectNode) api.get(api.resolve("/repos/" + repo)).body();
+    long count = 0;
+    List<Listing> listings = List.of(Listing.values());
+    for (int i = 0; i < listings.size(); i++) {
+      Listing listing = listings.get(i);
+      String key = prefix + "run." + listing.name().toLowerCase(Locale.ROOT);
+      if (checkpoint.get(key + ".done").isPresent()) {
+        continue;
+      }
+      URI url =
+          checkpoint
+              .get(key + ".next")
+              .map(URI::create)
+              .orElseGet(() -> firstPage(listing, repo, effectiveSince));
+      count =
+          sendListing(
+              listing, url, key, effectiveSince, repository, count, sink, progress, i, listings);
+    }
+    checkpoint.removePrefix(prefix + "run.");
+    checkpoint.put(prefix + "completed", run.started().toString());
+    checkpoint.save();
+    return count;
+  }
+
+  /** When a run started, and since when it reads (empty: everything). */
+  private record RunStart(Instant started, Optional<Instant> since) {}
+
+  /**
+   * Records the run in the checkpoint: when it started (an interrupted run's start, else now) and
+   * since when it reads ({@code run.since}: {@code --since}, else the interrupted run's, else the
+   * last completed run's start; none: everything). A different {@code --since} than the interrupted
+   * run's starts afresh.
+   */
+  private RunStart startRun(String repo, String prefix, Optional<Instant> since)
+      throws IOException {
     Optional<String> runSince = checkpoint.get(prefix + "run.since");
     String requested = since.map(Instant::toString).orElse(null);
     if (checkpoint.get(prefix + "run.started").isPresent()
@@ -91,70 +133,66 @@ public final class GitHubRestBackfill {
         s -> checkpoint.put(prefix + "run.since", s.toString()),
         () -> checkpoint.remove(prefix + "run.since"));
     checkpoint.save();
-    LOG.info(
-        "Backfilling {} from the GitHub API{}",
-        repo,
-        effectiveSince.map(s -> " since " + s).orElse(""));
+    return new RunStart(started, effectiveSince);
+  }
 
-    ObjectNode repository = (ObjectNode) api.get(api.resolve("/repos/" + repo)).body();
-    long count = 0;
-    List<Listing> listings = List.of(Listing.values());
-    for (int i = 0; i < listings.size(); i++) {
-      Listing listing = listings.get(i);
-      String key = prefix + "run." + listing.name().toLowerCase(Locale.ROOT);
-      if (checkpoint.get(key + ".done").isPresent()) {
-        continue;
+  /**
+   * Sends one listing page by page from {@code url}, checkpointing the next page after each; {@code
+   * count} deliveries were sent before it ({@code index} of {@code listings}, for the progress).
+   * Returns the count after it.
+   */
+  private long sendListing(
+      Listing listing,
+      URI url,
+      String key,
+      Optional<Instant> effectiveSince,
+      ObjectNode repository,
+      long count,
+      Publishing sink,
+      Progress progress,
+      int index,
+      List<Listing> listings)
+      throws IOException, InterruptedException {
+    while (true) {
+      GitHubApi.Page page = api.get(url);
+      boolean reachedSince = false;
+      for (JsonNode item : page.body()) {
+        Optional<Instant> updated =
+            firstText(item, "updated_at", "published_at", "created_at")
+                .flatMap(GitHubRestBackfill::instant);
+        if (effectiveSince.isPresent()
+            && updated.isPresent()
+            && updated.get().isBefore(effectiveSince.get())) {
+          // Releases and pulls have no since parameter; pulls come newest first when since is
+          // set.
+          reachedSince = listing == Listing.PULLS;
+          continue;
+        }
+        BackfillDelivery d = toDelivery(listing, item, repository);
+        if (d != null) {
+          sink.accept(d);
+          count++;
+        }
       }
-      URI url =
-          checkpoint
-              .get(key + ".next")
-              .map(URI::create)
-              .orElseGet(() -> firstPage(listing, repo, effectiveSince));
-      while (true) {
-        GitHubApi.Page page = api.get(url);
-        boolean reachedSince = false;
-        for (JsonNode item : page.body()) {
-          Optional<Instant> updated =
-              firstText(item, "updated_at", "published_at", "created_at")
-                  .flatMap(GitHubRestBackfill::instant);
-          if (effectiveSince.isPresent()
-              && updated.isPresent()
-              && updated.get().isBefore(effectiveSince.get())) {
-            // Releases and pulls have no since parameter; pulls come newest first when since is
-            // set.
-            reachedSince = listing == Listing.PULLS;
-            continue;
-          }
-          BackfillDelivery d = toDelivery(listing, item, repository);
-          if (d != null) {
-            sink.accept(d);
-            count++;
-          }
-        }
-        sink.flush();
-        double fraction =
-            (i
-                    + page.lastPage()
-                        .map(last -> Math.min(1.0, page.page() / (double) last))
-                        .orElse(0.5))
-                / listings.size();
-        progress.update(count, fraction);
-        if (page.next().isPresent() && !reachedSince) {
-          url = page.next().get();
-          checkpoint.put(key + ".next", url.toString());
-          checkpoint.save();
-        } else {
-          checkpoint.remove(key + ".next");
-          checkpoint.put(key + ".done", "true");
-          checkpoint.save();
-          break;
-        }
+      sink.flush();
+      double fraction =
+          (index
+                  + page.lastPage()
+                      .map(last -> Math.min(1.0, page.page() / (double) last))
+                      .orElse(0.5))
+              / listings.size();
+      progress.update(count, fraction);
+      if (page.next().isPresent() && !reachedSince) {
+        url = page.next().get();
+        checkpoint.put(key + ".next", url.toString());
+        checkpoint.save();
+      } else {
+        checkpoint.remove(key + ".next");
+        checkpoint.put(key + ".done", "true");
+        checkpoint.save();
+        return count;
       }
     }
-    checkpoint.removePrefix(prefix + "run.");
-    checkpoint.put(prefix + "completed", started.toString());
-    checkpoint.save();
-    return count;
   }
 
   private URI firstPage(Listing listing, String repo, Optional<Instant> since) {
@@ -232,7 +270,6 @@ public final class GitHubRestBackfill {
     if (sender != null && !sender.isNull()) {
       payload.set("sender", sender);
     }
-    payload.putObject("_backfill").put("source", "rest_api");
     String version = firstText(item, "updated_at", "published_at", "created_at").orElse("unknown");
     Delivery delivery =
         Delivery.newBuilder()

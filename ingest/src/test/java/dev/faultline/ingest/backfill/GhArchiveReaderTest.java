@@ -2,6 +2,7 @@ package dev.faultline.ingest.backfill;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -73,6 +74,7 @@ class GhArchiveReaderTest {
     assertEquals(5001, payload.path("issue").path("number").asInt());
     assertEquals("2024-03-01T10:00:00Z", payload.path("_backfill").path("created_at").asText());
     assertEquals("40000000001", payload.path("_backfill").path("event_id").asText());
+    assertTrue(payload.path("_backfill").path("source").isMissingNode());
   }
 
   @Test

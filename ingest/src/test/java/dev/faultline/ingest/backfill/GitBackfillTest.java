@@ -136,7 +136,9 @@ class GitBackfillTest {
     assertEquals(1, pr.path("deletions").asInt());
     assertEquals(1, pr.path("changed_files").asInt());
     assertEquals(REPO, payload.path("repository").path("full_name").asText());
-    assertEquals("git", payload.path("_backfill").path("source").asText());
+    // The source travels once, in the envelope.
+    assertEquals(DeliverySource.GIT, tenth.delivery().getSource());
+    assertTrue(payload.path("_backfill").path("source").isMissingNode());
     assertEquals("SQUASH", payload.path("_backfill").path("change_kind").asText());
     assertEquals(
         "acme/trainer#5010", payload.path("_backfill").path("closing_references").path(0).asText());

@@ -216,6 +216,8 @@ class GitHubRestBackfillTest {
     JsonNode payload = JSON.readTree(closedIssue.getPayloadJson());
     assertEquals("deepspeedai/DeepSpeed", payload.path("repository").path("full_name").asText());
     assertEquals("b", payload.path("sender").path("login").asText());
+    assertTrue(
+        payload.path("_backfill").isMissingNode(), "the source travels in the envelope only");
     JsonNode comment = JSON.readTree(publisher.published.get(4).delivery().getPayloadJson());
     assertEquals(1, comment.path("issue").path("number").asInt());
     assertTrue(

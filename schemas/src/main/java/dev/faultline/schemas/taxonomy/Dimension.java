@@ -19,20 +19,42 @@ import java.util.Set;
  * taxonomy resource.
  */
 public enum Dimension {
-  KIND("kind", "kind", Kind.class),
-  SYMPTOM("symptom", "symptom", Symptom.class),
-  SYMPTOM_CLASS("symptomClass", "symptom_class", SymptomClass.class),
-  ROOT_CAUSE("rootCause", "root_cause", RootCause.class),
-  FIX_PATTERN("fixPattern", "fix_pattern", FixPattern.class),
-  STAGE("stage", "stage", Stage.class),
-  PHASE("phase", "phase", Phase.class),
-  DISTRIBUTED_SPECIFIC("distributedSpecific", "distributed_specific", null);
+  KIND("kind", "kind", Kind.class, null, null, null, null),
+  SYMPTOM("symptom", "symptom", Symptom.class, "HAS_SYMPTOM", "Symptom", null, "SYMPTOM"),
+  SYMPTOM_CLASS(
+      "symptomClass",
+      "symptom_class",
+      SymptomClass.class,
+      null,
+      "SymptomClass",
+      "SYMPTOM",
+      "SYMPTOM_CLASS"),
+  ROOT_CAUSE(
+      "rootCause", "root_cause", RootCause.class, "CAUSED_BY", "RootCause", null, "ROOT_CAUSE"),
+  FIX_PATTERN(
+      "fixPattern",
+      "fix_pattern",
+      FixPattern.class,
+      "RESOLVED_BY",
+      "FixPattern",
+      null,
+      "FIX_PATTERN"),
+  STAGE("stage", "stage", Stage.class, "IN_STAGE", "Stage", null, "STAGE"),
+  PHASE("phase", "phase", Phase.class, null, null, null, "PHASE"),
+  DISTRIBUTED_SPECIFIC(
+      "distributedSpecific",
+      "distributed_specific",
+      null,
+      null,
+      null,
+      null,
+      "DISTRIBUTED_SPECIFIC");
 
   /**
    * The dimensions whose codes the taxonomy resource lists (all but the distributed-specific flag).
    */
   public static final List<Dimension> CODED =
-      List.of(KIND, SYMPTOM, SYMPTOM_CLASS, ROOT_CAUSE, FIX_PATTERN, STAGE, PHASE);
+      java.util.Arrays.stream(values()).filter(d -> d.codes != null).toList();
 
   /**
    * The dimensions with a label of their own (code, confidence, evidence, human-given) in the
@@ -40,7 +62,7 @@ public enum Dimension {
    * whose label is its symptom's.
    */
   public static final List<Dimension> LABELLED =
-      List.of(KIND, SYMPTOM, ROOT_CAUSE, FIX_PATTERN, STAGE, PHASE, DISTRIBUTED_SPECIFIC);
+      java.util.Arrays.stream(values()).filter(d -> d.labelOf == null).toList();
 
   /**
    * The symbols that name no category: each dimension's "cannot tell" (UNKNOWN) and "does not
@@ -58,14 +80,128 @@ public enum Dimension {
           Stage.UNKNOWN,
           Phase.UNKNOWN);
 
+  /**
+   * The order of the dashboard API's dimension list ({@code /api/meta}, the {@code dimension}
+   * parameters): the edge dimensions first, as the dashboard offers them.
+   */
+  public static final List<Dimension> API_ORDER =
+      List.of(
+          SYMPTOM,
+          SYMPTOM_CLASS,
+          ROOT_CAUSE,
+          FIX_PATTERN,
+          STAGE,
+          PHASE,
+          KIND,
+          DISTRIBUTED_SPECIFIC);
+
   private final String key;
   private final String field;
   private final Class<? extends Enum<?>> codes;
+  private final String edgeType;
+  private final String nodeLabel;
+  private final String labelOf;
+  private final String statSymbol;
 
-  Dimension(String key, String field, Class<? extends Enum<?>> codes) {
+  Dimension(
+      String key,
+      String field,
+      Class<? extends Enum<?>> codes,
+      String edgeType,
+      String nodeLabel,
+      String labelOf,
+      String statSymbol) {
     this.key = key;
     this.field = field;
     this.codes = codes;
+    this.edgeType = edgeType;
+    this.nodeLabel = nodeLabel;
+    this.labelOf = labelOf;
+    this.statSymbol = statSymbol;
+  }
+
+  /**
+   * The field name in the Avro records ({@code ClassifiedIssue}'s code field, the keys of its
+   * confidence/evidence maps and its {@code humanGiven} list): the {@link #key()}.
+   */
+  public String avroField() {
+    return key;
+  }
+
+  /**
+   * The property of the issue node that holds the code: the {@link #key()}; the confidence is
+   * {@link #confidenceProperty()}.
+   */
+  public String property() {
+    return key;
+  }
+
+  /** The issue node's confidence property: {@code <key>Confidence}. */
+  public String confidenceProperty() {
+    return key + "Confidence";
+  }
+
+  /** The issue node's evidence property: {@code <key>Evidence}. */
+  public String evidenceProperty() {
+    return key + "Evidence";
+  }
+
+  /** The issue node's source property: {@code <key>Source}. */
+  public String sourceProperty() {
+    return key + "Source";
+  }
+
+  /**
+   * The relationship from an issue to the taxonomy node of its category ({@code HAS_SYMPTOM},
+   * {@code CAUSED_BY}, {@code RESOLVED_BY}, {@code IN_STAGE}); empty for a dimension stored as an
+   * issue property only (kind, symptom class, phase, distributed-specific).
+   */
+  public Optional<String> edgeType() {
+    return Optional.ofNullable(edgeType);
+  }
+
+  /**
+   * The label of this dimension's taxonomy nodes (the ones the {@link #edgeType()} points to, and
+   * the symptom classes the symptoms are IS_A); empty for a dimension without taxonomy nodes.
+   */
+  public Optional<String> nodeLabel() {
+    return Optional.ofNullable(nodeLabel);
+  }
+
+  /** The name of an issue row's edge parameter ({@code <key>Edge}); empty without an edge. */
+  public Optional<String> edgeParameter() {
+    return edgeType().map(t -> key + "Edge");
+  }
+
+  /**
+   * The dimension whose label (confidence, evidence, source, human-given) this one shares: the
+   * symptom class is its symptom's; every other dimension labels itself.
+   */
+  public Dimension labelDimension() {
+    return labelOf == null ? this : valueOf(labelOf);
+  }
+
+  /** Whether this dimension has a label of its own ({@link #LABELLED}). */
+  public boolean labelled() {
+    return labelOf == null;
+  }
+
+  /**
+   * The symbol of the statistics topic's {@code StatDimension} enum; empty for a dimension the
+   * statistics job does not count (kind: it is the filter, not a category).
+   */
+  public Optional<String> statSymbol() {
+    return Optional.ofNullable(statSymbol);
+  }
+
+  /** The dimension of a {@code StatDimension} symbol. */
+  public static Optional<Dimension> ofStatSymbol(String symbol) {
+    for (Dimension d : values()) {
+      if (d.statSymbol != null && d.statSymbol.equals(symbol)) {
+        return Optional.of(d);
+      }
+    }
+    return Optional.empty();
   }
 
   /**
@@ -103,6 +239,42 @@ public enum Dimension {
       return List.of();
     }
     return java.util.Arrays.stream(codes.getEnumConstants()).map(Enum::name).toList();
+  }
+
+  /** Whether a value is one of this dimension's codes (a Boolean for the flag). */
+  public boolean accepts(Object value) {
+    return codes == null ? value instanceof Boolean : codes.isInstance(value);
+  }
+
+  /**
+   * The code of a symbol: the enum constant, or for the flag {@code true}/{@code false} and null
+   * for {@code null} (cannot tell).
+   *
+   * @throws IllegalArgumentException for a symbol the dimension does not have
+   */
+  public Object parse(String symbol) {
+    if (codes == null) {
+      return switch (symbol) {
+        case "true" -> Boolean.TRUE;
+        case "false" -> Boolean.FALSE;
+        case "null" -> null;
+        default -> throw new IllegalArgumentException("no " + key + " value '" + symbol + "'");
+      };
+    }
+    for (Enum<?> c : codes.getEnumConstants()) {
+      if (c.name().equals(symbol)) {
+        return c;
+      }
+    }
+    throw new IllegalArgumentException("no " + key + " code '" + symbol + "'");
+  }
+
+  /**
+   * The symbol of a code (the enum constant's name; for the flag the Boolean itself), null for
+   * null: what the graph stores.
+   */
+  public static Object symbol(Object code) {
+    return code instanceof Enum<?> e ? e.name() : code;
   }
 
   /**

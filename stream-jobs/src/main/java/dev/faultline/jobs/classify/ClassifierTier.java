@@ -1,9 +1,9 @@
 package dev.faultline.jobs.classify;
 
-import dev.faultline.classifier.Classifier;
 import dev.faultline.classifier.ClassifierConfig;
 import dev.faultline.classifier.DefectClassifier;
 import dev.faultline.classifier.learned.LearnedClassifier;
+import dev.faultline.classifier.rules.Classifier;
 import java.util.Locale;
 
 /**

@@ -1,10 +1,10 @@
 package dev.faultline.jobs.classify;
 
+import dev.faultline.classifier.ChangeDetails;
 import dev.faultline.classifier.Classification;
-import dev.faultline.classifier.Classifier;
 import dev.faultline.classifier.DefectClassifier;
 import dev.faultline.classifier.IssueText;
-import dev.faultline.classifier.learned.ChangeDetails;
+import dev.faultline.classifier.rules.Classifier;
 import dev.faultline.graph.PullRequestRow;
 import dev.faultline.jobs.records.PullRequestEvent;
 import dev.faultline.schemas.taxonomy.Kind;

@@ -2,6 +2,7 @@ package dev.faultline.jobs.functions;
 
 import dev.faultline.graph.LabelSource;
 import dev.faultline.jobs.records.ClassifiedIssueEvent;
+import dev.faultline.jobs.sink.IssueRows;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.StateTtlConfig;
 import org.apache.flink.api.common.state.ValueState;
@@ -43,8 +44,7 @@ public final class NewestLabel
     int rank =
         e.classification == null
             ? 0
-            : LabelSource.rankOf(
-                LabelSource.ofClassifierVersion(e.classification.classifierVersion()));
+            : LabelSource.rankOf(IssueRows.labelSource(e.classification.provenance()));
     long[] seen = newest.value();
     if (seen != null && !follows(version, rank, seen[0], (int) seen[1])) {
       return;

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.faultline.classifier.Classification;
 import dev.faultline.classifier.IssueText;
 import dev.faultline.classifier.Label;
+import dev.faultline.classifier.Provenance;
 import dev.faultline.classifier.llm.Answer;
 import dev.faultline.classifier.llm.AnswerCache;
 import dev.faultline.classifier.llm.AnswerParser;
@@ -16,6 +17,7 @@ import dev.faultline.classifier.llm.LlmException;
 import dev.faultline.classifier.llm.Prompt;
 import dev.faultline.graph.LabelSource;
 import dev.faultline.jobs.records.ClassifiedIssueEvent;
+import dev.faultline.schemas.taxonomy.Dimension;
 import dev.faultline.schemas.taxonomy.Symptom;
 import dev.faultline.schemas.taxonomy.SymptomClass;
 import dev.faultline.schemas.taxonomy.Taxonomy;
@@ -166,21 +168,21 @@ public final class LlmUpgrader {
     Classification c = offline.classification;
     String source = LabelSource.llm(model);
     String evidence = source + " prompt " + promptVersion + (cached ? " (cached answer)" : "");
+    Classification labelled =
+        c.mapLabels((d, l) -> d.labelled() ? keepHuman(l, a.code(d), confidence, evidence) : l)
+            .withProvenance(Provenance.llm(model, promptVersion));
     Classification upgraded =
-        new Classification(
-            keepHuman(c.kind(), a.kind(), confidence, evidence),
-            keepHuman(c.symptom(), a.symptom(), confidence, evidence),
-            c.symptom().humanGiven()
-                ? c.symptomClass()
-                : Label.predicted(symptomClassOf(a.symptom(), taxonomy), confidence, evidence),
-            keepHuman(c.rootCause(), a.rootCause(), confidence, evidence),
-            keepHuman(c.fixPattern(), a.fixPattern(), confidence, evidence),
-            keepHuman(c.stage(), a.stage(), confidence, evidence),
-            keepHuman(c.phase(), a.phase(), confidence, evidence),
-            keepHuman(c.distributedSpecific(), a.distributedSpecific(), confidence, evidence),
-            c.framework(),
-            a.versions() != null ? a.versions() : c.versions(),
-            source + "/" + promptVersion);
+        c.symptom().humanGiven()
+            ? labelled
+            : labelled.with(
+                Dimension.SYMPTOM_CLASS,
+                l -> Label.predicted(symptomClassOf(a.symptom(), taxonomy), confidence, evidence));
+    if (a.versions() != null) {
+      // The answer's versions replace the offline extractor's; the framework stays the offline one.
+      upgraded =
+          new Classification(
+              upgraded.labels(), upgraded.framework(), a.versions(), upgraded.provenance());
+    }
     ClassifiedIssueEvent e = new ClassifiedIssueEvent();
     e.issue = offline.issue;
     e.framework = offline.framework;
@@ -193,8 +195,8 @@ public final class LlmUpgrader {
     return e;
   }
 
-  private static <T> Label<T> keepHuman(
-      Label<T> offline, T model, double confidence, String evidence) {
+  private static Label<?> keepHuman(
+      Label<?> offline, Object model, double confidence, String evidence) {
     return offline.humanGiven() ? offline : Label.predicted(model, confidence, evidence);
   }
 

@@ -11,6 +11,7 @@ import dev.faultline.jobs.records.ReleaseEvent;
 import dev.faultline.schemas.ClosingReferences;
 import dev.faultline.schemas.Delivery;
 import dev.faultline.schemas.DeliveryKey;
+import dev.faultline.schemas.DeliverySource;
 import dev.faultline.schemas.UsedEvent;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -167,7 +168,7 @@ public final class GitHubNormaliser {
     JsonNode number =
         pr.path("number").isIntegralNumber() ? pr.path("number") : payload.path("number");
     JsonNode backfill = payload.path("_backfill");
-    boolean git = "git".equals(text(backfill, "source"));
+    boolean git = delivery.getSource() == DeliverySource.GIT;
     String sha = text(pr, "merge_commit_sha");
     // A commit pushed to the default branch without a pull request (git history): keyed by its sha.
     boolean directCommit =
@@ -245,7 +246,7 @@ public final class GitHubNormaliser {
             .orElseThrow(() -> poison(delivery, "has no release.published_at or created_at"));
     out.prerelease = r.path("prerelease").asBoolean(false);
     out.deleted = "deleted".equals(action);
-    out.source = "git".equals(text(payload.path("_backfill"), "source")) ? "git" : "github";
+    out.source = delivery.getSource() == DeliverySource.GIT ? "git" : "github";
     GitHubEvent fact = fact(GitHubEvent.Type.RELEASE, repo, delivery, action);
     fact.release = out;
     return fact;

@@ -21,35 +21,31 @@ public final class ClassifiedIssueRecords {
   public static ClassifiedIssue of(ClassifiedIssueEvent e) {
     IssueEvent i = e.issue;
     Classification c = e.classification;
-    return ClassifiedIssue.newBuilder()
-        .setId(i.id)
-        .setRepo(i.repo)
-        .setNumber(i.number)
-        .setFramework(e.framework)
-        .setTitle(i.title)
-        .setUrl(i.url)
-        .setState(i.state)
-        .setCreatedAt(Instant.ofEpochMilli(i.createdAt))
-        .setUpdatedAt(Instant.ofEpochMilli(e.stateVersion))
-        .setClosedAt(i.closedAt == null ? null : Instant.ofEpochMilli(i.closedAt))
-        .setKind(c.kind().value())
-        .setSymptom(c.symptom().value())
-        .setSymptomClass(c.symptomClass().value())
-        .setRootCause(c.rootCause().value())
-        .setFixPattern(c.fixPattern().value())
-        .setStage(c.stage().value())
-        .setPhase(c.phase().value())
-        .setDistributedSpecific(c.distributedSpecific().value())
-        .setVersions(new HashMap<>(c.versions()))
-        .setFrameworkVersion(e.frameworkVersion())
-        .setConfidence(byKey(e.confidence()))
-        .setEvidence(byKey(e.evidence()))
-        .setHumanGiven(new ArrayList<>(e.humanGiven().stream().map(Dimension::key).toList()))
-        .setClassifierVersion(c.classifierVersion())
-        .setCommentCount(e.commentCount)
-        .setFixingPullRequests(new ArrayList<>(e.fixingPullRequests))
-        .setDeliveryId(e.deliveryId)
-        .build();
+    ClassifiedIssue r = new ClassifiedIssue();
+    r.setId(i.id);
+    r.setRepo(i.repo);
+    r.setNumber(i.number);
+    r.setFramework(e.framework);
+    r.setTitle(i.title);
+    r.setUrl(i.url);
+    r.setState(i.state);
+    r.setCreatedAt(Instant.ofEpochMilli(i.createdAt));
+    r.setUpdatedAt(Instant.ofEpochMilli(e.stateVersion));
+    r.setClosedAt(i.closedAt == null ? null : Instant.ofEpochMilli(i.closedAt));
+    // Each dimension's code, in the record's field of the dimension's Avro name.
+    for (Dimension d : Dimension.values()) {
+      r.put(d.avroField(), c.label(d).value());
+    }
+    r.setVersions(new HashMap<>(c.versions()));
+    r.setFrameworkVersion(e.frameworkVersion());
+    r.setConfidence(byKey(e.confidence()));
+    r.setEvidence(byKey(e.evidence()));
+    r.setHumanGiven(new ArrayList<>(e.humanGiven().stream().map(Dimension::key).toList()));
+    r.setClassifierVersion(c.classifierVersion());
+    r.setCommentCount(e.commentCount);
+    r.setFixingPullRequests(new ArrayList<>(e.fixingPullRequests));
+    r.setDeliveryId(e.deliveryId);
+    return r;
   }
 
   private static <V> Map<String, V> byKey(Map<Dimension, V> m) {

@@ -1,13 +1,16 @@
 package dev.faultline.jobs.sink;
 
 import dev.faultline.classifier.Classification;
+import dev.faultline.classifier.Provenance;
 import dev.faultline.graph.IssueRow;
 import dev.faultline.graph.LabelSource;
 import dev.faultline.jobs.records.ClassifiedIssueEvent;
 import dev.faultline.jobs.records.IssueEvent;
+import dev.faultline.schemas.taxonomy.Dimension;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The one mapping from the pipeline's {@link ClassifiedIssueEvent} to the graph's {@link IssueRow}.
@@ -15,19 +18,25 @@ import java.util.List;
 public final class IssueRows {
   private IssueRows() {}
 
+  /** The graph's {@link LabelSource} of a classifier's provenance. */
+  public static String labelSource(Provenance p) {
+    return switch (p.tier()) {
+      case RULES -> LabelSource.RULES;
+      case MODEL -> LabelSource.MODEL;
+      case LLM -> LabelSource.llm(p.model());
+    };
+  }
+
   public static IssueRow of(ClassifiedIssueEvent e) {
     IssueEvent i = e.issue;
     Classification c = e.classification;
+    Map<Dimension, Object> codes = new LinkedHashMap<>();
+    for (Dimension d : Dimension.values()) {
+      codes.put(d, c.label(d).value());
+    }
     IssueRow.ClassificationRow row =
         new IssueRow.ClassificationRow(
-            c.kind().value(),
-            c.symptom().value(),
-            c.symptomClass().value(),
-            c.rootCause().value(),
-            c.fixPattern().value(),
-            c.stage().value(),
-            c.phase().value(),
-            c.distributedSpecific().value(),
+            codes,
             e.frameworkVersion(),
             new LinkedHashMap<>(c.versions()),
             e.confidence(),
@@ -35,8 +44,8 @@ public final class IssueRows {
             new ArrayList<>(e.humanGiven()),
             c.classifierVersion(),
             e.classifiedAt,
-            LabelSource.ofClassifierVersion(c.classifierVersion()),
-            LabelSource.promptOf(c.classifierVersion()));
+            labelSource(c.provenance()),
+            c.provenance().prompt());
     return new IssueRow(
         i.id,
         i.repo,

@@ -3,8 +3,8 @@ package dev.faultline.jobs.classify;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
-import dev.faultline.classifier.Classifier;
 import dev.faultline.classifier.ClassifierConfig;
+import dev.faultline.classifier.rules.Classifier;
 import dev.faultline.graph.IssueRow;
 import dev.faultline.jobs.records.ClassifiedIssueEvent;
 import dev.faultline.jobs.records.GitHubEvent;
@@ -99,7 +99,7 @@ class ClassifiedIssueEventTest {
     assertEquals(List.of("phase"), props.get("humanGiven"));
     assertEquals(avro.getKind().name(), props.get("kind"));
     assertEquals("0.14.2", p.get("frameworkVersion"));
-    if (!Dimension.isCategory(row.classification().rootCause())) {
+    if (!Dimension.isCategory((Enum<?>) row.classification().code(Dimension.ROOT_CAUSE))) {
       assertNull(p.get("rootCauseEdge"), "no edge to UNKNOWN");
     }
   }

@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.faultline.classifier.Classifier;
 import dev.faultline.classifier.ClassifierConfig;
+import dev.faultline.classifier.rules.Classifier;
 import dev.faultline.graph.PullRequestRow;
 import dev.faultline.jobs.records.PullRequestEvent;
 import org.junit.jupiter.api.Test;

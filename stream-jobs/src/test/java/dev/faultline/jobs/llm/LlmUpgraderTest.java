@@ -103,10 +103,13 @@ class LlmUpgraderTest {
         upgrader.ask(offline(List.of(Dimension.PHASE)), text("Barrier never returns"));
     IssueRow.ClassificationRow c =
         OfflineEvents.row(assertInstanceOf(LlmUpgrader.Upgraded.class, o).event());
-    assertEquals("CHECKPOINT_FAILURE", c.symptom().name());
-    assertEquals("CRASH", c.symptomClass().name(), "the symptom's class from the taxonomy");
-    assertEquals("FAULT_TOLERANCE", c.stage().name());
-    assertEquals("INFERENCE", c.phase().name(), "a person's label wins");
+    assertEquals("CHECKPOINT_FAILURE", c.code(Dimension.SYMPTOM).toString());
+    assertEquals(
+        "CRASH",
+        c.code(Dimension.SYMPTOM_CLASS).toString(),
+        "the symptom's class from the taxonomy");
+    assertEquals("FAULT_TOLERANCE", c.code(Dimension.STAGE).toString());
+    assertEquals("INFERENCE", c.code(Dimension.PHASE).toString(), "a person's label wins");
     assertEquals("human", c.sourceOf(Dimension.PHASE));
     assertEquals(1.0, c.confidence().get(Dimension.PHASE));
     assertEquals("llm:" + LlmFixtures.MODEL, c.sourceOf(Dimension.SYMPTOM));
@@ -187,32 +190,44 @@ class LlmUpgraderTest {
   void theAnswersVersionsReplaceTheOfflineOnesAndAnOlderAnswerKeepsThem() {
     ClassifiedIssueEvent offline = offline(List.of());
     dev.faultline.classifier.llm.Answer withVersions =
-        new dev.faultline.classifier.llm.Answer(
-            dev.faultline.schemas.taxonomy.Kind.BUG,
-            dev.faultline.schemas.taxonomy.Symptom.HANG,
-            dev.faultline.schemas.taxonomy.RootCause.UNKNOWN,
-            dev.faultline.schemas.taxonomy.FixPattern.UNKNOWN,
-            dev.faultline.schemas.taxonomy.Stage.COMMUNICATION,
-            dev.faultline.schemas.taxonomy.Phase.TRAINING,
-            Boolean.TRUE,
-            java.util.Map.of("nccl", "2.18.1"));
+        new dev.faultline.classifier.llm.Answer(hangCodes(0), java.util.Map.of("nccl", "2.18.1"));
     ClassifiedIssueEvent up =
         LlmUpgrader.upgrade(offline, withVersions, TAXONOMY, "m", "p", 0.8, false);
     assertEquals(java.util.Map.of("nccl", "2.18.1"), up.classification.versions());
     assertEquals(offline.classification.framework(), up.classification.framework());
     dev.faultline.classifier.llm.Answer older =
-        new dev.faultline.classifier.llm.Answer(
-            withVersions.kind(),
-            withVersions.symptom(),
-            withVersions.rootCause(),
-            withVersions.fixPattern(),
-            withVersions.stage(),
-            withVersions.phase(),
-            withVersions.distributedSpecific());
+        new dev.faultline.classifier.llm.Answer(hangCodes(0));
     assertEquals(
         offline.classification.versions(),
         LlmUpgrader.upgrade(offline, older, TAXONOMY, "m", "p", 0.8, false)
             .classification
             .versions());
+  }
+
+  private static java.util.Map<dev.faultline.schemas.taxonomy.Dimension, Object> hangCodes(int i) {
+    java.util.Map<dev.faultline.schemas.taxonomy.Dimension, Object> c =
+        new java.util.LinkedHashMap<>();
+    c.put(dev.faultline.schemas.taxonomy.Dimension.KIND, dev.faultline.schemas.taxonomy.Kind.BUG);
+    c.put(
+        dev.faultline.schemas.taxonomy.Dimension.SYMPTOM,
+        i == 0
+            ? dev.faultline.schemas.taxonomy.Symptom.HANG
+            : dev.faultline.schemas.taxonomy.Symptom.RUNTIME_CRASH);
+    c.put(
+        dev.faultline.schemas.taxonomy.Dimension.ROOT_CAUSE,
+        dev.faultline.schemas.taxonomy.RootCause.UNKNOWN);
+    c.put(
+        dev.faultline.schemas.taxonomy.Dimension.FIX_PATTERN,
+        dev.faultline.schemas.taxonomy.FixPattern.UNKNOWN);
+    c.put(
+        dev.faultline.schemas.taxonomy.Dimension.STAGE,
+        dev.faultline.schemas.taxonomy.Stage.COMMUNICATION);
+    c.put(
+        dev.faultline.schemas.taxonomy.Dimension.PHASE,
+        dev.faultline.schemas.taxonomy.Phase.TRAINING);
+    c.put(
+        dev.faultline.schemas.taxonomy.Dimension.DISTRIBUTED_SPECIFIC,
+        i == 2 ? null : Boolean.TRUE);
+    return c;
   }
 }

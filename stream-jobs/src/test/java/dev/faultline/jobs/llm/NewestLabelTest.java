@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.faultline.classifier.Provenance;
 import dev.faultline.jobs.functions.NewestLabel;
 import dev.faultline.jobs.records.ClassifiedIssueEvent;
 import dev.faultline.schemas.taxonomy.Phase;
@@ -39,7 +40,9 @@ class NewestLabelTest {
         "t",
         "b",
         version,
-        source.startsWith("llm:") ? source + "/p1" : "learned-2",
+        source.startsWith("llm:")
+            ? Provenance.llm(source.substring("llm:".length()), "p1")
+            : Provenance.learned("learned-2"),
         Phase.TRAINING,
         List.of());
   }

@@ -2,6 +2,7 @@ package dev.faultline.jobs.llm;
 
 import dev.faultline.classifier.Classification;
 import dev.faultline.classifier.Label;
+import dev.faultline.classifier.Provenance;
 import dev.faultline.graph.IssueRow;
 import dev.faultline.jobs.records.ClassifiedIssueEvent;
 import dev.faultline.jobs.records.IssueEvent;
@@ -34,7 +35,7 @@ final class OfflineEvents {
       String title,
       String body,
       long version,
-      String classifierVersion,
+      Provenance provenance,
       Phase phase,
       List<Dimension> human) {
     IssueEvent i = new IssueEvent();
@@ -53,22 +54,46 @@ final class OfflineEvents {
     e.stateVersion = version;
     e.classification =
         new Classification(
-            label(Kind.BUG, 0.7, human.contains(Dimension.KIND), "kind"),
-            label(Symptom.HANG, 0.6, human.contains(Dimension.SYMPTOM), "symptom"),
-            label(SymptomClass.valueOf("HANG"), 0.6, human.contains(Dimension.SYMPTOM), "symptom"),
-            label(RootCause.UNKNOWN, 0.3, human.contains(Dimension.ROOT_CAUSE), "root cause"),
-            label(FixPattern.UNKNOWN, 0.3, human.contains(Dimension.FIX_PATTERN), "fix pattern"),
-            label(Stage.COMMUNICATION, 0.5, human.contains(Dimension.STAGE), "stage"),
-            human.contains(Dimension.PHASE)
-                ? Label.human(
-                    phase, "GitHub label '" + phase.name().toLowerCase(java.util.Locale.ROOT) + "'")
-                : Label.predicted(phase, 0.6, "model p=0.60"),
-            label(Boolean.TRUE, 0.8, human.contains(Dimension.DISTRIBUTED_SPECIFIC), "distributed"),
+            Map.of(
+                Dimension.KIND, label(Kind.BUG, 0.7, human.contains(Dimension.KIND), "kind"),
+                Dimension.SYMPTOM,
+                    label(Symptom.HANG, 0.6, human.contains(Dimension.SYMPTOM), "symptom"),
+                Dimension.SYMPTOM_CLASS,
+                    label(
+                        SymptomClass.valueOf("HANG"),
+                        0.6,
+                        human.contains(Dimension.SYMPTOM),
+                        "symptom"),
+                Dimension.ROOT_CAUSE,
+                    label(
+                        RootCause.UNKNOWN, 0.3, human.contains(Dimension.ROOT_CAUSE), "root cause"),
+                Dimension.FIX_PATTERN,
+                    label(
+                        FixPattern.UNKNOWN,
+                        0.3,
+                        human.contains(Dimension.FIX_PATTERN),
+                        "fix pattern"),
+                Dimension.STAGE,
+                    label(Stage.COMMUNICATION, 0.5, human.contains(Dimension.STAGE), "stage"),
+                Dimension.PHASE,
+                    human.contains(Dimension.PHASE)
+                        ? Label.human(
+                            phase,
+                            "GitHub label '"
+                                + phase.name().toLowerCase(java.util.Locale.ROOT)
+                                + "'")
+                        : Label.predicted(phase, 0.6, "model p=0.60"),
+                Dimension.DISTRIBUTED_SPECIFIC,
+                    label(
+                        Boolean.TRUE,
+                        0.8,
+                        human.contains(Dimension.DISTRIBUTED_SPECIFIC),
+                        "distributed")),
             Label.predicted("trainer", 1.0, "repository"),
             Map.of(),
-            classifierVersion);
+            provenance);
     e.classifiedAt = version;
-    e.deliveryId = "d-" + version + "-" + classifierVersion;
+    e.deliveryId = "d-" + version + "-" + provenance.classifierVersion();
     e.fixingPullRequests = new ArrayList<>();
     return e;
   }
@@ -79,7 +104,13 @@ final class OfflineEvents {
    */
   static ClassifiedIssueEvent offline(List<Dimension> human) {
     return event(
-        "acme/trainer#4", "t", "b", 1_000L, "learned-2+rules-1.3.1", Phase.INFERENCE, human);
+        "acme/trainer#4",
+        "t",
+        "b",
+        1_000L,
+        Provenance.learned("learned-2+rules-1.3.1"),
+        Phase.INFERENCE,
+        human);
   }
 
   /** The graph row an event becomes. */

@@ -43,7 +43,13 @@ class UpgradeWithLlmIT {
     acc.stateVersion = i.updatedAt;
     return new LlmRequest(
         OfflineEvents.event(
-            i.id, title, i.body, i.updatedAt, "learned-2", Phase.TRAINING, List.of()),
+            i.id,
+            title,
+            i.body,
+            i.updatedAt,
+            dev.faultline.classifier.Provenance.learned("learned-2"),
+            Phase.TRAINING,
+            List.of()),
         acc);
   }
 

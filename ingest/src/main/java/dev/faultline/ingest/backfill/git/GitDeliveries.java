@@ -22,9 +22,9 @@ import java.util.Locale;
  * true}, with {@code merged_at}/{@code updated_at}/{@code closed_at} its commit date, {@code
  * created_at} its author date, {@code additions}, {@code deletions} and {@code changed_files} from
  * the diff against the first parent, and the commit in {@code merge_commit_sha}. A direct commit
- * has no {@code number}: its id is {@code owner/repo@sha}. The {@code _backfill} object (source
- * {@code git}) carries what GitHub's payload has no field for: the change kind, the files with
- * their sizes, the closing references of the message and a bounded diff summary.
+ * has no {@code number}: its id is {@code owner/repo@sha}. The {@code _backfill} object carries
+ * what GitHub's payload has no field for: the change kind, the files with their sizes, the closing
+ * references of the message and a bounded diff summary.
  *
  * <p>A release tag is a {@code release} delivery, action {@code published}, {@code published_at}
  * the tag's date.
@@ -87,7 +87,6 @@ public final class GitDeliveries {
       payload.putObject("sender").put("login", c.authorLogin());
     }
     ObjectNode meta = payload.putObject("_backfill");
-    meta.put("source", "git");
     meta.put("commit", c.sha());
     meta.put("change_kind", c.kind().name());
     meta.put("files_listed", c.files().size());
@@ -134,7 +133,6 @@ public final class GitDeliveries {
     r.put("published_at", t.date().toString());
     payload.set("repository", repository);
     ObjectNode meta = payload.putObject("_backfill");
-    meta.put("source", "git");
     meta.put("commit", t.sha());
     meta.put("annotated", t.annotated());
     return delivery(
