@@ -6,9 +6,9 @@ import java.util.Map;
 
 /**
  * Reads an item's stored distribution over a dimension's codes from a statement row: the list
- * property {@link Dimension#probabilitiesProperty()} the graph keeps beside each label, aligned with
- * {@link Dimension#distributionCodes()}. A label without one (written before distributions were kept) is a point mass
- * on its code.
+ * property {@link Dimension#probabilitiesProperty()} the graph keeps beside each label, aligned
+ * with {@link Dimension#distributionCodes()}. A label without one (written before distributions
+ * were kept) is a point mass on its code.
  */
 final class ItemDistributions {
   private ItemDistributions() {}
