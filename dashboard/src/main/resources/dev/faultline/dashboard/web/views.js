@@ -173,7 +173,8 @@ async function renderShares(state) {
       : 'Estimated by summing each issue\'s calibrated probabilities (' + data.method + '): the intervals hold the'
         + ' per-issue uncertainty, not calibration error; a validation sample (faultline sample draw) makes them citable.');
   document.querySelector('#shares-table tbody').replaceChildren(
-    ...data.rows.filter((r) => r.estimate > 0 || r.labelled > 0).map((r) => el('tr', { dataset: { code: r.code } },
+    ...data.rows.filter((r) => r.code !== 'NONE' && (r.estimate > 0 || r.labelled > 0))
+      .sort((a, b) => b.estimate - a.estimate || a.code.localeCompare(b.code)).map((r) => el('tr', { dataset: { code: r.code } },
       el('td', {}, r.code),
       el('td', { class: 'num estimate' }, estimateText(r.estimate, r.estimateLow, r.estimateHigh)),
       el('td', { class: 'num' }, shareText(r.share, r.shareLow, r.shareHigh)),
