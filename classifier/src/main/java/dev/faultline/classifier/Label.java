@@ -1,16 +1,32 @@
 package dev.faultline.classifier;
 
+import java.util.Map;
+
 /**
- * One classified value with how sure the classifier is and why.
+ * One classified value with how sure the classifier is and why, and the probability of every code
+ * of its dimension.
  *
  * @param value the code; for {@code distributedSpecific} null means "cannot tell"
  * @param confidence in [0, 1]; 1.0 for human-given values
  * @param evidence the rule or feature and the words that decided it, human-readable
  * @param humanGiven whether the value came from a GitHub label set by a person rather than from the
  *     rules
+ * @param distribution the calibrated probability of each code of the dimension (its symbol, {@code
+ *     true}/{@code false}/{@code null} for distributed-specific), in the dimension's code order;
+ *     null when the tier gives none: a point mass on the value ({@link Distributions#of})
  * @param <T> the code type
  */
-public record Label<T>(T value, double confidence, String evidence, boolean humanGiven) {
+public record Label<T>(
+    T value,
+    double confidence,
+    String evidence,
+    boolean humanGiven,
+    Map<String, Double> distribution) {
+
+  /** A label without a distribution of its own (a point mass on its value). */
+  public Label(T value, double confidence, String evidence, boolean humanGiven) {
+    this(value, confidence, evidence, humanGiven, null);
+  }
 
   /** A value decided by the rules. */
   public static <T> Label<T> predicted(T value, double confidence, String evidence) {
@@ -20,6 +36,16 @@ public record Label<T>(T value, double confidence, String evidence, boolean huma
   /** A value set by a person through a GitHub label. */
   public static <T> Label<T> human(T value, String evidence) {
     return new Label<>(value, 1.0, evidence, true);
+  }
+
+  /** The same label with a distribution over its dimension's codes. */
+  public Label<T> withDistribution(Map<String, Double> distribution) {
+    return new Label<>(value, confidence, evidence, humanGiven, distribution);
+  }
+
+  /** The same label with other evidence. */
+  public Label<T> withEvidence(String evidence) {
+    return new Label<>(value, confidence, evidence, humanGiven, distribution);
   }
 
   private static double clamp(double c) {

@@ -205,16 +205,80 @@ final class ApiController {
     json(ctx, body);
   }
 
+  /** The counting modes of {@code category-shares}: estimates first (the default). */
+  static final List<String> SHARE_MODES = List.of("estimate", "confident", "all");
+
+  /**
+   * {@code GET /api/shares}: the shares of one dimension's codes among the bug reports (or another
+   * kind) in scope, each an expected count with its 90% interval ({@code category-shares}), the
+   * number of labels above the bar beside it, and the method that made it.
+   */
+  void shares(Context ctx) {
+    ApiParams p = scopedParams(ctx, "dimension", "kind", "mode");
+    Scope scope = scope(p);
+    Map<String, String> q = scope.queryParameters();
+    String dimension = p.choice("dimension", DIMENSIONS).orElse("symptom");
+    q.put("dimension", dimension);
+    q.put("kind", p.choice("kind", KINDS).orElse("BUG"));
+    q.put("mode", p.choice("mode", SHARE_MODES).orElse("estimate"));
+    List<Map<String, Object>> rows = queries.run("category-shares", q);
+    Map<String, Object> body = scoped(scope);
+    body.put("dimension", dimension);
+    body.put("kind", q.get("kind"));
+    body.put("mode", q.get("mode"));
+    body.put("rows", rows);
+    Map<String, Object> first = rows.isEmpty() ? Map.of() : rows.get(0);
+    body.put("method", first.get("method"));
+    body.put("sampleSize", first.get("sampleSize"));
+    body.put("inScope", first.get("inScope"));
+    body.put("expectedInScope", first.get("expectedInScope"));
+    body.put("coverage", first.get("coverage"));
+    json(ctx, body);
+  }
+
+  /**
+   * {@code GET /api/studies}: every figure the seed studies publish beside this data's estimate and
+   * its 90% interval ({@code study-figures}).
+   */
+  void studies(Context ctx) {
+    Scope scope = scope(scopedParams(ctx));
+    Map<String, String> q = scope.queryParameters();
+    q.remove("minConfidence"); // estimates count every issue with its probabilities
+    Map<String, Object> body = scoped(scope);
+    body.put("figures", queries.run("study-figures", q));
+    body.put("studies", seeds.studies());
+    json(ctx, body);
+  }
+
   /** {@code GET /api/heatmap}: bug reports per stage and symptom as a matrix. */
   void heatMap(Context ctx) {
-    Scope scope = scope(scopedParams(ctx));
+    ApiParams p = scopedParams(ctx, "mode");
+    Scope scope = scope(p);
     Map<String, Object> body = scoped(scope);
     Map<String, String> q = scope.queryParameters();
+    String mode = p.choice("mode", HEAT_MAP_MODES).orElse("estimate");
     List<Map<String, Object>> rows = queries.run("stage-symptom-matrix", q);
-    body.putAll(Shapes.heatMap(rows));
+    if (mode.equals("estimate")) {
+      // expected counts from each bug report's joint probabilities (category-pairs)
+      Map<String, String> pairs = new LinkedHashMap<>(q);
+      pairs.put("rows", "stage");
+      pairs.put("columns", "symptom");
+      body.putAll(
+          Shapes.estimateHeatMap(
+              queries.run("category-pairs", pairs), s -> TAXONOMY.symptomClassOf(s).orElse(null)));
+    } else {
+      body.putAll(Shapes.heatMap(rows));
+    }
+    body.put("mode", mode);
     body.put("coverage", scopeCoverage("stage-symptom-matrix", q, rows));
     json(ctx, body);
   }
+
+  /** The heat map's modes: expected counts (the default) or labels counted above the bar. */
+  static final List<String> HEAT_MAP_MODES = List.of("estimate", "labels");
+
+  private static final dev.faultline.schemas.taxonomy.Taxonomy TAXONOMY =
+      dev.faultline.schemas.taxonomy.Taxonomy.load();
 
   /**
    * {@code GET /api/fix-patterns}: merged fixes per symptom and fix pattern (P1's fix analysis) as

@@ -95,6 +95,8 @@ public final class Dashboard implements AutoCloseable {
     cfg.routes.get("/api/release-shifts", api::releaseShifts);
     cfg.routes.get("/api/trends", api::trends);
     cfg.routes.get("/api/heatmap", api::heatMap);
+    cfg.routes.get("/api/shares", api::shares);
+    cfg.routes.get("/api/studies", api::studies);
     cfg.routes.get("/api/fix-patterns", api::fixPatterns);
     cfg.routes.get("/api/distributed-share", api::distributedShare);
     cfg.routes.get("/api/headline", api::headline);

@@ -113,7 +113,20 @@ class DashboardApiIT {
 
   @Test
   void heatMapCountsBugsPerStageAndSymptom() throws Exception {
-    JsonNode body = ok("/api/heatmap");
+    JsonNode estimate = ok("/api/heatmap");
+    assertEquals("estimate", estimate.get("mode").asText());
+    // every bug report with its probability: #204 (below the bar) adds a COMMUNICATION x HANG
+    assertEquals(8.0, estimate.get("total").asDouble(), 1e-9);
+    assertEquals(
+        3.0,
+        estimate
+            .get("cells")
+            .get(texts(estimate.get("stages"), null).indexOf("COMMUNICATION"))
+            .get(texts(estimate.get("symptoms"), null).indexOf("HANG"))
+            .asDouble(),
+        1e-9);
+    assertEquals("HANG", estimate.get("symptomClasses").get(0).asText());
+    JsonNode body = ok("/api/heatmap?mode=labels");
     List<String> stages = texts(body.get("stages"), null);
     List<String> symptoms = texts(body.get("symptoms"), null);
     assertEquals(7, body.get("total").asInt());
@@ -194,9 +207,9 @@ class DashboardApiIT {
     assertEquals(List.of(2, 2, 1, 3), ints(allReleases.get("releases"), "bugs"));
     assertEquals(8, allReleases.get("bugs").asInt());
 
-    JsonNode heat = ok("/api/heatmap");
+    JsonNode heat = ok("/api/heatmap?mode=labels");
     assertEquals(coverage(9, 7, 0.7778), heat.get("coverage"));
-    JsonNode allHeat = ok("/api/heatmap?minConfidence=all");
+    JsonNode allHeat = ok("/api/heatmap?minConfidence=all&mode=labels");
     List<String> stages = texts(allHeat.get("stages"), null);
     List<String> symptoms = texts(allHeat.get("symptoms"), null);
     assertEquals(
@@ -209,7 +222,7 @@ class DashboardApiIT {
     assertEquals(coverage(9, 8, 0.8889), allHeat.get("coverage"));
     // No label passes a bar of 1: no cells, and the scope is counted again to say how many issues
     // that leaves out.
-    JsonNode none = ok("/api/heatmap?minConfidence=1");
+    JsonNode none = ok("/api/heatmap?minConfidence=1&mode=labels");
     assertEquals(0, none.get("total").asInt());
     assertEquals(coverage(9, 0, 0.0), none.get("coverage"));
 
@@ -241,6 +254,55 @@ class DashboardApiIT {
     JsonNode pytorch = ok("/api/distributed-share?framework=PyTorch");
     assertEquals(0.5, pytorch.get("share").get("share").asDouble(), 1e-9);
     assertEquals(0.6667, pytorch.get("overall").get("share").asDouble(), 1e-9);
+  }
+
+  @Test
+  void sharesAreEstimatesOverEveryIssueWithTheirIntervalsAndTheConfidentCountBeside()
+      throws Exception {
+    // No stored distributions in the known graph: each label is a point mass, so the estimate
+    // counts every bug report (#204 below the bar too) and its interval is the point itself.
+    JsonNode body = ok("/api/shares?dimension=symptom");
+    assertEquals("estimate", body.get("mode").asText());
+    assertEquals("pcc", body.get("method").asText());
+    JsonNode hang = row(body.get("rows"), "HANG");
+    assertEquals(4.0, hang.get("estimate").asDouble(), 1e-9);
+    assertEquals(4.0, hang.get("estimateLow").asDouble(), 1e-9);
+    assertEquals(0.5, hang.get("share").asDouble(), 1e-9);
+    assertEquals(3, hang.get("labelled").asInt(), "#204's symptom is below the bar");
+    assertEquals(8.0, body.get("expectedInScope").asDouble(), 1e-9);
+    JsonNode sure = ok("/api/shares?dimension=symptom&mode=confident");
+    assertEquals(3.0, row(sure.get("rows"), "HANG").get("estimate").asDouble(), 1e-9);
+    assertEquals(3.0 / 7, row(sure.get("rows"), "HANG").get("share").asDouble(), 1e-4);
+    assertTrue(row(sure.get("rows"), "HANG").get("shareLow").isNull(), "a count has no interval");
+    JsonNode stage = ok("/api/shares?dimension=stage&framework=PyTorch");
+    // #201 and #204 (below the bar, counted with its probability)
+    assertEquals(2.0, row(stage.get("rows"), "COMMUNICATION").get("estimate").asDouble(), 1e-9);
+    assertBadParameter("/api/shares?mode=sideways", "mode");
+  }
+
+  @Test
+  void theStudiesFiguresStandBesideThisDatasEstimates() throws Exception {
+    JsonNode figures = ok("/api/studies").get("figures");
+    JsonNode ds = null;
+    for (JsonNode f : figures) {
+      if (f.get("figure").asText().equals("p2-distributed-specific")) {
+        ds = f;
+      }
+    }
+    assertEquals(0.451, ds.get("published").asDouble(), 1e-9);
+    // every label, #204's too: 5 of the 7 bugs with a known answer (point masses: no spread)
+    assertEquals(5.0 / 7, ds.get("estimate").asDouble(), 1e-4);
+    assertEquals(ds.get("estimate").asDouble(), ds.get("low").asDouble(), 1e-9);
+    assertEquals(12, figures.size());
+  }
+
+  private static JsonNode row(JsonNode rows, String code) {
+    for (JsonNode r : rows) {
+      if (r.get("code").asText().equals(code)) {
+        return r;
+      }
+    }
+    throw new AssertionError("no row " + code + " in " + rows);
   }
 
   @Test
@@ -416,7 +478,8 @@ class DashboardApiIT {
     assertEquals("DeepSpeed", scope.get("framework").asText());
     assertEquals("2024-03-01T00:00:00Z", scope.get("from").asText());
     assertEquals("2024-05-01T00:00:00Z", scope.get("to").asText());
-    assertEquals(2, ok("/api/heatmap?release=" + enc("DeepSpeed@0.14.1")).get("total").asInt());
+    assertEquals(
+        2, ok("/api/heatmap?mode=labels&release=" + enc("DeepSpeed@0.14.1")).get("total").asInt());
     assertEquals(
         2.0,
         figure(ok("/api/headline?release=" + enc("DeepSpeed@0.14.1")).get("figures"), "bugs")
@@ -426,7 +489,8 @@ class DashboardApiIT {
 
   @Test
   void timeRangeNarrowsTheAggregates() throws Exception {
-    assertEquals(3, ok("/api/heatmap?from=2024-03-01&to=2024-04-30").get("total").asInt());
+    assertEquals(
+        3, ok("/api/heatmap?mode=labels&from=2024-03-01&to=2024-04-30").get("total").asInt());
     assertEquals(
         List.of("2024-03-01", "2024-04-01"),
         texts(ok("/api/trends?from=2024-03-01&to=2024-04-30").get("periods"), null));

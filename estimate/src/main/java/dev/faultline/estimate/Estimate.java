@@ -13,7 +13,7 @@ package dev.faultline.estimate;
  * @param shareLow lower end of the share's interval (NaN for an excluded code)
  * @param shareHigh upper end of the share's interval (NaN for an excluded code)
  * @param method which estimator and interval produced the row (e.g. {@code pcc}, {@code
- *     ppi++/score})
+ *     ppi/score_cc})
  * @param sampleSize labelled items of the validation sample used (0: none)
  * @param items items in the scope
  * @param level the intervals' nominal coverage (e.g. 0.9)

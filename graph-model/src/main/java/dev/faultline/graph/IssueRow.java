@@ -49,6 +49,9 @@ public record IssueRow(
    *     LabelSource}: {@code rules}, {@code model} or {@code llm:<model>}); those in {@code
    *     humanGiven} are {@code human}
    * @param promptVersion the prompt version of a language model's labels, else null
+   * @param probabilities per dimension, the probability of each code aligned with {@link
+   *     Dimension#distributionCodes()} (written as {@code <key>Probabilities}); a dimension missing
+   *     here writes none
    */
   public record ClassificationRow(
       Map<Dimension, Object> codes,
@@ -60,9 +63,47 @@ public record IssueRow(
       String classifierVersion,
       long classifiedAtMillis,
       String labelSource,
-      String promptVersion) {
+      String promptVersion,
+      Map<Dimension, List<Double>> probabilities) {
+
+    /** A row without probabilities. */
+    public ClassificationRow(
+        Map<Dimension, Object> codes,
+        String frameworkVersion,
+        Map<String, String> versions,
+        Map<Dimension, Double> confidence,
+        Map<Dimension, String> evidence,
+        List<Dimension> humanGiven,
+        String classifierVersion,
+        long classifiedAtMillis,
+        String labelSource,
+        String promptVersion) {
+      this(
+          codes,
+          frameworkVersion,
+          versions,
+          confidence,
+          evidence,
+          humanGiven,
+          classifierVersion,
+          classifiedAtMillis,
+          labelSource,
+          promptVersion,
+          Map.of());
+    }
 
     public ClassificationRow {
+      probabilities = probabilities == null ? Map.of() : probabilities;
+      for (Map.Entry<Dimension, List<Double>> e : probabilities.entrySet()) {
+        if (e.getValue().size() != e.getKey().distributionCodes().size()) {
+          throw new IllegalArgumentException(
+              e.getKey().key()
+                  + " probabilities "
+                  + e.getValue()
+                  + " do not align with its codes "
+                  + e.getKey().distributionCodes());
+        }
+      }
       java.util.Objects.requireNonNull(labelSource, "labelSource");
       Map<Dimension, Object> ordered = new java.util.LinkedHashMap<>();
       for (Dimension d : Dimension.values()) {
@@ -128,6 +169,9 @@ public record IssueRow(
     if (c != null) {
       for (Dimension d : Dimension.values()) {
         props.put(d.property(), Dimension.symbol(c.code(d)));
+        if (c.probabilities().containsKey(d)) {
+          props.put(d.probabilitiesProperty(), c.probabilities().get(d));
+        }
       }
       props.put("frameworkVersion", c.frameworkVersion());
       props.put("classifierVersion", c.classifierVersion());

@@ -36,6 +36,7 @@ public final class Faultline extends CliCommand {
     commandLine.addSubcommand(new ClassifyCommand());
     commandLine.addSubcommand(new EvalCommand());
     commandLine.addSubcommand(new LlmCommand());
+    commandLine.getSubcommands().get("llm").addSubcommand(new LlmPushCommand(env));
     commandLine.addSubcommand(new TrainCommand());
     commandLine.addSubcommand(BackfillCommand.launcher().commandLine());
     commandLine.addSubcommand(new QueryCommand(env));

@@ -71,6 +71,7 @@ class FaultlineCommandLineTest {
             "eval",
             "llm export",
             "llm import",
+            "llm push",
             "train",
             "backfill gharchive",
             "backfill github",

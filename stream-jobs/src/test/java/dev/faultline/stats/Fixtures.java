@@ -55,26 +55,33 @@ public final class Fixtures {
     e.state = "open";
     e.createdAt = createdAt;
     e.updatedAt = updatedAt;
-    e.symptom = symptom;
+    e.category(Dimension.SYMPTOM, symptom);
     int i = List.of(SYMPTOMS).indexOf(symptom);
-    e.symptomClass = i < 0 ? "UNKNOWN" : SYMPTOM_CLASSES[i];
-    e.rootCause = rootCause;
-    e.fixPattern = "UNKNOWN";
-    e.stage = stage;
-    e.phase = "TRAINING";
-    e.distributedSpecific = "TRUE";
+    e.category(Dimension.SYMPTOM_CLASS, i < 0 ? "UNKNOWN" : SYMPTOM_CLASSES[i]);
+    e.category(Dimension.ROOT_CAUSE, rootCause);
+    e.category(Dimension.FIX_PATTERN, "UNKNOWN");
+    e.category(Dimension.STAGE, stage);
+    e.category(Dimension.PHASE, "TRAINING");
+    e.category(Dimension.DISTRIBUTED_SPECIFIC, "TRUE");
     return e;
   }
 
   public static ClassifiedEvent copy(ClassifiedEvent e) {
     ClassifiedEvent c =
-        event(e.id, e.framework, e.createdAt, e.updatedAt, e.symptom, e.rootCause, e.stage);
-    c.symptomClass = e.symptomClass;
+        event(
+            e.id,
+            e.framework,
+            e.createdAt,
+            e.updatedAt,
+            e.category(Dimension.SYMPTOM),
+            e.category(Dimension.ROOT_CAUSE),
+            e.category(Dimension.STAGE));
+    c.category(Dimension.SYMPTOM_CLASS, e.category(Dimension.SYMPTOM_CLASS));
     c.frameworkVersion = e.frameworkVersion;
     c.state = e.state;
-    c.fixPattern = e.fixPattern;
-    c.phase = e.phase;
-    c.distributedSpecific = e.distributedSpecific;
+    c.category(Dimension.FIX_PATTERN, e.category(Dimension.FIX_PATTERN));
+    c.category(Dimension.PHASE, e.category(Dimension.PHASE));
+    c.category(Dimension.DISTRIBUTED_SPECIFIC, e.category(Dimension.DISTRIBUTED_SPECIFIC));
     return c;
   }
 
@@ -111,11 +118,13 @@ public final class Fixtures {
         next.updatedAt = last.updatedAt + 1 + (long) (r.nextDouble() * 20 * DAY);
         switch (r.nextInt(4)) {
           case 0 -> {
-            next.symptom = pick(r, SYMPTOMS);
-            next.symptomClass = SYMPTOM_CLASSES[List.of(SYMPTOMS).indexOf(next.symptom)];
+            next.category(Dimension.SYMPTOM, pick(r, SYMPTOMS));
+            next.category(
+                Dimension.SYMPTOM_CLASS,
+                SYMPTOM_CLASSES[List.of(SYMPTOMS).indexOf(next.category(Dimension.SYMPTOM))]);
           }
-          case 1 -> next.rootCause = pick(r, ROOT_CAUSES);
-          case 2 -> next.stage = pick(r, STAGES);
+          case 1 -> next.category(Dimension.ROOT_CAUSE, pick(r, ROOT_CAUSES));
+          case 2 -> next.category(Dimension.STAGE, pick(r, STAGES));
           default -> next.state = "closed";
         }
         out.add(next);
@@ -203,16 +212,16 @@ public final class Fixtures {
         .setCreatedAt(Instant.ofEpochMilli(e.createdAt))
         .setUpdatedAt(Instant.ofEpochMilli(e.updatedAt))
         .setKind(Kind.BUG)
-        .setSymptom(Symptom.valueOf(e.symptom))
-        .setSymptomClass(SymptomClass.valueOf(e.symptomClass))
-        .setRootCause(RootCause.valueOf(e.rootCause))
-        .setFixPattern(FixPattern.valueOf(e.fixPattern))
-        .setStage(Stage.valueOf(e.stage))
-        .setPhase(Phase.valueOf(e.phase))
+        .setSymptom(Symptom.valueOf(e.category(Dimension.SYMPTOM)))
+        .setSymptomClass(SymptomClass.valueOf(e.category(Dimension.SYMPTOM_CLASS)))
+        .setRootCause(RootCause.valueOf(e.category(Dimension.ROOT_CAUSE)))
+        .setFixPattern(FixPattern.valueOf(e.category(Dimension.FIX_PATTERN)))
+        .setStage(Stage.valueOf(e.category(Dimension.STAGE)))
+        .setPhase(Phase.valueOf(e.category(Dimension.PHASE)))
         .setDistributedSpecific(
-            "TRUE".equals(e.distributedSpecific)
+            "TRUE".equals(e.category(Dimension.DISTRIBUTED_SPECIFIC))
                 ? Boolean.TRUE
-                : "FALSE".equals(e.distributedSpecific) ? Boolean.FALSE : null)
+                : "FALSE".equals(e.category(Dimension.DISTRIBUTED_SPECIFIC)) ? Boolean.FALSE : null)
         .setFrameworkVersion(e.frameworkVersion)
         .setClassifierVersion("test-v1")
         .setDeliveryId("d-" + e.id + "-" + e.updatedAt)

@@ -6,6 +6,7 @@ import static dev.faultline.stats.Fixtures.event;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.faultline.schemas.taxonomy.Dimension;
 import dev.faultline.stats.domain.StatDimensions;
 import dev.faultline.stats.functions.IssueContributionFunction;
 import dev.faultline.stats.records.ClassifiedEvent;
@@ -54,7 +55,7 @@ class IssueContributionFunctionTest {
     harness.processWatermark(new Watermark(T0));
     ClassifiedEvent changed = Fixtures.copy(opened);
     changed.updatedAt = T0 + 3 * DAY;
-    changed.stage = "MEMORY";
+    changed.category(Dimension.STAGE, "MEMORY");
     harness.processElement(changed, changed.updatedAt);
     harness.processElement(Fixtures.copy(changed), changed.updatedAt); // redelivered
     harness.processWatermark(new Watermark(Long.MAX_VALUE));
@@ -81,7 +82,7 @@ class IssueContributionFunctionTest {
     harness.processElement(opened, opened.updatedAt);
     ClassifiedEvent changed = Fixtures.copy(opened);
     changed.updatedAt = T0 + DAY;
-    changed.symptom = "OUT_OF_MEMORY";
+    changed.category(Dimension.SYMPTOM, "OUT_OF_MEMORY");
     harness.setStateTtlProcessingTime(TTL.toMillis() + 1);
     harness.processElement(changed, changed.updatedAt);
     List<ContributionDelta> out = harness.extractOutputValues();

@@ -6,6 +6,7 @@ import static dev.faultline.stats.Fixtures.event;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.faultline.schemas.taxonomy.Dimension;
 import dev.faultline.stats.domain.IssueContributions;
 import dev.faultline.stats.domain.StatDimensions;
 import dev.faultline.stats.records.ClassifiedEvent;
@@ -35,7 +36,7 @@ class IssueContributionsTest {
         event("a/b#1", "deepspeed", T0, T0, "HANG", "CONCURRENCY_ERROR", "COMMUNICATION");
     ClassifiedEvent changed = Fixtures.copy(opened);
     changed.updatedAt = T0 + 5 * DAY;
-    changed.rootCause = "CONFIGURATION_ERROR";
+    changed.category(Dimension.ROOT_CAUSE, "CONFIGURATION_ERROR");
     ClassifiedEvent[] h = IssueContributions.fold(null, opened).history();
     List<ContributionDelta> deltas = IssueContributions.fold(h, changed).deltas();
     assertEquals(2, deltas.size());
@@ -72,7 +73,7 @@ class IssueContributionsTest {
         event("a/b#1", "deepspeed", T0, T0, "HANG", "CONCURRENCY_ERROR", "COMMUNICATION");
     ClassifiedEvent newer = Fixtures.copy(opened);
     newer.updatedAt = T0 + 2 * DAY;
-    newer.symptom = "OUT_OF_MEMORY";
+    newer.category(Dimension.SYMPTOM, "OUT_OF_MEMORY");
     ClassifiedEvent[] h = IssueContributions.fold(null, newer).history();
     List<ContributionDelta> deltas = IssueContributions.fold(h, opened).deltas();
     // OUT_OF_MEMORY stays current; it now dates from the change, not from the opening.

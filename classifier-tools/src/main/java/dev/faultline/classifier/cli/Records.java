@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.faultline.classifier.Classification;
+import dev.faultline.classifier.Distributions;
 import dev.faultline.classifier.Label;
 import dev.faultline.schemas.taxonomy.Dimension;
 import java.util.List;
@@ -53,6 +54,12 @@ final class Records {
       put(conf, ev, d.field(), c.label(d));
     }
     put(conf, ev, "framework", c.framework());
+    // Every labelled dimension's calibrated probability of each of its codes (Distributions).
+    ObjectNode probabilities = o.putObject("probabilities");
+    for (Dimension d : Dimension.LABELLED) {
+      ObjectNode p = probabilities.putObject(d.field());
+      Distributions.rounded(d, c.label(d)).forEach(p::put);
+    }
     o.put("classifier_version", c.classifierVersion());
     return o;
   }

@@ -43,6 +43,14 @@ class RecordsDimensionsTest {
           0.5 + d.ordinal() / 100.0, line.get("confidence").get(d.field()).asDouble(), 1e-9);
       assertEquals("e" + d.ordinal(), line.get("evidence").get(d.field()).asText());
       assertTrue(Records.FIELDS.contains(d.field()), d + " in the gold fields");
+      assertEquals(
+          d.distributionCodes().size(),
+          line.get("probabilities").get(d.field()).size(),
+          d + " probabilities over every code");
+      assertEquals(
+          1.0,
+          line.get("probabilities").get(d.field()).get(Dimension.codeOf(code)).asDouble(),
+          d + " a label without a distribution is a point mass");
     }
     assertEquals("rules-t", line.get("classifier_version").asText());
   }

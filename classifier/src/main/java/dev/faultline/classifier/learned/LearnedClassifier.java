@@ -4,6 +4,7 @@ import dev.faultline.classifier.ChangeDetails;
 import dev.faultline.classifier.Classification;
 import dev.faultline.classifier.ClassifierConfig;
 import dev.faultline.classifier.DefectClassifier;
+import dev.faultline.classifier.Distributions;
 import dev.faultline.classifier.IssueText;
 import dev.faultline.classifier.Label;
 import dev.faultline.classifier.LinkedPullRequest;
@@ -56,6 +57,7 @@ public final class LearnedClassifier implements DefectClassifier {
               + embedder.name());
     }
     this.version = model.version();
+    EncoderFingerprint.check(embedder, model.encoderFingerprint());
   }
 
   private static final class Holder {
@@ -63,7 +65,7 @@ public final class LearnedClassifier implements DefectClassifier {
         warmedUp(
             new LearnedClassifier(
                 new Classifier(ClassifierConfig.defaults()),
-                MiniLmEmbedder.shared(),
+                new VectorCache(MiniLmEmbedder.shared(), VectorCache.CAPACITY),
                 LearnedModel.bundled()));
   }
 
@@ -174,13 +176,14 @@ public final class LearnedClassifier implements DefectClassifier {
   }
 
   /** The answers and what decided them. */
-  private record Scored(SparseVector x, Map<Target, Decision.Answer> answers) {}
+  private record Scored(
+      SparseVector x, Map<Target, Decision.Answer> answers, Map<Target, double[]> probabilities) {}
 
   private Scored score(RawFeatures raw) {
     SparseVector x = model.vectorizer().vectorize(raw);
     Map<Target, double[]> p = new java.util.TreeMap<>();
     model.models().forEach((t, m) -> p.put(t, m.probabilities(x)));
-    return new Scored(x, Decision.decide(model.models(), p));
+    return new Scored(x, Decision.decide(model.models(), p), p);
   }
 
   private Label<?> label(Scored s, Target t, List<Neighbours.Near> near, Label<?> rulesLabel) {
@@ -188,7 +191,31 @@ public final class LearnedClassifier implements DefectClassifier {
       return rulesLabel;
     }
     Decision.Answer a = s.answers().get(t);
-    return Label.predicted(t.dimension.parse(a.code()), a.confidence(), evidence(s, t, a, near));
+    return Label.<Object>predicted(
+            t.dimension.parse(a.code()), a.confidence(), evidence(s, t, a, near))
+        .withDistribution(distribution(s, t));
+  }
+
+  /**
+   * The calibrated probability of every code of a target, also where the answer abstains; the
+   * symptom's is P(bug) x P(symptom | bug), with NONE = 1 - P(bug) ({@link Decision}).
+   */
+  private Map<String, Double> distribution(Scored s, Target t) {
+    DimensionModel m = model.models().get(t);
+    double[] p = s.probabilities().get(t);
+    if (t != Target.SYMPTOM) {
+      return Distributions.ofClasses(t.dimension, m.classes(), p);
+    }
+    DimensionModel km = model.models().get(Target.KIND);
+    double pBug =
+        DimensionModel.probabilityOf(km.classes(), s.probabilities().get(Target.KIND), "BUG");
+    double notNone = 1.0 - DimensionModel.probabilityOf(m.classes(), p, "NONE");
+    double scale = notNone <= 1e-12 ? 0.0 : pBug / notNone;
+    double[] q = new double[p.length];
+    for (int k = 0; k < p.length; k++) {
+      q[k] = "NONE".equals(m.classes().get(k)) ? 1.0 - pBug : p[k] * scale;
+    }
+    return Distributions.ofClasses(t.dimension, m.classes(), q);
   }
 
   private Label<?> fromFix(Label<?> own, Scored ps, Target t, LinkedPullRequest p) {
@@ -199,15 +226,16 @@ public final class LearnedClassifier implements DefectClassifier {
       return own;
     }
     String title = p.title().length() > 80 ? p.title().substring(0, 80) + "…" : p.title();
-    return Label.predicted(
-        t.dimension.parse(a.code()),
-        a.confidence(),
-        String.format(
-            Locale.ROOT,
-            "from the merged fix \"%s\": p=%.2f; %s",
-            title,
+    return Label.<Object>predicted(
+            t.dimension.parse(a.code()),
             a.confidence(),
-            topFeatures(ps.x(), t, a.code())));
+            String.format(
+                Locale.ROOT,
+                "from the merged fix \"%s\": p=%.2f; %s",
+                title,
+                a.confidence(),
+                topFeatures(ps.x(), t, a.code())))
+        .withDistribution(distribution(ps, t));
   }
 
   private String evidence(Scored s, Target t, Decision.Answer a, List<Neighbours.Near> near) {

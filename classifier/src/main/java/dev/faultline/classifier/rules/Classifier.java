@@ -3,6 +3,7 @@ package dev.faultline.classifier.rules;
 import dev.faultline.classifier.Classification;
 import dev.faultline.classifier.ClassifierConfig;
 import dev.faultline.classifier.DefectClassifier;
+import dev.faultline.classifier.Distributions;
 import dev.faultline.classifier.IssueText;
 import dev.faultline.classifier.Label;
 import dev.faultline.classifier.Provenance;
@@ -122,7 +123,15 @@ public final class Classifier implements DefectClassifier {
     symptom = human.or(Dimension.SYMPTOM, symptom, Symptom::valueOf);
     stage = human.or(Dimension.STAGE, stage, Stage::valueOf);
     phase = human.or(Dimension.PHASE, phase, Phase::valueOf);
-    // 5. the class of the final symptom
+    // 5. each label of the rules with its calibrated spread (a person's label is a point mass);
+    // the class of the final symptom sums its symptoms' probabilities
+    kind = spread(Dimension.KIND, kind);
+    symptom = spread(Dimension.SYMPTOM, symptom);
+    stage = spread(Dimension.STAGE, stage);
+    phase = spread(Dimension.PHASE, phase);
+    distributed = spread(Dimension.DISTRIBUTED_SPECIFIC, distributed);
+    rootCause = spread(Dimension.ROOT_CAUSE, rootCause);
+    fix = spread(Dimension.FIX_PATTERN, fix);
     Label<SymptomClass> symptomClass = symptomClass(symptom);
     // 6. framework and versions
     Label<String> framework = frameworkRule.decide(e, repoFramework);
@@ -153,6 +162,13 @@ public final class Classifier implements DefectClassifier {
   /** The top-level class of a symptom label, with its confidence. */
   public Label<SymptomClass> symptomClass(Label<Symptom> s) {
     return symptomClassRule.decide(s);
+  }
+
+  /** A rules label with {@link Distributions#spread its spread}; a person's label unchanged. */
+  private static <T> Label<T> spread(Dimension d, Label<T> l) {
+    return l.humanGiven()
+        ? l
+        : l.withDistribution(Distributions.spread(d, l.value(), l.confidence()));
   }
 
   /**

@@ -15,8 +15,30 @@ public final class SymptomClassRule {
     this.taxonomy = taxonomy;
   }
 
-  /** The top-level class of a symptom label, with its confidence. */
+  /**
+   * The top-level class of a symptom label, with its confidence; its distribution sums the symptom
+   * distribution's probabilities per class.
+   */
   public Label<SymptomClass> decide(Label<Symptom> s) {
+    Label<SymptomClass> c = classOf(s);
+    if (s.distribution() == null) {
+      return c;
+    }
+    java.util.Map<String, Double> p = new java.util.LinkedHashMap<>();
+    for (SymptomClass k : SymptomClass.values()) {
+      p.put(k.name(), 0.0);
+    }
+    s.distribution().forEach((code, q) -> p.merge(classOf(code), q, Double::sum));
+    return c.withDistribution(p);
+  }
+
+  private String classOf(String symptom) {
+    return symptom.equals(Symptom.NONE.name()) || symptom.equals(Symptom.UNKNOWN.name())
+        ? symptom
+        : taxonomy.symptomClassOf(symptom).orElse("UNKNOWN");
+  }
+
+  private Label<SymptomClass> classOf(Label<Symptom> s) {
     Symptom v = s.value();
     if (v == Symptom.NONE || v == Symptom.UNKNOWN) {
       return new Label<>(

@@ -125,6 +125,25 @@ class LlmClassifierTest {
   }
 
   @Test
+  void theAnswersVersionsReplaceTheOfflineOnesAndTheFrameworkStays() throws Exception {
+    stub.then(
+        StubChatServer.Reply.answer(
+            Fixtures.HANG_ANSWER.replace(
+                "}", ",\"versions\":[{\"component\":\"nccl\",\"version\":\"2.18.1\"}]}")));
+    IssueText in =
+        IssueText.of(
+            "deepspeedai/DeepSpeed",
+            13,
+            "all_reduce hangs",
+            "deepspeed 0.14.2 with NCCL 2.18.1 hangs in all_reduce on 2 nodes");
+    LlmClassifier t = tier(config(Map.of()), true);
+    Classification c = t.outcome(in, ChangeDetails.NONE).classification();
+    assertEquals(java.util.Map.of("nccl", "2.18.1"), c.versions(), "not the offline extractor's");
+    assertEquals("DeepSpeed", c.framework().value(), "framework from the offline tier");
+    assertTrue(t.prompt().system().contains("## versions"), "the prompt asks for versions");
+  }
+
+  @Test
   void unchangedContentIsAnsweredFromTheCacheWithoutARequest() throws Exception {
     stub.then(StubChatServer.Reply.answer(Fixtures.HANG_ANSWER));
     LlmConfig c = config(Map.of());

@@ -39,12 +39,14 @@ function figureValue(metric, value) {
 
 export async function overview(state) {
   const filters = state.filters;
-  const [headline, share, releases, shifts] = await Promise.all([
+  const [headline, share, releases, shifts, studies] = await Promise.all([
     get('headline', filters),
     get('distributed-share', filters),
     get('releases', filters),
     get('release-shifts', { framework: filters.framework }),
+    get('studies', filters),
   ]);
+  renderStudies(studies);
 
   const body = document.querySelector('#headline-table tbody');
   body.replaceChildren(
@@ -125,6 +127,60 @@ export async function overview(state) {
       el('td', { class: 'num' }, Number(c.adjustedPValue).toPrecision(2)))));
 }
 
+/** An estimate with its interval, e.g. "≈ 41 (34–49)"; a count of labels as a plain number. */
+export function estimateText(value, low, high) {
+  if (value === null || value === undefined) return '—';
+  const round = (v) => (Math.abs(v) >= 10 ? Math.round(v) : Math.round(v * 10) / 10);
+  if (low === null || low === undefined) return num(value);
+  return '≈ ' + round(value) + ' (' + round(low) + '–' + round(high) + ')';
+}
+
+/** A share with its interval, e.g. "12% (8–17%)". */
+function shareText(share, low, high) {
+  if (share === null || share === undefined) return '—';
+  if (low === null || low === undefined) return wholePercent(share);
+  return wholePercent(share) + ' (' + Math.round(low * 100) + '–' + Math.round(high * 100) + '%)';
+}
+
+function renderStudies(studies) {
+  document.querySelector('#studies-table tbody').replaceChildren(
+    ...studies.figures.map((f) => el('tr', { dataset: { figure: f.figure } },
+      el('td', {}, f.study),
+      el('td', {}, f.statement),
+      el('td', { class: 'num this' }, f.ranking !== null && f.ranking !== undefined
+        ? f.ranking
+        : f.estimate === null || f.estimate === undefined
+          ? 'no issue in scope'
+          : (f.estimate * 100).toFixed(1) + '% (' + (f.low * 100).toFixed(1) + '–' + (f.high * 100).toFixed(1) + '%)'),
+      el('td', { class: 'num' }, f.basis === null || f.basis === undefined ? '' : '≈ ' + num(Math.round(f.basis))),
+      el('td', { class: 'muted small' }, f.definition))));
+}
+
+/** The shares card of the trends view: one row per code of the dimension. */
+async function renderShares(state) {
+  const mode = document.getElementById('s-mode').value || 'estimate';
+  const data = await get('shares', { ...state.filters, dimension: state.dimension, mode });
+  const known = data.rows.filter((r) => r.share !== null && r.share !== undefined);
+  text('shares-summary', (data.mode === 'estimate'
+    ? '≈ ' + num(Math.round(data.expectedInScope)) + ' bug reports expected among ' + num(data.inScope) + ' issues in scope'
+    : num(known.reduce((a, r) => a + r.estimate, 0)) + ' labels counted among ' + num(data.inScope) + ' issues in scope')
+    + ', by ' + data.dimension);
+  text('shares-method', data.mode !== 'estimate'
+    ? 'Counted: ' + data.method + '. Estimates are the default: counting only sure labels keeps the easy categories.'
+    : data.sampleSize > 0
+      ? 'Estimated by prediction-powered inference (' + data.method + ') with a validation sample of '
+        + num(data.sampleSize) + ' issues labelled by a person: the intervals hold for the whole scope.'
+      : 'Estimated by summing each issue\'s calibrated probabilities (' + data.method + '): the intervals hold the'
+        + ' per-issue uncertainty, not calibration error; a validation sample (faultline sample draw) makes them citable.');
+  document.querySelector('#shares-table tbody').replaceChildren(
+    ...data.rows.filter((r) => r.code !== 'NONE' && (r.estimate > 0 || r.labelled > 0))
+      .sort((a, b) => b.estimate - a.estimate || a.code.localeCompare(b.code)).map((r) => el('tr', { dataset: { code: r.code } },
+      el('td', {}, r.code),
+      el('td', { class: 'num estimate' }, estimateText(r.estimate, r.estimateLow, r.estimateHigh)),
+      el('td', { class: 'num' }, shareText(r.share, r.shareLow, r.shareHigh)),
+      el('td', { class: 'num' }, num(r.labelled)))));
+}
+
 function frameworkIndex(list, framework) {
   return [...new Set(list.map((r) => r.framework))].indexOf(framework);
 }
@@ -148,15 +204,28 @@ export async function trends(state) {
     ...data.series.map((s) => el('tr', { dataset: { category: s.category } },
       el('td', {}, s.category), el('td', { class: 'num' }, num(s.total)))));
 
-  const heat = await get('heatmap', state.filters);
-  text('heatmap-summary', num(heat.total) + ' bug reports with a known stage and symptom');
+  await renderShares(state);
+
+  const heatMode = document.getElementById('h-mode').value || 'estimate';
+  const heat = await get('heatmap', { ...state.filters, mode: heatMode });
+  text('heatmap-summary', heat.mode === 'estimate'
+    ? '≈ ' + num(Math.round(heat.total)) + ' bug reports expected with a known stage and symptom (' + heat.method + ')'
+    : num(heat.total) + ' bug reports with a known stage and symptom');
   text('heatmap-coverage', coverageText(heat.coverage, heat.scope.confidence, 'issues'));
   const table = fill('heatmap');
   table.append(el('thead', {}, el('tr', {}, el('th', {}, 'stage \\ symptom'),
     ...heat.symptoms.map((s, i) => el('th', { title: heat.symptomClasses[i] || '' }, s)))));
   table.append(el('tbody', {}, ...heat.stages.map((stage, r) => el('tr', {},
     el('th', { class: 'row' }, stage),
-    ...heat.cells[r].map((v, c) => shade(el('td', { dataset: { stage, symptom: heat.symptoms[c] } }, v === 0 ? '' : String(v)), v, heat.max))))));
+    ...heat.cells[r].map((v, c) => shade(el('td', {
+      dataset: { stage, symptom: heat.symptoms[c] },
+      title: heat.low && heat.low[r][c] !== null ? '90% interval ' + heat.low[r][c] + '–' + heat.high[r][c] : null,
+    }, v === 0 ? '' : cellText(v)), v, heat.max))))));
+}
+
+/** A heat-map cell: a count, or an expected count to one decimal below 10. */
+function cellText(v) {
+  return Number.isInteger(v) || v >= 10 ? String(Math.round(v)) : v.toFixed(1);
 }
 
 /** Colours a heat-map cell by its count against the largest. */

@@ -6,16 +6,16 @@ import java.util.Map;
 
 /**
  * Reads an item's stored distribution over a dimension's codes from a statement row: the list
- * property {@code <key>Probabilities} the graph keeps beside each label, aligned with {@link
- * #codes(Dimension)}. A label without one (written before distributions were kept) is a point mass
- * on its code.
+ * property {@link Dimension#probabilitiesProperty()} the graph keeps beside each label, aligned
+ * with {@link Dimension#distributionCodes()}. A label without one (written before distributions
+ * were kept) is a point mass on its code.
  */
 final class ItemDistributions {
   private ItemDistributions() {}
 
   /** The codes of a dimension in the order of its stored probabilities. */
   static List<String> codes(Dimension dimension) {
-    return dimension.coded() ? dimension.symbols() : List.of("true", "false", "null");
+    return dimension.distributionCodes();
   }
 
   /**

@@ -5,7 +5,7 @@
 // @description is the sum of every issue's calibrated probability of it (and of being of the kind), not a count of
 // @description labels: probabilistic classify-and-count, its count interval Poisson-binomial, its share interval
 // @description simulated. Where the scope has a validation sample (sample draw / sample import: issues drawn
-// @description uniformly at random and labelled by a person), prediction-powered inference (PPI++) corrects the
+// @description uniformly at random and labelled by a person), prediction-powered inference (PPI) corrects the
 // @description estimate by the classifier's error measured on the sample, and its intervals hold for the whole
 // @description scope. The intervals of a PCC row contain the per-issue uncertainty only, not calibration error or a
 // @description shift of this scope's mix from the training data's. mode=confident counts only labels above the bar,
@@ -26,7 +26,7 @@
 // @column shareLow Float  -- lower end of the share's 90% interval
 // @column shareHigh Float  -- upper end of the share's 90% interval
 // @column labelled Integer  -- issues whose label is this code with the dimension's and the kind's labels above the bar
-// @column method String  -- the estimator: pcc, ppi++/score (with a validation sample), or the count of labels
+// @column method String  -- the estimator: pcc, ppi/score_cc (with a validation sample), or the count of labels
 // @column sampleSize Integer  -- validation-sample issues the estimate used (0: none)
 // @column inScope Integer  -- issues in the filters, of any kind (same on every row)
 // @column coverage Float  -- issues with the kind's and the dimension's labels above the bar / inScope, 4 decimals (same on every row)

@@ -106,7 +106,7 @@ class CategorySharesTest {
     }
     List<Map<String, Object>> est = shares.estimate(items, params("estimate"));
     Map<String, Object> c = row(est, "COMPUTATION");
-    assertEquals("ppi++/score", c.get("method"));
+    assertEquals("ppi/score_cc", c.get("method"));
     assertEquals(40L, c.get("sampleSize"));
     double truth = truthComputation / 400.0;
     assertTrue(

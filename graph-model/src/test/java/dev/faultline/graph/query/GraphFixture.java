@@ -430,6 +430,15 @@ final class GraphFixture {
       row.put("rootCause", causeEdge);
       row.put("fixPattern", edge("fixPattern", fixPattern));
       row.put("stage", edge("stage", stage));
+      // the edge dimensions' confidences on the issue too, as IssueRow writes them (the queries'
+      // confidence bar reads them there)
+      for (String dimension : List.of("symptom", "rootCause", "fixPattern", "stage")) {
+        @SuppressWarnings("unchecked")
+        Map<String, Object> e = (Map<String, Object>) row.get(dimension);
+        Object c =
+            e == null ? confidence.get(dimension) : ((Map<?, ?>) e.get("props")).get("confidence");
+        props.put(dimension + "Confidence", c);
+      }
       return row;
     }
   }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.faultline.graph.IssueRow;
 import dev.faultline.graph.IssueWriter;
+import dev.faultline.graph.LabelSource;
 import dev.faultline.graph.TaxonomySeeder;
 import dev.faultline.graph.testing.SharedNeo4j;
 import dev.faultline.schemas.taxonomy.Dimension;
@@ -103,7 +104,7 @@ class LabelProvenanceIT extends QueryITBase {
             WriterRows.issue("acme", "Trainer", 1, null, 1_000L),
             "HANG",
             "learned-2+rules-1.3.1",
-            null,
+            LabelSource.MODEL,
             null,
             List.of(Dimension.KIND));
     IssueRow upgraded =

@@ -131,7 +131,7 @@ class ValidationSampleIT extends QueryITBase {
 
     samples.importLabels(labelled(drawn));
     Map<String, Object> rectified = computation("framework", "deepspeed");
-    assertEquals("ppi++/score", rectified.get("method"));
+    assertEquals("ppi/score_cc", rectified.get("method"));
     assertEquals(24L, rectified.get("sampleSize"));
     double truth = 20 / 60.0; // every third of the sixty is COMPUTATION by the person's rule
     assertTrue(
@@ -140,7 +140,7 @@ class ValidationSampleIT extends QueryITBase {
     assertTrue((Double) rectified.get("share") > 0.25, "pulled toward the person's labels");
     // a part of the scope uses it; a wider scope (every framework) does not
     assertEquals(
-        "ppi++/score",
+        "ppi/score_cc",
         computation("framework", "deepspeed", "from", "2024-03-01T00:00:00Z").get("method"));
     assertEquals("pcc", computation().get("method"));
   }

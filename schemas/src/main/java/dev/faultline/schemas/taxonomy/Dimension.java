@@ -146,6 +146,14 @@ public enum Dimension {
     return key + "Evidence";
   }
 
+  /**
+   * The issue node's probabilities property: {@code <key>Probabilities}, a list aligned with {@link
+   * #distributionCodes()} (a query sums it per index for expected counts).
+   */
+  public String probabilitiesProperty() {
+    return key + "Probabilities";
+  }
+
   /** The issue node's source property: {@code <key>Source}. */
   public String sourceProperty() {
     return key + "Source";
@@ -239,6 +247,20 @@ public enum Dimension {
       return List.of();
     }
     return java.util.Arrays.stream(codes.getEnumConstants()).map(Enum::name).toList();
+  }
+
+  /**
+   * The codes a probability distribution of this dimension ranges over, in order: the enum's
+   * symbols ({@link #symbols()}), for the flag {@code true}, {@code false} and {@code null} (cannot
+   * tell). The graph's {@code <key>Probabilities} lists are aligned with it.
+   */
+  public List<String> distributionCodes() {
+    return codes == null ? List.of("true", "false", "null") : symbols();
+  }
+
+  /** The distribution code of a value: its symbol, {@code "null"} for null. */
+  public static String codeOf(Object value) {
+    return String.valueOf(symbol(value));
   }
 
   /** Whether a value is one of this dimension's codes (a Boolean for the flag). */

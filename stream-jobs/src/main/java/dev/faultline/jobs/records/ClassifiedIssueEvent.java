@@ -1,6 +1,7 @@
 package dev.faultline.jobs.records;
 
 import dev.faultline.classifier.Classification;
+import dev.faultline.classifier.Distributions;
 import dev.faultline.classifier.Label;
 import dev.faultline.schemas.taxonomy.Dimension;
 import java.util.ArrayList;
@@ -64,6 +65,19 @@ public class ClassifiedIssueEvent {
       if (l.evidence() != null) {
         m.put(d, l.evidence());
       }
+    }
+    return m;
+  }
+
+  /**
+   * Every dimension's calibrated probability of each of its codes ({@link
+   * Dimension#distributionCodes()} order), rounded as the edges print them ({@link
+   * Distributions#rounded}).
+   */
+  public Map<Dimension, Map<String, Double>> probabilities() {
+    Map<Dimension, Map<String, Double>> m = new LinkedHashMap<>();
+    for (Dimension d : Dimension.values()) {
+      m.put(d, Distributions.rounded(d, classification.label(d)));
     }
     return m;
   }

@@ -45,6 +45,11 @@ public final class ClassifiedIssueRecords {
     r.setCommentCount(e.commentCount);
     r.setFixingPullRequests(new ArrayList<>(e.fixingPullRequests));
     r.setDeliveryId(e.deliveryId);
+    Map<String, Map<String, Double>> probabilities = new HashMap<>();
+    e.probabilities().forEach((d, p) -> probabilities.put(d.key(), new HashMap<>(p)));
+    r.setProbabilities(probabilities);
+    r.setLabelSource(IssueRows.labelSource(c.provenance()));
+    r.setPromptVersion(c.provenance().prompt());
     return r;
   }
 

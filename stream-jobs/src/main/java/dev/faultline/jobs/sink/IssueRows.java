@@ -18,6 +18,13 @@ import java.util.Map;
 public final class IssueRows {
   private IssueRows() {}
 
+  /** Each dimension's probabilities as the graph's list, aligned with its codes. */
+  private static Map<Dimension, List<Double>> aligned(ClassifiedIssueEvent e) {
+    Map<Dimension, List<Double>> m = new LinkedHashMap<>();
+    e.probabilities().forEach((d, p) -> m.put(d, new ArrayList<>(p.values())));
+    return m;
+  }
+
   /** The graph's {@link LabelSource} of a classifier's provenance. */
   public static String labelSource(Provenance p) {
     return switch (p.tier()) {
@@ -45,7 +52,8 @@ public final class IssueRows {
             c.classifierVersion(),
             e.classifiedAt,
             labelSource(c.provenance()),
-            c.provenance().prompt());
+            c.provenance().prompt(),
+            aligned(e));
     return new IssueRow(
         i.id,
         i.repo,

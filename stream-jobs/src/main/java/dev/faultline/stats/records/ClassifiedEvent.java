@@ -8,7 +8,7 @@ import java.util.Objects;
 
 /**
  * An issue's classification after a change, as the statistics job carries it between operators (a
- * Flink POJO; the Avro class stops at the source). Categories are taxonomy codes, one field per
+ * Flink POJO; the Avro class stops at the source). Categories are taxonomy codes, one slot per
  * {@link Dimension}.
  */
 public class ClassifiedEvent {
@@ -26,15 +26,12 @@ public class ClassifiedEvent {
   /** Event time of the record. */
   public long updatedAt;
 
-  public String symptom;
-  public String symptomClass;
-  public String rootCause;
-  public String fixPattern;
-  public String stage;
-  public String phase;
-
-  /** TRUE, FALSE or UNKNOWN. */
-  public String distributedSpecific;
+  /**
+   * The category of each dimension, indexed by {@link Dimension#ordinal()}: a taxonomy code, for
+   * distributed-specific TRUE, FALSE or UNKNOWN; the kind's slot is unused (the statistics count
+   * bug reports). An array, so Flink serialises it as a basic array, not through Kryo.
+   */
+  public String[] categories = new String[Dimension.values().length];
 
   public ClassifiedEvent() {}
 
@@ -69,29 +66,25 @@ public class ClassifiedEvent {
     e.state = c.getState();
     e.createdAt = c.getCreatedAt().toEpochMilli();
     e.updatedAt = c.getUpdatedAt().toEpochMilli();
-    e.symptom = c.getSymptom().name();
-    e.symptomClass = c.getSymptomClass().name();
-    e.rootCause = c.getRootCause().name();
-    e.fixPattern = c.getFixPattern().name();
-    e.stage = c.getStage().name();
-    e.phase = c.getPhase().name();
-    e.distributedSpecific = Categories.ofFlag(c.getDistributedSpecific());
+    for (Dimension d : Dimension.values()) {
+      if (d.statSymbol().isPresent()) {
+        Object code = c.get(d.avroField());
+        e.categories[d.ordinal()] =
+            d.coded() ? ((Enum<?>) code).name() : Categories.ofFlag((Boolean) code);
+      }
+    }
     return e;
   }
 
-  /** Counts a dimension (with the symptom, its class) as UNKNOWN. */
+  /**
+   * Counts a dimension as UNKNOWN, and every dimension that shares its label (the symptom's class).
+   */
   private void unknown(Dimension d) {
-    switch (d) {
-      case SYMPTOM -> {
-        symptom = Categories.UNKNOWN;
-        symptomClass = Categories.UNKNOWN;
+    for (Dimension shared : Dimension.values()) {
+      if (shared.labelDimension() == d && shared.statSymbol().isPresent()) {
+        categories[shared.ordinal()] =
+            shared.coded() ? Categories.UNKNOWN : Categories.ofFlag(null);
       }
-      case ROOT_CAUSE -> rootCause = Categories.UNKNOWN;
-      case FIX_PATTERN -> fixPattern = Categories.UNKNOWN;
-      case STAGE -> stage = Categories.UNKNOWN;
-      case PHASE -> phase = Categories.UNKNOWN;
-      case DISTRIBUTED_SPECIFIC -> distributedSpecific = Categories.ofFlag(null);
-      default -> throw new IllegalArgumentException("the statistics do not count the " + d.key());
     }
   }
 
@@ -100,16 +93,19 @@ public class ClassifiedEvent {
    * dev.faultline.stats.domain.StatDimensions#COUNTED}).
    */
   public String category(Dimension d) {
-    return switch (d) {
-      case SYMPTOM -> symptom;
-      case SYMPTOM_CLASS -> symptomClass;
-      case ROOT_CAUSE -> rootCause;
-      case FIX_PATTERN -> fixPattern;
-      case STAGE -> stage;
-      case PHASE -> phase;
-      case DISTRIBUTED_SPECIFIC -> distributedSpecific;
-      case KIND -> throw new IllegalArgumentException("the statistics do not count the kind");
-    };
+    if (d.statSymbol().isEmpty()) {
+      throw new IllegalArgumentException("the statistics do not count the " + d.key());
+    }
+    return categories[d.ordinal()];
+  }
+
+  /** Sets the category of one counted dimension. */
+  public ClassifiedEvent category(Dimension d, String category) {
+    if (d.statSymbol().isEmpty()) {
+      throw new IllegalArgumentException("the statistics do not count the " + d.key());
+    }
+    categories[d.ordinal()] = category;
+    return this;
   }
 
   public boolean deleted() {
@@ -122,13 +118,7 @@ public class ClassifiedEvent {
         && Objects.equals(frameworkVersion, o.frameworkVersion)
         && deleted() == o.deleted()
         && createdAt == o.createdAt
-        && Objects.equals(symptom, o.symptom)
-        && Objects.equals(symptomClass, o.symptomClass)
-        && Objects.equals(rootCause, o.rootCause)
-        && Objects.equals(fixPattern, o.fixPattern)
-        && Objects.equals(stage, o.stage)
-        && Objects.equals(phase, o.phase)
-        && Objects.equals(distributedSpecific, o.distributedSpecific);
+        && java.util.Arrays.equals(categories, o.categories);
   }
 
   @Override
@@ -140,11 +130,7 @@ public class ClassifiedEvent {
         + " "
         + framework
         + " "
-        + symptom
-        + "/"
-        + rootCause
-        + "/"
-        + stage
+        + java.util.Arrays.toString(categories)
         + "}";
   }
 }

@@ -15,6 +15,8 @@ import dev.faultline.classifier.llm.StubChatServer;
 import dev.faultline.graph.IssueRow;
 import dev.faultline.jobs.LlmFixtures;
 import dev.faultline.jobs.records.ClassifiedIssueEvent;
+import dev.faultline.jobs.sink.ClassifiedIssueRecords;
+import dev.faultline.schemas.ClassifiedIssue;
 import dev.faultline.schemas.taxonomy.Dimension;
 import dev.faultline.schemas.taxonomy.Taxonomy;
 import java.time.Clock;
@@ -101,9 +103,24 @@ class LlmUpgraderTest {
     stub.then(StubChatServer.Reply.answer(LlmFixtures.ANSWER));
     LlmUpgrader.Outcome o =
         upgrader.ask(offline(List.of(Dimension.PHASE)), text("Barrier never returns"));
-    IssueRow.ClassificationRow c =
-        OfflineEvents.row(assertInstanceOf(LlmUpgrader.Upgraded.class, o).event());
+    ClassifiedIssueEvent upgraded = assertInstanceOf(LlmUpgrader.Upgraded.class, o).event();
+    IssueRow.ClassificationRow c = OfflineEvents.row(upgraded);
     assertEquals("CHECKPOINT_FAILURE", c.code(Dimension.SYMPTOM).toString());
+    // the model's labels are point masses; the person's phase too
+    assertEquals(
+        1.0,
+        c.probabilities()
+            .get(Dimension.SYMPTOM)
+            .get(Dimension.SYMPTOM.distributionCodes().indexOf("CHECKPOINT_FAILURE")));
+    assertEquals(
+        1.0,
+        c.probabilities()
+            .get(Dimension.PHASE)
+            .get(Dimension.PHASE.distributionCodes().indexOf("INFERENCE")));
+    // the classified topic names the tier and the prompt (#26)
+    ClassifiedIssue record = ClassifiedIssueRecords.of(upgraded);
+    assertEquals("llm:" + LlmFixtures.MODEL, record.getLabelSource());
+    assertEquals(upgrader.promptVersion(), record.getPromptVersion());
     assertEquals(
         "CRASH",
         c.code(Dimension.SYMPTOM_CLASS).toString(),
@@ -184,5 +201,50 @@ class LlmUpgraderTest {
     assertEquals(
         AnswerCache.key(upgrader.promptVersion(), LlmFixtures.MODEL, Prompt.itemContent(t)),
         upgrader.key(t));
+  }
+
+  @Test
+  void theAnswersVersionsReplaceTheOfflineOnesAndAnOlderAnswerKeepsThem() {
+    ClassifiedIssueEvent offline = offline(List.of());
+    dev.faultline.classifier.llm.Answer withVersions =
+        new dev.faultline.classifier.llm.Answer(hangCodes(0), java.util.Map.of("nccl", "2.18.1"));
+    ClassifiedIssueEvent up =
+        LlmUpgrader.upgrade(offline, withVersions, TAXONOMY, "m", "p", 0.8, false);
+    assertEquals(java.util.Map.of("nccl", "2.18.1"), up.classification.versions());
+    assertEquals(offline.classification.framework(), up.classification.framework());
+    dev.faultline.classifier.llm.Answer older =
+        new dev.faultline.classifier.llm.Answer(hangCodes(0));
+    assertEquals(
+        offline.classification.versions(),
+        LlmUpgrader.upgrade(offline, older, TAXONOMY, "m", "p", 0.8, false)
+            .classification
+            .versions());
+  }
+
+  private static java.util.Map<dev.faultline.schemas.taxonomy.Dimension, Object> hangCodes(int i) {
+    java.util.Map<dev.faultline.schemas.taxonomy.Dimension, Object> c =
+        new java.util.LinkedHashMap<>();
+    c.put(dev.faultline.schemas.taxonomy.Dimension.KIND, dev.faultline.schemas.taxonomy.Kind.BUG);
+    c.put(
+        dev.faultline.schemas.taxonomy.Dimension.SYMPTOM,
+        i == 0
+            ? dev.faultline.schemas.taxonomy.Symptom.HANG
+            : dev.faultline.schemas.taxonomy.Symptom.RUNTIME_CRASH);
+    c.put(
+        dev.faultline.schemas.taxonomy.Dimension.ROOT_CAUSE,
+        dev.faultline.schemas.taxonomy.RootCause.UNKNOWN);
+    c.put(
+        dev.faultline.schemas.taxonomy.Dimension.FIX_PATTERN,
+        dev.faultline.schemas.taxonomy.FixPattern.UNKNOWN);
+    c.put(
+        dev.faultline.schemas.taxonomy.Dimension.STAGE,
+        dev.faultline.schemas.taxonomy.Stage.COMMUNICATION);
+    c.put(
+        dev.faultline.schemas.taxonomy.Dimension.PHASE,
+        dev.faultline.schemas.taxonomy.Phase.TRAINING);
+    c.put(
+        dev.faultline.schemas.taxonomy.Dimension.DISTRIBUTED_SPECIFIC,
+        i == 2 ? null : Boolean.TRUE);
+    return c;
   }
 }

@@ -19,6 +19,8 @@ import dev.faultline.schemas.ClassifiedIssue;
 import dev.faultline.schemas.StatDimension;
 import dev.faultline.schemas.taxonomy.Dimension;
 import dev.faultline.schemas.taxonomy.Taxonomy;
+import dev.faultline.stats.domain.Categories;
+import dev.faultline.stats.records.ClassifiedEvent;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,7 +29,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Walks every {@link Dimension} through the boundaries a classification crosses in the issue
  * pipeline: the graph row's Cypher parameters, the classified topic's Avro record, the confidence
- * bars, the learned layer's targets, the language model's answer and the statistics' symbols. Each
+ * bars, the learned layer's targets, the language model's answer and the statistics' record. Each
  * dimension gets its own code and confidence, so a mapper that drops or swaps a dimension fails
  * here (the batch format's and the API's lists have their own walks in their modules).
  */
@@ -92,6 +94,10 @@ class DimensionBoundariesTest {
     Map<String, Object> props = (Map<String, Object>) p.get("classification");
     for (Dimension d : Dimension.values()) {
       assertEquals(Dimension.symbol(codeOf(d)), props.get(d.property()), d + " code");
+      List<Double> point = new java.util.ArrayList<>();
+      d.distributionCodes()
+          .forEach(code -> point.add(code.equals(Dimension.codeOf(codeOf(d))) ? 1.0 : 0.0));
+      assertEquals(point, props.get(d.probabilitiesProperty()), d + " probabilities");
       Dimension label = d.labelDimension();
       assertEquals(confidenceOf(label), props.get(label.confidenceProperty()), d + " confidence");
       assertEquals(
@@ -118,10 +124,15 @@ class DimensionBoundariesTest {
     for (Dimension d : Dimension.values()) {
       Object code = back.get(d.avroField());
       assertEquals(Dimension.symbol(codeOf(d)), Dimension.symbol(code), d + " code");
+      Map<String, Double> p = back.getProbabilities().get(d.key());
+      assertEquals(d.distributionCodes().size(), p.size(), d + " every code");
+      assertEquals(1.0, p.get(Dimension.codeOf(codeOf(d))), d + " probability of its code");
       Dimension label = d.labelDimension();
       assertEquals(confidenceOf(label), back.getConfidence().get(label.key()), d + " confidence");
     }
     assertEquals(List.of("phase"), back.getHumanGiven());
+    assertEquals("model", back.getLabelSource(), "the learned layer's labels");
+    assertEquals(null, back.getPromptVersion());
   }
 
   @Test
@@ -146,6 +157,20 @@ class DimensionBoundariesTest {
     Answer a = new Answer(codes);
     AnswerParser.Result r = parser.parse(parser.format(a));
     assertEquals(new AnswerParser.Accepted(a), r);
+  }
+
+  @Test
+  void theStatisticsRecordCarriesEveryCountedDimension() {
+    ClassifiedEvent e = ClassifiedEvent.fromAvro(ClassifiedIssueRecords.of(event()));
+    for (Dimension d : Dimension.values()) {
+      if (d.statSymbol().isPresent()) {
+        Object code = codeOf(d);
+        assertEquals(
+            code instanceof Boolean b ? Categories.ofFlag(b) : Dimension.symbol(code),
+            e.category(d),
+            d + " category");
+      }
+    }
   }
 
   @Test
