@@ -100,6 +100,89 @@ final class ApiController {
     json(ctx, body);
   }
 
+  /** Weeks before a release's week and from it that the release view compares. */
+  static final int SHIFT_WEEKS_BEFORE = 8;
+
+  static final int SHIFT_WEEKS_AFTER = 4;
+
+  /**
+   * {@code GET /api/release-shifts}: for each of the newest releases ({@code limit}, 12), the
+   * categories of one dimension whose weekly rate of bug reports in the 4 weeks from the release's
+   * week differs from the 8 weeks before ({@link ReleaseShifts}), with the counts; read through the
+   * {@code new-bugs-per-release} and {@code category-trends} named queries.
+   */
+  void releaseShifts(Context ctx) {
+    ApiParams p = params(ctx, "framework", "dimension", "limit");
+    String dimension = p.choice("dimension", DIMENSIONS).orElse("symptom");
+    int limit = p.integer("limit", 12, 1, 100);
+    Map<String, String> rq = new LinkedHashMap<>();
+    p.framework("framework").ifPresent(v -> rq.put("framework", v));
+    List<Map<String, Object>> releases = new ArrayList<>(queries.run("new-bugs-per-release", rq));
+    releases.sort(
+        java.util.Comparator.comparing(
+                (Map<String, Object> r) -> String.valueOf(r.get("publishedAt")))
+            .reversed());
+    List<Map<String, Object>> out = new ArrayList<>();
+    for (Map<String, Object> r : releases.subList(0, Math.min(limit, releases.size()))) {
+      if (r.get("publishedAt") == null) {
+        continue;
+      }
+      java.time.LocalDate week =
+          java.time.OffsetDateTime.parse(String.valueOf(r.get("publishedAt")))
+              .atZoneSameInstant(java.time.ZoneOffset.UTC)
+              .toLocalDate()
+              .with(
+                  java.time.temporal.TemporalAdjusters.previousOrSame(java.time.DayOfWeek.MONDAY));
+      Map<String, String> q = new LinkedHashMap<>();
+      q.put("dimension", dimension);
+      q.put("bucket", "week");
+      q.put("framework", String.valueOf(r.get("framework")));
+      q.put(
+          "from",
+          week.minusWeeks(SHIFT_WEEKS_BEFORE)
+              .atStartOfDay(java.time.ZoneOffset.UTC)
+              .toInstant()
+              .toString());
+      q.put(
+          "to",
+          week.plusWeeks(SHIFT_WEEKS_AFTER)
+              .atStartOfDay(java.time.ZoneOffset.UTC)
+              .toInstant()
+              .toString());
+      Map<java.time.LocalDate, Map<String, Long>> weekly = new java.util.TreeMap<>();
+      for (Map<String, Object> row : queries.run("category-trends", q)) {
+        weekly
+            .computeIfAbsent(
+                java.time.LocalDate.parse(String.valueOf(row.get("period"))),
+                w -> new java.util.TreeMap<>())
+            .merge(
+                String.valueOf(row.get("category")),
+                ((Number) row.get("issues")).longValue(),
+                Long::sum);
+      }
+      List<ReleaseShifts.Shift> shifts =
+          ReleaseShifts.compare(weekly, week, SHIFT_WEEKS_BEFORE, SHIFT_WEEKS_AFTER, 0.05);
+      Map<String, Object> row = new LinkedHashMap<>();
+      row.put("framework", r.get("framework"));
+      row.put("release", r.get("release"));
+      row.put("version", r.get("version"));
+      row.put("publishedAt", r.get("publishedAt"));
+      row.put("weekOf", week.toString());
+      row.put("differing", shifts.stream().filter(ReleaseShifts.Shift::differs).count());
+      row.put("categories", shifts);
+      out.add(row);
+    }
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("dimension", dimension);
+    body.put("weeksBefore", SHIFT_WEEKS_BEFORE);
+    body.put("weeksAfter", SHIFT_WEEKS_AFTER);
+    body.put(
+        "test",
+        "exact conditional test of two Poisson rates, Bonferroni over each release's categories at 0.05");
+    body.put("releases", out);
+    json(ctx, body);
+  }
+
   /** {@code GET /api/trends}: issues per period and category of one dimension, as chart series. */
   void trends(Context ctx) {
     ApiParams p = scopedParams(ctx, "dimension", "bucket", "kind", "includeUnknown");
@@ -119,6 +202,51 @@ final class ApiController {
     List<Map<String, Object>> rows = queries.run("category-trends", q);
     body.putAll(Shapes.trendSeries(rows, step));
     body.put("coverage", scopeCoverage("category-trends", q, rows));
+    json(ctx, body);
+  }
+
+  /** The counting modes of {@code category-shares}: estimates first (the default). */
+  static final List<String> SHARE_MODES = List.of("estimate", "confident", "all");
+
+  /**
+   * {@code GET /api/shares}: the shares of one dimension's codes among the bug reports (or another
+   * kind) in scope, each an expected count with its 90% interval ({@code category-shares}), the
+   * number of labels above the bar beside it, and the method that made it.
+   */
+  void shares(Context ctx) {
+    ApiParams p = scopedParams(ctx, "dimension", "kind", "mode");
+    Scope scope = scope(p);
+    Map<String, String> q = scope.queryParameters();
+    String dimension = p.choice("dimension", DIMENSIONS).orElse("symptom");
+    q.put("dimension", dimension);
+    q.put("kind", p.choice("kind", KINDS).orElse("BUG"));
+    q.put("mode", p.choice("mode", SHARE_MODES).orElse("estimate"));
+    List<Map<String, Object>> rows = queries.run("category-shares", q);
+    Map<String, Object> body = scoped(scope);
+    body.put("dimension", dimension);
+    body.put("kind", q.get("kind"));
+    body.put("mode", q.get("mode"));
+    body.put("rows", rows);
+    Map<String, Object> first = rows.isEmpty() ? Map.of() : rows.get(0);
+    body.put("method", first.get("method"));
+    body.put("sampleSize", first.get("sampleSize"));
+    body.put("inScope", first.get("inScope"));
+    body.put("expectedInScope", first.get("expectedInScope"));
+    body.put("coverage", first.get("coverage"));
+    json(ctx, body);
+  }
+
+  /**
+   * {@code GET /api/studies}: every figure the seed studies publish beside this data's estimate and
+   * its 90% interval ({@code study-figures}).
+   */
+  void studies(Context ctx) {
+    Scope scope = scope(scopedParams(ctx));
+    Map<String, String> q = scope.queryParameters();
+    q.remove("minConfidence"); // estimates count every issue with its probabilities
+    Map<String, Object> body = scoped(scope);
+    body.put("figures", queries.run("study-figures", q));
+    body.put("studies", seeds.studies());
     json(ctx, body);
   }
 
@@ -238,6 +366,23 @@ final class ApiController {
     json(ctx, body);
   }
 
+  /**
+   * {@code GET /api/alerts.atom}: the alerts in force as an Atom feed, newest first ({@code
+   * framework} filters, {@code limit} caps: 50).
+   */
+  void alertsAtom(Context ctx) {
+    ApiParams p = params(ctx, "framework", "limit");
+    Map<String, String> q = new LinkedHashMap<>();
+    String framework = p.framework("framework").orElse(null);
+    if (framework != null) {
+      q.put("framework", framework);
+    }
+    q.put("limit", String.valueOf(p.integer("limit", 50, 1, MAX_PAGE_SIZE)));
+    String self = ctx.fullUrl();
+    ctx.contentType(AlertFeed.CONTENT_TYPE)
+        .result(AlertFeed.atom(queries.run("emerging-categories", q), self, framework));
+  }
+
   /** {@code GET /api/issues}: one page of issues, newest first, with the filters and the total. */
   void issues(Context ctx) {
     ApiParams p = scopedParams(ctx, "kind", "symptom", "stage", "page", "size");
@@ -311,7 +456,7 @@ final class ApiController {
             + ctx.path()
             + "; endpoints: /api/filters, /api/releases, /api/trends, /api/heatmap, /api/fix-patterns,"
             + " /api/distributed-share,"
-            + " /api/headline, /api/alerts, /api/issues, /api/issue, /api/changes, /api/events");
+            + " /api/headline, /api/alerts, /api/alerts.atom, /api/release-shifts, /api/issues, /api/issue, /api/changes, /api/events");
   }
 
   /**

@@ -92,12 +92,16 @@ public final class Dashboard implements AutoCloseable {
     cfg.routes.get("/", this::page);
     cfg.routes.get("/api/filters", api::filters);
     cfg.routes.get("/api/releases", api::releases);
+    cfg.routes.get("/api/release-shifts", api::releaseShifts);
     cfg.routes.get("/api/trends", api::trends);
     cfg.routes.get("/api/heatmap", api::heatMap);
+    cfg.routes.get("/api/shares", api::shares);
+    cfg.routes.get("/api/studies", api::studies);
     cfg.routes.get("/api/fix-patterns", api::fixPatterns);
     cfg.routes.get("/api/distributed-share", api::distributedShare);
     cfg.routes.get("/api/headline", api::headline);
     cfg.routes.get("/api/alerts", api::alerts);
+    cfg.routes.get("/api/alerts.atom", api::alertsAtom);
     cfg.routes.get("/api/issues", api::issues);
     cfg.routes.get("/api/issue", api::issue);
     cfg.routes.get("/api/changes", api::changes);

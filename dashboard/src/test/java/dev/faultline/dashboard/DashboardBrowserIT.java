@@ -94,6 +94,23 @@ class DashboardBrowserIT {
     assertEquals("DeepSpeed 0.14.1 (2024-03-01)", browser.chartLabels("releases-chart").get(1));
     assertEquals("7 bug reports filed against 4 releases", browser.text("releases-summary"));
     assertEquals(4, browser.releases().size());
+    // the studies' figures with this data's estimate beside each
+    assertEquals(
+        "71.4% (71.4–71.4%)",
+        browser
+            .driver()
+            .findElement(
+                By.cssSelector("#studies-table tr[data-figure='p2-distributed-specific'] td.this"))
+            .getText());
+    // the release view beside the release list: nothing in the small fixture moved significantly
+    assertTrue(
+        browser
+                .text("shifts-summary")
+                .startsWith(
+                    "Symptoms of bug reports in the 4 weeks from each of the newest 4 releases against the 8 weeks before")
+            && browser.text("shifts-summary").endsWith(": none moved"),
+        browser.text("shifts-summary"));
+    assertEquals(0, browser.driver().findElements(By.cssSelector("#shifts-table tbody tr")).size());
     browser.screenshot("overview");
     browser.assertNoConsoleErrors();
   }
@@ -131,6 +148,10 @@ class DashboardBrowserIT {
     assertEquals("2", browser.heatmap("COMMUNICATION", "HANG"));
     assertEquals("1", browser.heatmap("INITIALIZATION", "HANG"));
     assertEquals("7 bug reports with a known stage and symptom", browser.text("heatmap-summary"));
+    // the shares card: an estimate with its interval, the count of labels above the bar beside it
+    assertEquals("≈ 4 (4–4)", shares("HANG", 2));
+    assertEquals("50% (50–50%)", shares("HANG", 3));
+    assertEquals("3", shares("HANG", 4));
     browser.screenshot("trends");
 
     browser.selectAndWait("t-dimension", "stage", "trends", "dimension=stage");
@@ -141,6 +162,16 @@ class DashboardBrowserIT {
     browser.waitForRender("trends", "from=2024-03-01");
     assertEquals("5 bug reports with a known stage and symptom", browser.text("heatmap-summary"));
     browser.assertNoConsoleErrors();
+  }
+
+  /** A cell of the shares table's row of a code (1-based column). */
+  private String shares(String code, int column) {
+    return browser
+        .driver()
+        .findElement(
+            By.cssSelector(
+                "#shares-table tr[data-code='" + code + "'] td:nth-child(" + column + ")"))
+        .getText();
   }
 
   @Test
@@ -154,6 +185,13 @@ class DashboardBrowserIT {
         "HANG in DeepSpeed: 2 issues this week against 0.3 expected",
         alerts.get(1).findElement(By.className("explanation")).getText());
     assertEquals(2, alerts.get(1).findElements(By.className("issue-link")).size());
+    // the grouped alert lists every dimension it moved, strongest first; a single one lists none
+    List<WebElement> moved = alerts.get(1).findElements(By.className("move"));
+    assertEquals(2, moved.size());
+    assertEquals(
+        "· DeepSpeed: 2 issues of stage communication in 7 days; about 0.6 expected",
+        moved.get(1).getText());
+    assertEquals(0, alerts.get(0).findElements(By.className("move")).size());
     browser.screenshot("alerts");
     browser.assertNoConsoleErrors();
   }

@@ -299,7 +299,11 @@ final class KnownGraph {
                     4.2,
                     "HANG in DeepSpeed: 2 issues this week against 0.3 expected",
                     millis("2024-03-11T00:00:00Z"),
-                    List.of(DS_REPO + "#101", DS_REPO + "#104")),
+                    List.of(DS_REPO + "#101", DS_REPO + "#104"),
+                    false,
+                    List.of(
+                        "DeepSpeed: 2 issues of symptom hang in 7 days; about 0.3 expected",
+                        "DeepSpeed: 2 issues of stage communication in 7 days; about 0.6 expected")),
                 new AlertRow(
                     "alert-oom-pt",
                     PT,

@@ -36,10 +36,13 @@ public final class Faultline extends CliCommand {
     commandLine.addSubcommand(new ClassifyCommand());
     commandLine.addSubcommand(new EvalCommand());
     commandLine.addSubcommand(new LlmCommand());
+    commandLine.getSubcommands().get("llm").addSubcommand(new LlmPushCommand(env));
     commandLine.addSubcommand(new TrainCommand());
     commandLine.addSubcommand(BackfillCommand.launcher().commandLine());
     commandLine.addSubcommand(new QueryCommand(env));
     commandLine.addSubcommand(new MigrateCommand());
+    commandLine.addSubcommand(new SampleCommand());
+    commandLine.addSubcommand(new ReportCommand());
     commandLine.addSubcommand(new JobsCommand(env).commandLine());
     commandLine.addSubcommand(new IngestCommand(env));
     commandLine.addSubcommand(new BenchCommand());

@@ -11,8 +11,9 @@ import java.util.Set;
  * published to the raw topic, so a later version can use more by replaying it. The normaliser reads
  * nothing else, and the GH Archive backfill keeps only these events.
  *
- * <p>A new GitHub event is a new row here; the normaliser's exhaustive {@code switch} over this
- * enum then does not compile until it reads the event.
+ * <p>A new GitHub event is a new row here; the exhaustive {@code switch}es over this enum (the
+ * normaliser's, {@link DeliveryKey#number}'s and the receiver's {@code GitHubEvents.changedAt})
+ * then do not compile until they read, key and date the event.
  */
 public enum UsedEvent {
   ISSUES("issues", "IssuesEvent"),

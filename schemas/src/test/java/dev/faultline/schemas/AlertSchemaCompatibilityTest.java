@@ -20,8 +20,8 @@ import org.apache.avro.specific.SpecificDatumReader;
 import org.junit.jupiter.api.Test;
 
 /**
- * The Alert record gained the statistical fields of issue 17 with defaults: old and new readers and
- * writers mix.
+ * The Alert record gained the statistical fields of issue 17 and the grouped shape of issue 27
+ * ({@code moved}) with defaults: old and new readers and writers mix.
  */
 class AlertSchemaCompatibilityTest {
 
@@ -76,5 +76,6 @@ class AlertSchemaCompatibilityTest {
     assertNull(read.getPValue());
     assertNull(read.getRelease());
     assertNull(read.getTest());
+    assertEquals(List.of(), read.getMoved());
   }
 }

@@ -5,13 +5,16 @@ import dev.faultline.graph.GraphConfig;
 import dev.faultline.jobs.JobArgs;
 import dev.faultline.jobs.sink.SinkOptions;
 import dev.faultline.schemas.Topic;
+import dev.faultline.schemas.taxonomy.Dimension;
 import dev.faultline.stats.detect.AlertModel;
 import java.io.Serializable;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 
 /**
  * Everything the category-stats job needs from its deployment, parsed once in {@code main}.
@@ -277,7 +280,9 @@ public record StatsConfig(
    * --alert-max-run P28D}, {@code --alert-baseline P182D}, {@code --alert-warmup P56D}, {@code
    * --alert-false-rate 0.2}, {@code --alert-min-count 3}, {@code --alert-min-ratio 2}, {@code
    * --alert-prior-weight 10}, {@code --alert-max-dispersion 1}, {@code --release-before P56D},
-   * {@code --release-after P28D}, {@code --issue-state-ttl P730D}, {@code --count-state-ttl P400D},
+   * {@code --release-after P28D}, {@code --alert-quiet-dimensions phase,kind} (dimensions never
+   * alerted on, or {@code none}), {@code --alert-majority-codes false} (whether a dimension's
+   * majority code may alert), {@code --issue-state-ttl P730D}, {@code --count-state-ttl P400D},
    * {@code --sink-batch-size}, {@code --sink-flush-ms}, {@code --min-confidence calibrated|all|0.8}
    * (default FAULTLINE_MIN_CONFIDENCE, else the calibrated per-dimension bars). Durations are
    * ISO-8601.
@@ -356,17 +361,53 @@ public record StatsConfig(
       }
     }
     return new AlertModel(
-        days(a, "alert-window", d.windowDays()),
-        days(a, "alert-max-run", d.runDays()),
-        days(a, "alert-baseline", d.baselineDays()),
-        days(a, "alert-warmup", d.warmupDays()),
-        doubleArg(a, "alert-prior-weight", d.priorWeight()),
-        doubleArg(a, "alert-false-rate", d.falseAlertsPerMonth()),
-        longArg(a, "alert-min-count", d.minCount()),
-        doubleArg(a, "alert-min-ratio", d.minRatio()),
-        doubleArg(a, "alert-max-dispersion", d.maxDispersion()),
-        days(a, "release-before", d.releaseBeforeDays()),
-        days(a, "release-after", d.releaseAfterDays()));
+            days(a, "alert-window", d.windowDays()),
+            days(a, "alert-max-run", d.runDays()),
+            days(a, "alert-baseline", d.baselineDays()),
+            days(a, "alert-warmup", d.warmupDays()),
+            doubleArg(a, "alert-prior-weight", d.priorWeight()),
+            doubleArg(a, "alert-false-rate", d.falseAlertsPerMonth()),
+            longArg(a, "alert-min-count", d.minCount()),
+            doubleArg(a, "alert-min-ratio", d.minRatio()),
+            doubleArg(a, "alert-max-dispersion", d.maxDispersion()),
+            days(a, "release-before", d.releaseBeforeDays()),
+            days(a, "release-after", d.releaseAfterDays()))
+        .actionable(
+            quietDimensions(a.get("alert-quiet-dimensions"), d.quietDimensions()),
+            booleanArg(a, "alert-majority-codes", d.majorityAlerts()));
+  }
+
+  /** {@code --alert-quiet-dimensions phase,kind}: dimension keys, or {@code none}. */
+  private static Set<Dimension> quietDimensions(String v, Set<Dimension> fallback) {
+    if (v == null) {
+      return fallback;
+    }
+    Set<Dimension> out = EnumSet.noneOf(Dimension.class);
+    for (String k : v.split(",")) {
+      if (k.isBlank() || k.strip().equals("none")) {
+        continue;
+      }
+      out.add(
+          Dimension.ofKey(k.strip())
+              .orElseThrow(
+                  () ->
+                      new IllegalArgumentException(
+                          "--alert-quiet-dimensions: '"
+                              + k.strip()
+                              + "' is not a dimension (e.g. phase,kind, or none)")));
+    }
+    return out;
+  }
+
+  private static boolean booleanArg(Map<String, String> a, String name, boolean fallback) {
+    String v = a.get(name);
+    if (v == null) {
+      return fallback;
+    }
+    if (!v.equals("true") && !v.equals("false")) {
+      throw new IllegalArgumentException("--" + name + " '" + v + "' is not true or false");
+    }
+    return Boolean.parseBoolean(v);
   }
 
   private static int days(Map<String, String> a, String name, int fallback) {

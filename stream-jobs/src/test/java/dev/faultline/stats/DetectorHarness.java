@@ -1,10 +1,12 @@
 package dev.faultline.stats;
 
+import dev.faultline.schemas.AlertKind;
 import dev.faultline.schemas.taxonomy.Dimension;
 import dev.faultline.stats.detect.AlertKeys;
 import dev.faultline.stats.detect.AlertModel;
 import dev.faultline.stats.functions.EmergenceDetector;
 import dev.faultline.stats.records.AlertCount;
+import dev.faultline.stats.records.AlertMove;
 import dev.faultline.stats.records.StatAlert;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -67,9 +69,17 @@ final class DetectorHarness implements AutoCloseable {
     return last;
   }
 
+  /** The member of a grouped alert that moved this dimension/category as this kind, if any. */
+  static java.util.Optional<AlertMove> member(
+      StatAlert a, AlertKind kind, Dimension dimension, String category) {
+    return java.util.Arrays.stream(a.moved)
+        .filter(m -> m.kind == kind && m.dimension == dimension && m.category.equals(category))
+        .findFirst();
+  }
+
   /**
-   * What must not depend on arrival order: id, count, expected, p-values (examples may differ past
-   * 5 a day).
+   * What must not depend on arrival order: id, count, expected, p-values, and the members of a
+   * group with theirs (examples may differ past 5 a day).
    */
   static Map<String, String> summary(Map<String, StatAlert> alerts) {
     Map<String, String> m = new TreeMap<>();
@@ -83,7 +93,25 @@ final class DetectorHarness implements AutoCloseable {
                     + " "
                     + (float) a.pValue
                     + " "
-                    + (float) a.adjustedPValue));
+                    + (float) a.adjustedPValue
+                    + java.util.Arrays.stream(a.moved)
+                        .map(
+                            x ->
+                                " | "
+                                    + x.dimension
+                                    + " "
+                                    + x.category
+                                    + " "
+                                    + x.stage
+                                    + " "
+                                    + x.kind
+                                    + " "
+                                    + x.count
+                                    + " "
+                                    + Math.round(x.expected * 1e6)
+                                    + " "
+                                    + (float) x.adjustedPValue)
+                        .collect(java.util.stream.Collectors.joining())));
     return m;
   }
 

@@ -57,8 +57,9 @@ class EmergenceFromHistoryTest {
       Map<String, StatAlert> inForce = h.deliver(counts(events), 0).finish().inForce();
       assertTrue(
           inForce.values().stream()
+              .flatMap(a -> java.util.Arrays.stream(a.moved))
               .anyMatch(
-                  a -> a.kind == AlertKind.SURGE && a.category.equals("HANG") && a.count >= 5),
+                  m -> m.kind == AlertKind.SURGE && m.category.equals("HANG") && m.count >= 5),
           inForce.keySet().toString());
       ordered = DetectorHarness.summary(inForce);
     }

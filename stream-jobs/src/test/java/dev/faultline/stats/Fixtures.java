@@ -142,19 +142,38 @@ public final class Fixtures {
     return values[r.nextInt(values.length)];
   }
 
-  /** The counted entries of every issue after all of {@code events}. */
+  /**
+   * The counted entries of every issue after all of {@code events}, worked out here without the
+   * production {@code IssueContributions}: per issue, its records in time order (a redelivery, the
+   * same updatedAt again, read once); nothing for a deleted issue; per dimension but the kind, one
+   * entry in the newest record's category, dated at the last record whose category differed from
+   * the one before it, or at the issue's creation when the category never changed.
+   */
   public static List<IssueContributions.Entry> finalEntries(List<ClassifiedEvent> events) {
-    Map<String, List<ClassifiedEvent>> byIssue = new HashMap<>();
+    Map<String, java.util.TreeMap<Long, ClassifiedEvent>> byIssue = new HashMap<>();
     for (ClassifiedEvent e : events) {
-      byIssue.computeIfAbsent(e.id, k -> new ArrayList<>()).add(e);
+      byIssue.computeIfAbsent(e.id, k -> new java.util.TreeMap<>()).put(e.updatedAt, e);
     }
     List<IssueContributions.Entry> entries = new ArrayList<>();
-    for (List<ClassifiedEvent> issue : byIssue.values()) {
-      ClassifiedEvent[] history = null;
-      for (ClassifiedEvent e : issue) {
-        history = IssueContributions.fold(history, e).history();
+    for (java.util.TreeMap<Long, ClassifiedEvent> issue : byIssue.values()) {
+      List<ClassifiedEvent> records = new ArrayList<>(issue.values());
+      ClassifiedEvent newest = records.get(records.size() - 1);
+      if ("deleted".equals(newest.state)) {
+        continue;
       }
-      entries.addAll(IssueContributions.contributions(history));
+      long created = records.stream().mapToLong(e -> e.createdAt).min().orElseThrow();
+      for (Dimension d : Dimension.values()) {
+        if (d == Dimension.KIND) {
+          continue;
+        }
+        long since = created;
+        for (int i = 1; i < records.size(); i++) {
+          if (!records.get(i).category(d).equals(records.get(i - 1).category(d))) {
+            since = records.get(i).updatedAt;
+          }
+        }
+        entries.add(new IssueContributions.Entry(newest.framework, d, newest.category(d), since));
+      }
     }
     return entries;
   }

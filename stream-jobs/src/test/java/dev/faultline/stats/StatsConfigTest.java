@@ -95,4 +95,31 @@ class StatsConfigTest {
             () -> StatsConfig.fromArgs(new String[] {"--idleness", "5 minutes"}, ENV));
     assertTrue(e.getMessage().contains("--idleness"), e.getMessage());
   }
+
+  @Test
+  void theActionableFilterIsQuietOnPhaseAndKindAndMajorityCodesUnlessToldOtherwise() {
+    StatsConfig d = StatsConfig.fromArgs(new String[0], ENV);
+    org.junit.jupiter.api.Assertions.assertEquals(
+        java.util.Set.of(
+            dev.faultline.schemas.taxonomy.Dimension.PHASE,
+            dev.faultline.schemas.taxonomy.Dimension.KIND),
+        d.alerts().quietDimensions());
+    org.junit.jupiter.api.Assertions.assertFalse(d.alerts().majorityAlerts());
+    StatsConfig c =
+        StatsConfig.fromArgs(
+            new String[] {"--alert-quiet-dimensions", "none", "--alert-majority-codes", "true"},
+            ENV);
+    org.junit.jupiter.api.Assertions.assertEquals(java.util.Set.of(), c.alerts().quietDimensions());
+    org.junit.jupiter.api.Assertions.assertTrue(c.alerts().majorityAlerts());
+    StatsConfig s =
+        StatsConfig.fromArgs(new String[] {"--alert-quiet-dimensions", "stage,phase"}, ENV);
+    org.junit.jupiter.api.Assertions.assertEquals(
+        java.util.Set.of(
+            dev.faultline.schemas.taxonomy.Dimension.STAGE,
+            dev.faultline.schemas.taxonomy.Dimension.PHASE),
+        s.alerts().quietDimensions());
+    org.junit.jupiter.api.Assertions.assertThrows(
+        IllegalArgumentException.class,
+        () -> StatsConfig.fromArgs(new String[] {"--alert-quiet-dimensions", "colour"}, ENV));
+  }
 }

@@ -73,7 +73,11 @@ public final class Tiers {
             m = LearnedModel.read(in);
           }
         }
-        yield new LearnedClassifier(rules, MiniLmEmbedder.shared(), m);
+        yield new LearnedClassifier(
+            rules,
+            new dev.faultline.classifier.learned.VectorCache(
+                MiniLmEmbedder.shared(), dev.faultline.classifier.learned.VectorCache.CAPACITY),
+            m);
       }
       default ->
           throw new IllegalArgumentException("unknown tier '" + tier + "' (tiers: " + NAMES + ")");

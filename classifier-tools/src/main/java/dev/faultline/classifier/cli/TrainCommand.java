@@ -7,6 +7,7 @@ import dev.faultline.classifier.evaluation.Figures;
 import dev.faultline.classifier.evaluation.Metrics;
 import dev.faultline.classifier.learned.CachedEmbedder;
 import dev.faultline.classifier.learned.Decision;
+import dev.faultline.classifier.learned.EncoderFingerprint;
 import dev.faultline.classifier.learned.Example;
 import dev.faultline.classifier.learned.LearnedClassifier;
 import dev.faultline.classifier.learned.LearnedModel;
@@ -165,6 +166,11 @@ public final class TrainCommand extends CliCommand {
     report.put("items", all.size());
     report.put("folds", folds);
     report.put("seed", seed);
+    // This machine's encoder, not the vector cache's (which may hold vectors of an earlier run).
+    report.put(
+        "encoderFingerprint",
+        EncoderFingerprint.of(
+            embedder instanceof CachedEmbedder c ? c.inner() : (TextEmbedder) embedder));
     Map<Target, Double> level = new TreeMap<>();
     if (cv) {
       crossValidate(all, folds, seed, report, level, out);

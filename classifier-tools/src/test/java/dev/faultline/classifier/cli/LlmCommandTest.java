@@ -292,7 +292,8 @@ class LlmCommandTest {
         p.get(0)
             .at("/evidence/symptom")
             .asText()
-            .startsWith("llm:gpt-test prompt faultline-prompt-1."));
+            .startsWith(
+                "llm:gpt-test prompt " + dev.faultline.classifier.llm.Prompt.PROMPT_VERSION + "."));
     assertEquals("fallback", p.get(1).get("source").asText());
     assertTrue(
         p.get(1).get("fallback_reason").asText().startsWith("no cached answer"),

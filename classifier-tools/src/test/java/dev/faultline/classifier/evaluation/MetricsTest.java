@@ -36,6 +36,16 @@ class MetricsTest {
   }
 
   @Test
+  void calibrationErrorWeighsEachBinByItsCount() {
+    // bin 0.9-1.0: three answers at 0.95, all right (gap 0.05); bin 0.1-0.2: one at 0.15, wrong
+    // (gap 0.15). Weighted by count: (3 * 0.05 + 1 * 0.15) / 4 = 0.075; the unweighted mean over
+    // the two bins would be (0.05 + 0.15) / 2 = 0.1, over all ten bins 0.02.
+    List<Boolean> ok = List.of(true, true, true, false);
+    List<Double> conf = List.of(0.95, 0.95, 0.95, 0.15);
+    assertEquals(0.075, Metrics.ece(ok, conf), 1e-9);
+  }
+
+  @Test
   void precisionLevelIsTheLowestConfidenceWhoseAnswersAboveAreRightOftenEnough() {
     List<Boolean> ok = List.of(true, true, true, true, false, true, false);
     List<Double> conf = List.of(0.99, 0.95, 0.9, 0.8, 0.7, 0.6, 0.5);

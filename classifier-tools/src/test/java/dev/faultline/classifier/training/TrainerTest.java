@@ -4,15 +4,19 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import de.bwaldvogel.liblinear.Feature;
 import de.bwaldvogel.liblinear.Linear;
 import de.bwaldvogel.liblinear.Model;
 import de.bwaldvogel.liblinear.Problem;
 import dev.faultline.classifier.ClassifierConfig;
+import dev.faultline.classifier.cli.TrainCommand;
 import dev.faultline.classifier.learned.Decision;
 import dev.faultline.classifier.learned.DimensionModel;
 import dev.faultline.classifier.learned.Example;
 import dev.faultline.classifier.learned.LearnedModel;
+import dev.faultline.classifier.learned.MiniLmEmbedder;
 import dev.faultline.classifier.learned.Neighbours;
 import dev.faultline.classifier.learned.SparseVector;
 import dev.faultline.classifier.learned.Target;
@@ -20,10 +24,13 @@ import dev.faultline.classifier.learned.TrainingData;
 import dev.faultline.classifier.learned.Vectorizer;
 import dev.faultline.classifier.rules.Classifier;
 import java.io.ByteArrayOutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class TrainerTest {
 
@@ -91,31 +98,117 @@ class TrainerTest {
     assertEquals(t, Calibration.fitTemperature(scores, gold), 0.25);
   }
 
+  /**
+   * The real training path twice, each in a JVM of its own: {@code train} (the bundled MiniLM
+   * encoder, no vector cache shared between the runs) on a small corpus written here, and the two
+   * artefacts compared byte for byte. Anything that depends on the process (an unseeded random, a
+   * clock, a hash order that varies between JVMs, an encoder that is not deterministic) shows here
+   * and not in a single JVM with a stand-in encoder.
+   */
   @Test
-  void theSameCorpusGivesTheSameArtefactBytes() throws Exception {
-    assertArrayEquals(artefact(), artefact());
+  void theSameCorpusGivesTheSameArtefactBytesInTwoJvms(@TempDir Path dir) throws Exception {
+    Path data = Files.createDirectories(dir.resolve("data"));
+    writeCorpus(data);
+    Process a = trainInAChildJvm(data, dir.resolve("a"));
+    Process b = trainInAChildJvm(data, dir.resolve("b"));
+    assertEquals(0, finish(a, dir.resolve("a")), "first training run");
+    assertEquals(0, finish(b, dir.resolve("b")), "second training run");
+    byte[] first = Files.readAllBytes(dir.resolve("a/model.json.gz"));
+    byte[] second = Files.readAllBytes(dir.resolve("b/model.json.gz"));
+    LearnedModel m = LearnedModel.read(new java.io.ByteArrayInputStream(first));
+    assertEquals(MiniLmEmbedder.NAME, m.encoder(), "trained with the real encoder");
+    assertEquals(ITEMS + CHANGES, m.neighbours().ids().size());
+    assertArrayEquals(first, second, "two JVMs, one corpus: the same artefact bytes");
   }
 
-  private static byte[] artefact() throws Exception {
-    List<Example> ex = examples(12, 11L);
-    Trainer.Fitted m = new Trainer(7L, n -> true).train(ex);
-    List<String> ids = ex.stream().map(Example::id).toList();
-    List<Map<String, String>> labels =
-        ex.stream().map(e -> Map.of("symptom", e.gold().get(Target.SYMPTOM))).toList();
-    byte[][] vectors =
-        ex.stream().map(e -> Neighbours.quantise(e.raw().embedding())).toArray(byte[][]::new);
-    LearnedModel model =
-        new LearnedModel(
-            "test",
-            "test-hashing",
-            m.vectorizer(),
-            m.models(),
-            Map.of(Target.KIND, 0.5),
-            new Neighbours(ids, labels, vectors),
-            null);
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    model.write(out);
-    return out.toByteArray();
+  private static final int ITEMS = 36;
+  private static final int CHANGES = 6;
+
+  /** issues.jsonl and changes.jsonl in the training format, from {@link Corpus}. */
+  private static void writeCorpus(Path data) throws Exception {
+    ObjectMapper json = new ObjectMapper();
+    StringBuilder issues = new StringBuilder();
+    List<TrainingData.Item> items = Corpus.items(ITEMS / 3, 21L);
+    for (TrainingData.Item it : items) {
+      ObjectNode r = record(json, it, "https://github.com/acme/trainer/issues/" + it.number());
+      r.put("title", it.text().title()).put("text", it.text().body());
+      issues.append(json.writeValueAsString(r)).append('\n');
+    }
+    StringBuilder changes = new StringBuilder();
+    for (int c = 0; c < CHANGES; c++) {
+      TrainingData.Item fixed = items.get(c);
+      int number = 500 + c;
+      ObjectNode r = record(json, fixed, "https://github.com/acme/trainer/pull/" + number);
+      r.put("number", number);
+      r.put("title", "Fix " + fixed.text().title().toLowerCase(java.util.Locale.ROOT));
+      r.put("text", "Fixes #" + fixed.number() + ". Guard the collective and add a test.");
+      r.put(
+          "diff",
+          "diff --git a/engine/comm.py b/engine/comm.py\n--- a/engine/comm.py\n"
+              + "+++ b/engine/comm.py\n@@ -1,2 +1,3 @@\n-    dist.barrier()\n"
+              + "+    dist.barrier(timeout=timeout)\n+    check_ranks(group)\n");
+      changes.append(json.writeValueAsString(r)).append('\n');
+    }
+    Files.writeString(data.resolve("issues.jsonl"), issues);
+    Files.writeString(data.resolve("changes.jsonl"), changes);
+  }
+
+  private static ObjectNode record(ObjectMapper json, TrainingData.Item it, String url) {
+    ObjectNode r = json.createObjectNode();
+    r.put("url", url).put("repo", it.repo()).put("number", it.number());
+    ObjectNode gold = r.putObject("gold");
+    for (Target t : Target.values()) {
+      String code = it.gold().get(t);
+      if (code.equals("null")) {
+        gold.putNull(t.field);
+      } else if (t.dimension == dev.faultline.schemas.taxonomy.Dimension.DISTRIBUTED_SPECIFIC) {
+        gold.put(t.field, Boolean.parseBoolean(code));
+      } else {
+        gold.put(t.field, code);
+      }
+    }
+    return r;
+  }
+
+  /**
+   * {@code train --no-cv} in a new JVM on this test's class path, with a vector cache of its own.
+   */
+  private static Process trainInAChildJvm(Path data, Path run) throws Exception {
+    Files.createDirectories(run);
+    List<String> cmd = new ArrayList<>();
+    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    cmd.add("-Xmx512m");
+    cmd.add("-cp");
+    cmd.add(System.getProperty("java.class.path"));
+    cmd.add(TrainCommand.class.getName());
+    cmd.addAll(
+        List.of(
+            "--data",
+            data.toString(),
+            "--output",
+            run.resolve("model.json.gz").toString(),
+            "--cache",
+            run.resolve("cache").toString(),
+            "--folds",
+            "2",
+            "--no-cv"));
+    return new ProcessBuilder(cmd)
+        .redirectErrorStream(true)
+        .redirectOutput(run.resolve("log.txt").toFile())
+        .start();
+  }
+
+  private static int finish(Process p, Path run) throws Exception {
+    if (!p.waitFor(5, java.util.concurrent.TimeUnit.MINUTES)) {
+      p.destroyForcibly();
+      throw new AssertionError(
+          "training did not finish: " + Files.readString(run.resolve("log.txt")));
+    }
+    int code = p.exitValue();
+    if (code != 0) {
+      System.err.println(Files.readString(run.resolve("log.txt")));
+    }
+    return code;
   }
 
   @Test

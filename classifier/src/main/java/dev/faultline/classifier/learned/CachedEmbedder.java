@@ -98,6 +98,11 @@ public final class CachedEmbedder implements TextEmbedder {
     }
   }
 
+  /** The encoder behind the cache. */
+  public TextEmbedder inner() {
+    return inner;
+  }
+
   @Override
   public int dimension() {
     return inner.dimension();

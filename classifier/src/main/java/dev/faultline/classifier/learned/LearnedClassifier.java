@@ -57,6 +57,7 @@ public final class LearnedClassifier implements DefectClassifier {
               + embedder.name());
     }
     this.version = model.version();
+    EncoderFingerprint.check(embedder, model.encoderFingerprint());
   }
 
   private static final class Holder {
@@ -64,7 +65,7 @@ public final class LearnedClassifier implements DefectClassifier {
         warmedUp(
             new LearnedClassifier(
                 new Classifier(ClassifierConfig.defaults()),
-                MiniLmEmbedder.shared(),
+                new VectorCache(MiniLmEmbedder.shared(), VectorCache.CAPACITY),
                 LearnedModel.bundled()));
   }
 

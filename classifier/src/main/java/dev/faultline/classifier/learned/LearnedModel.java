@@ -67,6 +67,15 @@ public record LearnedModel(
     }
   }
 
+  /**
+   * The encoder's numeric fingerprint where this artefact was trained ({@link EncoderFingerprint};
+   * kept in the report as {@code encoderFingerprint}), or null for an artefact trained before it
+   * was recorded.
+   */
+  public String encoderFingerprint() {
+    return report == null ? null : report.path("encoderFingerprint").asText(null);
+  }
+
   /** The format version of a stored artefact, without reading the rest. */
   public static int formatVersionOf(InputStream gz) throws IOException {
     return JSON.readTree(new GZIPInputStream(gz)).path("formatVersion").asInt(-1);

@@ -11,6 +11,15 @@ public interface TextEmbedder {
   /** Length of every vector. */
   int dimension();
 
+  /**
+   * What the encoder actually reads of a text: two texts with equal keys get the same vector, so a
+   * cache of vectors may be keyed by it ({@link VectorCache}). By default the text itself; an
+   * encoder that truncates returns what survives the truncation.
+   */
+  default Object inputKey(String text) {
+    return text;
+  }
+
   /** Identifies the encoder; a model artefact trained with one encoder refuses another. */
   String name();
 }

@@ -7,11 +7,18 @@ import java.util.Map;
 
 /**
  * A validated answer of the language model: one code per {@link Dimension#LABELLED} dimension (the
- * symptom class follows from the symptom), keyed by dimension.
+ * symptom class follows from the symptom), keyed by dimension, and the versions the text states.
  *
  * @param codes dimension to its code; a null distributed-specific value means the text cannot tell
+ * @param versions component (lower-case) to version as written (no leading "v"), only versions the
+ *     text states; null when the answer has no versions field (an answer of an earlier prompt)
  */
-public record Answer(Map<Dimension, Object> codes) {
+public record Answer(Map<Dimension, Object> codes, Map<String, String> versions) {
+
+  /** An answer without versions (an answer of an earlier prompt). */
+  public Answer(Map<Dimension, Object> codes) {
+    this(codes, null);
+  }
 
   public Answer {
     Map<Dimension, Object> m = new LinkedHashMap<>();
@@ -26,6 +33,7 @@ public record Answer(Map<Dimension, Object> codes) {
       m.put(d, v);
     }
     codes = Collections.unmodifiableMap(m);
+    versions = versions == null ? null : Collections.unmodifiableMap(new LinkedHashMap<>(versions));
   }
 
   /** The code of one labelled dimension (null: distributed-specific cannot tell). */

@@ -55,7 +55,7 @@ public final class AnswerParser {
     }
     for (Iterator<String> it = n.fieldNames(); it.hasNext(); ) {
       String f = it.next();
-      if (!AnswerSchema.FIELDS.contains(f)) {
+      if (!AnswerSchema.FIELDS.contains(f) && !AnswerSchema.VERSIONS.equals(f)) {
         return new Rejection("unexpected field '" + f + "'");
       }
     }
@@ -76,6 +76,16 @@ public final class AnswerParser {
               + "' is not true, false or null: "
               + abbreviate(d.toString()));
     }
+    java.util.Map<String, String> versions = null;
+    if (n.has(AnswerSchema.VERSIONS)) {
+      Object v = AnswerVersions.parse(n.get(AnswerSchema.VERSIONS));
+      if (v instanceof String reason) {
+        return new Rejection(reason);
+      }
+      @SuppressWarnings("unchecked")
+      java.util.Map<String, String> m = (java.util.Map<String, String>) v;
+      versions = m;
+    }
     // The taxonomy resource and the enums are checked against each other (TaxonomyResourceTest), so
     // valueOf holds.
     Map<Dimension, Object> codes = new LinkedHashMap<>();
@@ -83,7 +93,7 @@ public final class AnswerParser {
       JsonNode v = n.get(dim.field());
       codes.put(dim, v.isNull() ? null : dim.parse(v.asText()));
     }
-    return new Accepted(new Answer(codes));
+    return new Accepted(new Answer(codes, versions));
   }
 
   /** The answer as the JSON object the schema describes, fields in schema order. */
@@ -99,6 +109,9 @@ public final class AnswerParser {
       } else {
         o.put(f, v.toString());
       }
+    }
+    if (a.versions() != null) {
+      o.set(AnswerSchema.VERSIONS, AnswerVersions.format(json, a.versions()));
     }
     return o.toString();
   }

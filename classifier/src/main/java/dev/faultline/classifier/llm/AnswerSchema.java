@@ -27,6 +27,13 @@ public final class AnswerSchema {
   public static final String DISTRIBUTED = Dimension.DISTRIBUTED_SPECIFIC.field();
 
   /**
+   * The answer's field for the versions the text states: an array of {@code {component, version}}
+   * objects (strict JSON schemas allow no free-form maps). Required in the schema sent; an answer
+   * without it (stored under an earlier prompt) is still accepted and has no versions.
+   */
+  public static final String VERSIONS = "versions";
+
+  /**
    * The coded fields and their taxonomy dimension, in answer order: every {@link
    * Dimension#LABELLED} dimension with codes, by its {@link Dimension#field()}.
    */
@@ -98,8 +105,26 @@ public final class AnswerSchema {
     dist.put(
         "description",
         "true when the defect could not occur on a single device; null when the text cannot tell or no defect is reported");
+    ObjectNode versions = props.putObject(VERSIONS);
+    versions.put("type", "array");
+    versions.put(
+        "description",
+        "versions the text states outright (environment sections, ds_report fields, pip lines, log"
+            + " banners), never versions seen only inside file or install paths; empty when none");
+    ObjectNode item = versions.putObject("items");
+    item.put("type", "object");
+    ObjectNode ip = item.putObject("properties");
+    ip.putObject("component")
+        .put("type", "string")
+        .put("description", "lower-case: deepspeed, torch, cuda, nccl, python, transformers, ...");
+    ip.putObject("version")
+        .put("type", "string")
+        .put("description", "as written, without a leading v");
+    item.putArray("required").add("component").add("version");
+    item.put("additionalProperties", false);
     ArrayNode required = s.putArray("required");
     FIELDS.forEach(required::add);
+    required.add(VERSIONS);
     s.put("additionalProperties", false);
     return s;
   }

@@ -15,6 +15,7 @@ import java.util.Objects;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 
 /**
  * An OpenAI-compatible chat-completions client ({@code POST {endpoint}/v1/chat/completions}), as
@@ -36,6 +37,11 @@ public final class ChatClient {
 
   private static final long MAX_BACKOFF_MILLIS = 30_000;
 
+  /** Waits between attempts: {@link Thread#sleep(long)}, or a test's stand-in. */
+  interface Sleeper {
+    void sleep(long millis) throws InterruptedException;
+  }
+
   /** A reply: the message content and the tokens the endpoint counted. */
   public record Reply(String content, long promptTokens, long completionTokens, String model) {}
 
@@ -47,12 +53,30 @@ public final class ChatClient {
   private final ObjectMapper json = new ObjectMapper();
   private final AtomicInteger failedInARow = new AtomicInteger();
   private final AtomicLong openUntil = new AtomicLong();
+  private final LongSupplier clock;
+  private final Sleeper sleeper;
 
   /**
    * @param http built with {@link #httpClient(LlmConfig)} or any client; the request timeout is set
    *     per request
    */
   public ChatClient(LlmConfig config, HttpClient http, Budget budget, LlmStats stats) {
+    this(config, http, budget, stats, System::currentTimeMillis, Thread::sleep);
+  }
+
+  /**
+   * @param clock milliseconds since the epoch, for the circuit breaker
+   * @param sleeper waits the backoff between attempts
+   */
+  ChatClient(
+      LlmConfig config,
+      HttpClient http,
+      Budget budget,
+      LlmStats stats,
+      LongSupplier clock,
+      Sleeper sleeper) {
+    this.clock = Objects.requireNonNull(clock, "clock");
+    this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
     this.config = Objects.requireNonNull(config, "config");
     if (!config.endpointConfigured()) {
       throw new IllegalArgumentException(
@@ -95,7 +119,7 @@ public final class ChatClient {
    * reason.
    */
   public Reply complete(ObjectNode body) throws LlmException {
-    long now = System.currentTimeMillis();
+    long now = clock.getAsLong();
     if (openUntil.get() > now) {
       stats.failures.incrementAndGet();
       throw new LlmException(
@@ -108,7 +132,7 @@ public final class ChatClient {
     } catch (LlmException e) {
       stats.failures.incrementAndGet();
       if (e.endpointFault() && failedInARow.incrementAndGet() >= BREAKER_FAILURES) {
-        openUntil.set(System.currentTimeMillis() + BREAKER_OPEN_MILLIS);
+        openUntil.set(clock.getAsLong() + BREAKER_OPEN_MILLIS);
         failedInARow.set(0);
       }
       throw e;
@@ -181,7 +205,7 @@ public final class ChatClient {
         Math.min(
             MAX_BACKOFF_MILLIS, Math.max(atLeastMillis, config.backoff().toMillis() << attempt));
     try {
-      Thread.sleep(millis);
+      sleeper.sleep(millis);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new LlmException("interrupted");

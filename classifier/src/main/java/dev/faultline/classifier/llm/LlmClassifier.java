@@ -24,7 +24,8 @@ import org.slf4j.LoggerFactory;
  * content), else, when an endpoint is configured and the budget allows, the endpoint's answer
  * (validated, then cached), else the offline tier's answer. The model's labels win over the offline
  * tier's; a person's GitHub label (human-given in the offline answer) wins over both. Framework and
- * versions always come from the offline tier.
+ * versions come from the model's answer (framework, and versions for an answer of a prompt without
+ * them, from the offline tier).
  *
  * <p>Evidence says where each label came from: {@code llm:<model> prompt <version>} (and {@code
  * cached}), or {@code fallback: <reason>; } before the offline tier's own evidence. The confidence
@@ -206,8 +207,15 @@ public final class LlmClassifier implements DefectClassifier {
     Classification merged =
         base.mapLabels((d, l) -> d.labelled() ? pick(l, a.code(d), ev) : l)
             .withProvenance(Provenance.llm(config.model(), prompt.version()));
-    return merged.with(
-        Dimension.SYMPTOM_CLASS, l -> symptomClass(base.symptomClass(), merged.symptom()));
+    Classification labelled =
+        merged.with(
+            Dimension.SYMPTOM_CLASS, l -> symptomClass(base.symptomClass(), merged.symptom()));
+    // The answer's versions replace the offline extractor's (an answer of an earlier prompt has
+    // none: the offline ones stay); the framework stays the offline tier's.
+    return a.versions() == null
+        ? labelled
+        : new Classification(
+            labelled.labels(), labelled.framework(), a.versions(), labelled.provenance());
   }
 
   private Label<?> pick(Label<?> offlineLabel, Object value, String evidence) {

@@ -27,7 +27,7 @@ import java.util.Objects;
 public final class Prompt {
 
   /** The version of this prompt's wording; bump it when the template below changes. */
-  public static final String PROMPT_VERSION = "faultline-prompt-1";
+  public static final String PROMPT_VERSION = "faultline-prompt-2";
 
   /** Longest item text given to the model; longer threads keep their head and tail. */
   public static final int MAX_ITEM_CHARS = 8_000;
@@ -181,6 +181,8 @@ public final class Prompt {
         .append("choice. Do not guess a root cause or a fix from a symptom alone.\n\n");
     b.append("Answer with one JSON object and nothing else, with exactly these fields: ")
         .append(String.join(", ", AnswerSchema.FIELDS))
+        .append(", ")
+        .append(AnswerSchema.VERSIONS)
         .append(".\n");
     for (Map.Entry<String, Dimension> e : AnswerSchema.CODED.entrySet()) {
       Taxonomy.DimensionCodes d = t.dimension(e.getValue());
@@ -211,6 +213,19 @@ public final class Prompt {
         .append("- true: the defect could not occur on a single device\n")
         .append("- false: it could occur on a single device\n")
         .append("- null: the text cannot tell, or the item reports no defect\n");
+    b.append("\n## ")
+        .append(AnswerSchema.VERSIONS)
+        .append('\n')
+        .append(
+            "- a list of {\"component\", \"version\"}: only versions the text states outright (environment\n")
+        .append(
+            "  sections, ds_report fields, pip lines, log banners); never versions that appear only inside file\n")
+        .append("  or install paths; an empty list when none is stated\n")
+        .append(
+            "- component keys lower-case: deepspeed, torch, cuda, nccl, python, transformers, colossalai,\n")
+        .append(
+            "  megatron-core, vllm, horovod, apex, flash-attn, triton, driver, rocm, container image names\n")
+        .append("- values as written, without a leading \"v\"\n");
     if (!t.decisionRules().isEmpty()) {
       b.append("\n## Decision rules for hard cases\n");
       t.decisionRules().forEach(r -> b.append("- ").append(r).append('\n'));

@@ -131,4 +131,74 @@ class LearnedClassifierTest {
       pool.shutdown();
     }
   }
+
+  /** Counts the real encoder's calls. */
+  private static final class Counting implements TextEmbedder {
+    final java.util.concurrent.atomic.AtomicInteger calls =
+        new java.util.concurrent.atomic.AtomicInteger();
+
+    @Override
+    public float[] embed(String text) {
+      calls.incrementAndGet();
+      return MiniLmEmbedder.shared().embed(text);
+    }
+
+    @Override
+    public Object inputKey(String text) {
+      return MiniLmEmbedder.shared().inputKey(text);
+    }
+
+    @Override
+    public int dimension() {
+      return 384;
+    }
+
+    @Override
+    public String name() {
+      return MiniLmEmbedder.shared().name();
+    }
+  }
+
+  @Test
+  void aCommentThatLeavesTheEncodedTextUnchangedCostsNoEncoderCallAndChangesNoVector() {
+    Counting counting = new Counting();
+    LearnedClassifier cached =
+        new LearnedClassifier(
+            new dev.faultline.classifier.rules.Classifier(
+                dev.faultline.classifier.ClassifierConfig.defaults()),
+            new VectorCache(counting, 64),
+            LearnedModel.bundled());
+    String body = CRASH + "\n" + CRASH; // past the encoder's 96 word pieces
+    IssueText opened =
+        new IssueText(
+            "deepspeedai/DeepSpeed",
+            4,
+            "[BUG] crash",
+            body,
+            List.of(),
+            List.of(),
+            List.of(),
+            "open");
+    IssueText commented =
+        new IssueText(
+            "deepspeedai/DeepSpeed",
+            4,
+            "[BUG] crash",
+            body,
+            List.of(),
+            List.of(
+                new dev.faultline.classifier.Comment(
+                    "maintainer", true, "Fixed by upgrading NCCL; the hang is gone on 2.19.")),
+            List.of(),
+            "open");
+    int atStart = counting.calls.get(); // the encoder's fingerprint was checked when it was built
+    cached.classify(opened);
+    assertEquals(atStart + 1, counting.calls.get());
+    Classification viaCache = cached.classify(commented);
+    assertEquals(atStart + 1, counting.calls.get(), "the comment cost no encoder call");
+    assertEquals(
+        CLASSIFIER.classify(commented).toString(),
+        viaCache.toString(),
+        "and the labels, confidences and evidence are those of an uncached classifier");
+  }
 }

@@ -52,4 +52,22 @@ class MiniLmEmbedderTest {
   private static ByteArrayInputStream stream(String s) {
     return new ByteArrayInputStream(s.getBytes(StandardCharsets.UTF_8));
   }
+
+  @Test
+  void theInputKeyIsWhatTheEncoderReads() {
+    MiniLmEmbedder e = MiniLmEmbedder.shared();
+    String head = String.join(" ", java.util.Collections.nCopies(200, "hang"));
+    String a = head + " the job then crashed with an out of memory error on every rank";
+    String b = head + " and the loss became nan after the checkpoint was loaded";
+    assertEquals(e.inputKey(a), e.inputKey(b), "text past the limit does not change the key");
+    assertFalse(e.inputKey(a).equals(e.inputKey("out of memory " + head)), "text within it does");
+    String[] pieces = ((String) e.inputKey(a)).split("\0");
+    assertEquals(MiniLmEmbedder.MAX_TOKENS, pieces.length, "exactly the pieces the encoder reads");
+    // Two short texts that differ only in spacing and case tokenise alike (uncased word pieces), so
+    // they share a key, and the encoder indeed gives them the same vector.
+    String x = "Training HANGS  in all_reduce";
+    String y = "training hangs in all_reduce";
+    assertEquals(e.inputKey(x), e.inputKey(y));
+    assertArrayEquals(e.embed(x), e.embed(y));
+  }
 }

@@ -74,4 +74,46 @@ class AnswerParserTest {
         "unexpected field 'why'",
         reason(Fixtures.HANG_ANSWER.replace("{", "{\"why\":\"because\",")));
   }
+
+  private static String withVersions(String versions) {
+    return Fixtures.HANG_ANSWER.replace("}", ",\"versions\":" + versions + "}");
+  }
+
+  @Test
+  void versionsFollowTheCodebooksRulesAndRoundTrip() {
+    Answer a =
+        assertInstanceOf(
+                AnswerParser.Accepted.class,
+                parser.parse(
+                    withVersions(
+                        "[{\"component\":\"DeepSpeed\",\"version\":\"v0.14.2\"},"
+                            + "{\"component\":\"torch\",\"version\":\"2.3.0+cu121\"},"
+                            + "{\"component\":\"deepspeed\",\"version\":\"0.9.0\"}]")))
+            .answer();
+    assertEquals(
+        java.util.Map.of("deepspeed", "0.14.2", "torch", "2.3.0+cu121"),
+        a.versions(),
+        "keys lower-case, no leading v, first mention wins");
+    assertEquals(a, ((AnswerParser.Accepted) parser.parse(parser.format(a))).answer());
+    Answer none = ((AnswerParser.Accepted) parser.parse(withVersions("[]"))).answer();
+    assertEquals(java.util.Map.of(), none.versions());
+    Answer old = ((AnswerParser.Accepted) parser.parse(Fixtures.HANG_ANSWER)).answer();
+    assertNull(old.versions(), "an answer of an earlier prompt has no versions field");
+  }
+
+  @Test
+  void malformedVersionsRejectTheAnswerNamingTheEntry() {
+    assertEquals("field 'versions' is not an array", reason(withVersions("{\"torch\":\"2.1\"}")));
+    assertTrue(
+        reason(withVersions("[{\"component\":\"torch\"}]")).startsWith("versions[0] is not"));
+    assertTrue(
+        reason(withVersions("[{\"component\":\"torch\",\"version\":\"2.1\",\"x\":1}]"))
+            .contains("unexpected field 'x'"));
+    assertTrue(
+        reason(withVersions("[{\"component\":\"torch\",\"version\":\"latest\"}]"))
+            .contains("invalid version 'latest'"));
+    assertTrue(
+        reason(withVersions("[{\"component\":\"my torch\",\"version\":\"2.1\"}]"))
+            .contains("invalid component"));
+  }
 }

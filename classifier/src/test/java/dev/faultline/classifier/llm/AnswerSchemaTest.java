@@ -41,8 +41,14 @@ class AnswerSchemaTest {
   void everyFieldIsRequiredAndNoOtherIsAllowed() {
     JsonNode s = schema.schema();
     assertEquals("object", s.get("type").asText());
-    assertEquals(AnswerSchema.FIELDS, texts(s.get("required")));
-    assertEquals(AnswerSchema.FIELDS, texts(() -> s.get("properties").fieldNames()));
+    List<String> all = new java.util.ArrayList<>(AnswerSchema.FIELDS);
+    all.add(AnswerSchema.VERSIONS);
+    assertEquals(all, texts(s.get("required")));
+    assertEquals(all, texts(() -> s.get("properties").fieldNames()));
+    JsonNode item = s.at("/properties/versions/items");
+    assertEquals("array", s.at("/properties/versions/type").asText());
+    assertEquals(List.of("component", "version"), texts(item.get("required")));
+    assertFalse(item.get("additionalProperties").asBoolean(), "strict: no free-form objects");
     assertFalse(s.get("additionalProperties").asBoolean());
   }
 

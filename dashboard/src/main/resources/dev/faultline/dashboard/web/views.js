@@ -39,11 +39,14 @@ function figureValue(metric, value) {
 
 export async function overview(state) {
   const filters = state.filters;
-  const [headline, share, releases] = await Promise.all([
+  const [headline, share, releases, shifts, studies] = await Promise.all([
     get('headline', filters),
     get('distributed-share', filters),
     get('releases', filters),
+    get('release-shifts', { framework: filters.framework }),
+    get('studies', filters),
   ]);
+  renderStudies(studies);
 
   const body = document.querySelector('#headline-table tbody');
   body.replaceChildren(
@@ -111,6 +114,70 @@ export async function overview(state) {
         el('td', { class: 'num' }, num(r.bugs)), el('td', { class: 'num' }, num(r.openBugs)),
         el('td', { class: 'num coverage', title: num(r.labelled) + ' of ' + num(r.inScope) + ' bug reports' },
           wholePercent(r.coverage)))));
+  const moved = shifts.releases.flatMap((r) => r.categories.filter((c) => c.differs).map((c) => ({ r, c })));
+  text('shifts-summary', 'Symptoms of bug reports in the ' + shifts.weeksAfter + ' weeks from each of the newest '
+    + num(shifts.releases.length) + ' releases against the ' + shifts.weeksBefore + ' weeks before ('
+    + shifts.test + '): ' + (moved.length === 0 ? 'none moved' : num(moved.length) + ' moved'));
+  document.querySelector('#shifts-table tbody').replaceChildren(
+    ...moved.map(({ r, c }) => el('tr', { dataset: { release: r.release, category: c.category } },
+      el('td', {}, r.framework + ' ' + r.version + ' (' + day(r.publishedAt) + ')'),
+      el('td', {}, c.category),
+      el('td', { class: 'num' }, num(c.before) + ' (' + Number(c.beforePerWeek).toFixed(1) + ')'),
+      el('td', { class: 'num' }, num(c.after) + ' (' + Number(c.afterPerWeek).toFixed(1) + ')'),
+      el('td', { class: 'num' }, Number(c.adjustedPValue).toPrecision(2)))));
+}
+
+/** An estimate with its interval, e.g. "≈ 41 (34–49)"; a count of labels as a plain number. */
+export function estimateText(value, low, high) {
+  if (value === null || value === undefined) return '—';
+  const round = (v) => (Math.abs(v) >= 10 ? Math.round(v) : Math.round(v * 10) / 10);
+  if (low === null || low === undefined) return num(value);
+  return '≈ ' + round(value) + ' (' + round(low) + '–' + round(high) + ')';
+}
+
+/** A share with its interval, e.g. "12% (8–17%)". */
+function shareText(share, low, high) {
+  if (share === null || share === undefined) return '—';
+  if (low === null || low === undefined) return wholePercent(share);
+  return wholePercent(share) + ' (' + Math.round(low * 100) + '–' + Math.round(high * 100) + '%)';
+}
+
+function renderStudies(studies) {
+  document.querySelector('#studies-table tbody').replaceChildren(
+    ...studies.figures.map((f) => el('tr', { dataset: { figure: f.figure } },
+      el('td', {}, f.study),
+      el('td', {}, f.statement),
+      el('td', { class: 'num this' }, f.ranking !== null && f.ranking !== undefined
+        ? f.ranking
+        : f.estimate === null || f.estimate === undefined
+          ? 'no issue in scope'
+          : (f.estimate * 100).toFixed(1) + '% (' + (f.low * 100).toFixed(1) + '–' + (f.high * 100).toFixed(1) + '%)'),
+      el('td', { class: 'num' }, f.basis === null || f.basis === undefined ? '' : '≈ ' + num(Math.round(f.basis))),
+      el('td', { class: 'muted small' }, f.definition))));
+}
+
+/** The shares card of the trends view: one row per code of the dimension. */
+async function renderShares(state) {
+  const mode = document.getElementById('s-mode').value || 'estimate';
+  const data = await get('shares', { ...state.filters, dimension: state.dimension, mode });
+  const known = data.rows.filter((r) => r.share !== null && r.share !== undefined);
+  text('shares-summary', (data.mode === 'estimate'
+    ? '≈ ' + num(Math.round(data.expectedInScope)) + ' bug reports expected among ' + num(data.inScope) + ' issues in scope'
+    : num(known.reduce((a, r) => a + r.estimate, 0)) + ' labels counted among ' + num(data.inScope) + ' issues in scope')
+    + ', by ' + data.dimension);
+  text('shares-method', data.mode !== 'estimate'
+    ? 'Counted: ' + data.method + '. Estimates are the default: counting only sure labels keeps the easy categories.'
+    : data.sampleSize > 0
+      ? 'Estimated by prediction-powered inference (' + data.method + ') with a validation sample of '
+        + num(data.sampleSize) + ' issues labelled by a person: the intervals hold for the whole scope.'
+      : 'Estimated by summing each issue\'s calibrated probabilities (' + data.method + '): the intervals hold the'
+        + ' per-issue uncertainty, not calibration error; a validation sample (faultline sample draw) makes them citable.');
+  document.querySelector('#shares-table tbody').replaceChildren(
+    ...data.rows.filter((r) => r.estimate > 0 || r.labelled > 0).map((r) => el('tr', { dataset: { code: r.code } },
+      el('td', {}, r.code),
+      el('td', { class: 'num estimate' }, estimateText(r.estimate, r.estimateLow, r.estimateHigh)),
+      el('td', { class: 'num' }, shareText(r.share, r.shareLow, r.shareHigh)),
+      el('td', { class: 'num' }, num(r.labelled)))));
 }
 
 function frameworkIndex(list, framework) {
@@ -135,6 +202,8 @@ export async function trends(state) {
   document.querySelector('#trends-table tbody').replaceChildren(
     ...data.series.map((s) => el('tr', { dataset: { category: s.category } },
       el('td', {}, s.category), el('td', { class: 'num' }, num(s.total)))));
+
+  await renderShares(state);
 
   const heat = await get('heatmap', state.filters);
   text('heatmap-summary', num(heat.total) + ' bug reports with a known stage and symptom');
@@ -190,6 +259,8 @@ export async function alerts(state) {
     el('div', { class: 'muted small' }, 'raised ' + day(a.raisedAt) + ' · window ' + day(a.windowStart) + ' – ' + day(a.windowEnd)
       + ' · ' + num(a.count) + ' issues, baseline ' + Number(a.baseline).toFixed(1) + ', score ' + Number(a.score).toFixed(2)),
     el('p', { class: 'explanation' }, a.explanation),
+    (a.moved || []).length > 1 ? el('div', { class: 'small' }, 'Moved by this event, strongest first:',
+      el('div', { class: 'moved' }, ...a.moved.map((m) => el('div', { class: 'move' }, '· ' + m)))) : null,
     a.examples.length ? el('div', { class: 'small' }, 'Examples: ',
       ...a.examples.flatMap((x, i) => [i ? ', ' : '', issueLink(x.id), ' ', el('span', { class: 'muted' }, x.title || '')])) : null)));
 }

@@ -34,13 +34,17 @@ import java.util.regex.Pattern;
  * @param parameters declared parameters, in header order
  * @param columns declared result columns, in result order
  * @param cypher the statement
+ * @param estimator the name of the {@link dev.faultline.graph.estimate.ScopeEstimator} that turns
+ *     the statement's rows (one per item of the scope) into the declared columns ({@code //
+ *     @estimator name} in the header), or null when the statement returns the columns itself
  */
 public record QueryDefinition(
     String name,
     String description,
     List<QueryParameter> parameters,
     List<QueryColumn> columns,
-    String cypher) {
+    String cypher,
+    String estimator) {
 
   private static final Pattern NAME = Pattern.compile("[a-z0-9]+(-[a-z0-9]+)*");
   private static final Pattern PARAM =
@@ -59,6 +63,16 @@ public record QueryDefinition(
     columns = List.copyOf(columns);
   }
 
+  /** A query whose statement returns its declared columns itself. */
+  public QueryDefinition(
+      String name,
+      String description,
+      List<QueryParameter> parameters,
+      List<QueryColumn> columns,
+      String cypher) {
+    this(name, description, parameters, columns, cypher, null);
+  }
+
   /**
    * Parses a query file.
    *
@@ -71,6 +85,7 @@ public record QueryDefinition(
     List<QueryParameter> parameters = new ArrayList<>();
     List<QueryColumn> columns = new ArrayList<>();
     Set<String> seen = new HashSet<>();
+    String estimator = null;
     int lineNumber = 0;
     for (String line : text.split("\\R")) {
       lineNumber++;
@@ -97,6 +112,13 @@ public record QueryDefinition(
           }
           name = rest;
         }
+        case "@estimator" -> {
+          if (!NAME.matcher(rest).matches()) {
+            throw new IllegalArgumentException(
+                where + ": estimator name '" + rest + "' must be kebab-case");
+          }
+          estimator = rest;
+        }
         case "@description" -> description.append(description.isEmpty() ? "" : " ").append(rest);
         case "@param" -> {
           QueryParameter parameter = parseParameter(where, rest);
@@ -117,7 +139,10 @@ public record QueryDefinition(
         }
         default ->
             throw new IllegalArgumentException(
-                where + ": unknown tag " + tag + ": use @name, @description, @param or @column");
+                where
+                    + ": unknown tag "
+                    + tag
+                    + ": use @name, @description, @param, @column or @estimator");
       }
     }
     if (name == null) {
@@ -127,7 +152,12 @@ public record QueryDefinition(
       throw new IllegalArgumentException(source + ": the header declares no '// @column' lines");
     }
     return new QueryDefinition(
-        name, description.toString(), parameters, columns, Fragments.expand(source, text));
+        name,
+        description.toString(),
+        parameters,
+        columns,
+        Fragments.expand(source, text),
+        estimator);
   }
 
   private static QueryParameter parseParameter(String where, String text) {

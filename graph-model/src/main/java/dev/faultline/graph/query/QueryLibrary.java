@@ -2,6 +2,7 @@ package dev.faultline.graph.query;
 
 import dev.faultline.graph.ConfidencePolicy;
 import dev.faultline.graph.CypherResources;
+import dev.faultline.graph.estimate.ScopeEstimator;
 import java.time.Duration;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
@@ -94,6 +95,9 @@ public final class QueryLibrary {
   private static Map<String, QueryDefinition> index(List<QueryDefinition> definitions) {
     Map<String, QueryDefinition> byName = new LinkedHashMap<>();
     for (QueryDefinition d : definitions) {
+      if (d.estimator() != null) {
+        estimator(d);
+      }
       if (byName.put(d.name(), d) != null) {
         throw new IllegalStateException(
             "Two query files declare the name '" + d.name() + "': rename one");
@@ -139,10 +143,23 @@ public final class QueryLibrary {
   }
 
   private List<Map<String, Object>> execute(QueryDefinition query, Map<String, Object> parameters) {
+    List<Map<String, Object>> rows;
     try (var session = driver.session(SessionConfig.forDatabase(database))) {
-      return session.executeRead(
-          tx -> tx.run(query.cypher(), parameters).list(QueryLibrary::toRow), transactionConfig);
+      rows =
+          session.executeRead(
+              tx -> tx.run(query.cypher(), parameters).list(QueryLibrary::toRow),
+              transactionConfig);
     }
+    return query.estimator() == null ? rows : estimator(query).estimate(rows, parameters);
+  }
+
+  /** The estimator a query's header names (checked when the library loads). */
+  static ScopeEstimator estimator(QueryDefinition query) {
+    return ScopeEstimator.named(query.estimator())
+        .orElseThrow(
+            () ->
+                new IllegalStateException(
+                    query.name() + ": unknown estimator '" + query.estimator() + "'"));
   }
 
   /** A record as an ordered map of plain Java values. */

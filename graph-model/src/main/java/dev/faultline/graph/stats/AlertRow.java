@@ -14,6 +14,8 @@ import java.util.Objects;
  * @param windowEnd epoch millis, exclusive
  * @param raisedAt epoch millis of the event time the detector decided at
  * @param withdrawn a revision that takes the alert back (later records showed it is not news)
+ * @param moved one sentence per dimension/category the event moved, strongest first (a grouped
+ *     alert; empty for a single one)
  */
 public record AlertRow(
     String id,
@@ -30,13 +32,51 @@ public record AlertRow(
     String explanation,
     long raisedAt,
     List<String> exampleIssueIds,
-    boolean withdrawn) {
+    boolean withdrawn,
+    List<String> moved) {
 
   public AlertRow {
     Objects.requireNonNull(id, "id");
     Objects.requireNonNull(kind, "kind");
     Objects.requireNonNull(explanation, "explanation");
     exampleIssueIds = List.copyOf(exampleIssueIds == null ? List.of() : exampleIssueIds);
+    moved = List.copyOf(moved == null ? List.of() : moved);
+  }
+
+  /** A single (not grouped) alert. */
+  public AlertRow(
+      String id,
+      String framework,
+      String dimension,
+      String category,
+      String stage,
+      String kind,
+      long windowStart,
+      long windowEnd,
+      long count,
+      double baseline,
+      double score,
+      String explanation,
+      long raisedAt,
+      List<String> exampleIssueIds,
+      boolean withdrawn) {
+    this(
+        id,
+        framework,
+        dimension,
+        category,
+        stage,
+        kind,
+        windowStart,
+        windowEnd,
+        count,
+        baseline,
+        score,
+        explanation,
+        raisedAt,
+        exampleIssueIds,
+        withdrawn,
+        List.of());
   }
 
   /** An alert in force (not withdrawn). */
@@ -91,6 +131,7 @@ public record AlertRow(
     m.put("raisedAt", raisedAt);
     m.put("exampleIssueIds", exampleIssueIds);
     m.put("withdrawn", withdrawn);
+    m.put("moved", moved);
     return m;
   }
 }

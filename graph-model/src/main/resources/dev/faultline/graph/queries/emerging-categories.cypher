@@ -1,6 +1,7 @@
 // @name emerging-categories
 // @description Alerts of the category-statistics job (surges and new combinations), newest first, each with its
-// @description explanation and the example issues it links to. Withdrawn alerts (taken back by a later revision) are
+// @description explanation, every dimension/category the event moved (a grouped alert) and the example issues it
+// @description links to. Withdrawn alerts (taken back by a later revision) are
 // @description left out.
 // @param framework String = null  -- framework name; null = every framework
 // @param dimension String = null  -- only alerts of this dimension (e.g. symptom); null = all
@@ -19,6 +20,7 @@
 // @column baseline Float  -- expected count
 // @column score Float  -- strength of the alert
 // @column explanation String  -- why it was raised, in words
+// @column moved List<String>  -- every dimension/category the event moved, one sentence each, strongest first
 // @column examples List<Map>  -- example issues: {id, title, url, state}, by id
 MATCH (a:Alert)
 WHERE coalesce(a.withdrawn, false) = false
@@ -32,6 +34,7 @@ LIMIT $limit
 RETURN a.id AS id, a.raisedAt AS raisedAt, a.framework AS framework, a.dimension AS dimension,
        a.category AS category, a.kind AS kind, a.windowStart AS windowStart, a.windowEnd AS windowEnd,
        a.count AS count, a.baseline AS baseline, a.score AS score, a.explanation AS explanation,
+       coalesce(a.moved, []) AS moved,
        COLLECT {
          MATCH (a)-[:EXAMPLE]->(i:Issue)
          WITH i ORDER BY i.id

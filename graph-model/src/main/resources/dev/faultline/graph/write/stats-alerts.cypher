@@ -16,7 +16,8 @@ SET a.framework = row.framework,
     a.score = row.score,
     a.explanation = row.explanation,
     a.raisedAt = datetime({epochMillis: row.raisedAt}),
-    a.withdrawn = coalesce(row.withdrawn, false)
+    a.withdrawn = coalesce(row.withdrawn, false),
+    a.moved = coalesce(row.moved, [])
 WITH a, row
 CALL (a, row) {
   MATCH (a)-[old:EXAMPLE]->(i:Issue)

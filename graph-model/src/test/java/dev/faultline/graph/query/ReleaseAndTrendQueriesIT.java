@@ -396,6 +396,8 @@ class ReleaseAndTrendQueriesIT extends QueryITBase {
             4.0,
             "explanation",
             "9 HANG issues in 7 days against 2.5 expected",
+            "moved",
+            List.of(),
             "examples",
             List.of(
                 row(

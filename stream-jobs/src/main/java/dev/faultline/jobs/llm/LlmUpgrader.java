@@ -33,8 +33,9 @@ import java.util.function.Supplier;
  * {@link AnswerStore} or, on a miss, from the endpoint (validated, then stored), and the upgraded
  * graph row. Every dimension a person labelled on GitHub keeps its label; every other dimension
  * takes the model's code with the configured confidence and the source {@code llm:<model>}.
- * Framework, versions and everything that is not a label stay as the offline row has them.
- * Thread-safe when its collaborators are.
+ * Framework and everything that is not a label stay as the offline row has them; versions come from
+ * the answer when it has them (answers of prompts before faultline-prompt-2 have none). Thread-safe
+ * when its collaborators are.
  */
 public final class LlmUpgrader {
 
@@ -176,6 +177,12 @@ public final class LlmUpgrader {
             : labelled.with(
                 Dimension.SYMPTOM_CLASS,
                 l -> Label.predicted(symptomClassOf(a.symptom(), taxonomy), confidence, evidence));
+    if (a.versions() != null) {
+      // The answer's versions replace the offline extractor's; the framework stays the offline one.
+      upgraded =
+          new Classification(
+              upgraded.labels(), upgraded.framework(), a.versions(), upgraded.provenance());
+    }
     ClassifiedIssueEvent e = new ClassifiedIssueEvent();
     e.issue = offline.issue;
     e.framework = offline.framework;

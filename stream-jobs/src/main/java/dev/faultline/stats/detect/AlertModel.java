@@ -6,9 +6,12 @@ import dev.faultline.stats.domain.Categories;
 import dev.faultline.stats.domain.StatDimensions;
 import java.io.Serializable;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
@@ -58,6 +61,11 @@ import java.util.TreeSet;
  * {@code maxDispersion}); Bonferroni over the release's categories at half of {@code
  * falseAlertsPerMonth} (with about one release a month, at most that many false release alerts a
  * framework-month).
+ *
+ * <p><b>Only what someone would act on.</b> Categories of {@code quietDimensions} (phase and kind
+ * by default) and a dimension's majority code (more than half of its baseline issues, unless {@code
+ * majorityAlerts}) are not tested: their rise says nothing a maintainer can use, and leaving them
+ * out of the family leaves the budget to the rest.
  */
 public record AlertModel(
     int windowDays,
@@ -70,8 +78,72 @@ public record AlertModel(
     double minRatio,
     double maxDispersion,
     int releaseBeforeDays,
-    int releaseAfterDays)
+    int releaseAfterDays,
+    Set<Dimension> quietDimensions,
+    boolean majorityAlerts)
     implements Serializable {
+
+  /**
+   * Dimensions tested by default but never alerted on: a phase or a kind says where or what an
+   * issue is, not what broke, and a rise in its share gives a maintainer nothing to act on.
+   */
+  public static final Set<Dimension> QUIET_BY_DEFAULT =
+      Collections.unmodifiableSet(EnumSet.of(Dimension.PHASE, Dimension.KIND));
+
+  /** The model with the default actionable filter (quiet phase and kind, no majority codes). */
+  public AlertModel(
+      int windowDays,
+      int runDays,
+      int baselineDays,
+      int warmupDays,
+      double priorWeight,
+      double falseAlertsPerMonth,
+      long minCount,
+      double minRatio,
+      double maxDispersion,
+      int releaseBeforeDays,
+      int releaseAfterDays) {
+    this(
+        windowDays,
+        runDays,
+        baselineDays,
+        warmupDays,
+        priorWeight,
+        falseAlertsPerMonth,
+        minCount,
+        minRatio,
+        maxDispersion,
+        releaseBeforeDays,
+        releaseAfterDays,
+        QUIET_BY_DEFAULT,
+        false);
+  }
+
+  /** This model with another actionable filter. */
+  public AlertModel actionable(Set<Dimension> quiet, boolean majority) {
+    return new AlertModel(
+        windowDays,
+        runDays,
+        baselineDays,
+        warmupDays,
+        priorWeight,
+        falseAlertsPerMonth,
+        minCount,
+        minRatio,
+        maxDispersion,
+        releaseBeforeDays,
+        releaseAfterDays,
+        quiet,
+        majority);
+  }
+
+  /**
+   * Whether a category of a dimension may alert: not in a quiet dimension, and not the dimension's
+   * majority code (more than half of its {@code n} baseline issues) unless those are allowed.
+   */
+  boolean actionable(Dimension dim, long categoryCount, long n) {
+    return !quietDimensions.contains(dim) && (majorityAlerts || 2 * categoryCount <= n);
+  }
 
   /** The rises the CUSUMs test: 3 × the baseline rate. */
   public static final double[] RISES = {3.0};
@@ -79,6 +151,10 @@ public record AlertModel(
   static final double DAYS_PER_MONTH = 30.44;
 
   public AlertModel {
+    quietDimensions =
+        quietDimensions.isEmpty()
+            ? Collections.unmodifiableSet(EnumSet.noneOf(Dimension.class))
+            : Collections.unmodifiableSet(EnumSet.copyOf(quietDimensions));
     if (windowDays < 1 || runDays < windowDays) {
       throw new IllegalArgumentException(
           "the longest alert run ("
@@ -155,7 +231,7 @@ public record AlertModel(
     if (endDay - firstDay < warmupDays || history < windowDays) {
       return List.of(); // the warm-up
     }
-    long baseFrom = runFrom - history;
+    Span span = new Span(table, endDay, runFrom, runFrom - history, history);
     Map<String, List<String>> byDimension = new TreeMap<>();
     List<String> pairs = new ArrayList<>();
     for (String key : new TreeSet<>(table.keys())) {
@@ -169,73 +245,110 @@ public record AlertModel(
     Map<String, double[]> shares = new HashMap<>(); // key -> {share, dimension baseline total}
     Map<String, long[]> dailyTotals = new HashMap<>(); // dimension -> issues per day of the run
     for (Map.Entry<String, List<String>> e : byDimension.entrySet()) {
-      Dimension dim = Dimension.valueOf(e.getKey());
-      long n = 0;
-      long[] totals = new long[runDays];
-      for (String key : e.getValue()) {
-        n += table.sum(key, baseFrom, runFrom);
-        for (int d = 0; d < runDays; d++) {
-          totals[d] += table.sum(key, runFrom + d, runFrom + d + 1);
-        }
-      }
-      dailyTotals.put(e.getKey(), totals);
-      if (n == 0) {
-        continue;
-      }
-      double volume = n / (double) history;
-      double prior = 1.0 / (StatDimensions.informativeCategories(dim) + 1);
-      for (String key : e.getValue()) {
-        long nc = table.sum(key, baseFrom, runFrom);
-        double share = (nc + priorWeight * prior) / (n + priorWeight);
-        shares.put(key, new double[] {share, n});
-        if (!Categories.informative(AlertKeys.split(key)[1])
-            || table.sum(key, runFrom, endDay) == 0) {
-          continue;
-        }
-        // the standard error of the share: the thresholds allow for a baseline of few issues
-        double se = Math.sqrt(share * (1 - share) / (n + priorWeight));
-        for (double rise : RISES) {
-          cusums.add(
-              cusum(AlertKind.SURGE, key, table, runFrom, totals, nc, share, se, rise, volume));
-        }
+      surgeCusums(span, e.getKey(), e.getValue(), cusums, shares, dailyTotals);
+    }
+    for (String key : pairs) {
+      pairCusum(span, key, cusums, shares, dailyTotals);
+    }
+    List<Finding> family = decide(span, cusums);
+    family.addAll(releaseFamily(table, byDimension, endDay, firstDay, releases));
+    return bestPerKey(family);
+  }
+
+  /** The days one scan reads: the run [runFrom, endDay) and the baseline before it. */
+  private record Span(DailyTable table, long endDay, long runFrom, long baseFrom, long history) {}
+
+  /** The CUSUMs of one dimension's categories (and its shares and daily totals, for the pairs). */
+  private void surgeCusums(
+      Span s,
+      String dimension,
+      List<String> keys,
+      List<Cusum> cusums,
+      Map<String, double[]> shares,
+      Map<String, long[]> dailyTotals) {
+    Dimension dim = Dimension.valueOf(dimension);
+    DailyTable table = s.table();
+    long n = 0;
+    long[] totals = new long[runDays];
+    for (String key : keys) {
+      n += table.sum(key, s.baseFrom(), s.runFrom());
+      for (int d = 0; d < runDays; d++) {
+        totals[d] += table.sum(key, s.runFrom() + d, s.runFrom() + d + 1);
       }
     }
-    double stagePrior = 1.0 / (StatDimensions.informativeCategories(Dimension.STAGE) + 1);
-    for (String key : pairs) {
-      String[] p = AlertKeys.split(key);
-      if (table.sum(key, runFrom, endDay) == 0
-          || table.sum(key, baseFrom, runFrom) > 0
-          || !Categories.informative(p[1])
-          || !Categories.informative(p[2])) {
+    dailyTotals.put(dimension, totals);
+    if (n == 0) {
+      return;
+    }
+    double volume = n / (double) s.history();
+    double prior = 1.0 / (StatDimensions.informativeCategories(dim) + 1);
+    for (String key : keys) {
+      long nc = table.sum(key, s.baseFrom(), s.runFrom());
+      double share = (nc + priorWeight * prior) / (n + priorWeight);
+      shares.put(key, new double[] {share, n});
+      if (!Categories.informative(AlertKeys.split(key)[1])
+          || table.sum(key, s.runFrom(), s.endDay()) == 0
+          || !actionable(dim, nc, n)) {
         continue;
       }
-      double[] category = shares.get(AlertKeys.category(Dimension.valueOf(p[0]), p[1]));
-      if (category == null) {
-        continue;
-      }
-      double[] stage = shares.get(AlertKeys.category(Dimension.STAGE, p[2]));
-      double stageShare =
-          stage == null ? stagePrior * priorWeight / (category[1] + priorWeight) : stage[0];
-      // Absent from the N issues of the baseline: Laplace's rule of succession puts the chance of
-      // the pair at 1/(N + 2) per issue, at most the rarer of its two shares. A sparse stream's N
-      // is small, so a first occurrence there is not unlikely at all. Its uncertainty is as large
-      // as itself (the posterior Beta(1, N + 1)).
-      double share = Math.min(1.0 / (category[1] + 2), Math.min(category[0], stageShare));
+      // the standard error of the share: the thresholds allow for a baseline of few issues
+      double se = Math.sqrt(share * (1 - share) / (n + priorWeight));
       for (double rise : RISES) {
         cusums.add(
             cusum(
-                AlertKind.NEW_COMBINATION,
-                key,
-                table,
-                runFrom,
-                dailyTotals.get(p[0]),
-                0,
-                share,
-                share,
-                rise,
-                category[1] / (double) history));
+                AlertKind.SURGE, key, table, s.runFrom(), totals, n, nc, share, se, rise, volume));
       }
     }
+  }
+
+  /** The CUSUM of a category × stage pair absent from the baseline, if it is tested. */
+  private void pairCusum(
+      Span s,
+      String key,
+      List<Cusum> cusums,
+      Map<String, double[]> shares,
+      Map<String, long[]> dailyTotals) {
+    String[] p = AlertKeys.split(key);
+    DailyTable table = s.table();
+    if (table.sum(key, s.runFrom(), s.endDay()) == 0
+        || table.sum(key, s.baseFrom(), s.runFrom()) > 0
+        || !Categories.informative(p[1])
+        || !Categories.informative(p[2])
+        || quietDimensions.contains(Dimension.valueOf(p[0]))) {
+      return;
+    }
+    double[] category = shares.get(AlertKeys.category(Dimension.valueOf(p[0]), p[1]));
+    if (category == null) {
+      return;
+    }
+    double stagePrior = 1.0 / (StatDimensions.informativeCategories(Dimension.STAGE) + 1);
+    double[] stage = shares.get(AlertKeys.category(Dimension.STAGE, p[2]));
+    double stageShare =
+        stage == null ? stagePrior * priorWeight / (category[1] + priorWeight) : stage[0];
+    // Absent from the N issues of the baseline: Laplace's rule of succession puts the chance of
+    // the pair at 1/(N + 2) per issue, at most the rarer of its two shares. A sparse stream's N
+    // is small, so a first occurrence there is not unlikely at all. Its uncertainty is as large
+    // as itself (the posterior Beta(1, N + 1)).
+    double share = Math.min(1.0 / (category[1] + 2), Math.min(category[0], stageShare));
+    for (double rise : RISES) {
+      cusums.add(
+          cusum(
+              AlertKind.NEW_COMBINATION,
+              key,
+              table,
+              s.runFrom(),
+              dailyTotals.get(p[0]),
+              (long) category[1],
+              0,
+              share,
+              share,
+              rise,
+              category[1] / (double) s.history()));
+    }
+  }
+
+  /** Each CUSUM's threshold, run length and family-wise p under the family's budget. */
+  private List<Finding> decide(Span s, List<Cusum> cusums) {
     List<Finding> family = new ArrayList<>();
     int m = cusums.size();
     double perTest = falseAlertsPerMonth / Math.max(1, m);
@@ -256,11 +369,11 @@ public record AlertModel(
               c.key,
               null,
               c.from,
-              endDay,
+              s.endDay(),
               c.count,
               c.baselineCount,
-              baseFrom,
-              history,
+              s.baseFrom(),
+              s.history(),
               c.expected,
               c.share,
               c.rise,
@@ -271,11 +384,18 @@ public record AlertModel(
               pValue,
               -Math.expm1(-familyRate),
               m,
-              passes));
+              passes,
+              c.dimensionBaseline,
+              c.dimensionWindow));
     }
-    family.addAll(releaseFamily(table, byDimension, endDay, firstDay, releases));
-    // One finding per key (and per release): an alerting one before others, then the smaller
-    // family-wise p-value.
+    return family;
+  }
+
+  /**
+   * One finding per key (and per release): an alerting one before others, then the smaller
+   * family-wise p-value.
+   */
+  private static List<Finding> bestPerKey(List<Finding> family) {
     Map<String, Finding> best = new TreeMap<>();
     for (Finding f : family) {
       String k = f.key() + (f.release() == null ? "" : "@" + f.release());
@@ -301,7 +421,9 @@ public record AlertModel(
       double se,
       double rise,
       double statistic,
-      double volume) {}
+      double volume,
+      long dimensionBaseline,
+      long dimensionWindow) {}
 
   /**
    * The CUSUM of one key over the run days, started at zero {@code runDays} ago: the largest sum of
@@ -313,6 +435,7 @@ public record AlertModel(
       DailyTable table,
       long runFrom,
       long[] totals,
+      long dimensionBaseline,
       long baselineCount,
       double share,
       double se,
@@ -345,7 +468,9 @@ public record AlertModel(
         se,
         rise,
         best,
-        Math.max(volume, 1e-6));
+        Math.max(volume, 1e-6),
+        dimensionBaseline,
+        t);
   }
 
   /** The release comparisons ending at {@code endDay}, Bonferroni-adjusted per release. */
@@ -376,7 +501,9 @@ public record AlertModel(
         for (String key : e.getValue()) {
           long nc = table.sum(key, before, r.day());
           long x = table.sum(key, r.day(), after);
-          if (!Categories.informative(AlertKeys.split(key)[1]) || x == 0) {
+          if (!Categories.informative(AlertKeys.split(key)[1])
+              || x == 0
+              || !actionable(dim, nc, n)) {
             continue;
           }
           double share = (nc + priorWeight * prior) / (n + priorWeight);
@@ -406,7 +533,9 @@ public record AlertModel(
                   p,
                   p,
                   0,
-                  false));
+                  false,
+                  n,
+                  t));
         }
       }
       double level = falseAlertsPerMonth / 2;

@@ -34,6 +34,8 @@ import dev.faultline.schemas.taxonomy.Dimension;
  *     strong by chance within a month (for a release: Bonferroni over the release's tests)
  * @param familySize hypotheses tested in the framework at this day end
  * @param alert whether it passes the false-alert control and the minimum support
+ * @param dimensionBaseline the framework's issues in the key's dimension in the baseline period
+ * @param dimensionWindow the framework's issues in the key's dimension in the window
  */
 public record Finding(
     AlertKind kind,
@@ -55,7 +57,9 @@ public record Finding(
     double pValue,
     double adjustedPValue,
     int familySize,
-    boolean alert) {
+    boolean alert,
+    long dimensionBaseline,
+    long dimensionWindow) {
 
   Finding decided(double adjusted, int family, double limit, boolean passes) {
     return new Finding(
@@ -78,7 +82,9 @@ public record Finding(
         pValue,
         adjusted,
         family,
-        passes);
+        passes,
+        dimensionBaseline,
+        dimensionWindow);
   }
 
   public Dimension dimension() {
@@ -93,6 +99,27 @@ public record Finding(
   public String stage() {
     String[] p = AlertKeys.split(key);
     return p.length == 3 ? p[2] : null;
+  }
+
+  /**
+   * The count a reader expects in the window from the baseline's rate: {@code baselineCount ×
+   * window days / baselineDays} (what the explanation states; the test itself reads shares).
+   */
+  public double expectedFromBaseline() {
+    return baselineDays <= 0
+        ? 0
+        : baselineCount * (double) (windowEndDay - windowStartDay) / baselineDays;
+  }
+
+  /**
+   * The expected count an alert states, from counts it also states: the baseline's rate over the
+   * window ({@link #expectedFromBaseline()}); for a first co-occurrence, the window's issues of the
+   * dimension at Laplace's 1/(N + 2) per issue.
+   */
+  public double statedExpected() {
+    return kind == AlertKind.NEW_COMBINATION
+        ? dimensionWindow / (double) (dimensionBaseline + 2)
+        : expectedFromBaseline();
   }
 
   /** Whether this is a release comparison rather than a CUSUM. */

@@ -1,10 +1,8 @@
 package dev.faultline.stats.functions;
 
-import dev.faultline.stats.detect.AlertKeys;
+import dev.faultline.stats.alerts.EpisodeModel;
 import dev.faultline.stats.detect.AlertModel;
 import dev.faultline.stats.detect.DailyTable;
-import dev.faultline.stats.detect.Finding;
-import dev.faultline.stats.domain.Explanations;
 import dev.faultline.stats.records.AlertCount;
 import dev.faultline.stats.records.StatAlert;
 import java.time.Duration;
@@ -13,7 +11,6 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -31,7 +28,8 @@ import org.apache.flink.util.Collector;
 
 /**
  * Keyed by framework: the emerging-category alerts ({@link AlertModel}: SURGE, SURGE after a
- * release, NEW_COMBINATION), a thin adapter around the pure model. Keeps the framework's daily
+ * release, NEW_COMBINATION), the Flink state plumbing around the pure {@link EpisodeModel} (which
+ * tests a day end and turns alerting ends into episodes and revisions). Keeps the framework's daily
  * counts per category, per category × stage pair and per reported release, and tests the whole
  * family of the framework at each day end whose window holds data, when the watermark passes it.
  *
@@ -56,10 +54,17 @@ public final class EmergenceDetector extends KeyedProcessFunction<String, AlertC
   private static final long DAY = Duration.ofDays(1).toMillis();
   private static final int MAX_EXAMPLES = DailyAccumulator.MAX_EXAMPLES;
 
+  /**
+   * Issue ids kept per key and day (the smallest): the examples, and what grouping compares to tell
+   * whether two alerts are about the same issues.
+   */
+  static final int KEPT_PER_DAY = 20;
+
   /** Name of the daily-count state (day to key to count). */
   public static final String DAY_COUNTS = "alert-day-counts";
 
   private final AlertModel model;
+  private final EpisodeModel episodes;
   private final long retentionDays;
   private transient MapState<Long, Map<String, Integer>> counts;
   private transient MapState<Long, Map<String, String>> examples;
@@ -70,6 +75,7 @@ public final class EmergenceDetector extends KeyedProcessFunction<String, AlertC
   private transient ValueState<Long> pendingTo;
   private transient MapState<Long, Map<String, StatAlert>> alerting;
   private transient MapState<String, StatAlert> inForce;
+  private transient MapState<String, StatAlert> groupsInForce;
 
   /**
    * @param retention how much event-time history is kept before the newest tested day end (at least
@@ -77,6 +83,7 @@ public final class EmergenceDetector extends KeyedProcessFunction<String, AlertC
    */
   public EmergenceDetector(AlertModel model, Duration retention) {
     this.model = model;
+    this.episodes = new EpisodeModel(model, MAX_EXAMPLES);
     this.retentionDays = Math.max(retention.toDays(), model.lookbackDays() + model.windowDays());
   }
 
@@ -114,6 +121,9 @@ public final class EmergenceDetector extends KeyedProcessFunction<String, AlertC
     inForce =
         getRuntimeContext()
             .getMapState(new MapStateDescriptor<>("alerts-in-force", Types.STRING, alert));
+    groupsInForce =
+        getRuntimeContext()
+            .getMapState(new MapStateDescriptor<>("alert-groups-in-force", Types.STRING, alert));
   }
 
   /**
@@ -146,9 +156,15 @@ public final class EmergenceDetector extends KeyedProcessFunction<String, AlertC
         old.add(e.getKey());
       }
     }
+    for (Map.Entry<String, StatAlert> e : groupsInForce.entries()) {
+      if (Arrays.stream(e.getValue().moved).allMatch(m -> m.windowEnd / DAY < horizon)) {
+        old.add(e.getKey());
+      }
+    }
     for (String k : old) {
       inForce.remove(k);
       releases.remove(k);
+      groupsInForce.remove(k);
     }
   }
 
@@ -160,40 +176,9 @@ public final class EmergenceDetector extends KeyedProcessFunction<String, AlertC
       return; // older than the history kept
     }
     if (c.release != null) {
-      String k = c.release + "@" + day;
-      Integer before = releases.get(k);
-      int now = (before == null ? 0 : before) + c.delta;
-      if (now == 0) {
-        releases.remove(k);
-      } else {
-        releases.put(k, now);
-      }
+      addRelease(c.release + "@" + day, c.delta);
     } else {
-      Map<String, Integer> m = counts.get(day);
-      m = m == null ? new HashMap<>() : new HashMap<>(m);
-      int now = m.getOrDefault(c.key, 0) + c.delta;
-      if (now == 0) {
-        m.remove(c.key);
-      } else {
-        m.put(c.key, now);
-      }
-      if (m.isEmpty()) {
-        counts.remove(day);
-      } else {
-        counts.put(day, m);
-      }
-      if (c.issueId != null) {
-        Map<String, String> e = examples.get(day);
-        e = e == null ? new HashMap<>() : new HashMap<>(e);
-        String[] ids = e.containsKey(c.key) ? e.get(c.key).split(" ") : new String[0];
-        String[] after = Examples.apply(ids, c.delta, c.issueId);
-        if (after.length == 0) {
-          e.remove(c.key);
-        } else {
-          e.put(c.key, String.join(" ", after));
-        }
-        examples.put(day, e);
-      }
+      addCount(day, c);
     }
     long watermark = ctx.timerService().currentWatermark();
     Long first = firstDay.value();
@@ -216,14 +201,49 @@ public final class EmergenceDetector extends KeyedProcessFunction<String, AlertC
     }
     if (pendingFrom.value() != null) {
       if (watermark == Long.MAX_VALUE) {
-        retest(
-            ctx.getCurrentKey(),
-            new TreeSet<>(),
-            watermark,
-            out); // after the final watermark no timer fires again
+        // after the final watermark no timer fires again
+        retest(ctx.getCurrentKey(), new TreeSet<>(), watermark, out);
       } else {
         ctx.timerService().registerEventTimeTimer(watermark + 1);
       }
+    }
+  }
+
+  private void addRelease(String releaseDay, int delta) throws Exception {
+    Integer before = releases.get(releaseDay);
+    int now = (before == null ? 0 : before) + delta;
+    if (now == 0) {
+      releases.remove(releaseDay);
+    } else {
+      releases.put(releaseDay, now);
+    }
+  }
+
+  private void addCount(long day, AlertCount c) throws Exception {
+    Map<String, Integer> m = counts.get(day);
+    m = m == null ? new HashMap<>() : new HashMap<>(m);
+    int now = m.getOrDefault(c.key, 0) + c.delta;
+    if (now == 0) {
+      m.remove(c.key);
+    } else {
+      m.put(c.key, now);
+    }
+    if (m.isEmpty()) {
+      counts.remove(day);
+    } else {
+      counts.put(day, m);
+    }
+    if (c.issueId != null) {
+      Map<String, String> e = examples.get(day);
+      e = e == null ? new HashMap<>() : new HashMap<>(e);
+      String[] ids = e.containsKey(c.key) ? e.get(c.key).split(" ") : new String[0];
+      String[] after = Examples.applySmallest(ids, c.delta, c.issueId, KEPT_PER_DAY);
+      if (after.length == 0) {
+        e.remove(c.key);
+      } else {
+        e.put(c.key, String.join(" ", after));
+      }
+      examples.put(day, e);
     }
   }
 
@@ -280,6 +300,81 @@ public final class EmergenceDetector extends KeyedProcessFunction<String, AlertC
     long lo = ends.first();
     long hi = ends.last();
     long from = Math.max(first, lo - model.lookbackDays());
+    DailyTable table = table(from, hi);
+    Map<Long, List<AlertModel.ReleaseMark>> releaseEnds = releaseMarksByEnd();
+    Set<String> touched = new HashSet<>();
+    List<StatAlert> releaseAlerts = new ArrayList<>();
+    Set<Long> releaseTested = new HashSet<>();
+    for (long end : ends) {
+      if (end * DAY - 1 > watermark) {
+        continue;
+      }
+      releaseTested.add(end);
+      EpisodeModel.Tested tested =
+          episodes.test(
+              framework,
+              table,
+              end,
+              first,
+              releaseEnds.getOrDefault(end, List.of()),
+              examples::get);
+      releaseAlerts.addAll(tested.releaseAlerts());
+      Map<String, StatAlert> before = alerting.get(end);
+      touched.addAll(EpisodeModel.changed(before == null ? Map.of() : before, tested.alerting()));
+      if (tested.alerting().isEmpty()) {
+        alerting.remove(end);
+      } else {
+        alerting.put(end, tested.alerting());
+      }
+    }
+    Map<String, StatAlert> force = new LinkedHashMap<>();
+    for (Map.Entry<String, StatAlert> e : inForce.entries()) {
+      force.put(e.getKey(), e.getValue());
+    }
+    EpisodeModel.Revision revision =
+        episodes.reconcile(touched, lo, hi, alerting::get, releaseAlerts, releaseTested, force);
+    if (revision.withdrawn().isEmpty() && revision.emitted().isEmpty()) {
+      return;
+    }
+    for (StatAlert w : revision.withdrawn()) {
+      inForce.remove(w.id);
+    }
+    for (StatAlert a : revision.emitted()) {
+      inForce.put(a.id, a);
+    }
+    emitGroups(out);
+  }
+
+  /**
+   * One alert per event: regroups the episodes in force and emits the groups that are new or
+   * changed, and withdraws the ones that no longer exist.
+   */
+  private void emitGroups(Collector<StatAlert> out) throws Exception {
+    List<StatAlert> episodesInForce = new ArrayList<>();
+    for (StatAlert a : inForce.values()) {
+      episodesInForce.add(a);
+    }
+    Map<String, StatAlert> now = EpisodeModel.groups(episodesInForce);
+    List<String> gone = new ArrayList<>();
+    for (String id : groupsInForce.keys()) {
+      if (!now.containsKey(id)) {
+        gone.add(id);
+      }
+    }
+    for (String id : gone) {
+      out.collect(EpisodeModel.withdrawal(groupsInForce.get(id)));
+      groupsInForce.remove(id);
+    }
+    for (StatAlert g : now.values()) {
+      if (!g.sameAs(groupsInForce.get(g.id))) {
+        groupsInForce.put(g.id, g);
+        out.collect(g.copy());
+      }
+    }
+  }
+
+  /** The framework's daily counts of the days [from, hi). */
+  private DailyTable table(long from, long hi) throws Exception {
     DailyTable.Builder b = DailyTable.builder(from, (int) Math.max(0, hi - from));
     for (long d = from; d < hi; d++) {
       Map<String, Integer> m = counts.get(d);
@@ -289,48 +384,7 @@ public final class EmergenceDetector extends KeyedProcessFunction<String, AlertC
         }
       }
     }
-    DailyTable table = b.build();
-    Map<Long, List<AlertModel.ReleaseMark>> releaseEnds = releaseMarksByEnd();
-    Set<String> touched = new HashSet<>();
-    List<StatAlert> releaseAlerts = new ArrayList<>();
-    Set<Long> releaseTested = new HashSet<>();
-    for (long end : ends) {
-      if (end * DAY - 1 > watermark) {
-        continue;
-      }
-      List<AlertModel.ReleaseMark> marks = releaseEnds.getOrDefault(end, List.of());
-      releaseTested.add(end);
-      Map<String, StatAlert> now = new TreeMap<>();
-      for (Finding f : model.scan(table, end, first, marks)) {
-        if (!f.alert()) {
-          continue;
-        }
-        StatAlert a = alertOf(framework, f);
-        if (f.release() != null) {
-          releaseAlerts.add(a);
-        } else {
-          now.put(f.key(), a);
-        }
-      }
-      Map<String, StatAlert> before = alerting.get(end);
-      before = before == null ? Map.of() : before;
-      for (String k : before.keySet()) {
-        if (!now.containsKey(k) || !now.get(k).sameAs(before.get(k))) {
-          touched.add(k);
-        }
-      }
-      for (String k : now.keySet()) {
-        if (!before.containsKey(k)) {
-          touched.add(k);
-        }
-      }
-      if (now.isEmpty()) {
-        alerting.remove(end);
-      } else {
-        alerting.put(end, now);
-      }
-    }
-    reconcile(touched, lo, hi, releaseAlerts, releaseTested, out);
+    return b.build();
   }
 
   /**
@@ -354,157 +408,5 @@ public final class EmergenceDetector extends KeyedProcessFunction<String, AlertC
                 .computeIfAbsent(day + model.releaseAfterDays(), k -> new ArrayList<>())
                 .add(new AlertModel.ReleaseMark(version, day)));
     return byEnd;
-  }
-
-  /**
-   * Recomputes the episodes of the touched keys around [lo, hi] and the release alerts of the
-   * re-tested ends, and emits what differs from the alerts in force.
-   */
-  private void reconcile(
-      Set<String> touched,
-      long lo,
-      long hi,
-      List<StatAlert> releaseAlerts,
-      Set<Long> releaseTested,
-      Collector<StatAlert> out)
-      throws Exception {
-    Map<String, StatAlert> desired = new LinkedHashMap<>();
-    Map<String, long[]> ranges = new HashMap<>();
-    int gap = model.windowDays();
-    for (String key : new TreeSet<>(touched)) {
-      // an episode: alerting ends of the key with less than a window between them (a quiet window
-      // ends it)
-      long a = lo;
-      for (long e = a - 1; e >= a - gap; e--) {
-        if (alertingAt(e, key) != null) {
-          a = e;
-        }
-      }
-      long z = hi;
-      for (long e = z + 1; e <= z + gap; e++) {
-        if (alertingAt(e, key) != null) {
-          z = e;
-        }
-      }
-      ranges.put(key, new long[] {a, z});
-      Long lastAlerting = null;
-      for (long e = a; e <= z; e++) {
-        StatAlert s = alertingAt(e, key);
-        if (s == null) {
-          continue;
-        }
-        if (lastAlerting == null || e - lastAlerting > gap) {
-          StatAlert episode = s.copy();
-          episode.id = idOf(episode);
-          desired.put(episode.id, episode);
-        }
-        lastAlerting = e;
-      }
-    }
-    for (StatAlert r : releaseAlerts) {
-      StatAlert copy = r.copy();
-      copy.id = idOf(copy);
-      desired.put(copy.id, copy);
-    }
-    List<StatAlert> old = new ArrayList<>();
-    for (Map.Entry<String, StatAlert> e : inForce.entries()) {
-      StatAlert a = e.getValue();
-      long end = a.windowEnd / DAY;
-      if (a.release != null ? releaseTested.contains(end) : inRange(ranges.get(keyOf(a)), end)) {
-        old.add(a);
-      }
-    }
-    for (StatAlert a : old) {
-      if (!desired.containsKey(a.id)) {
-        StatAlert w = a.copy();
-        w.withdrawn = true;
-        w.explanation =
-            "Withdrawn: with later records this window is no longer unusual. " + a.explanation;
-        inForce.remove(a.id);
-        out.collect(w);
-      }
-    }
-    for (StatAlert a : desired.values()) {
-      StatAlert before = inForce.get(a.id);
-      if (before == null || !before.sameAs(a)) {
-        inForce.put(a.id, a);
-        out.collect(a.copy());
-      }
-    }
-  }
-
-  private static boolean inRange(long[] range, long end) {
-    return range != null && end >= range[0] && end <= range[1];
-  }
-
-  private StatAlert alertingAt(long end, String key) throws Exception {
-    Map<String, StatAlert> m = alerting.get(end);
-    return m == null ? null : m.get(key);
-  }
-
-  private static String keyOf(StatAlert a) {
-    return a.stage == null
-        ? AlertKeys.category(a.dimension, a.category)
-        : AlertKeys.pair(a.dimension, a.category, a.stage);
-  }
-
-  /**
-   * The episode's id: names the window of its first end (or the release), so every replay writes
-   * the same id.
-   */
-  static String idOf(StatAlert a) {
-    String dim = a.dimension.key();
-    if (a.release != null) {
-      return a.framework + "/" + dim + "/" + a.category + "/SURGE/release-" + a.release;
-    }
-    String start = Explanations.dateLabel(a.windowStart);
-    return a.stage == null
-        ? a.framework + "/" + dim + "/" + a.category + "/SURGE/" + start
-        : a.framework + "/" + dim + "/" + a.category + "/" + a.stage + "/NEW_COMBINATION/" + start;
-  }
-
-  private StatAlert alertOf(String framework, Finding f) throws Exception {
-    StatAlert a = new StatAlert();
-    a.framework = framework;
-    a.dimension = f.dimension();
-    a.category = f.category();
-    a.stage = f.stage();
-    a.kind = f.kind();
-    a.release = f.release();
-    a.windowStart = f.windowStartDay() * DAY;
-    a.windowEnd = f.windowEndDay() * DAY;
-    a.count = f.count();
-    a.baseline = f.expected();
-    a.baselineCount = f.baselineCount();
-    a.baselineStart = f.baselineStartDay() * DAY;
-    a.baselineEnd = (f.baselineStartDay() + f.baselineDays()) * DAY;
-    a.pValue = f.pValue();
-    a.adjustedPValue = f.adjustedPValue();
-    a.score = f.score();
-    a.raisedAt = a.windowEnd;
-    a.test = Explanations.test(f, model.falseAlertsPerMonth());
-    a.exampleIssueIds = examplesOf(f.key(), f.windowStartDay(), f.windowEndDay());
-    a.explanation =
-        Explanations.finding(framework, f, model.falseAlertsPerMonth(), a.exampleIssueIds);
-    return a;
-  }
-
-  /** Up to five issues of the key in the window, newest day first. */
-  private String[] examplesOf(String key, long fromDay, long toDay) throws Exception {
-    Set<String> ids = new LinkedHashSet<>();
-    for (long d = toDay - 1; d >= fromDay && ids.size() < MAX_EXAMPLES; d--) {
-      Map<String, String> m = examples.get(d);
-      String s = m == null ? null : m.get(key);
-      if (s != null) {
-        for (String id : s.split(" ")) {
-          if (ids.size() < MAX_EXAMPLES) {
-            ids.add(id);
-          }
-        }
-      }
-    }
-    String[] out = ids.toArray(String[]::new);
-    Arrays.sort(out);
-    return out;
   }
 }

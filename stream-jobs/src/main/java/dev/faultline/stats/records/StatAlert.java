@@ -10,8 +10,8 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * An emerging-category alert. The {@link #id} names the episode: the same episode always has the
- * same id.
+ * An emerging-category alert. The {@link #id} names the episode (a grouped alert: its earliest
+ * member's episode): the same episode always has the same id.
  */
 public class StatAlert {
   public String id;
@@ -32,6 +32,12 @@ public class StatAlert {
   public long raisedAt;
   public String[] exampleIssueIds = new String[0];
 
+  /**
+   * Issues of the window (up to {@code EpisodeModel.GROUPING_IDS}; kept in state, not written out):
+   * what grouping compares to tell whether two alerts are about the same issues.
+   */
+  public String[] issueIds = new String[0];
+
   /** A revision that takes the alert of this id back. */
   public boolean withdrawn;
 
@@ -46,6 +52,12 @@ public class StatAlert {
 
   /** The test and multiplicity control, in words. */
   public String test;
+
+  /**
+   * Every dimension/category the event moved, strongest first (the first is this alert's own);
+   * empty for an alert not yet grouped.
+   */
+  public AlertMove[] moved = new AlertMove[0];
 
   public StatAlert() {}
 
@@ -65,7 +77,8 @@ public class StatAlert {
         explanation,
         raisedAt,
         List.of(exampleIssueIds),
-        withdrawn);
+        withdrawn,
+        Arrays.stream(moved).map(m -> m.summary).toList());
   }
 
   public Alert toAvro() {
@@ -92,6 +105,7 @@ public class StatAlert {
         .setPValue(pValue)
         .setAdjustedPValue(adjustedPValue)
         .setTest(test)
+        .setMoved(Arrays.stream(moved).map(AlertMove::toAvro).toList())
         .build();
   }
 
@@ -112,6 +126,7 @@ public class StatAlert {
     a.explanation = explanation;
     a.raisedAt = raisedAt;
     a.exampleIssueIds = exampleIssueIds.clone();
+    a.issueIds = issueIds.clone();
     a.withdrawn = withdrawn;
     a.release = release;
     a.baselineCount = baselineCount;
@@ -120,6 +135,7 @@ public class StatAlert {
     a.pValue = pValue;
     a.adjustedPValue = adjustedPValue;
     a.test = test;
+    a.moved = moved.clone();
     return a;
   }
 

@@ -202,4 +202,49 @@ class LlmUpgraderTest {
         AnswerCache.key(upgrader.promptVersion(), LlmFixtures.MODEL, Prompt.itemContent(t)),
         upgrader.key(t));
   }
+
+  @Test
+  void theAnswersVersionsReplaceTheOfflineOnesAndAnOlderAnswerKeepsThem() {
+    ClassifiedIssueEvent offline = offline(List.of());
+    dev.faultline.classifier.llm.Answer withVersions =
+        new dev.faultline.classifier.llm.Answer(hangCodes(0), java.util.Map.of("nccl", "2.18.1"));
+    ClassifiedIssueEvent up =
+        LlmUpgrader.upgrade(offline, withVersions, TAXONOMY, "m", "p", 0.8, false);
+    assertEquals(java.util.Map.of("nccl", "2.18.1"), up.classification.versions());
+    assertEquals(offline.classification.framework(), up.classification.framework());
+    dev.faultline.classifier.llm.Answer older =
+        new dev.faultline.classifier.llm.Answer(hangCodes(0));
+    assertEquals(
+        offline.classification.versions(),
+        LlmUpgrader.upgrade(offline, older, TAXONOMY, "m", "p", 0.8, false)
+            .classification
+            .versions());
+  }
+
+  private static java.util.Map<dev.faultline.schemas.taxonomy.Dimension, Object> hangCodes(int i) {
+    java.util.Map<dev.faultline.schemas.taxonomy.Dimension, Object> c =
+        new java.util.LinkedHashMap<>();
+    c.put(dev.faultline.schemas.taxonomy.Dimension.KIND, dev.faultline.schemas.taxonomy.Kind.BUG);
+    c.put(
+        dev.faultline.schemas.taxonomy.Dimension.SYMPTOM,
+        i == 0
+            ? dev.faultline.schemas.taxonomy.Symptom.HANG
+            : dev.faultline.schemas.taxonomy.Symptom.RUNTIME_CRASH);
+    c.put(
+        dev.faultline.schemas.taxonomy.Dimension.ROOT_CAUSE,
+        dev.faultline.schemas.taxonomy.RootCause.UNKNOWN);
+    c.put(
+        dev.faultline.schemas.taxonomy.Dimension.FIX_PATTERN,
+        dev.faultline.schemas.taxonomy.FixPattern.UNKNOWN);
+    c.put(
+        dev.faultline.schemas.taxonomy.Dimension.STAGE,
+        dev.faultline.schemas.taxonomy.Stage.COMMUNICATION);
+    c.put(
+        dev.faultline.schemas.taxonomy.Dimension.PHASE,
+        dev.faultline.schemas.taxonomy.Phase.TRAINING);
+    c.put(
+        dev.faultline.schemas.taxonomy.Dimension.DISTRIBUTED_SPECIFIC,
+        i == 2 ? null : Boolean.TRUE);
+    return c;
+  }
 }

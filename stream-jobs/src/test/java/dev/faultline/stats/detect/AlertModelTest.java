@@ -201,8 +201,13 @@ class AlertModelTest {
       }
     }
     sparse.add(285, "HANG", "INITIALIZATION");
+    // the family as before the actionable filter (its majority codes tested too)
     Finding once =
-        find(model.scan(sparse.table(0, 300), 287, 0, List.of()), "SYMPTOM|HANG|INITIALIZATION");
+        find(
+            model
+                .actionable(java.util.Set.of(), true)
+                .scan(sparse.table(0, 300), 287, 0, List.of()),
+            "SYMPTOM|HANG|INITIALIZATION");
     assertEquals(AlertKind.NEW_COMBINATION, once.kind());
     assertEquals(0, once.baselineCount());
     assertTrue(
@@ -286,5 +291,33 @@ class AlertModelTest {
             IllegalArgumentException.class,
             () -> new AlertModel(7, 5, 182, 56, 10, 0.1, 3, 2, 1, 56, 28));
     assertTrue(e.getMessage().contains("--alert-max-run"), e.getMessage());
+  }
+
+  @Test
+  void phaseAndADimensionsMajorityCodeAreNotAlertedOnByDefaultButCanBe() {
+    Random r = new Random(31);
+    DailyTable.Builder b = DailyTable.builder(0, 300);
+    for (long d = 0; d < 300; d++) {
+      int n = poisson(4.0, r) + (d >= 280 && d < 287 ? 5 : 0);
+      for (int i = 0; i < n; i++) {
+        boolean surge = d >= 280 && i < 5;
+        // phase: TRAINING 80%, INFERENCE 20%; symptom: RUNTIME_CRASH the majority (60%)
+        String phase = surge || r.nextDouble() < 0.2 ? "INFERENCE" : "TRAINING";
+        String symptom = surge || r.nextDouble() < 0.6 ? "RUNTIME_CRASH" : "HANG";
+        b.add(AlertKeys.category(Dimension.PHASE, phase), d, 1);
+        b.add(AlertKeys.category(Dimension.SYMPTOM, symptom), d, 1);
+      }
+    }
+    DailyTable table = b.build();
+    List<Finding> quiet = model.scan(table, 287, 0, List.of());
+    assertNull(find(quiet, "PHASE|INFERENCE"), "phase is not tested by default: " + quiet);
+    assertNull(find(quiet, "SYMPTOM|RUNTIME_CRASH"), "nor a majority code: " + quiet);
+    List<Finding> all = model.actionable(java.util.Set.of(), true).scan(table, 287, 0, List.of());
+    assertTrue(find(all, "PHASE|INFERENCE").alert(), all.toString());
+    assertTrue(find(all, "SYMPTOM|RUNTIME_CRASH").alert(), all.toString());
+    List<Finding> phaseOnly =
+        model.actionable(java.util.Set.of(Dimension.KIND), false).scan(table, 287, 0, List.of());
+    assertTrue(find(phaseOnly, "PHASE|INFERENCE").alert(), phaseOnly.toString());
+    assertNull(find(phaseOnly, "SYMPTOM|RUNTIME_CRASH"), phaseOnly.toString());
   }
 }

@@ -1,0 +1,89 @@
+package dev.faultline.estimate;
+
+/**
+ * The number of successes among independent Bernoulli trials with different probabilities (the
+ * Poisson-binomial distribution), computed exactly by the textbook recursion over the trials
+ * (P_j(k) = P_{j-1}(k)(1 - p_j) + P_{j-1}(k-1) p_j; e.g. Chen and Liu, "Statistical applications of
+ * the Poisson-binomial and conditional Bernoulli distributions", Statistica Sinica 1997), O(n
+ * &middot; width): the support is trimmed to where the mass exceeds {@value #NEGLIGIBLE}, and
+ * trials with p = 0 or 1 only shift it.
+ */
+public final class PoissonBinomial {
+
+  /** Mass below which the distribution's outer tail cells are dropped. */
+  static final double NEGLIGIBLE = 1e-18;
+
+  private final int offset;
+  private final double[] mass;
+
+  private PoissonBinomial(int offset, double[] mass) {
+    this.offset = offset;
+    this.mass = mass;
+  }
+
+  /** The distribution of the number of successes. */
+  public static PoissonBinomial of(double[] p) {
+    int sure = 0;
+    double[] cur = new double[p.length + 1];
+    double[] next = new double[p.length + 1];
+    cur[0] = 1;
+    int lo = 0;
+    int hi = 0; // support of cur is [lo, hi] (relative to sure)
+    for (double q : p) {
+      if (!(q >= 0 && q <= 1)) {
+        throw new IllegalArgumentException("probability " + q + " is not in [0, 1]");
+      }
+      if (q == 0) {
+        continue;
+      }
+      if (q == 1) {
+        sure++;
+        continue;
+      }
+      next[lo] = cur[lo] * (1 - q);
+      for (int k = lo + 1; k <= hi; k++) {
+        next[k] = cur[k] * (1 - q) + cur[k - 1] * q;
+      }
+      next[hi + 1] = cur[hi] * q;
+      hi++;
+      while (hi > lo && next[hi] < NEGLIGIBLE) {
+        hi--;
+      }
+      while (lo < hi && next[lo] < NEGLIGIBLE) {
+        lo++;
+      }
+      double[] t = cur;
+      cur = next;
+      next = t;
+    }
+    double[] m = new double[hi - lo + 1];
+    System.arraycopy(cur, lo, m, 0, m.length);
+    return new PoissonBinomial(sure + lo, m);
+  }
+
+  /** P(X = k). */
+  public double pmf(int k) {
+    int j = k - offset;
+    return j < 0 || j >= mass.length ? 0 : mass[j];
+  }
+
+  /** The smallest k with P(X &le; k) &ge; q. */
+  public int quantile(double q) {
+    double c = 0;
+    for (int j = 0; j < mass.length; j++) {
+      c += mass[j];
+      if (c >= q - 1e-12) {
+        return offset + j;
+      }
+    }
+    return offset + mass.length - 1;
+  }
+
+  /**
+   * The equal-tailed interval of the given level: [the (1-level)/2 quantile, the (1+level)/2
+   * quantile]; as the distribution is discrete it holds at least that level.
+   */
+  public int[] interval(double level) {
+    return new int[] {quantile((1 - level) / 2), quantile((1 + level) / 2)};
+  }
+}

@@ -1,0 +1,463 @@
+package dev.faultline.estimate;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.SplittableRandom;
+import org.apache.commons.math3.distribution.NormalDistribution;
+
+/**
+ * Counts and shares of a scope from the classifier's calibrated probabilities of every item and a
+ * uniformly random sample of the scope labelled by people: prediction-powered inference
+ * (Angelopoulos, Bates, Fannjiang, Jordan and Zrnic, "Prediction-powered inference", Science 2023)
+ * and its power-tuned variant PPI++ (Angelopoulos, Duchi and Zrnic, "PPI++: efficient
+ * prediction-powered inference", 2023).
+ *
+ * <p>For a code c with f_i = p_i(c) known on all N items and Y_j = 1 when sampled item j's human
+ * label is c, the mean θ = N_c / N is estimated by θ̂_λ = λ·mean_all(f) + mean_L(Y − λf): the
+ * model's estimate corrected by its error measured on the sample (λ = 1: PPI; λ = 0: the sample
+ * alone; PPI++ picks λ from the sample). Because every f_i of the scope is known, the estimate's
+ * error is mean_L(d) − mean_all(d) with d = Y − λf (over the scope, Y unknown off the sample),
+ * whose variance under sampling without replacement is S²_d / n · (1 − n/N): the finite-population
+ * correction, and λ = Cov(Y, f) / Var(f) minimises it (clipped to [0, 1]). The same estimator
+ * equals Σ_L Y + Σ_{not L} λf + (N − n)·mean_L(Y − λf), so a sampled item contributes its human
+ * label, not its p: the human label wins for its own item.
+ *
+ * <p>A share among known codes is a ratio s = θ_c / θ_K (θ_K: the mean of "the label is a known
+ * code"), estimated by θ̂_c / θ̂_K with the same λ, tuned for the linearised residual (Y_c − s Y_K)
+ * − λ(f_c − s f_K). Three intervals are offered; which one the product uses is chosen by measured
+ * coverage (docs/estimates.md):
+ *
+ * <ul>
+ *   <li>{@link Interval#WALD}: estimate ± z·SE (delta method), known to under-cover rare codes;
+ *   <li>{@link Interval#SCORE}: the score-type (Wilson-like) interval: every s whose estimated
+ *       residual mean is within z standard errors of 0, with the variance of the labels' part taken
+ *       <em>at s</em> (θ_K·s(1−s), as Wilson takes p(1−p) at the hypothesised p; Wilson, JASA 1927)
+ *       and the prediction part estimated from the sample. With λ = 0 it is Wilson's interval (with
+ *       the finite-population correction) on the sample's known items. It is solved on a grid of
+ *       2,001 points refined by bisection;
+ *   <li>{@link Interval#SCORE_CC}: the same with a continuity correction of half a labelled item
+ *       (as Newcombe's corrected Wilson interval, Statistics in Medicine 1998), for codes seen once
+ *       or never in the sample;
+ *   <li>{@link Interval#BOOTSTRAP}: percentile bootstrap over the sample ({@value
+ *       #BOOTSTRAP_RESAMPLES} seeded resamples, λ fixed), deviations scaled by sqrt(1 − n/N).
+ * </ul>
+ *
+ * <p>Requirements (not checked here): the sample is uniformly random over the scope and was not
+ * used to fit or calibrate the model.
+ */
+public final class PredictionPowered {
+
+  /** How λ is set. */
+  public enum Tuning {
+    /** λ = 1. */
+    PPI("ppi"),
+    /**
+     * λ from the sample, minimising the estimate's variance (never worse than the sample alone).
+     */
+    PPI_PLUS_PLUS("ppi++"),
+    /** λ = 0: the sample alone, the model unused. */
+    SAMPLE_ONLY("sample");
+
+    final String label;
+
+    Tuning(String label) {
+      this.label = label;
+    }
+  }
+
+  /** Which interval. */
+  public enum Interval {
+    WALD,
+    SCORE,
+    /** {@link #SCORE} with a continuity correction of half a labelled item (times 1 − n/N). */
+    SCORE_CC,
+    BOOTSTRAP
+  }
+
+  /** Resamples of {@link Interval#BOOTSTRAP}. */
+  public static final int BOOTSTRAP_RESAMPLES = 1000;
+
+  static final int GRID = 2000;
+
+  private PredictionPowered() {}
+
+  /**
+   * One row per code.
+   *
+   * @param codes the dimension's codes
+   * @param p per item of the scope, its calibrated probability of each code
+   * @param label per item, the index in {@code codes} of its human label when it is in the
+   *     validation sample, -1 when not
+   * @param level nominal coverage of the intervals (e.g. 0.9)
+   * @param seed seeds the bootstrap (other intervals are deterministic)
+   */
+  public static List<Estimate> estimate(
+      Codes codes,
+      double[][] p,
+      int[] label,
+      Tuning tuning,
+      Interval interval,
+      double level,
+      long seed) {
+    codes.check(p);
+    ClassifyAndCount.checkLevel(level);
+    if (label == null || label.length != p.length) {
+      throw new IllegalArgumentException(
+          "one label slot per item needed: "
+              + (label == null ? "none" : label.length)
+              + " for "
+              + p.length
+              + " items");
+    }
+    int bigN = p.length;
+    int kk = codes.size();
+    List<Integer> sample = new ArrayList<>();
+    for (int i = 0; i < bigN; i++) {
+      if (label[i] < -1 || label[i] >= kk) {
+        throw new IllegalArgumentException(
+            "item " + i + ": label index " + label[i] + " is not a code of " + codes.codes());
+      }
+      if (label[i] >= 0) {
+        sample.add(i);
+      }
+    }
+    int n = sample.size();
+    if (n < 2) {
+      throw new IllegalArgumentException(
+          "a validation sample needs at least 2 labelled items, got " + n);
+    }
+    double z = new NormalDistribution().inverseCumulativeProbability((1 + level) / 2);
+    double fpc = 1 - n / (double) bigN;
+    // sample columns
+    double[][] ys = new double[kk][n];
+    double[][] fs = new double[kk][n];
+    double[] yk = new double[n];
+    double[] fk = new double[n];
+    double[] ones = new double[n];
+    java.util.Arrays.fill(ones, 1.0);
+    for (int j = 0; j < n; j++) {
+      int i = sample.get(j);
+      int l = label[i];
+      ys[l][j] = 1;
+      yk[j] = codes.known(l) ? 1 : 0;
+      for (int k = 0; k < kk; k++) {
+        fs[k][j] = p[i][k];
+        if (codes.known(k)) {
+          fk[j] += p[i][k];
+        }
+      }
+    }
+    double[] meanF = new double[kk];
+    double meanFk = 0;
+    for (double[] row : p) {
+      for (int k = 0; k < kk; k++) {
+        meanF[k] += row[k] / bigN;
+        if (codes.known(k)) {
+          meanFk += row[k] / bigN;
+        }
+      }
+    }
+    double[] meanFk1 = new double[kk];
+    java.util.Arrays.fill(meanFk1, 1.0);
+    boolean[] all = new boolean[kk];
+    boolean[] knownCodes = new boolean[kk];
+    for (int k = 0; k < kk; k++) {
+      all[k] = true;
+      knownCodes[k] = codes.known(k);
+    }
+    double lambdaMean = lambda(tuning, ys, ones, fs, ones, meanF, 1.0, all);
+    double lambdaShare = lambda(tuning, ys, yk, fs, fk, meanF, meanFk, knownCodes);
+    Ratio[] mean = new Ratio[kk];
+    Ratio[] share = new Ratio[kk];
+    for (int k = 0; k < kk; k++) {
+      mean[k] = new Ratio(ys[k], ones, fs[k], ones, meanF[k], 1.0, lambdaMean);
+      if (codes.known(k)) {
+        share[k] = new Ratio(ys[k], yk, fs[k], fk, meanF[k], meanFk, lambdaShare);
+      }
+    }
+    double[][] meanCi = new double[kk][];
+    double[][] shareCi = new double[kk][];
+    if (interval == Interval.BOOTSTRAP) {
+      bootstrap(mean, share, n, fpc, level, seed, meanCi, shareCi);
+    } else {
+      for (int k = 0; k < kk; k++) {
+        meanCi[k] = mean[k].interval(interval, z, fpc);
+        if (share[k] != null) {
+          shareCi[k] = share[k].interval(interval, z, fpc);
+        }
+      }
+    }
+    String method = tuning.label + "/" + interval.name().toLowerCase(Locale.ROOT);
+    List<Estimate> out = new ArrayList<>();
+    for (int k = 0; k < kk; k++) {
+      int seen = 0;
+      for (int j = 0; j < n; j++) {
+        seen += (int) ys[k][j];
+      }
+      // the sample's own labels are certain: at least the items labelled c are c, at most all but
+      // the items labelled otherwise
+      double lo = Math.max(seen, meanCi[k][0] * bigN);
+      double hi = Math.min(bigN - (n - seen), meanCi[k][1] * bigN);
+      double count = Math.max(lo, Math.min(hi, mean[k].estimate() * bigN));
+      out.add(
+          new Estimate(
+              codes.codes().get(k),
+              count,
+              lo,
+              Math.max(lo, hi),
+              share[k] == null ? Double.NaN : clip(share[k].estimate()),
+              share[k] == null ? Double.NaN : shareCi[k][0],
+              share[k] == null ? Double.NaN : shareCi[k][1],
+              method,
+              n,
+              bigN,
+              level));
+    }
+    return out;
+  }
+
+  /**
+   * λ of a tuning. PPI++ takes one λ for all the codes (as Angelopoulos, Duchi and Zrnic do for a
+   * vector estimand: the λ that minimises the trace of the estimate's covariance), here the λ that
+   * minimises the summed sample variance of the linearised residuals (Y_c − s_c Y_K) − λ(f_c − s_c
+   * f_K) at the PPI estimates s_c, clipped to [0, 1]. One λ per code was tried first and
+   * under-covered rare codes (their λ is estimated from one or two positive items).
+   */
+  static double lambda(
+      Tuning tuning,
+      double[][] ys,
+      double[] yk,
+      double[][] fs,
+      double[] fk,
+      double[] meanF,
+      double meanFk,
+      boolean[] use) {
+    if (tuning == Tuning.PPI) {
+      return 1.0;
+    }
+    if (tuning == Tuning.SAMPLE_ONLY) {
+      return 0.0;
+    }
+    int n = yk.length;
+    double num = 0;
+    double den = 0;
+    double b1 = meanFk + mean(yk) - mean(fk);
+    for (int k = 0; k < ys.length; k++) {
+      if (!use[k]) {
+        continue;
+      }
+      double a1 = meanF[k] + mean(ys[k]) - mean(fs[k]);
+      double s = b1 > 1e-12 ? clip(a1 / b1) : 0;
+      double[] zy = new double[n];
+      double[] zf = new double[n];
+      for (int j = 0; j < n; j++) {
+        zy[j] = ys[k][j] - s * yk[j];
+        zf[j] = fs[k][j] - s * fk[j];
+      }
+      num += cov(zy, zf);
+      den += cov(zf, zf);
+    }
+    return den <= 1e-15 ? 0 : Math.max(0, Math.min(1, num / den));
+  }
+
+  static double clip(double v) {
+    return Double.isNaN(v) ? v : Math.max(0, Math.min(1, v));
+  }
+
+  /** One ratio θ_c / θ_K over the sample (for a mean, y_K = f_K = 1), λ fixed at construction. */
+  static final class Ratio {
+    final double[] yc;
+    final double[] yk;
+    final double[] fc;
+    final double[] fk;
+    final double meanFc;
+    final double meanFk;
+    final double lambda;
+    final double a;
+    final double b;
+
+    Ratio(
+        double[] yc,
+        double[] yk,
+        double[] fc,
+        double[] fk,
+        double meanFc,
+        double meanFk,
+        double lambda) {
+      this.yc = yc;
+      this.yk = yk;
+      this.fc = fc;
+      this.fk = fk;
+      this.meanFc = meanFc;
+      this.meanFk = meanFk;
+      this.lambda = lambda;
+      this.a = lambda * meanFc + mean(yc) - lambda * mean(fc);
+      this.b = lambda * meanFk + mean(yk) - lambda * mean(fk);
+    }
+
+    double estimate() {
+      return b > 1e-12 ? a / b : Double.NaN;
+    }
+
+    double[] interval(Interval kind, double z, double fpc) {
+      return switch (kind) {
+        case WALD -> wald(z, fpc);
+        case SCORE -> score(z, fpc, 0);
+        case SCORE_CC -> score(z, fpc, fpc * 0.5 / yc.length);
+        case BOOTSTRAP -> throw new IllegalStateException("bootstrap is computed for all codes");
+      };
+    }
+
+    double[] wald(double z, double fpc) {
+      if (b <= 1e-12) {
+        return new double[] {0, 1};
+      }
+      double s = a / b;
+      int n = yc.length;
+      double[] d = new double[n];
+      for (int j = 0; j < n; j++) {
+        d[j] = (yc[j] - s * yk[j]) - lambda * (fc[j] - s * fk[j]);
+      }
+      double se = Math.sqrt(cov(d, d) / n * fpc) / b;
+      return new double[] {clip(s - z * se), clip(s + z * se)};
+    }
+
+    double[] score(double z, double fpc, double correction) {
+      if (b <= 1e-12) {
+        return new double[] {0, 1};
+      }
+      int n = yc.length;
+      double k = z * z * fpc / n;
+      double bNull = Math.min(1, b);
+      double ccc = cov(yc, fc);
+      double cck = cov(yc, fk) + cov(yk, fc);
+      double ckk = cov(yk, fk);
+      double vcc = cov(fc, fc);
+      double vck = cov(fc, fk);
+      double vkk = cov(fk, fk);
+      java.util.function.DoubleUnaryOperator q =
+          s -> {
+            double m = Math.max(0, Math.abs(a - s * b) - correction);
+            double v =
+                bNull * s * (1 - s)
+                    - 2 * lambda * (ccc - s * cck + s * s * ckk)
+                    + lambda * lambda * (vcc - 2 * s * vck + s * s * vkk);
+            return m * m - k * Math.max(0, v);
+          };
+      int first = -1;
+      int last = -1;
+      for (int g = 0; g <= GRID; g++) {
+        if (q.applyAsDouble(g / (double) GRID) <= 0) {
+          if (first < 0) {
+            first = g;
+          }
+          last = g;
+        }
+      }
+      if (first < 0) {
+        double s = clip(a / b);
+        return new double[] {s, s};
+      }
+      double lo = first == 0 ? 0 : edge(q, (first - 1) / (double) GRID, first / (double) GRID);
+      double hi = last == GRID ? 1 : edge(q, (last + 1) / (double) GRID, last / (double) GRID);
+      return new double[] {lo, hi};
+    }
+
+    /** Bisection between a rejected point {@code out} and an accepted point {@code in}. */
+    private static double edge(java.util.function.DoubleUnaryOperator q, double out, double in) {
+      for (int i = 0; i < 30; i++) {
+        double mid = (out + in) / 2;
+        if (q.applyAsDouble(mid) <= 0) {
+          in = mid;
+        } else {
+          out = mid;
+        }
+      }
+      return in;
+    }
+  }
+
+  /** Percentile bootstrap over the sample, all codes on the same resamples. */
+  private static void bootstrap(
+      Ratio[] mean,
+      Ratio[] share,
+      int n,
+      double fpc,
+      double level,
+      long seed,
+      double[][] meanCi,
+      double[][] shareCi) {
+    int kk = mean.length;
+    int r = BOOTSTRAP_RESAMPLES;
+    double[][] mb = new double[kk][r];
+    double[][] sb = new double[kk][r];
+    SplittableRandom rnd = new SplittableRandom(seed);
+    int[] pick = new int[n];
+    for (int b = 0; b < r; b++) {
+      for (int j = 0; j < n; j++) {
+        pick[j] = rnd.nextInt(n);
+      }
+      for (int k = 0; k < kk; k++) {
+        mb[k][b] = resampled(mean[k], pick);
+        if (share[k] != null) {
+          sb[k][b] = resampled(share[k], pick);
+        }
+      }
+    }
+    double sq = Math.sqrt(fpc);
+    for (int k = 0; k < kk; k++) {
+      meanCi[k] = percentiles(mean[k].estimate(), mb[k], level, sq);
+      if (share[k] != null) {
+        shareCi[k] = percentiles(share[k].estimate(), sb[k], level, sq);
+      }
+    }
+  }
+
+  private static double resampled(Ratio x, int[] pick) {
+    double sy = 0;
+    double sf = 0;
+    double syk = 0;
+    double sfk = 0;
+    for (int j : pick) {
+      sy += x.yc[j];
+      sf += x.fc[j];
+      syk += x.yk[j];
+      sfk += x.fk[j];
+    }
+    int n = pick.length;
+    double a = x.lambda * x.meanFc + (sy - x.lambda * sf) / n;
+    double b = x.lambda * x.meanFk + (syk - x.lambda * sfk) / n;
+    return b > 1e-12 ? a / b : Double.NaN;
+  }
+
+  private static double[] percentiles(double est, double[] boot, double level, double sq) {
+    double[] v = java.util.Arrays.stream(boot).filter(d -> !Double.isNaN(d)).sorted().toArray();
+    if (v.length == 0 || Double.isNaN(est)) {
+      return new double[] {0, 1};
+    }
+    double lo = ClassifyAndCount.percentile(v, (1 - level) / 2);
+    double hi = ClassifyAndCount.percentile(v, (1 + level) / 2);
+    return new double[] {clip(est - sq * (est - lo)), clip(est + sq * (hi - est))};
+  }
+
+  static double mean(double[] x) {
+    double s = 0;
+    for (double v : x) {
+      s += v;
+    }
+    return s / x.length;
+  }
+
+  /** Sample covariance (n − 1 in the denominator). */
+  static double cov(double[] x, double[] y) {
+    int n = x.length;
+    double mx = mean(x);
+    double my = mean(y);
+    double s = 0;
+    for (int j = 0; j < n; j++) {
+      s += (x[j] - mx) * (y[j] - my);
+    }
+    return n > 1 ? s / (n - 1) : 0;
+  }
+}

@@ -1,0 +1,315 @@
+package dev.faultline.graph.sample;
+
+import dev.faultline.schemas.taxonomy.Dimension;
+import dev.faultline.schemas.taxonomy.Taxonomy;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.ZonedDateTime;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.SplittableRandom;
+import org.neo4j.driver.Driver;
+import org.neo4j.driver.SessionConfig;
+import org.neo4j.driver.Values;
+
+/**
+ * Validation samples: issues drawn uniformly at random from a scope (framework, opened from, to),
+ * labelled by a person and recorded in the graph, so that the scope's estimates can be corrected by
+ * the classifier's error measured on them (prediction-powered inference, {@code category-shares}).
+ *
+ * <p>Graph shape: {@code (:ValidationSample {id, framework, from, to, seed, size, population,
+ * drawnAt, importedAt})-[:DRAWN]->(:Issue)} for every drawn issue, and {@code -[:INCLUDES {kind,
+ * symptom, symptomClass, rootCause, fixPattern, stage, phase, distributedSpecific,
+ * labelledAt}]->(:Issue)} for every labelled one (a dimension left empty is absent). The person's
+ * labels stay on the relationship: the classifier's own labels and probabilities of the issue are
+ * kept, since the estimate needs both.
+ */
+public final class ValidationSamples {
+  private final Driver driver;
+  private final String database;
+
+  public ValidationSamples(Driver driver, String database) {
+    this.driver = Objects.requireNonNull(driver, "driver");
+    this.database = Objects.requireNonNull(database, "database");
+  }
+
+  /** A sample's scope: null framework, from or to means no bound. */
+  public record Scope(String framework, ZonedDateTime from, ZonedDateTime to) {
+    /** The scope as the JSON lines state it (ISO instants, null for no bound). */
+    public Map<String, Object> toMap() {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("framework", framework);
+      m.put("from", from == null ? null : from.toInstant().toString());
+      m.put("to", to == null ? null : to.toInstant().toString());
+      return m;
+    }
+  }
+
+  /** One drawn issue, with what a person needs to label it. */
+  public record DrawnIssue(String id, String url, String title, String excerpt) {}
+
+  /**
+   * A drawn sample.
+   *
+   * @param population issues in the scope when it was drawn
+   */
+  public record Drawn(String id, Scope scope, long seed, int population, List<DrawnIssue> issues) {}
+
+  /** Characters of an issue's body given as its excerpt. */
+  public static final int EXCERPT = 800;
+
+  /**
+   * Draws {@code n} issues uniformly at random without replacement from the scope (every issue not
+   * deleted or transferred, of any kind: the estimates weigh kinds by their probabilities) and
+   * records the sample. Deterministic: the same scope, graph, n and seed draw the same issues.
+   *
+   * @throws IllegalArgumentException when the scope holds fewer than n issues, or n &lt; 1
+   */
+  public Drawn draw(Scope scope, int n, long seed) {
+    if (n < 1) {
+      throw new IllegalArgumentException("--n must be at least 1, got " + n);
+    }
+    Map<String, Object> params = scopeParameters(scope);
+    try (var session = driver.session(SessionConfig.forDatabase(database))) {
+      List<String> ids =
+          session.executeRead(
+              tx ->
+                  tx.run(
+                          "MATCH (i:Issue) WHERE i.state <> 'deleted' AND i.transferredTo IS NULL"
+                              + " AND ($framework IS NULL OR i.framework = $framework)"
+                              + " AND ($from IS NULL OR i.createdAt >= $from)"
+                              + " AND ($to IS NULL OR i.createdAt < $to)"
+                              + " RETURN i.id AS id ORDER BY id",
+                          params)
+                      .list(r -> r.get("id").asString()));
+      if (ids.size() < n) {
+        throw new IllegalArgumentException(
+            "the scope holds "
+                + ids.size()
+                + " issues, fewer than --n "
+                + n
+                + " ("
+                + describe(scope)
+                + ")");
+      }
+      List<String> chosen = choose(ids, n, seed);
+      String id = sampleId(scope, n, seed);
+      Map<String, Object> write = new HashMap<>(params);
+      write.put("id", id);
+      write.put("seed", seed);
+      write.put("size", n);
+      write.put("population", ids.size());
+      write.put("ids", chosen);
+      List<DrawnIssue> issues =
+          session.executeWrite(
+              tx ->
+                  tx.run(
+                          "MERGE (s:ValidationSample {id: $id})"
+                              + " ON CREATE SET s.framework = $framework, s.from = $from, s.to = $to,"
+                              + " s.seed = $seed, s.size = $size, s.population = $population,"
+                              + " s.drawnAt = datetime()"
+                              + " WITH s UNWIND range(0, size($ids) - 1) AS k"
+                              + " MATCH (i:Issue {id: $ids[k]})"
+                              + " MERGE (s)-[d:DRAWN]->(i) SET d.order = k"
+                              + " RETURN i.id AS id, i.url AS url, i.title AS title,"
+                              + " left(coalesce(i.body, ''), $excerpt) AS excerpt ORDER BY d.order",
+                          withExcerpt(write))
+                      .list(
+                          r ->
+                              new DrawnIssue(
+                                  r.get("id").asString(),
+                                  r.get("url").asString(null),
+                                  r.get("title").asString(null),
+                                  r.get("excerpt").asString(""))));
+      return new Drawn(id, scope, seed, ids.size(), issues);
+    }
+  }
+
+  private static Map<String, Object> withExcerpt(Map<String, Object> m) {
+    m.put("excerpt", EXCERPT);
+    return m;
+  }
+
+  /** n of the sorted ids, uniformly without replacement: a seeded partial Fisher-Yates shuffle. */
+  static List<String> choose(List<String> sortedIds, int n, long seed) {
+    List<String> ids = new ArrayList<>(sortedIds);
+    SplittableRandom random = new SplittableRandom(seed);
+    for (int k = 0; k < n; k++) {
+      int j = k + random.nextInt(ids.size() - k);
+      String t = ids.get(k);
+      ids.set(k, ids.get(j));
+      ids.set(j, t);
+    }
+    return List.copyOf(ids.subList(0, n));
+  }
+
+  /** The sample's id: the same scope, size and seed give the same id (drawing again is a no-op). */
+  static String sampleId(Scope scope, int n, long seed) {
+    String key =
+        scope.framework()
+            + "|"
+            + instant(scope.from())
+            + "|"
+            + instant(scope.to())
+            + "|"
+            + n
+            + "|"
+            + seed;
+    try {
+      byte[] h = MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8));
+      return "sample-" + HexFormat.of().formatHex(h, 0, 6);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static String instant(ZonedDateTime t) {
+    return t == null ? "" : t.toInstant().toString();
+  }
+
+  private static Map<String, Object> scopeParameters(Scope scope) {
+    Map<String, Object> m = new HashMap<>();
+    m.put("framework", scope.framework());
+    m.put("from", scope.from());
+    m.put("to", scope.to());
+    return m;
+  }
+
+  static String describe(Scope scope) {
+    return "framework "
+        + (scope.framework() == null ? "any" : scope.framework())
+        + ", from "
+        + (scope.from() == null ? "the start" : scope.from().toInstant())
+        + ", to "
+        + (scope.to() == null ? "now" : scope.to().toInstant());
+  }
+
+  /**
+   * One labelled line of a sample file.
+   *
+   * @param line 1-based line number, for errors
+   * @param labels dimension key to code (absent: left empty); distributedSpecific as true, false or
+   *     null
+   */
+  public record LabelLine(int line, String sample, String id, Map<String, String> labels) {}
+
+  /** What an import recorded. */
+  public record Imported(String sample, int labelled, int drawn) {}
+
+  /**
+   * Checks every line, then records all of them in one transaction (nothing is written when a line
+   * is bad).
+   *
+   * @throws IllegalArgumentException naming the first bad line: an unknown code, an issue not drawn
+   *     in that sample (or not in the graph), lines of two samples, a sample not in the graph
+   */
+  public Imported importLabels(List<LabelLine> lines) {
+    if (lines.isEmpty()) {
+      throw new IllegalArgumentException("the file holds no labelled line");
+    }
+    String sample = lines.get(0).sample();
+    Taxonomy taxonomy = Taxonomy.load();
+    for (LabelLine l : lines) {
+      if (!Objects.equals(sample, l.sample())) {
+        throw new IllegalArgumentException(
+            "line "
+                + l.line()
+                + ": sample '"
+                + l.sample()
+                + "', but line "
+                + lines.get(0).line()
+                + " is of sample '"
+                + sample
+                + "': import one sample's file at a time");
+      }
+      checkCodes(l, taxonomy);
+    }
+    try (var session = driver.session(SessionConfig.forDatabase(database))) {
+      return session.executeWrite(
+          tx -> {
+            var found =
+                tx.run(
+                        "MATCH (s:ValidationSample {id: $id}) OPTIONAL MATCH (s)-[:DRAWN]->(i:Issue)"
+                            + " RETURN s.size AS size, collect(i.id) AS ids",
+                        Values.parameters("id", sample))
+                    .list();
+            if (found.isEmpty()) {
+              throw new IllegalArgumentException(
+                  "line "
+                      + lines.get(0).line()
+                      + ": sample '"
+                      + sample
+                      + "' was not drawn in this graph (a file from another graph or scope?)");
+            }
+            List<Object> drawn = found.get(0).get("ids").asList();
+            for (LabelLine l : lines) {
+              if (!drawn.contains(l.id())) {
+                throw new IllegalArgumentException(
+                    "line "
+                        + l.line()
+                        + ": issue '"
+                        + l.id()
+                        + "' was not drawn in sample '"
+                        + sample
+                        + "' (not in the graph, or from another scope)");
+              }
+            }
+            List<Map<String, Object>> rows = new ArrayList<>();
+            for (LabelLine l : lines) {
+              Map<String, Object> labels = new HashMap<>(l.labels());
+              String symptom = l.labels().get(Dimension.SYMPTOM.key());
+              if (symptom != null) {
+                labels.put(
+                    Dimension.SYMPTOM_CLASS.key(),
+                    taxonomy.symptomClassOf(symptom).orElse(symptom));
+              }
+              rows.add(Map.of("id", l.id(), "labels", labels));
+            }
+            tx.run(
+                "MATCH (s:ValidationSample {id: $sample}) SET s.importedAt = datetime()"
+                    + " WITH s UNWIND $rows AS row MATCH (s)-[:DRAWN]->(i:Issue {id: row.id})"
+                    + " MERGE (s)-[r:INCLUDES]->(i) SET r = row.labels, r.labelledAt = datetime()",
+                Values.parameters("sample", sample, "rows", rows));
+            return new Imported(sample, lines.size(), (int) found.get(0).get("size").asLong(0));
+          });
+    }
+  }
+
+  private static void checkCodes(LabelLine l, Taxonomy taxonomy) {
+    for (Map.Entry<String, String> e : l.labels().entrySet()) {
+      Dimension d =
+          Dimension.ofKey(e.getKey())
+              .orElseThrow(
+                  () ->
+                      new IllegalArgumentException(
+                          "line " + l.line() + ": unknown field " + e.getKey()));
+      String code = e.getValue();
+      boolean ok =
+          d.coded()
+              ? taxonomy.codes(d).contains(code) || d.symbols().contains(code)
+              : List.of("true", "false", "null").contains(code);
+      if (!ok) {
+        throw new IllegalArgumentException(
+            "line "
+                + l.line()
+                + ": unknown "
+                + d.field()
+                + " code '"
+                + code
+                + "' (codes: "
+                + (d.coded() ? String.join(", ", d.symbols()) : "true, false, null")
+                + ")");
+      }
+    }
+    if (!l.labels().containsKey(Dimension.KIND.key())) {
+      throw new IllegalArgumentException(
+          "line " + l.line() + ": kind is empty: every labelled issue needs its kind");
+    }
+  }
+}

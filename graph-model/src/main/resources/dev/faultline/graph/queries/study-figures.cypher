@@ -1,0 +1,42 @@
+// @name study-figures
+// @estimator study-figures
+// @description Every figure the two seed studies publish (the codebook's section 10: P1's small fixes, training vs
+// @description inference, hangs in training, the long-open tail, the most frequent symptoms, causes and low-effort
+// @description fixes; P2's distributed-specific share, communication setup, version and tuning fixes, the most
+// @description frequent distributed-specific symptoms) beside this data's estimate of the same quantity over the
+// @description issues of the scope, with a 90% interval: probabilistic classify-and-count by simulated labellings
+// @description (each issue's labels drawn from its calibrated distributions, independently per dimension). Fix sizes
+// @description are those of the merged pull requests that fix an issue (merged changes that close no issue are not
+// @description counted here). The intervals hold the per-issue uncertainty only, not calibration error.
+// @param framework String = null  -- framework name; null = every framework
+// @param from DateTime = null  -- issues opened at or after this instant; null = from the start
+// @param to DateTime = null  -- issues opened before this instant; null = up to now
+// @column figure String  -- the figure's id, e.g. p2-distributed-specific
+// @column study String  -- P1 or P2 (the codebook's names of the two studies)
+// @column statement String  -- what the study states
+// @column definition String  -- how the same quantity is computed on this data
+// @column published Float  -- the study's figure as a share (null where it states none, or states a ranking)
+// @column estimate Float  -- this data's estimate of the share, 4 decimals (null for a ranking)
+// @column low Float  -- lower end of its 90% interval
+// @column high Float  -- upper end of its 90% interval
+// @column ranking String  -- for a ranked figure, this data's top codes with share and 90% interval
+// @column basis Float  -- expected number of issues the share is taken over
+// @column method String  -- the estimator
+MATCH (i:Issue)
+WHERE i.state <> 'deleted' AND i.transferredTo IS NULL
+  AND ($framework IS NULL OR i.framework = $framework)
+  AND ($from IS NULL OR i.createdAt >= $from)
+  AND ($to IS NULL OR i.createdAt < $to)
+RETURN i.kind AS kind, i.kindProbabilities AS kindP,
+       i.symptom AS symptom, i.symptomProbabilities AS symptomP,
+       i.rootCause AS rootCause, i.rootCauseProbabilities AS rootCauseP,
+       i.fixPattern AS fixPattern, i.fixPatternProbabilities AS fixPatternP,
+       i.phase AS phase, i.phaseProbabilities AS phaseP,
+       coalesce(toString(i.distributedSpecific), 'null') AS distributedSpecific,
+       i.distributedSpecificProbabilities AS distributedSpecificP,
+       reduce(m = null, lines IN [(pr:PullRequest)-[:FIXES]->(i)
+                                  WHERE pr.merged = true AND pr.additions IS NOT NULL AND pr.deletions IS NOT NULL
+                                  | pr.additions + pr.deletions]
+              | CASE WHEN m IS NULL OR lines < m THEN lines ELSE m END) AS fixLines,
+       coalesce(i.commentCount, 0) >= 10
+         AND duration.inSeconds(i.createdAt, coalesce(i.closedAt, datetime())).seconds > 30 * 86400 AS longOpen

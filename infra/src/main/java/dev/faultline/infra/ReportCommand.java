@@ -1,0 +1,130 @@
+package dev.faultline.infra;
+
+import dev.faultline.cli.CliCommand;
+import dev.faultline.graph.GraphConfig;
+import dev.faultline.graph.query.QueryLibrary;
+import java.time.LocalDate;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.neo4j.driver.Driver;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code faultline report seeds}: the seed studies' figures beside this data's, as Markdown. */
+@Command(
+    name = "report",
+    description = "Print a report of the graph as Markdown (seeds: the studies beside this data).",
+    subcommands = {ReportCommand.Seeds.class},
+    footer = {
+      "",
+      "Environment: FAULTLINE_NEO4J_URI (default bolt://127.0.0.1:7687), FAULTLINE_NEO4J_USER (default neo4j),",
+      "FAULTLINE_NEO4J_PASSWORD, FAULTLINE_NEO4J_DATABASE (default neo4j)."
+    })
+final class ReportCommand extends CliCommand {
+  @Override
+  public Integer call() {
+    throw usageError("name a report: seeds");
+  }
+
+  @Command(
+      name = "seeds",
+      description = {
+        "The two seed studies' published figures (the codebook's section 10) beside this data's estimates.",
+        "",
+        "Each estimate sums the classifier's calibrated probabilities (simulated labellings) and gives",
+        "a 90% interval; query study-figures returns the same rows."
+      })
+  static final class Seeds extends CliCommand {
+    @Option(names = "--framework", paramLabel = "F", description = "only this framework")
+    String framework;
+
+    @Option(
+        names = "--since",
+        paramLabel = "DATE",
+        description = "issues opened on or after this day (YYYY-MM-DD, UTC)")
+    LocalDate since;
+
+    @Option(
+        names = "--until",
+        paramLabel = "DATE",
+        description = "issues opened before this day (YYYY-MM-DD, UTC)")
+    LocalDate until;
+
+    @Override
+    public Integer call() {
+      Map<String, String> params = new LinkedHashMap<>();
+      if (framework != null) {
+        params.put("framework", framework);
+      }
+      if (since != null) {
+        params.put("from", since + "T00:00:00Z");
+      }
+      if (until != null) {
+        params.put("to", until + "T00:00:00Z");
+      }
+      GraphConfig config = GraphConfig.fromEnvironment(System.getenv());
+      try (Driver driver = SampleCommand.driver(config)) {
+        List<Map<String, Object>> rows =
+            new QueryLibrary(driver, config.database()).run("study-figures", params);
+        out.print(markdown(rows, framework, since, until));
+      }
+      return 0;
+    }
+  }
+
+  /** The rows of {@code study-figures} as a Markdown table with a heading naming the scope. */
+  static String markdown(
+      List<Map<String, Object>> rows, String framework, LocalDate since, LocalDate until) {
+    StringBuilder b = new StringBuilder();
+    b.append("## This data beside the seed studies\n\n");
+    b.append("Scope: ")
+        .append(framework == null ? "every framework" : framework)
+        .append(", issues opened ")
+        .append(since == null ? "from the start" : "from " + since)
+        .append(until == null ? " to now" : " to " + until)
+        .append(". Estimates: ")
+        .append(rows.isEmpty() ? "" : rows.get(0).get("method"))
+        .append("; intervals 90%, per-issue uncertainty only (not calibration error).\n\n");
+    b.append("| study | published | this data (90% interval) | over | how it is counted here |\n");
+    b.append("|---|---|---|---|---|\n");
+    for (Map<String, Object> r : rows) {
+      b.append("| ")
+          .append(r.get("study"))
+          .append(" | ")
+          .append(cell((String) r.get("statement")))
+          .append(" | ")
+          .append(ours(r))
+          .append(" | ")
+          .append(
+              r.get("basis") == null
+                  ? ""
+                  : String.format(Locale.ROOT, "≈ %.0f", (Double) r.get("basis")))
+          .append(" | ")
+          .append(cell((String) r.get("definition")))
+          .append(" |\n");
+    }
+    return b.toString();
+  }
+
+  /** This data's figure: a share with its interval, or the ranking. */
+  static String ours(Map<String, Object> r) {
+    if (r.get("ranking") != null) {
+      return cell((String) r.get("ranking"));
+    }
+    if (r.get("estimate") == null) {
+      return "no issue in scope";
+    }
+    return String.format(
+        Locale.ROOT,
+        "%.1f%% (%.1f–%.1f%%)",
+        100 * (Double) r.get("estimate"),
+        100 * (Double) r.get("low"),
+        100 * (Double) r.get("high"));
+  }
+
+  private static String cell(String s) {
+    return s == null ? "" : s.replace("|", "\\|");
+  }
+}

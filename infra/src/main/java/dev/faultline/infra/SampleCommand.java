@@ -1,0 +1,228 @@
+package dev.faultline.infra;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.faultline.cli.CliCommand;
+import dev.faultline.graph.GraphConfig;
+import dev.faultline.graph.sample.ValidationSamples;
+import dev.faultline.schemas.taxonomy.Dimension;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.neo4j.driver.AuthTokens;
+import org.neo4j.driver.Driver;
+import org.neo4j.driver.GraphDatabase;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code faultline sample draw} and {@code faultline sample import}: a validation sample of a
+ * scope, drawn uniformly at random from the graph, labelled by a person, recorded back, so that the
+ * scope's estimates ({@code category-shares}) are corrected by the classifier's measured error.
+ */
+@Command(
+    name = "sample",
+    description = {
+      "Draw a uniformly random validation sample of a scope, and import its labels.",
+      "",
+      "draw writes the sample as JSON lines with the codebook fields empty; fill them in (codes of",
+      "../shared/taxonomy/CODEBOOK.md) and import the file: the estimates of that scope (and of any",
+      "part of it) then use prediction-powered inference and say so."
+    },
+    subcommands = {SampleCommand.Draw.class, SampleCommand.Import.class},
+    footer = {
+      "",
+      "Environment: FAULTLINE_NEO4J_URI (default bolt://127.0.0.1:7687), FAULTLINE_NEO4J_USER (default neo4j),",
+      "FAULTLINE_NEO4J_PASSWORD, FAULTLINE_NEO4J_DATABASE (default neo4j)."
+    })
+final class SampleCommand extends CliCommand {
+  static final ObjectMapper JSON = new ObjectMapper();
+
+  @Override
+  public Integer call() {
+    throw usageError("name a subcommand: draw or import");
+  }
+
+  /** The dimensions a person fills in: every labelled dimension (the symptom class follows). */
+  static List<Dimension> fields() {
+    return Dimension.LABELLED;
+  }
+
+  static Driver driver(GraphConfig config) {
+    return GraphDatabase.driver(config.uri(), AuthTokens.basic(config.user(), config.password()));
+  }
+
+  @Command(
+      name = "draw",
+      description = {
+        "Draw N issues uniformly at random from a scope and write them for labelling.",
+        "",
+        "Every issue of the scope (any kind; not deleted or transferred) has the same chance. The",
+        "same graph, scope, N and seed draw the same issues; the sample is recorded in the graph."
+      })
+  static final class Draw extends CliCommand {
+    @Option(names = "--n", required = true, paramLabel = "N", description = "issues to draw")
+    int n;
+
+    @Option(names = "--seed", paramLabel = "S", description = "seed of the draw")
+    long seed = 1;
+
+    @Option(names = "--framework", paramLabel = "F", description = "only this framework")
+    String framework;
+
+    @Option(
+        names = "--since",
+        paramLabel = "DATE",
+        description = "issues opened on or after this day (YYYY-MM-DD, UTC)")
+    LocalDate since;
+
+    @Option(
+        names = "--until",
+        paramLabel = "DATE",
+        description = "issues opened before this day (YYYY-MM-DD, UTC)")
+    LocalDate until;
+
+    @Option(
+        names = "--output",
+        required = true,
+        paramLabel = "FILE",
+        description = "the JSON lines file to write")
+    Path output;
+
+    @Override
+    public Integer call() throws IOException {
+      if (n < 1) {
+        throw usageError("--n must be at least 1");
+      }
+      ValidationSamples.Scope scope =
+          new ValidationSamples.Scope(framework, start(since), start(until));
+      GraphConfig config = GraphConfig.fromEnvironment(System.getenv());
+      ValidationSamples.Drawn drawn;
+      try (Driver driver = driver(config)) {
+        drawn = new ValidationSamples(driver, config.database()).draw(scope, n, seed);
+      }
+      try (BufferedWriter w = Files.newBufferedWriter(output, StandardCharsets.UTF_8)) {
+        for (ValidationSamples.DrawnIssue issue : drawn.issues()) {
+          w.write(JSON.writeValueAsString(line(drawn, issue)));
+          w.write('\n');
+        }
+      }
+      out.printf(
+          "sample %s: %d of %d issues in scope, written to %s; fill in %s and run 'faultline sample"
+              + " import --labels %s'%n",
+          drawn.id(),
+          drawn.issues().size(),
+          drawn.population(),
+          output,
+          String.join(", ", fields().stream().map(Dimension::field).toList()),
+          output);
+      return 0;
+    }
+
+    static Map<String, Object> line(ValidationSamples.Drawn drawn, ValidationSamples.DrawnIssue i) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("sample", drawn.id());
+      m.put("scope", drawn.scope().toMap());
+      m.put("id", i.id());
+      m.put("url", i.url());
+      m.put("title", i.title());
+      m.put("excerpt", i.excerpt());
+      for (Dimension d : fields()) {
+        m.put(d.field(), "");
+      }
+      return m;
+    }
+
+    private static ZonedDateTime start(LocalDate day) {
+      return day == null ? null : day.atStartOfDay(ZoneOffset.UTC);
+    }
+  }
+
+  @Command(
+      name = "import",
+      description = {
+        "Record a labelled sample file as a person's labels of its issues.",
+        "",
+        "Every line is checked first (codes of the codebook, issues drawn in that sample); a bad line",
+        "stops the import with its number and nothing is written. An empty field is a dimension left",
+        "unlabelled (kind is required); distributed_specific takes true, false or null (cannot tell)."
+      })
+  static final class Import extends CliCommand {
+    @Option(
+        names = "--labels",
+        required = true,
+        paramLabel = "FILE",
+        description = "the file sample draw wrote, filled in")
+    Path labels;
+
+    @Override
+    public Integer call() throws IOException {
+      List<ValidationSamples.LabelLine> lines = read(labels);
+      GraphConfig config = GraphConfig.fromEnvironment(System.getenv());
+      try (Driver driver = driver(config)) {
+        ValidationSamples.Imported imported;
+        try {
+          imported = new ValidationSamples(driver, config.database()).importLabels(lines);
+        } catch (IllegalArgumentException e) {
+          throw new IllegalArgumentException(labels + ": " + e.getMessage(), e);
+        }
+        out.printf(
+            "sample %s: %d of its %d issues labelled and recorded%n",
+            imported.sample(), imported.labelled(), imported.drawn());
+      }
+      return 0;
+    }
+
+    /** The labelled lines of a file; an error names the file and line. */
+    static List<ValidationSamples.LabelLine> read(Path file) throws IOException {
+      List<ValidationSamples.LabelLine> lines = new ArrayList<>();
+      int number = 0;
+      for (String text : Files.readAllLines(file, StandardCharsets.UTF_8)) {
+        number++;
+        if (text.isBlank()) {
+          continue;
+        }
+        try {
+          lines.add(parse(number, JSON.readTree(text)));
+        } catch (IOException | UncheckedIOException e) {
+          throw new IllegalArgumentException(file + ":" + number + ": not a JSON object");
+        } catch (IllegalArgumentException e) {
+          throw new IllegalArgumentException(file + ":" + e.getMessage(), e);
+        }
+      }
+      return lines;
+    }
+
+    static ValidationSamples.LabelLine parse(int number, JsonNode node) {
+      if (!(node instanceof ObjectNode o)) {
+        throw new IllegalArgumentException(number + ": not a JSON object");
+      }
+      String sample = o.path("sample").asText("");
+      String id = o.path("id").asText("");
+      if (sample.isEmpty() || id.isEmpty()) {
+        throw new IllegalArgumentException(
+            number + ": 'sample' and 'id' are missing: use the file sample draw wrote");
+      }
+      Map<String, String> labels = new LinkedHashMap<>();
+      for (Dimension d : fields()) {
+        JsonNode v = o.get(d.field());
+        if (v == null || (v.isTextual() && v.asText().isBlank())) {
+          continue; // left unlabelled
+        }
+        labels.put(d.key(), v.isNull() ? "null" : v.asText().strip());
+      }
+      return new ValidationSamples.LabelLine(number, sample, id, labels);
+    }
+  }
+}

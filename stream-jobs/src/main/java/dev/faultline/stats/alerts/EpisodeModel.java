@@ -1,0 +1,391 @@
+package dev.faultline.stats.alerts;
+
+import dev.faultline.stats.detect.AlertKeys;
+import dev.faultline.stats.detect.AlertModel;
+import dev.faultline.stats.detect.DailyTable;
+import dev.faultline.stats.detect.Finding;
+import dev.faultline.stats.domain.Explanations;
+import dev.faultline.stats.records.AlertMove;
+import dev.faultline.stats.records.StatAlert;
+import java.io.Serializable;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * The episodes of a framework's alerts, pure: which keys alert at a day end, which episodes they
+ * make, and what must be emitted or withdrawn to bring the alerts in force up to date. The Flink
+ * operator ({@code EmergenceDetector}) keeps the state this reads through {@link AlertingEnds} and
+ * {@link ExampleDays} and applies the {@link Revision}s it returns.
+ *
+ * <p>An episode is a run of alerting ends of one key with less than a window ({@link
+ * AlertModel#windowDays()}) between consecutive ones; its alert carries the figures of its first
+ * end, under an id naming that end's window ({@link #idOf}). A release comparison is one alert,
+ * under an id naming the release.
+ */
+public final class EpisodeModel implements Serializable {
+  private static final long DAY = Duration.ofDays(1).toMillis();
+
+  /** Issue ids of an alert's window that grouping compares, at most. */
+  public static final int GROUPING_IDS = 100;
+
+  private final AlertModel model;
+  private final int maxExamples;
+
+  /**
+   * @param maxExamples example issues an alert names at most
+   */
+  public EpisodeModel(AlertModel model, int maxExamples) {
+    this.model = model;
+    this.maxExamples = maxExamples;
+  }
+
+  public AlertModel model() {
+    return model;
+  }
+
+  /** The alerting keys at each day end, as the operator's state holds them. */
+  @FunctionalInterface
+  public interface AlertingEnds {
+    /** The alerts (by key) at the day end, or null. */
+    Map<String, StatAlert> at(long endDay) throws Exception;
+  }
+
+  /** The example issues per key of a day, space-separated, as the operator's state holds them. */
+  @FunctionalInterface
+  public interface ExampleDays {
+    Map<String, String> at(long day) throws Exception;
+  }
+
+  /** What one day end's family test found: the alerting keys and the release alerts. */
+  public record Tested(Map<String, StatAlert> alerting, List<StatAlert> releaseAlerts) {}
+
+  /** What the alerts in force need: withdrawals (already marked) first, then new or changed. */
+  public record Revision(List<StatAlert> withdrawn, List<StatAlert> emitted) {}
+
+  /** Tests the family at {@code end} and turns its alerting findings into alerts. */
+  public Tested test(
+      String framework,
+      DailyTable table,
+      long end,
+      long firstDay,
+      List<AlertModel.ReleaseMark> marks,
+      ExampleDays examples)
+      throws Exception {
+    Map<String, StatAlert> now = new TreeMap<>();
+    List<StatAlert> releaseAlerts = new ArrayList<>();
+    for (Finding f : model.scan(table, end, firstDay, marks)) {
+      if (!f.alert()) {
+        continue;
+      }
+      StatAlert a = alertOf(framework, f, examples);
+      if (f.release() != null) {
+        releaseAlerts.add(a);
+      } else {
+        now.put(f.key(), a);
+      }
+    }
+    return new Tested(now, releaseAlerts);
+  }
+
+  /** The keys whose alert at an end differs between two tests of it. */
+  public static Set<String> changed(Map<String, StatAlert> before, Map<String, StatAlert> now) {
+    Set<String> touched = new HashSet<>();
+    for (String k : before.keySet()) {
+      if (!now.containsKey(k) || !now.get(k).sameAs(before.get(k))) {
+        touched.add(k);
+      }
+    }
+    for (String k : now.keySet()) {
+      if (!before.containsKey(k)) {
+        touched.add(k);
+      }
+    }
+    return touched;
+  }
+
+  /**
+   * Recomputes the episodes of the touched keys around the re-tested ends [lo, hi] and the release
+   * alerts of the re-tested ends, and says what differs from the alerts in force.
+   *
+   * @param inForce the alerts in force (id to alert); not modified
+   */
+  public Revision reconcile(
+      Set<String> touched,
+      long lo,
+      long hi,
+      AlertingEnds alerting,
+      List<StatAlert> releaseAlerts,
+      Set<Long> releaseTested,
+      Map<String, StatAlert> inForce)
+      throws Exception {
+    Map<String, StatAlert> desired = new LinkedHashMap<>();
+    Map<String, long[]> ranges = new HashMap<>();
+    for (String key : new TreeSet<>(touched)) {
+      long[] range = episodeRange(key, lo, hi, alerting);
+      ranges.put(key, range);
+      episodes(key, range, alerting, desired);
+    }
+    for (StatAlert r : releaseAlerts) {
+      StatAlert copy = r.copy();
+      copy.id = idOf(copy);
+      desired.put(copy.id, copy);
+    }
+    List<StatAlert> withdrawn = new ArrayList<>();
+    for (StatAlert a : inForce.values()) {
+      long end = a.windowEnd / DAY;
+      boolean revised =
+          a.release != null ? releaseTested.contains(end) : inRange(ranges.get(keyOf(a)), end);
+      if (revised && !desired.containsKey(a.id)) {
+        withdrawn.add(withdrawal(a));
+      }
+    }
+    List<StatAlert> emitted = new ArrayList<>();
+    for (StatAlert a : desired.values()) {
+      StatAlert before = inForce.get(a.id);
+      if (before == null || !before.sameAs(a)) {
+        emitted.add(a);
+      }
+    }
+    return new Revision(withdrawn, emitted);
+  }
+
+  /** The withdrawal of an alert in force: same id, {@code withdrawn}, the reason first. */
+  public static StatAlert withdrawal(StatAlert a) {
+    StatAlert w = a.copy();
+    w.withdrawn = true;
+    w.explanation =
+        "Withdrawn: with later records this window is no longer unusual. " + a.explanation;
+    return w;
+  }
+
+  /**
+   * The ends an episode touching [lo, hi] can span: widened while alerting ends of the key lie
+   * within a window of it (a quiet window ends an episode).
+   */
+  private long[] episodeRange(String key, long lo, long hi, AlertingEnds alerting)
+      throws Exception {
+    int gap = model.windowDays();
+    long a = lo;
+    for (long e = a - 1; e >= a - gap; e--) {
+      if (alertingAt(alerting, e, key) != null) {
+        a = e;
+      }
+    }
+    long z = hi;
+    for (long e = z + 1; e <= z + gap; e++) {
+      if (alertingAt(alerting, e, key) != null) {
+        z = e;
+      }
+    }
+    return new long[] {a, z};
+  }
+
+  /** The key's episodes in the range, each as the alert of its first end. */
+  private void episodes(
+      String key, long[] range, AlertingEnds alerting, Map<String, StatAlert> desired)
+      throws Exception {
+    Long lastAlerting = null;
+    for (long e = range[0]; e <= range[1]; e++) {
+      StatAlert s = alertingAt(alerting, e, key);
+      if (s == null) {
+        continue;
+      }
+      if (lastAlerting == null || e - lastAlerting > model.windowDays()) {
+        StatAlert episode = s.copy();
+        episode.id = idOf(episode);
+        desired.put(episode.id, episode);
+      }
+      lastAlerting = e;
+    }
+  }
+
+  private static boolean inRange(long[] range, long end) {
+    return range != null && end >= range[0] && end <= range[1];
+  }
+
+  private static StatAlert alertingAt(AlertingEnds alerting, long end, String key)
+      throws Exception {
+    Map<String, StatAlert> m = alerting.at(end);
+    return m == null ? null : m.get(key);
+  }
+
+  /** The {@link AlertKeys} key of an alert. */
+  public static String keyOf(StatAlert a) {
+    return a.stage == null
+        ? AlertKeys.category(a.dimension, a.category)
+        : AlertKeys.pair(a.dimension, a.category, a.stage);
+  }
+
+  /**
+   * The episode's id: names the window of its first end (or the release), so every replay writes
+   * the same id.
+   */
+  public static String idOf(StatAlert a) {
+    String dim = a.dimension.key();
+    if (a.release != null) {
+      return a.framework + "/" + dim + "/" + a.category + "/SURGE/release-" + a.release;
+    }
+    String start = Explanations.dateLabel(a.windowStart);
+    return a.stage == null
+        ? a.framework + "/" + dim + "/" + a.category + "/SURGE/" + start
+        : a.framework + "/" + dim + "/" + a.category + "/" + a.stage + "/NEW_COMBINATION/" + start;
+  }
+
+  /**
+   * The alert of an alerting finding, with up to {@code maxExamples} example issues of its window.
+   */
+  public StatAlert alertOf(String framework, Finding f, ExampleDays examples) throws Exception {
+    StatAlert a = new StatAlert();
+    a.framework = framework;
+    a.dimension = f.dimension();
+    a.category = f.category();
+    a.stage = f.stage();
+    a.kind = f.kind();
+    a.release = f.release();
+    a.windowStart = f.windowStartDay() * DAY;
+    a.windowEnd = f.windowEndDay() * DAY;
+    a.count = f.count();
+    a.baseline = f.statedExpected();
+    a.baselineCount = f.baselineCount();
+    a.baselineStart = f.baselineStartDay() * DAY;
+    a.baselineEnd = (f.baselineStartDay() + f.baselineDays()) * DAY;
+    a.pValue = f.pValue();
+    a.adjustedPValue = f.adjustedPValue();
+    a.score = f.score();
+    a.raisedAt = a.windowEnd;
+    a.test = Explanations.test(f, model.falseAlertsPerMonth());
+    a.exampleIssueIds =
+        examplesOf(f.key(), f.windowStartDay(), f.windowEndDay(), examples, maxExamples);
+    a.issueIds = examplesOf(f.key(), f.windowStartDay(), f.windowEndDay(), examples, GROUPING_IDS);
+    a.explanation =
+        Explanations.finding(framework, f, model.falseAlertsPerMonth(), a.exampleIssueIds);
+    return a;
+  }
+
+  /** Up to {@code maxExamples} issues of the key in the window, newest day first, sorted. */
+  static String[] examplesOf(
+      String key, long fromDay, long toDay, ExampleDays examples, int maxExamples)
+      throws Exception {
+    Set<String> ids = new LinkedHashSet<>();
+    for (long d = toDay - 1; d >= fromDay && ids.size() < maxExamples; d--) {
+      Map<String, String> m = examples.at(d);
+      String s = m == null ? null : m.get(key);
+      if (s != null) {
+        for (String id : s.split(" ")) {
+          if (ids.size() < maxExamples) {
+            ids.add(id);
+          }
+        }
+      }
+    }
+    String[] out = ids.toArray(String[]::new);
+    Arrays.sort(out);
+    return out;
+  }
+
+  /**
+   * One alert per event: the episodes of a framework whose windows meet and whose example issues
+   * overlap (transitively: {@link StatAlert#issueIds}), or the release alerts of one release, are
+   * one alert. It carries the figures of its strongest member (the smallest family-wise p-value,
+   * then the highest score), every member in {@link StatAlert#moved} strongest first, examples of
+   * the strongest members first (as many as one alert names), and the id of its earliest member's
+   * episode (a single episode keeps its own id), so the groups are a function of the episodes in
+   * force, whatever the order they came in.
+   *
+   * @return the groups by id, in id order
+   */
+  public static Map<String, StatAlert> groups(Collection<StatAlert> episodes) {
+    List<StatAlert> all = new ArrayList<>(episodes);
+    all.sort(Comparator.comparing(a -> a.id));
+    int[] parent = new int[all.size()];
+    for (int i = 0; i < parent.length; i++) {
+      parent[i] = i;
+    }
+    for (int i = 0; i < all.size(); i++) {
+      for (int j = i + 1; j < all.size(); j++) {
+        if (oneEvent(all.get(i), all.get(j))) {
+          parent[root(parent, i)] = root(parent, j);
+        }
+      }
+    }
+    Map<Integer, List<StatAlert>> members = new TreeMap<>();
+    for (int i = 0; i < all.size(); i++) {
+      members.computeIfAbsent(root(parent, i), r -> new ArrayList<>()).add(all.get(i));
+    }
+    Map<String, StatAlert> out = new TreeMap<>();
+    for (List<StatAlert> group : members.values()) {
+      StatAlert g = group(group);
+      out.put(g.id, g);
+    }
+    return out;
+  }
+
+  private static int root(int[] parent, int i) {
+    while (parent[i] != i) {
+      parent[i] = parent[parent[i]];
+      i = parent[i];
+    }
+    return i;
+  }
+
+  /** Whether two episodes are one event: see {@link #groups}. */
+  static boolean oneEvent(StatAlert a, StatAlert b) {
+    if (a.release != null || b.release != null) {
+      return a.release != null && a.release.equals(b.release);
+    }
+    boolean windowsMeet = a.windowStart <= b.windowEnd && b.windowStart <= a.windowEnd;
+    return windowsMeet
+        && !Collections.disjoint(Arrays.asList(a.issueIds), Arrays.asList(b.issueIds));
+  }
+
+  /** Strongest first: the smallest family-wise p-value, then the highest score, then the id. */
+  static final Comparator<StatAlert> STRONGEST_FIRST =
+      Comparator.<StatAlert>comparingDouble(a -> a.adjustedPValue)
+          .thenComparing(a -> -a.score)
+          .thenComparing(a -> a.id);
+
+  private static StatAlert group(List<StatAlert> members) {
+    List<StatAlert> ranked = new ArrayList<>(members);
+    ranked.sort(STRONGEST_FIRST);
+    StatAlert strongest = ranked.get(0);
+    StatAlert g = strongest.copy();
+    g.id =
+        members.stream()
+            .min(Comparator.<StatAlert>comparingLong(a -> a.windowStart).thenComparing(a -> a.id))
+            .orElseThrow()
+            .id;
+    g.moved = new AlertMove[ranked.size()];
+    Set<String> examples = new LinkedHashSet<>();
+    Set<String> issues = new TreeSet<>();
+    for (int i = 0; i < ranked.size(); i++) {
+      StatAlert a = ranked.get(i);
+      g.moved[i] = AlertMove.of(a, Explanations.firstSentence(a.explanation));
+      examples.addAll(Arrays.asList(a.exampleIssueIds));
+      issues.addAll(Arrays.asList(a.issueIds));
+    }
+    g.exampleIssueIds =
+        examples.stream().limit(strongest.exampleIssueIds.length).sorted().toArray(String[]::new);
+    g.issueIds = issues.toArray(String[]::new);
+    if (ranked.size() > 1) {
+      List<String> others = new ArrayList<>();
+      for (int i = 1; i < g.moved.length; i++) {
+        others.add(g.moved[i].summary);
+      }
+      g.explanation = Explanations.grouped(strongest.explanation, others, g.exampleIssueIds);
+    }
+    return g;
+  }
+}
