@@ -161,8 +161,117 @@ class ReclassifyIT {
       assertEquals(
           13L,
           driver.session().run("MATCH (i:Issue) RETURN count(i) AS n").single().get("n").asLong());
+
+      // 4. A run killed midway and started again with the same --report-dir loses and doubles
+      // nothing. 600 more edits first, so that the replay takes long enough to be killed.
+      for (int k = 0; k < 600; k++) {
+        int n = 1 + k % 13;
+        send(
+            producer, issue(n, TITLES[n % TITLES.length] + " (#" + n + ", edit " + k + ")", 2 + k));
+      }
+      awaitTitles(driver, "edit 599)");
+      Path killedDir = tmp.resolve("killed");
+      String group = "faultline-reclassify-killed";
+      JobConfig replayConfig =
+          JobConfig.fromArgs(
+              concat(new String[] {"--group-id", group, "--checkpoint-interval-ms", "500"}, conn),
+              Map.of());
+      java.nio.file.Files.createDirectories(killedDir);
+      ReclassifyCommand.write(
+          killedDir.resolve("before.json"),
+          Reclassify.snapshot(replayConfig, Reclassify.Scope.all()));
+      java.nio.file.Files.writeString(
+          killedDir.resolve("run.json"), "{\"group\":\"" + group + "\"}");
+      java.util.concurrent.atomic.AtomicLong seen = new java.util.concurrent.atomic.AtomicLong();
+      java.util.concurrent.atomic.AtomicReference<JobClient> job =
+          new java.util.concurrent.atomic.AtomicReference<>();
+      java.util.concurrent.atomic.AtomicBoolean completed =
+          new java.util.concurrent.atomic.AtomicBoolean();
+      long[] startedAt = {0};
+      Thread killed =
+          new Thread(
+              () -> {
+                try {
+                  Reclassify.replay(
+                      replayConfig,
+                      200,
+                      p -> {
+                        seen.set(p.done());
+                        boolean midway = p.done() > 0 && p.done() < p.total();
+                        if (midway || System.nanoTime() - startedAt[0] > 1_500_000_000L) {
+                          try {
+                            job.get().cancel().get(); // killed
+                          } catch (Exception ignored) {
+                            // already ended
+                          }
+                        }
+                      },
+                      j -> {
+                        startedAt[0] = System.nanoTime();
+                        job.set(j);
+                      });
+                  completed.set(true);
+                } catch (Exception cancelled) {
+                  // the replay was killed
+                }
+              });
+      killed.start();
+      killed.join(Duration.ofMinutes(4).toMillis());
+      long doneBeforeKill = seen.get();
+      assertTrue(!completed.get(), "the replay was killed before it finished");
+      out.reset();
+      assertEquals(
+          0,
+          new Faultline()
+              .run(
+                  concat(new String[] {"reclassify", "--report-dir", killedDir.toString()}, conn),
+                  new PrintStream(out, true, StandardCharsets.UTF_8),
+                  new PrintStream(out, true, StandardCharsets.UTF_8)),
+          out.toString());
+      assertTrue(out.toString().contains("resuming the run of group " + group), out.toString());
+      System.out.printf(
+          "ReclassifyIT: killed with %d deliveries committed; resumed: %s%n",
+          doneBeforeKill, out.toString().lines().filter(l -> l.contains("replayed")).toList());
+      JsonNode resumed = JSON.readTree(killedDir.resolve("report.json").toFile());
+      for (var dims = resumed.path("DeepSpeed").fields(); dims.hasNext(); ) {
+        var d = dims.next();
+        assertEquals(13, d.getValue().get("compared").asInt(), d.getKey());
+        assertEquals(0, d.getValue().get("gone").asInt(), d.getKey());
+        assertEquals(0, d.getValue().get("added").asInt(), d.getKey());
+      }
+      assertEquals(
+          13L,
+          driver.session().run("MATCH (i:Issue) RETURN count(i) AS n").single().get("n").asLong());
+      assertEquals(
+          0L,
+          driver
+              .session()
+              .run(
+                  "MATCH (i:Issue)-[r:HAS_SYMPTOM]->() WITH i, count(r) AS n WHERE n > 1"
+                      + " RETURN count(i) AS n")
+              .single()
+              .get("n")
+              .asLong(),
+          "no issue has two symptoms");
+      awaitIssues(driver, 13, "learned-");
       live2.cancel().get();
     }
+  }
+
+  private static void awaitTitles(Driver driver, String fragment) {
+    Poll.until(
+        Duration.ofMinutes(4),
+        "an issue titled with " + fragment,
+        () ->
+            driver
+                    .session()
+                    .run(
+                        "MATCH (i:Issue) WHERE i.title CONTAINS $f RETURN count(i) AS n",
+                        Map.of("f", fragment))
+                    .single()
+                    .get("n")
+                    .asLong()
+                > 0);
   }
 
   private static JobClient liveJob(String[] conn) throws Exception {
@@ -218,8 +327,13 @@ class ReclassifyIT {
   }
 
   private static Delivery issue(int number, String title) {
+    return issue(number, title, 0);
+  }
+
+  /** An issue delivery; {@code minutes} after the first state (an edit when above 0). */
+  private static Delivery issue(int number, String title, int minutes) {
     ObjectNode payload = JSON.createObjectNode();
-    payload.put("action", "opened");
+    payload.put("action", minutes == 0 ? "opened" : "edited");
     ObjectNode issue = payload.putObject("issue");
     issue.put("number", number);
     issue.put("title", title);
@@ -232,13 +346,14 @@ class ReclassifyIT {
     issue.putObject("user").put("login", "reporter");
     issue.putArray("labels").addObject().put("name", "bug");
     issue.put("created_at", "2024-03-01T10:00:00Z");
-    issue.put("updated_at", "2024-03-01T10:00:00Z");
+    issue.put(
+        "updated_at", Instant.parse("2024-03-01T10:00:00Z").plusSeconds(60L * minutes).toString());
     issue.putNull("closed_at");
     payload.putObject("repository").put("full_name", REPO);
     return new Delivery(
         "d-" + UUID.randomUUID(),
         "issues",
-        "opened",
+        minutes == 0 ? "opened" : "edited",
         REPO,
         Instant.now(),
         DeliverySource.WEBHOOK,
