@@ -63,6 +63,11 @@ final class CategoryShares implements ScopeEstimator {
   private static final Set<Dimension> ALSO_OTHER_KINDS =
       Set.of(Dimension.KIND, Dimension.STAGE, Dimension.PHASE);
 
+  /** Whether the codebook gives a dimension bug reports only (NONE, UNKNOWN or null otherwise). */
+  static boolean onlyForBugs(Dimension d) {
+    return !ALSO_OTHER_KINDS.contains(d);
+  }
+
   @Override
   public String name() {
     return NAME;
@@ -157,7 +162,7 @@ final class CategoryShares implements ScopeEstimator {
         List<String> codes,
         Codes all) {
       Tally t = new Tally(items.size(), codes.size());
-      boolean own = "BUG".equals(kind) && !ALSO_OTHER_KINDS.contains(dimension);
+      boolean own = "BUG".equals(kind) && onlyForBugs(dimension);
       for (int i = 0; i < items.size(); i++) {
         Map<String, Object> item = items.get(i);
         double w =
