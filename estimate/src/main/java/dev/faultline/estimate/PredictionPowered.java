@@ -102,52 +102,13 @@ public final class PredictionPowered {
       long seed) {
     codes.check(p);
     ClassifyAndCount.checkLevel(level);
-    if (label == null || label.length != p.length) {
-      throw new IllegalArgumentException(
-          "one label slot per item needed: "
-              + (label == null ? "none" : label.length)
-              + " for "
-              + p.length
-              + " items");
-    }
+    List<Integer> sampled = sampled(codes, p, label);
     int bigN = p.length;
     int kk = codes.size();
-    List<Integer> sample = new ArrayList<>();
-    for (int i = 0; i < bigN; i++) {
-      if (label[i] < -1 || label[i] >= kk) {
-        throw new IllegalArgumentException(
-            "item " + i + ": label index " + label[i] + " is not a code of " + codes.codes());
-      }
-      if (label[i] >= 0) {
-        sample.add(i);
-      }
-    }
-    int n = sample.size();
-    if (n < 2) {
-      throw new IllegalArgumentException(
-          "a validation sample needs at least 2 labelled items, got " + n);
-    }
+    int n = sampled.size();
     double z = new NormalDistribution().inverseCumulativeProbability((1 + level) / 2);
     double fpc = 1 - n / (double) bigN;
-    // sample columns
-    double[][] ys = new double[kk][n];
-    double[][] fs = new double[kk][n];
-    double[] yk = new double[n];
-    double[] fk = new double[n];
-    double[] ones = new double[n];
-    java.util.Arrays.fill(ones, 1.0);
-    for (int j = 0; j < n; j++) {
-      int i = sample.get(j);
-      int l = label[i];
-      ys[l][j] = 1;
-      yk[j] = codes.known(l) ? 1 : 0;
-      for (int k = 0; k < kk; k++) {
-        fs[k][j] = p[i][k];
-        if (codes.known(k)) {
-          fk[j] += p[i][k];
-        }
-      }
-    }
+    Sample s = Sample.of(codes, p, label, sampled);
     double[] meanF = new double[kk];
     double meanFk = 0;
     for (double[] row : p) {
@@ -158,22 +119,20 @@ public final class PredictionPowered {
         }
       }
     }
-    double[] meanFk1 = new double[kk];
-    java.util.Arrays.fill(meanFk1, 1.0);
     boolean[] all = new boolean[kk];
     boolean[] knownCodes = new boolean[kk];
     for (int k = 0; k < kk; k++) {
       all[k] = true;
       knownCodes[k] = codes.known(k);
     }
-    double lambdaMean = lambda(tuning, ys, ones, fs, ones, meanF, 1.0, all);
-    double lambdaShare = lambda(tuning, ys, yk, fs, fk, meanF, meanFk, knownCodes);
+    double lambdaMean = lambda(tuning, s.ys, s.ones, s.fs, s.ones, meanF, 1.0, all);
+    double lambdaShare = lambda(tuning, s.ys, s.yk, s.fs, s.fk, meanF, meanFk, knownCodes);
     Ratio[] mean = new Ratio[kk];
     Ratio[] share = new Ratio[kk];
     for (int k = 0; k < kk; k++) {
-      mean[k] = new Ratio(ys[k], ones, fs[k], ones, meanF[k], 1.0, lambdaMean);
+      mean[k] = new Ratio(s.ys[k], s.ones, s.fs[k], s.ones, meanF[k], 1.0, lambdaMean);
       if (codes.known(k)) {
-        share[k] = new Ratio(ys[k], yk, fs[k], fk, meanF[k], meanFk, lambdaShare);
+        share[k] = new Ratio(s.ys[k], s.yk, s.fs[k], s.fk, meanF[k], meanFk, lambdaShare);
       }
     }
     double[][] meanCi = new double[kk][];
@@ -191,30 +150,113 @@ public final class PredictionPowered {
     String method = tuning.label + "/" + interval.name().toLowerCase(Locale.ROOT);
     List<Estimate> out = new ArrayList<>();
     for (int k = 0; k < kk; k++) {
-      int seen = 0;
-      for (int j = 0; j < n; j++) {
-        seen += (int) ys[k][j];
-      }
-      // the sample's own labels are certain: at least the items labelled c are c, at most all but
-      // the items labelled otherwise
-      double lo = Math.max(seen, meanCi[k][0] * bigN);
-      double hi = Math.min(bigN - (n - seen), meanCi[k][1] * bigN);
-      double count = Math.max(lo, Math.min(hi, mean[k].estimate() * bigN));
       out.add(
-          new Estimate(
+          row(
               codes.codes().get(k),
-              count,
-              lo,
-              Math.max(lo, hi),
-              share[k] == null ? Double.NaN : clip(share[k].estimate()),
-              share[k] == null ? Double.NaN : shareCi[k][0],
-              share[k] == null ? Double.NaN : shareCi[k][1],
+              s.ys[k],
+              mean[k],
+              share[k],
+              meanCi[k],
+              shareCi[k],
               method,
-              n,
               bigN,
               level));
     }
     return out;
+  }
+
+  /** The items of the validation sample (label index >= 0), after checking every label slot. */
+  private static List<Integer> sampled(Codes codes, double[][] p, int[] label) {
+    if (label == null || label.length != p.length) {
+      throw new IllegalArgumentException(
+          "one label slot per item needed: "
+              + (label == null ? "none" : label.length)
+              + " for "
+              + p.length
+              + " items");
+    }
+    List<Integer> sample = new ArrayList<>();
+    for (int i = 0; i < p.length; i++) {
+      if (label[i] < -1 || label[i] >= codes.size()) {
+        throw new IllegalArgumentException(
+            "item " + i + ": label index " + label[i] + " is not a code of " + codes.codes());
+      }
+      if (label[i] >= 0) {
+        sample.add(i);
+      }
+    }
+    if (sample.size() < 2) {
+      throw new IllegalArgumentException(
+          "a validation sample needs at least 2 labelled items, got " + sample.size());
+    }
+    return sample;
+  }
+
+  /**
+   * The sample's columns: per code its human indicators {@code ys} and probabilities {@code fs},
+   * the indicator {@code yk} and probability {@code fk} of a known code, and a column of ones.
+   */
+  private record Sample(double[][] ys, double[][] fs, double[] yk, double[] fk, double[] ones) {
+
+    static Sample of(Codes codes, double[][] p, int[] label, List<Integer> sampled) {
+      int n = sampled.size();
+      int kk = codes.size();
+      double[][] ys = new double[kk][n];
+      double[][] fs = new double[kk][n];
+      double[] yk = new double[n];
+      double[] fk = new double[n];
+      double[] ones = new double[n];
+      java.util.Arrays.fill(ones, 1.0);
+      for (int j = 0; j < n; j++) {
+        int i = sampled.get(j);
+        int l = label[i];
+        ys[l][j] = 1;
+        yk[j] = codes.known(l) ? 1 : 0;
+        for (int k = 0; k < kk; k++) {
+          fs[k][j] = p[i][k];
+          if (codes.known(k)) {
+            fk[j] += p[i][k];
+          }
+        }
+      }
+      return new Sample(ys, fs, yk, fk, ones);
+    }
+  }
+
+  /**
+   * One code's row: the count clipped to what the sample's own labels make certain (at least the
+   * items labelled c are c, at most all but the items labelled otherwise), and its share.
+   */
+  private static Estimate row(
+      String code,
+      double[] ys,
+      Ratio mean,
+      Ratio share,
+      double[] meanCi,
+      double[] shareCi,
+      String method,
+      int bigN,
+      double level) {
+    int n = ys.length;
+    int seen = 0;
+    for (int j = 0; j < n; j++) {
+      seen += (int) ys[j];
+    }
+    double lo = Math.max(seen, meanCi[0] * bigN);
+    double hi = Math.min(bigN - (n - seen), meanCi[1] * bigN);
+    double count = Math.max(lo, Math.min(hi, mean.estimate() * bigN));
+    return new Estimate(
+        code,
+        count,
+        lo,
+        Math.max(lo, hi),
+        share == null ? Double.NaN : clip(share.estimate()),
+        share == null ? Double.NaN : shareCi[0],
+        share == null ? Double.NaN : shareCi[1],
+        method,
+        n,
+        bigN,
+        level);
   }
 
   /**

@@ -220,7 +220,13 @@ public final class CategoryStatsJob {
         daily
             .keyBy(DailyCount::key, StatKey.TYPE)
             .connect(daily.getSideOutput(TOO_LATE).keyBy(ContributionDelta::key, StatKey.TYPE))
-            .process(new RollingCounts(config))
+            .process(
+                new RollingCounts(
+                    config.slide(),
+                    config.windows(),
+                    config.maxWindowSlides(),
+                    config.countStateTtl(),
+                    config.allowedLateness()))
             .uid("rolling-counts")
             .name("rolling counts, corrections, surge detector");
     DataStream<CategoryStat> releases =

@@ -4,11 +4,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.faultline.schemas.taxonomy.Dimension;
 import dev.faultline.schemas.taxonomy.Taxonomy;
-import dev.faultline.stats.detect.AlertKeys;
 import dev.faultline.stats.detect.AlertModel;
 import dev.faultline.stats.domain.IssueContributions;
-import dev.faultline.stats.domain.StatDimensions;
 import dev.faultline.stats.functions.EmergenceDetector;
+import dev.faultline.stats.keys.AlertKeys;
+import dev.faultline.stats.keys.StatDimensions;
 import dev.faultline.stats.records.AlertCount;
 import dev.faultline.stats.records.AlertMove;
 import dev.faultline.stats.records.StatAlert;
@@ -341,7 +341,7 @@ public final class AlertQualityBenchmark {
                 .filter(
                     i ->
                         i.framework().equals(fw)
-                            && dev.faultline.stats.domain.Categories.informative(i.symptom()))
+                            && dev.faultline.stats.keys.Categories.informative(i.symptom()))
                 .toList();
         Random injection = new Random(r.nextLong() + Double.doubleToLongBits(size));
         String drawn = own.isEmpty() ? "RUNTIME_CRASH" : own.get(r.nextInt(own.size())).symptom();
@@ -447,7 +447,7 @@ public final class AlertQualityBenchmark {
     for (Item i : stream) {
       if (i.framework().equals(framework)) {
         for (Dimension d : StatDimensions.COUNTED) {
-          if (dev.faultline.stats.domain.Categories.informative(i.category(d))) {
+          if (dev.faultline.stats.keys.Categories.informative(i.category(d))) {
             keys.add(d + "|" + i.category(d));
           }
         }

@@ -2,9 +2,9 @@ package dev.faultline.stats;
 
 import dev.faultline.schemas.AlertKind;
 import dev.faultline.schemas.taxonomy.Dimension;
-import dev.faultline.stats.detect.AlertKeys;
 import dev.faultline.stats.detect.AlertModel;
 import dev.faultline.stats.functions.EmergenceDetector;
+import dev.faultline.stats.keys.AlertKeys;
 import dev.faultline.stats.records.AlertCount;
 import dev.faultline.stats.records.AlertMove;
 import dev.faultline.stats.records.StatAlert;

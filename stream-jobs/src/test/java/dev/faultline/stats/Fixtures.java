@@ -10,7 +10,7 @@ import dev.faultline.schemas.taxonomy.Stage;
 import dev.faultline.schemas.taxonomy.Symptom;
 import dev.faultline.schemas.taxonomy.SymptomClass;
 import dev.faultline.stats.domain.IssueContributions;
-import dev.faultline.stats.domain.StatDimensions;
+import dev.faultline.stats.keys.StatDimensions;
 import dev.faultline.stats.records.CategoryStat;
 import dev.faultline.stats.records.ClassifiedEvent;
 import java.time.Duration;

@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.faultline.schemas.taxonomy.Dimension;
 import dev.faultline.stats.domain.IssueContributions;
-import dev.faultline.stats.domain.StatDimensions;
+import dev.faultline.stats.keys.StatDimensions;
 import dev.faultline.stats.records.ClassifiedEvent;
 import dev.faultline.stats.records.ContributionDelta;
 import java.util.ArrayList;

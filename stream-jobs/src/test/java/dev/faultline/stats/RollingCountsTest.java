@@ -38,7 +38,13 @@ class RollingCountsTest {
   void open() throws Exception {
     harness =
         new KeyedTwoInputStreamOperatorTestHarness<>(
-            new KeyedCoProcessOperator<>(new RollingCounts(config)),
+            new KeyedCoProcessOperator<>(
+                new RollingCounts(
+                    config.slide(),
+                    config.windows(),
+                    config.maxWindowSlides(),
+                    config.countStateTtl(),
+                    config.allowedLateness())),
             DailyCount::key,
             ContributionDelta::key,
             StatKey.TYPE);

@@ -47,7 +47,13 @@ export async function overview(state) {
     get('studies', filters),
   ]);
   renderStudies(studies);
+  renderHeadline(headline);
+  renderDistributedShare(share, state);
+  renderReleases(releases, shifts);
+}
 
+/** The headline figures beside the seed studies' and their coverage. */
+function renderHeadline(headline) {
   const body = document.querySelector('#headline-table tbody');
   body.replaceChildren(
     ...headline.figures.map((f) =>
@@ -68,7 +74,10 @@ export async function overview(state) {
   text('headline-coverage', coverageText(headline.coverage, headline.scope.confidence, 'bug reports'));
   text('headline-studies', 'Seeds from the codebook: ' +
     headline.studies.map((s) => s.id + ' — ' + s.title + ' (' + s.reference + '; ' + s.scope + ')').join(' · '));
+}
 
+/** The distributed-specific share of this scope and of each framework beside P2's. */
+function renderDistributedShare(share, state) {
   const mine = share.share;
   const known = mine ? mine.distributedSpecific + mine.notDistributedSpecific : 0;
   text('ds-summary', mine && mine.share !== null
@@ -90,7 +99,10 @@ export async function overview(state) {
     },
     options: { plugins: { legend: { display: false } }, scales: { y: { beginAtZero: true, max: 100 } } },
   });
+}
 
+/** Bug reports per release, and the releases whose symptoms moved. */
+function renderReleases(releases, shifts) {
   const list = releases.releases;
   text('releases-summary', num(releases.bugs) + ' bug reports filed against ' + num(list.length) + ' releases');
   text('releases-coverage', coverageText(releases.coverage, releases.scope.confidence, 'bug reports filed against them'));

@@ -51,9 +51,7 @@ final class CategoryPairs implements ScopeEstimator {
         view.put("top", items.get(i).get(top));
         double[] dist = ItemDistributions.distribution(view, d, codes);
         given[i] =
-            "BUG".equals(kind) && CategoryShares.ONLY_FOR_BUGS.contains(d)
-                ? givenBug(dist, codes)
-                : dist;
+            "BUG".equals(kind) && CategoryShares.onlyForBugs(d) ? givenBug(dist, codes) : dist;
       }
       return new Axis(d, codes, given);
     }
@@ -106,61 +104,16 @@ final class CategoryPairs implements ScopeEstimator {
       weighted[i] = r;
       countLabels(item, kind, rows, columns, top, labelled);
     }
-    List<Map<String, Object>> out = new ArrayList<>();
-    switch (mode) {
-      case "estimate" -> {
-        List<String> rowCodes = new ArrayList<>(rows.codes());
-        rowCodes.add(CategoryShares.OTHER_KIND);
-        List<JointTable.Cell> cells =
-            JointTable.estimate(
-                Codes.of(rowCodes),
-                normalised(weighted),
-                Codes.of(columns.codes()),
-                columns.given(),
-                LEVEL);
-        for (JointTable.Cell c : cells) {
-          int a = rows.codes().indexOf(c.row());
-          int b = columns.codes().indexOf(c.column());
-          if (a < 0 || !rows.known(a) || !columns.known(b) || c.count() < 0.05) {
-            continue;
-          }
-          out.add(
-              row(
-                  c.row(),
-                  c.column(),
-                  c.count(),
-                  c.countLow(),
-                  c.countHigh(),
-                  labelled[a][b],
-                  c.method(),
-                  n));
-        }
-      }
-      case "confident", "all" -> {
-        long[][] counts = mode.equals("confident") ? labelled : top;
-        String method =
-            mode.equals("confident") ? "count of labels above the bar" : "count of top labels";
-        for (int a = 0; a < rows.codes().size(); a++) {
-          for (int b = 0; b < columns.codes().size(); b++) {
-            if (counts[a][b] > 0 && rows.known(a) && columns.known(b)) {
-              out.add(
-                  row(
-                      rows.codes().get(a),
-                      columns.codes().get(b),
-                      counts[a][b],
-                      Double.NaN,
-                      Double.NaN,
-                      labelled[a][b],
-                      method,
-                      n));
-            }
-          }
-        }
-      }
-      default ->
-          throw new IllegalArgumentException(
-              "mode must be estimate, confident or all, not '" + mode + "'");
-    }
+    List<Map<String, Object>> out =
+        switch (mode) {
+          case "estimate" -> estimated(rows, columns, weighted, labelled, n);
+          case "confident" ->
+              counted(rows, columns, labelled, labelled, "count of labels above the bar", n);
+          case "all" -> counted(rows, columns, top, labelled, "count of top labels", n);
+          default ->
+              throw new IllegalArgumentException(
+                  "mode must be estimate, confident or all, not '" + mode + "'");
+        };
     long confident = 0;
     for (int a = 0; a < rows.codes().size(); a++) {
       for (int b = 0; b < columns.codes().size(); b++) {
@@ -177,6 +130,65 @@ final class CategoryPairs implements ScopeEstimator {
               : (x.get("row") + "/" + x.get("column"))
                   .compareTo(y.get("row") + "/" + y.get("column"));
         });
+    return out;
+  }
+
+  /**
+   * The cells of known codes with an expected count of at least 0.05, from the joint table of the
+   * kind-weighted rows and the columns.
+   */
+  private static List<Map<String, Object>> estimated(
+      Axis rows, Axis columns, double[][] weighted, long[][] labelled, int n) {
+    List<Map<String, Object>> out = new ArrayList<>();
+    List<String> rowCodes = new ArrayList<>(rows.codes());
+    rowCodes.add(CategoryShares.OTHER_KIND);
+    List<JointTable.Cell> cells =
+        JointTable.estimate(
+            Codes.of(rowCodes),
+            normalised(weighted),
+            Codes.of(columns.codes()),
+            columns.given(),
+            LEVEL);
+    for (JointTable.Cell c : cells) {
+      int a = rows.codes().indexOf(c.row());
+      int b = columns.codes().indexOf(c.column());
+      if (a < 0 || !rows.known(a) || !columns.known(b) || c.count() < 0.05) {
+        continue;
+      }
+      out.add(
+          row(
+              c.row(),
+              c.column(),
+              c.count(),
+              c.countLow(),
+              c.countHigh(),
+              labelled[a][b],
+              c.method(),
+              n));
+    }
+    return out;
+  }
+
+  /** The cells of known codes with a positive count of labels. */
+  private static List<Map<String, Object>> counted(
+      Axis rows, Axis columns, long[][] counts, long[][] labelled, String method, int n) {
+    List<Map<String, Object>> out = new ArrayList<>();
+    for (int a = 0; a < rows.codes().size(); a++) {
+      for (int b = 0; b < columns.codes().size(); b++) {
+        if (counts[a][b] > 0 && rows.known(a) && columns.known(b)) {
+          out.add(
+              row(
+                  rows.codes().get(a),
+                  columns.codes().get(b),
+                  counts[a][b],
+                  Double.NaN,
+                  Double.NaN,
+                  labelled[a][b],
+                  method,
+                  n));
+        }
+      }
+    }
     return out;
   }
 

@@ -55,13 +55,18 @@ final class CategoryShares implements ScopeEstimator {
   /** The code that stands for "not of the kind in scope" (left out of shares). */
   static final String OTHER_KIND = "OTHER_KIND";
 
-  static final Set<Dimension> ONLY_FOR_BUGS =
-      Set.of(
-          Dimension.SYMPTOM,
-          Dimension.SYMPTOM_CLASS,
-          Dimension.ROOT_CAUSE,
-          Dimension.FIX_PATTERN,
-          Dimension.DISTRIBUTED_SPECIFIC);
+  /**
+   * The dimensions the codebook gives other kinds than bug reports too (their P(code and kind) is
+   * the product of the marginals); every other dimension is given bug reports only, so its own
+   * distribution already holds the kind's probability.
+   */
+  private static final Set<Dimension> ALSO_OTHER_KINDS =
+      Set.of(Dimension.KIND, Dimension.STAGE, Dimension.PHASE);
+
+  /** Whether the codebook gives a dimension bug reports only (NONE, UNKNOWN or null otherwise). */
+  static boolean onlyForBugs(Dimension d) {
+    return !ALSO_OTHER_KINDS.contains(d);
+  }
 
   @Override
   public String name() {
@@ -95,34 +100,95 @@ final class CategoryShares implements ScopeEstimator {
     Set<String> excluded = new LinkedHashSet<>(Codes.NOT_KNOWN);
     excluded.add(OTHER_KIND);
     Codes all = new Codes(withOther, excluded);
+    Tally t = Tally.of(items, dimension, kind, codes, all);
     int n = items.size();
-    double[][] p = new double[n][];
-    int[] label = new int[n];
-    int sampled = 0;
-    double expectedInScope = 0;
-    long[] labelled = new long[codes.size()];
-    long[] top = new long[codes.size()];
-    for (int i = 0; i < n; i++) {
-      Map<String, Object> item = items.get(i);
-      double w =
-          kind == null
-              ? 1
-              : ItemDistributions.probabilityOf(item, "kindP", "topKind", Dimension.KIND, kind);
-      double[] d = ItemDistributions.distribution(item, dimension, codes);
-      double[] row = new double[codes.size() + 1];
-      boolean own = "BUG".equals(kind) && ONLY_FOR_BUGS.contains(dimension);
-      double inKind = 0;
-      for (int k = 0; k < codes.size(); k++) {
-        row[k] = own ? d[k] : w * d[k];
-        inKind += row[k];
+    boolean rectify = t.sampled >= MIN_SAMPLE && n > t.sampled;
+    if (!rectify) {
+      // too few sampled items to measure the classifier's error: each counts as its person's label
+      for (int i = 0; i < n; i++) {
+        if (t.label[i] >= 0) {
+          java.util.Arrays.fill(t.p[i], 0);
+          t.p[i][t.label[i]] = 1;
+        }
       }
-      row[codes.size()] = Math.max(0, 1 - inKind);
-      p[i] = row;
-      expectedInScope += w;
-      label[i] = sampleLabel(item, dimension, kind, all);
-      if (label[i] >= 0) {
-        sampled++;
+    }
+    List<Estimate> estimates =
+        switch (mode) {
+          case "estimate" ->
+              rectify
+                  ? PredictionPowered.estimate(
+                      all,
+                      t.p,
+                      t.label,
+                      SAMPLE_TUNING,
+                      SAMPLE_INTERVAL,
+                      LEVEL,
+                      ClassifyAndCount.DEFAULT_SEED)
+                  : ClassifyAndCount.estimate(all, t.p, LEVEL, ClassifyAndCount.DEFAULT_SEED);
+          case "confident" -> counted(codes, t.labelled, "count of labels above the bar");
+          case "all" -> counted(codes, t.top, "count of top labels");
+          default ->
+              throw new IllegalArgumentException(
+                  "mode must be estimate, confident or all, not '" + mode + "'");
+        };
+    return rows(codes, estimates, t);
+  }
+
+  /**
+   * What the items of a scope give: per item its probabilities of each code and of "not of the kind
+   * in scope" ({@code p}) and its sample label index ({@code label}, -1 outside the sample); how
+   * many are sampled, the expected number of the kind, and per code the top labels and the top
+   * labels above the bar.
+   */
+  private static final class Tally {
+    final double[][] p;
+    final int[] label;
+    final long[] labelled;
+    final long[] top;
+    int sampled;
+    double expectedInScope;
+
+    private Tally(int n, int codes) {
+      p = new double[n][];
+      label = new int[n];
+      labelled = new long[codes];
+      top = new long[codes];
+    }
+
+    static Tally of(
+        List<Map<String, Object>> items,
+        Dimension dimension,
+        String kind,
+        List<String> codes,
+        Codes all) {
+      Tally t = new Tally(items.size(), codes.size());
+      boolean own = "BUG".equals(kind) && onlyForBugs(dimension);
+      for (int i = 0; i < items.size(); i++) {
+        Map<String, Object> item = items.get(i);
+        double w =
+            kind == null
+                ? 1
+                : ItemDistributions.probabilityOf(item, "kindP", "topKind", Dimension.KIND, kind);
+        double[] d = ItemDistributions.distribution(item, dimension, codes);
+        double[] row = new double[codes.size() + 1];
+        double inKind = 0;
+        for (int k = 0; k < codes.size(); k++) {
+          row[k] = own ? d[k] : w * d[k];
+          inKind += row[k];
+        }
+        row[codes.size()] = Math.max(0, 1 - inKind);
+        t.p[i] = row;
+        t.expectedInScope += w;
+        t.label[i] = sampleLabel(item, dimension, kind, all);
+        if (t.label[i] >= 0) {
+          t.sampled++;
+        }
+        t.countTop(item, kind, codes);
       }
+      return t;
+    }
+
+    private void countTop(Map<String, Object> item, String kind, List<String> codes) {
       String topCode = (String) item.get("top");
       int k = topCode == null ? -1 : codes.indexOf(topCode);
       boolean kindMatches = kind == null || kind.equals(item.get("topKind"));
@@ -134,37 +200,14 @@ final class CategoryShares implements ScopeEstimator {
         }
       }
     }
-    boolean rectify = sampled >= MIN_SAMPLE && n > sampled;
-    if (!rectify) {
-      // too few sampled items to measure the classifier's error: each counts as its person's label
-      for (int i = 0; i < n; i++) {
-        if (label[i] >= 0) {
-          java.util.Arrays.fill(p[i], 0);
-          p[i][label[i]] = 1;
-        }
-      }
-    }
-    List<Estimate> estimates =
-        switch (mode) {
-          case "estimate" ->
-              sampled >= MIN_SAMPLE && n > sampled
-                  ? PredictionPowered.estimate(
-                      all,
-                      p,
-                      label,
-                      SAMPLE_TUNING,
-                      SAMPLE_INTERVAL,
-                      LEVEL,
-                      ClassifyAndCount.DEFAULT_SEED)
-                  : ClassifyAndCount.estimate(all, p, LEVEL, ClassifyAndCount.DEFAULT_SEED);
-          case "confident" -> counted(codes, labelled, "count of labels above the bar");
-          case "all" -> counted(codes, top, "count of top labels");
-          default ->
-              throw new IllegalArgumentException(
-                  "mode must be estimate, confident or all, not '" + mode + "'");
-        };
+  }
+
+  /** The query's rows: one per code, with the scope's coverage beside each. */
+  private static List<Map<String, Object>> rows(
+      List<String> codes, List<Estimate> estimates, Tally t) {
+    int n = t.p.length;
     long confident = 0;
-    for (long c : labelled) {
+    for (long c : t.labelled) {
       confident += c;
     }
     Double coverage = n == 0 ? null : round(confident / (double) n, 4);
@@ -179,12 +222,12 @@ final class CategoryShares implements ScopeEstimator {
       r.put("share", round(e.share(), 4));
       r.put("shareLow", round(e.shareLow(), 4));
       r.put("shareHigh", round(e.shareHigh(), 4));
-      r.put("labelled", labelled[k]);
+      r.put("labelled", t.labelled[k]);
       r.put("method", e.method());
       r.put("sampleSize", (long) e.sampleSize());
       r.put("inScope", (long) n);
       r.put("coverage", coverage);
-      r.put("expectedInScope", round(expectedInScope, 1));
+      r.put("expectedInScope", round(t.expectedInScope, 1));
       rows.add(r);
     }
     return rows;

@@ -1,6 +1,7 @@
 package dev.faultline.graph.query;
 
 import dev.faultline.graph.ConfidencePolicy;
+import dev.faultline.schemas.taxonomy.Dimension;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -29,6 +30,11 @@ import java.util.regex.Pattern;
  * <p>The header ends at the first line that is not a {@code //} comment; the whole text, header
  * included, is the statement sent to Neo4j (Cypher ignores the comments).
  *
+ * <p>A statement that reads {@code $allDimensions} gets it from the library, undeclared: every
+ * {@link Dimension} in declaration order as {@code {key, edgeType, flag}} (edge type null without
+ * an edge; flag true for the uncoded distributed-specific dimension), so a query that shows every
+ * dimension loops over it instead of listing them.
+ *
  * @param name kebab-case query name
  * @param description what the query answers
  * @param parameters declared parameters, in header order
@@ -45,6 +51,9 @@ public record QueryDefinition(
     List<QueryColumn> columns,
     String cypher,
     String estimator) {
+
+  /** The library-supplied parameter listing every dimension. */
+  public static final String ALL_DIMENSIONS = "allDimensions";
 
   private static final Pattern NAME = Pattern.compile("[a-z0-9]+(-[a-z0-9]+)*");
   private static final Pattern PARAM =
@@ -274,6 +283,22 @@ public record QueryDefinition(
       }
       bound.put(p.name(), value);
     }
+    if (cypher.contains("$" + ALL_DIMENSIONS)) {
+      bound.put(ALL_DIMENSIONS, allDimensions());
+    }
     return bound;
+  }
+
+  /** The value of {@code $allDimensions}. */
+  static List<Map<String, Object>> allDimensions() {
+    List<Map<String, Object>> out = new ArrayList<>();
+    for (Dimension d : Dimension.values()) {
+      Map<String, Object> m = new HashMap<>();
+      m.put("key", d.key());
+      m.put("edgeType", d.edgeType().orElse(null));
+      m.put("flag", !d.coded());
+      out.add(m);
+    }
+    return out;
   }
 }

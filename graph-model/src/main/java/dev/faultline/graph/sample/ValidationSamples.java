@@ -24,11 +24,10 @@ import org.neo4j.driver.Values;
  * the classifier's error measured on them (prediction-powered inference, {@code category-shares}).
  *
  * <p>Graph shape: {@code (:ValidationSample {id, framework, from, to, seed, size, population,
- * drawnAt, importedAt})-[:DRAWN]->(:Issue)} for every drawn issue, and {@code -[:INCLUDES {kind,
- * symptom, symptomClass, rootCause, fixPattern, stage, phase, distributedSpecific,
- * labelledAt}]->(:Issue)} for every labelled one (a dimension left empty is absent). The person's
- * labels stay on the relationship: the classifier's own labels and probabilities of the issue are
- * kept, since the estimate needs both.
+ * drawnAt, importedAt})-[:DRAWN]->(:Issue)} for every drawn issue, and {@code -[:INCLUDES {<key> of
+ * each dimension, labelledAt}]->(:Issue)} for every labelled one (a dimension left empty is
+ * absent). The person's labels stay on the relationship: the classifier's own labels and
+ * probabilities of the issue are kept, since the estimate needs both.
  */
 public final class ValidationSamples {
   private final Driver driver;

@@ -1,10 +1,9 @@
 // @name issue-drill-down
 // @description One issue with everything the dashboard shows about it: its state and dates, each
 // @description classification dimension with the confidence, evidence, classifier version and human-given flag of
-// @description its edge (dimensions without an edge -- kind, phase, distributedSpecific, symptomClass and unknown
-// @description values -- come from the issue's properties: confidence from kindConfidence, phaseConfidence,
-// @description distributedSpecificConfidence, evidence from kindEvidence, symptomEvidence, ... , human-given
-// @description from its humanGiven list), its labels,
+// @description its edge (dimensions without an edge and unknown values come from the issue's properties:
+// @description confidence from <key>Confidence for a dimension without an edge, evidence from <key>Evidence,
+// @description human-given from its humanGiven list), its labels,
 // @description reported versions, the release it is filed against and the PRs that FIXES it. No row when the id
 // @description is unknown.
 // @param issue String  -- the issue id, owner/repo#number (required)
@@ -24,28 +23,22 @@
 // @column transferredTo String  -- new id when transferred, else null
 // @column classifierVersion String  -- classifier that produced the classification
 // @column classifiedAt DateTime  -- when it was classified
-// @column classifications List<Map>  -- {dimension, code, confidence, evidence, classifierVersion, humanGiven, fromEdge}, in dimension order kind, symptom, symptomClass, rootCause, fixPattern, stage, phase, distributedSpecific
+// @column classifications List<Map>  -- {dimension, code, confidence, evidence, classifierVersion, humanGiven, fromEdge}, in Dimension order ($allDimensions, supplied by the library)
 // @column labels List<String>  -- label names, sorted
 // @column versions List<String>  -- Version ids it reports, sorted
 // @column release Map  -- {id, version, publishedAt} of the release it is FILED_AGAINST, or null
 // @column fixes List<Map>  -- PRs that FIXES it: {id, title, url, state, merged, mergedAt, additions, deletions, changedFiles}, by id
 MATCH (i:Issue {id: $issue})
-WITH i, coalesce(i.humanGiven, []) AS human,
-     head([(i)-[r:HAS_SYMPTOM]->(n:Symptom) | {code: n.code, edge: r}]) AS symptom,
-     head([(i)-[r:CAUSED_BY]->(n:RootCause) | {code: n.code, edge: r}]) AS rootCause,
-     head([(i)-[r:RESOLVED_BY]->(n:FixPattern) | {code: n.code, edge: r}]) AS fixPattern,
-     head([(i)-[r:IN_STAGE]->(n:Stage) | {code: n.code, edge: r}]) AS stage
+WITH i, coalesce(i.humanGiven, []) AS human
 WITH i, human,
-     [{dimension: 'kind', value: i.kind, confidence: i.kindConfidence, evidence: i.kindEvidence, found: null},
-      {dimension: 'symptom', value: i.symptom, confidence: null, evidence: i.symptomEvidence, found: symptom},
-      {dimension: 'symptomClass', value: i.symptomClass, confidence: null, evidence: null, found: null},
-      {dimension: 'rootCause', value: i.rootCause, confidence: null, evidence: i.rootCauseEvidence, found: rootCause},
-      {dimension: 'fixPattern', value: i.fixPattern, confidence: null, evidence: i.fixPatternEvidence,
-       found: fixPattern},
-      {dimension: 'stage', value: i.stage, confidence: null, evidence: i.stageEvidence, found: stage},
-      {dimension: 'phase', value: i.phase, confidence: i.phaseConfidence, evidence: i.phaseEvidence, found: null},
-      {dimension: 'distributedSpecific', value: toString(i.distributedSpecific),
-       confidence: i.distributedSpecificConfidence, evidence: i.distributedSpecificEvidence, found: null}] AS dimensions
+     [d IN $allDimensions |
+       {dimension: d.key,
+        value: CASE WHEN d.flag THEN toString(i[d.key]) ELSE i[d.key] END,
+        confidence: CASE WHEN d.edgeType IS NULL THEN i[d.key + 'Confidence'] END,
+        evidence: i[d.key + 'Evidence'],
+        found: CASE WHEN d.edgeType IS NOT NULL
+                 THEN head([(i)-[r]->(n) WHERE type(r) = d.edgeType | {code: n.code, edge: r}]) END}]
+     AS dimensions
 RETURN i.id AS id, i.repo AS repo, i.number AS number, i.title AS title, i.url AS url, i.author AS author,
        i.state AS state, i.framework AS framework, i.frameworkVersion AS frameworkVersion,
        i.createdAt AS createdAt, i.updatedAt AS updatedAt, i.closedAt AS closedAt, i.commentCount AS commentCount,

@@ -9,7 +9,7 @@ import dev.faultline.infra.local.StatsRecount.IssueFacts;
 import dev.faultline.infra.local.StatsRecount.Key;
 import dev.faultline.infra.local.StatsRecount.Settings;
 import dev.faultline.schemas.taxonomy.Dimension;
-import dev.faultline.stats.domain.StatDimensions;
+import dev.faultline.stats.keys.StatDimensions;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.EnumMap;

@@ -6,7 +6,6 @@ import dev.faultline.cli.CliCommand;
 import dev.faultline.ingest.DeliveryPublisher;
 import dev.faultline.ingest.IngestConfig;
 import dev.faultline.ingest.KafkaDeliveryPublisher;
-import dev.faultline.ingest.backfill.git.GitDeliveries;
 import dev.faultline.ingest.backfill.git.GitHistoryReader;
 import dev.faultline.ingest.backfill.git.ReleaseTagPatterns;
 import dev.faultline.schemas.Topic;

@@ -1,6 +1,5 @@
 package dev.faultline.ingest.backfill;
 
-import dev.faultline.ingest.backfill.git.GitDeliveries;
 import dev.faultline.ingest.backfill.git.GitHistoryReader;
 import dev.faultline.ingest.backfill.git.MergedChange;
 import dev.faultline.ingest.backfill.git.ReleaseTag;

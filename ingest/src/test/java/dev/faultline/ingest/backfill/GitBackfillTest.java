@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.faultline.ingest.backfill.git.GitDeliveries;
 import dev.faultline.ingest.backfill.git.GitHistoryReader;
 import dev.faultline.ingest.backfill.git.ReleaseTagPatterns;
 import dev.faultline.ingest.backfill.git.testing.GitHistoryFixture;

@@ -65,35 +65,21 @@ public enum Dimension {
       java.util.Arrays.stream(values()).filter(d -> d.labelOf == null).toList();
 
   /**
-   * The symbols that name no category: each dimension's "cannot tell" (UNKNOWN) and "does not
-   * apply" (NONE).
+   * The symbols that name no category, in every dimension that has them: "cannot tell" (UNKNOWN)
+   * and "does not apply" (NONE).
    */
-  private static final Set<Enum<?>> NO_CATEGORY =
-      Set.of(
-          Kind.UNKNOWN,
-          Symptom.NONE,
-          Symptom.UNKNOWN,
-          SymptomClass.NONE,
-          SymptomClass.UNKNOWN,
-          RootCause.UNKNOWN,
-          FixPattern.UNKNOWN,
-          Stage.UNKNOWN,
-          Phase.UNKNOWN);
+  private static final Set<String> NO_CATEGORY = Set.of("UNKNOWN", "NONE");
 
   /**
    * The order of the dashboard API's dimension list ({@code /api/meta}, the {@code dimension}
-   * parameters): the edge dimensions first, as the dashboard offers them.
+   * parameters): the category dimensions in declaration order, then the kind (the filter) and the
+   * distributed-specific flag.
    */
   public static final List<Dimension> API_ORDER =
-      List.of(
-          SYMPTOM,
-          SYMPTOM_CLASS,
-          ROOT_CAUSE,
-          FIX_PATTERN,
-          STAGE,
-          PHASE,
-          KIND,
-          DISTRIBUTED_SPECIFIC);
+      java.util.stream.Stream.concat(
+              java.util.Arrays.stream(values()).filter(d -> d != KIND && d != DISTRIBUTED_SPECIFIC),
+              java.util.stream.Stream.of(KIND, DISTRIBUTED_SPECIFIC))
+          .toList();
 
   private final String key;
   private final String field;
@@ -304,7 +290,15 @@ public enum Dimension {
    * category.
    */
   public static boolean isCategory(Enum<?> code) {
-    return code != null && !NO_CATEGORY.contains(code);
+    if (code == null || NO_CATEGORY.contains(code.name())) {
+      return false;
+    }
+    for (Dimension d : values()) {
+      if (d.codes == code.getDeclaringClass()) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** The dimension of a {@link #key()}. */

@@ -1,10 +1,10 @@
 package dev.faultline.stats.alerts;
 
-import dev.faultline.stats.detect.AlertKeys;
 import dev.faultline.stats.detect.AlertModel;
 import dev.faultline.stats.detect.DailyTable;
 import dev.faultline.stats.detect.Finding;
 import dev.faultline.stats.domain.Explanations;
+import dev.faultline.stats.keys.AlertKeys;
 import dev.faultline.stats.records.AlertMove;
 import dev.faultline.stats.records.StatAlert;
 import java.io.Serializable;

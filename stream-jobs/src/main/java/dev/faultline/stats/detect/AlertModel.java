@@ -2,8 +2,9 @@ package dev.faultline.stats.detect;
 
 import dev.faultline.schemas.AlertKind;
 import dev.faultline.schemas.taxonomy.Dimension;
-import dev.faultline.stats.domain.Categories;
-import dev.faultline.stats.domain.StatDimensions;
+import dev.faultline.stats.keys.AlertKeys;
+import dev.faultline.stats.keys.Categories;
+import dev.faultline.stats.keys.StatDimensions;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Collections;

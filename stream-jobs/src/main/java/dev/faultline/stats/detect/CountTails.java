@@ -1,6 +1,5 @@
 package dev.faultline.stats.detect;
 
-import dev.faultline.stats.domain.PoissonTail;
 import org.apache.commons.math3.special.Beta;
 
 /**

@@ -1,5 +1,6 @@
 package dev.faultline.stats.detect;
 
+import dev.faultline.stats.keys.AlertKeys;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;

@@ -2,6 +2,7 @@ package dev.faultline.stats.detect;
 
 import dev.faultline.schemas.AlertKind;
 import dev.faultline.schemas.taxonomy.Dimension;
+import dev.faultline.stats.keys.AlertKeys;
 
 /**
  * One hypothesis tested in a framework's family at one day end, with everything its explanation

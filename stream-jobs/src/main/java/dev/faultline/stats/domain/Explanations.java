@@ -2,8 +2,8 @@ package dev.faultline.stats.domain;
 
 import dev.faultline.schemas.AlertKind;
 import dev.faultline.schemas.taxonomy.Dimension;
-import dev.faultline.stats.detect.AlertKeys;
 import dev.faultline.stats.detect.Finding;
+import dev.faultline.stats.keys.AlertKeys;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;

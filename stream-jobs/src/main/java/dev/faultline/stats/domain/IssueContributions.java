@@ -1,6 +1,7 @@
 package dev.faultline.stats.domain;
 
 import dev.faultline.schemas.taxonomy.Dimension;
+import dev.faultline.stats.keys.StatDimensions;
 import dev.faultline.stats.records.ClassifiedEvent;
 import dev.faultline.stats.records.ComboObservation;
 import dev.faultline.stats.records.ContributionDelta;

@@ -1,6 +1,5 @@
 package dev.faultline.stats.functions;
 
-import dev.faultline.stats.StatsConfig;
 import dev.faultline.stats.domain.Explanations;
 import dev.faultline.stats.records.CategoryStat;
 import dev.faultline.stats.records.ContributionDelta;
@@ -58,14 +57,25 @@ public final class RollingCounts
   private transient MapState<Long, DayState> days;
   private transient MapState<Long, Boolean> dirty;
 
-  public RollingCounts(StatsConfig config) {
-    this.slide = config.slide().toMillis();
-    this.windows = config.windows().stream().mapToLong(Duration::toMillis).toArray();
-    this.windowLabels =
-        config.windows().stream().map(Explanations::windowLabel).toArray(String[]::new);
-    this.maxSlides = config.maxWindowSlides();
-    this.stateTtl = config.countStateTtl();
-    this.allowedLateness = config.allowedLateness().toMillis();
+  /**
+   * @param slide how far the windows move at a time
+   * @param windows the rolling window lengths
+   * @param maxSlides the most slides one day's count is emitted for
+   * @param stateTtl how long daily counts are kept after their last update
+   * @param allowedLateness how late a delta may arrive and still move the counts
+   */
+  public RollingCounts(
+      Duration slide,
+      List<Duration> windows,
+      int maxSlides,
+      Duration stateTtl,
+      Duration allowedLateness) {
+    this.slide = slide.toMillis();
+    this.windows = windows.stream().mapToLong(Duration::toMillis).toArray();
+    this.windowLabels = windows.stream().map(Explanations::windowLabel).toArray(String[]::new);
+    this.maxSlides = maxSlides;
+    this.stateTtl = stateTtl;
+    this.allowedLateness = allowedLateness.toMillis();
   }
 
   @Override

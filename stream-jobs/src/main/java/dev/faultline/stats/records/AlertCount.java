@@ -1,6 +1,6 @@
 package dev.faultline.stats.records;
 
-import dev.faultline.stats.detect.AlertKeys;
+import dev.faultline.stats.keys.AlertKeys;
 
 /**
  * +1 or −1 for one framework's alert detector: an issue in a category ({@code key} = {@code

@@ -2,7 +2,7 @@ package dev.faultline.stats.records;
 
 import dev.faultline.schemas.AlertKind;
 import dev.faultline.schemas.taxonomy.Dimension;
-import dev.faultline.stats.domain.StatDimensions;
+import dev.faultline.stats.keys.StatDimensions;
 import java.time.Instant;
 
 /**

@@ -3,7 +3,7 @@ package dev.faultline.stats.records;
 import dev.faultline.graph.ConfidencePolicy;
 import dev.faultline.schemas.ClassifiedIssue;
 import dev.faultline.schemas.taxonomy.Dimension;
-import dev.faultline.stats.domain.Categories;
+import dev.faultline.stats.keys.Categories;
 import java.util.Objects;
 
 /**
@@ -90,7 +90,7 @@ public class ClassifiedEvent {
 
   /**
    * The category of one counted dimension ({@link
-   * dev.faultline.stats.domain.StatDimensions#COUNTED}).
+   * dev.faultline.stats.keys.StatDimensions#COUNTED}).
    */
   public String category(Dimension d) {
     if (d.statSymbol().isEmpty()) {

@@ -4,7 +4,7 @@ import dev.faultline.graph.stats.AlertRow;
 import dev.faultline.schemas.Alert;
 import dev.faultline.schemas.AlertKind;
 import dev.faultline.schemas.taxonomy.Dimension;
-import dev.faultline.stats.domain.StatDimensions;
+import dev.faultline.stats.keys.StatDimensions;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;

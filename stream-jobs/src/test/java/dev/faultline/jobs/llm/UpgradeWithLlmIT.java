@@ -9,7 +9,6 @@ import dev.faultline.jobs.classify.IssueAccumulator;
 import dev.faultline.jobs.functions.UpgradeWithLlm;
 import dev.faultline.jobs.records.ClassifiedIssueEvent;
 import dev.faultline.jobs.records.IssueEvent;
-import dev.faultline.jobs.records.LlmRequest;
 import dev.faultline.schemas.taxonomy.Dimension;
 import dev.faultline.schemas.taxonomy.Phase;
 import java.nio.file.Path;

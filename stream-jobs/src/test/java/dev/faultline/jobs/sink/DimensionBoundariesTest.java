@@ -19,7 +19,7 @@ import dev.faultline.schemas.ClassifiedIssue;
 import dev.faultline.schemas.StatDimension;
 import dev.faultline.schemas.taxonomy.Dimension;
 import dev.faultline.schemas.taxonomy.Taxonomy;
-import dev.faultline.stats.domain.Categories;
+import dev.faultline.stats.keys.Categories;
 import dev.faultline.stats.records.ClassifiedEvent;
 import java.util.LinkedHashMap;
 import java.util.List;

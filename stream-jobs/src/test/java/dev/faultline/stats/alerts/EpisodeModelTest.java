@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.faultline.schemas.AlertKind;
 import dev.faultline.schemas.taxonomy.Dimension;
-import dev.faultline.stats.detect.AlertKeys;
 import dev.faultline.stats.detect.AlertModel;
+import dev.faultline.stats.keys.AlertKeys;
 import dev.faultline.stats.records.StatAlert;
 import java.time.Duration;
 import java.util.HashMap;

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.faultline.schemas.AlertKind;
 import dev.faultline.schemas.taxonomy.Dimension;
+import dev.faultline.stats.keys.AlertKeys;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

@@ -1,4 +1,4 @@
-package dev.faultline.stats.domain;
+package dev.faultline.stats.detect;
 
 /**
  * Upper tail of the Poisson distribution, computed in log space so large counts neither overflow

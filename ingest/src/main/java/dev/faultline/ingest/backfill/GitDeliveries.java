@@ -1,10 +1,11 @@
-package dev.faultline.ingest.backfill.git;
+package dev.faultline.ingest.backfill;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.faultline.ingest.backfill.BackfillDelivery;
+import dev.faultline.ingest.backfill.git.MergedChange;
+import dev.faultline.ingest.backfill.git.ReleaseTag;
 import dev.faultline.schemas.Delivery;
 import dev.faultline.schemas.DeliveryKey;
 import dev.faultline.schemas.DeliverySource;

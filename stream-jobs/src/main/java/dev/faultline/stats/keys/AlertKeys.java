@@ -1,4 +1,4 @@
-package dev.faultline.stats.detect;
+package dev.faultline.stats.keys;
 
 import dev.faultline.schemas.taxonomy.Dimension;
 

@@ -1,6 +1,7 @@
-package dev.faultline.jobs.records;
+package dev.faultline.jobs.llm;
 
 import dev.faultline.jobs.classify.IssueAccumulator;
+import dev.faultline.jobs.records.ClassifiedIssueEvent;
 
 /**
  * An issue's offline classification and what the classifier read, for the language-model tier to

@@ -1,4 +1,4 @@
-package dev.faultline.stats.domain;
+package dev.faultline.stats.keys;
 
 import dev.faultline.schemas.StatDimension;
 import dev.faultline.schemas.taxonomy.Dimension;
