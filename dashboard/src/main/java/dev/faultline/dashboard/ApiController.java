@@ -252,14 +252,33 @@ final class ApiController {
 
   /** {@code GET /api/heatmap}: bug reports per stage and symptom as a matrix. */
   void heatMap(Context ctx) {
-    Scope scope = scope(scopedParams(ctx));
+    ApiParams p = scopedParams(ctx, "mode");
+    Scope scope = scope(p);
     Map<String, Object> body = scoped(scope);
     Map<String, String> q = scope.queryParameters();
+    String mode = p.choice("mode", HEAT_MAP_MODES).orElse("estimate");
     List<Map<String, Object>> rows = queries.run("stage-symptom-matrix", q);
-    body.putAll(Shapes.heatMap(rows));
+    if (mode.equals("estimate")) {
+      // expected counts from each bug report's joint probabilities (category-pairs)
+      Map<String, String> pairs = new LinkedHashMap<>(q);
+      pairs.put("rows", "stage");
+      pairs.put("columns", "symptom");
+      body.putAll(
+          Shapes.estimateHeatMap(
+              queries.run("category-pairs", pairs), s -> TAXONOMY.symptomClassOf(s).orElse(null)));
+    } else {
+      body.putAll(Shapes.heatMap(rows));
+    }
+    body.put("mode", mode);
     body.put("coverage", scopeCoverage("stage-symptom-matrix", q, rows));
     json(ctx, body);
   }
+
+  /** The heat map's modes: expected counts (the default) or labels counted above the bar. */
+  static final List<String> HEAT_MAP_MODES = List.of("estimate", "labels");
+
+  private static final dev.faultline.schemas.taxonomy.Taxonomy TAXONOMY =
+      dev.faultline.schemas.taxonomy.Taxonomy.load();
 
   /**
    * {@code GET /api/fix-patterns}: merged fixes per symptom and fix pattern (P1's fix analysis) as

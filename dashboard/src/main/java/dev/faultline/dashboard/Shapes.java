@@ -147,6 +147,72 @@ final class Shapes {
   }
 
   /**
+   * {@code category-pairs} rows of stage × symptom ({@code row, column, estimate, estimateLow,
+   * estimateHigh}) as the heat map's matrix: the same shape as {@link #heatMap} with expected
+   * counts (1 decimal) in {@code cells} and their 90% intervals in {@code low} and {@code high}.
+   */
+  static Map<String, Object> estimateHeatMap(
+      List<Map<String, Object>> rows, java.util.function.Function<String, String> symptomClassOf) {
+    Map<String, Double> stageTotals = new LinkedHashMap<>();
+    Map<String, Double> symptomTotals = new LinkedHashMap<>();
+    Map<String, Map<String, Object>> cell = new LinkedHashMap<>();
+    for (Map<String, Object> row : rows) {
+      String stage = String.valueOf(row.get("row"));
+      String symptom = String.valueOf(row.get("column"));
+      double v = ((Number) row.get("estimate")).doubleValue();
+      stageTotals.merge(stage, v, Double::sum);
+      symptomTotals.merge(symptom, v, Double::sum);
+      cell.put(stage + "\u0000" + symptom, row);
+    }
+    List<String> stages = byValue(stageTotals);
+    List<String> symptoms = byValue(symptomTotals);
+    List<List<Double>> cells = new ArrayList<>();
+    List<List<Object>> low = new ArrayList<>();
+    List<List<Object>> high = new ArrayList<>();
+    double max = 0;
+    for (String st : stages) {
+      List<Double> line = new ArrayList<>();
+      List<Object> lo = new ArrayList<>();
+      List<Object> hi = new ArrayList<>();
+      for (String sy : symptoms) {
+        Map<String, Object> r = cell.get(st + "\u0000" + sy);
+        double v = r == null ? 0 : ((Number) r.get("estimate")).doubleValue();
+        max = Math.max(max, v);
+        line.add(v);
+        lo.add(r == null ? null : r.get("estimateLow"));
+        hi.add(r == null ? null : r.get("estimateHigh"));
+      }
+      cells.add(line);
+      low.add(lo);
+      high.add(hi);
+    }
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("stages", stages);
+    out.put("symptoms", symptoms);
+    out.put("symptomClasses", symptoms.stream().map(symptomClassOf).toList());
+    out.put("cells", cells);
+    out.put("low", low);
+    out.put("high", high);
+    out.put("max", max);
+    out.put(
+        "total",
+        Math.round(stageTotals.values().stream().mapToDouble(Double::doubleValue).sum() * 10)
+            / 10.0);
+    out.put("method", rows.isEmpty() ? null : rows.get(0).get("method"));
+    return out;
+  }
+
+  private static List<String> byValue(Map<String, Double> totals) {
+    return totals.entrySet().stream()
+        .sorted(
+            Map.Entry.<String, Double>comparingByValue()
+                .reversed()
+                .thenComparing(Map.Entry.comparingByKey()))
+        .map(Map.Entry::getKey)
+        .toList();
+  }
+
+  /**
    * {@code fix-pattern-per-symptom} rows ({@code symptom, fixPattern, fixes, fromIssues,
    * shareOfSymptom, medianLines}) as a matrix: symptoms and fix patterns ordered by their totals
    * (largest first, ties by code), {@code cells[symptom][fixPattern]} counts, 0 for empty cells;

@@ -113,7 +113,20 @@ class DashboardApiIT {
 
   @Test
   void heatMapCountsBugsPerStageAndSymptom() throws Exception {
-    JsonNode body = ok("/api/heatmap");
+    JsonNode estimate = ok("/api/heatmap");
+    assertEquals("estimate", estimate.get("mode").asText());
+    // every bug report with its probability: #204 (below the bar) adds a COMMUNICATION x HANG
+    assertEquals(8.0, estimate.get("total").asDouble(), 1e-9);
+    assertEquals(
+        3.0,
+        estimate
+            .get("cells")
+            .get(texts(estimate.get("stages"), null).indexOf("COMMUNICATION"))
+            .get(texts(estimate.get("symptoms"), null).indexOf("HANG"))
+            .asDouble(),
+        1e-9);
+    assertEquals("HANG", estimate.get("symptomClasses").get(0).asText());
+    JsonNode body = ok("/api/heatmap?mode=labels");
     List<String> stages = texts(body.get("stages"), null);
     List<String> symptoms = texts(body.get("symptoms"), null);
     assertEquals(7, body.get("total").asInt());
@@ -194,9 +207,9 @@ class DashboardApiIT {
     assertEquals(List.of(2, 2, 1, 3), ints(allReleases.get("releases"), "bugs"));
     assertEquals(8, allReleases.get("bugs").asInt());
 
-    JsonNode heat = ok("/api/heatmap");
+    JsonNode heat = ok("/api/heatmap?mode=labels");
     assertEquals(coverage(9, 7, 0.7778), heat.get("coverage"));
-    JsonNode allHeat = ok("/api/heatmap?minConfidence=all");
+    JsonNode allHeat = ok("/api/heatmap?minConfidence=all&mode=labels");
     List<String> stages = texts(allHeat.get("stages"), null);
     List<String> symptoms = texts(allHeat.get("symptoms"), null);
     assertEquals(
@@ -209,7 +222,7 @@ class DashboardApiIT {
     assertEquals(coverage(9, 8, 0.8889), allHeat.get("coverage"));
     // No label passes a bar of 1: no cells, and the scope is counted again to say how many issues
     // that leaves out.
-    JsonNode none = ok("/api/heatmap?minConfidence=1");
+    JsonNode none = ok("/api/heatmap?minConfidence=1&mode=labels");
     assertEquals(0, none.get("total").asInt());
     assertEquals(coverage(9, 0, 0.0), none.get("coverage"));
 
@@ -465,7 +478,8 @@ class DashboardApiIT {
     assertEquals("DeepSpeed", scope.get("framework").asText());
     assertEquals("2024-03-01T00:00:00Z", scope.get("from").asText());
     assertEquals("2024-05-01T00:00:00Z", scope.get("to").asText());
-    assertEquals(2, ok("/api/heatmap?release=" + enc("DeepSpeed@0.14.1")).get("total").asInt());
+    assertEquals(
+        2, ok("/api/heatmap?mode=labels&release=" + enc("DeepSpeed@0.14.1")).get("total").asInt());
     assertEquals(
         2.0,
         figure(ok("/api/headline?release=" + enc("DeepSpeed@0.14.1")).get("figures"), "bugs")
@@ -475,7 +489,8 @@ class DashboardApiIT {
 
   @Test
   void timeRangeNarrowsTheAggregates() throws Exception {
-    assertEquals(3, ok("/api/heatmap?from=2024-03-01&to=2024-04-30").get("total").asInt());
+    assertEquals(
+        3, ok("/api/heatmap?mode=labels&from=2024-03-01&to=2024-04-30").get("total").asInt());
     assertEquals(
         List.of("2024-03-01", "2024-04-01"),
         texts(ok("/api/trends?from=2024-03-01&to=2024-04-30").get("periods"), null));

@@ -173,7 +173,8 @@ async function renderShares(state) {
       : 'Estimated by summing each issue\'s calibrated probabilities (' + data.method + '): the intervals hold the'
         + ' per-issue uncertainty, not calibration error; a validation sample (faultline sample draw) makes them citable.');
   document.querySelector('#shares-table tbody').replaceChildren(
-    ...data.rows.filter((r) => r.estimate > 0 || r.labelled > 0).map((r) => el('tr', { dataset: { code: r.code } },
+    ...data.rows.filter((r) => r.code !== 'NONE' && (r.estimate > 0 || r.labelled > 0))
+      .sort((a, b) => b.estimate - a.estimate || a.code.localeCompare(b.code)).map((r) => el('tr', { dataset: { code: r.code } },
       el('td', {}, r.code),
       el('td', { class: 'num estimate' }, estimateText(r.estimate, r.estimateLow, r.estimateHigh)),
       el('td', { class: 'num' }, shareText(r.share, r.shareLow, r.shareHigh)),
@@ -205,15 +206,26 @@ export async function trends(state) {
 
   await renderShares(state);
 
-  const heat = await get('heatmap', state.filters);
-  text('heatmap-summary', num(heat.total) + ' bug reports with a known stage and symptom');
+  const heatMode = document.getElementById('h-mode').value || 'estimate';
+  const heat = await get('heatmap', { ...state.filters, mode: heatMode });
+  text('heatmap-summary', heat.mode === 'estimate'
+    ? '≈ ' + num(Math.round(heat.total)) + ' bug reports expected with a known stage and symptom (' + heat.method + ')'
+    : num(heat.total) + ' bug reports with a known stage and symptom');
   text('heatmap-coverage', coverageText(heat.coverage, heat.scope.confidence, 'issues'));
   const table = fill('heatmap');
   table.append(el('thead', {}, el('tr', {}, el('th', {}, 'stage \\ symptom'),
     ...heat.symptoms.map((s, i) => el('th', { title: heat.symptomClasses[i] || '' }, s)))));
   table.append(el('tbody', {}, ...heat.stages.map((stage, r) => el('tr', {},
     el('th', { class: 'row' }, stage),
-    ...heat.cells[r].map((v, c) => shade(el('td', { dataset: { stage, symptom: heat.symptoms[c] } }, v === 0 ? '' : String(v)), v, heat.max))))));
+    ...heat.cells[r].map((v, c) => shade(el('td', {
+      dataset: { stage, symptom: heat.symptoms[c] },
+      title: heat.low && heat.low[r][c] !== null ? '90% interval ' + heat.low[r][c] + '–' + heat.high[r][c] : null,
+    }, v === 0 ? '' : cellText(v)), v, heat.max))))));
+}
+
+/** A heat-map cell: a count, or an expected count to one decimal below 10. */
+function cellText(v) {
+  return Number.isInteger(v) || v >= 10 ? String(Math.round(v)) : v.toFixed(1);
 }
 
 /** Colours a heat-map cell by its count against the largest. */

@@ -55,7 +55,7 @@ final class CategoryShares implements ScopeEstimator {
   /** The code that stands for "not of the kind in scope" (left out of shares). */
   static final String OTHER_KIND = "OTHER_KIND";
 
-  private static final Set<Dimension> ONLY_FOR_BUGS =
+  static final Set<Dimension> ONLY_FOR_BUGS =
       Set.of(
           Dimension.SYMPTOM,
           Dimension.SYMPTOM_CLASS,

@@ -37,6 +37,7 @@ public interface ScopeEstimator {
     return switch (name) {
       case CategoryShares.NAME -> Optional.of(new CategoryShares());
       case StudyFigures.NAME -> Optional.of(new StudyFigures());
+      case CategoryPairs.NAME -> Optional.of(new CategoryPairs());
       default -> Optional.empty();
     };
   }

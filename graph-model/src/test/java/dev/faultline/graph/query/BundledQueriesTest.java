@@ -90,6 +90,7 @@ class BundledQueriesTest {
         List.of(
             "new-bugs-per-release",
             "category-shares",
+            "category-pairs",
             "category-trends",
             "stage-symptom-matrix",
             "top-root-causes-per-stage",
