@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.faultline.classifier.Classification;
 import dev.faultline.classifier.IssueText;
 import dev.faultline.classifier.Label;
+import dev.faultline.schemas.taxonomy.Dimension;
 import dev.faultline.schemas.taxonomy.Kind;
 import dev.faultline.schemas.taxonomy.Phase;
 import dev.faultline.schemas.taxonomy.Symptom;
@@ -39,8 +40,8 @@ class LearnedClassifierTest {
             c.rootCause(),
             c.fixPattern(),
             c.stage(),
-            c.phase(),
-            c.distributedSpecific())) {
+            c.label(Dimension.PHASE),
+            c.label(Dimension.DISTRIBUTED_SPECIFIC))) {
       assertTrue(l.confidence() >= 0 && l.confidence() <= 1, l.toString());
       assertTrue(l.evidence().contains("p="), l.evidence());
     }
@@ -76,8 +77,8 @@ class LearnedClassifierTest {
             List.of(),
             "open");
     Classification c = CLASSIFIER.classify(in);
-    assertEquals(Phase.INFERENCE, c.phase().value());
-    assertTrue(c.phase().humanGiven());
+    assertEquals(Phase.INFERENCE, c.label(Dimension.PHASE).value());
+    assertTrue(c.label(Dimension.PHASE).humanGiven());
   }
 
   @Test
