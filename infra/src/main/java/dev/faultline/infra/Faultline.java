@@ -38,6 +38,7 @@ public final class Faultline extends CliCommand {
     commandLine.addSubcommand(new LlmCommand());
     commandLine.getSubcommands().get("llm").addSubcommand(new LlmPushCommand(env));
     commandLine.addSubcommand(new TrainCommand());
+    commandLine.addSubcommand(new dev.faultline.infra.relabel.ReclassifyCommand(env));
     commandLine.addSubcommand(BackfillCommand.launcher().commandLine());
     commandLine.addSubcommand(new QueryCommand(env));
     commandLine.addSubcommand(new MigrateCommand());

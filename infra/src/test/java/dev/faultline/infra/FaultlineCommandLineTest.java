@@ -73,6 +73,7 @@ class FaultlineCommandLineTest {
             "llm import",
             "llm push",
             "train",
+            "reclassify",
             "backfill gharchive",
             "backfill github",
             "backfill git",

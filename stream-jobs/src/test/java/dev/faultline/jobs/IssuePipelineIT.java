@@ -12,6 +12,7 @@ import dev.faultline.schemas.DeadLetter;
 import dev.faultline.schemas.Delivery;
 import dev.faultline.schemas.DeliverySource;
 import dev.faultline.schemas.Topic;
+import dev.faultline.schemas.taxonomy.Dimension;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -164,6 +165,18 @@ class IssuePipelineIT {
     assertNotNull(value(id, "i.distributedSpecificEvidence"), "distributed-specific evidence");
     assertEquals("UNKNOWN", value(id, "i.fixPattern"));
     assertNotNull(value(id, "i.fixPatternEvidence"), "why the fix pattern is UNKNOWN");
+    // every dimension keeps its distribution over its codes, the symptom's mass largest on HANG
+    for (Dimension d : Dimension.values()) {
+      List<?> p = (List<?>) value(id, "i." + d.probabilitiesProperty());
+      assertEquals(d.distributionCodes().size(), p.size(), d + " probabilities");
+      double sum = p.stream().mapToDouble(x -> ((Number) x).doubleValue()).sum();
+      assertEquals(1.0, sum, 1e-3, d + " probabilities sum to 1");
+    }
+    List<?> symptom = (List<?>) value(id, "i.symptomProbabilities");
+    int hang = Dimension.SYMPTOM.distributionCodes().indexOf("HANG");
+    for (Object q : symptom) {
+      assertTrue(((Number) symptom.get(hang)).doubleValue() >= ((Number) q).doubleValue());
+    }
 
     // The reporter edits the issue: now it is an out-of-memory crash. The old symptom edge must go.
     send(

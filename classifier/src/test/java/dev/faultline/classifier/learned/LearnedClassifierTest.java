@@ -1,9 +1,11 @@
 package dev.faultline.classifier.learned;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.faultline.classifier.Classification;
+import dev.faultline.classifier.Distributions;
 import dev.faultline.classifier.IssueText;
 import dev.faultline.classifier.Label;
 import dev.faultline.schemas.taxonomy.Dimension;
@@ -11,6 +13,7 @@ import dev.faultline.schemas.taxonomy.Kind;
 import dev.faultline.schemas.taxonomy.Phase;
 import dev.faultline.schemas.taxonomy.Symptom;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The committed model with the real encoder, on reports written for this test. */
@@ -49,6 +52,35 @@ class LearnedClassifierTest {
     assertTrue(c.symptom().evidence().contains("features: "), c.symptom().evidence());
     assertEquals("DeepSpeed", c.framework().value(), "framework and versions come from the rules");
     assertEquals("2.3.0", c.versions().get("torch"));
+  }
+
+  @Test
+  void everyLabelKeepsItsCalibratedDistributionWhoseAnswerIsItsConfidence() {
+    for (IssueText in :
+        List.of(
+            IssueText.of("deepspeedai/DeepSpeed", 1, "[BUG] illegal memory access in step", CRASH),
+            IssueText.of(
+                "deepspeedai/DeepSpeed",
+                2,
+                "How do I enable CPU offload?",
+                "Is there an example of a config that turns on optimizer offload to CPU?"))) {
+      Classification c = CLASSIFIER.classify(in);
+      for (Dimension d : Dimension.values()) {
+        Label<?> l = c.label(d);
+        assertNotNull(l.distribution(), d + " has its own distribution");
+        Map<String, Double> p = Distributions.of(d, l);
+        double sum = p.values().stream().mapToDouble(Double::doubleValue).sum();
+        assertEquals(1.0, sum, 1e-9, d + " sums to 1");
+        // the answer's probability is the label's confidence, abstentions included (the
+        // symptom's through P(bug) x P(symptom | bug), NONE = 1 - P(bug)); the symptom class keeps
+        // its symptom's confidence while its distribution sums the class's symptoms
+        if (d.labelled()) {
+          assertEquals(l.confidence(), p.get(Dimension.codeOf(l.value())), 1e-9, d + " " + l);
+        } else {
+          assertTrue(p.get(Dimension.codeOf(l.value())) >= l.confidence() - 1e-9, d + " " + l);
+        }
+      }
+    }
   }
 
   @Test

@@ -1,0 +1,193 @@
+package dev.faultline.infra.relabel;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.faultline.cli.CliCommand;
+import dev.faultline.jobs.JobConfig;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.UUID;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code faultline reclassify}: relabels history with the classifier the stack runs now, by a
+ * bounded replay of the system of record through the issue pipeline ({@link Reclassify}), and
+ * writes what changed ({@link RelabelReport}) as {@code report.md} and {@code report.json} beside
+ * the two snapshots it was built from ({@code before.json}, {@code after.json}), so the report can
+ * be rebuilt. A run killed midway is resumed by running the command again with the same {@code
+ * --report-dir}: it keeps the run's consumer group and its "before" snapshot.
+ */
+@Command(
+    name = "reclassify",
+    description = {
+      "Relabel the issues in the graph with the classifier the stack runs now, and report what changed.",
+      "",
+      "A bounded replay of faultline.deliveries through the issue pipeline (its own consumer group, the same sink:",
+      "newest state wins, idempotent) while live deliveries keep arriving. Writes report.md and report.json (counts",
+      "before and after, transitions, share changed per framework and dimension) under --report-dir. Run it again",
+      "with the same --report-dir to resume a run that was stopped. Kafka and Neo4j as for the jobs",
+      "(FAULTLINE_KAFKA_BOOTSTRAP_SERVERS, FAULTLINE_NEO4J_*, or the flags)."
+    })
+public final class ReclassifyCommand extends CliCommand {
+
+  @Option(names = "--since", paramLabel = "YYYY-MM-DD", description = "issues created on or after")
+  LocalDate since;
+
+  @Option(names = "--until", paramLabel = "YYYY-MM-DD", description = "issues created before")
+  LocalDate until;
+
+  @Option(names = "--framework", paramLabel = "NAME", description = "one framework only")
+  String framework;
+
+  @Option(
+      names = "--dry-run",
+      description = "show the scope and what would be replayed; change nothing")
+  boolean dryRun;
+
+  @Option(
+      names = "--report-dir",
+      paramLabel = "DIR",
+      description = "where the run's state and report go (default .faultline/reclassify)")
+  Path reportDir = Path.of(".faultline", "reclassify");
+
+  @Option(names = "--kafka-bootstrap", paramLabel = "HOST:PORT")
+  String kafkaBootstrap;
+
+  @Option(names = "--neo4j-uri", paramLabel = "URI")
+  String neo4jUri;
+
+  @Option(names = "--neo4j-user", paramLabel = "USER")
+  String neo4jUser;
+
+  @Option(names = "--neo4j-password", paramLabel = "PASSWORD")
+  String neo4jPassword;
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final Map<String, String> env;
+
+  public ReclassifyCommand() {
+    this(System.getenv());
+  }
+
+  public ReclassifyCommand(Map<String, String> env) {
+    this.env = Map.copyOf(env);
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    Reclassify.Scope scope =
+        new Reclassify.Scope(
+            since == null ? null : since.atStartOfDay(ZoneOffset.UTC).toInstant(),
+            until == null ? null : until.atStartOfDay(ZoneOffset.UTC).toInstant(),
+            framework);
+    Files.createDirectories(reportDir);
+    Path runFile = reportDir.resolve("run.json");
+    Path beforeFile = reportDir.resolve("before.json");
+    boolean resuming = Files.exists(runFile) && !Files.exists(reportDir.resolve("report.json"));
+    String group;
+    if (resuming) {
+      group = JSON.readTree(runFile.toFile()).path("group").asText();
+      out.println("reclassify: resuming the run of group " + group);
+    } else {
+      group = "faultline-reclassify-" + UUID.randomUUID().toString().substring(0, 8);
+    }
+    JobConfig config = config(group);
+    if (dryRun) {
+      List<RelabelReport.Labels> now = Reclassify.snapshot(config, scope);
+      out.printf(
+          Locale.ROOT,
+          "reclassify --dry-run: %d issues in scope; %d deliveries would be replayed through the"
+              + " pipeline; nothing changed%n",
+          now.size(),
+          Reclassify.remaining(config));
+      return 0;
+    }
+    if (!resuming) {
+      for (String f : List.of("report.json", "report.md", "after.json")) {
+        Files.deleteIfExists(reportDir.resolve(f));
+      }
+      write(beforeFile, Reclassify.snapshot(config, scope));
+      ObjectNode run = JSON.createObjectNode();
+      run.put("group", group);
+      run.put("startedAt", Instant.now().toString());
+      Files.writeString(runFile, run.toString(), StandardCharsets.UTF_8);
+    }
+    Reclassify.replay(
+        config,
+        2000,
+        p ->
+            out.printf(
+                Locale.ROOT,
+                "reclassify: %d of %d deliveries replayed (%.0f/s, about %s left)%n",
+                p.done(),
+                p.total(),
+                p.perSecond(),
+                Double.isNaN(p.secondsLeft()) ? "?" : Math.round(p.secondsLeft()) + " s"),
+        job -> {});
+    List<RelabelReport.Labels> after = Reclassify.snapshot(config, scope);
+    write(reportDir.resolve("after.json"), after);
+    RelabelReport report = RelabelReport.of(read(beforeFile), after);
+    Files.writeString(reportDir.resolve("report.md"), report.toMarkdown(), StandardCharsets.UTF_8);
+    Files.writeString(
+        reportDir.resolve("report.json"),
+        JSON.writerWithDefaultPrettyPrinter().writeValueAsString(report.toJson(JSON)),
+        StandardCharsets.UTF_8);
+    out.println("reclassify: done; " + reportDir.resolve("report.md"));
+    return 0;
+  }
+
+  private JobConfig config(String group) {
+    List<String> args =
+        new ArrayList<>(List.of("--group-id", group, "--checkpoint-interval-ms", "2000"));
+    add(args, "--kafka-bootstrap", kafkaBootstrap);
+    add(args, "--neo4j-uri", neo4jUri);
+    add(args, "--neo4j-user", neo4jUser);
+    add(args, "--neo4j-password", neo4jPassword);
+    return JobConfig.fromArgs(args.toArray(String[]::new), env);
+  }
+
+  private static void add(List<String> args, String flag, String value) {
+    if (value != null) {
+      args.add(flag);
+      args.add(value);
+    }
+  }
+
+  /** Writes a snapshot as JSON lines of {id, framework, codes}. */
+  static void write(Path file, List<RelabelReport.Labels> labels) throws IOException {
+    ArrayNode a = JSON.createArrayNode();
+    for (RelabelReport.Labels l : labels) {
+      ObjectNode o = a.addObject();
+      o.put("id", l.id());
+      o.put("framework", l.framework());
+      ObjectNode c = o.putObject("codes");
+      l.codes().forEach(c::put);
+    }
+    Files.writeString(file, a.toString(), StandardCharsets.UTF_8);
+  }
+
+  /** Reads a snapshot written by {@link #write}. */
+  static List<RelabelReport.Labels> read(Path file) throws IOException {
+    List<RelabelReport.Labels> out = new ArrayList<>();
+    for (JsonNode o : JSON.readTree(file.toFile())) {
+      Map<String, String> codes = new HashMap<>();
+      o.path("codes").fields().forEachRemaining(e -> codes.put(e.getKey(), e.getValue().asText()));
+      out.add(new RelabelReport.Labels(o.path("id").asText(), o.path("framework").asText(), codes));
+    }
+    return out;
+  }
+}
