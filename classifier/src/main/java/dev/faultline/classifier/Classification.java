@@ -3,7 +3,6 @@ package dev.faultline.classifier;
 import dev.faultline.schemas.taxonomy.Dimension;
 import dev.faultline.schemas.taxonomy.FixPattern;
 import dev.faultline.schemas.taxonomy.Kind;
-import dev.faultline.schemas.taxonomy.Phase;
 import dev.faultline.schemas.taxonomy.RootCause;
 import dev.faultline.schemas.taxonomy.Stage;
 import dev.faultline.schemas.taxonomy.Symptom;
@@ -112,14 +111,5 @@ public record Classification(
 
   public Label<Stage> stage() {
     return typed(Dimension.STAGE);
-  }
-
-  public Label<Phase> phase() {
-    return typed(Dimension.PHASE);
-  }
-
-  /** Value null: the text cannot tell. */
-  public Label<Boolean> distributedSpecific() {
-    return typed(Dimension.DISTRIBUTED_SPECIFIC);
   }
 }

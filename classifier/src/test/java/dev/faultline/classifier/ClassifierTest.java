@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.faultline.classifier.rules.Classifier;
+import dev.faultline.schemas.taxonomy.Dimension;
 import dev.faultline.schemas.taxonomy.FixPattern;
 import dev.faultline.schemas.taxonomy.Kind;
 import dev.faultline.schemas.taxonomy.Phase;
@@ -43,7 +44,7 @@ class ClassifierTest {
     assertEquals(Symptom.HANG, c.symptom().value());
     assertEquals(SymptomClass.HANG, c.symptomClass().value());
     assertEquals(Stage.COMMUNICATION, c.stage().value());
-    assertEquals(Boolean.TRUE, c.distributedSpecific().value());
+    assertEquals(Boolean.TRUE, c.label(Dimension.DISTRIBUTED_SPECIFIC).value());
     assertTrue(c.symptom().evidence().contains("watchdog"), c.symptom().evidence());
   }
 
@@ -58,7 +59,7 @@ class ClassifierTest {
     assertEquals(Symptom.OUT_OF_MEMORY, c.symptom().value());
     assertEquals(SymptomClass.CRASH, c.symptomClass().value());
     assertEquals(Stage.MEMORY, c.stage().value());
-    assertEquals(Phase.TRAINING, c.phase().value());
+    assertEquals(Phase.TRAINING, c.label(Dimension.PHASE).value());
   }
 
   @Test
@@ -72,7 +73,7 @@ class ClassifierTest {
     assertEquals(Symptom.BUILD_INSTALL_FAILURE, c.symptom().value());
     assertEquals(SymptomClass.BUILD_FAILURE, c.symptomClass().value());
     assertEquals(Stage.INITIALIZATION, c.stage().value());
-    assertEquals(Boolean.FALSE, c.distributedSpecific().value());
+    assertEquals(Boolean.FALSE, c.label(Dimension.DISTRIBUTED_SPECIFIC).value());
   }
 
   @Test
@@ -106,12 +107,12 @@ class ClassifierTest {
             + "[rank2]: ValueError: cannot reshape the embedding weight\n";
     Classification several =
         classifier.classify(issue("Crash when the run starts", "It fails:\n" + log));
-    assertEquals(Boolean.TRUE, several.distributedSpecific().value());
+    assertEquals(Boolean.TRUE, several.label(Dimension.DISTRIBUTED_SPECIFIC).value());
     // rank 0 alone is what a single process prints
     Classification one =
         classifier.classify(
             issue("Crash when the run starts", "It fails:\n" + log.replace("rank2", "rank0")));
-    assertNotEquals(Boolean.TRUE, one.distributedSpecific().value());
+    assertNotEquals(Boolean.TRUE, one.label(Dimension.DISTRIBUTED_SPECIFIC).value());
   }
 
   @Test
@@ -124,7 +125,7 @@ class ClassifierTest {
                     + " suggestions?"));
     assertEquals(Kind.QUESTION, c.kind().value());
     assertEquals(Symptom.NONE, c.symptom().value());
-    assertNull(c.distributedSpecific().value());
+    assertNull(c.label(Dimension.DISTRIBUTED_SPECIFIC).value());
   }
 
   @Test
@@ -194,9 +195,9 @@ class ClassifierTest {
             List.of(),
             "open");
     Classification c = classifier.classify(in);
-    assertEquals(Phase.INFERENCE, c.phase().value());
-    assertTrue(c.phase().humanGiven());
-    assertEquals(1.0, c.phase().confidence());
+    assertEquals(Phase.INFERENCE, c.label(Dimension.PHASE).value());
+    assertTrue(c.label(Dimension.PHASE).humanGiven());
+    assertEquals(1.0, c.label(Dimension.PHASE).confidence());
     assertFalse(c.symptom().humanGiven());
   }
 
@@ -317,7 +318,7 @@ class ClassifierTest {
                     + "**Additional context**\nAdd any other context here."));
     assertEquals(Kind.OTHER, c.kind().value());
     assertEquals(Stage.UNKNOWN, c.stage().value());
-    assertNull(c.distributedSpecific().value());
+    assertNull(c.label(Dimension.DISTRIBUTED_SPECIFIC).value());
   }
 
   @Test
@@ -373,7 +374,8 @@ class ClassifierTest {
     Classification c = classifier.classify(issue("delete", "training"));
     assertEquals(Kind.OTHER, c.kind().value());
     assertEquals(Stage.UNKNOWN, c.stage().value(), c.stage().evidence());
-    assertEquals(Phase.UNKNOWN, c.phase().value(), c.phase().evidence());
+    assertEquals(
+        Phase.UNKNOWN, c.label(Dimension.PHASE).value(), c.label(Dimension.PHASE).evidence());
   }
 
   @Test
@@ -384,15 +386,21 @@ class ClassifierTest {
                 "[BUG] hybrid engine returns garbage tokens after the first PPO step",
                 "In step 3 the actor generates with the hybrid engine, then trains; after one update generation is"
                     + " wrong."));
-    assertEquals(Phase.BOTH, both.phase().value(), both.phase().evidence());
-    assertTrue(both.phase().evidence().contains("hybrid engine"), both.phase().evidence());
+    assertEquals(
+        Phase.BOTH, both.label(Dimension.PHASE).value(), both.label(Dimension.PHASE).evidence());
+    assertTrue(
+        both.label(Dimension.PHASE).evidence().contains("hybrid engine"),
+        both.label(Dimension.PHASE).evidence());
     Classification training =
         classifier.classify(
             issue(
                 "[BUG] loss is NaN after 100 steps",
                 "Fine-tuning a 7B model with zero stage 2 and fp16 on 8 GPUs: the loss is fine at first, then it becomes"
                     + " NaN after about 100 optimizer steps, every run."));
-    assertEquals(Phase.TRAINING, training.phase().value(), training.phase().evidence());
+    assertEquals(
+        Phase.TRAINING,
+        training.label(Dimension.PHASE).value(),
+        training.label(Dimension.PHASE).evidence());
   }
 
   @Test

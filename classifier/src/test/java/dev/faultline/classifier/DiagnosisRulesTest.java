@@ -3,6 +3,7 @@ package dev.faultline.classifier;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.faultline.classifier.rules.Classifier;
+import dev.faultline.schemas.taxonomy.Dimension;
 import dev.faultline.schemas.taxonomy.FixPattern;
 import dev.faultline.schemas.taxonomy.Kind;
 import dev.faultline.schemas.taxonomy.Phase;
@@ -162,7 +163,7 @@ class DiagnosisRulesTest {
                 5,
                 "Worker process dies with RuntimeError",
                 "RuntimeError: CUDA error: an illegal memory access was encountered"));
-    assertEquals(Phase.INFERENCE, c.phase().value());
+    assertEquals(Phase.INFERENCE, c.label(Dimension.PHASE).value());
   }
 
   @Test
@@ -174,7 +175,7 @@ class DiagnosisRulesTest {
                 5,
                 "Crash with a llama checkpoint path",
                 "RuntimeError: file not found when reading the llama config"));
-    assertEquals(Phase.UNKNOWN, c.phase().value());
+    assertEquals(Phase.UNKNOWN, c.label(Dimension.PHASE).value());
   }
 
   @Test

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.faultline.classifier.batch.ThreadText;
 import dev.faultline.classifier.rules.Classifier;
+import dev.faultline.schemas.taxonomy.Dimension;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -68,8 +69,8 @@ class RulesOutputPinTest {
     label(s, "rootCause", c.rootCause());
     label(s, "fixPattern", c.fixPattern());
     label(s, "stage", c.stage());
-    label(s, "phase", c.phase());
-    label(s, "distributedSpecific", c.distributedSpecific());
+    label(s, "phase", c.label(Dimension.PHASE));
+    label(s, "distributedSpecific", c.label(Dimension.DISTRIBUTED_SPECIFIC));
     label(s, "framework", c.framework());
     s.append(c.versions()).append(' ').append(c.classifierVersion()).append('\n');
     s.append(new TreeMap<>(a.reporterCues()))

@@ -6,6 +6,7 @@ import dev.faultline.classifier.ClassifierConfig;
 import dev.faultline.classifier.IssueText;
 import dev.faultline.classifier.bench.BulkClassifierBenchmark;
 import dev.faultline.classifier.rules.Classifier;
+import dev.faultline.schemas.taxonomy.Dimension;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -91,9 +92,10 @@ public final class EncoderStability {
                 && x.rootCause().value() == y.rootCause().value()
                 && x.fixPattern().value() == y.fixPattern().value()
                 && x.stage().value() == y.stage().value()
-                && x.phase().value() == y.phase().value()
+                && x.label(Dimension.PHASE).value() == y.label(Dimension.PHASE).value()
                 && java.util.Objects.equals(
-                    x.distributedSpecific().value(), y.distributedSpecific().value());
+                    x.label(Dimension.DISTRIBUTED_SPECIFIC).value(),
+                    y.label(Dimension.DISTRIBUTED_SPECIFIC).value());
         labelChanges += same ? 0 : 1;
       }
       System.out.printf(

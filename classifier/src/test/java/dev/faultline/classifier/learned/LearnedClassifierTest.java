@@ -43,8 +43,8 @@ class LearnedClassifierTest {
             c.rootCause(),
             c.fixPattern(),
             c.stage(),
-            c.phase(),
-            c.distributedSpecific())) {
+            c.label(Dimension.PHASE),
+            c.label(Dimension.DISTRIBUTED_SPECIFIC))) {
       assertTrue(l.confidence() >= 0 && l.confidence() <= 1, l.toString());
       assertTrue(l.evidence().contains("p="), l.evidence());
     }
@@ -109,8 +109,8 @@ class LearnedClassifierTest {
             List.of(),
             "open");
     Classification c = CLASSIFIER.classify(in);
-    assertEquals(Phase.INFERENCE, c.phase().value());
-    assertTrue(c.phase().humanGiven());
+    assertEquals(Phase.INFERENCE, c.label(Dimension.PHASE).value());
+    assertTrue(c.label(Dimension.PHASE).humanGiven());
   }
 
   @Test

@@ -11,6 +11,7 @@ import dev.faultline.classifier.Classification;
 import dev.faultline.classifier.ClassifierConfig;
 import dev.faultline.classifier.IssueText;
 import dev.faultline.classifier.rules.Classifier;
+import dev.faultline.schemas.taxonomy.Dimension;
 import dev.faultline.schemas.taxonomy.Kind;
 import dev.faultline.schemas.taxonomy.Phase;
 import dev.faultline.schemas.taxonomy.RootCause;
@@ -107,7 +108,7 @@ class LlmClassifierTest {
     assertEquals(Symptom.HANG, c.symptom().value());
     assertEquals(SymptomClass.HANG, c.symptomClass().value());
     assertEquals(RootCause.DISTRIBUTED_COMMUNICATION_ERROR, c.rootCause().value());
-    assertEquals(Boolean.TRUE, c.distributedSpecific().value());
+    assertEquals(Boolean.TRUE, c.label(Dimension.DISTRIBUTED_SPECIFIC).value());
     assertEquals(0.9, c.symptom().confidence(), 1e-9);
     assertTrue(
         c.symptom().evidence().startsWith("llm:stub-model prompt " + t.prompt().version()),
@@ -393,12 +394,15 @@ class LlmClassifierTest {
             List.of(),
             "open");
     assertTrue(
-        RULES.classify(labelled).phase().humanGiven(),
+        RULES.classify(labelled).label(Dimension.PHASE).humanGiven(),
         "the 'inference' label sets phase (classifier config)");
     LlmClassifier.Outcome o = tier(config(Map.of()), false).outcome(labelled, ChangeDetails.NONE);
     assertTrue(o.answered(), o.reason());
-    assertEquals(Phase.INFERENCE, o.classification().phase().value(), "the model said TRAINING");
-    assertTrue(o.classification().phase().humanGiven());
+    assertEquals(
+        Phase.INFERENCE,
+        o.classification().label(Dimension.PHASE).value(),
+        "the model said TRAINING");
+    assertTrue(o.classification().label(Dimension.PHASE).humanGiven());
     assertEquals(Symptom.HANG, o.classification().symptom().value());
   }
 

@@ -78,7 +78,9 @@ class ClassifiedIssueEventTest {
   void mappersNameDimensionsByTheirKeyAtTheEdgesOnly() {
     ClassifiedIssueEvent e = classified();
     assertEquals(
-        Phase.TRAINING, e.classification.phase().value(), "the 'training' label is a person's");
+        Phase.TRAINING,
+        e.classification.label(Dimension.PHASE).value(),
+        "the 'training' label is a person's");
     assertEquals(List.of(Dimension.PHASE), e.humanGiven());
 
     ClassifiedIssue avro = ClassifiedIssueRecords.of(e);
