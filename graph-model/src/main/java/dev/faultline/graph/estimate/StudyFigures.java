@@ -347,9 +347,21 @@ final class StudyFigures implements ScopeEstimator {
             .toArray();
     Map<String, Object> row = base(f.id(), f.study(), f.statement(), f.definition());
     row.put("published", f.published());
-    row.put("estimate", meanDen > 0 ? round(meanNum / meanDen) : null);
-    row.put("low", ratios.length == 0 ? null : round(percentile(ratios, (1 - LEVEL) / 2)));
-    row.put("high", ratios.length == 0 ? null : round(percentile(ratios, (1 + LEVEL) / 2)));
+    Double estimate = meanDen > 0 ? round(meanNum / meanDen) : null;
+    row.put("estimate", estimate);
+    // On a base of a few expected issues many labellings have none in the denominator and the
+    // ratio of the expected counts can fall outside the ratios' percentiles: the interval is
+    // widened to hold it (it is never narrower than the draws').
+    row.put(
+        "low",
+        ratios.length == 0 || estimate == null
+            ? null
+            : Math.min(estimate, round(percentile(ratios, (1 - LEVEL) / 2))));
+    row.put(
+        "high",
+        ratios.length == 0 || estimate == null
+            ? null
+            : Math.max(estimate, round(percentile(ratios, (1 + LEVEL) / 2))));
     row.put("ranking", null);
     row.put("basis", Math.round(meanDen * 10) / 10.0);
     row.put("method", method());

@@ -88,6 +88,30 @@ class StudyFiguresTest {
   }
 
   @Test
+  void onATinyBaseTheIntervalStillHoldsTheEstimate() {
+    // one bug that is a HANG with probability 0.3 and trains with probability 0.97: most
+    // labellings have no hang at all, and the ratio of expected counts (0.97) lies below the
+    // percentiles of the draws that have one (all 1.0 or 0.0)
+    Map<String, Object> m = sure("BUG", "HANG", "TRAINING", "true", null, false);
+    List<Double> symptom = new ArrayList<>();
+    for (String code : Dimension.SYMPTOM.distributionCodes()) {
+      symptom.add(code.equals("HANG") ? 0.3 : code.equals("OUT_OF_MEMORY") ? 0.7 : 0.0);
+    }
+    List<Double> phase = new ArrayList<>();
+    for (String code : Dimension.PHASE.distributionCodes()) {
+      phase.add(code.equals("TRAINING") ? 0.97 : code.equals("INFERENCE") ? 0.03 : 0.0);
+    }
+    m.put("symptomP", symptom);
+    m.put("phaseP", phase);
+    Map<String, Object> row =
+        figure(figures.estimate(List.of(m), Map.of()), "p1-hangs-in-training");
+    double estimate = (Double) row.get("estimate");
+    assertTrue(
+        (Double) row.get("low") <= estimate && estimate <= (Double) row.get("high"),
+        row.toString());
+  }
+
+  @Test
   void rowsHaveExactlyTheQuerysDeclaredColumns() {
     QueryDefinition q =
         QueryLibrary.loadDefinitions().stream()
