@@ -4,13 +4,12 @@ import dev.faultline.cli.CliCommand;
 import dev.faultline.graph.GraphConfig;
 import dev.faultline.graph.query.QueryLibrary;
 import java.time.LocalDate;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.neo4j.driver.Driver;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
 
 /** {@code faultline report seeds}: the seed studies' figures beside this data's, as Markdown. */
 @Command(
@@ -37,38 +36,16 @@ final class ReportCommand extends CliCommand {
         "a 90% interval; query study-figures returns the same rows."
       })
   static final class Seeds extends CliCommand {
-    @Option(names = "--framework", paramLabel = "F", description = "only this framework")
-    String framework;
-
-    @Option(
-        names = "--since",
-        paramLabel = "DATE",
-        description = "issues opened on or after this day (YYYY-MM-DD, UTC)")
-    LocalDate since;
-
-    @Option(
-        names = "--until",
-        paramLabel = "DATE",
-        description = "issues opened before this day (YYYY-MM-DD, UTC)")
-    LocalDate until;
+    @CommandLine.Mixin ScopeOptions scope = new ScopeOptions();
 
     @Override
     public Integer call() {
-      Map<String, String> params = new LinkedHashMap<>();
-      if (framework != null) {
-        params.put("framework", framework);
-      }
-      if (since != null) {
-        params.put("from", since + "T00:00:00Z");
-      }
-      if (until != null) {
-        params.put("to", until + "T00:00:00Z");
-      }
+      Map<String, String> params = scope.queryParameters();
       GraphConfig config = GraphConfig.fromEnvironment(System.getenv());
       try (Driver driver = SampleCommand.driver(config)) {
         List<Map<String, Object>> rows =
             new QueryLibrary(driver, config.database()).run("study-figures", params);
-        out.print(markdown(rows, framework, since, until));
+        out.print(markdown(rows, scope.framework, scope.since, scope.until));
       }
       return 0;
     }

@@ -13,9 +13,6 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.LocalDate;
-import java.time.ZoneOffset;
-import java.time.ZonedDateTime;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -78,20 +75,7 @@ final class SampleCommand extends CliCommand {
     @Option(names = "--seed", paramLabel = "S", description = "seed of the draw")
     long seed = 1;
 
-    @Option(names = "--framework", paramLabel = "F", description = "only this framework")
-    String framework;
-
-    @Option(
-        names = "--since",
-        paramLabel = "DATE",
-        description = "issues opened on or after this day (YYYY-MM-DD, UTC)")
-    LocalDate since;
-
-    @Option(
-        names = "--until",
-        paramLabel = "DATE",
-        description = "issues opened before this day (YYYY-MM-DD, UTC)")
-    LocalDate until;
+    @picocli.CommandLine.Mixin ScopeOptions scope = new ScopeOptions();
 
     @Option(
         names = "--output",
@@ -105,12 +89,12 @@ final class SampleCommand extends CliCommand {
       if (n < 1) {
         throw usageError("--n must be at least 1");
       }
-      ValidationSamples.Scope scope =
-          new ValidationSamples.Scope(framework, start(since), start(until));
+      ValidationSamples.Scope inScope =
+          new ValidationSamples.Scope(scope.framework, scope.from(), scope.to());
       GraphConfig config = GraphConfig.fromEnvironment(System.getenv());
       ValidationSamples.Drawn drawn;
       try (Driver driver = driver(config)) {
-        drawn = new ValidationSamples(driver, config.database()).draw(scope, n, seed);
+        drawn = new ValidationSamples(driver, config.database()).draw(inScope, n, seed);
       }
       try (BufferedWriter w = Files.newBufferedWriter(output, StandardCharsets.UTF_8)) {
         for (ValidationSamples.DrawnIssue issue : drawn.issues()) {
@@ -142,10 +126,6 @@ final class SampleCommand extends CliCommand {
         m.put(d.field(), "");
       }
       return m;
-    }
-
-    private static ZonedDateTime start(LocalDate day) {
-      return day == null ? null : day.atStartOfDay(ZoneOffset.UTC);
     }
   }
 
