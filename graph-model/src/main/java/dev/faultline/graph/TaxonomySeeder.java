@@ -30,11 +30,11 @@ public final class TaxonomySeeder {
   public void seed() {
     Map<String, Object> params = new HashMap<>();
     params.put("version", taxonomy.version());
+    List<Map<String, Object>> nodes = new java.util.ArrayList<>();
     for (Dimension d : Dimension.values()) {
-      if (d.nodeLabel().isPresent()) {
-        params.put(d.key() + "Codes", rows(d));
-      }
+      d.nodeLabel().ifPresent(label -> nodes.addAll(rows(d, label)));
     }
+    params.put("nodes", nodes);
     try (var session = driver.session(SessionConfig.forDatabase(database))) {
       session.executeWrite(
           tx -> {
@@ -44,15 +44,20 @@ public final class TaxonomySeeder {
     }
   }
 
-  private List<Map<String, Object>> rows(Dimension dimension) {
+  /** A symptom's parent: its symptom class's node. */
+  private static final String PARENT_LABEL = Dimension.SYMPTOM_CLASS.nodeLabel().orElseThrow();
+
+  private List<Map<String, Object>> rows(Dimension dimension, String label) {
     return taxonomy.dimension(dimension).codes().stream()
         .map(
             c -> {
               Map<String, Object> row = new HashMap<>();
+              row.put("label", label);
+              row.put("parent", c.symptomClass());
+              row.put("parentLabel", c.symptomClass() == null ? null : PARENT_LABEL);
               row.put("code", c.code());
               row.put("name", c.name());
               row.put("definition", c.definition());
-              row.put("symptomClass", c.symptomClass());
               row.put("group", c.group() == null ? null : c.group().name());
               row.put("distributedSpecific", c.distributedSpecific());
               return row;
