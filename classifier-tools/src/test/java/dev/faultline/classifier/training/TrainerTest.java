@@ -18,6 +18,7 @@ import dev.faultline.classifier.learned.Example;
 import dev.faultline.classifier.learned.LearnedModel;
 import dev.faultline.classifier.learned.MiniLmEmbedder;
 import dev.faultline.classifier.learned.Neighbours;
+import dev.faultline.classifier.learned.SeededEmbedder;
 import dev.faultline.classifier.learned.SparseVector;
 import dev.faultline.classifier.learned.Target;
 import dev.faultline.classifier.learned.TrainingData;
@@ -38,7 +39,7 @@ class TrainerTest {
 
   private static List<Example> examples(int perClass, long seed) {
     return TrainingData.examples(
-        Corpus.items(perClass, seed), RULES, new HashingEmbedder(), n -> {});
+        Corpus.items(perClass, seed), RULES, new SeededEmbedder(), n -> {});
   }
 
   @Test

@@ -4,10 +4,10 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * A test encoder (as classifier-tools' HashingEmbedder): each word adds a fixed pseudo-random
- * direction; texts sharing words point alike.
+ * A test encoder: each word adds a fixed pseudo-random direction; texts sharing words point alike.
+ * In the classifier's test-jar, so classifier-tools' training tests use the same stand-in.
  */
-final class SeededEmbedder implements TextEmbedder {
+public final class SeededEmbedder implements TextEmbedder {
 
   @Override
   public float[] embed(String text) {
