@@ -146,6 +146,40 @@ public enum Dimension {
   }
 
   /**
+   * The issue node's label version property: {@code <key>Version}, the version of what gave the
+   * label (the classifier version; {@code human} for a label a person gave on GitHub).
+   */
+  public String versionProperty() {
+    return key + "Version";
+  }
+
+  /**
+   * The issue node's property of when the label was given: {@code <key>LabelledAt}, the time the
+   * graph took this code from this version (unchanged while the same version gives the same code).
+   */
+  public String labelledAtProperty() {
+    return key + "LabelledAt";
+  }
+
+  /**
+   * The issue node's properties keeping the label this one replaced: {@code <key>Previous} (its
+   * code), {@code <key>PreviousVersion} and {@code <key>PreviousAt} (when that one was given).
+   */
+  public String previousProperty() {
+    return key + "Previous";
+  }
+
+  /** See {@link #previousProperty()}. */
+  public String previousVersionProperty() {
+    return key + "PreviousVersion";
+  }
+
+  /** See {@link #previousProperty()}. */
+  public String previousAtProperty() {
+    return key + "PreviousAt";
+  }
+
+  /**
    * The relationship from an issue to the taxonomy node of its category ({@code HAS_SYMPTOM},
    * {@code CAUSED_BY}, {@code RESOLVED_BY}, {@code IN_STAGE}); empty for a dimension stored as an
    * issue property only (kind, symptom class, phase, distributed-specific).
