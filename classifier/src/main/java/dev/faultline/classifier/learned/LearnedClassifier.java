@@ -44,8 +44,15 @@ public final class LearnedClassifier implements DefectClassifier {
   private final TextEmbedder embedder;
   private final LearnedModel model;
   private final String version;
+  private final String fingerprint;
 
   public LearnedClassifier(Classifier rules, TextEmbedder embedder, LearnedModel model) {
+    this(rules, embedder, model, null);
+  }
+
+  /** With a fingerprint already checked ({@link #withVectorStore}), else checks the encoder's. */
+  private LearnedClassifier(
+      Classifier rules, TextEmbedder embedder, LearnedModel model, String fingerprint) {
     this.rules = Objects.requireNonNull(rules, "rules");
     this.embedder = Objects.requireNonNull(embedder, "embedder");
     this.model = Objects.requireNonNull(model, "model");
@@ -57,7 +64,43 @@ public final class LearnedClassifier implements DefectClassifier {
               + embedder.name());
     }
     this.version = model.version();
-    EncoderFingerprint.check(embedder, model.encoderFingerprint());
+    this.fingerprint =
+        fingerprint != null
+            ? fingerprint
+            : EncoderFingerprint.check(embedder, model.encoderFingerprint());
+  }
+
+  /**
+   * The same classifier (rules, artefact, encoder, fingerprint) with its own memory of vectors in
+   * front of a {@link VectorStore}: on a memory miss the store is asked for the vector under the
+   * text's {@link StoredVectors#keyOf key} before the encoder is called. Labels are the same as
+   * without the store as long as the store returns what it was given under each key.
+   */
+  public LearnedClassifier withVectorStore(VectorStore store) {
+    TextEmbedder encoder = embedder;
+    int capacity = VectorCache.CAPACITY;
+    if (embedder instanceof VectorCache c) {
+      encoder = c.inner();
+      capacity = c.capacity();
+    }
+    if (encoder instanceof StoredVectors s) {
+      encoder = s.encoder();
+    }
+    return new LearnedClassifier(
+        rules,
+        new VectorCache(new StoredVectors(encoder, fingerprint, store), capacity),
+        model,
+        fingerprint);
+  }
+
+  /** The encoder's numeric fingerprint on this machine ({@link EncoderFingerprint}). */
+  public String encoderFingerprint() {
+    return fingerprint;
+  }
+
+  /** The encoder chain (memory cache, store, encoder) this classifier reads vectors from. */
+  public TextEmbedder embedder() {
+    return embedder;
   }
 
   private static final class Holder {
@@ -140,8 +183,30 @@ public final class LearnedClassifier implements DefectClassifier {
 
   @Override
   public Classification classify(IssueText in, ChangeDetails change) {
+    return classifyKeyed(in, change).classification();
+  }
+
+  /**
+   * A classification with the text vector it used and that vector's stable key ({@link
+   * StoredVectors#keyOf}: encoder name, fingerprint, the word pieces read): what a {@link
+   * VectorStore} keeps.
+   *
+   * @param vector the issue text's vector (the caller's own copy)
+   */
+  public record Keyed(Classification classification, String vectorKey, float[] vector) {}
+
+  /** As {@link #classify(IssueText, ChangeDetails)}, with the issue text's vector and its key. */
+  public Keyed classifyKeyed(IssueText in, ChangeDetails change) {
     Classifier.Analysis a = rules.analyse(in);
-    float[] v = embedder.embed(FeatureExtractor.embeddingText(in));
+    String text = FeatureExtractor.embeddingText(in);
+    Object inputKey = embedder.inputKey(text);
+    float[] v = embedder.embed(text, inputKey);
+    String vectorKey = StoredVectors.keyOf(embedder.name(), fingerprint, inputKey);
+    return new Keyed(classifyWith(in, change, a, v), vectorKey, v);
+  }
+
+  private Classification classifyWith(
+      IssueText in, ChangeDetails change, Classifier.Analysis a, float[] v) {
     Scored s = score(FeatureExtractor.extract(in, change, a, v));
     List<Neighbours.Near> near = model.neighbours().nearest(v, NEIGHBOURS);
     Classification r = a.classification();

@@ -8,6 +8,14 @@ public interface TextEmbedder {
   /** The vector of a text (unit length); an empty text gives a vector too. */
   float[] embed(String text);
 
+  /**
+   * The vector of a text whose {@link #inputKey} the caller has already computed (saves a second
+   * tokenisation down a chain of caches); by default {@link #embed(String)}.
+   */
+  default float[] embed(String text, Object inputKey) {
+    return embed(text);
+  }
+
   /** Length of every vector. */
   int dimension();
 

@@ -54,7 +54,15 @@ public final class VectorCache implements TextEmbedder {
       misses.incrementAndGet();
       return inner.embed(text);
     }
-    Object key = inner.inputKey(text);
+    return embed(text, inner.inputKey(text));
+  }
+
+  @Override
+  public float[] embed(String text, Object key) {
+    if (capacity == 0) {
+      misses.incrementAndGet();
+      return inner.embed(text, key);
+    }
     float[] v;
     synchronized (entries) {
       v = entries.get(key);
@@ -65,7 +73,7 @@ public final class VectorCache implements TextEmbedder {
     }
     misses.incrementAndGet();
     // Encoded outside the lock: two threads missing the same key both encode it (same vector).
-    v = inner.embed(text);
+    v = inner.embed(text, key);
     synchronized (entries) {
       entries.put(key, v);
     }
@@ -85,6 +93,11 @@ public final class VectorCache implements TextEmbedder {
   @Override
   public String name() {
     return inner.name();
+  }
+
+  /** The encoder (or store) behind the cache. */
+  public TextEmbedder inner() {
+    return inner;
   }
 
   /** Most entries kept. */
