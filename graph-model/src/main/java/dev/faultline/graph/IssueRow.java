@@ -17,6 +17,7 @@ import java.util.Map;
  * @param updatedAtMillis GitHub's {@code updated_at} of the issue
  * @param transferredTo the new id when the issue was transferred, else null
  * @param classification null when not classified
+ * @param textVector the text vector the learned classifier used and its key, else null
  */
 public record IssueRow(
     String id,
@@ -35,7 +36,71 @@ public record IssueRow(
     long stateVersion,
     int commentCount,
     String transferredTo,
-    ClassificationRow classification) {
+    ClassificationRow classification,
+    TextVector textVector) {
+
+  /** A row without a text vector. */
+  public IssueRow(
+      String id,
+      String repo,
+      String framework,
+      int number,
+      String title,
+      String body,
+      String state,
+      String url,
+      String author,
+      List<String> labels,
+      long createdAtMillis,
+      long updatedAtMillis,
+      Long closedAtMillis,
+      long stateVersion,
+      int commentCount,
+      String transferredTo,
+      ClassificationRow classification) {
+    this(
+        id,
+        repo,
+        framework,
+        number,
+        title,
+        body,
+        state,
+        url,
+        author,
+        labels,
+        createdAtMillis,
+        updatedAtMillis,
+        closedAtMillis,
+        stateVersion,
+        commentCount,
+        transferredTo,
+        classification,
+        null);
+  }
+
+  /**
+   * The text vector the learned classifier used for the issue, under its stable key (the SHA-256 of
+   * the encoder's name, its numeric fingerprint and the word pieces it read): written as {@code
+   * textVectorKey} and {@code textVector} when {@code vector} is present, so a replay finds it
+   * instead of encoding again, and a similarity search can use it. {@code vector} is null when the
+   * issue's state already sent this key (a comment that left the encoded text unchanged): nothing
+   * is written then.
+   */
+  public record TextVector(String key, float[] vector) {
+    public TextVector {
+      java.util.Objects.requireNonNull(key, "key");
+    }
+
+    /** The vector as the graph stores it (doubles: float to double to float is exact). */
+    public List<Double> asDoubles() {
+      List<Double> out = new ArrayList<>(vector.length);
+      for (float f : vector) {
+        out.add((double) f);
+      }
+      return out;
+    }
+  }
 
   /**
    * The classification of an issue, as codes of the taxonomy.
@@ -221,6 +286,9 @@ public record IssueRow(
     m.put("labelRank", c == null ? LabelSource.OFFLINE_RANK : c.rank());
     m.put("classification", props);
     m.put("versions", versionRows);
+    boolean vector = textVector != null && textVector.vector() != null;
+    m.put("textVectorKey", vector ? textVector.key() : null);
+    m.put("textVector", vector ? textVector.asDoubles() : null);
     return m;
   }
 

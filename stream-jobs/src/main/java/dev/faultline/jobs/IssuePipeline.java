@@ -68,6 +68,19 @@ public final class IssuePipeline {
    */
   public static Outputs apply(
       DataStream<RawDelivery> deliveries, LlmSettings llm, AnswerStore.Factory answers) {
+    return apply(deliveries, llm, answers, null);
+  }
+
+  /**
+   * As {@link #apply(DataStream, LlmSettings, AnswerStore.Factory)}; with {@code vectors}, the
+   * learned classifier looks each text vector up in that graph before it encodes (a replay of
+   * history, whose texts the live pipeline encoded and stored before).
+   */
+  public static Outputs apply(
+      DataStream<RawDelivery> deliveries,
+      LlmSettings llm,
+      AnswerStore.Factory answers,
+      dev.faultline.graph.GraphConfig vectors) {
     SingleOutputStreamOperator<GitHubEvent> facts =
         deliveries
             .process(new DecodeAndNormalise(REJECTED))
@@ -87,9 +100,8 @@ public final class IssuePipeline {
             // changes.
             .keyBy(f -> f.key)
             .process(
-                llm.enabled()
-                    ? new ClassifyIssues(ClassifierTier.fromEnvironment(), LLM_REQUESTS)
-                    : new ClassifyIssues())
+                new ClassifyIssues(
+                    ClassifierTier.fromEnvironment(), llm.enabled() ? LLM_REQUESTS : null, vectors))
             .uid("classify-issues")
             .name("classify issues");
     DataStream<ClassifiedIssueEvent> classified = offline;

@@ -69,6 +69,17 @@ public final class IssuePipelineJob {
    * what the topic held (a replay, a re-classification of history, a benchmark).
    */
   public static void build(StreamExecutionEnvironment env, JobConfig config, boolean bounded) {
+    build(env, config, bounded, bounded);
+  }
+
+  /**
+   * As {@link #build(StreamExecutionEnvironment, JobConfig, boolean)}; with {@code storedVectors}
+   * (the default of a bounded job: a replay of history) the learned classifier reads each text
+   * vector from the graph when the graph has it under the text's key ({@code
+   * dev.faultline.jobs.classify.Neo4jVectorStore}), and encodes only the texts it has not seen.
+   */
+  public static void build(
+      StreamExecutionEnvironment env, JobConfig config, boolean bounded, boolean storedVectors) {
     configure(env, config);
     KafkaSource<RawDelivery> source = deliveriesSource(config, bounded);
     AnswerStore.Factory answers = config.llm().enabled() ? answerStore(config) : null;
@@ -77,7 +88,8 @@ public final class IssuePipelineJob {
             env.fromSource(source, WatermarkStrategy.noWatermarks(), "deliveries")
                 .uid("deliveries-source"),
             config.llm(),
-            answers);
+            answers,
+            storedVectors ? config.graph() : null);
     addSinks(out, config);
   }
 

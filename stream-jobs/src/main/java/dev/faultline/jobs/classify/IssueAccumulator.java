@@ -31,6 +31,12 @@ public class IssueAccumulator {
   /** The newest event time folded in (issue, comment or PR). */
   public long stateVersion;
 
+  /**
+   * The key of the text vector last sent to the graph for this issue ({@link
+   * dev.faultline.jobs.records.ClassifiedIssueEvent#textVectorKey}), else null.
+   */
+  public String textVectorKey;
+
   public IssueAccumulator() {}
 
   /** Folds one fact in; returns whether what the classifier sees changed. */

@@ -1,10 +1,12 @@
 package dev.faultline.jobs.classify;
 
+import dev.faultline.classifier.ChangeDetails;
 import dev.faultline.classifier.Classification;
 import dev.faultline.classifier.Comment;
 import dev.faultline.classifier.DefectClassifier;
 import dev.faultline.classifier.IssueText;
 import dev.faultline.classifier.LinkedPullRequest;
+import dev.faultline.classifier.learned.LearnedClassifier;
 import dev.faultline.jobs.records.ClassifiedIssueEvent;
 import dev.faultline.jobs.records.IssueEvent;
 import dev.faultline.jobs.records.PullRequestEvent;
@@ -22,6 +24,11 @@ public final class IssueClassification {
     this.classifier = classifier;
   }
 
+  /** The classifier in use. */
+  public DefectClassifier classifier() {
+    return classifier;
+  }
+
   /** The classifier's input for this issue. */
   public static IssueText textOf(IssueAccumulator acc) {
     IssueEvent i = acc.issue;
@@ -36,14 +43,29 @@ public final class IssueClassification {
   }
 
   /**
-   * Classifies the issue's newest state.
+   * Classifies the issue's newest state. With the learned classifier the event carries the text
+   * vector's key, and the vector itself when the key differs from the one the accumulator last
+   * sent; the accumulator then records the key.
    *
    * @param deliveryId the delivery whose fact caused the classification
    */
   public ClassifiedIssueEvent classify(IssueAccumulator acc, long classifiedAt, String deliveryId) {
     IssueEvent i = acc.issue;
-    Classification c = classifier.classify(textOf(acc));
+    Classification c;
+    String vectorKey = null;
+    float[] vector = null;
+    if (classifier instanceof LearnedClassifier learned) {
+      LearnedClassifier.Keyed k = learned.classifyKeyed(textOf(acc), ChangeDetails.NONE);
+      c = k.classification();
+      vectorKey = k.vectorKey();
+      vector = vectorKey.equals(acc.textVectorKey) ? null : k.vector();
+      acc.textVectorKey = vectorKey;
+    } else {
+      c = classifier.classify(textOf(acc));
+    }
     ClassifiedIssueEvent e = new ClassifiedIssueEvent();
+    e.textVectorKey = vectorKey;
+    e.textVector = vector;
     e.issue = i; // the accumulator replaces its issue on change, never alters the one emitted
     e.framework = c.framework().value() != null ? c.framework().value() : i.repo;
     e.stateVersion = acc.stateVersion;

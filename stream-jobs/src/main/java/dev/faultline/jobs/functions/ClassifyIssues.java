@@ -1,8 +1,14 @@
 package dev.faultline.jobs.functions;
 
+import dev.faultline.classifier.DefectClassifier;
+import dev.faultline.classifier.learned.LearnedClassifier;
+import dev.faultline.classifier.learned.StoredVectors;
+import dev.faultline.classifier.learned.VectorCache;
+import dev.faultline.graph.GraphConfig;
 import dev.faultline.jobs.classify.ClassifierTier;
 import dev.faultline.jobs.classify.IssueAccumulator;
 import dev.faultline.jobs.classify.IssueClassification;
+import dev.faultline.jobs.classify.Neo4jVectorStore;
 import dev.faultline.jobs.llm.LlmRequest;
 import dev.faultline.jobs.records.ClassifiedIssueEvent;
 import dev.faultline.jobs.records.GitHubEvent;
@@ -25,10 +31,15 @@ public final class ClassifyIssues
   /** Issues untouched this long drop out of state; a later event starts from what it carries. */
   static final Duration STATE_TTL = Duration.ofDays(400);
 
+  private static final org.slf4j.Logger LOG =
+      org.slf4j.LoggerFactory.getLogger(ClassifyIssues.class);
+
   private final ClassifierTier tier;
   private final OutputTag<LlmRequest> llmRequests;
+  private final GraphConfig vectors;
   private transient ValueState<IssueAccumulator> state;
   private transient IssueClassification classification;
+  private transient Neo4jVectorStore store;
 
   /** With the tier chosen by the environment ({@link ClassifierTier#fromEnvironment()}). */
   public ClassifyIssues() {
@@ -44,8 +55,18 @@ public final class ClassifyIssues
    *     language-model tier to upgrade; null when the tier is off
    */
   public ClassifyIssues(ClassifierTier tier, OutputTag<LlmRequest> llmRequests) {
+    this(tier, llmRequests, null);
+  }
+
+  /**
+   * @param vectors the graph whose stored text vectors the learned classifier reads before it
+   *     encodes ({@link Neo4jVectorStore}; a replay of history), else null
+   */
+  public ClassifyIssues(
+      ClassifierTier tier, OutputTag<LlmRequest> llmRequests, GraphConfig vectors) {
     this.tier = tier;
     this.llmRequests = llmRequests;
+    this.vectors = vectors;
   }
 
   @Override
@@ -54,7 +75,29 @@ public final class ClassifyIssues
         new ValueStateDescriptor<>("issue", IssueAccumulator.class);
     descriptor.enableTimeToLive(StateTtlConfig.newBuilder(STATE_TTL).build());
     state = getRuntimeContext().getState(descriptor);
-    classification = new IssueClassification(tier.classifier());
+    DefectClassifier classifier = tier.classifier();
+    if (vectors != null && classifier instanceof LearnedClassifier learned) {
+      store = new Neo4jVectorStore(vectors);
+      classifier = learned.withVectorStore(store);
+    }
+    classification = new IssueClassification(classifier);
+  }
+
+  @Override
+  public void close() throws Exception {
+    if (store != null) {
+      if (classification.classifier() instanceof LearnedClassifier l
+          && l.embedder() instanceof VectorCache memory
+          && memory.inner() instanceof StoredVectors stored) {
+        LOG.info(
+            "text vectors of this task: {} from memory, {} from the graph, {} encoded",
+            memory.hits(),
+            stored.found(),
+            stored.encoded());
+      }
+      store.close();
+    }
+    super.close();
   }
 
   @Override
@@ -68,15 +111,18 @@ public final class ClassifyIssues
     if (!changed) {
       return;
     }
-    state.update(acc);
     if (acc.issue != null) {
+      // Before the state is updated: the classification records in it the text vector key it sent.
       ClassifiedIssueEvent event = classification.classify(acc, acc.stateVersion, fact.deliveryId);
+      state.update(acc);
       out.collect(event);
       if (llmRequests != null) {
         // The offline labels go out first; the language model's answer, if any, follows as an
         // upgrade.
         ctx.output(llmRequests, new LlmRequest(event, acc));
       }
+    } else {
+      state.update(acc);
     }
   }
 }

@@ -36,6 +36,19 @@ public class ClassifiedIssueEvent {
   /** Ids of the pull requests that say they fix the issue, sorted. */
   public List<String> fixingPullRequests = new ArrayList<>();
 
+  /**
+   * The stable key of the text vector the learned classifier used ({@link
+   * dev.faultline.classifier.learned.StoredVectors#keyOf}), else null (rules tier, a language
+   * model's upgrade).
+   */
+  public String textVectorKey;
+
+  /**
+   * That vector when the issue's state had not sent this key before (its first classification in
+   * this job, or a change of the text the encoder reads), else null: the graph keeps it once.
+   */
+  public float[] textVector;
+
   public ClassifiedIssueEvent() {}
 
   /** The framework's own reported version: the version extractor keys it by its package name. */

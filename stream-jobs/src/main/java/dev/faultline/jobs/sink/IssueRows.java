@@ -71,6 +71,7 @@ public final class IssueRows {
         e.stateVersion,
         e.commentCount,
         i.transferredTo,
-        row);
+        row,
+        e.textVectorKey == null ? null : new IssueRow.TextVector(e.textVectorKey, e.textVector));
   }
 }
