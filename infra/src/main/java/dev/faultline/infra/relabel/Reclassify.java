@@ -53,6 +53,17 @@ public final class Reclassify {
     }
   }
 
+  /**
+   * The label properties a snapshot reads, as a map projection: not {@code properties(i)}, which
+   * would also read each issue's text vector (384 doubles) and its other lists.
+   */
+  private static final String LABELS =
+      "i {.classifierVersion"
+          + java.util.Arrays.stream(Dimension.values())
+              .map(d -> ", ." + d.property())
+              .collect(java.util.stream.Collectors.joining())
+          + "}";
+
   /** How far a replay is: deliveries done of the total, rate and time left. */
   public record Progress(long done, long total, double perSecond, double secondsLeft) {}
 
@@ -74,7 +85,9 @@ public final class Reclassify {
                   + " AND ($framework IS NULL OR i.framework = $framework)"
                   + " AND ($since IS NULL OR i.createdAt >= datetime($since))"
                   + " AND ($until IS NULL OR i.createdAt < datetime($until))"
-                  + " RETURN i.url AS id, i.framework AS framework, properties(i) AS p"
+                  + " RETURN i.url AS id, i.framework AS framework, "
+                  + LABELS
+                  + " AS p"
                   + " ORDER BY id",
               p)
           .forEachRemaining(

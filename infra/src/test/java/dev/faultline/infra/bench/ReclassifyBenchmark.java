@@ -15,6 +15,7 @@ import dev.faultline.infra.relabel.Reclassify;
 import dev.faultline.infra.relabel.RelabelReport;
 import dev.faultline.jobs.IssuePipelineJob;
 import dev.faultline.jobs.JobConfig;
+import dev.faultline.jobs.classify.Neo4jVectorStore;
 import dev.faultline.jobs.llm.LlmSettings;
 import dev.faultline.jobs.sink.SinkOptions;
 import dev.faultline.schemas.AvroCodec;
@@ -67,6 +68,9 @@ import org.neo4j.driver.GraphDatabase;
 public final class ReclassifyBenchmark {
   private static final String PASSWORD = "bench-password";
   private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** The longer sink flush interval tried for a replay ({@code -Dbench.flushMs}). */
+  private static final long FLUSH_MS = Long.getLong("bench.flushMs", 2_000);
 
   public static void main(String[] args) throws Exception {
     int n = args.length > 0 ? Integer.parseInt(args[0]) : 10_000;
@@ -121,13 +125,50 @@ public final class ReclassifyBenchmark {
                           p.total(),
                           p.perSecond()),
                   job -> {}));
+      long snap = System.nanoTime();
       List<RelabelReport.Labels> after = Reclassify.snapshot(replay, Reclassify.Scope.all());
       System.out.printf(
           Locale.ROOT,
-          "  issues %,d before, %,d after; labels or version changed on %d%n",
+          "  issues %,d before, %,d after; labels or version changed on %d (the command's"
+              + " snapshot of the labels took %.1f s)%n",
           before.size(),
           after.size(),
-          changed(before, after));
+          changed(before, after),
+          (System.nanoTime() - snap) / 1e9);
+
+      // The sink's flush interval: 200 ms by default (live latency); a replay can wait longer and
+      // write fewer, larger transactions.
+      JobConfig longer =
+          config(
+              kafka,
+              neo4j,
+              "bench-reclassify-flush-" + UUID.randomUUID(),
+              new SinkOptions(
+                  SinkOptions.DEFAULTS.batchSize(),
+                  Duration.ofMillis(FLUSH_MS),
+                  SinkOptions.DEFAULTS.maxBackoff()));
+      timed(
+          "reclassify again, sink flush interval " + FLUSH_MS + " ms",
+          n,
+          () -> Reclassify.replay(longer, 5_000, p -> {}, job -> {}));
+
+      // Where the rest goes: the same replay with the rules alone (no learned layer: the
+      // pipeline's own floor), and the graph lookups alone.
+      JobConfig rules = config(kafka, neo4j, "bench-rules-" + UUID.randomUUID());
+      System.setProperty("faultline.classifier.tier", "rules");
+      try {
+        timed(
+            "replay with the rules tier alone (Kafka, Flink, rules, Neo4j writes; no learned layer)",
+            n,
+            () -> {
+              StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(2);
+              IssuePipelineJob.build(env, rules, true, false);
+              env.execute("bench-rules-replay");
+            });
+      } finally {
+        System.clearProperty("faultline.classifier.tier");
+      }
+      lookups(driver, neo4j, Math.min(n, 2_000));
     }
     commentEvents(500);
     System.exit(0);
@@ -135,12 +176,17 @@ public final class ReclassifyBenchmark {
 
   private static JobConfig config(EmbeddedKafka kafka, EmbeddedNeo4j neo4j, String group)
       throws Exception {
+    return config(kafka, neo4j, group, SinkOptions.DEFAULTS);
+  }
+
+  private static JobConfig config(
+      EmbeddedKafka kafka, EmbeddedNeo4j neo4j, String group, SinkOptions sink) throws Exception {
     return new JobConfig(
         kafka.bootstrapServers(),
         Map.of(),
         group,
         new GraphConfig(neo4j.boltUri().toString(), "neo4j", PASSWORD, "neo4j"),
-        SinkOptions.DEFAULTS,
+        sink,
         Duration.ofSeconds(5),
         2,
         Files.createTempDirectory("bench-ckpt").toUri().toString(),
@@ -252,6 +298,42 @@ public final class ReclassifyBenchmark {
         secs * 1000 / events,
         loadBefore,
         load());
+  }
+
+  /** Text vector lookups alone, one thread, as the replay's classifier makes them. */
+  private static void lookups(Driver driver, EmbeddedNeo4j neo4j, int n) {
+    List<String> keys = new ArrayList<>();
+    try (var s = driver.session()) {
+      s.run(
+              "MATCH (i:Issue) WHERE i.textVectorKey IS NOT NULL RETURN i.textVectorKey AS k"
+                  + " LIMIT $n",
+              Map.of("n", n))
+          .forEachRemaining(r -> keys.add(r.get("k").asString()));
+    }
+    try (Neo4jVectorStore store =
+        new Neo4jVectorStore(
+            new GraphConfig(neo4j.boltUri().toString(), "neo4j", PASSWORD, "neo4j"))) {
+      for (int i = 0; i < Math.min(100, keys.size()); i++) {
+        store.find(keys.get(i));
+      }
+      String loadBefore = load();
+      long cpu = processCpuNanos();
+      long t = System.nanoTime();
+      for (String k : keys) {
+        store.find(k);
+      }
+      double secs = (System.nanoTime() - t) / 1e9;
+      double cpuMs = (processCpuNanos() - cpu) / 1e6;
+      System.out.printf(
+          Locale.ROOT,
+          "text vector lookups alone (Neo4jVectorStore.find, 1 thread): %,d lookups, %.2f wall-ms"
+              + " and %.2f process CPU-ms each; load average %s -> %s%n",
+          keys.size(),
+          secs * 1000 / keys.size(),
+          cpuMs / keys.size(),
+          loadBefore,
+          load());
+    }
   }
 
   private static int changed(List<RelabelReport.Labels> before, List<RelabelReport.Labels> after) {
