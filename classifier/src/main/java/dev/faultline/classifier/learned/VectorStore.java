@@ -19,4 +19,12 @@ public interface VectorStore {
    * then encodes).
    */
   float[] find(String key);
+
+  /**
+   * Whether the store is known to hold a vector under this key (it answered it recently): a caller
+   * need not send that vector to it again. By default false.
+   */
+  default boolean holds(String key) {
+    return false;
+  }
 }

@@ -7,6 +7,7 @@ import dev.faultline.classifier.DefectClassifier;
 import dev.faultline.classifier.IssueText;
 import dev.faultline.classifier.LinkedPullRequest;
 import dev.faultline.classifier.learned.LearnedClassifier;
+import dev.faultline.classifier.learned.VectorStore;
 import dev.faultline.jobs.records.ClassifiedIssueEvent;
 import dev.faultline.jobs.records.IssueEvent;
 import dev.faultline.jobs.records.PullRequestEvent;
@@ -19,9 +20,19 @@ import java.util.List;
  */
 public final class IssueClassification {
   private final DefectClassifier classifier;
+  private final VectorStore vectors;
 
   public IssueClassification(DefectClassifier classifier) {
+    this(classifier, VectorStore.NONE);
+  }
+
+  /**
+   * @param vectors the store the classifier reads text vectors from: a vector it holds is not sent
+   *     to the graph again
+   */
+  public IssueClassification(DefectClassifier classifier, VectorStore vectors) {
     this.classifier = classifier;
+    this.vectors = vectors;
   }
 
   /** The classifier in use. */
@@ -44,8 +55,8 @@ public final class IssueClassification {
 
   /**
    * Classifies the issue's newest state. With the learned classifier the event carries the text
-   * vector's key, and the vector itself when the key differs from the one the accumulator last
-   * sent; the accumulator then records the key.
+   * vector's key, and the vector itself when the key differs from the one the accumulator last sent
+   * and the vector did not come from the graph; the accumulator then records the key.
    *
    * @param deliveryId the delivery whose fact caused the classification
    */
@@ -58,7 +69,7 @@ public final class IssueClassification {
       LearnedClassifier.Keyed k = learned.classifyKeyed(textOf(acc), ChangeDetails.NONE);
       c = k.classification();
       vectorKey = k.vectorKey();
-      vector = vectorKey.equals(acc.textVectorKey) ? null : k.vector();
+      vector = vectorKey.equals(acc.textVectorKey) || vectors.holds(vectorKey) ? null : k.vector();
       acc.textVectorKey = vectorKey;
     } else {
       c = classifier.classify(textOf(acc));

@@ -30,8 +30,20 @@ public final class Neo4jVectorStore implements VectorStore, AutoCloseable {
   private static final java.util.concurrent.atomic.AtomicLong FOUND =
       new java.util.concurrent.atomic.AtomicLong();
 
+  /** Keys this store answered lately ({@link #holds}); at most {@value #REMEMBERED}. */
+  static final int REMEMBERED = 4096;
+
   private final Driver driver;
   private final SessionConfig session;
+  private final java.util.Set<String> answered =
+      java.util.Collections.synchronizedSet(
+          java.util.Collections.newSetFromMap(
+              new java.util.LinkedHashMap<>(16, 0.75f, true) {
+                @Override
+                protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
+                  return size() > REMEMBERED;
+                }
+              }));
 
   public Neo4jVectorStore(GraphConfig graph) {
     this.driver =
@@ -56,11 +68,18 @@ public final class Neo4jVectorStore implements VectorStore, AutoCloseable {
         out[i] = (float) v.get(i).asDouble();
       }
       FOUND.incrementAndGet();
+      answered.add(key);
       return out;
     } catch (RuntimeException e) {
       LOG.warn("text vector lookup failed, encoding instead: {}", e.toString());
       return null;
     }
+  }
+
+  /** Whether this store found a vector under the key lately: the graph holds it. */
+  @Override
+  public boolean holds(String key) {
+    return answered.contains(key);
   }
 
   /** Vectors the stores of this JVM found since it started. */

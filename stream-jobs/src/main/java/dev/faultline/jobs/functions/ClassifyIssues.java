@@ -80,7 +80,9 @@ public final class ClassifyIssues
       store = new Neo4jVectorStore(vectors);
       classifier = learned.withVectorStore(store);
     }
-    classification = new IssueClassification(classifier);
+    classification =
+        new IssueClassification(
+            classifier, store == null ? dev.faultline.classifier.learned.VectorStore.NONE : store);
   }
 
   @Override

@@ -45,7 +45,8 @@ public class ClassifiedIssueEvent {
 
   /**
    * That vector when the issue's state had not sent this key before (its first classification in
-   * this job, or a change of the text the encoder reads), else null: the graph keeps it once.
+   * this job, or a change of the text the encoder reads) and the vector did not come from the graph
+   * (a replay), else null: the graph keeps it once.
    */
   public float[] textVector;
 

@@ -95,6 +95,28 @@ class IssueClassificationVectorTest {
   }
 
   @Test
+  void aVectorTheGraphGaveIsNotSentBack() {
+    dev.faultline.classifier.learned.VectorStore graph =
+        new dev.faultline.classifier.learned.VectorStore() {
+          @Override
+          public float[] find(String key) {
+            return null;
+          }
+
+          @Override
+          public boolean holds(String key) {
+            return true;
+          }
+        };
+    IssueClassification c = new IssueClassification(LearnedClassifier.shared(), graph);
+    IssueAccumulator acc = new IssueAccumulator();
+    acc.fold(issue("Hang in all-reduce after the first step", 10));
+    ClassifiedIssueEvent e = c.classify(acc, acc.stateVersion, "d1");
+    assertNotNull(e.textVectorKey);
+    assertNull(e.textVector, "the graph holds it already");
+  }
+
+  @Test
   void theRulesTierSendsNoVector() {
     IssueClassification c = new IssueClassification(new Classifier(ClassifierConfig.defaults()));
     IssueAccumulator acc = new IssueAccumulator();
