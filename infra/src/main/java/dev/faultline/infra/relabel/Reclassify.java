@@ -53,13 +53,6 @@ public final class Reclassify {
     }
   }
 
-  /**
-   * The graph sink's flush interval of a replay: with the live default (200 ms) a replay wrote many
-   * small transactions and cost 6.33 CPU-ms per issue, with 2 s 4.59 (ReclassifyBenchmark,
-   * docs/performance.md); checkpoints (every 2 s) flush it as well.
-   */
-  public static final java.time.Duration SINK_FLUSH = java.time.Duration.ofSeconds(2);
-
   /** How far a replay is: deliveries done of the total, rate and time left. */
   public record Progress(long done, long total, double perSecond, double secondsLeft) {}
 

@@ -178,16 +178,7 @@ public final class ReclassifyCommand extends CliCommand {
 
   private JobConfig config(String group) {
     List<String> args =
-        new ArrayList<>(
-            List.of(
-                "--group-id",
-                group,
-                "--checkpoint-interval-ms",
-                "2000",
-                // Fewer, larger graph transactions than the live default (200 ms): a replay has no
-                // latency to keep (docs/performance.md, "Bulk work").
-                "--sink-flush-ms",
-                Long.toString(Reclassify.SINK_FLUSH.toMillis())));
+        new ArrayList<>(List.of("--group-id", group, "--checkpoint-interval-ms", "2000"));
     add(args, "--kafka-bootstrap", kafkaBootstrap);
     add(args, "--neo4j-uri", neo4jUri);
     add(args, "--neo4j-user", neo4jUser);
