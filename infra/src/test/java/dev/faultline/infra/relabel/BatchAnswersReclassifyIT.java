@@ -266,10 +266,9 @@ class BatchAnswersReclassifyIT {
         }
         assertEquals(source, issue.get("labelSource"), id);
         assertEquals(prompt, issue.get("promptVersion"), id);
-        assertTrue(
-            String.valueOf(issue.get(Dimension.SYMPTOM.evidenceProperty()))
-                .endsWith("(batch answer for the item)"),
-            id + " evidence: " + issue.get(Dimension.SYMPTOM.evidenceProperty()));
+        // kind has no edge: its evidence is on the issue
+        String evidence = String.valueOf(issue.get(Dimension.KIND.evidenceProperty()));
+        assertTrue(evidence.endsWith("(batch answer for the item)"), id + " evidence: " + evidence);
       }
       assertEquals(0, requests.get(), "requests sent to the endpoint");
     } finally {
