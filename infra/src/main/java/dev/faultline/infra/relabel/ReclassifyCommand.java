@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.faultline.cli.CliCommand;
+import dev.faultline.infra.cluster.FlinkRestClient;
+import dev.faultline.infra.cluster.JobsCommand;
 import dev.faultline.jobs.JobConfig;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -39,7 +41,22 @@ import picocli.CommandLine.Option;
       "newest state wins, idempotent) while live deliveries keep arriving. Writes report.md and report.json (counts",
       "before and after, transitions, share changed per framework and dimension) under --report-dir. Run it again",
       "with the same --report-dir to resume a run that was stopped. Kafka and Neo4j as for the jobs",
-      "(FAULTLINE_KAFKA_BOOTSTRAP_SERVERS, FAULTLINE_NEO4J_*, or the flags)."
+      "(FAULTLINE_KAFKA_BOOTSTRAP_SERVERS, FAULTLINE_NEO4J_*, or the flags).",
+      "",
+      "--since/--until/--framework choose what is relabelled, not only what is reported: every delivery is read",
+      "(an issue's facts are anywhere in the topic), but issues and pull requests out of scope are dropped before",
+      "classification and not written.",
+      "",
+      "With --jobmanager HOST:PORT (or $FAULTLINE_FLINK_JOBMANAGER) the replay runs as a job on that Flink cluster",
+      "(the job jar, as 'faultline jobs submit'; its classifier and FAULTLINE_* environment are the cluster's, the",
+      "connection flags given here are passed to it); this command follows it and writes the report."
+    },
+    footer = {
+      "",
+      "Why a bounded replay of the system of record, not a long-running relabelling job: faultline.deliveries",
+      "holds every state of every issue, so reading it again is all a relabelling needs and no second copy of the",
+      "state is kept; the replay runs the live pipeline's own code, so its labels are those live processing would",
+      "give; bounded, it finishes and says so, and its consumer group's committed offsets make it resumable."
     })
 public final class ReclassifyCommand extends CliCommand {
 
@@ -62,6 +79,22 @@ public final class ReclassifyCommand extends CliCommand {
       paramLabel = "DIR",
       description = "where the run's state and report go (default .faultline/reclassify)")
   Path reportDir = Path.of(".faultline", "reclassify");
+
+  @Option(
+      names = "--jobmanager",
+      paramLabel = "HOST:PORT",
+      description =
+          "run the replay on this Flink cluster (its REST address; default $FAULTLINE_FLINK_JOBMANAGER,"
+              + " else a local mini cluster)")
+  String jobManager;
+
+  @Option(
+      names = "--jar",
+      paramLabel = "PATH",
+      description =
+          "with --jobmanager: the job jar (default $FAULTLINE_JOB_JAR, else"
+              + " jobs-dist/target/faultline-jobs-dist-*.jar)")
+  String jar;
 
   @Option(names = "--kafka-bootstrap", paramLabel = "HOST:PORT")
   String kafkaBootstrap;
@@ -105,15 +138,21 @@ public final class ReclassifyCommand extends CliCommand {
     } else {
       group = "faultline-reclassify-" + UUID.randomUUID().toString().substring(0, 8);
     }
-    JobConfig config = config(group);
+    List<String> jobArgs = jobArgs(group);
+    JobConfig config = JobConfig.fromArgs(jobArgs.toArray(String[]::new), env);
+    String cluster = jobManager != null ? jobManager : env.get("FAULTLINE_FLINK_JOBMANAGER");
     if (dryRun) {
       List<RelabelReport.Labels> now = Reclassify.snapshot(config, scope);
+      long[] prs = Reclassify.pullRequestsInScope(config, scope);
       out.printf(
           Locale.ROOT,
-          "reclassify --dry-run: %d issues in scope; %d deliveries would be replayed through the"
-              + " pipeline; nothing changed%n",
+          "reclassify --dry-run: %d issues and %d pull requests (%d merged) in scope would be"
+              + " relabelled; %d deliveries would be read%s; nothing changed%n",
           now.size(),
-          Reclassify.remaining(config));
+          prs[0],
+          prs[1],
+          Reclassify.remaining(config),
+          cluster == null ? "" : " by a job on " + cluster);
       return 0;
     }
     if (!resuming) {
@@ -126,9 +165,7 @@ public final class ReclassifyCommand extends CliCommand {
       run.put("startedAt", Instant.now().toString());
       Files.writeString(runFile, run.toString(), StandardCharsets.UTF_8);
     }
-    Reclassify.replay(
-        config,
-        2000,
+    java.util.function.Consumer<Reclassify.Progress> progress =
         p ->
             out.printf(
                 Locale.ROOT,
@@ -136,8 +173,20 @@ public final class ReclassifyCommand extends CliCommand {
                 p.done(),
                 p.total(),
                 p.perSecond(),
-                Double.isNaN(p.secondsLeft()) ? "?" : Math.round(p.secondsLeft()) + " s"),
-        job -> {});
+                Double.isNaN(p.secondsLeft()) ? "?" : Math.round(p.secondsLeft()) + " s");
+    if (cluster == null) {
+      Reclassify.replay(config, scope, 2000, progress, job -> {});
+    } else {
+      Reclassify.replayOnCluster(
+          FlinkRestClient.forJobManager(cluster),
+          JobsCommand.jar(jar != null ? jar : env.get("FAULTLINE_JOB_JAR")),
+          jobArgs,
+          scope,
+          config,
+          2000,
+          progress,
+          jobId -> out.println("reclassify: replaying as job " + jobId + " on " + cluster));
+    }
     List<RelabelReport.Labels> after = Reclassify.snapshot(config, scope);
     write(reportDir.resolve("after.json"), after);
     RelabelReport report = RelabelReport.of(read(beforeFile), after);
@@ -150,14 +199,18 @@ public final class ReclassifyCommand extends CliCommand {
     return 0;
   }
 
-  private JobConfig config(String group) {
+  /**
+   * The replay job's flags: its group, its checkpoints and the connection flags given (on a
+   * cluster, what is not given comes from the cluster's own environment).
+   */
+  private List<String> jobArgs(String group) {
     List<String> args =
         new ArrayList<>(List.of("--group-id", group, "--checkpoint-interval-ms", "2000"));
     add(args, "--kafka-bootstrap", kafkaBootstrap);
     add(args, "--neo4j-uri", neo4jUri);
     add(args, "--neo4j-user", neo4jUser);
     add(args, "--neo4j-password", neo4jPassword);
-    return JobConfig.fromArgs(args.toArray(String[]::new), env);
+    return args;
   }
 
   private static void add(List<String> args, String flag, String value) {
