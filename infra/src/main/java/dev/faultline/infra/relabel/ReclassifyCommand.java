@@ -122,7 +122,7 @@ public final class ReclassifyCommand extends CliCommand {
 
   @Override
   public Integer call() throws Exception {
-    Reclassify.Scope scope =
+    Reclassify.Scope given =
         new Reclassify.Scope(
             since == null ? null : since.atStartOfDay(ZoneOffset.UTC).toInstant(),
             until == null ? null : until.atStartOfDay(ZoneOffset.UTC).toInstant(),
@@ -132,8 +132,24 @@ public final class ReclassifyCommand extends CliCommand {
     Path beforeFile = reportDir.resolve("before.json");
     boolean resuming = Files.exists(runFile) && !Files.exists(reportDir.resolve("report.json"));
     String group;
+    Reclassify.Scope scope = given;
     if (resuming) {
-      group = JSON.readTree(runFile.toFile()).path("group").asText();
+      JsonNode run = JSON.readTree(runFile.toFile());
+      group = run.path("group").asText();
+      // The run's own scope: its "before" snapshot and its group's progress are of that scope.
+      if (run.has("scope")) {
+        JsonNode s = run.path("scope");
+        scope =
+            new Reclassify.Scope(
+                s.hasNonNull("since") ? Instant.parse(s.get("since").asText()) : null,
+                s.hasNonNull("until") ? Instant.parse(s.get("until").asText()) : null,
+                s.hasNonNull("framework") ? s.get("framework").asText() : null);
+        if (!scope.equals(given) && !given.equals(Reclassify.Scope.all())) {
+          out.println(
+              "reclassify: the run being resumed has its own scope; --since/--until/--framework"
+                  + " are ignored");
+        }
+      }
       out.println("reclassify: resuming the run of group " + group);
     } else {
       group = "faultline-reclassify-" + UUID.randomUUID().toString().substring(0, 8);
@@ -163,6 +179,10 @@ public final class ReclassifyCommand extends CliCommand {
       ObjectNode run = JSON.createObjectNode();
       run.put("group", group);
       run.put("startedAt", Instant.now().toString());
+      ObjectNode runScope = run.putObject("scope");
+      runScope.put("since", scope.since() == null ? null : scope.since().toString());
+      runScope.put("until", scope.until() == null ? null : scope.until().toString());
+      runScope.put("framework", scope.framework());
       Files.writeString(runFile, run.toString(), StandardCharsets.UTF_8);
     }
     java.util.function.Consumer<Reclassify.Progress> progress =
