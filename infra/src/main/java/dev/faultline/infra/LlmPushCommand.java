@@ -39,11 +39,13 @@ import picocli.CommandLine.Option;
  * compacted answers topic, so the pipeline and {@code reclassify} use them without a request.
  *
  * <p>Same key (the cache key: SHA-256 of prompt version, model, item content) and same JSON value
- * as the stream's own {@link KafkaAnswerStore} writes ({@link AnswerRecords}). Idempotent: the
- * topic is read to its end first, and an answer already there with the same value is not sent
- * again, so a second push sends nothing; a push killed midway and run again sends the rest. Every
- * answer is validated again before it is sent; an invalid or unreadable file is reported with its
- * path and skipped (exit 1 at the end, after the valid answers went out).
+ * as the stream's own {@link KafkaAnswerStore} writes ({@link AnswerRecords}), the answer's issue
+ * ({@code item}, filled by {@code llm import}) included, by which the stream finds a batch answer
+ * when the issue's text has changed since the export. Idempotent: the topic is read to its end
+ * first, and an answer already there with the same value is not sent again, so a second push sends
+ * nothing; a push killed midway and run again sends the rest. Every answer is validated again
+ * before it is sent; an invalid or unreadable file is reported with its path and skipped (exit 1 at
+ * the end, after the valid answers went out).
  */
 @Command(
     name = "push",
@@ -98,7 +100,7 @@ public final class LlmPushCommand extends CliCommand {
   }
 
   /** What a push did. */
-  record Outcome(int files, int sent, int alreadyThere, List<String> rejected) {}
+  record Outcome(int files, int sent, int alreadyThere, List<String> rejected, int withItem) {}
 
   @Override
   public Integer call() throws Exception {
@@ -135,6 +137,11 @@ public final class LlmPushCommand extends CliCommand {
         o.alreadyThere(),
         topic,
         o.rejected().size());
+    out.printf(
+        Locale.ROOT,
+        "  %d of the valid answers name their issue (the stream's fallback when an issue's text"
+            + " changed since the export)%n",
+        o.withItem());
     o.rejected().forEach(r -> err.println("  rejected: " + r));
     return o.rejected().isEmpty() ? 0 : 1;
   }
@@ -171,6 +178,7 @@ public final class LlmPushCommand extends CliCommand {
     List<String> rejected = new ArrayList<>();
     int sent = 0;
     int there = 0;
+    int withItem = 0;
     long started = System.nanoTime();
     long lastReport = started;
     try (KafkaAnswerStore existing = KafkaAnswerStore.open(kafka, topic);
@@ -189,6 +197,9 @@ public final class LlmPushCommand extends CliCommand {
         if (r instanceof AnswerParser.Rejection rej) {
           rejected.add(f + ": " + rej.reason());
           continue;
+        }
+        if (e.get().item() != null) {
+          withItem++;
         }
         byte[] value = AnswerRecords.encode(e.get());
         Optional<AnswerCache.Entry> known = existing.get(key);
@@ -218,7 +229,7 @@ public final class LlmPushCommand extends CliCommand {
       drain(pending);
       producer.flush();
     }
-    return new Outcome(files.size(), sent, there, rejected);
+    return new Outcome(files.size(), sent, there, rejected, withItem);
   }
 
   private static void drain(List<Future<RecordMetadata>> pending) throws Exception {

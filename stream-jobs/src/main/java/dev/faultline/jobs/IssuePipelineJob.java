@@ -40,11 +40,25 @@ public final class IssuePipelineJob {
 
   private IssuePipelineJob() {}
 
+  /**
+   * The job's flags are {@link JobConfig#fromArgs}'s; with {@code --replay true} it is a bounded
+   * replay of the deliveries topic ({@code faultline reclassify} on a cluster): it stops at the end
+   * offsets of when it started, relabels only the {@link ReplayScope} of {@code --replay-since},
+   * {@code --replay-until} and {@code --replay-framework}, and is named {@link #replayName} (not
+   * {@link #NAME}, so it is never taken for the live pipeline).
+   */
   public static void main(String[] args) throws Exception {
+    JobArgs named = JobArgs.parse(args);
     JobConfig config = JobConfig.fromArgs(args, System.getenv());
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-    build(env, config);
-    env.execute(NAME);
+    boolean replay = ReplayScope.isReplay(named);
+    build(env, config, replay, replay ? ReplayScope.fromArgs(named) : ReplayScope.ALL);
+    env.execute(replay ? replayName(config.groupId()) : NAME);
+  }
+
+  /** The name of a bounded replay's job: {@code faultline-reclassify (<group>)}. */
+  public static String replayName(String groupId) {
+    return "faultline-reclassify (" + groupId + ")";
   }
 
   private static <R> Neo4jBatchSink<R> graphSink(
@@ -69,17 +83,48 @@ public final class IssuePipelineJob {
    * what the topic held (a replay, a re-classification of history, a benchmark).
    */
   public static void build(StreamExecutionEnvironment env, JobConfig config, boolean bounded) {
-    build(env, config, bounded, bounded);
+    build(env, config, bounded, ReplayScope.ALL);
   }
 
   /**
-   * As {@link #build(StreamExecutionEnvironment, JobConfig, boolean)}; with {@code storedVectors}
-   * (the default of a bounded job: a replay of history) the learned classifier reads each text
-   * vector from the graph when the graph has it under the text's key ({@code
-   * dev.faultline.jobs.classify.Neo4jVectorStore}), and encodes only the texts it has not seen.
+   * As {@link #build(StreamExecutionEnvironment, JobConfig, boolean)}; a bounded replay classifies
+   * and writes only the issues and pull requests in {@code scope}.
+   *
+   * @throws IllegalArgumentException when a scope is given to the live (unbounded) job, which must
+   *     keep every issue
+   */
+  public static void build(
+      StreamExecutionEnvironment env, JobConfig config, boolean bounded, ReplayScope scope) {
+    build(env, config, bounded, scope, bounded);
+  }
+
+  /**
+   * As {@link #build(StreamExecutionEnvironment, JobConfig, boolean)}, every issue in scope; with
+   * {@code storedVectors} (the default of a bounded job) the learned classifier reads each text
+   * vector from the graph when the graph has it under the text's key.
    */
   public static void build(
       StreamExecutionEnvironment env, JobConfig config, boolean bounded, boolean storedVectors) {
+    build(env, config, bounded, ReplayScope.ALL, storedVectors);
+  }
+
+  /**
+   * As {@link #build(StreamExecutionEnvironment, JobConfig, boolean, ReplayScope)}; with {@code
+   * storedVectors} (the default of a bounded job: a replay of history) the learned classifier reads
+   * each text vector from the graph when the graph has it under the text's key ({@code
+   * dev.faultline.jobs.classify.Neo4jVectorStore}), and encodes only the texts it has not seen.
+   */
+  public static void build(
+      StreamExecutionEnvironment env,
+      JobConfig config,
+      boolean bounded,
+      ReplayScope scope,
+      boolean storedVectors) {
+    if (!bounded && !scope.isAll()) {
+      throw new IllegalArgumentException(
+          "A scope (--replay-since/--replay-until/--replay-framework) narrows a bounded replay"
+              + " only (--replay true); the live pipeline keeps every issue");
+    }
     configure(env, config);
     KafkaSource<RawDelivery> source = deliveriesSource(config, bounded);
     AnswerStore.Factory answers = config.llm().enabled() ? answerStore(config) : null;
@@ -89,6 +134,7 @@ public final class IssuePipelineJob {
                 .uid("deliveries-source"),
             config.llm(),
             answers,
+            scope,
             storedVectors ? config.graph() : null);
     addSinks(out, config);
   }

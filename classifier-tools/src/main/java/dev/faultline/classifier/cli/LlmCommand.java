@@ -15,6 +15,7 @@ import dev.faultline.classifier.llm.LlmClassifier;
 import dev.faultline.classifier.llm.LlmConfig;
 import dev.faultline.classifier.llm.LlmStats;
 import dev.faultline.classifier.llm.LlmTier;
+import dev.faultline.classifier.llm.Prompt;
 import dev.faultline.classifier.rules.Classifier;
 import dev.faultline.cli.Cli;
 import dev.faultline.cli.CliCommand;
@@ -49,8 +50,9 @@ import picocli.CommandLine.Option;
  *   <li>{@code import --results RESULTS.jsonl --cache DIR} reads the Batch API output lines ({@code
  *       custom_id}, {@code response.status_code}, {@code response.body.choices[0].message.content},
  *       {@code error}), validates each answer and stores the valid ones in the cache under the key
- *       in the {@code custom_id}; it counts accepted and rejected answers, with every rejection's
- *       reason.
+ *       in the {@code custom_id}, with the issue of the {@code custom_id}'s URL and the model and
+ *       prompt version of the export's settings (same flags); it counts accepted and rejected
+ *       answers, with every rejection's reason.
  * </ul>
  *
  * Then {@code classify --tier llm --llm-cache DIR} (or {@code eval}) labels from the cache with the
@@ -91,6 +93,7 @@ public final class LlmCommand extends CliCommand {
   static int run(String[] args, Map<String, String> env, PrintStream out, PrintStream err) {
     CommandLine commandLine = new CommandLine(new LlmCommand());
     ((Export) commandLine.getSubcommands().get("export").getCommand()).env = env;
+    ((Import) commandLine.getSubcommands().get("import").getCommand()).env = env;
     return Cli.execute(commandLine, args, out, err);
   }
 
@@ -152,9 +155,14 @@ public final class LlmCommand extends CliCommand {
         "Read the Batch API answers into the answer cache.",
         "",
         "Reads the Batch API output (custom_id, response.status_code, response.body.choices[0].message.content,",
-        "error) into the answer cache: each answer is validated; invalid answers are rejected with the reason."
+        "error) into the answer cache: each answer is validated; invalid answers are rejected with the reason.",
+        "Name the model and examples as for export (--llm-model, --examples or FAULTLINE_LLM_*): each answer is",
+        "stored with that model, its prompt version and its issue (the custom_id's URL), so that the stream and",
+        "reclassify find it by the issue when the issue's text has changed since the export."
       })
   static final class Import extends CliCommand {
+    Map<String, String> env = System.getenv();
+
     @Option(
         names = "--results",
         required = true,
@@ -169,9 +177,17 @@ public final class LlmCommand extends CliCommand {
         description = "the answer cache to fill")
     Path cache;
 
+    @Mixin LlmOptions.ModelFlags model;
+
     @Override
     public Integer call() {
-      return importResults(this, out, err);
+      LlmConfig config;
+      try {
+        config = model.options(env, null).config();
+      } catch (IllegalArgumentException e) {
+        throw usageError(e.getMessage());
+      }
+      return importResults(this, config, out, err);
     }
   }
 
@@ -299,8 +315,22 @@ public final class LlmCommand extends CliCommand {
     return o;
   }
 
-  private static int importResults(Import a, PrintStream out, PrintStream err) {
+  /**
+   * What the imported answers are stored under: the model and prompt version of the export's
+   * settings, or, when no model is named, the model the provider reports and no prompt version (the
+   * stream then finds them by content only).
+   */
+  record Target(String model, String promptVersion) {}
+
+  private static int importResults(Import a, LlmConfig config, PrintStream out, PrintStream err) {
     Path results = a.results;
+    Taxonomy taxonomy = Taxonomy.load();
+    Target target =
+        config.model() == null
+            ? null
+            : new Target(
+                config.model(),
+                new Prompt(taxonomy, config.examples() == null ? 0 : config.k()).version());
     AnswerCache cache;
     try {
       cache = new AnswerCache(a.cache);
@@ -308,8 +338,9 @@ public final class LlmCommand extends CliCommand {
       err.println("llm import: cannot open the cache " + a.cache + ": " + e.getMessage());
       return 1;
     }
-    AnswerParser parser = new AnswerParser(new AnswerSchema(Taxonomy.load()));
+    AnswerParser parser = new AnswerParser(new AnswerSchema(taxonomy));
     ObjectMapper json = new ObjectMapper();
+    Imported n = new Imported();
     int accepted = 0;
     int rejected = 0;
     Map<String, Integer> reasons = new TreeMap<>();
@@ -321,7 +352,7 @@ public final class LlmCommand extends CliCommand {
         try {
           JsonNode rec = json.readTree(line);
           id = rec.path("custom_id").asText(id);
-          reason = importOne(rec, parser, cache);
+          reason = importOne(rec, parser, cache, target, n);
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
           reason = "line is not JSON";
         }
@@ -345,15 +376,52 @@ public final class LlmCommand extends CliCommand {
         accepted,
         cache.dir(),
         rejected);
-    reasons.forEach((reason, n) -> out.printf(Locale.ROOT, "  %5d  %s%n", n, reason));
+    reasons.forEach((reason, k) -> out.printf(Locale.ROOT, "  %5d  %s%n", k, reason));
+    if (target != null) {
+      out.printf(
+          Locale.ROOT,
+          "  stored for model %s, prompt %s; %d with their issue (the stream's fallback when an issue's"
+              + " text changed since the export)%n",
+          target.model(),
+          target.promptVersion(),
+          n.withItem);
+      if (n.otherModel > 0) {
+        err.printf(
+            Locale.ROOT,
+            "llm import: %d answers say they were given by another model than %s (e.g. %s): are these"
+                + " the settings of the export?%n",
+            n.otherModel,
+            target.model(),
+            n.otherModelName);
+      }
+    } else if (accepted > 0) {
+      err.println(
+          "llm import: no model named (--llm-model or FAULTLINE_LLM_MODEL, as for export): the answers"
+              + " are stored without model and prompt version, found by the item's content only; the"
+              + " stream cannot use them for an issue whose text changed since the export");
+    }
     return 0;
   }
 
-  /** Stores one Batch API output line's answer; returns null when accepted, else why not. */
-  static String importOne(JsonNode rec, AnswerParser parser, AnswerCache cache) throws IOException {
+  /** Counts of an import beyond accepted and rejected. */
+  static final class Imported {
+    int withItem;
+    int otherModel;
+    String otherModelName;
+  }
+
+  /**
+   * Stores one Batch API output line's answer; returns null when accepted, else why not. The entry
+   * names the issue of the {@code custom_id}'s URL part (none when it is not a GitHub issue or pull
+   * request URL) and, with a {@code target}, its model and prompt version.
+   */
+  static String importOne(
+      JsonNode rec, AnswerParser parser, AnswerCache cache, Target target, Imported n)
+      throws IOException {
     String customId = rec.path("custom_id").asText("");
     int hash = customId.lastIndexOf('#');
     String key = hash < 0 ? "" : customId.substring(hash + 1);
+    String item = hash < 0 ? null : AnswerCache.item(customId.substring(0, hash)).orElse(null);
     if (!AnswerCache.isKey(key)) {
       return "custom_id '"
           + customId
@@ -381,15 +449,25 @@ public final class LlmCommand extends CliCommand {
     if (r instanceof AnswerParser.Rejection rej) {
       return rej.reason();
     }
+    String answeredBy = body.path("model").asText("");
+    if (target != null && !answeredBy.isEmpty() && !answeredBy.startsWith(target.model())) {
+      // providers report a dated snapshot of the model asked for (gpt-4o -> gpt-4o-2024-08-06)
+      n.otherModel++;
+      n.otherModelName = answeredBy;
+    }
+    if (item != null) {
+      n.withItem++;
+    }
     cache.put(
         new AnswerCache.Entry(
             key,
-            "",
-            body.path("model").asText(""),
+            target == null ? "" : target.promptVersion(),
+            target == null ? answeredBy : target.model(),
             parser.format(((AnswerParser.Accepted) r).answer()),
             body.path("usage").path("prompt_tokens").asLong(0),
             body.path("usage").path("completion_tokens").asLong(0),
-            "batch"));
+            "batch",
+            item));
     return null;
   }
 }

@@ -7,7 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.faultline.classifier.llm.AnswerCache;
 import dev.faultline.classifier.llm.Fixtures;
+import dev.faultline.classifier.llm.Prompt;
 import dev.faultline.classifier.llm.StubChatServer;
 import dev.faultline.schemas.taxonomy.Dimension;
 import dev.faultline.schemas.taxonomy.Taxonomy;
@@ -182,6 +184,94 @@ class LlmCommandTest {
             .asText()
             .startsWith("https://example.org/acme/trainer/issues/22#"));
     assertTrue(lines.get(0).at("/body/messages/1/content").asText().contains("nothing is logged"));
+  }
+
+  @Test
+  void importStoresEachAnswersIssueAndTheExportsModelAndPromptVersion(@TempDir Path dir)
+      throws Exception {
+    Path in = dir.resolve("in.jsonl");
+    Path batch = dir.resolve("batch.jsonl");
+    Files.writeString(
+        in,
+        HANG.replace(
+                "https://example.org/acme/trainer/issues/21",
+                "https://github.com/Acme/Trainer/issues/21")
+            + "\n"
+            + QUESTION.replace(
+                "https://example.org/acme/trainer/issues/22",
+                "https://github.com/acme/trainer/pull/22")
+            + "\n");
+    String[] model = {"--llm-model", "gpt-test"};
+    assertEquals(
+        0,
+        LlmCommand.run(
+            concat(
+                new String[] {"export", "--input", in.toString(), "--output", batch.toString()},
+                model),
+            Map.of(),
+            out,
+            err),
+        err());
+    List<JsonNode> requests = lines(batch);
+    Path results = dir.resolve("results.jsonl");
+    Files.writeString(
+        results,
+        result(requests.get(0).get("custom_id").asText(), Fixtures.HANG_ANSWER)
+            + "\n"
+            + result(requests.get(1).get("custom_id").asText(), Fixtures.QUESTION_ANSWER)
+            + "\n");
+    String[] keys = new String[2];
+    for (int i = 0; i < 2; i++) {
+      String id = requests.get(i).get("custom_id").asText();
+      keys[i] = id.substring(id.lastIndexOf('#') + 1);
+    }
+
+    Path cache = dir.resolve("cache");
+    outBytes.reset();
+    assertEquals(
+        0,
+        LlmCommand.run(
+            concat(
+                new String[] {
+                  "import", "--results", results.toString(), "--cache", cache.toString()
+                },
+                model),
+            Map.of(),
+            out,
+            err),
+        err());
+    assertTrue(out().contains("2 with their issue"), out());
+    assertFalse(
+        err().contains("another model"), "gpt-test-2026 is a snapshot of gpt-test: " + err());
+    AnswerCache c = new AnswerCache(cache);
+    String prompt = new Prompt(Taxonomy.load(), 0).version();
+    AnswerCache.Entry hang = c.get(keys[0]).orElseThrow();
+    assertEquals("acme/trainer#21", hang.item());
+    assertEquals("gpt-test", hang.model(), "the model the key was made with");
+    assertEquals(prompt, hang.promptVersion());
+    assertEquals("acme/trainer#22", c.get(keys[1]).orElseThrow().item());
+
+    // Without the export's settings: the issue still, but no prompt version, and a warning.
+    Path bare = dir.resolve("bare");
+    errBytes.reset();
+    assertEquals(
+        0,
+        LlmCommand.run(
+            new String[] {"import", "--results", results.toString(), "--cache", bare.toString()},
+            Map.of(),
+            out,
+            err));
+    AnswerCache.Entry unnamed = new AnswerCache(bare).get(keys[0]).orElseThrow();
+    assertEquals("acme/trainer#21", unnamed.item());
+    assertEquals("", unnamed.promptVersion());
+    assertEquals("gpt-test-2026", unnamed.model(), "the model the provider reports");
+    assertTrue(err().contains("no model named"), err());
+  }
+
+  private static String[] concat(String[] a, String[] b) {
+    String[] c = java.util.Arrays.copyOf(a, a.length + b.length);
+    System.arraycopy(b, 0, c, a.length, b.length);
+    return c;
   }
 
   @Test

@@ -10,8 +10,10 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -24,7 +26,14 @@ import java.util.regex.Pattern;
  */
 public final class AnswerCache {
 
-  /** What the cache holds for one key. */
+  /**
+   * What the cache holds for one key.
+   *
+   * @param item the issue the answer was given for, {@code owner/repo#number} as {@link #item}
+   *     normalises it, or null (answers the stream asks for carry none; {@code llm import} fills it
+   *     from the Batch API's {@code custom_id}, so the stream can find a batch answer by the issue
+   *     when the issue's text has changed since it was exported)
+   */
   public record Entry(
       String key,
       String promptVersion,
@@ -32,11 +41,38 @@ public final class AnswerCache {
       String answer,
       long promptTokens,
       long completionTokens,
-      String origin) {
+      String origin,
+      String item) {
+
+    /** An entry for no particular item. */
+    public Entry(
+        String key,
+        String promptVersion,
+        String model,
+        String answer,
+        long promptTokens,
+        long completionTokens,
+        String origin) {
+      this(key, promptVersion, model, answer, promptTokens, completionTokens, origin, null);
+    }
+
+    /** This entry given for {@code item} (normalised by {@link AnswerCache#item(String)}). */
+    public Entry withItem(String item) {
+      return new Entry(
+          key,
+          promptVersion,
+          model,
+          answer,
+          promptTokens,
+          completionTokens,
+          origin,
+          item == null ? null : AnswerCache.item(item).orElse(null));
+    }
 
     /**
      * The entry's JSON object, as a cache file and a record of the answers topic hold it: {@code
-     * key}, {@code prompt_version}, {@code model}, {@code answer}, {@code usage}, {@code origin}.
+     * key}, {@code prompt_version}, {@code model}, {@code answer}, {@code usage}, {@code origin}
+     * and, when the entry has one, {@code item}.
      *
      * @throws IOException the answer is not JSON
      */
@@ -50,6 +86,9 @@ public final class AnswerCache {
       u.put("prompt_tokens", promptTokens);
       u.put("completion_tokens", completionTokens);
       o.put("origin", origin);
+      if (item != null) {
+        o.put("item", item);
+      }
       return o;
     }
 
@@ -75,8 +114,12 @@ public final class AnswerCache {
           origin);
     }
 
-    /** The entry of such an object, under {@code key} (missing fields empty or 0). */
+    /**
+     * The entry of such an object, under {@code key} (missing fields empty or 0; a missing or
+     * unreadable {@code item} null).
+     */
     public static Entry fromJson(String key, JsonNode n) {
+      JsonNode item = n.get("item");
       return new Entry(
           key,
           n.path("prompt_version").asText(""),
@@ -84,11 +127,68 @@ public final class AnswerCache {
           n.path("answer").toString(),
           n.path("usage").path("prompt_tokens").asLong(0),
           n.path("usage").path("completion_tokens").asLong(0),
-          n.path("origin").asText(""));
+          n.path("origin").asText(""),
+          item == null || !item.isTextual() ? null : AnswerCache.item(item.asText()).orElse(null));
     }
   }
 
   private static final Pattern KEY = Pattern.compile("[0-9a-f]{64}");
+
+  private static final String NAME = "[A-Za-z0-9][A-Za-z0-9._-]*";
+
+  /** An issue's or pull request's page, or its id {@code owner/repo#number}. */
+  private static final Pattern ITEM =
+      Pattern.compile(
+          "(?:https?://(?:www\\.)?github\\.com/("
+              + NAME
+              + ")/("
+              + NAME
+              + ")/(?:issues|pull|pulls)/([0-9]+)(?:[/?#].*)?"
+              + "|("
+              + NAME
+              + ")/("
+              + NAME
+              + ")#([0-9]+))");
+
+  /**
+   * An item's identity as the answers know it: {@code owner/repo#number}, owner and repository
+   * lower-cased (GitHub's names are case-insensitive), the number without leading zeros. Issues and
+   * pull requests share a repository's numbers, so both give the same form.
+   *
+   * @throws IllegalArgumentException {@code repo} is not {@code owner/name} or {@code number} is
+   *     not positive
+   */
+  public static String item(String repo, long number) {
+    return item(repo + "#" + number)
+        .orElseThrow(
+            () -> new IllegalArgumentException("not an item: repository " + repo + " #" + number));
+  }
+
+  /**
+   * The identity ({@link #item(String, long)}) of a GitHub issue or pull request URL ({@code
+   * https://github.com/O/R/issues/N}, {@code /pull/N}, with or without a fragment) or of an id
+   * {@code O/R#N}; empty for anything else.
+   */
+  public static Optional<String> item(String urlOrId) {
+    if (urlOrId == null) {
+      return Optional.empty();
+    }
+    Matcher m = ITEM.matcher(urlOrId.strip());
+    if (!m.matches()) {
+      return Optional.empty();
+    }
+    int g = m.group(1) != null ? 1 : 4;
+    long number;
+    try {
+      number = Long.parseLong(m.group(g + 2));
+    } catch (NumberFormatException e) {
+      return Optional.empty();
+    }
+    if (number <= 0) {
+      return Optional.empty();
+    }
+    return Optional.of((m.group(g) + "/" + m.group(g + 1)).toLowerCase(Locale.ROOT) + "#" + number);
+  }
 
   private final Path dir;
   private final ObjectMapper json = new ObjectMapper();

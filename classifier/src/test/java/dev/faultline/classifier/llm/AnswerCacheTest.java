@@ -42,4 +42,47 @@ class AnswerCacheTest {
     }
     assertFalse(cache.get("../../etc/passwd").isPresent(), "only well-formed keys are looked up");
   }
+
+  @Test
+  void anItemIsOwnerRepoAndNumberLowerCasedFromAUrlOrAnId() {
+    assertEquals(
+        "acme-ai/trainer.x#42",
+        AnswerCache.item("https://github.com/Acme-AI/Trainer.X/issues/42").orElseThrow());
+    assertEquals(
+        "acme-ai/trainer.x#42",
+        AnswerCache.item("https://github.com/acme-ai/trainer.x/pull/42").orElseThrow(),
+        "a pull request shares its repository's numbers");
+    assertEquals(
+        "acme/t#7",
+        AnswerCache.item("http://www.github.com/ACME/T/issues/007#issuecomment-1").orElseThrow());
+    assertEquals("acme/t#7", AnswerCache.item("ACME/T#7").orElseThrow());
+    assertEquals("acme/t#7", AnswerCache.item("Acme/T", 7));
+    assertTrue(AnswerCache.item("https://gitlab.com/acme/t/issues/7").isEmpty());
+    assertTrue(AnswerCache.item("https://github.com/acme/t/discussions/7").isEmpty());
+    assertTrue(AnswerCache.item("https://github.com/acme/t/issues/0").isEmpty());
+    assertTrue(AnswerCache.item("acme#7").isEmpty());
+    assertTrue(AnswerCache.item((String) null).isEmpty());
+    org.junit.jupiter.api.Assertions.assertThrows(
+        IllegalArgumentException.class, () -> AnswerCache.item("acme", 7));
+  }
+
+  @Test
+  void theItemRoundTripsThroughTheFileAndAnOlderFileHasNone(@TempDir Path dir) throws Exception {
+    AnswerCache cache = new AnswerCache(dir);
+    String withItem = AnswerCache.key("p1", "m1", "text");
+    String without = AnswerCache.key("p1", "m1", "other text");
+    cache.put(
+        new AnswerCache.Entry(withItem, "p1", "m1", Fixtures.HANG_ANSWER, 1, 1, "batch")
+            .withItem("https://github.com/Acme/T/issues/3"));
+    cache.put(new AnswerCache.Entry(without, "p1", "m1", Fixtures.HANG_ANSWER, 1, 1, "batch"));
+    assertEquals("acme/t#3", cache.get(withItem).orElseThrow().item());
+    assertEquals(null, cache.get(without).orElseThrow().item());
+    com.fasterxml.jackson.databind.ObjectMapper json =
+        new com.fasterxml.jackson.databind.ObjectMapper();
+    assertFalse(
+        cache.get(without).orElseThrow().toJson(json).has("item"), "no item field when none");
+    assertEquals(
+        null,
+        AnswerCache.Entry.fromJson(withItem, json.readTree("{\"item\": \"not an item\"}")).item());
+  }
 }

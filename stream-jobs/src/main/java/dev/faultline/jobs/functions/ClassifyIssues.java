@@ -5,6 +5,7 @@ import dev.faultline.classifier.learned.LearnedClassifier;
 import dev.faultline.classifier.learned.StoredVectors;
 import dev.faultline.classifier.learned.VectorCache;
 import dev.faultline.graph.GraphConfig;
+import dev.faultline.jobs.ReplayScope;
 import dev.faultline.jobs.classify.ClassifierTier;
 import dev.faultline.jobs.classify.IssueAccumulator;
 import dev.faultline.jobs.classify.IssueClassification;
@@ -24,7 +25,9 @@ import org.apache.flink.util.OutputTag;
 /**
  * Keyed by issue id: folds issue, comment and fix-link facts into the issue's state and
  * re-classifies whenever what the classifier sees changed. A fact that changes nothing (a
- * redelivery, an older state) emits nothing.
+ * redelivery, an older state) emits nothing. In a scoped replay ({@code faultline reclassify
+ * --framework/--since/--until}) an issue out of the {@link ReplayScope} keeps its state but is
+ * neither classified nor emitted.
  */
 public final class ClassifyIssues
     extends KeyedProcessFunction<String, GitHubEvent, ClassifiedIssueEvent> {
@@ -36,6 +39,7 @@ public final class ClassifyIssues
 
   private final ClassifierTier tier;
   private final OutputTag<LlmRequest> llmRequests;
+  private final ReplayScope scope;
   private final GraphConfig vectors;
   private transient ValueState<IssueAccumulator> state;
   private transient IssueClassification classification;
@@ -55,17 +59,29 @@ public final class ClassifyIssues
    *     language-model tier to upgrade; null when the tier is off
    */
   public ClassifyIssues(ClassifierTier tier, OutputTag<LlmRequest> llmRequests) {
-    this(tier, llmRequests, null);
+    this(tier, llmRequests, ReplayScope.ALL);
   }
 
   /**
+   * @param scope the issues classified and emitted ({@link ReplayScope#ALL} but in a scoped replay)
+   */
+  public ClassifyIssues(ClassifierTier tier, OutputTag<LlmRequest> llmRequests, ReplayScope scope) {
+    this(tier, llmRequests, scope, null);
+  }
+
+  /**
+   * @param scope the issues classified and emitted ({@link ReplayScope#ALL} but in a scoped replay)
    * @param vectors the graph whose stored text vectors the learned classifier reads before it
    *     encodes ({@link Neo4jVectorStore}; a replay of history), else null
    */
   public ClassifyIssues(
-      ClassifierTier tier, OutputTag<LlmRequest> llmRequests, GraphConfig vectors) {
+      ClassifierTier tier,
+      OutputTag<LlmRequest> llmRequests,
+      ReplayScope scope,
+      GraphConfig vectors) {
     this.tier = tier;
     this.llmRequests = llmRequests;
+    this.scope = scope;
     this.vectors = vectors;
   }
 
@@ -113,18 +129,19 @@ public final class ClassifyIssues
     if (!changed) {
       return;
     }
-    if (acc.issue != null) {
-      // Before the state is updated: the classification records in it the text vector key it sent.
+    state.update(acc);
+    if (acc.issue != null && scope.coversIssue(acc)) {
+      String sentKey = acc.textVectorKey;
       ClassifiedIssueEvent event = classification.classify(acc, acc.stateVersion, fact.deliveryId);
-      state.update(acc);
+      if (!java.util.Objects.equals(sentKey, acc.textVectorKey)) {
+        state.update(acc); // the text vector key this classification sent
+      }
       out.collect(event);
       if (llmRequests != null) {
         // The offline labels go out first; the language model's answer, if any, follows as an
         // upgrade.
         ctx.output(llmRequests, new LlmRequest(event, acc));
       }
-    } else {
-      state.update(acc);
     }
   }
 }

@@ -11,12 +11,16 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The CLI's answer cache directory ({@link AnswerCache}) as the stream's store: for a pipeline on
- * one machine, or tests. Not for a cluster (each task manager would see its own disk).
+ * one machine, or tests. Not for a cluster (each task manager would see its own disk). The item
+ * index ({@link #forItem}) is read from the directory's files when first asked (newest by file
+ * modification time) and kept as answers are put; files another process adds later are found by
+ * their key, not by their item.
  */
 public final class DirectoryAnswerStore implements AnswerStore {
   private static final Logger LOG = LoggerFactory.getLogger(DirectoryAnswerStore.class);
 
   private final AnswerCache cache;
+  private volatile ItemIndex items;
 
   public DirectoryAnswerStore(AnswerCache cache) {
     this.cache = cache;
@@ -33,11 +37,54 @@ public final class DirectoryAnswerStore implements AnswerStore {
   }
 
   @Override
+  public Optional<AnswerCache.Entry> forItem(String promptVersion, String model, String item) {
+    return items().get(promptVersion, model, item);
+  }
+
+  private ItemIndex items() {
+    ItemIndex i = items;
+    if (i != null) {
+      return i;
+    }
+    synchronized (this) {
+      if (items == null) {
+        ItemIndex read = new ItemIndex();
+        try (Stream<Path> files = Files.walk(cache.dir(), 2)) {
+          files
+              .filter(p -> p.getFileName().toString().endsWith(".json"))
+              .forEach(
+                  p -> {
+                    String key = p.getFileName().toString().replace(".json", "");
+                    cache.get(key).ifPresent(e -> read.offer(e, modified(p)));
+                  });
+        } catch (IOException | java.io.UncheckedIOException e) {
+          LOG.warn("cannot read the answers of {}: {}", cache.dir(), e.toString());
+        }
+        items = read;
+      }
+      return items;
+    }
+  }
+
+  private static long modified(Path p) {
+    try {
+      return Files.getLastModifiedTime(p).toMillis();
+    } catch (IOException e) {
+      return 0;
+    }
+  }
+
+  @Override
   public void put(AnswerCache.Entry entry) {
     try {
       cache.put(entry);
     } catch (IOException e) {
       LOG.warn("cannot store the answer {} in {}: {}", entry.key(), cache.dir(), e.toString());
+    }
+    synchronized (this) {
+      if (items != null) {
+        items.offer(entry, System.currentTimeMillis());
+      }
     }
   }
 

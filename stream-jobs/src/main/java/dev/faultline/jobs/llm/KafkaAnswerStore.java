@@ -40,7 +40,8 @@ import org.slf4j.LoggerFactory;
  * follows the topic in a background thread (answers other subtasks and jobs give), and writes each
  * new answer to it. Compaction keeps one record per key, so the topic and the memory it takes grow
  * with the number of distinct (prompt, model, content) triples, not with traffic: a few hundred
- * bytes each.
+ * bytes each. Answers that name their item (batch answers) are also indexed by (prompt version,
+ * model, item), the newest by record time winning ({@link #forItem}).
  *
  * <p>Writes are at least once (idempotent producer, acks=all) and need no transaction: a key's
  * answers are interchangeable, and an answer lost with a crashed task is asked again at most once.
@@ -51,6 +52,7 @@ public final class KafkaAnswerStore implements AnswerStore {
 
   private final String topic;
   private final Map<String, AnswerCache.Entry> answers = new ConcurrentHashMap<>();
+  private final ItemIndex items = new ItemIndex();
   private final KafkaProducer<String, byte[]> producer;
   private final KafkaConsumer<String, byte[]> consumer;
   private final Thread follower;
@@ -166,7 +168,11 @@ public final class KafkaAnswerStore implements AnswerStore {
       }
       take(consumer.poll(Duration.ofMillis(200)));
     }
-    LOG.info("Loaded {} answers from {}", answers.size(), topic);
+    LOG.info(
+        "Loaded {} answers from {} ({} items with a batch answer)",
+        answers.size(),
+        topic,
+        items.size());
   }
 
   private boolean caughtUp(Map<TopicPartition, Long> end) {
@@ -182,9 +188,15 @@ public final class KafkaAnswerStore implements AnswerStore {
     for (ConsumerRecord<String, byte[]> r : records) {
       if (r.value() == null) {
         answers.remove(r.key()); // a tombstone: someone deleted the answer
+        items.remove(r.key());
         continue;
       }
-      AnswerRecords.decode(r.value()).ifPresent(e -> answers.put(e.key(), e));
+      AnswerRecords.decode(r.value())
+          .ifPresent(
+              e -> {
+                answers.put(e.key(), e);
+                items.offer(e, r.timestamp());
+              });
     }
   }
 
@@ -212,8 +224,14 @@ public final class KafkaAnswerStore implements AnswerStore {
   }
 
   @Override
+  public Optional<AnswerCache.Entry> forItem(String promptVersion, String model, String item) {
+    return items.get(promptVersion, model, item);
+  }
+
+  @Override
   public void put(AnswerCache.Entry entry) {
     answers.put(entry.key(), entry);
+    items.offer(entry, System.currentTimeMillis());
     try {
       producer.send(
           new ProducerRecord<>(topic, entry.key(), AnswerRecords.encode(entry)),

@@ -17,6 +17,7 @@ import dev.faultline.classifier.llm.LlmException;
 import dev.faultline.classifier.llm.Prompt;
 import dev.faultline.graph.LabelSource;
 import dev.faultline.jobs.records.ClassifiedIssueEvent;
+import dev.faultline.jobs.records.IssueEvent;
 import dev.faultline.schemas.taxonomy.Dimension;
 import dev.faultline.schemas.taxonomy.Symptom;
 import dev.faultline.schemas.taxonomy.SymptomClass;
@@ -30,12 +31,12 @@ import java.util.function.Supplier;
 /**
  * The upgrade of an issue's offline labels with a language model's answer, in plain Java: the cache
  * key of the item (prompt version, model, item content, as the CLI's cache), the answer from the
- * {@link AnswerStore} or, on a miss, from the endpoint (validated, then stored), and the upgraded
- * graph row. Every dimension a person labelled on GitHub keeps its label; every other dimension
- * takes the model's code with the configured confidence and the source {@code llm:<model>}.
- * Framework and everything that is not a label stay as the offline row has them; versions come from
- * the answer when it has them (answers of prompts before faultline-prompt-2 have none). Thread-safe
- * when its collaborators are.
+ * {@link AnswerStore} (by that key, else the issue's batch answer) or, on a miss, from the endpoint
+ * (validated, then stored), and the upgraded graph row. Every dimension a person labelled on GitHub
+ * keeps its label; every other dimension takes the model's code with the configured confidence and
+ * the source {@code llm:<model>}. Framework and everything that is not a label stay as the offline
+ * row has them; versions come from the answer when it has them (answers of prompts before
+ * faultline-prompt-2 have none). Thread-safe when its collaborators are.
  */
 public final class LlmUpgrader {
 
@@ -108,15 +109,55 @@ public final class LlmUpgrader {
     return AnswerCache.key(prompt.version(), config.model(), Prompt.itemContent(in));
   }
 
-  /** The upgrade from a stored answer, if the store has a valid one: no request. */
+  /** What the evidence of a label upgraded from a stored answer ends with. */
+  public static final String CACHED = "(cached answer)";
+
+  /**
+   * What the evidence of a label upgraded from the item's batch answer ends with: the answer was
+   * given for the text exported, not for the text classified now.
+   */
+  public static final String ITEM_ANSWER = "(batch answer for the item)";
+
+  /**
+   * The upgrade from a stored answer, if the store has a valid one: no request. First the answer to
+   * this very content (its cache key); else the newest valid answer stored for the issue under this
+   * prompt version and model ({@link AnswerStore#forItem}: a Batch API backfill's answer, given for
+   * the text exported then, which may be older than the text classified now), with the evidence
+   * ending in {@link #ITEM_ANSWER}. Only when both miss may the caller ask the endpoint.
+   */
   public Optional<Upgraded> fromStore(ClassifiedIssueEvent offline, IssueText in) {
-    return store
-        .get(key(in))
-        .flatMap(
-            e ->
-                parser.parse(e.answer()) instanceof AnswerParser.Accepted a
-                    ? Optional.of(new Upgraded(upgrade(offline, a.answer(), true), true))
-                    : Optional.empty());
+    Optional<Answer> byContent = store.get(key(in)).flatMap(this::valid);
+    if (byContent.isPresent()) {
+      return Optional.of(new Upgraded(upgrade(offline, byContent.get(), CACHED), true));
+    }
+    return itemOf(offline)
+        .flatMap(item -> store.forItem(prompt.version(), config.model(), item))
+        .flatMap(this::valid)
+        .map(a -> new Upgraded(upgrade(offline, a, ITEM_ANSWER), true));
+  }
+
+  private Optional<Answer> valid(AnswerCache.Entry e) {
+    return parser.parse(e.answer()) instanceof AnswerParser.Accepted a
+        ? Optional.of(a.answer())
+        : Optional.empty();
+  }
+
+  /**
+   * The identity of an event's issue as the answers name it ({@link AnswerCache#item(String,
+   * long)}): from its repository and number, else its URL, else its id.
+   */
+  public static Optional<String> itemOf(ClassifiedIssueEvent e) {
+    IssueEvent i = e == null ? null : e.issue;
+    if (i == null) {
+      return Optional.empty();
+    }
+    if (i.repo != null && i.number > 0) {
+      Optional<String> byNumber = AnswerCache.item(i.repo + "#" + i.number);
+      if (byNumber.isPresent()) {
+        return byNumber;
+      }
+    }
+    return AnswerCache.item(i.url).or(() -> AnswerCache.item(i.id));
   }
 
   /** Asks the endpoint (blocking, with the client's retries), validates and stores the answer. */
@@ -146,8 +187,12 @@ public final class LlmUpgrader {
 
   /** The offline classification with the model's labels where no person gave one. */
   public ClassifiedIssueEvent upgrade(ClassifiedIssueEvent offline, Answer a, boolean cached) {
+    return upgrade(offline, a, cached ? CACHED : null);
+  }
+
+  private ClassifiedIssueEvent upgrade(ClassifiedIssueEvent offline, Answer a, String note) {
     return upgrade(
-        offline, a, taxonomy, config.model(), prompt.version(), config.confidence(), cached);
+        offline, a, taxonomy, config.model(), prompt.version(), config.confidence(), note);
   }
 
   /**
@@ -165,9 +210,24 @@ public final class LlmUpgrader {
       String promptVersion,
       double confidence,
       boolean cached) {
+    return upgrade(offline, a, taxonomy, model, promptVersion, confidence, cached ? CACHED : null);
+  }
+
+  /**
+   * {@link #upgrade(ClassifiedIssueEvent, Answer, Taxonomy, String, String, double, boolean)} with
+   * the labels' evidence ending in {@code note} (null: none), e.g. {@link #ITEM_ANSWER}.
+   */
+  public static ClassifiedIssueEvent upgrade(
+      ClassifiedIssueEvent offline,
+      Answer a,
+      Taxonomy taxonomy,
+      String model,
+      String promptVersion,
+      double confidence,
+      String note) {
     Classification c = offline.classification;
     String source = LabelSource.llm(model);
-    String evidence = source + " prompt " + promptVersion + (cached ? " (cached answer)" : "");
+    String evidence = source + " prompt " + promptVersion + (note == null ? "" : " " + note);
     Classification labelled =
         c.mapLabels((d, l) -> d.labelled() ? keepHuman(l, a.code(d), confidence, evidence) : l)
             .withProvenance(Provenance.llm(model, promptVersion));

@@ -39,6 +39,7 @@ class LlmUpgraderTest {
   /** An answer store in memory. */
   static final class MemoryStore implements AnswerStore {
     final Map<String, AnswerCache.Entry> entries = new ConcurrentHashMap<>();
+    final ItemIndex items = new ItemIndex();
 
     @Override
     public Optional<AnswerCache.Entry> get(String key) {
@@ -46,8 +47,14 @@ class LlmUpgraderTest {
     }
 
     @Override
+    public Optional<AnswerCache.Entry> forItem(String promptVersion, String model, String item) {
+      return items.get(promptVersion, model, item);
+    }
+
+    @Override
     public void put(AnswerCache.Entry entry) {
       entries.put(entry.key(), entry);
+      items.offer(entry, System.nanoTime());
     }
 
     @Override
@@ -178,6 +185,126 @@ class LlmUpgraderTest {
             LlmUpgrader.NotUpgraded.class, upgrader.ask(offline(List.of()), text("c")));
     assertTrue(unavailable.reason().contains("503"), unavailable.reason());
     assertEquals(0, store.size(), "nothing invalid is stored");
+  }
+
+  /** What the pipeline does ({@code UpgradeWithLlm}): a stored answer, else a request. */
+  private LlmUpgrader.Outcome storedElseAsked(ClassifiedIssueEvent offline, IssueText t) {
+    return upgrader
+        .fromStore(offline, t)
+        .map(u -> (LlmUpgrader.Outcome) u)
+        .orElseGet(() -> upgrader.ask(offline, t));
+  }
+
+  /** A batch answer stored for {@code item}, for content other than any the tests classify. */
+  private AnswerCache.Entry batchAnswer(String item, String answer, String content) {
+    return new AnswerCache.Entry(
+            AnswerCache.key(upgrader.promptVersion(), LlmFixtures.MODEL, content),
+            upgrader.promptVersion(),
+            LlmFixtures.MODEL,
+            answer,
+            1,
+            1,
+            "batch")
+        .withItem(item);
+  }
+
+  @Test
+  void theItemsBatchAnswerIsUsedWhenTheContentChangedAndNoRequestIsSent() {
+    // Any request would be answered with OTHER_ANSWER: seeing its codes means the endpoint was
+    // asked.
+    stub.otherwise(StubChatServer.Reply.answer(LlmFixtures.OTHER_ANSWER));
+    store.put(
+        batchAnswer(
+            "https://github.com/Acme/Trainer/issues/4",
+            LlmFixtures.ANSWER,
+            "the text as llm export rendered it"));
+    ClassifiedIssueEvent offline = offline(List.of(Dimension.PHASE)); // acme/trainer#4
+    IssueText now = text("Barrier never returns, and a comment since the export");
+    assertTrue(store.get(upgrader.key(now)).isEmpty(), "no answer to this content");
+
+    LlmUpgrader.Outcome o = storedElseAsked(offline, now);
+
+    LlmUpgrader.Upgraded u = assertInstanceOf(LlmUpgrader.Upgraded.class, o);
+    assertTrue(u.cached(), "a stored answer");
+    assertEquals(0, stub.requests().size(), "no request to the endpoint");
+    assertEquals(0, stats.requests());
+    IssueRow.ClassificationRow c = OfflineEvents.row(u.event());
+    assertEquals("CHECKPOINT_FAILURE", c.code(Dimension.SYMPTOM).toString());
+    assertEquals("FAULT_TOLERANCE", c.code(Dimension.STAGE).toString());
+    assertEquals("INFERENCE", c.code(Dimension.PHASE).toString(), "a person's label still wins");
+    assertEquals("llm:" + LlmFixtures.MODEL, c.sourceOf(Dimension.SYMPTOM));
+    assertEquals(
+        "llm:" + LlmFixtures.MODEL + "/" + upgrader.promptVersion(), c.classifierVersion());
+    assertTrue(
+        c.evidence().get(Dimension.SYMPTOM).endsWith(LlmUpgrader.ITEM_ANSWER),
+        c.evidence().get(Dimension.SYMPTOM));
+  }
+
+  @Test
+  void theContentsOwnAnswerWinsOverTheItemsAndTheNewestItemAnswerWins() {
+    IssueText now = text("Barrier never returns");
+    store.put(batchAnswer("acme/trainer#4", LlmFixtures.OTHER_ANSWER, "exported first"));
+    store.put(batchAnswer("acme/trainer#4", LlmFixtures.ANSWER, "exported again later"));
+    IssueRow.ClassificationRow byItem =
+        OfflineEvents.row(upgrader.fromStore(offline(List.of()), now).orElseThrow().event());
+    assertEquals("CHECKPOINT_FAILURE", byItem.code(Dimension.SYMPTOM).toString(), "the newest");
+
+    store.put(
+        new AnswerCache.Entry(
+            upgrader.key(now),
+            upgrader.promptVersion(),
+            LlmFixtures.MODEL,
+            LlmFixtures.OTHER_ANSWER,
+            1,
+            1,
+            "stream"));
+    IssueRow.ClassificationRow byContent =
+        OfflineEvents.row(upgrader.fromStore(offline(List.of()), now).orElseThrow().event());
+    assertEquals("NONE", byContent.code(Dimension.SYMPTOM).toString(), "this content's answer");
+    assertTrue(byContent.evidence().get(Dimension.SYMPTOM).endsWith(LlmUpgrader.CACHED));
+  }
+
+  @Test
+  void anItemAnswerOfAnotherIssueModelOrPromptIsNotUsed() {
+    IssueText now = text("Barrier never returns");
+    store.put(batchAnswer("acme/trainer#5", LlmFixtures.ANSWER, "another issue"));
+    store.put(batchAnswer("other/trainer#4", LlmFixtures.ANSWER, "another repository"));
+    store.put(
+        new AnswerCache.Entry(
+                AnswerCache.key("faultline-prompt-1", LlmFixtures.MODEL, "older prompt"),
+                "faultline-prompt-1",
+                LlmFixtures.MODEL,
+                LlmFixtures.ANSWER,
+                1,
+                1,
+                "batch")
+            .withItem("acme/trainer#4"));
+    store.put(
+        new AnswerCache.Entry(
+                AnswerCache.key(upgrader.promptVersion(), "another-model", "another model"),
+                upgrader.promptVersion(),
+                "another-model",
+                LlmFixtures.ANSWER,
+                1,
+                1,
+                "batch")
+            .withItem("acme/trainer#4"));
+    store.put(batchAnswer("acme/trainer#4", "{\"kind\": \"NOT_A_KIND\"}", "an invalid one"));
+    assertTrue(upgrader.fromStore(offline(List.of()), now).isEmpty());
+  }
+
+  @Test
+  void anEventsItemIsItsRepositoryAndNumberElseItsUrlElseItsId() {
+    ClassifiedIssueEvent e = offline(List.of());
+    e.issue.repo = "Acme/Trainer";
+    assertEquals("acme/trainer#4", LlmUpgrader.itemOf(e).orElseThrow());
+    e.issue.repo = null;
+    e.issue.url = "https://github.com/acme/trainer/issues/9";
+    assertEquals("acme/trainer#9", LlmUpgrader.itemOf(e).orElseThrow());
+    e.issue.url = null;
+    assertEquals("acme/trainer#4", LlmUpgrader.itemOf(e).orElseThrow(), "from the id");
+    e.issue.id = null;
+    assertTrue(LlmUpgrader.itemOf(e).isEmpty());
   }
 
   @Test
