@@ -40,7 +40,7 @@ SET i.stateVersion = row.stateVersion,
     i.transferredTo = row.transferredTo,
     i += row.classification
 // The text vector the classifier used, with its key (IssueRow.TextVector), only when the row carries one whose key
-// differs from the stored one: a comment or a replay that kept the encoded text writes no 1.5 KB again.
+// differs from the stored one: a comment or a replay that kept the encoded text writes no vector again.
 FOREACH (_ IN CASE WHEN row.textVector IS NOT NULL AND coalesce(i.textVectorKey, '') <> row.textVectorKey
                    THEN [1] ELSE [] END |
   SET i.textVector = row.textVector, i.textVectorKey = row.textVectorKey)
