@@ -187,6 +187,9 @@ class DashboardBrowserIT {
 
     browser.selectAndWait("t-dimension", "stage", "trends", "dimension=stage");
     assertEquals("COMMUNICATION", browser.trendCategories().get(0));
+    // the label mix stands out for the dimension the chart shows
+    assertEquals(
+        List.of("stage"), browser.attributes("#label-mix-list li.chosen", "data-dimension"));
     // A date input's typing format depends on the browser's locale: set the value as a user's pick
     // would.
     browser.pickDate("f-from", "2024-03-01");
@@ -243,6 +246,11 @@ class DashboardBrowserIT {
         List.of(
             "deepspeedai/DeepSpeed#105", "deepspeedai/DeepSpeed#104", "deepspeedai/DeepSpeed#103"),
         browser.issueIds());
+    // the label mix of the listed issues: #105's kind is a person's
+    assertEquals("67% " + KnownGraph.RULES_VERSION + ", 33% human", mix("kind"));
+    assertEquals(
+        "Labels of the 3 issues in the list, by the source and version that gave them",
+        browser.text("label-mix-summary"));
     browser.assertNoConsoleErrors();
   }
 
