@@ -20,7 +20,7 @@ public abstract class BatchWriter<R> {
   protected BatchWriter(Driver driver, String database, String statementResource) {
     this.driver = driver;
     this.database = database;
-    this.statement = CypherResources.load(statementResource);
+    this.statement = LabelHistory.expand(CypherResources.load(statementResource));
   }
 
   /** The row's key: a batch holds at most one row per key, the newest. */

@@ -145,6 +145,10 @@ public record IssueRow(
     return code instanceof Enum<?> e && Dimension.isCategory(e);
   }
 
+  /** Every labelled dimension's history properties ({@link LabelHistory}). */
+  private static final List<Map<String, String>> HISTORY =
+      LabelHistory.parameter(Dimension.LABELLED);
+
   public Map<String, Object> toParameters() {
     Map<String, Object> m = new HashMap<>();
     m.put("id", id);
@@ -189,6 +193,7 @@ public record IssueRow(
       props.put("promptVersion", c.promptVersion());
       for (Dimension d : Dimension.LABELLED) {
         props.put(d.sourceProperty(), c.sourceOf(d));
+        props.put(d.versionProperty(), labelVersion(c, d));
         // Every labelled dimension's confidence on the issue: an UNKNOWN or NONE value has no edge
         // to carry it.
         props.put(d.confidenceProperty(), confidence(c, d));
@@ -220,8 +225,17 @@ public record IssueRow(
     m.put("frameworkVersion", c == null ? null : c.frameworkVersion());
     m.put("labelRank", c == null ? LabelSource.OFFLINE_RANK : c.rank());
     m.put("classification", props);
+    m.put("history", c == null ? List.of() : HISTORY);
     m.put("versions", versionRows);
     return m;
+  }
+
+  /**
+   * The version of one label: {@link LabelSource#HUMAN} for a label a person gave on GitHub, else
+   * the classifier version of the row (an offline version, or {@code llm:<model>/<prompt>}).
+   */
+  static String labelVersion(ClassificationRow c, Dimension d) {
+    return LabelSource.HUMAN.equals(c.sourceOf(d)) ? LabelSource.HUMAN : c.classifierVersion();
   }
 
   private static Double confidence(ClassificationRow c, Dimension dimension) {

@@ -1,5 +1,6 @@
 package dev.faultline.graph;
 
+import dev.faultline.schemas.taxonomy.Dimension;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -42,28 +43,31 @@ public record PullRequestRow(
     Classification classification) {
 
   /**
-   * What the classifier says a merged change fixes (taxonomy codes), so fix statistics exist also
-   * for changes that close no issue.
+   * What the classifier says a merged change fixes (taxonomy codes by dimension), so fix statistics
+   * exist also for changes that close no issue.
+   *
+   * @param codes each dimension's code (an enum constant, or the flag's Boolean; null: cannot tell)
+   * @param classifierVersion the classifier version that gave them
    */
-  public record Classification(
-      String kind,
-      String symptom,
-      String symptomClass,
-      String rootCause,
-      String fixPattern,
-      String stage,
-      String classifierVersion) {
+  public record Classification(Map<Dimension, Object> codes, String classifierVersion) {
+
+    public Classification {
+      codes = java.util.Collections.unmodifiableMap(new java.util.EnumMap<>(codes));
+    }
 
     Map<String, Object> toProperties() {
       Map<String, Object> m = new LinkedHashMap<>();
-      m.put("kind", kind);
-      m.put("symptom", symptom);
-      m.put("symptomClass", symptomClass);
-      m.put("rootCause", rootCause);
-      m.put("fixPattern", fixPattern);
-      m.put("stage", stage);
+      codes.forEach((d, code) -> m.put(d.property(), Dimension.symbol(code)));
+      for (Dimension d : labelled()) {
+        m.put(d.versionProperty(), classifierVersion);
+      }
       m.put("classifierVersion", classifierVersion);
       return m;
+    }
+
+    /** The labelled dimensions among its codes, whose history the graph keeps. */
+    List<Dimension> labelled() {
+      return codes.keySet().stream().filter(Dimension::labelled).toList();
     }
   }
 
@@ -90,6 +94,9 @@ public record PullRequestRow(
     m.put("mergeCommitSha", mergeCommitSha);
     m.put("author", author);
     m.put("classification", classification == null ? null : classification.toProperties());
+    m.put(
+        "history",
+        classification == null ? List.of() : LabelHistory.parameter(classification.labelled()));
     return m;
   }
 }

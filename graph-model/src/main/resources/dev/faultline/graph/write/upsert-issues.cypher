@@ -22,6 +22,8 @@ WITH i, r, row
 // an upgrade (LabelSource).
 WHERE i.stateVersion IS NULL OR i.stateVersion < row.stateVersion
    OR (i.stateVersion = row.stateVersion AND coalesce(i.labelRank, 0) <= row.labelRank)
+// Label history (LabelHistory): a label whose code or version changes keeps the one it replaces and when it was given.
+@history(i)
 SET i.stateVersion = row.stateVersion,
     i.number = row.number,
     i.repo = row.repo,

@@ -8,6 +8,8 @@ MERGE (r)-[:OF]->(f)
 MERGE (p:PullRequest {id: row.id})
 WITH p, r, row
 WHERE p.updatedAt IS NULL OR p.updatedAt <= datetime({epochMillis: row.updatedAt})
+// Label history (LabelHistory): a label whose code or version changes keeps the one it replaces and when it was given.
+@history(p)
 SET p.number = row.number,
     p.repo = row.repo,
     p.title = row.title,

@@ -7,6 +7,13 @@ import dev.faultline.graph.IssueWriter;
 import dev.faultline.graph.PullRequestRow;
 import dev.faultline.graph.PullRequestWriter;
 import dev.faultline.graph.testing.SharedNeo4j;
+import dev.faultline.schemas.taxonomy.Dimension;
+import dev.faultline.schemas.taxonomy.FixPattern;
+import dev.faultline.schemas.taxonomy.Kind;
+import dev.faultline.schemas.taxonomy.RootCause;
+import dev.faultline.schemas.taxonomy.Stage;
+import dev.faultline.schemas.taxonomy.Symptom;
+import dev.faultline.schemas.taxonomy.SymptomClass;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -35,7 +42,14 @@ class FixHistoryQueriesIT extends QueryITBase {
   private static PullRequestRow.Classification fix(
       String symptom, String rootCause, String fixPattern, String stage) {
     return new PullRequestRow.Classification(
-        "BUG", symptom, "HANG", rootCause, fixPattern, stage, "rules-test");
+        Map.of(
+            Dimension.KIND, Kind.BUG,
+            Dimension.SYMPTOM, Symptom.valueOf(symptom),
+            Dimension.SYMPTOM_CLASS, SymptomClass.HANG,
+            Dimension.ROOT_CAUSE, RootCause.valueOf(rootCause),
+            Dimension.FIX_PATTERN, FixPattern.valueOf(fixPattern),
+            Dimension.STAGE, Stage.valueOf(stage)),
+        "rules-test");
   }
 
   private static PullRequestRow change(
@@ -345,5 +359,42 @@ class FixHistoryQueriesIT extends QueryITBase {
     try (var session = driver.session(SessionConfig.forDatabase(SharedNeo4j.DATABASE))) {
       return session.executeRead(tx -> tx.run(statement).single().asMap());
     }
+  }
+
+  @Test
+  void aChangesLabelsKeepTheirVersionAndTheLabelTheyReplaced() {
+    PullRequestRow first =
+        change(
+            "o/ds#777",
+            4,
+            1,
+            List.of(),
+            fix("HANG", "CONFIGURATION_ERROR", "DISTRIBUTED_TUNING", "COMMUNICATION"),
+            MERGED,
+            true);
+    prs.write(List.of(first));
+    PullRequestRow.Classification other =
+        new PullRequestRow.Classification(
+            Map.of(
+                Dimension.KIND, Kind.BUG,
+                Dimension.SYMPTOM, Symptom.OUT_OF_MEMORY,
+                Dimension.STAGE, Stage.COMMUNICATION),
+            "learned-test");
+    prs.write(List.of(change("o/ds#777", 4, 1, List.of(), other, MERGED, true)));
+    Map<String, Object> p;
+    try (var s = driver.session(SessionConfig.forDatabase(SharedNeo4j.DATABASE))) {
+      p =
+          s.run("MATCH (p:PullRequest {id: 'o/ds#777'}) RETURN properties(p) AS p")
+              .single()
+              .get("p")
+              .asMap();
+    }
+    assertEquals("OUT_OF_MEMORY", p.get("symptom"));
+    assertEquals("learned-test", p.get("symptomVersion"));
+    assertEquals("HANG", p.get("symptomPrevious"));
+    assertEquals("rules-test", p.get("symptomPreviousVersion"));
+    assertEquals(
+        "COMMUNICATION", p.get("stagePrevious"), "a new version of the same code is kept too");
+    org.junit.jupiter.api.Assertions.assertNotNull(p.get("symptomLabelledAt"));
   }
 }

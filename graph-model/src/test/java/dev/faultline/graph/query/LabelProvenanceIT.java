@@ -144,4 +144,76 @@ class LabelProvenanceIT extends QueryITBase {
     writer.write(List.of(upgraded));
     assertEquals("HANG", issue(driver, id).get("symptom").asString());
   }
+
+  private static Map<String, Object> props(Driver driver, String id) {
+    return driver
+        .executableQuery("MATCH (i:Issue {id: $id}) RETURN properties(i) AS p")
+        .withParameters(Map.of("id", id))
+        .withConfig(
+            org.neo4j.driver.QueryConfig.builder().withDatabase(SharedNeo4j.DATABASE).build())
+        .execute()
+        .records()
+        .get(0)
+        .get("p")
+        .asMap();
+  }
+
+  @Test
+  void everyLabelKeepsItsVersionWhenItWasGivenAndTheLabelItReplaced(Driver driver)
+      throws InterruptedException {
+    new TaxonomySeeder(driver, SharedNeo4j.DATABASE, Taxonomy.load()).seed();
+    IssueWriter writer = new IssueWriter(driver, SharedNeo4j.DATABASE);
+    IssueRow first =
+        withLabels(
+            WriterRows.issue("hist", "Trainer", 7, null, 1_000L),
+            "HANG",
+            "rules-1.3.1",
+            LabelSource.RULES,
+            null,
+            List.of(Dimension.KIND));
+    String id = first.id();
+    writer.write(List.of(first));
+    Map<String, Object> p = props(driver, id);
+    assertEquals("rules-1.3.1", p.get("symptomVersion"));
+    assertEquals("human", p.get("kindVersion"), "a person's label is versioned as a person's");
+    Object givenAt = p.get("symptomLabelledAt");
+    org.junit.jupiter.api.Assertions.assertNotNull(givenAt, "when the label was given");
+    org.junit.jupiter.api.Assertions.assertNull(
+        p.get("symptomPrevious"), "a first label replaces none");
+
+    Thread.sleep(5); // datetime() is the statement's time: a later write is a later time
+    writer.write(List.of(first)); // the same classifier again: nothing changes
+    p = props(driver, id);
+    assertEquals(
+        givenAt, p.get("symptomLabelledAt"), "relabelling with the same version keeps the time");
+    org.junit.jupiter.api.Assertions.assertNull(p.get("symptomPrevious"));
+
+    IssueRow relabelled =
+        withLabels(
+            first,
+            "COMMUNICATION_FAILURE",
+            "learned-9+rules-1.3.1",
+            LabelSource.MODEL,
+            null,
+            List.of(Dimension.KIND));
+    Thread.sleep(5);
+    writer.write(List.of(relabelled));
+    p = props(driver, id);
+    assertEquals("COMMUNICATION_FAILURE", p.get("symptom"));
+    assertEquals("learned-9+rules-1.3.1", p.get("symptomVersion"));
+    assertEquals("HANG", p.get("symptomPrevious"));
+    assertEquals("rules-1.3.1", p.get("symptomPreviousVersion"));
+    assertEquals(givenAt, p.get("symptomPreviousAt"));
+    org.junit.jupiter.api.Assertions.assertTrue(
+        ((java.time.ZonedDateTime) p.get("symptomLabelledAt"))
+            .isAfter((java.time.ZonedDateTime) givenAt));
+    // the same code from a new version is a new label too (its version and time), keeping the old
+    // one
+    assertEquals("COMMUNICATION", p.get("stage"));
+    assertEquals("COMMUNICATION", p.get("stagePrevious"));
+    assertEquals("rules-1.3.1", p.get("stagePreviousVersion"));
+    // a person's label did not change: no history
+    assertEquals("human", p.get("kindVersion"));
+    org.junit.jupiter.api.Assertions.assertNull(p.get("kindPrevious"));
+  }
 }

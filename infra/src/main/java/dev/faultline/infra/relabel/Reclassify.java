@@ -59,6 +59,91 @@ public final class Reclassify {
   /** The labels of the issues in scope, as the graph holds them now (by URL). */
   public static List<RelabelReport.Labels> snapshot(JobConfig config, Scope scope) {
     List<RelabelReport.Labels> out = new ArrayList<>();
+    for (Map<String, Object> props : issueProperties(config, scope)) {
+      Map<String, String> codes = new HashMap<>();
+      Object version = props.get("classifierVersion");
+      if (version != null) {
+        codes.put(CLASSIFIER_VERSION, version.toString());
+      }
+      // Neo4j stores no null: an absent property is "null" (distributed-specific: cannot tell; any
+      // other dimension: no label).
+      for (Dimension d : Dimension.values()) {
+        Object v = props.get(d.property());
+        codes.put(d.key(), v == null ? "null" : v.toString());
+      }
+      out.add(
+          new RelabelReport.Labels(
+              (String) props.get("url"), (String) props.get("framework"), codes));
+    }
+    return out;
+  }
+
+  /**
+   * The labels the issues in scope had just before {@code asOf}, rebuilt from the graph's label
+   * history alone ({@link Dimension#labelledAtProperty()}, {@link Dimension#previousProperty()}): a
+   * label given at or after {@code asOf} stands for the one it replaced, an earlier one for itself.
+   * Covers the labelled dimensions ({@link Dimension#LABELLED}) and the classifier version; an
+   * issue none of whose labels existed before {@code asOf} is left out. The graph keeps one
+   * previous label per dimension, so the rebuild equals the snapshot taken at {@code asOf} unless a
+   * label changed twice since then (a live delivery changed the issue during the run, say).
+   */
+  public static List<RelabelReport.Labels> snapshotAsOf(
+      JobConfig config, Scope scope, Instant asOf) {
+    java.time.ZonedDateTime t = asOf.atZone(java.time.ZoneOffset.UTC);
+    List<RelabelReport.Labels> out = new ArrayList<>();
+    for (Map<String, Object> props : issueProperties(config, scope)) {
+      Map<String, String> codes = new HashMap<>();
+      String version = null;
+      for (Dimension d : Dimension.LABELLED) {
+        Object at = props.get(d.labelledAtProperty());
+        boolean givenSince = at instanceof java.time.ZonedDateTime z && !z.isBefore(t);
+        Object code = givenSince ? props.get(d.previousProperty()) : props.get(d.property());
+        Object v =
+            givenSince ? props.get(d.previousVersionProperty()) : props.get(d.versionProperty());
+        if (givenSince && v == null) {
+          continue; // no label before: given for the first time since asOf
+        }
+        codes.put(d.key(), code == null ? "null" : code.toString());
+        if (version == null && v != null && !"human".equals(v)) {
+          version = v.toString();
+        }
+      }
+      if (codes.isEmpty()) {
+        continue;
+      }
+      if (version != null) {
+        codes.put(CLASSIFIER_VERSION, version);
+      }
+      out.add(
+          new RelabelReport.Labels(
+              (String) props.get("url"), (String) props.get("framework"), codes));
+    }
+    return out;
+  }
+
+  /**
+   * The labels of the issues in scope as the graph holds them now, restricted to what {@link
+   * #snapshotAsOf} can rebuild (the labelled dimensions and the classifier version).
+   */
+  public static List<RelabelReport.Labels> labelledNow(JobConfig config, Scope scope) {
+    List<RelabelReport.Labels> out = new ArrayList<>();
+    for (RelabelReport.Labels l : snapshot(config, scope)) {
+      Map<String, String> codes = new HashMap<>();
+      l.codes()
+          .forEach(
+              (k, v) -> {
+                if (k.equals(CLASSIFIER_VERSION)
+                    || Dimension.ofKey(k).map(Dimension::labelled).orElse(false)) {
+                  codes.put(k, v);
+                }
+              });
+      out.add(new RelabelReport.Labels(l.id(), l.framework(), codes));
+    }
+    return out;
+  }
+
+  private static List<Map<String, Object>> issueProperties(JobConfig config, Scope scope) {
+    List<Map<String, Object>> out = new ArrayList<>();
     try (Driver driver =
             GraphDatabase.driver(
                 config.graph().uri(),
@@ -74,29 +159,9 @@ public final class Reclassify {
                   + " AND ($framework IS NULL OR i.framework = $framework)"
                   + " AND ($since IS NULL OR i.createdAt >= datetime($since))"
                   + " AND ($until IS NULL OR i.createdAt < datetime($until))"
-                  + " RETURN i.url AS id, i.framework AS framework, properties(i) AS p"
-                  + " ORDER BY id",
+                  + " RETURN properties(i) AS p ORDER BY i.url",
               p)
-          .forEachRemaining(
-              r -> {
-                Map<String, Object> props = r.get("p").asMap();
-                Map<String, String> codes = new HashMap<>();
-                Object version = props.get("classifierVersion");
-                if (version != null) {
-                  codes.put(CLASSIFIER_VERSION, version.toString());
-                }
-                // Neo4j stores no null: an absent property is "null" (distributed-specific: cannot
-                // tell; any other dimension: no label).
-                for (Dimension d : Dimension.values()) {
-                  Object v = props.get(d.property());
-                  codes.put(d.key(), v == null ? "null" : v.toString());
-                }
-                out.add(
-                    new RelabelReport.Labels(
-                        r.get("id").asString(),
-                        r.get("framework").isNull() ? null : r.get("framework").asString(),
-                        codes));
-              });
+          .forEachRemaining(r -> out.add(r.get("p").asMap()));
     }
     return out;
   }

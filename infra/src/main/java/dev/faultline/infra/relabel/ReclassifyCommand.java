@@ -38,7 +38,8 @@ import picocli.CommandLine.Option;
       "A bounded replay of faultline.deliveries through the issue pipeline (its own consumer group, the same sink:",
       "newest state wins, idempotent) while live deliveries keep arriving. Writes report.md and report.json (counts",
       "before and after, transitions, share changed per framework and dimension) under --report-dir. Run it again",
-      "with the same --report-dir to resume a run that was stopped. Kafka and Neo4j as for the jobs",
+      "with the same --report-dir to resume a run that was stopped. The graph keeps every label's version, when",
+      "it was given and the label it replaced, so --changes-since rebuilds a report later. Kafka and Neo4j as for the jobs",
       "(FAULTLINE_KAFKA_BOOTSTRAP_SERVERS, FAULTLINE_NEO4J_*, or the flags)."
     })
 public final class ReclassifyCommand extends CliCommand {
@@ -56,6 +57,15 @@ public final class ReclassifyCommand extends CliCommand {
       names = "--dry-run",
       description = "show the scope and what would be replayed; change nothing")
   boolean dryRun;
+
+  @Option(
+      names = "--changes-since",
+      paramLabel = "INSTANT",
+      description = {
+        "replay nothing: report what the labels in scope changed since INSTANT (e.g. 2026-11-27T23:00:00Z,",
+        "or a run's startedAt in its run.json), rebuilt from the graph's label history alone"
+      })
+  Instant changesSince;
 
   @Option(
       names = "--report-dir",
@@ -95,6 +105,16 @@ public final class ReclassifyCommand extends CliCommand {
             until == null ? null : until.atStartOfDay(ZoneOffset.UTC).toInstant(),
             framework);
     Files.createDirectories(reportDir);
+    if (changesSince != null) {
+      JobConfig config = config("faultline-reclassify-report");
+      writeReport(
+          RelabelReport.of(
+              Reclassify.snapshotAsOf(config, scope, changesSince),
+              Reclassify.labelledNow(config, scope)));
+      out.println(
+          "reclassify: what changed since " + changesSince + ": " + reportDir.resolve("report.md"));
+      return 0;
+    }
     Path runFile = reportDir.resolve("run.json");
     Path beforeFile = reportDir.resolve("before.json");
     boolean resuming = Files.exists(runFile) && !Files.exists(reportDir.resolve("report.json"));
@@ -120,10 +140,13 @@ public final class ReclassifyCommand extends CliCommand {
       for (String f : List.of("report.json", "report.md", "after.json")) {
         Files.deleteIfExists(reportDir.resolve(f));
       }
+      // The instant before the "before" snapshot: labels the graph stamps at or after it are the
+      // run's (Reclassify.snapshotAsOf rebuilds "before" from the graph with it).
+      Instant startedAt = Instant.now();
       write(beforeFile, Reclassify.snapshot(config, scope));
       ObjectNode run = JSON.createObjectNode();
       run.put("group", group);
-      run.put("startedAt", Instant.now().toString());
+      run.put("startedAt", startedAt.toString());
       Files.writeString(runFile, run.toString(), StandardCharsets.UTF_8);
     }
     Reclassify.replay(
@@ -140,14 +163,17 @@ public final class ReclassifyCommand extends CliCommand {
         job -> {});
     List<RelabelReport.Labels> after = Reclassify.snapshot(config, scope);
     write(reportDir.resolve("after.json"), after);
-    RelabelReport report = RelabelReport.of(read(beforeFile), after);
+    writeReport(RelabelReport.of(read(beforeFile), after));
+    out.println("reclassify: done; " + reportDir.resolve("report.md"));
+    return 0;
+  }
+
+  private void writeReport(RelabelReport report) throws IOException {
     Files.writeString(reportDir.resolve("report.md"), report.toMarkdown(), StandardCharsets.UTF_8);
     Files.writeString(
         reportDir.resolve("report.json"),
         JSON.writerWithDefaultPrettyPrinter().writeValueAsString(report.toJson(JSON)),
         StandardCharsets.UTF_8);
-    out.println("reclassify: done; " + reportDir.resolve("report.md"));
-    return 0;
   }
 
   private JobConfig config(String group) {

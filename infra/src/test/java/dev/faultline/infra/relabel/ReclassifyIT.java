@@ -18,6 +18,7 @@ import dev.faultline.schemas.Delivery;
 import dev.faultline.schemas.DeliveryKey;
 import dev.faultline.schemas.DeliverySource;
 import dev.faultline.schemas.Topic;
+import dev.faultline.schemas.taxonomy.Dimension;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -142,6 +143,63 @@ class ReclassifyIT {
         assertEquals(inGraph, e.getValue().asLong(), "symptom " + e.getKey());
       }
 
+      // The graph keeps every label's version, time and the label it replaced: the labels before
+      // the run rebuilt from the graph alone are the run's "before" snapshot (the issues of
+      // history;
+      // those sent during the run may land on either side of the snapshot's instant), and the
+      // labels
+      // now are its "after".
+      java.time.Instant runStart =
+          java.time.Instant.parse(
+              JSON.readTree(dir.resolve("run.json").toFile()).path("startedAt").asText());
+      JobConfig graphOnly = JobConfig.fromArgs(conn, Map.of());
+      Map<String, Map<String, String>> rebuiltBefore =
+          byId(Reclassify.snapshotAsOf(graphOnly, Reclassify.Scope.all(), runStart));
+      Map<String, Map<String, String>> savedBefore =
+          byId(ReclassifyCommand.read(dir.resolve("before.json")));
+      assertEquals(10, savedBefore.size());
+      savedBefore.forEach(
+          (id, codes) -> {
+            Map<String, String> labelled = new java.util.TreeMap<>(codes);
+            labelled
+                .keySet()
+                .removeIf(k -> Dimension.ofKey(k).map(d -> !d.labelled()).orElse(false));
+            assertEquals(labelled, rebuiltBefore.get(id), "rebuilt from the graph: " + id);
+          });
+      assertEquals(
+          byId(Reclassify.labelledNow(graphOnly, Reclassify.Scope.all())),
+          byId(labelledOnly(ReclassifyCommand.read(dir.resolve("after.json")))));
+
+      // ... and the command rebuilds that report later: every history issue moved rules -> learned.
+      Path rebuiltDir = tmp.resolve("rebuilt");
+      out.reset();
+      assertEquals(
+          0,
+          new Faultline()
+              .run(
+                  concat(
+                      new String[] {
+                        "reclassify",
+                        "--changes-since",
+                        runStart.toString(),
+                        "--report-dir",
+                        rebuiltDir.toString()
+                      },
+                      conn),
+                  new PrintStream(out, true, StandardCharsets.UTF_8),
+                  new PrintStream(out, true, StandardCharsets.UTF_8)),
+          out.toString());
+      int moved = 0;
+      for (JsonNode t :
+          JSON.readTree(rebuiltDir.resolve("report.json").toFile())
+              .at("/DeepSpeed/" + Reclassify.CLASSIFIER_VERSION + "/transitions")) {
+        if (t.get("from").asText().startsWith("rules-")
+            && t.get("to").asText().startsWith("learned-")) {
+          moved += t.get("count").asInt();
+        }
+      }
+      assertEquals(10, moved, "the rebuilt report: " + out);
+
       // 3. A second run changes nothing and doubles nothing.
       out.reset();
       assertEquals(
@@ -260,6 +318,27 @@ class ReclassifyIT {
       awaitIssues(driver, 13, "learned-");
       live2.cancel().get();
     }
+  }
+
+  private static Map<String, Map<String, String>> byId(
+      java.util.List<RelabelReport.Labels> labels) {
+    Map<String, Map<String, String>> m = new java.util.TreeMap<>();
+    labels.forEach(l -> m.put(l.id(), new java.util.TreeMap<>(l.codes())));
+    return m;
+  }
+
+  private static java.util.List<RelabelReport.Labels> labelledOnly(
+      java.util.List<RelabelReport.Labels> labels) {
+    return labels.stream()
+        .map(
+            l -> {
+              Map<String, String> codes = new java.util.HashMap<>(l.codes());
+              codes
+                  .keySet()
+                  .removeIf(k -> Dimension.ofKey(k).map(d -> !d.labelled()).orElse(false));
+              return new RelabelReport.Labels(l.id(), l.framework(), codes);
+            })
+        .toList();
   }
 
   private static void awaitTitles(Driver driver, String fragment) {

@@ -7,6 +7,7 @@ import dev.faultline.classifier.IssueText;
 import dev.faultline.classifier.rules.Classifier;
 import dev.faultline.graph.PullRequestRow;
 import dev.faultline.jobs.records.PullRequestEvent;
+import dev.faultline.schemas.taxonomy.Dimension;
 import dev.faultline.schemas.taxonomy.Kind;
 import java.util.List;
 import java.util.regex.Pattern;
@@ -89,13 +90,8 @@ public final class PullRequestClassification {
     if (c.kind().value() != Kind.BUG) {
       return null;
     }
-    return new PullRequestRow.Classification(
-        c.kind().value().name(),
-        c.symptom().value().name(),
-        c.symptomClass().value().name(),
-        c.rootCause().value().name(),
-        c.fixPattern().value().name(),
-        c.stage().value().name(),
-        c.classifierVersion());
+    java.util.Map<Dimension, Object> codes = new java.util.EnumMap<>(Dimension.class);
+    c.labels().forEach((d, l) -> codes.put(d, l.value()));
+    return new PullRequestRow.Classification(codes, c.classifierVersion());
   }
 }

@@ -38,7 +38,9 @@ class PullRequestClassificationTest {
             true);
     PullRequestRow.Classification c = classification.classify(fix);
     assertNotNull(c, "a merged bug fix is classified");
-    assertEquals("BUG", c.kind());
+    assertEquals(
+        dev.faultline.schemas.taxonomy.Kind.BUG,
+        c.codes().get(dev.faultline.schemas.taxonomy.Dimension.KIND));
     assertNotNull(c.classifierVersion());
   }
 
@@ -89,7 +91,9 @@ class PullRequestClassificationTest {
         new PullRequestClassification(dev.faultline.classifier.learned.LearnedClassifier.shared())
             .classify(p);
     assertNotNull(c, "a merged fix the learned layer calls a bug");
-    assertEquals("BUG", c.kind());
+    assertEquals(
+        dev.faultline.schemas.taxonomy.Kind.BUG,
+        c.codes().get(dev.faultline.schemas.taxonomy.Dimension.KIND));
     assertTrue(c.classifierVersion().startsWith("learned-"), c.classifierVersion());
   }
 }
