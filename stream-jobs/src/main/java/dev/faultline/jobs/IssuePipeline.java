@@ -68,6 +68,20 @@ public final class IssuePipeline {
    */
   public static Outputs apply(
       DataStream<RawDelivery> deliveries, LlmSettings llm, AnswerStore.Factory answers) {
+    return apply(deliveries, llm, answers, ReplayScope.ALL);
+  }
+
+  /**
+   * As {@link #apply(DataStream, LlmSettings, AnswerStore.Factory)}, classifying and emitting only
+   * the issues and pull requests in {@code scope} (a scoped replay; releases: those of its
+   * framework). Every delivery is still read and folded into its issue's state: the scope is
+   * decided on that state (framework, creation time), before classification.
+   */
+  public static Outputs apply(
+      DataStream<RawDelivery> deliveries,
+      LlmSettings llm,
+      AnswerStore.Factory answers,
+      ReplayScope scope) {
     SingleOutputStreamOperator<GitHubEvent> facts =
         deliveries
             .process(new DecodeAndNormalise(REJECTED))
@@ -87,9 +101,8 @@ public final class IssuePipeline {
             // changes.
             .keyBy(f -> f.key)
             .process(
-                llm.enabled()
-                    ? new ClassifyIssues(ClassifierTier.fromEnvironment(), LLM_REQUESTS)
-                    : new ClassifyIssues())
+                new ClassifyIssues(
+                    ClassifierTier.fromEnvironment(), llm.enabled() ? LLM_REQUESTS : null, scope))
             .uid("classify-issues")
             .name("classify issues");
     DataStream<ClassifiedIssueEvent> classified = offline;
@@ -114,7 +127,7 @@ public final class IssuePipeline {
     DataStream<IssueRow> issues =
         classified.map(IssueRows::of).uid("issue-rows").name("issue rows");
 
-    DataStream<PullRequestRow> pullRequests =
+    DataStream<PullRequestEvent> newestPullRequests =
         facts
             .filter(f -> f.type == GitHubEvent.Type.PULL_REQUEST)
             .uid("pull-request-facts")
@@ -125,14 +138,27 @@ public final class IssuePipeline {
             .process(new NewestByVersion<PullRequestEvent>(p -> p.updatedAt))
             .returns(PullRequestEvent.class)
             .uid("newest-pull-request")
-            .name("newest pull request")
+            .name("newest pull request");
+    if (!scope.isAll()) {
+      newestPullRequests =
+          newestPullRequests
+              .filter(p -> scope.coversPullRequest(p))
+              .uid("pull-requests-in-scope")
+              .name("pull requests in scope");
+    }
+    DataStream<PullRequestRow> pullRequests =
+        newestPullRequests
             .map(new ClassifyPullRequests())
             .uid("pull-request-rows")
             .name("pull request rows");
 
     DataStream<ReleaseRow> releases =
         facts
-            .filter(f -> f.type == GitHubEvent.Type.RELEASE)
+            .filter(
+                f ->
+                    f.type == GitHubEvent.Type.RELEASE
+                        && (scope.framework() == null
+                            || scope.framework().equals(frameworkOf(f.release.repo))))
             .uid("release-facts")
             .name("release facts")
             .map(f -> toRow(f.release))

@@ -40,11 +40,25 @@ public final class IssuePipelineJob {
 
   private IssuePipelineJob() {}
 
+  /**
+   * The job's flags are {@link JobConfig#fromArgs}'s; with {@code --replay true} it is a bounded
+   * replay of the deliveries topic ({@code faultline reclassify} on a cluster): it stops at the end
+   * offsets of when it started, relabels only the {@link ReplayScope} of {@code --replay-since},
+   * {@code --replay-until} and {@code --replay-framework}, and is named {@link #replayName} (not
+   * {@link #NAME}, so it is never taken for the live pipeline).
+   */
   public static void main(String[] args) throws Exception {
+    JobArgs named = JobArgs.parse(args);
     JobConfig config = JobConfig.fromArgs(args, System.getenv());
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-    build(env, config);
-    env.execute(NAME);
+    boolean replay = ReplayScope.isReplay(named);
+    build(env, config, replay, replay ? ReplayScope.fromArgs(named) : ReplayScope.ALL);
+    env.execute(replay ? replayName(config.groupId()) : NAME);
+  }
+
+  /** The name of a bounded replay's job: {@code faultline-reclassify (<group>)}. */
+  public static String replayName(String groupId) {
+    return "faultline-reclassify (" + groupId + ")";
   }
 
   private static <R> Neo4jBatchSink<R> graphSink(
@@ -69,6 +83,23 @@ public final class IssuePipelineJob {
    * what the topic held (a replay, a re-classification of history, a benchmark).
    */
   public static void build(StreamExecutionEnvironment env, JobConfig config, boolean bounded) {
+    build(env, config, bounded, ReplayScope.ALL);
+  }
+
+  /**
+   * As {@link #build(StreamExecutionEnvironment, JobConfig, boolean)}; a bounded replay classifies
+   * and writes only the issues and pull requests in {@code scope}.
+   *
+   * @throws IllegalArgumentException when a scope is given to the live (unbounded) job, which must
+   *     keep every issue
+   */
+  public static void build(
+      StreamExecutionEnvironment env, JobConfig config, boolean bounded, ReplayScope scope) {
+    if (!bounded && !scope.isAll()) {
+      throw new IllegalArgumentException(
+          "A scope (--replay-since/--replay-until/--replay-framework) narrows a bounded replay"
+              + " only (--replay true); the live pipeline keeps every issue");
+    }
     configure(env, config);
     KafkaSource<RawDelivery> source = deliveriesSource(config, bounded);
     AnswerStore.Factory answers = config.llm().enabled() ? answerStore(config) : null;
@@ -77,7 +108,8 @@ public final class IssuePipelineJob {
             env.fromSource(source, WatermarkStrategy.noWatermarks(), "deliveries")
                 .uid("deliveries-source"),
             config.llm(),
-            answers);
+            answers,
+            scope);
     addSinks(out, config);
   }
 

@@ -177,6 +177,11 @@ public final class FlinkRestClient {
     return get("jobs/" + jobId).path("state").asText();
   }
 
+  /** {@code GET /jobs/:id/exceptions}: the root exception of a failed job ("" if none). */
+  public String rootException(String jobId) throws IOException {
+    return get("jobs/" + jobId + "/exceptions").path("root-exception").asText("");
+  }
+
   /**
    * {@code GET /jobs/:id/checkpoints}: counts, the latest completed checkpoint, and what the job
    * was restored from.

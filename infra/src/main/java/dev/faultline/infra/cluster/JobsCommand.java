@@ -344,7 +344,11 @@ public final class JobsCommand extends CliCommand {
     return submitted;
   }
 
-  private static Path jar(String given) throws IOException {
+  /**
+   * The job jar: {@code given} (--jar or $FAULTLINE_JOB_JAR) if not null, else the one {@code
+   * jobs-dist/target/faultline-jobs-dist-*.jar}.
+   */
+  public static Path jar(String given) throws IOException {
     if (given != null) {
       return Path.of(given);
     }

@@ -1,14 +1,18 @@
 package dev.faultline.infra.relabel;
 
+import dev.faultline.infra.cluster.FlinkRestClient;
 import dev.faultline.jobs.IssuePipelineJob;
 import dev.faultline.jobs.JobConfig;
+import dev.faultline.jobs.ReplayScope;
 import dev.faultline.schemas.taxonomy.Dimension;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.apache.flink.core.execution.JobClient;
@@ -50,6 +54,11 @@ public final class Reclassify {
   public record Scope(Instant since, Instant until, String framework) {
     public static Scope all() {
       return new Scope(null, null, null);
+    }
+
+    /** The same scope as the pipeline's replay filter (travels as job flags to a cluster). */
+    public ReplayScope replay() {
+      return new ReplayScope(since, until, framework);
     }
   }
 
@@ -166,6 +175,35 @@ public final class Reclassify {
     return out;
   }
 
+  /**
+   * The pull requests in scope the graph holds (by their repository's framework and creation time),
+   * and how many of them are merged (those the classifier labels).
+   */
+  public static long[] pullRequestsInScope(JobConfig config, Scope scope) {
+    try (Driver driver =
+            GraphDatabase.driver(
+                config.graph().uri(),
+                AuthTokens.basic(config.graph().user(), config.graph().password()));
+        var session = driver.session(SessionConfig.forDatabase(config.graph().database()))) {
+      Map<String, Object> p = new HashMap<>();
+      p.put("framework", scope.framework());
+      p.put("since", scope.since() == null ? null : scope.since().toString());
+      p.put("until", scope.until() == null ? null : scope.until().toString());
+      var r =
+          session
+              .run(
+                  "MATCH (p:PullRequest) WHERE p.createdAt IS NOT NULL"
+                      + " AND ($since IS NULL OR p.createdAt >= datetime($since))"
+                      + " AND ($until IS NULL OR p.createdAt < datetime($until))"
+                      + " AND ($framework IS NULL OR EXISTS {"
+                      + " (p)-[:IN_REPO]->(:Repository)-[:OF]->(:Framework {name: $framework}) })"
+                      + " RETURN count(p) AS n, count(CASE WHEN p.merged THEN 1 END) AS merged",
+                  p)
+              .single();
+      return new long[] {r.get("n").asLong(), r.get("merged").asLong()};
+    }
+  }
+
   /** Deliveries the replay will read: the topic's end offsets minus the group's committed ones. */
   public static long remaining(JobConfig config) throws Exception {
     try (Admin admin = Admin.create(admin(config))) {
@@ -189,36 +227,170 @@ public final class Reclassify {
   public static void replay(
       JobConfig config, long everyMillis, Consumer<Progress> progress, Consumer<JobClient> started)
       throws Exception {
+    replay(config, Scope.all(), everyMillis, progress, started);
+  }
+
+  /**
+   * As {@link #replay(JobConfig, long, Consumer, Consumer)}, relabelling only the issues and pull
+   * requests in {@code scope} (every delivery is still read: an issue's facts are anywhere in the
+   * topic).
+   */
+  public static void replay(
+      JobConfig config,
+      Scope scope,
+      long everyMillis,
+      Consumer<Progress> progress,
+      Consumer<JobClient> started)
+      throws Exception {
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-    IssuePipelineJob.build(env, config, true);
+    IssuePipelineJob.build(env, config, true, scope.replay());
     try (Admin admin = Admin.create(admin(config))) {
-      Map<TopicPartition, Long> end = endOffsets(admin, config.deliveriesTopic());
-      Map<TopicPartition, Long> before = committed(admin, config.groupId());
-      long total = 0;
-      for (var e : end.entrySet()) {
-        total += Math.max(0, e.getValue() - before.getOrDefault(e.getKey(), 0L));
-      }
-      JobClient job = env.executeAsync("faultline reclassify (" + config.groupId() + ")");
+      Tracker tracker = new Tracker(admin, config);
+      JobClient job = env.executeAsync(IssuePipelineJob.replayName(config.groupId()));
       started.accept(job);
-      long t0 = System.nanoTime();
       var result = job.getJobExecutionResult();
-      while (true) {
-        try {
-          result.get(everyMillis, TimeUnit.MILLISECONDS);
-          break;
-        } catch (java.util.concurrent.TimeoutException stillRunning) {
-          Map<TopicPartition, Long> now = committed(admin, config.groupId());
-          long done = 0;
-          for (var e : end.entrySet()) {
-            long from = before.getOrDefault(e.getKey(), 0L);
-            long at = Math.min(e.getValue(), now.getOrDefault(e.getKey(), from));
-            done += Math.max(0, at - from);
+      tracker.watch(
+          everyMillis,
+          progress,
+          () -> {
+            try {
+              result.get(everyMillis, TimeUnit.MILLISECONDS);
+              return true;
+            } catch (java.util.concurrent.TimeoutException stillRunning) {
+              return false;
+            }
+          });
+    }
+  }
+
+  /**
+   * The same bounded replay as a job on a Flink cluster: uploads the job jar, runs {@link
+   * IssuePipelineJob#main} with {@link #clusterProgramArgs}, and polls the job's state through the
+   * REST API until it ends, reporting progress (from the replay group's committed offsets, read
+   * with Kafka's Admin client as for a local replay) every {@code everyMillis}.
+   *
+   * @param jobArgs the job's connection flags ({@code --kafka-bootstrap}, {@code --neo4j-*}, {@code
+   *     --kafka.X}, {@code --group-id}, ...), as the cluster must see them
+   * @param config the same connection, as this process reaches Kafka (for the progress)
+   * @param started called with the cluster's job id once it is submitted (or found: a replay of the
+   *     same group still running on the cluster is followed, not started twice)
+   * @return the job's id; it has FINISHED
+   * @throws IllegalStateException when the job ended otherwise (FAILED, CANCELED): its group's
+   *     committed offsets stay, so running it again with the same group resumes it
+   */
+  public static String replayOnCluster(
+      FlinkRestClient flink,
+      Path jar,
+      List<String> jobArgs,
+      Scope scope,
+      JobConfig config,
+      long everyMillis,
+      Consumer<Progress> progress,
+      Consumer<String> started)
+      throws Exception {
+    try (Admin admin = Admin.create(admin(config))) {
+      Tracker tracker = new Tracker(admin, config);
+      // A replay of this group still running (the command was stopped, its job was not): follow
+      // it rather than start a second one on the same group and transactional ids.
+      var running = flink.activeJob(IssuePipelineJob.replayName(config.groupId()));
+      String jarId = null;
+      String jobId;
+      if (running.isPresent()) {
+        jobId = running.get().id();
+      } else {
+        jarId = flink.uploadJar(jar);
+        jobId =
+            flink.run(
+                jarId,
+                new FlinkRestClient.RunRequest(
+                    IssuePipelineJob.class.getName(),
+                    clusterProgramArgs(jobArgs, scope),
+                    0,
+                    null,
+                    false));
+      }
+      started.accept(jobId);
+      try {
+        tracker.watch(
+            everyMillis,
+            progress,
+            () -> {
+              String state = flink.jobState(jobId);
+              if ("FINISHED".equals(state)) {
+                return true;
+              }
+              if (state.equals("FAILED") || state.equals("CANCELED")) {
+                throw new IllegalStateException(
+                    "the replay job "
+                        + jobId
+                        + " on the cluster is "
+                        + state
+                        + ": "
+                        + flink.rootException(jobId));
+              }
+              Thread.sleep(everyMillis);
+              return false;
+            });
+      } finally {
+        if (jarId != null) {
+          try {
+            flink.deleteJar(jarId);
+          } catch (java.io.IOException alreadyGone) {
+            // the cluster may have removed it; the replay's outcome does not depend on it
           }
-          double secs = (System.nanoTime() - t0) / 1e9;
-          double rate = done / Math.max(secs, 1e-3);
-          progress.accept(
-              new Progress(done, total, rate, rate > 0 ? (total - done) / rate : Double.NaN));
         }
+      }
+      return jobId;
+    }
+  }
+
+  /**
+   * The program arguments of a replay on a cluster: the job's flags, {@code --replay true}
+   * (bounded, named {@link IssuePipelineJob#replayName}) and the scope's flags.
+   */
+  public static List<String> clusterProgramArgs(List<String> jobArgs, Scope scope) {
+    List<String> args = new ArrayList<>(jobArgs);
+    args.addAll(List.of("--replay", "true"));
+    args.addAll(scope.replay().toArgs());
+    return List.copyOf(args);
+  }
+
+  /** Progress of a replay from its group's committed offsets against the end offsets at start. */
+  private static final class Tracker {
+    private final Admin admin;
+    private final String group;
+    private final Map<TopicPartition, Long> end;
+    private final Map<TopicPartition, Long> before;
+    private final long total;
+
+    Tracker(Admin admin, JobConfig config) throws Exception {
+      this.admin = admin;
+      this.group = config.groupId();
+      this.end = endOffsets(admin, config.deliveriesTopic());
+      this.before = committed(admin, group);
+      long n = 0;
+      for (var e : end.entrySet()) {
+        n += Math.max(0, e.getValue() - before.getOrDefault(e.getKey(), 0L));
+      }
+      this.total = n;
+    }
+
+    /** Calls {@code step} until it says the job ended, reporting progress after each call. */
+    void watch(long everyMillis, Consumer<Progress> progress, Callable<Boolean> ended)
+        throws Exception {
+      long t0 = System.nanoTime();
+      while (!ended.call()) {
+        Map<TopicPartition, Long> now = committed(admin, group);
+        long done = 0;
+        for (var e : end.entrySet()) {
+          long from = before.getOrDefault(e.getKey(), 0L);
+          long at = Math.min(e.getValue(), now.getOrDefault(e.getKey(), from));
+          done += Math.max(0, at - from);
+        }
+        double secs = (System.nanoTime() - t0) / 1e9;
+        double rate = done / Math.max(secs, 1e-3);
+        progress.accept(
+            new Progress(done, total, rate, rate > 0 ? (total - done) / rate : Double.NaN));
       }
       progress.accept(
           new Progress(total, total, total / Math.max((System.nanoTime() - t0) / 1e9, 1e-3), 0));

@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.faultline.cli.CliCommand;
+import dev.faultline.infra.cluster.FlinkRestClient;
+import dev.faultline.infra.cluster.JobsCommand;
 import dev.faultline.jobs.JobConfig;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -40,7 +42,22 @@ import picocli.CommandLine.Option;
       "before and after, transitions, share changed per framework and dimension) under --report-dir. Run it again",
       "with the same --report-dir to resume a run that was stopped. The graph keeps every label's version, when",
       "it was given and the label it replaced, so --changes-since rebuilds a report later. Kafka and Neo4j as for the jobs",
-      "(FAULTLINE_KAFKA_BOOTSTRAP_SERVERS, FAULTLINE_NEO4J_*, or the flags)."
+      "(FAULTLINE_KAFKA_BOOTSTRAP_SERVERS, FAULTLINE_NEO4J_*, or the flags).",
+      "",
+      "--since/--until/--framework choose what is relabelled, not only what is reported: every delivery is read",
+      "(an issue's facts are anywhere in the topic), but issues and pull requests out of scope are dropped before",
+      "classification and not written.",
+      "",
+      "With --jobmanager HOST:PORT (or $FAULTLINE_FLINK_JOBMANAGER) the replay runs as a job on that Flink cluster",
+      "(the job jar, as 'faultline jobs submit'; its classifier and FAULTLINE_* environment are the cluster's, the",
+      "connection flags given here are passed to it); this command follows it and writes the report."
+    },
+    footer = {
+      "",
+      "Why a bounded replay of the system of record, not a long-running relabelling job: faultline.deliveries",
+      "holds every state of every issue, so reading it again is all a relabelling needs and no second copy of the",
+      "state is kept; the replay runs the live pipeline's own code, so its labels are those live processing would",
+      "give; bounded, it finishes and says so, and its consumer group's committed offsets make it resumable."
     })
 public final class ReclassifyCommand extends CliCommand {
 
@@ -73,6 +90,22 @@ public final class ReclassifyCommand extends CliCommand {
       description = "where the run's state and report go (default .faultline/reclassify)")
   Path reportDir = Path.of(".faultline", "reclassify");
 
+  @Option(
+      names = "--jobmanager",
+      paramLabel = "HOST:PORT",
+      description =
+          "run the replay on this Flink cluster (its REST address; default $FAULTLINE_FLINK_JOBMANAGER,"
+              + " else a local mini cluster)")
+  String jobManager;
+
+  @Option(
+      names = "--jar",
+      paramLabel = "PATH",
+      description =
+          "with --jobmanager: the job jar (default $FAULTLINE_JOB_JAR, else"
+              + " jobs-dist/target/faultline-jobs-dist-*.jar)")
+  String jar;
+
   @Option(names = "--kafka-bootstrap", paramLabel = "HOST:PORT")
   String kafkaBootstrap;
 
@@ -99,7 +132,7 @@ public final class ReclassifyCommand extends CliCommand {
 
   @Override
   public Integer call() throws Exception {
-    Reclassify.Scope scope =
+    Reclassify.Scope given =
         new Reclassify.Scope(
             since == null ? null : since.atStartOfDay(ZoneOffset.UTC).toInstant(),
             until == null ? null : until.atStartOfDay(ZoneOffset.UTC).toInstant(),
@@ -109,8 +142,8 @@ public final class ReclassifyCommand extends CliCommand {
       JobConfig config = config("faultline-reclassify-report");
       writeReport(
           RelabelReport.of(
-              Reclassify.snapshotAsOf(config, scope, changesSince),
-              Reclassify.labelledNow(config, scope)));
+              Reclassify.snapshotAsOf(config, given, changesSince),
+              Reclassify.labelledNow(config, given)));
       out.println(
           "reclassify: what changed since " + changesSince + ": " + reportDir.resolve("report.md"));
       return 0;
@@ -119,21 +152,43 @@ public final class ReclassifyCommand extends CliCommand {
     Path beforeFile = reportDir.resolve("before.json");
     boolean resuming = Files.exists(runFile) && !Files.exists(reportDir.resolve("report.json"));
     String group;
+    Reclassify.Scope scope = given;
     if (resuming) {
-      group = JSON.readTree(runFile.toFile()).path("group").asText();
+      JsonNode run = JSON.readTree(runFile.toFile());
+      group = run.path("group").asText();
+      // The run's own scope: its "before" snapshot and its group's progress are of that scope.
+      if (run.has("scope")) {
+        JsonNode s = run.path("scope");
+        scope =
+            new Reclassify.Scope(
+                s.hasNonNull("since") ? Instant.parse(s.get("since").asText()) : null,
+                s.hasNonNull("until") ? Instant.parse(s.get("until").asText()) : null,
+                s.hasNonNull("framework") ? s.get("framework").asText() : null);
+        if (!scope.equals(given) && !given.equals(Reclassify.Scope.all())) {
+          out.println(
+              "reclassify: the run being resumed has its own scope; --since/--until/--framework"
+                  + " are ignored");
+        }
+      }
       out.println("reclassify: resuming the run of group " + group);
     } else {
       group = "faultline-reclassify-" + UUID.randomUUID().toString().substring(0, 8);
     }
+    List<String> jobArgs = jobArgs(group);
     JobConfig config = config(group);
+    String cluster = jobManager != null ? jobManager : env.get("FAULTLINE_FLINK_JOBMANAGER");
     if (dryRun) {
       List<RelabelReport.Labels> now = Reclassify.snapshot(config, scope);
+      long[] prs = Reclassify.pullRequestsInScope(config, scope);
       out.printf(
           Locale.ROOT,
-          "reclassify --dry-run: %d issues in scope; %d deliveries would be replayed through the"
-              + " pipeline; nothing changed%n",
+          "reclassify --dry-run: %d issues and %d pull requests (%d merged) in scope would be"
+              + " relabelled; %d deliveries would be read%s; nothing changed%n",
           now.size(),
-          Reclassify.remaining(config));
+          prs[0],
+          prs[1],
+          Reclassify.remaining(config),
+          cluster == null ? "" : " by a job on " + cluster);
       return 0;
     }
     if (!resuming) {
@@ -147,11 +202,13 @@ public final class ReclassifyCommand extends CliCommand {
       ObjectNode run = JSON.createObjectNode();
       run.put("group", group);
       run.put("startedAt", startedAt.toString());
+      ObjectNode runScope = run.putObject("scope");
+      runScope.put("since", scope.since() == null ? null : scope.since().toString());
+      runScope.put("until", scope.until() == null ? null : scope.until().toString());
+      runScope.put("framework", scope.framework());
       Files.writeString(runFile, run.toString(), StandardCharsets.UTF_8);
     }
-    Reclassify.replay(
-        config,
-        2000,
+    java.util.function.Consumer<Reclassify.Progress> progress =
         p ->
             out.printf(
                 Locale.ROOT,
@@ -159,8 +216,20 @@ public final class ReclassifyCommand extends CliCommand {
                 p.done(),
                 p.total(),
                 p.perSecond(),
-                Double.isNaN(p.secondsLeft()) ? "?" : Math.round(p.secondsLeft()) + " s"),
-        job -> {});
+                Double.isNaN(p.secondsLeft()) ? "?" : Math.round(p.secondsLeft()) + " s");
+    if (cluster == null) {
+      Reclassify.replay(config, scope, 2000, progress, job -> {});
+    } else {
+      Reclassify.replayOnCluster(
+          FlinkRestClient.forJobManager(cluster),
+          JobsCommand.jar(jar != null ? jar : env.get("FAULTLINE_JOB_JAR")),
+          jobArgs,
+          scope,
+          config,
+          2000,
+          progress,
+          jobId -> out.println("reclassify: replaying as job " + jobId + " on " + cluster));
+    }
     List<RelabelReport.Labels> after = Reclassify.snapshot(config, scope);
     write(reportDir.resolve("after.json"), after);
     writeReport(RelabelReport.of(read(beforeFile), after));
@@ -177,13 +246,21 @@ public final class ReclassifyCommand extends CliCommand {
   }
 
   private JobConfig config(String group) {
+    return JobConfig.fromArgs(jobArgs(group).toArray(String[]::new), env);
+  }
+
+  /**
+   * The replay job's flags: its group, its checkpoints and the connection flags given (on a
+   * cluster, what is not given comes from the cluster's own environment).
+   */
+  private List<String> jobArgs(String group) {
     List<String> args =
         new ArrayList<>(List.of("--group-id", group, "--checkpoint-interval-ms", "2000"));
     add(args, "--kafka-bootstrap", kafkaBootstrap);
     add(args, "--neo4j-uri", neo4jUri);
     add(args, "--neo4j-user", neo4jUser);
     add(args, "--neo4j-password", neo4jPassword);
-    return JobConfig.fromArgs(args.toArray(String[]::new), env);
+    return args;
   }
 
   private static void add(List<String> args, String flag, String value) {

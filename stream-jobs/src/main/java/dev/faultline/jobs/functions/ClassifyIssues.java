@@ -1,5 +1,6 @@
 package dev.faultline.jobs.functions;
 
+import dev.faultline.jobs.ReplayScope;
 import dev.faultline.jobs.classify.ClassifierTier;
 import dev.faultline.jobs.classify.IssueAccumulator;
 import dev.faultline.jobs.classify.IssueClassification;
@@ -18,7 +19,9 @@ import org.apache.flink.util.OutputTag;
 /**
  * Keyed by issue id: folds issue, comment and fix-link facts into the issue's state and
  * re-classifies whenever what the classifier sees changed. A fact that changes nothing (a
- * redelivery, an older state) emits nothing.
+ * redelivery, an older state) emits nothing. In a scoped replay ({@code faultline reclassify
+ * --framework/--since/--until}) an issue out of the {@link ReplayScope} keeps its state but is
+ * neither classified nor emitted.
  */
 public final class ClassifyIssues
     extends KeyedProcessFunction<String, GitHubEvent, ClassifiedIssueEvent> {
@@ -27,6 +30,7 @@ public final class ClassifyIssues
 
   private final ClassifierTier tier;
   private final OutputTag<LlmRequest> llmRequests;
+  private final ReplayScope scope;
   private transient ValueState<IssueAccumulator> state;
   private transient IssueClassification classification;
 
@@ -44,8 +48,16 @@ public final class ClassifyIssues
    *     language-model tier to upgrade; null when the tier is off
    */
   public ClassifyIssues(ClassifierTier tier, OutputTag<LlmRequest> llmRequests) {
+    this(tier, llmRequests, ReplayScope.ALL);
+  }
+
+  /**
+   * @param scope the issues classified and emitted ({@link ReplayScope#ALL} but in a scoped replay)
+   */
+  public ClassifyIssues(ClassifierTier tier, OutputTag<LlmRequest> llmRequests, ReplayScope scope) {
     this.tier = tier;
     this.llmRequests = llmRequests;
+    this.scope = scope;
   }
 
   @Override
@@ -69,7 +81,7 @@ public final class ClassifyIssues
       return;
     }
     state.update(acc);
-    if (acc.issue != null) {
+    if (acc.issue != null && scope.coversIssue(acc)) {
       ClassifiedIssueEvent event = classification.classify(acc, acc.stateVersion, fact.deliveryId);
       out.collect(event);
       if (llmRequests != null) {
