@@ -454,6 +454,48 @@ final class ApiController {
     json(ctx, body);
   }
 
+  /** The kinds {@code /api/label-sources} takes: every {@link #KINDS kind}, or {@code all}. */
+  static final List<String> LABEL_SOURCE_KINDS =
+      java.util.stream.Stream.concat(KINDS.stream(), java.util.stream.Stream.of("all")).toList();
+
+  /**
+   * {@code GET /api/label-sources}: the mix of label sources in the scope a view shows ({@code
+   * label-sources}): per labelled dimension (or only {@code dimension}), the labels of the issues
+   * in scope by source (rules, model, llm:&lt;model&gt;, human) and the version that gave them,
+   * with their share, how many pass the bar and when they were given. The aggregates' scope by
+   * default: bug reports ({@code kind}, {@code all} for every kind) opened in the filters' range (a
+   * release is its window); {@code list=true} takes the issue list's: issues {@code FILED_AGAINST}
+   * the release, of every kind unless {@code kind} is given.
+   */
+  void labelSources(Context ctx) {
+    ApiParams p = scopedParams(ctx, "dimension", "kind", "list");
+    Scope scope = scope(p);
+    boolean list = p.bool("list", false);
+    Map<String, String> q = list ? new LinkedHashMap<>() : scope.queryParameters();
+    if (list) {
+      scope.confidenceParameter(q);
+      if (scope.framework() != null) {
+        q.put("framework", scope.framework());
+      }
+      if (scope.release() != null) {
+        q.put("release", scope.release());
+      }
+      p.instant("from").ifPresent(v -> put(q, "from", v));
+      p.instant("to").ifPresent(v -> put(q, "to", v));
+    }
+    String kind = p.choice("kind", LABEL_SOURCE_KINDS).orElse(list ? "all" : "BUG");
+    if (!kind.equals("all")) {
+      q.put("kind", kind);
+    }
+    p.choice("dimension", DIMENSIONS).ifPresent(v -> q.put("dimension", v));
+    Map<String, Object> body = scoped(scope);
+    body.put("kind", kind);
+    body.put("list", list);
+    body.put("dimension", q.get("dimension"));
+    body.put("dimensions", Shapes.labelSources(queries.run("label-sources", q)));
+    json(ctx, body);
+  }
+
   /**
    * {@code GET /api/changes}: the graph's current change marker (what the event stream compares).
    */
@@ -475,7 +517,7 @@ final class ApiController {
             + ctx.path()
             + "; endpoints: /api/filters, /api/releases, /api/trends, /api/heatmap, /api/fix-patterns,"
             + " /api/distributed-share,"
-            + " /api/headline, /api/alerts, /api/alerts.atom, /api/release-shifts, /api/issues, /api/issue, /api/changes, /api/events");
+            + " /api/headline, /api/alerts, /api/alerts.atom, /api/release-shifts, /api/issues, /api/issue, /api/label-sources, /api/changes, /api/events");
   }
 
   /**

@@ -104,6 +104,7 @@ public final class Dashboard implements AutoCloseable {
     cfg.routes.get("/api/alerts.atom", api::alertsAtom);
     cfg.routes.get("/api/issues", api::issues);
     cfg.routes.get("/api/issue", api::issue);
+    cfg.routes.get("/api/label-sources", api::labelSources);
     cfg.routes.get("/api/changes", api::changes);
     cfg.routes.sse("/api/events", changes::subscribe);
     // Registered last: routes match in registration order, so this only catches what no endpoint

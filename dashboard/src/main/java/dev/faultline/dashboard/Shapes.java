@@ -271,4 +271,33 @@ final class Shapes {
         .map(Map.Entry::getKey)
         .toList();
   }
+
+  /**
+   * {@code label-sources} rows ({@code dimension, source, version, labels, share, …}, grouped by
+   * dimension in the query's order) as one entry per dimension: {@code {dimension, labels,
+   * sources}} with the dimension's labels in scope and its rows, each without the dimension.
+   */
+  static List<Map<String, Object>> labelSources(List<Map<String, Object>> rows) {
+    Map<String, Map<String, Object>> byDimension = new LinkedHashMap<>();
+    for (Map<String, Object> row : rows) {
+      String dimension = String.valueOf(row.get("dimension"));
+      Map<String, Object> entry =
+          byDimension.computeIfAbsent(
+              dimension,
+              d -> {
+                Map<String, Object> m = new LinkedHashMap<>();
+                m.put("dimension", d);
+                m.put("labels", 0L);
+                m.put("sources", new ArrayList<Map<String, Object>>());
+                return m;
+              });
+      entry.put("labels", (Long) entry.get("labels") + ((Number) row.get("labels")).longValue());
+      Map<String, Object> source = new LinkedHashMap<>(row);
+      source.remove("dimension");
+      @SuppressWarnings("unchecked")
+      List<Map<String, Object>> sources = (List<Map<String, Object>>) entry.get("sources");
+      sources.add(source);
+    }
+    return new ArrayList<>(byDimension.values());
+  }
 }

@@ -518,6 +518,132 @@ class DashboardApiIT {
   }
 
   @Test
+  void issueDrillDownGivesEachLabelsSourceVersionAndWhenItWasGiven() throws Exception {
+    JsonNode ds101 = ok("/api/issue?id=" + enc("deepspeedai/DeepSpeed#101")).get("issue");
+    assertEquals("rules", ds101.get("labelSource").asText());
+    assertProvenance(classification(ds101, "symptom"), "human", "human");
+    // the symptom class's label is its symptom's
+    assertProvenance(classification(ds101, "symptomClass"), "human", "human");
+    assertProvenance(classification(ds101, "stage"), "rules", KnownGraph.RULES_VERSION);
+
+    JsonNode ds102 = ok("/api/issue?id=" + enc("deepspeedai/DeepSpeed#102")).get("issue");
+    assertEquals(KnownGraph.LLM_SOURCE, ds102.get("labelSource").asText());
+    assertEquals(KnownGraph.PROMPT, ds102.get("promptVersion").asText());
+    assertProvenance(
+        classification(ds102, "rootCause"), KnownGraph.LLM_SOURCE, KnownGraph.LLM_VERSION);
+
+    // a label kept from an older version shows that version and when it was given
+    JsonNode pt202 = ok("/api/issue?id=" + enc("pytorch/pytorch#202")).get("issue");
+    assertProvenance(classification(pt202, "stage"), "model", KnownGraph.OLD_MODEL_VERSION);
+    assertEquals(
+        KnownGraph.OLD_STAGE_AT, classification(pt202, "stage").get("labelledAt").asText());
+    assertProvenance(classification(pt202, "symptom"), "model", KnownGraph.MODEL_VERSION);
+  }
+
+  private static void assertProvenance(JsonNode label, String source, String version) {
+    assertEquals(source, label.get("source").asText(), label.toString());
+    assertEquals(version, label.get("version").asText(), label.toString());
+  }
+
+  @Test
+  void labelSourcesCountEachDimensionsLabelsBySourceAndVersionInTheViewsScope() throws Exception {
+    JsonNode body = ok("/api/label-sources");
+    assertEquals("BUG", body.get("kind").asText());
+    // every dimension with a label of its own, in Dimension order
+    assertEquals(
+        dev.faultline.schemas.taxonomy.Dimension.LABELLED.stream()
+            .map(dev.faultline.schemas.taxonomy.Dimension::key)
+            .toList(),
+        texts(body.get("dimensions"), "dimension"));
+    JsonNode symptom = mix(body, "symptom");
+    assertEquals(8, symptom.get("labels").asInt());
+    assertEquals(
+        List.of(
+            "model " + KnownGraph.MODEL_VERSION + " 3",
+            "rules " + KnownGraph.RULES_VERSION + " 3",
+            "human human 1",
+            KnownGraph.LLM_SOURCE + " " + KnownGraph.LLM_VERSION + " 1"),
+        sources(symptom));
+    assertEquals(List.of(0.375, 0.375, 0.125, 0.125), doubles(symptom.get("sources"), "share"));
+    // #204's labels are below the bar
+    assertEquals(List.of(2, 3, 1, 1), ints(symptom.get("sources"), "labelled"));
+    // #202's stage label was kept from an older artefact: its own version, not the issue's
+    JsonNode stage = mix(body, "stage");
+    assertEquals(
+        List.of(
+            "rules " + KnownGraph.RULES_VERSION + " 4",
+            "model " + KnownGraph.MODEL_VERSION + " 2",
+            KnownGraph.LLM_SOURCE + " " + KnownGraph.LLM_VERSION + " 1",
+            "model " + KnownGraph.OLD_MODEL_VERSION + " 1"),
+        sources(stage));
+    assertEquals(
+        KnownGraph.OLD_STAGE_AT, stage.get("sources").get(3).get("firstLabelledAt").asText());
+    // the kind of every issue: #105's is a person's
+    assertEquals(
+        List.of(
+            "rules " + KnownGraph.RULES_VERSION + " 4",
+            "model " + KnownGraph.MODEL_VERSION + " 3",
+            "human human 1",
+            KnownGraph.LLM_SOURCE + " " + KnownGraph.LLM_VERSION + " 1"),
+        sources(mix(ok("/api/label-sources?kind=all"), "kind")));
+
+    // the filters of the view: one framework, one dimension, every label counted
+    JsonNode pytorch =
+        ok("/api/label-sources?framework=PyTorch&dimension=symptom&minConfidence=all");
+    assertEquals(List.of("symptom"), texts(pytorch.get("dimensions"), "dimension"));
+    assertEquals(
+        List.of("model " + KnownGraph.MODEL_VERSION + " 3"), sources(mix(pytorch, "symptom")));
+    assertEquals(1.0, mix(pytorch, "symptom").get("sources").get(0).get("share").asDouble());
+    assertEquals(3, mix(pytorch, "symptom").get("sources").get(0).get("labelled").asInt());
+    // the symptom class's mix is its symptom's
+    assertEquals(
+        List.of("symptom"),
+        texts(ok("/api/label-sources?dimension=symptomClass").get("dimensions"), "dimension"));
+    // the issue list's scope: filed against the release, every kind
+    JsonNode list = ok("/api/label-sources?list=true&release=DeepSpeed%400.14.1&dimension=kind");
+    assertEquals(
+        List.of("rules " + KnownGraph.RULES_VERSION + " 2", "human human 1"),
+        sources(mix(list, "kind")));
+    // the time range
+    assertEquals(
+        List.of("rules " + KnownGraph.RULES_VERSION + " 2"),
+        sources(mix(ok("/api/label-sources?from=2024-03-01&to=2024-04-01"), "symptom")));
+    assertBadParameter("/api/label-sources?kind=NOPE", "kind");
+    assertBadParameter("/api/label-sources?dimension=colour", "dimension");
+  }
+
+  private static JsonNode mix(JsonNode body, String dimension) {
+    for (JsonNode d : body.get("dimensions")) {
+      if (d.get("dimension").asText().equals(dimension)) {
+        return d;
+      }
+    }
+    throw new AssertionError("no " + dimension + " in " + body);
+  }
+
+  /** "source version labels" of each row of a dimension's mix. */
+  private static List<String> sources(JsonNode dimension) {
+    List<String> out = new ArrayList<>();
+    dimension
+        .get("sources")
+        .forEach(
+            s ->
+                out.add(
+                    s.get("source").asText()
+                        + " "
+                        + s.get("version").asText()
+                        + " "
+                        + s.get("labels").asInt()));
+    return out;
+  }
+
+  private static List<Double> doubles(JsonNode array, String field) {
+    List<Double> out = new ArrayList<>();
+    array.forEach(n -> out.add(n.get(field).asDouble()));
+    return out;
+  }
+
+  @Test
   void unknownIssueIsNotFound() throws Exception {
     HttpResponse<String> response = get("/api/issue?id=" + enc("deepspeedai/DeepSpeed#999"));
     assertEquals(404, response.statusCode());

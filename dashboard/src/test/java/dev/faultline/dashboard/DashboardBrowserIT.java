@@ -111,6 +111,18 @@ class DashboardBrowserIT {
             && browser.text("shifts-summary").endsWith(": none moved"),
         browser.text("shifts-summary"));
     assertEquals(0, browser.driver().findElements(By.cssSelector("#shifts-table tbody tr")).size());
+    // where the labels of the view come from: the bug reports' symptom labels by source and version
+    assertEquals(
+        "38% model "
+            + KnownGraph.MODEL_VERSION
+            + ", 38% "
+            + KnownGraph.RULES_VERSION
+            + ", 13% human, 13% "
+            + KnownGraph.LLM_VERSION,
+        mix("symptom"));
+    assertEquals(
+        "Labels of the 8 bug reports in scope, by the source and version that gave them",
+        browser.text("label-mix-summary"));
     browser.screenshot("overview");
     browser.assertNoConsoleErrors();
   }
@@ -125,6 +137,12 @@ class DashboardBrowserIT {
         browser.text("ds-summary"));
     assertEquals(1, browser.releases().size());
     assertEquals("2", browser.headline("bugs"));
+    // the mix follows the filter: PyTorch's labels are the learned layer's, one kept from an older
+    // artefact
+    assertEquals("100% model " + KnownGraph.MODEL_VERSION, mix("symptom"));
+    assertEquals(
+        "67% model " + KnownGraph.MODEL_VERSION + ", 33% model " + KnownGraph.OLD_MODEL_VERSION,
+        mix("stage"));
     browser.screenshot("overview-pytorch");
 
     browser.selectAndWait("f-framework", "DeepSpeed", "overview", "framework=DeepSpeed");
@@ -169,6 +187,9 @@ class DashboardBrowserIT {
 
     browser.selectAndWait("t-dimension", "stage", "trends", "dimension=stage");
     assertEquals("COMMUNICATION", browser.trendCategories().get(0));
+    // the label mix stands out for the dimension the chart shows
+    assertEquals(
+        List.of("stage"), browser.attributes("#label-mix-list li.chosen", "data-dimension"));
     // A date input's typing format depends on the browser's locale: set the value as a user's pick
     // would.
     browser.pickDate("f-from", "2024-03-01");
@@ -225,6 +246,11 @@ class DashboardBrowserIT {
         List.of(
             "deepspeedai/DeepSpeed#105", "deepspeedai/DeepSpeed#104", "deepspeedai/DeepSpeed#103"),
         browser.issueIds());
+    // the label mix of the listed issues: #105's kind is a person's
+    assertEquals("67% " + KnownGraph.RULES_VERSION + ", 33% human", mix("kind"));
+    assertEquals(
+        "Labels of the 3 issues in the list, by the source and version that gave them",
+        browser.text("label-mix-summary"));
     browser.assertNoConsoleErrors();
   }
 
@@ -257,12 +283,43 @@ class DashboardBrowserIT {
 
     browser.open(
         "#issue?id=" + URLEncoder.encode("deepspeedai/DeepSpeed#101", StandardCharsets.UTF_8));
+    assertEquals("rules", browser.cell("#issue-labels tr[data-dimension=stage] td.source"));
     assertEquals(
-        "human (GitHub label)",
-        browser.cell("#issue-labels tr[data-dimension=symptom] td:last-child"));
+        KnownGraph.RULES_VERSION,
+        browser.cell("#issue-labels tr[data-dimension=stage] td.version"));
     assertEquals(
-        "classifier", browser.cell("#issue-labels tr[data-dimension=stage] td:last-child"));
+        "human (GitHub label)", browser.cell("#issue-labels tr[data-dimension=symptom] td.source"));
+    assertEquals("human", browser.cell("#issue-labels tr[data-dimension=symptom] td.version"));
+
+    // a language model's labels, and a label kept from an older artefact with when it was given
+    browser.open(
+        "#issue?id=" + URLEncoder.encode("deepspeedai/DeepSpeed#102", StandardCharsets.UTF_8));
+    assertEquals(
+        KnownGraph.LLM_SOURCE, browser.cell("#issue-labels tr[data-dimension=symptom] td.source"));
+    assertEquals(
+        KnownGraph.LLM_VERSION,
+        browser.cell("#issue-labels tr[data-dimension=symptom] td.version"));
+    assertTrue(
+        browser.text("issue-meta").endsWith("(" + KnownGraph.LLM_SOURCE + ", prompt prompt-test)"),
+        browser.text("issue-meta"));
+    // no mix card on one issue's page
+    assertEquals(
+        Boolean.TRUE, browser.script("return document.getElementById('label-mix').hidden"));
+    browser.open("#issue?id=" + URLEncoder.encode("pytorch/pytorch#202", StandardCharsets.UTF_8));
+    assertEquals("model", browser.cell("#issue-labels tr[data-dimension=stage] td.source"));
+    assertEquals(
+        KnownGraph.OLD_MODEL_VERSION,
+        browser.cell("#issue-labels tr[data-dimension=stage] td.version"));
+    assertEquals(
+        KnownGraph.OLD_STAGE_AT.substring(0, 10),
+        browser.cell("#issue-labels tr[data-dimension=stage] td.labelled-at"));
+    browser.screenshot("issue-provenance");
     browser.assertNoConsoleErrors();
+  }
+
+  /** The label-mix card's line of a dimension. */
+  private String mix(String dimension) {
+    return browser.cell("#label-mix-list li[data-dimension=" + dimension + "] .mix-text");
   }
 
   @Test

@@ -51,6 +51,13 @@ import org.neo4j.driver.SessionConfig;
  *   trends by symptom 7 of 8 → 88%; stage × symptom 7 of 9 issues → 78%
  * all labels: 8 bugs; PyTorch@2.3.0 3 bugs; HANG 4 (#204 a HANG in COMMUNICATION); distributed-specific 5/7 = 71.4%;
  *   fix pattern per symptom HANG×DISTRIBUTED_TUNING 2 (#204, fixed by #211, is DISTRIBUTED_TUNING), 4 of 4 labelled
+ * label sources: the rules ({@link #RULES_VERSION}) labelled DeepSpeed's issues but #102, labelled by a language
+ *   model ({@link #LLM_SOURCE}, {@link #LLM_VERSION}, prompt {@link #PROMPT}); the learned layer
+ *   ({@link #MODEL_VERSION}) PyTorch's; #202's stage label was kept from an older artefact
+ *   ({@link #OLD_MODEL_VERSION}, given {@link #OLD_STAGE_AT}); the human-given labels (#101 symptom, #105 kind) are
+ *   human's. Bug reports' symptom labels: model 3 (#201 #202 #204; 2 above the bar), rules 3 (#103 #104 #106),
+ *   human 1, llm 1; their stage labels: rules 4, model 2 (#201 #204), llm 1, model (old) 1 (#202). Kind labels of
+ *   every issue: rules 4, model 3, human 1, llm 1.
  * </pre>
  */
 final class KnownGraph {
@@ -68,6 +75,24 @@ final class KnownGraph {
 
   /** The confidence of #204's labels: below the default bar. */
   static final double UNSURE = 0.5;
+
+  /** The rules' version, which gave every label but those below. */
+  static final String RULES_VERSION = "rules-test";
+
+  /** The learned layer's version, which labelled PyTorch's issues. */
+  static final String MODEL_VERSION = "learned-test+rules-test";
+
+  /** The older artefact #202's stage label was kept from. */
+  static final String OLD_MODEL_VERSION = "learned-0.9+rules-test";
+
+  /** When #202's stage label was given. */
+  static final String OLD_STAGE_AT = "2024-05-11T00:00:00Z";
+
+  /** The language model that labelled DeepSpeed #102, its prompt and its version. */
+  static final String LLM_SOURCE = "llm:gpt-test";
+
+  static final String PROMPT = "prompt-test";
+  static final String LLM_VERSION = LLM_SOURCE + "/" + PROMPT;
 
   private final Driver driver;
 
@@ -243,6 +268,27 @@ final class KnownGraph {
                     List.of(),
                     List.of(),
                     UNSURE)));
+    // #202's stage label kept from an older artefact, as the upsert records a label's own version
+    // and
+    // time (<key>Version, <key>LabelledAt) from #26 on.
+    try (var session = driver.session(SessionConfig.forDatabase(SharedNeo4j.DATABASE))) {
+      session.executeWrite(
+          tx ->
+              tx.run(
+                      "MATCH (i:Issue {id: $id}) SET i[$version] = $old, i[$at] = datetime($when)",
+                      Map.of(
+                          "id",
+                          PT_REPO + "#202",
+                          "version",
+                          Dimension.STAGE.versionProperty(),
+                          "at",
+                          Dimension.STAGE.labelledAtProperty(),
+                          "old",
+                          OLD_MODEL_VERSION,
+                          "when",
+                          OLD_STAGE_AT))
+                  .consume());
+    }
     new PullRequestWriter(driver, SharedNeo4j.DATABASE)
         .write(
             List.of(
@@ -442,10 +488,14 @@ final class KnownGraph {
             confidence,
             evidence,
             humanGiven.stream().map(h -> Dimension.ofKey(h).orElseThrow()).toList(),
-            "rules-test",
+            number == 102 ? LLM_VERSION : framework.equals(PT) ? MODEL_VERSION : RULES_VERSION,
             updated,
-            dev.faultline.graph.LabelSource.RULES,
-            null);
+            number == 102
+                ? LLM_SOURCE
+                : framework.equals(PT)
+                    ? dev.faultline.graph.LabelSource.MODEL
+                    : dev.faultline.graph.LabelSource.RULES,
+            number == 102 ? PROMPT : null);
     return new IssueRow(
         repo + "#" + number,
         repo,

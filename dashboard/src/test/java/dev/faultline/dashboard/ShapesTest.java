@@ -136,4 +136,21 @@ class ShapesTest {
     assertEquals(2L, out.get("max"));
     assertEquals(3L, out.get("total"));
   }
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void labelSourcesAreGroupedByDimensionInTheQuerysOrderWithEachDimensionsTotal() {
+    List<Map<String, Object>> out =
+        Shapes.labelSources(
+            List.of(
+                Map.of("dimension", "kind", "source", "rules", "version", "r-1", "labels", 3L),
+                Map.of("dimension", "kind", "source", "human", "version", "human", "labels", 1L),
+                Map.of("dimension", "symptom", "source", "model", "version", "m-2", "labels", 4L)));
+    assertEquals(List.of("kind", "symptom"), out.stream().map(m -> m.get("dimension")).toList());
+    assertEquals(4L, out.get(0).get("labels"));
+    List<Map<String, Object>> kind = (List<Map<String, Object>>) out.get(0).get("sources");
+    assertEquals(List.of("rules", "human"), kind.stream().map(m -> m.get("source")).toList());
+    assertEquals(null, kind.get(0).get("dimension"));
+    assertEquals(4L, out.get(1).get("labels"));
+  }
 }

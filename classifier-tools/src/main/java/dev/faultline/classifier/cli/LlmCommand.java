@@ -43,10 +43,10 @@ import picocli.CommandLine.Option;
  *
  * <ul>
  *   <li>{@code export --input IN.jsonl --output BATCH.jsonl} writes one Batch API input line per
- *       item without a cached answer: {@code custom_id} ({@code <url>#<cache key>}), {@code method}
- *       POST, {@code url} {@code /v1/chat/completions}, {@code body} (the chat request: model,
- *       messages, response_format with the taxonomy's JSON schema). Items whose content repeats are
- *       asked once.
+ *       item without a cached answer: {@code custom_id} ({@code <url>#<model>#<prompt
+ *       version>#<cache key>}), {@code method} POST, {@code url} {@code /v1/chat/completions},
+ *       {@code body} (the chat request: model, messages, response_format with the taxonomy's JSON
+ *       schema). Items whose content repeats are asked once.
  *   <li>{@code import --results RESULTS.jsonl --cache DIR} reads the Batch API output lines ({@code
  *       custom_id}, {@code response.status_code}, {@code response.body.choices[0].message.content},
  *       {@code error}), validates each answer and stores the valid ones in the cache under the key
@@ -109,7 +109,7 @@ public final class LlmCommand extends CliCommand {
         "Write the Batch API requests of the items without a cached answer.",
         "",
         "Writes the OpenAI Batch API input (one request per item without a cached answer) for items in the classify",
-        "input format: custom_id (<url>#<cache key>), method POST, url /v1/chat/completions, body (the chat request:",
+        "input format: custom_id (<url>#<model>#<prompt version>#<cache key>), method POST, url /v1/chat/completions, body (the chat request:",
         "model, messages, response_format with the taxonomy's JSON schema). Items whose content repeats are asked",
         "once."
       })
@@ -227,7 +227,7 @@ public final class LlmCommand extends CliCommand {
     Path outPath = a.output;
     Exported n;
     try {
-      n = writeRequests(tier, cache, in, outPath);
+      n = writeRequests(tier, config.model(), cache, in, outPath);
     } catch (JsonLines.NotJson e) {
       err.println("llm export: " + e.getMessage());
       return 1;
@@ -274,7 +274,9 @@ public final class LlmCommand extends CliCommand {
    * written (same content key), into {@code outPath}.
    */
   private static Exported writeRequests(
-      LlmClassifier tier, AnswerCache cache, Path in, Path outPath) throws IOException {
+      LlmClassifier tier, String model, AnswerCache cache, Path in, Path outPath)
+      throws IOException {
+    Target target = new Target(model, tier.prompt().version());
     ObjectMapper json = new ObjectMapper();
     Exported n = new Exported();
     Set<String> keys = new HashSet<>();
@@ -297,7 +299,9 @@ public final class LlmCommand extends CliCommand {
         for (JsonNode m : body.path("messages")) {
           n.chars += m.path("content").asText().length();
         }
-        w.write(json.writeValueAsString(batchLine(json, rec.path("url").asText(""), key, body)));
+        w.write(
+            json.writeValueAsString(
+                batchLine(json, rec.path("url").asText(""), target, key, body)));
         w.write('\n');
         n.written++;
       }
@@ -305,10 +309,16 @@ public final class LlmCommand extends CliCommand {
     return n;
   }
 
-  /** One Batch API input line: {@code custom_id, method, url, body}. */
-  static ObjectNode batchLine(ObjectMapper json, String url, String key, ObjectNode body) {
+  /**
+   * One Batch API input line: {@code custom_id, method, url, body}. The {@code custom_id} is {@code
+   * <url>#<model>#<prompt version>#<cache key>}: the provider returns it with the answer, so {@code
+   * llm import} stores the answer under the model and prompt version its key was made with and
+   * names its issue, whatever flags the import is given.
+   */
+  static ObjectNode batchLine(
+      ObjectMapper json, String url, Target target, String key, ObjectNode body) {
     ObjectNode o = json.createObjectNode();
-    o.put("custom_id", url + "#" + key);
+    o.put("custom_id", url + "#" + target.model() + "#" + target.promptVersion() + "#" + key);
     o.put("method", "POST");
     o.put("url", BATCH_URL);
     o.set("body", body);
@@ -377,13 +387,15 @@ public final class LlmCommand extends CliCommand {
         cache.dir(),
         rejected);
     reasons.forEach((reason, k) -> out.printf(Locale.ROOT, "  %5d  %s%n", k, reason));
-    if (target != null) {
+    Target stored = n.stored != null ? n.stored : target;
+    if (stored != null) {
       out.printf(
           Locale.ROOT,
-          "  stored for model %s, prompt %s; %d with their issue (the stream's fallback when an issue's"
-              + " text changed since the export)%n",
-          target.model(),
-          target.promptVersion(),
+          "  stored for model %s, prompt %s%s; %d with their issue (the stream's fallback when an"
+              + " issue's text changed since the export)%n",
+          stored.model(),
+          stored.promptVersion(),
+          n.stored != null ? " (as the export wrote them in each custom_id)" : "",
           n.withItem);
       if (n.otherModel > 0) {
         err.printf(
@@ -391,7 +403,7 @@ public final class LlmCommand extends CliCommand {
             "llm import: %d answers say they were given by another model than %s (e.g. %s): are these"
                 + " the settings of the export?%n",
             n.otherModel,
-            target.model(),
+            stored.model(),
             n.otherModelName);
       }
     } else if (accepted > 0) {
@@ -405,6 +417,11 @@ public final class LlmCommand extends CliCommand {
 
   /** Counts of an import beyond accepted and rejected. */
   static final class Imported {
+    /**
+     * The model and prompt version the last answer was stored under, when its custom_id named them.
+     */
+    Target stored;
+
     int withItem;
     int otherModel;
     String otherModelName;
@@ -419,9 +436,20 @@ public final class LlmCommand extends CliCommand {
       JsonNode rec, AnswerParser parser, AnswerCache cache, Target target, Imported n)
       throws IOException {
     String customId = rec.path("custom_id").asText("");
-    int hash = customId.lastIndexOf('#');
-    String key = hash < 0 ? "" : customId.substring(hash + 1);
-    String item = hash < 0 ? null : AnswerCache.item(customId.substring(0, hash)).orElse(null);
+    // <url>#<model>#<prompt version>#<key> (this export), or <url>#<key> (exports before it, which
+    // take model and prompt version from the import's flags).
+    String[] parts = customId.split("#", -1);
+    String key = parts.length < 2 ? "" : parts[parts.length - 1];
+    int urlParts = parts.length >= 4 ? parts.length - 3 : parts.length - 1;
+    if (parts.length >= 4 && !parts[parts.length - 3].isEmpty()) {
+      target = new Target(parts[parts.length - 3], parts[parts.length - 2]);
+      n.stored = target;
+    }
+    String item =
+        parts.length < 2
+            ? null
+            : AnswerCache.item(String.join("#", java.util.Arrays.copyOf(parts, urlParts)))
+                .orElse(null);
     if (!AnswerCache.isKey(key)) {
       return "custom_id '"
           + customId

@@ -251,9 +251,10 @@ class LlmCommandTest {
     assertEquals(prompt, hang.promptVersion());
     assertEquals("acme/trainer#22", c.get(keys[1]).orElseThrow().item());
 
-    // Without the export's settings: the issue still, but no prompt version, and a warning.
+    // Without the export's settings: its custom_id names the model and prompt version.
     Path bare = dir.resolve("bare");
     errBytes.reset();
+    outBytes.reset();
     assertEquals(
         0,
         LlmCommand.run(
@@ -261,7 +262,27 @@ class LlmCommandTest {
             Map.of(),
             out,
             err));
-    AnswerCache.Entry unnamed = new AnswerCache(bare).get(keys[0]).orElseThrow();
+    AnswerCache.Entry named = new AnswerCache(bare).get(keys[0]).orElseThrow();
+    assertEquals("acme/trainer#21", named.item());
+    assertEquals("gpt-test", named.model(), "the export's model, from the custom_id");
+    assertEquals(prompt, named.promptVersion(), "the export's prompt version, from the custom_id");
+    assertFalse(err().contains("no model named"), err());
+    assertTrue(out().contains("as the export wrote them"), out());
+
+    // An older export's custom_id (<url>#<key>) without flags: the issue, but no prompt version.
+    Path old = dir.resolve("old");
+    Path oldResults = dir.resolve("old-results.jsonl");
+    String oldId = "https://github.com/Acme/Trainer/issues/21#" + keys[0];
+    Files.writeString(oldResults, result(oldId, Fixtures.HANG_ANSWER) + "\n");
+    errBytes.reset();
+    assertEquals(
+        0,
+        LlmCommand.run(
+            new String[] {"import", "--results", oldResults.toString(), "--cache", old.toString()},
+            Map.of(),
+            out,
+            err));
+    AnswerCache.Entry unnamed = new AnswerCache(old).get(keys[0]).orElseThrow();
     assertEquals("acme/trainer#21", unnamed.item());
     assertEquals("", unnamed.promptVersion());
     assertEquals("gpt-test-2026", unnamed.model(), "the model the provider reports");

@@ -119,7 +119,7 @@ function render() {
     const hash = location.hash;
     syncControls(s);
     try {
-      await views[s.view](s);
+      await Promise.all([views[s.view](s), views.labelMix(s)]);
       showError(null);
       document.body.dataset.rendered = s.view;
       document.body.dataset.renderedHash = hash;

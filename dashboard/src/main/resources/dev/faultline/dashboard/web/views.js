@@ -309,7 +309,8 @@ export async function issue(state) {
   text('issue-title', i.title || i.id);
   text('issue-meta', i.id + ' · ' + i.state + ' · ' + i.framework + (i.frameworkVersion ? ' ' + i.frameworkVersion : '')
     + ' · opened ' + day(i.createdAt) + (i.closedAt ? ' · closed ' + day(i.closedAt) : '')
-    + (i.release ? ' · filed against ' + i.release.id : '') + ' · classifier ' + (i.classifierVersion || '—'));
+    + (i.release ? ' · filed against ' + i.release.id : '') + ' · classifier ' + (i.classifierVersion || '—')
+    + (i.labelSource ? ' (' + i.labelSource + (i.promptVersion ? ', prompt ' + i.promptVersion : '') + ')' : ''));
   const link = document.getElementById('issue-link');
   if (typeof i.url === 'string' && /^https:\/\/github\.com\//.test(i.url)) {
     link.href = i.url;
@@ -322,7 +323,9 @@ export async function issue(state) {
       el('td', {}, c.dimension), el('td', {}, c.code === null ? '—' : c.code),
       el('td', { class: 'num' }, c.confidence === null || c.confidence === undefined ? '—' : Number(c.confidence).toFixed(2)),
       el('td', { class: 'evidence' }, c.evidence || ''),
-      el('td', {}, c.humanGiven ? el('span', { class: 'badge human' }, 'human (GitHub label)') : el('span', { class: 'badge' }, 'classifier')))));
+      el('td', { class: 'source' }, sourceBadge(c.source, c.humanGiven)),
+      el('td', { class: 'version' }, c.version || '—'),
+      el('td', { class: 'labelled-at nowrap', title: c.labelledAt || 'not recorded' }, c.labelledAt ? day(c.labelledAt) : '—'))));
   text('issue-gh-labels', i.labels.length ? 'GitHub labels: ' + i.labels.join(', ') : 'No GitHub labels');
   fill('issue-fixes', ...(i.fixes.length ? i.fixes.map(prItem) : [el('li', { class: 'muted' }, 'No linked fixing PR')]));
   fill('issue-similar', ...(data.similar.length ? data.similar.map((s) => el('li', { dataset: { issue: s.id } },
@@ -336,4 +339,56 @@ function prItem(pr) {
   const size = pr.additions === null || pr.additions === undefined ? '' : ' (+' + pr.additions + ' −' + pr.deletions + ')';
   return el('li', { dataset: { pr: pr.id } }, githubLink(pr.url, pr.id), ' ', el('span', {}, pr.title || ''),
     el('span', { class: 'muted small' }, (pr.merged ? ' merged ' + day(pr.mergedAt) : ' not merged') + size));
+}
+
+/** Who gave a label: a person's GitHub label, a language model, the learned layer or the rules. */
+function sourceBadge(source, humanGiven) {
+  if (source === 'human' || (!source && humanGiven)) return el('span', { class: 'badge human' }, 'human (GitHub label)');
+  if (!source) return el('span', { class: 'badge' }, '—');
+  const kind = source.startsWith('llm:') ? 'llm' : source === 'model' ? 'model' : 'rules';
+  return el('span', { class: 'badge ' + kind }, source);
+}
+
+/** A source with its version as one name: "model learned-1.1", "llm:gpt-x/prompt-2" (the version names the model), "human". */
+export function sourceName(source, version) {
+  if (source === 'human' || !version) return source;
+  return version.startsWith(source) ? version : source + ' ' + version;
+}
+
+const MIX_COLORS = { human: '#15803d', model: '#2557a7', rules: '#9ca3af', llm: '#7c3aed', unknown: '#d1d5db' };
+
+/**
+ * The label-sources card: for the scope of the view on screen (its filters; the trends view's dimension; the issue
+ * list's release match), each dimension's labels by source and version, e.g. "symptom: 61% model learned-1.1, 30%
+ * llm:gpt-x/prompt-2, 9% human". Hidden where the view has no scope of labels (alerts, one issue).
+ */
+export async function labelMix(state) {
+  const card = document.getElementById('label-mix');
+  if (!['overview', 'trends', 'fixes', 'issues'].includes(state.view)) {
+    card.hidden = true;
+    return;
+  }
+  const params = { ...state.filters };
+  if (state.view === 'issues') params.list = 'true';
+  const data = await get('label-sources', params);
+  card.hidden = false;
+  const what = data.list ? 'issues in the list' : data.kind === 'all' ? 'issues in scope' : 'bug reports in scope';
+  const total = data.dimensions.length ? Math.max(...data.dimensions.map((d) => d.labels)) : 0;
+  text('label-mix-summary', total === 0
+    ? 'No labelled ' + what
+    : 'Labels of the ' + num(total) + ' ' + what + ', by the source and version that gave them');
+  const chosen = state.view === 'trends' ? (state.dimension === 'symptomClass' ? 'symptom' : state.dimension) : null;
+  fill('label-mix-list', ...data.dimensions.map((d) => el('li', { dataset: { dimension: d.dimension }, class: d.dimension === chosen ? 'chosen' : null },
+    el('span', { class: 'dimension' }, d.dimension),
+    el('span', { class: 'mix-text' }, d.sources.map((s) => wholePercent(s.share) + ' ' + sourceName(s.source, s.version)).join(', ')),
+    el('span', { class: 'mix-bar' }, ...d.sources.map((s) => {
+      const part = el('span', {
+        dataset: { source: s.source, version: s.version || '' },
+        title: sourceName(s.source, s.version) + ': ' + num(s.labels) + ' labels, ' + num(s.labelled) + ' above the bar'
+          + (s.firstLabelledAt ? ', given ' + day(s.firstLabelledAt) + ' – ' + day(s.lastLabelledAt) : ''),
+      });
+      part.style.width = (s.share * 100).toFixed(2) + '%';
+      part.style.backgroundColor = MIX_COLORS[s.source.startsWith('llm:') ? 'llm' : s.source] || MIX_COLORS.unknown;
+      return part;
+    })))));
 }

@@ -31,9 +31,11 @@ import java.util.regex.Pattern;
  * included, is the statement sent to Neo4j (Cypher ignores the comments).
  *
  * <p>A statement that reads {@code $allDimensions} gets it from the library, undeclared: every
- * {@link Dimension} in declaration order as {@code {key, edgeType, flag}} (edge type null without
- * an edge; flag true for the uncoded distributed-specific dimension), so a query that shows every
- * dimension loops over it instead of listing them.
+ * {@link Dimension} in declaration order as {@code {key, edgeType, flag, labelled, labelKey,
+ * sourceProperty, versionProperty, labelledAtProperty}} (edge type null without an edge; flag true
+ * for the uncoded distributed-specific dimension; labelled false for a dimension whose label is
+ * another's, the symptom class, whose {@code labelKey} and provenance properties are then its
+ * symptom's), so a query that shows every dimension loops over it instead of listing them.
  *
  * @param name kebab-case query name
  * @param description what the query answers
@@ -297,6 +299,13 @@ public record QueryDefinition(
       m.put("key", d.key());
       m.put("edgeType", d.edgeType().orElse(null));
       m.put("flag", !d.coded());
+      // The label's provenance properties: the symptom class's label is its symptom's.
+      Dimension label = d.labelDimension();
+      m.put("labelled", d.labelled());
+      m.put("labelKey", label.key());
+      m.put("sourceProperty", label.sourceProperty());
+      m.put("versionProperty", label.versionProperty());
+      m.put("labelledAtProperty", label.labelledAtProperty());
       out.add(m);
     }
     return out;

@@ -101,7 +101,8 @@ class BundledQueriesTest {
             "fix-pattern-per-symptom",
             "open-bugs-by-age",
             "headline-summary",
-            "headline-top-categories");
+            "headline-top-categories",
+            "label-sources");
     for (QueryDefinition q : queries) {
       boolean takesBar =
           q.parameter("minConfidence")

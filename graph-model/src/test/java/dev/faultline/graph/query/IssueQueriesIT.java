@@ -195,11 +195,16 @@ class IssueQueriesIT extends QueryITBase {
             "rules-test",
             "classifiedAt",
             "2024-03-01T00:00:00Z",
+            // the fixture writes no provenance: only a person's labels have a known source
+            "labelSource",
+            null,
+            "promptVersion",
+            null,
             "classifications",
             List.of(
                 classification("kind", "BUG", 0.9, "kind rule for BUG", false, false),
                 classification("symptom", "HANG", 1.0, "label: hang", true, true),
-                classification("symptomClass", "HANG", null, null, false, false),
+                classification("symptomClass", "HANG", null, null, false, false, "human"),
                 classification(
                     "rootCause",
                     "DISTRIBUTED_COMMUNICATION_ERROR",
@@ -281,6 +286,23 @@ class IssueQueriesIT extends QueryITBase {
       String evidence,
       boolean human,
       boolean fromEdge) {
+    return classification(
+        dimension, code, confidence, evidence, human, fromEdge, human ? "human" : null);
+  }
+
+  /**
+   * A drill-down classification whose label came from {@code source} (the symptom class's is its
+   * symptom's; null: not recorded): its version is the issue's classifier version, {@code human}
+   * for a person's label; the fixture records no time of labelling.
+   */
+  private static Map<String, Object> classification(
+      String dimension,
+      String code,
+      Double confidence,
+      String evidence,
+      boolean human,
+      boolean fromEdge,
+      String source) {
     return row(
         "dimension",
         dimension,
@@ -295,6 +317,12 @@ class IssueQueriesIT extends QueryITBase {
         "humanGiven",
         human,
         "fromEdge",
-        fromEdge);
+        fromEdge,
+        "source",
+        source,
+        "version",
+        "human".equals(source) ? "human" : "rules-test",
+        "labelledAt",
+        null);
   }
 }

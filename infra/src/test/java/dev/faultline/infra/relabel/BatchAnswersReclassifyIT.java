@@ -171,9 +171,7 @@ class BatchAnswersReclassifyIT {
               "--results",
               results.toString(),
               "--cache",
-              cache.toString(),
-              "--llm-model",
-              MODEL),
+              cache.toString()),
           out.toString());
       assertTrue(out.toString().contains("3 answers accepted"), out.toString());
       assertTrue(out.toString().contains("3 with their issue"), out.toString());
@@ -282,7 +280,10 @@ class BatchAnswersReclassifyIT {
     String key = AnswerCache.key(prompt, MODEL, "issue " + n + " " + text);
     ObjectNode o = JSON.createObjectNode();
     o.put("id", "batch_req_" + n);
-    o.put("custom_id", "https://github.com/" + REPO + "/issues/" + n + "#" + key);
+    // as llm export writes it: <url>#<model>#<prompt version>#<key>
+    o.put(
+        "custom_id",
+        "https://github.com/" + REPO + "/issues/" + n + "#" + MODEL + "#" + prompt + "#" + key);
     ObjectNode response = o.putObject("response");
     response.put("status_code", 200);
     ObjectNode body = response.putObject("body");
