@@ -74,7 +74,9 @@ public final class LlmPushCommand extends CliCommand {
   @Option(
       names = "--kafka-bootstrap",
       paramLabel = "HOST:PORT",
-      description = "Kafka bootstrap servers (default FAULTLINE_KAFKA_BOOTSTRAP_SERVERS)")
+      description =
+          "Kafka bootstrap servers (default FAULTLINE_KAFKA_BOOTSTRAP_SERVERS, else 127.0.0.1:9092,"
+              + " the local stack's)")
   String bootstrap;
 
   @Option(
@@ -107,7 +109,11 @@ public final class LlmPushCommand extends CliCommand {
     if (!Files.isDirectory(cache)) {
       throw usageError("--cache " + cache + " is not a directory");
     }
-    String servers = bootstrap != null ? bootstrap : env.get("FAULTLINE_KAFKA_BOOTSTRAP_SERVERS");
+    // the jobs' default: the local stack's broker
+    String servers =
+        bootstrap != null
+            ? bootstrap
+            : env.getOrDefault("FAULTLINE_KAFKA_BOOTSTRAP_SERVERS", "127.0.0.1:9092");
     if (servers == null || servers.isBlank()) {
       throw usageError(
           "no Kafka: pass --kafka-bootstrap HOST:PORT or set FAULTLINE_KAFKA_BOOTSTRAP_SERVERS");

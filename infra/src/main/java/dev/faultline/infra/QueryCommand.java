@@ -38,7 +38,7 @@ import picocli.CommandLine.Parameters;
     footer = {
       "",
       "Counting queries count only labels whose confidence passes a bar: by default the per-dimension bars at which",
-      "the classifier's precision is 90%; --param minConfidence=all counts every label, a number from 0 to 1 sets one",
+      "the classifier's precision is 90%%; --param minConfidence=all counts every label, a number from 0 to 1 sets one",
       "bar for every dimension. Their inScope, labelled and coverage columns say how many issues that leaves out.",
       "",
       "Environment: FAULTLINE_NEO4J_URI (default bolt://127.0.0.1:7687), FAULTLINE_NEO4J_USER (default neo4j),",

@@ -33,7 +33,7 @@ final class ReportCommand extends CliCommand {
         "The two seed studies' published figures (the codebook's section 10) beside this data's estimates.",
         "",
         "Each estimate sums the classifier's calibrated probabilities (simulated labellings) and gives",
-        "a 90% interval; query study-figures returns the same rows."
+        "a 90%% interval; query study-figures returns the same rows."
       })
   static final class Seeds extends CliCommand {
     @CommandLine.Mixin ScopeOptions scope = new ScopeOptions();

@@ -113,7 +113,7 @@ public final class EvalCommand extends CliCommand {
       names = "--resamples",
       paramLabel = "N",
       defaultValue = "" + DEFAULT_RESAMPLES,
-      description = "bootstrap resamples for the 95% intervals (0: none)")
+      description = "bootstrap resamples for the 95%% intervals (0: none)")
   int resamples;
 
   @Mixin ConfigFlags configFlags;
