@@ -39,8 +39,6 @@ import org.neo4j.driver.SessionConfig;
  */
 public final class Reclassify {
 
-  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Reclassify.class);
-
   private Reclassify() {}
 
   /** The report's pseudo-dimension for the classifier version of each issue's labels. */
@@ -267,51 +265,7 @@ public final class Reclassify {
       Consumer<Progress> progress,
       Consumer<JobClient> started)
       throws Exception {
-    replay(config, scope, null, everyMillis, progress, started);
-  }
-
-  /**
-   * As {@link #replay(JobConfig, Scope, long, Consumer, Consumer)}, keeping the job's checkpoints
-   * in {@code checkpoints} (retained when the run is killed) and restoring from the newest one
-   * there when a killed run is started again: the pipeline's per-issue state (every comment and
-   * linked fix folded so far) comes back with the offsets it belongs to. Without it a run resumed
-   * from the group's committed offsets alone would classify an issue whose earlier deliveries it
-   * did not read again on what it read since, and that newer state would win in the graph.
-   *
-   * @param checkpoints the run's checkpoint directory, null for none (then a rerun starts from the
-   *     group's committed offsets)
-   */
-  public static void replay(
-      JobConfig config,
-      Scope scope,
-      java.nio.file.Path checkpoints,
-      long everyMillis,
-      Consumer<Progress> progress,
-      Consumer<JobClient> started)
-      throws Exception {
-    org.apache.flink.configuration.Configuration conf =
-        new org.apache.flink.configuration.Configuration();
-    if (checkpoints != null) {
-      conf.set(
-          org.apache.flink.configuration.CheckpointingOptions.CHECKPOINT_STORAGE, "filesystem");
-      conf.set(
-          org.apache.flink.configuration.CheckpointingOptions.CHECKPOINTS_DIRECTORY,
-          checkpoints.toUri().toString());
-      conf.set(
-          org.apache.flink.configuration.CheckpointingOptions.EXTERNALIZED_CHECKPOINT_RETENTION,
-          org.apache.flink.configuration.ExternalizedCheckpointRetention.RETAIN_ON_CANCELLATION);
-      java.util.Optional<java.nio.file.Path> restore = latestCheckpoint(checkpoints);
-      if (restore.isPresent()) {
-        LOG.info("reclassify: resuming from checkpoint {}", restore.get());
-        conf.set(
-            org.apache.flink.configuration.StateRecoveryOptions.SAVEPOINT_PATH,
-            restore.get().toUri().toString());
-        conf.set(
-            org.apache.flink.configuration.StateRecoveryOptions.SAVEPOINT_IGNORE_UNCLAIMED_STATE,
-            true);
-      }
-    }
-    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
     IssuePipelineJob.build(env, config, true, scope.replay());
     try (Admin admin = Admin.create(admin(config))) {
       Tracker tracker = new Tracker(admin, config);
@@ -329,31 +283,6 @@ public final class Reclassify {
               return false;
             }
           });
-    }
-  }
-
-  /**
-   * The newest completed checkpoint ({@code chk-N} with a {@code _metadata} file) of any job under
-   * {@code dir} ({@code <job id>/chk-N}: each attempt of a run is a job of its own).
-   */
-  static java.util.Optional<java.nio.file.Path> latestCheckpoint(java.nio.file.Path dir)
-      throws java.io.IOException {
-    if (!java.nio.file.Files.isDirectory(dir)) {
-      return java.util.Optional.empty();
-    }
-    try (var walk = java.nio.file.Files.walk(dir, 2)) {
-      return walk.filter(p -> p.getFileName().toString().matches("chk-\\d+"))
-          .filter(p -> java.nio.file.Files.exists(p.resolve("_metadata")))
-          .max(
-              java.util.Comparator.comparingLong(
-                  p -> {
-                    try {
-                      return java.nio.file.Files.getLastModifiedTime(p.resolve("_metadata"))
-                          .toMillis();
-                    } catch (java.io.IOException e) {
-                      return 0L;
-                    }
-                  }));
     }
   }
 

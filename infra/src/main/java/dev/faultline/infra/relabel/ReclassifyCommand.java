@@ -218,14 +218,7 @@ public final class ReclassifyCommand extends CliCommand {
                 p.perSecond(),
                 Double.isNaN(p.secondsLeft()) ? "?" : Math.round(p.secondsLeft()) + " s");
     if (cluster == null) {
-      // The run's own checkpoints (per group): a killed run started again restores its state.
-      Reclassify.replay(
-          config,
-          scope,
-          reportDir.resolve("checkpoints").resolve(group).toAbsolutePath(),
-          2000,
-          progress,
-          job -> {});
+      Reclassify.replay(config, scope, 2000, progress, job -> {});
     } else {
       Reclassify.replayOnCluster(
           FlinkRestClient.forJobManager(cluster),
