@@ -1,5 +1,9 @@
 package dev.faultline.infra.relabel;
 
+import static dev.faultline.infra.relabel.ScopedHistory.concat;
+import static dev.faultline.infra.relabel.ScopedHistory.liveJob;
+import static dev.faultline.infra.relabel.ScopedHistory.producer;
+import static dev.faultline.infra.relabel.ScopedHistory.send;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -11,11 +15,8 @@ import dev.faultline.embedded.EmbeddedNeo4j;
 import dev.faultline.embedded.testing.Poll;
 import dev.faultline.graph.GraphSchema;
 import dev.faultline.infra.Faultline;
-import dev.faultline.jobs.IssuePipelineJob;
 import dev.faultline.jobs.JobConfig;
-import dev.faultline.schemas.AvroCodec;
 import dev.faultline.schemas.Delivery;
-import dev.faultline.schemas.DeliveryKey;
 import dev.faultline.schemas.DeliverySource;
 import dev.faultline.schemas.Topic;
 import dev.faultline.schemas.taxonomy.Dimension;
@@ -27,14 +28,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.Map;
-import java.util.Properties;
 import java.util.UUID;
 import org.apache.flink.core.execution.JobClient;
-import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.neo4j.driver.AuthTokens;
@@ -357,20 +353,6 @@ class ReclassifyIT {
                 > 0);
   }
 
-  private static JobClient liveJob(String[] conn) throws Exception {
-    JobConfig config =
-        JobConfig.fromArgs(
-            concat(
-                new String[] {
-                  "--group-id", "live", "--checkpoint-interval-ms", "1000", "--sink-flush-ms", "200"
-                },
-                conn),
-            Map.of());
-    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-    IssuePipelineJob.build(env, config, false);
-    return env.executeAsync("live");
-  }
-
   private static void awaitIssues(Driver driver, int n, String versionPrefix) {
     Poll.until(
         Duration.ofMinutes(4),
@@ -385,28 +367,6 @@ class ReclassifyIT {
                     .get("n")
                     .asLong()
                 == n);
-  }
-
-  private static String[] concat(String[] a, String[] b) {
-    String[] c = Arrays.copyOf(a, a.length + b.length);
-    System.arraycopy(b, 0, c, a.length, b.length);
-    return c;
-  }
-
-  private static KafkaProducer<String, byte[]> producer(String bootstrap) {
-    Properties p = new Properties();
-    p.put("bootstrap.servers", bootstrap);
-    p.put("acks", "all");
-    return new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer());
-  }
-
-  private static void send(KafkaProducer<String, byte[]> producer, Delivery d) throws Exception {
-    String key = DeliveryKey.of(d.getEvent(), JSON.readTree(d.getPayloadJson()));
-    producer
-        .send(
-            new ProducerRecord<>(
-                Topic.DELIVERIES.topicName(), key, AvroCodec.deliveries().encode(d)))
-        .get();
   }
 
   private static Delivery issue(int number, String title) {

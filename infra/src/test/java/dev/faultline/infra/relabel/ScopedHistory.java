@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.faultline.jobs.IssuePipelineJob;
 import dev.faultline.jobs.JobConfig;
 import dev.faultline.schemas.AvroCodec;
 import dev.faultline.schemas.Delivery;
@@ -21,6 +22,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -165,20 +168,37 @@ public final class ScopedHistory {
     return Arrays.stream(Topic.values()).map(Topic::topicName).toList();
   }
 
+  /** The live issue pipeline on this JVM's mini cluster (group "live"). */
+  static JobClient liveJob(String[] conn) throws Exception {
+    JobConfig config =
+        JobConfig.fromArgs(
+            concat(
+                new String[] {
+                  "--group-id", "live", "--checkpoint-interval-ms", "1000", "--sink-flush-ms", "200"
+                },
+                conn),
+            Map.of());
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+    IssuePipelineJob.build(env, config, false);
+    return env.executeAsync("live");
+  }
+
   public static String[] concat(String[] a, String[] b) {
     String[] c = Arrays.copyOf(a, a.length + b.length);
     System.arraycopy(b, 0, c, a.length, b.length);
     return c;
   }
 
-  private static KafkaProducer<String, byte[]> producer(String bootstrap) {
+  /** A producer of the deliveries topic (acks all). */
+  static KafkaProducer<String, byte[]> producer(String bootstrap) {
     Properties p = new Properties();
     p.put("bootstrap.servers", bootstrap);
     p.put("acks", "all");
     return new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer());
   }
 
-  private static void send(KafkaProducer<String, byte[]> producer, Delivery d) throws Exception {
+  /** Sends a delivery under its delivery key, as the receiver does, and waits for the ack. */
+  static void send(KafkaProducer<String, byte[]> producer, Delivery d) throws Exception {
     String key = DeliveryKey.of(d.getEvent(), JSON.readTree(d.getPayloadJson()));
     producer
         .send(
