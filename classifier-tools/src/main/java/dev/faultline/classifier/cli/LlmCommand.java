@@ -27,7 +27,9 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -387,6 +389,7 @@ public final class LlmCommand extends CliCommand {
         cache.dir(),
         rejected);
     reasons.forEach((reason, k) -> out.printf(Locale.ROOT, "  %5d  %s%n", k, reason));
+    printVersions(n, out, err);
     Target stored = n.stored != null ? n.stored : target;
     if (stored != null) {
       out.printf(
@@ -415,6 +418,24 @@ public final class LlmCommand extends CliCommand {
     return 0;
   }
 
+  /**
+   * The accepted answers' version entries: how many were kept as written, normalised to the
+   * codebook's form or dropped (no answer is rejected for a version), and the first odd ones.
+   */
+  private static void printVersions(Imported n, PrintStream out, PrintStream err) {
+    if (n.versionsKept + n.versionsNormalised + n.versionsDropped == 0) {
+      return;
+    }
+    out.printf(
+        Locale.ROOT,
+        "  versions: %d kept as written, %d normalised, %d dropped (an odd version never costs an"
+            + " answer its labels)%n",
+        n.versionsKept,
+        n.versionsNormalised,
+        n.versionsDropped);
+    n.versionNotes.forEach(note -> err.println("llm import: " + note));
+  }
+
   /** Counts of an import beyond accepted and rejected. */
   static final class Imported {
     /**
@@ -425,6 +446,26 @@ public final class LlmCommand extends CliCommand {
     int withItem;
     int otherModel;
     String otherModelName;
+
+    /** Version entries of the accepted answers: as written, normalised, dropped. */
+    int versionsKept;
+
+    int versionsNormalised;
+    int versionsDropped;
+
+    /** The first normalised or dropped entries, named by their answer's custom_id. */
+    final List<String> versionNotes = new ArrayList<>();
+
+    void tally(String customId, AnswerParser.VersionTally t) {
+      versionsKept += t.kept();
+      versionsNormalised += t.normalised();
+      versionsDropped += t.dropped();
+      for (String note : t.notes()) {
+        if (versionNotes.size() < LISTED) {
+          versionNotes.add(customId + ": " + note);
+        }
+      }
+    }
   }
 
   /**
@@ -477,6 +518,7 @@ public final class LlmCommand extends CliCommand {
     if (r instanceof AnswerParser.Rejection rej) {
       return rej.reason();
     }
+    n.tally(customId, ((AnswerParser.Accepted) r).versions());
     String answeredBy = body.path("model").asText("");
     if (target != null && !answeredBy.isEmpty() && !answeredBy.startsWith(target.model())) {
       // providers report a dated snapshot of the model asked for (gpt-4o -> gpt-4o-2024-08-06)

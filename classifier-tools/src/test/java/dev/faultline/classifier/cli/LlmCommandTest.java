@@ -289,6 +289,69 @@ class LlmCommandTest {
     assertTrue(err().contains("no model named"), err());
   }
 
+  /** An answer of {@link Fixtures#HANG_ANSWER}'s labels with a {@code versions} field. */
+  private static String hangWithVersions(String versions) {
+    return Fixtures.HANG_ANSWER.replace("}", ",\"versions\":" + versions + "}");
+  }
+
+  @Test
+  void importKeepsTheLabelsOfAnswersWhoseVersionsAreHashesRangesOrProductNames(@TempDir Path dir)
+      throws Exception {
+    String prompt = new Prompt(Taxonomy.load(), 0).version();
+    String[] versions = {
+      "[{\"component\":\"megatron-lm\",\"version\":\"cafda95\"},"
+          + "{\"component\":\"torch\",\"version\":\"2.3.0\"}]",
+      "[{\"component\":\"megatron-core\",\"version\":\"core-0.12/core-0.11\"}]",
+      "[{\"component\":\"ngc docker\",\"version\":\"24.01\"},"
+          + "{\"component\":\"deepspeed\",\"version\":\"v0.14.2\"}]"
+    };
+    StringBuilder results = new StringBuilder();
+    String[] keys = new String[versions.length];
+    for (int n = 0; n < versions.length; n++) {
+      keys[n] = AnswerCache.key(prompt, "gpt-test", "item " + n);
+      String id = "https://github.com/acme/trainer/issues/" + (30 + n) + "#gpt-test#" + prompt;
+      results.append(result(id + "#" + keys[n], hangWithVersions(versions[n]))).append('\n');
+    }
+    Path file = dir.resolve("results.jsonl");
+    Files.writeString(file, results);
+    Path cache = dir.resolve("cache");
+    assertEquals(
+        0,
+        LlmCommand.run(
+            new String[] {"import", "--results", file.toString(), "--cache", cache.toString()},
+            Map.of(),
+            out,
+            err),
+        err());
+    assertTrue(out().contains("3 answers accepted"), out());
+    assertTrue(out().contains("0 rejected"), out());
+    assertTrue(
+        out().contains("versions: 1 kept as written, 2 normalised, 2 dropped"), out() + err());
+    assertTrue(err().contains("'cafda95' dropped: a commit hash"), err());
+    assertTrue(err().contains("'ngc docker' is not a component key"), err());
+    AnswerCache c = new AnswerCache(cache);
+    JsonNode labels = JSON.readTree(Fixtures.HANG_ANSWER);
+    List<Map<String, String>> stored = new ArrayList<>();
+    for (String key : keys) {
+      JsonNode answer = JSON.readTree(c.get(key).orElseThrow().answer());
+      for (Iterator<String> it = labels.fieldNames(); it.hasNext(); ) {
+        String f = it.next();
+        assertEquals(labels.get(f), answer.get(f), key + " keeps its " + f);
+      }
+      Map<String, String> v = new java.util.LinkedHashMap<>();
+      answer
+          .get("versions")
+          .forEach(e -> v.put(e.get("component").asText(), e.get("version").asText()));
+      stored.add(v);
+    }
+    assertEquals(
+        List.of(
+            Map.of("torch", "2.3.0"),
+            Map.of("megatron-core", "0.12/0.11"),
+            Map.of("deepspeed", "0.14.2")),
+        stored);
+  }
+
   private static String[] concat(String[] a, String[] b) {
     String[] c = java.util.Arrays.copyOf(a, a.length + b.length);
     System.arraycopy(b, 0, c, a.length, b.length);

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.faultline.schemas.taxonomy.Dimension;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
@@ -13,16 +14,46 @@ import java.util.Objects;
  * Checks a model's answer against {@link AnswerSchema}: it must be one JSON object with exactly the
  * schema's fields, every coded field one of its dimension's symbols, {@code distributed_specific} a
  * boolean or null. Anything else is a {@link Rejection} whose reason names the field and what was
- * wrong; the caller then keeps the offline label. Nothing is repaired or guessed: a model that
- * answers in prose or invents a code is rejected.
+ * wrong; the caller then keeps the offline label. No label is repaired or guessed: a model that
+ * answers in prose or invents a code is rejected. Versions are the exception: an odd version entry
+ * is brought to the codebook's normal form or dropped ({@link VersionTally}), so a good answer is
+ * not thrown away for a commit hash or a range.
  */
 public final class AnswerParser {
 
   /** The outcome of parsing: an {@link Answer} or a {@link Rejection}. */
   public sealed interface Result permits Accepted, Rejection {}
 
-  /** A valid answer. */
-  public record Accepted(Answer answer) implements Result {}
+  /**
+   * A valid answer.
+   *
+   * @param versions what became of the answer's version entries (all zero without a {@code
+   *     versions} field)
+   */
+  public record Accepted(Answer answer, VersionTally versions) implements Result {
+    /** An answer whose version entries, if any, were all in the normal form. */
+    public Accepted(Answer answer) {
+      this(answer, VersionTally.of(answer));
+    }
+  }
+
+  /**
+   * What became of an answer's version entries: kept as written, normalised, dropped (see {@code
+   * AnswerVersions}); an odd entry never rejects the answer.
+   *
+   * @param notes one line per normalised or dropped entry, e.g. {@code versions[0] 'torch'
+   *     'cafda95' dropped: a commit hash, not a version}
+   */
+  public record VersionTally(int kept, int normalised, int dropped, List<String> notes) {
+    public VersionTally {
+      notes = List.copyOf(notes);
+    }
+
+    /** Every version of {@code a} kept as written. */
+    static VersionTally of(Answer a) {
+      return new VersionTally(a.versions() == null ? 0 : a.versions().size(), 0, 0, List.of());
+    }
+  }
 
   /** A refused answer and why. */
   public record Rejection(String reason) implements Result {}
@@ -76,16 +107,11 @@ public final class AnswerParser {
               + "' is not true, false or null: "
               + abbreviate(d.toString()));
     }
-    java.util.Map<String, String> versions = null;
-    if (n.has(AnswerSchema.VERSIONS)) {
-      Object v = AnswerVersions.parse(n.get(AnswerSchema.VERSIONS));
-      if (v instanceof String reason) {
-        return new Rejection(reason);
-      }
-      @SuppressWarnings("unchecked")
-      java.util.Map<String, String> m = (java.util.Map<String, String>) v;
-      versions = m;
-    }
+    // An odd version entry is normalised or dropped, never a reason to reject the answer.
+    AnswerVersions.Parsed versions =
+        n.has(AnswerSchema.VERSIONS)
+            ? AnswerVersions.parse(n.get(AnswerSchema.VERSIONS))
+            : new AnswerVersions.Parsed(null, 0, 0, 0, List.of());
     // The taxonomy resource and the enums are checked against each other (TaxonomyResourceTest), so
     // valueOf holds.
     Map<Dimension, Object> codes = new LinkedHashMap<>();
@@ -93,7 +119,10 @@ public final class AnswerParser {
       JsonNode v = n.get(dim.field());
       codes.put(dim, v.isNull() ? null : dim.parse(v.asText()));
     }
-    return new Accepted(new Answer(codes, versions));
+    return new Accepted(
+        new Answer(codes, versions.versions()),
+        new VersionTally(
+            versions.kept(), versions.normalised(), versions.dropped(), versions.notes()));
   }
 
   /** The answer as the JSON object the schema describes, fields in schema order. */

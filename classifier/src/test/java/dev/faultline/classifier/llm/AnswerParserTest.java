@@ -101,19 +101,54 @@ class AnswerParserTest {
     assertNull(old.versions(), "an answer of an earlier prompt has no versions field");
   }
 
+  private AnswerParser.Accepted accepted(String content) {
+    return assertInstanceOf(AnswerParser.Accepted.class, parser.parse(content));
+  }
+
   @Test
-  void malformedVersionsRejectTheAnswerNamingTheEntry() {
-    assertEquals("field 'versions' is not an array", reason(withVersions("{\"torch\":\"2.1\"}")));
-    assertTrue(
-        reason(withVersions("[{\"component\":\"torch\"}]")).startsWith("versions[0] is not"));
-    assertTrue(
-        reason(withVersions("[{\"component\":\"torch\",\"version\":\"2.1\",\"x\":1}]"))
-            .contains("unexpected field 'x'"));
-    assertTrue(
-        reason(withVersions("[{\"component\":\"torch\",\"version\":\"latest\"}]"))
-            .contains("invalid version 'latest'"));
-    assertTrue(
-        reason(withVersions("[{\"component\":\"my torch\",\"version\":\"2.1\"}]"))
-            .contains("invalid component"));
+  void oddVersionsAreNormalisedOrDroppedAndNeverRejectTheAnswer() {
+    AnswerParser.Accepted a =
+        accepted(
+            withVersions(
+                "[{\"component\":\"megatron-core\",\"version\":\"core-0.12/core-0.11\"},"
+                    + "{\"component\":\"deepspeed\",\"version\":\">=2.1,<2.3\"},"
+                    + "{\"component\":\"torch 2.1\",\"version\":\"\"},"
+                    + "{\"component\":\"apex\",\"version\":\"cafda95\"},"
+                    + "{\"component\":\"ngc docker\",\"version\":\"24.01\"},"
+                    + "{\"component\":\"cuda\",\"version\":\"latest\"},"
+                    + "{\"component\":\"nccl\"},"
+                    + "{\"component\":\"triton\",\"version\":\"0.18.5/0.18.6\"},"
+                    + "{\"component\":\"python\",\"version\":\"V3.10\"}]"));
+    assertEquals(Symptom.HANG, a.answer().symptom(), "the answer keeps its labels");
+    assertEquals(
+        java.util.Map.of(
+            "megatron-core", "0.12/0.11",
+            "deepspeed", "2.1/2.3",
+            "torch", "2.1",
+            "triton", "0.18.5/0.18.6",
+            "python", "3.10"),
+        a.answer().versions());
+    assertEquals(1, a.versions().kept(), "0.18.5/0.18.6 is already the labelled data's form");
+    assertEquals(4, a.versions().normalised());
+    assertEquals(4, a.versions().dropped());
+    String notes = String.join("\n", a.versions().notes());
+    assertTrue(notes.contains("'cafda95' dropped: a commit hash"), notes);
+    assertTrue(notes.contains("'ngc docker' is not a component key"), notes);
+    assertTrue(notes.contains("'latest' dropped: names no version"), notes);
+    assertTrue(notes.contains("-> 'megatron-core' 0.12/0.11"), notes);
+    // a hash that starts with a digit is still a hash; a version with a local suffix is not
+    assertEquals(
+        java.util.Map.of("torch", "2.3.0+cu121"),
+        accepted(
+                withVersions(
+                    "[{\"component\":\"megatron-lm\",\"version\":\"3efc229\"},"
+                        + "{\"component\":\"torch\",\"version\":\"2.3.0+cu121\"}]"))
+            .answer()
+            .versions());
+    AnswerParser.Accepted notArray = accepted(withVersions("{\"torch\":\"2.1\"}"));
+    assertNull(notArray.answer().versions(), "the offline versions stay");
+    assertEquals(1, notArray.versions().dropped());
+    assertEquals(
+        a.answer(), accepted(parser.format(a.answer())).answer(), "the normal form round-trips");
   }
 }
