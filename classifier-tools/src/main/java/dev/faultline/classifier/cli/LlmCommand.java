@@ -27,6 +27,8 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -46,15 +48,17 @@ import picocli.CommandLine.Option;
  * <ul>
  *   <li>{@code export --input IN.jsonl --output BATCH.jsonl} writes one Batch API input line per
  *       item without a cached answer: {@code custom_id} ({@code <url>#<model>#<prompt
- *       version>#<cache key>}), {@code method} POST, {@code url} {@code /v1/chat/completions},
- *       {@code body} (the chat request: model, messages, response_format with the taxonomy's JSON
- *       schema). Items whose content repeats are asked once.
+ *       version>#<as-of>#<cache key>}, as-of the time of the state exported), {@code method} POST,
+ *       {@code url} {@code /v1/chat/completions}, {@code body} (the chat request: model, messages,
+ *       response_format with the taxonomy's JSON schema). Items whose content repeats are asked
+ *       once.
  *   <li>{@code import --results RESULTS.jsonl --cache DIR} reads the Batch API output lines ({@code
  *       custom_id}, {@code response.status_code}, {@code response.body.choices[0].message.content},
  *       {@code error}), validates each answer and stores the valid ones in the cache under the key
- *       in the {@code custom_id}, with the issue of the {@code custom_id}'s URL and the model and
- *       prompt version of the export's settings (same flags); it counts accepted and rejected
- *       answers, with every rejection's reason.
+ *       in the {@code custom_id}, with the issue of the {@code custom_id}'s URL, the time of the
+ *       state it answers and the model and prompt version of the export's settings; it counts
+ *       accepted and rejected answers, with every rejection's reason, and the version entries it
+ *       kept, normalised or dropped.
  * </ul>
  *
  * Then {@code classify --tier llm --llm-cache DIR} (or {@code eval}) labels from the cache with the
@@ -111,7 +115,7 @@ public final class LlmCommand extends CliCommand {
         "Write the Batch API requests of the items without a cached answer.",
         "",
         "Writes the OpenAI Batch API input (one request per item without a cached answer) for items in the classify",
-        "input format: custom_id (<url>#<model>#<prompt version>#<cache key>), method POST, url /v1/chat/completions, body (the chat request:",
+        "input format: custom_id (<url>#<model>#<prompt version>#<as-of>#<cache key>), method POST, url /v1/chat/completions, body (the chat request:",
         "model, messages, response_format with the taxonomy's JSON schema). Items whose content repeats are asked",
         "once."
       })
@@ -138,6 +142,15 @@ public final class LlmCommand extends CliCommand {
         description = "skip items already answered in this answer cache")
     Path cache;
 
+    @Option(
+        names = "--as-of",
+        paramLabel = "INSTANT",
+        description = {
+          "when the input's texts were taken, e.g. 2025-06-01T00:00:00Z (default: each record's updated_at, else",
+          "now): an answer serves its issue only until the issue changes after this time"
+        })
+    Instant asOf;
+
     @Mixin LlmOptions.ModelFlags model;
 
     @Override
@@ -160,7 +173,10 @@ public final class LlmCommand extends CliCommand {
         "error) into the answer cache: each answer is validated; invalid answers are rejected with the reason.",
         "Name the model and examples as for export (--llm-model, --examples or FAULTLINE_LLM_*): each answer is",
         "stored with that model, its prompt version and its issue (the custom_id's URL), so that the stream and",
-        "reclassify find it by the issue when the issue's text has changed since the export."
+        "reclassify find it by the issue when the issue's text has changed since the export, and with the time",
+        "of the state it answers (as-of, from the custom_id): the stream serves it to that state and older ones,",
+        "and asks the endpoint for a state changed after it. A version entry that is not in the codebook's form is",
+        "normalised (v0.12, a range) or dropped (a commit hash, a product name), never a reason to reject."
       })
   static final class Import extends CliCommand {
     Map<String, String> env = System.getenv();
@@ -229,7 +245,14 @@ public final class LlmCommand extends CliCommand {
     Path outPath = a.output;
     Exported n;
     try {
-      n = writeRequests(tier, config.model(), cache, in, outPath);
+      n =
+          writeRequests(
+              tier,
+              config.model(),
+              cache,
+              in,
+              outPath,
+              a.asOf != null ? a.asOf : Instant.now().truncatedTo(ChronoUnit.SECONDS));
     } catch (JsonLines.NotJson e) {
       err.println("llm export: " + e.getMessage());
       return 1;
@@ -276,7 +299,7 @@ public final class LlmCommand extends CliCommand {
    * written (same content key), into {@code outPath}.
    */
   private static Exported writeRequests(
-      LlmClassifier tier, String model, AnswerCache cache, Path in, Path outPath)
+      LlmClassifier tier, String model, AnswerCache cache, Path in, Path outPath, Instant asOf)
       throws IOException {
     Target target = new Target(model, tier.prompt().version());
     ObjectMapper json = new ObjectMapper();
@@ -303,7 +326,7 @@ public final class LlmCommand extends CliCommand {
         }
         w.write(
             json.writeValueAsString(
-                batchLine(json, rec.path("url").asText(""), target, key, body)));
+                batchLine(json, rec.path("url").asText(""), target, asOf(rec, asOf), key, body)));
         w.write('\n');
         n.written++;
       }
@@ -312,15 +335,32 @@ public final class LlmCommand extends CliCommand {
   }
 
   /**
+   * The time of a record's state: its {@code updated_at} when it has one, else {@code fallback}.
+   */
+  static Instant asOf(JsonNode rec, Instant fallback) {
+    JsonNode updated = rec.get("updated_at");
+    if (updated != null && updated.isTextual()) {
+      try {
+        return Instant.parse(updated.asText());
+      } catch (java.time.format.DateTimeParseException e) {
+        return fallback;
+      }
+    }
+    return fallback;
+  }
+
+  /**
    * One Batch API input line: {@code custom_id, method, url, body}. The {@code custom_id} is {@code
-   * <url>#<model>#<prompt version>#<cache key>}: the provider returns it with the answer, so {@code
-   * llm import} stores the answer under the model and prompt version its key was made with and
-   * names its issue, whatever flags the import is given.
+   * <url>#<model>#<prompt version>#<as-of>#<cache key>}: the provider returns it with the answer,
+   * so {@code llm import} stores the answer under the model and prompt version its key was made
+   * with, names its issue and the time of the state it answers, whatever flags the import is given.
    */
   static ObjectNode batchLine(
-      ObjectMapper json, String url, Target target, String key, ObjectNode body) {
+      ObjectMapper json, String url, Target target, Instant asOf, String key, ObjectNode body) {
     ObjectNode o = json.createObjectNode();
-    o.put("custom_id", url + "#" + target.model() + "#" + target.promptVersion() + "#" + key);
+    o.put(
+        "custom_id",
+        url + "#" + target.model() + "#" + target.promptVersion() + "#" + asOf + "#" + key);
     o.put("method", "POST");
     o.put("url", BATCH_URL);
     o.set("body", body);
@@ -390,6 +430,13 @@ public final class LlmCommand extends CliCommand {
         rejected);
     reasons.forEach((reason, k) -> out.printf(Locale.ROOT, "  %5d  %s%n", k, reason));
     printVersions(n, out, err);
+    printStored(n, target, accepted, out, err);
+    return 0;
+  }
+
+  /** What the answers were stored under, and a warning when that is not what the stream uses. */
+  private static void printStored(
+      Imported n, Target target, int accepted, PrintStream out, PrintStream err) {
     Target stored = n.stored != null ? n.stored : target;
     if (stored != null) {
       out.printf(
@@ -409,13 +456,20 @@ public final class LlmCommand extends CliCommand {
             stored.model(),
             n.otherModelName);
       }
+      if (n.withoutAsOf > 0) {
+        err.printf(
+            Locale.ROOT,
+            "llm import: %d answers name their issue but not the time of the state they answer (an"
+                + " export before custom_ids carried it): the stream takes each as of when it"
+                + " receives it%n",
+            n.withoutAsOf);
+      }
     } else if (accepted > 0) {
       err.println(
           "llm import: no model named (--llm-model or FAULTLINE_LLM_MODEL, as for export): the answers"
               + " are stored without model and prompt version, found by the item's content only; the"
               + " stream cannot use them for an issue whose text changed since the export");
     }
-    return 0;
   }
 
   /**
@@ -444,6 +498,10 @@ public final class LlmCommand extends CliCommand {
     Target stored;
 
     int withItem;
+
+    /** Answers for an issue whose custom_id names no time of the state they answer. */
+    int withoutAsOf;
+
     int otherModel;
     String otherModelName;
 
@@ -477,13 +535,16 @@ public final class LlmCommand extends CliCommand {
       JsonNode rec, AnswerParser parser, AnswerCache cache, Target target, Imported n)
       throws IOException {
     String customId = rec.path("custom_id").asText("");
-    // <url>#<model>#<prompt version>#<key> (this export), or <url>#<key> (exports before it, which
+    // <url>#<model>#<prompt version>#<as-of>#<key> (this export), <url>#<model>#<prompt
+    // version>#<key> (an export that wrote no as-of), or <url>#<key> (exports before those, which
     // take model and prompt version from the import's flags).
     String[] parts = customId.split("#", -1);
     String key = parts.length < 2 ? "" : parts[parts.length - 1];
-    int urlParts = parts.length >= 4 ? parts.length - 3 : parts.length - 1;
-    if (parts.length >= 4 && !parts[parts.length - 3].isEmpty()) {
-      target = new Target(parts[parts.length - 3], parts[parts.length - 2]);
+    Instant asOf = parts.length >= 5 ? instant(parts[parts.length - 2]) : null;
+    int tail = asOf != null ? 4 : 3; // the parts after the URL
+    int urlParts = parts.length > tail ? parts.length - tail : parts.length - 1;
+    if (parts.length > tail && !parts[parts.length - tail].isEmpty()) {
+      target = new Target(parts[parts.length - tail], parts[parts.length - tail + 1]);
       n.stored = target;
     }
     String item =
@@ -527,6 +588,9 @@ public final class LlmCommand extends CliCommand {
     }
     if (item != null) {
       n.withItem++;
+      if (asOf == null) {
+        n.withoutAsOf++;
+      }
     }
     cache.put(
         new AnswerCache.Entry(
@@ -537,7 +601,16 @@ public final class LlmCommand extends CliCommand {
             body.path("usage").path("prompt_tokens").asLong(0),
             body.path("usage").path("completion_tokens").asLong(0),
             "batch",
-            item));
+            item,
+            asOf));
     return null;
+  }
+
+  private static Instant instant(String s) {
+    try {
+      return Instant.parse(s);
+    } catch (java.time.format.DateTimeParseException e) {
+      return null;
+    }
   }
 }

@@ -194,8 +194,9 @@ class LlmCommandTest {
     Files.writeString(
         in,
         HANG.replace(
-                "https://example.org/acme/trainer/issues/21",
-                "https://github.com/Acme/Trainer/issues/21")
+                    "https://example.org/acme/trainer/issues/21",
+                    "https://github.com/Acme/Trainer/issues/21")
+                .replace("\"labels\":[]", "\"labels\":[],\"updated_at\":\"2025-05-20T08:00:00Z\"")
             + "\n"
             + QUESTION.replace(
                 "https://example.org/acme/trainer/issues/22",
@@ -206,7 +207,15 @@ class LlmCommandTest {
         0,
         LlmCommand.run(
             concat(
-                new String[] {"export", "--input", in.toString(), "--output", batch.toString()},
+                new String[] {
+                  "export",
+                  "--input",
+                  in.toString(),
+                  "--output",
+                  batch.toString(),
+                  "--as-of",
+                  "2025-06-01T00:00:00Z"
+                },
                 model),
             Map.of(),
             out,
@@ -250,6 +259,15 @@ class LlmCommandTest {
     assertEquals("gpt-test", hang.model(), "the model the key was made with");
     assertEquals(prompt, hang.promptVersion());
     assertEquals("acme/trainer#22", c.get(keys[1]).orElseThrow().item());
+    assertEquals(
+        java.time.Instant.parse("2025-05-20T08:00:00Z"),
+        hang.asOf(),
+        "the state exported: the record's updated_at");
+    assertEquals(
+        java.time.Instant.parse("2025-06-01T00:00:00Z"),
+        c.get(keys[1]).orElseThrow().asOf(),
+        "a record without updated_at: the export's --as-of");
+    assertFalse(err().contains("not the time of the state"), err());
 
     // Without the export's settings: its custom_id names the model and prompt version.
     Path bare = dir.resolve("bare");
@@ -287,6 +305,31 @@ class LlmCommandTest {
     assertEquals("", unnamed.promptVersion());
     assertEquals("gpt-test-2026", unnamed.model(), "the model the provider reports");
     assertTrue(err().contains("no model named"), err());
+
+    // An export that wrote no as-of (<url>#<model>#<prompt version>#<key>): none is stored.
+    Path noTime = dir.resolve("no-time");
+    Path noTimeResults = dir.resolve("no-time-results.jsonl");
+    Files.writeString(
+        noTimeResults,
+        result(
+                "https://github.com/Acme/Trainer/issues/21#gpt-test#" + prompt + "#" + keys[0],
+                Fixtures.HANG_ANSWER)
+            + "\n");
+    errBytes.reset();
+    assertEquals(
+        0,
+        LlmCommand.run(
+            new String[] {
+              "import", "--results", noTimeResults.toString(), "--cache", noTime.toString()
+            },
+            Map.of(),
+            out,
+            err));
+    AnswerCache.Entry untimed = new AnswerCache(noTime).get(keys[0]).orElseThrow();
+    assertEquals("gpt-test", untimed.model());
+    assertEquals(prompt, untimed.promptVersion());
+    assertEquals(null, untimed.asOf());
+    assertTrue(err().contains("not the time of the state they answer"), err());
   }
 
   /** An answer of {@link Fixtures#HANG_ANSWER}'s labels with a {@code versions} field. */

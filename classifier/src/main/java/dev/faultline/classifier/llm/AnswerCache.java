@@ -10,6 +10,8 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
@@ -33,6 +35,10 @@ public final class AnswerCache {
    *     normalises it, or null (answers the stream asks for carry none; {@code llm import} fills it
    *     from the Batch API's {@code custom_id}, so the stream can find a batch answer by the issue
    *     when the issue's text has changed since it was exported)
+   * @param asOf the time of the issue's state the answer was made for (a batch answer: the {@code
+   *     updated_at} of the exported record, else the time of the export; {@code llm import} reads
+   *     it from the {@code custom_id}), or null (answers the stream asks for, answers of exports
+   *     before this field): the stream serves an item's answer only to states no newer than this
    */
   public record Entry(
       String key,
@@ -42,7 +48,21 @@ public final class AnswerCache {
       long promptTokens,
       long completionTokens,
       String origin,
-      String item) {
+      String item,
+      Instant asOf) {
+
+    /** An entry for an item, with no time of the state it was made for. */
+    public Entry(
+        String key,
+        String promptVersion,
+        String model,
+        String answer,
+        long promptTokens,
+        long completionTokens,
+        String origin,
+        String item) {
+      this(key, promptVersion, model, answer, promptTokens, completionTokens, origin, item, null);
+    }
 
     /** An entry for no particular item. */
     public Entry(
@@ -53,7 +73,7 @@ public final class AnswerCache {
         long promptTokens,
         long completionTokens,
         String origin) {
-      this(key, promptVersion, model, answer, promptTokens, completionTokens, origin, null);
+      this(key, promptVersion, model, answer, promptTokens, completionTokens, origin, null, null);
     }
 
     /** This entry given for {@code item} (normalised by {@link AnswerCache#item(String)}). */
@@ -66,13 +86,20 @@ public final class AnswerCache {
           promptTokens,
           completionTokens,
           origin,
-          item == null ? null : AnswerCache.item(item).orElse(null));
+          item == null ? null : AnswerCache.item(item).orElse(null),
+          asOf);
+    }
+
+    /** This entry made for the item's state as of {@code time}. */
+    public Entry withAsOf(Instant time) {
+      return new Entry(
+          key, promptVersion, model, answer, promptTokens, completionTokens, origin, item, time);
     }
 
     /**
      * The entry's JSON object, as a cache file and a record of the answers topic hold it: {@code
      * key}, {@code prompt_version}, {@code model}, {@code answer}, {@code usage}, {@code origin}
-     * and, when the entry has one, {@code item}.
+     * and, when the entry has them, {@code item} and {@code as_of} (an ISO-8601 instant).
      *
      * @throws IOException the answer is not JSON
      */
@@ -88,6 +115,9 @@ public final class AnswerCache {
       o.put("origin", origin);
       if (item != null) {
         o.put("item", item);
+      }
+      if (asOf != null) {
+        o.put("as_of", asOf.toString());
       }
       return o;
     }
@@ -116,10 +146,11 @@ public final class AnswerCache {
 
     /**
      * The entry of such an object, under {@code key} (missing fields empty or 0; a missing or
-     * unreadable {@code item} null).
+     * unreadable {@code item} or {@code as_of} null).
      */
     public static Entry fromJson(String key, JsonNode n) {
       JsonNode item = n.get("item");
+      JsonNode asOf = n.get("as_of");
       return new Entry(
           key,
           n.path("prompt_version").asText(""),
@@ -128,7 +159,16 @@ public final class AnswerCache {
           n.path("usage").path("prompt_tokens").asLong(0),
           n.path("usage").path("completion_tokens").asLong(0),
           n.path("origin").asText(""),
-          item == null || !item.isTextual() ? null : AnswerCache.item(item.asText()).orElse(null));
+          item == null || !item.isTextual() ? null : AnswerCache.item(item.asText()).orElse(null),
+          asOf == null || !asOf.isTextual() ? null : instant(asOf.asText()));
+    }
+
+    private static Instant instant(String s) {
+      try {
+        return Instant.parse(s);
+      } catch (DateTimeParseException e) {
+        return null;
+      }
     }
   }
 

@@ -73,9 +73,15 @@ class AnswerCacheTest {
     String without = AnswerCache.key("p1", "m1", "other text");
     cache.put(
         new AnswerCache.Entry(withItem, "p1", "m1", Fixtures.HANG_ANSWER, 1, 1, "batch")
-            .withItem("https://github.com/Acme/T/issues/3"));
+            .withItem("https://github.com/Acme/T/issues/3")
+            .withAsOf(java.time.Instant.parse("2025-06-01T12:00:00Z")));
     cache.put(new AnswerCache.Entry(without, "p1", "m1", Fixtures.HANG_ANSWER, 1, 1, "batch"));
     assertEquals("acme/t#3", cache.get(withItem).orElseThrow().item());
+    assertEquals(
+        java.time.Instant.parse("2025-06-01T12:00:00Z"),
+        cache.get(withItem).orElseThrow().asOf(),
+        "the time of the state answered round-trips");
+    assertEquals(null, cache.get(without).orElseThrow().asOf());
     assertEquals(null, cache.get(without).orElseThrow().item());
     com.fasterxml.jackson.databind.ObjectMapper json =
         new com.fasterxml.jackson.databind.ObjectMapper();
@@ -84,5 +90,8 @@ class AnswerCacheTest {
     assertEquals(
         null,
         AnswerCache.Entry.fromJson(withItem, json.readTree("{\"item\": \"not an item\"}")).item());
+    assertEquals(
+        null,
+        AnswerCache.Entry.fromJson(withItem, json.readTree("{\"as_of\": \"yesterday\"}")).asOf());
   }
 }

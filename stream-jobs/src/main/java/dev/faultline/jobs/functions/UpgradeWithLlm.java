@@ -49,10 +49,11 @@ import org.slf4j.LoggerFactory;
  * are counted and logged, never thrown.
  *
  * <p>Metrics (group {@code llm}): counters {@code cacheHits}, {@code upgrades}, {@code failures}
- * (no reply), {@code invalidAnswers}, {@code timeouts}, {@code shed}; gauges {@code requests} (HTTP
- * attempts, retries included), {@code retries}, {@code promptTokens}, {@code completionTokens} (as
- * the endpoint counts them), {@code waiting}, {@code cachedAnswers}; histogram {@code latencyMs} of
- * items sent to the endpoint.
+ * (no reply), {@code invalidAnswers}, {@code timeouts}, {@code shed}, {@code olderItemAnswers}
+ * (items whose issue's batch answer was made for an older state, so the endpoint is asked); gauges
+ * {@code requests} (HTTP attempts, retries included), {@code retries}, {@code promptTokens}, {@code
+ * completionTokens} (as the endpoint counts them), {@code waiting}, {@code cachedAnswers};
+ * histogram {@code latencyMs} of items sent to the endpoint.
  */
 public final class UpgradeWithLlm extends RichAsyncFunction<LlmRequest, ClassifiedIssueEvent> {
   private static final Logger LOG = LoggerFactory.getLogger(UpgradeWithLlm.class);
@@ -71,6 +72,7 @@ public final class UpgradeWithLlm extends RichAsyncFunction<LlmRequest, Classifi
   private transient Counter invalidAnswers;
   private transient Counter timeouts;
   private transient Counter shed;
+  private transient Counter olderItemAnswers;
   private transient Histogram latency;
 
   public UpgradeWithLlm(LlmSettings settings, AnswerStore.Factory stores) {
@@ -116,6 +118,7 @@ public final class UpgradeWithLlm extends RichAsyncFunction<LlmRequest, Classifi
     invalidAnswers = g.counter("invalidAnswers");
     timeouts = g.counter("timeouts");
     shed = g.counter("shed");
+    olderItemAnswers = g.counter("olderItemAnswers");
     latency = g.histogram("latencyMs", new DescriptiveStatisticsHistogram(1_000));
     LlmStats s = stats;
     g.gauge("requests", (Gauge<Long>) s::requests);
@@ -153,12 +156,18 @@ public final class UpgradeWithLlm extends RichAsyncFunction<LlmRequest, Classifi
   public void asyncInvoke(LlmRequest request, ResultFuture<ClassifiedIssueEvent> result) {
     ClassifiedIssueEvent offline = request.offline;
     IssueText text = IssueClassification.textOf(request.issue);
-    var stored = upgrader.fromStore(offline, text);
-    if (stored.isPresent()) {
+    LlmUpgrader.Lookup stored = upgrader.lookup(offline, text);
+    if (stored.stored().isPresent()) {
       cacheHits.inc();
       upgrades.inc();
-      result.complete(List.of(stored.get().event()));
+      result.complete(List.of(stored.stored().get().event()));
       return;
+    }
+    // An issue changed since its batch answer was made: asked like any other, the reason goes in
+    // the evidence of the new answer.
+    String why = stored.passedOver();
+    if (why != null) {
+      olderItemAnswers.inc();
     }
     if (!waiting.tryAcquire()) {
       shed.inc();
@@ -171,7 +180,7 @@ public final class UpgradeWithLlm extends RichAsyncFunction<LlmRequest, Classifi
     }
     long started = System.nanoTime();
     try {
-      CompletableFuture.supplyAsync(() -> upgrader.ask(offline, text), pool)
+      CompletableFuture.supplyAsync(() -> upgrader.ask(offline, text, why), pool)
           .whenComplete(
               (outcome, error) -> {
                 waiting.release();
@@ -186,7 +195,11 @@ public final class UpgradeWithLlm extends RichAsyncFunction<LlmRequest, Classifi
                 } else {
                   LlmUpgrader.NotUpgraded no = (LlmUpgrader.NotUpgraded) outcome;
                   ("invalid".equals(no.cause()) ? invalidAnswers : failures).inc();
-                  LOG.warn("{} keeps its offline labels: {}", offline.issue.id, no.reason());
+                  LOG.warn(
+                      "{} keeps its offline labels: {}; {}",
+                      offline.issue.id,
+                      no.reason(),
+                      why == null ? "no batch answer for the item" : why);
                   result.complete(List.of());
                 }
               });

@@ -1,6 +1,7 @@
 package dev.faultline.jobs.llm;
 
 import dev.faultline.classifier.llm.AnswerCache;
+import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -8,7 +9,10 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * The newest answer of each (prompt version, model, item), for {@link AnswerStore#forItem}: only
  * entries that name their item are kept. An answer offered with a time at least as new as the one
- * held replaces it (so, at equal times, the one offered last). Thread-safe.
+ * held replaces it (so, at equal times, the one offered last). An entry that does not say for which
+ * state of its issue it was made ({@link AnswerCache.Entry#asOf()} null: imported from an export
+ * before custom_ids carried it) is taken as of the time it was offered, the latest its export can
+ * have been. Thread-safe.
  */
 final class ItemIndex {
   private record Stamped(AnswerCache.Entry entry, long time) {}
@@ -30,13 +34,20 @@ final class ItemIndex {
         (held, offered) -> offered.time() >= held.time() ? offered : held);
   }
 
-  /** The newest answer of an item under a prompt version and a model. */
+  /**
+   * The newest answer of an item under a prompt version and a model, with the time of the state it
+   * answers (when it names none, the time it was offered).
+   */
   Optional<AnswerCache.Entry> get(String promptVersion, String model, String item) {
     if (promptVersion == null || model == null || item == null) {
       return Optional.empty();
     }
     Stamped s = newest.get(slot(promptVersion, model, item));
-    return s == null ? Optional.empty() : Optional.of(s.entry());
+    if (s == null) {
+      return Optional.empty();
+    }
+    AnswerCache.Entry e = s.entry();
+    return Optional.of(e.asOf() != null ? e : e.withAsOf(Instant.ofEpochMilli(s.time())));
   }
 
   /**

@@ -22,6 +22,7 @@ import dev.faultline.schemas.taxonomy.Dimension;
 import dev.faultline.schemas.taxonomy.Symptom;
 import dev.faultline.schemas.taxonomy.SymptomClass;
 import dev.faultline.schemas.taxonomy.Taxonomy;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -31,12 +32,13 @@ import java.util.function.Supplier;
 /**
  * The upgrade of an issue's offline labels with a language model's answer, in plain Java: the cache
  * key of the item (prompt version, model, item content, as the CLI's cache), the answer from the
- * {@link AnswerStore} (by that key, else the issue's batch answer) or, on a miss, from the endpoint
- * (validated, then stored), and the upgraded graph row. Every dimension a person labelled on GitHub
- * keeps its label; every other dimension takes the model's code with the configured confidence and
- * the source {@code llm:<model>}. Framework and everything that is not a label stay as the offline
- * row has them; versions come from the answer when it has them (answers of prompts before
- * faultline-prompt-2 have none). Thread-safe when its collaborators are.
+ * {@link AnswerStore} (by that key, else the issue's batch answer when it was made for this state
+ * or a newer one) or, on a miss, from the endpoint (validated, then stored), and the upgraded graph
+ * row. Every dimension a person labelled on GitHub keeps its label; every other dimension takes the
+ * model's code with the configured confidence and the source {@code llm:<model>}. Framework and
+ * everything that is not a label stay as the offline row has them; versions come from the answer
+ * when it has them (answers of prompts before faultline-prompt-2 have none). Thread-safe when its
+ * collaborators are.
  */
 public final class LlmUpgrader {
 
@@ -119,21 +121,65 @@ public final class LlmUpgrader {
   public static final String ITEM_ANSWER = "(batch answer for the item)";
 
   /**
+   * What the store holds for an item.
+   *
+   * @param stored the upgrade from a stored answer (no request), or empty
+   * @param passedOver when the issue's batch answer was not used because it was made for an older
+   *     state than this one, why (for the evidence of the endpoint's answer and the log); else null
+   */
+  public record Lookup(Optional<Upgraded> stored, String passedOver) {}
+
+  /**
    * The upgrade from a stored answer, if the store has a valid one: no request. First the answer to
    * this very content (its cache key); else the newest valid answer stored for the issue under this
    * prompt version and model ({@link AnswerStore#forItem}: a Batch API backfill's answer, given for
-   * the text exported then, which may be older than the text classified now), with the evidence
-   * ending in {@link #ITEM_ANSWER}. Only when both miss may the caller ask the endpoint.
+   * the text exported then), with the evidence ending in {@link #ITEM_ANSWER}, but only for a state
+   * of the issue no newer than the one the answer was made for ({@link AnswerCache.Entry#asOf()};
+   * the state's time is its newest event, {@link ClassifiedIssueEvent#stateVersion}: a comment, an
+   * edit, a linked fix). So a replay of history uses a backfill's answer for the states it
+   * answered, and a state changed since (live, or the newest state of a replay) is asked again.
+   * Only when nothing serves may the caller ask the endpoint.
    */
-  public Optional<Upgraded> fromStore(ClassifiedIssueEvent offline, IssueText in) {
+  public Lookup lookup(ClassifiedIssueEvent offline, IssueText in) {
     Optional<Answer> byContent = store.get(key(in)).flatMap(this::valid);
     if (byContent.isPresent()) {
-      return Optional.of(new Upgraded(upgrade(offline, byContent.get(), CACHED), true));
+      return new Lookup(
+          Optional.of(new Upgraded(upgrade(offline, byContent.get(), CACHED), true)), null);
     }
-    return itemOf(offline)
-        .flatMap(item -> store.forItem(prompt.version(), config.model(), item))
-        .flatMap(this::valid)
-        .map(a -> new Upgraded(upgrade(offline, a, ITEM_ANSWER), true));
+    Optional<AnswerCache.Entry> forItem =
+        itemOf(offline).flatMap(item -> store.forItem(prompt.version(), config.model(), item));
+    Optional<Answer> answer = forItem.flatMap(this::valid);
+    if (answer.isEmpty()) {
+      return new Lookup(Optional.empty(), null);
+    }
+    String older = olderThan(forItem.get(), offline);
+    return older != null
+        ? new Lookup(Optional.empty(), older)
+        : new Lookup(
+            Optional.of(new Upgraded(upgrade(offline, answer.get(), ITEM_ANSWER), true)), null);
+  }
+
+  /** {@link #lookup}'s upgrade from a stored answer, if any. */
+  public Optional<Upgraded> fromStore(ClassifiedIssueEvent offline, IssueText in) {
+    return lookup(offline, in).stored();
+  }
+
+  /**
+   * Why an item's batch answer does not serve a state: it was made for an older one (or says for
+   * none); null when it serves it.
+   */
+  static String olderThan(AnswerCache.Entry itemAnswer, ClassifiedIssueEvent state) {
+    Instant asOf = itemAnswer.asOf();
+    if (asOf == null) {
+      return "the item's batch answer does not say for which state it was made";
+    }
+    if (state.stateVersion <= asOf.toEpochMilli()) {
+      return null;
+    }
+    return "the item's batch answer was made for its state as of "
+        + asOf
+        + ", this state is of "
+        + Instant.ofEpochMilli(state.stateVersion);
   }
 
   private Optional<Answer> valid(AnswerCache.Entry e) {
@@ -162,6 +208,14 @@ public final class LlmUpgrader {
 
   /** Asks the endpoint (blocking, with the client's retries), validates and stores the answer. */
   public Outcome ask(ClassifiedIssueEvent offline, IssueText in) {
+    return ask(offline, in, null);
+  }
+
+  /**
+   * As {@link #ask(ClassifiedIssueEvent, IssueText)}; the evidence of the answer's labels ends with
+   * {@code (asked: <why>)} when {@code why} is given (e.g. {@link Lookup#passedOver()}).
+   */
+  public Outcome ask(ClassifiedIssueEvent offline, IssueText in, String why) {
     String key = key(in);
     List<ExampleSet.Near> near =
         prompt.k() > 0 ? examples.get().nearest(in, prompt.k()) : List.of();
@@ -182,7 +236,8 @@ public final class LlmUpgrader {
     store.put(
         AnswerCache.Entry.ofReply(
             key, prompt.version(), config.model(), parser.format(answer), reply, "stream"));
-    return new Upgraded(upgrade(offline, answer, false), false);
+    return new Upgraded(
+        upgrade(offline, answer, why == null ? null : "(asked: " + why + ")"), false);
   }
 
   /** The offline classification with the model's labels where no person gave one. */

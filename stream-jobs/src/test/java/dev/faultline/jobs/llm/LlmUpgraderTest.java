@@ -20,6 +20,7 @@ import dev.faultline.schemas.ClassifiedIssue;
 import dev.faultline.schemas.taxonomy.Dimension;
 import dev.faultline.schemas.taxonomy.Taxonomy;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -54,7 +55,7 @@ class LlmUpgraderTest {
     @Override
     public void put(AnswerCache.Entry entry) {
       entries.put(entry.key(), entry);
-      items.offer(entry, System.nanoTime());
+      items.offer(entry, System.currentTimeMillis());
     }
 
     @Override
@@ -189,10 +190,11 @@ class LlmUpgraderTest {
 
   /** What the pipeline does ({@code UpgradeWithLlm}): a stored answer, else a request. */
   private LlmUpgrader.Outcome storedElseAsked(ClassifiedIssueEvent offline, IssueText t) {
-    return upgrader
-        .fromStore(offline, t)
+    LlmUpgrader.Lookup found = upgrader.lookup(offline, t);
+    return found
+        .stored()
         .map(u -> (LlmUpgrader.Outcome) u)
-        .orElseGet(() -> upgrader.ask(offline, t));
+        .orElseGet(() -> upgrader.ask(offline, t, found.passedOver()));
   }
 
   /** A batch answer stored for {@code item}, for content other than any the tests classify. */
@@ -238,6 +240,99 @@ class LlmUpgraderTest {
     assertTrue(
         c.evidence().get(Dimension.SYMPTOM).endsWith(LlmUpgrader.ITEM_ANSWER),
         c.evidence().get(Dimension.SYMPTOM));
+  }
+
+  /** {@code offline} at a state whose newest event is {@code time}. */
+  private static ClassifiedIssueEvent at(ClassifiedIssueEvent offline, Instant time) {
+    offline.stateVersion = time.toEpochMilli();
+    offline.issue.updatedAt = time.toEpochMilli();
+    return offline;
+  }
+
+  @Test
+  void anItemAnswerServesTheStatesUpToItsTimeAndANewerStateAsksTheEndpointSayingWhy() {
+    // Any request is answered with OTHER_ANSWER: seeing its codes means the endpoint was asked.
+    stub.otherwise(StubChatServer.Reply.answer(LlmFixtures.OTHER_ANSWER));
+    Instant exported = Instant.parse("2025-06-01T00:00:00Z");
+    store.put(
+        batchAnswer("acme/trainer#4", LlmFixtures.ANSWER, "the text as exported")
+            .withAsOf(exported));
+
+    // A replay of a state no newer than the export: the batch answer, no request.
+    ClassifiedIssueEvent old = at(offline(List.of()), exported.minusSeconds(3600));
+    IssueText then = text("Barrier never returns");
+    LlmUpgrader.Upgraded replayed =
+        assertInstanceOf(LlmUpgrader.Upgraded.class, storedElseAsked(old, then));
+    assertEquals(
+        "CHECKPOINT_FAILURE",
+        OfflineEvents.row(replayed.event()).code(Dimension.SYMPTOM).toString());
+    assertTrue(
+        OfflineEvents.row(replayed.event())
+            .evidence()
+            .get(Dimension.SYMPTOM)
+            .endsWith(LlmUpgrader.ITEM_ANSWER));
+    assertEquals(
+        "CHECKPOINT_FAILURE",
+        OfflineEvents.row(
+                upgrader.fromStore(at(offline(List.of()), exported), then).orElseThrow().event())
+            .code(Dimension.SYMPTOM)
+            .toString(),
+        "the exported state itself");
+    assertEquals(0, stub.requests().size());
+
+    // Edited after the export: the endpoint's answer, whose evidence says why it was asked.
+    ClassifiedIssueEvent edited = at(offline(List.of()), exported.plusSeconds(60));
+    IssueText now = text("Barrier never returns, with a new log after the export");
+    LlmUpgrader.Lookup lookup = upgrader.lookup(edited, now);
+    assertTrue(lookup.stored().isEmpty());
+    assertTrue(lookup.passedOver().contains("as of 2025-06-01T00:00:00Z"), lookup.passedOver());
+    LlmUpgrader.Upgraded asked =
+        assertInstanceOf(LlmUpgrader.Upgraded.class, storedElseAsked(edited, now));
+    assertTrue(!asked.cached(), "from the endpoint");
+    IssueRow.ClassificationRow c = OfflineEvents.row(asked.event());
+    assertEquals("NONE", c.code(Dimension.SYMPTOM).toString(), "the endpoint's new answer");
+    assertEquals("llm:" + LlmFixtures.MODEL, c.sourceOf(Dimension.SYMPTOM));
+    assertEquals(
+        "llm:" + LlmFixtures.MODEL + "/" + upgrader.promptVersion(), c.classifierVersion());
+    String evidence = c.evidence().get(Dimension.SYMPTOM);
+    assertTrue(evidence.contains("(asked: the item's batch answer was made for"), evidence);
+    assertEquals(1, stub.requests().size());
+  }
+
+  @Test
+  void aFixMergedAfterTheExportIsReadFromTheFixNotFromTheOlderAnswer() {
+    stub.otherwise(StubChatServer.Reply.status(503, Map.of()));
+    Instant exported = Instant.parse("2025-06-01T00:00:00Z");
+    store.put(
+        batchAnswer("acme/trainer#4", LlmFixtures.ANSWER, "the open issue as exported")
+            .withAsOf(exported));
+    // Closed with a merged fix a week after the export: the fix's event is the state's newest.
+    ClassifiedIssueEvent fixed = at(offline(List.of()), exported.plusSeconds(7 * 86_400));
+    fixed.issue.state = "closed";
+    fixed.fixingPullRequests = List.of("acme/trainer#9");
+    IssueText withFix =
+        new IssueText(
+            "acme/trainer",
+            4,
+            "Barrier never returns",
+            "Rank 0 waits forever in barrier().",
+            List.of(),
+            List.of(),
+            List.of(
+                new dev.faultline.classifier.LinkedPullRequest(
+                    "Create the gradient bucket groups once, before the step loop",
+                    "Fixes #4: the groups were created inside the loop in a different order per rank.",
+                    true,
+                    12,
+                    9)),
+            "closed");
+    LlmUpgrader.Lookup lookup = upgrader.lookup(fixed, withFix);
+    assertTrue(lookup.stored().isEmpty(), "the older answer does not override the fix");
+    assertInstanceOf(
+        LlmUpgrader.NotUpgraded.class, storedElseAsked(fixed, withFix), "the endpoint is down");
+    assertTrue(
+        stub.requests().get(0).body().toString().contains("Create the gradient bucket groups once"),
+        "the endpoint is asked with the fix's text");
   }
 
   @Test
