@@ -14,21 +14,42 @@ import java.util.regex.Pattern;
  *
  * <p>The write statements say {@code @history(node)} where the node's labels are about to be
  * replaced by {@code row.classification}; {@link #expand} turns it into Cypher over {@code
- * row.history} (the property names of each dimension, {@link #parameter}). A label is stamped only
- * when its code or its version changes: a second relabelling by the same classifier changes no
- * property. Neo4j stores no null, so an absent code ("cannot tell" of distributed-specific)
- * compares as {@code ''}.
+ * row.history} (the property names of each dimension, {@link #parameter}). Neo4j stores no null, so
+ * an absent code ("cannot tell" of distributed-specific) compares as {@code ''}. One rule decides,
+ * per dimension:
+ *
+ * <ul>
+ *   <li><b>The stored version</b> is the label's own version, else (a node written before labels
+ *       had versions) the node's {@code classifierVersion}. A label <b>changes</b> when its code or
+ *       that version differs from the row's; only a change is stamped, so a second relabelling by
+ *       the same classifier changes no property.
+ *   <li><b>Once per state change.</b> With the language-model tier on, one state of an issue is
+ *       written twice: its offline row at once, the model's upgrade of the same state when the
+ *       answer arrives (same {@code stateVersion} and {@code classifiedAt}, a higher {@code
+ *       labelRank}). When the two land in one sink batch only the upgrade is written; when they
+ *       land in two, the offline label is a middle value. The upgrade then writes history as if the
+ *       offline row had never been written: a label the offline row stamped ({@code
+ *       <key>LabelledAt} equal to the node's {@code labelsWrittenAt}, the time of its last write)
+ *       does not become the previous one; and when the upgrade gives back the label from before the
+ *       offline row, the offline row's stamp is undone (the previous label it displaced is kept for
+ *       that, in {@code <key>PreviousUndo}, {@code <key>PreviousVersionUndo}, {@code
+ *       <key>PreviousAtUndo}).
+ * </ul>
  */
 public final class LabelHistory {
 
   private static final Pattern FRAGMENT =
       Pattern.compile("@history\\(\\s*(?<node>[A-Za-z_][A-Za-z0-9_]*)\\s*\\)");
 
+  /** Where a node keeps the time of its last labelled write (the statement's time). */
+  public static final String WRITTEN_AT = "labelsWrittenAt";
+
   private LabelHistory() {}
 
   /**
    * The {@code history} parameter of a row labelling {@code dimensions}: per dimension the names of
-   * its code, version, time and previous-label properties.
+   * its code, version, time and previous-label properties, and of the undo slot of the previous
+   * label.
    */
   public static List<Map<String, String>> parameter(List<Dimension> dimensions) {
     return dimensions.stream()
@@ -40,7 +61,10 @@ public final class LabelHistory {
                     "at", d.labelledAtProperty(),
                     "previous", d.previousProperty(),
                     "previousVersion", d.previousVersionProperty(),
-                    "previousAt", d.previousAtProperty()))
+                    "previousAt", d.previousAtProperty(),
+                    "undo", d.previousProperty() + "Undo",
+                    "undoVersion", d.previousVersionProperty() + "Undo",
+                    "undoAt", d.previousAtProperty() + "Undo"))
         .toList();
   }
 
@@ -55,48 +79,90 @@ public final class LabelHistory {
     return out.toString();
   }
 
+  /**
+   * The fragment for node {@code n}. Every condition is computed per dimension before any property
+   * is set (the list comprehension), so no condition reads what another step of the same write has
+   * just changed.
+   */
   private static String cypher(String n) {
+    String stored = "coalesce(" + n + "[h.version], " + n + ".classifierVersion, '')";
     String code = "coalesce(toString(" + n + "[h.code]), '')";
     String newCode = "coalesce(toString(row.classification[h.code]), '')";
+    // A row without a version (null) changes no history, as before versions were written.
+    String newVersion = "row.classification[h.version]";
     String labelled = "(" + n + "[h.code] IS NOT NULL OR " + n + "[h.at] IS NOT NULL)";
-    return "FOREACH (h IN coalesce(row.history, []) |\n"
-        + "  FOREACH (_ IN CASE WHEN "
-        + labelled
-        + " AND ("
-        + code
-        + " <> "
-        + newCode
-        + " OR coalesce("
-        + n
-        + "[h.version], "
-        + n
-        + ".classifierVersion, '') <> row.classification[h.version]) THEN [1] ELSE [] END |\n"
-        + "    SET "
-        + n
-        + "[h.previous] = "
-        + n
-        + "[h.code], "
-        + n
-        + "[h.previousVersion] = coalesce("
-        + n
-        + "[h.version], "
-        + n
-        + ".classifierVersion), "
-        + n
-        + "[h.previousAt] = "
-        + n
-        + "[h.at])\n"
-        + "  FOREACH (_ IN CASE WHEN NOT "
-        + labelled
-        + " OR "
-        + code
-        + " <> "
-        + newCode
-        + " OR coalesce("
-        + n
-        + "[h.version], '') <> row.classification[h.version] THEN [1] ELSE [] END |\n"
-        + "    SET "
-        + n
-        + "[h.at] = datetime()))";
+    String changed = "(" + code + " <> " + newCode + " OR " + stored + " <> " + newVersion + ")";
+    // The stored label was stamped by the offline row of the very state and classification this
+    // row upgrades.
+    String middle =
+        "(coalesce("
+            + n
+            + ".stateVersion = row.stateVersion, false)"
+            + " AND coalesce("
+            + n
+            + ".classifiedAt = row.classification.classifiedAt, false)"
+            + " AND coalesce("
+            + n
+            + ".labelRank, 0) < coalesce(row.labelRank, 0)"
+            + " AND coalesce("
+            + n
+            + "[h.at] = "
+            + n
+            + "."
+            + WRITTEN_AT
+            + ", false))";
+    String back =
+        "(coalesce(toString("
+            + n
+            + "[h.previous]), '') = "
+            + newCode
+            + " AND coalesce("
+            + n
+            + "[h.previousVersion], '') = "
+            + newVersion
+            + ")";
+    String flags =
+        "[h IN coalesce(row.history, []) | h {.*, doStamp: "
+            + labelled
+            + " AND "
+            + changed
+            + " AND NOT "
+            + middle
+            + ", doUndo: "
+            + middle
+            + " AND "
+            + back
+            + ", doTouch: (NOT "
+            + labelled
+            + " OR "
+            + changed
+            + ") AND NOT ("
+            + middle
+            + " AND "
+            + back
+            + ")}]";
+    return "FOREACH (h IN "
+        + flags
+        + " |\n"
+        + "  FOREACH (_ IN CASE WHEN h.doStamp THEN [1] ELSE [] END |\n"
+        + ("    SET " + n + "[h.undo] = " + n + "[h.previous], ")
+        + (n + "[h.undoVersion] = " + n + "[h.previousVersion], ")
+        + (n + "[h.undoAt] = " + n + "[h.previousAt],\n")
+        + ("        " + n + "[h.previous] = " + n + "[h.code], ")
+        + (n
+            + "[h.previousVersion] = coalesce("
+            + n
+            + "[h.version], "
+            + n
+            + ".classifierVersion), ")
+        + (n + "[h.previousAt] = " + n + "[h.at])\n")
+        + "  FOREACH (_ IN CASE WHEN h.doUndo THEN [1] ELSE [] END |\n"
+        + ("    SET " + n + "[h.at] = " + n + "[h.previousAt], ")
+        + (n + "[h.previous] = " + n + "[h.undo], ")
+        + (n + "[h.previousVersion] = " + n + "[h.undoVersion], ")
+        + (n + "[h.previousAt] = " + n + "[h.undoAt])\n")
+        + "  FOREACH (_ IN CASE WHEN h.doTouch THEN [1] ELSE [] END |\n"
+        + ("    SET " + n + "[h.at] = datetime.statement()))\n")
+        + ("SET " + n + "." + WRITTEN_AT + " = datetime.statement()");
   }
 }

@@ -40,6 +40,7 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.junit.jupiter.api.Test;
@@ -54,9 +55,11 @@ import org.neo4j.driver.GraphDatabase;
  * tier; answers given for each issue's text <em>as exported</em> (deliberately not the text the
  * pipeline renders from the deliveries, so no content key matches) are imported with {@code llm
  * import} and sent with {@code llm push}; {@code faultline reclassify} with the language-model tier
- * on gives every issue its answer's labels, and the endpoint (a local server that counts and fails
- * every request) is never asked. A second push brings a newer answer for one issue: the newest
- * wins.
+ * on gives every issue its answer's labels (the replay's states are no newer than the answers), and
+ * the endpoint (a local server that counts and fails every request) is never asked. A second push
+ * brings a newer answer for one issue: the newest wins. Then, live with the endpoint answering, an
+ * issue edited after its batch answer was made gets the endpoint's answer, and its evidence says
+ * why.
  */
 class BatchAnswersReclassifyIT {
 
@@ -78,6 +81,13 @@ class BatchAnswersReclassifyIT {
   private static final String NEWER_ANSWER_1 =
       answer("BUG", "HANG", "CONCURRENCY_ERROR", "COMMUNICATION", "TRAINING");
 
+  /** What the endpoint answers once it answers (step 4): unlike every batch answer. */
+  private static final String ENDPOINT_ANSWER =
+      answer("BUG", "OUT_OF_MEMORY", "CONFIGURATION_ERROR", "MEMORY", "TRAINING");
+
+  /** The time of the states the first batch answers were made for (after the comments). */
+  private static final String EXPORTED_AS_OF = "2025-05-02T00:00:00Z";
+
   private static String answer(
       String kind, String symptom, String rootCause, String stage, String phase) {
     ObjectNode o = JSON.createObjectNode();
@@ -91,20 +101,52 @@ class BatchAnswersReclassifyIT {
     return o.toString();
   }
 
-  @Test
-  void reclassifyGivesEveryIssueItsBatchAnswerWithoutARequest(@TempDir Path tmp) throws Exception {
-    AtomicInteger requests = new AtomicInteger();
+  /**
+   * A local chat endpoint that counts requests: it fails every one until {@code answer} holds an
+   * answer, then answers with it.
+   */
+  private static HttpServer endpoint(AtomicInteger requests, AtomicReference<String> answer)
+      throws java.io.IOException {
     HttpServer endpoint = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
     endpoint.createContext(
         "/",
         x -> {
           requests.incrementAndGet();
-          byte[] b = "{\"error\":{\"message\":\"no requests expected\"}}".getBytes();
-          x.sendResponseHeaders(500, b.length);
+          x.getRequestBody().readAllBytes();
+          String content = answer.get();
+          byte[] b;
+          if (content == null) {
+            b = "{\"error\":{\"message\":\"no requests expected\"}}".getBytes();
+            x.sendResponseHeaders(500, b.length);
+          } else {
+            ObjectNode o = JSON.createObjectNode();
+            o.put("object", "chat.completion");
+            o.put("model", MODEL);
+            o.putArray("choices")
+                .addObject()
+                .put("index", 0)
+                .put("finish_reason", "stop")
+                .putObject("message")
+                .put("role", "assistant")
+                .put("content", content);
+            o.putObject("usage").put("prompt_tokens", 900).put("completion_tokens", 40);
+            b = o.toString().getBytes(StandardCharsets.UTF_8);
+            x.getResponseHeaders().add("Content-Type", "application/json");
+            x.sendResponseHeaders(200, b.length);
+          }
           x.getResponseBody().write(b);
           x.close();
         });
     endpoint.start();
+    return endpoint;
+  }
+
+  @Test
+  void reclassifyGivesEveryIssueItsBatchAnswerWithoutARequestAndALiveEditAsksTheEndpoint(
+      @TempDir Path tmp) throws Exception {
+    AtomicInteger requests = new AtomicInteger();
+    AtomicReference<String> answering = new AtomicReference<>();
+    HttpServer endpoint = endpoint(requests, answering);
     System.setProperty("faultline.classifier.tier", "rules"); // the offline tier, quickly
     try (EmbeddedKafka kafka = EmbeddedKafka.start(tmp.resolve("kafka"), 0);
         EmbeddedNeo4j neo4j = EmbeddedNeo4j.start(tmp.resolve("neo4j"), 0, 0, PASSWORD);
@@ -151,7 +193,8 @@ class BatchAnswersReclassifyIT {
       Path results = tmp.resolve("results.jsonl");
       StringBuilder lines = new StringBuilder();
       for (int n = 1; n <= 3; n++) {
-        lines.append(result(n, prompt, "as exported on an earlier day", ANSWERS.get(n)));
+        lines.append(
+            result(n, prompt, EXPORTED_AS_OF, "as exported on an earlier day", ANSWERS.get(n)));
       }
       Files.writeString(results, lines);
       Path cache = tmp.resolve("cache");
@@ -176,9 +219,11 @@ class BatchAnswersReclassifyIT {
           run(env, out, "llm", "push", "--cache", cache.toString(), "--kafka-bootstrap", conn[1]),
           out.toString());
 
-      // A later backfill answered issue 1 again, for yet another text: pushed after, it wins.
+      // A later backfill answered issue 1 again, for yet another text: pushed after, it wins. Its
+      // export wrote no time of the state (an older custom_id): it counts from when it reaches the
+      // stream.
       Path later = tmp.resolve("results-later.jsonl");
-      Files.writeString(later, result(1, prompt, "as exported again later", NEWER_ANSWER_1));
+      Files.writeString(later, result(1, prompt, null, "as exported again later", NEWER_ANSWER_1));
       Path laterCache = tmp.resolve("cache-later");
       assertEquals(
           0,
@@ -265,21 +310,74 @@ class BatchAnswersReclassifyIT {
         assertTrue(evidence.endsWith("(batch answer for the item)"), id + " evidence: " + evidence);
       }
       assertEquals(0, requests.get(), "requests sent to the endpoint");
+
+      // 4. Live, the endpoint answers now; issue 2 is edited after its batch answer was made: the
+      // stream asks the endpoint, and the graph carries the endpoint's answer, saying why.
+      answering.set(ENDPOINT_ANSWER);
+      JobClient llmLive = liveJob(conn, env);
+      send(producer, edited(2, "2025-07-01T00:00:00Z"));
+      String id2 = REPO + "#2";
+      Poll.until(
+          Duration.ofMinutes(3),
+          "issue 2 carries the endpoint's answer",
+          () -> "OUT_OF_MEMORY".equals(String.valueOf(issue(driver, id2).get("symptom"))));
+      Map<String, Object> two = issue(driver, id2);
+      JsonNode a = JSON.readTree(ENDPOINT_ANSWER);
+      for (Dimension d : Dimension.LABELLED) {
+        assertEquals(a.get(d.field()).asText(), String.valueOf(two.get(d.property())), d.key());
+        assertEquals(source, two.get(d.sourceProperty()), d.sourceProperty());
+        assertEquals(source + "/" + prompt, two.get(d.versionProperty()), d.versionProperty());
+      }
+      String evidence = String.valueOf(two.get(Dimension.KIND.evidenceProperty()));
+      assertTrue(
+          evidence.contains(
+              "(asked: the item's batch answer was made for its state as of " + EXPORTED_AS_OF),
+          "the evidence says why the endpoint was asked: " + evidence);
+      assertTrue(!evidence.contains("(batch answer for the item)"), evidence);
+      assertEquals(1, requests.get(), "one request: issue 2's new state");
+      // The issues not edited keep their batch answers.
+      assertEquals("CHECKPOINT_FAILURE", String.valueOf(issue(driver, REPO + "#1").get("symptom")));
+      assertEquals("RUNTIME_CRASH", String.valueOf(issue(driver, REPO + "#3").get("symptom")));
+      llmLive.cancel().get();
     } finally {
       System.clearProperty("faultline.classifier.tier");
       endpoint.stop(0);
     }
   }
 
-  /** A Batch API output line answering issue {@code n} as if its text had been {@code text}. */
-  private static String result(int n, String prompt, String text, String answer) {
+  private static Map<String, Object> issue(Driver driver, String id) {
+    return driver
+        .session()
+        .run(
+            "MATCH (i:Issue) WHERE toLower(i.id) = toLower($id) RETURN properties(i) AS p",
+            Map.of("id", id))
+        .single()
+        .get("p")
+        .asMap();
+  }
+
+  /**
+   * A Batch API output line answering issue {@code n} as if its text had been {@code text}, for its
+   * state as of {@code asOf} (null: a custom_id without it, as exports before it wrote).
+   */
+  private static String result(int n, String prompt, String asOf, String text, String answer) {
     String key = AnswerCache.key(prompt, MODEL, "issue " + n + " " + text);
     ObjectNode o = JSON.createObjectNode();
     o.put("id", "batch_req_" + n);
-    // as llm export writes it: <url>#<model>#<prompt version>#<key>
+    // as llm export writes it: <url>#<model>#<prompt version>#<as-of>#<key>
     o.put(
         "custom_id",
-        "https://github.com/" + REPO + "/issues/" + n + "#" + MODEL + "#" + prompt + "#" + key);
+        "https://github.com/"
+            + REPO
+            + "/issues/"
+            + n
+            + "#"
+            + MODEL
+            + "#"
+            + prompt
+            + (asOf == null ? "" : "#" + asOf)
+            + "#"
+            + key);
     ObjectNode response = o.putObject("response");
     response.put("status_code", 200);
     ObjectNode body = response.putObject("body");
@@ -349,6 +447,28 @@ class BatchAnswersReclassifyIT {
     comment.put("updated_at", "2025-05-01T11:00:00Z");
     payload.putObject("repository").put("full_name", REPO);
     return delivery("issue_comment", "created", payload);
+  }
+
+  /** Issue {@code n} edited at {@code at}: a new body. */
+  private static Delivery edited(int n, String at) {
+    ObjectNode payload = JSON.createObjectNode();
+    payload.put("action", "edited");
+    ObjectNode issue = payload.putObject("issue");
+    issue.put("number", n);
+    issue.put("title", TITLES[n]);
+    issue.put(
+        "body",
+        "Edited: the process runs out of device memory while the launcher starts the workers.");
+    issue.put("state", "open");
+    issue.put("html_url", "https://github.com/" + REPO + "/issues/" + n);
+    issue.putObject("user").put("login", "reporter");
+    issue.putArray("labels");
+    issue.put("comments", 1);
+    issue.put("created_at", "2025-05-01T10:00:00Z");
+    issue.put("updated_at", at);
+    issue.putNull("closed_at");
+    payload.putObject("repository").put("full_name", REPO);
+    return delivery("issues", "edited", payload);
   }
 
   private static Delivery delivery(String event, String action, ObjectNode payload) {

@@ -170,6 +170,11 @@ public final class ScopedHistory {
 
   /** The live issue pipeline on this JVM's mini cluster (group "live"). */
   static JobClient liveJob(String[] conn) throws Exception {
+    return liveJob(conn, Map.of());
+  }
+
+  /** As {@link #liveJob(String[])}, with the language-model tier of {@code env}'s settings. */
+  static JobClient liveJob(String[] conn, Map<String, String> env) throws Exception {
     JobConfig config =
         JobConfig.fromArgs(
             concat(
@@ -177,7 +182,7 @@ public final class ScopedHistory {
                   "--group-id", "live", "--checkpoint-interval-ms", "1000", "--sink-flush-ms", "200"
                 },
                 conn),
-            Map.of());
+            env);
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
     IssuePipelineJob.build(env, config, false);
     return env.executeAsync("live");
