@@ -18,6 +18,10 @@ import java.util.Map;
  * @param transferredTo the new id when the issue was transferred, else null
  * @param classification null when not classified
  * @param textVector the text vector the learned classifier used and its key, else null
+ * @param pass the classification this row comes from: a token the pipeline draws for each
+ *     classification of a state, kept by its language-model upgrade, so that {@link LabelHistory}
+ *     writes one state change once whether the two rows land in one sink batch or two; null for
+ *     none (a row not from the issue pipeline)
  */
 public record IssueRow(
     String id,
@@ -37,7 +41,8 @@ public record IssueRow(
     int commentCount,
     String transferredTo,
     ClassificationRow classification,
-    TextVector textVector) {
+    TextVector textVector,
+    String pass) {
 
   /** A row without a text vector. */
   public IssueRow(
@@ -76,6 +81,49 @@ public record IssueRow(
         commentCount,
         transferredTo,
         classification,
+        null,
+        null);
+  }
+
+  /** A row of no particular classification (see {@link #pass()}). */
+  public IssueRow(
+      String id,
+      String repo,
+      String framework,
+      int number,
+      String title,
+      String body,
+      String state,
+      String url,
+      String author,
+      List<String> labels,
+      long createdAtMillis,
+      long updatedAtMillis,
+      Long closedAtMillis,
+      long stateVersion,
+      int commentCount,
+      String transferredTo,
+      ClassificationRow classification,
+      TextVector textVector) {
+    this(
+        id,
+        repo,
+        framework,
+        number,
+        title,
+        body,
+        state,
+        url,
+        author,
+        labels,
+        createdAtMillis,
+        updatedAtMillis,
+        closedAtMillis,
+        stateVersion,
+        commentCount,
+        transferredTo,
+        classification,
+        textVector,
         null);
   }
 
@@ -291,6 +339,7 @@ public record IssueRow(
     m.put("labelRank", c == null ? LabelSource.OFFLINE_RANK : c.rank());
     m.put("classification", props);
     m.put("history", c == null ? List.of() : HISTORY);
+    m.put("pass", pass);
     m.put("versions", versionRows);
     boolean vector = textVector != null && textVector.vector() != null;
     m.put("textVectorKey", vector ? textVector.key() : null);

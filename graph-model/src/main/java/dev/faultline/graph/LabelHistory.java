@@ -41,8 +41,11 @@ public final class LabelHistory {
   private static final Pattern FRAGMENT =
       Pattern.compile("@history\\(\\s*(?<node>[A-Za-z_][A-Za-z0-9_]*)\\s*\\)");
 
-  /** Where a node keeps the time of its last labelled write (the statement's time). */
-  public static final String WRITTEN_AT = "labelsWrittenAt";
+  /** The classification ({@code row.pass}) of the last write that stamped a label of the node. */
+  public static final String STAMPED_BY = "labelsStampedBy";
+
+  /** When that write was (the statement's time, as its labels' {@code <key>LabelledAt}). */
+  public static final String STAMPED_AT = "labelsStampedAt";
 
   private LabelHistory() {}
 
@@ -81,8 +84,8 @@ public final class LabelHistory {
 
   /**
    * The fragment for node {@code n}. Every condition is computed per dimension before any property
-   * is set (the list comprehension), so no condition reads what another step of the same write has
-   * just changed.
+   * is set (the flags, a list evaluated once), so no condition reads what another step of the same
+   * write has just changed.
    */
   private static String cypher(String n) {
     String stored = "coalesce(" + n + "[h.version], " + n + ".classifierVersion, '')";
@@ -92,63 +95,28 @@ public final class LabelHistory {
     String newVersion = "row.classification[h.version]";
     String labelled = "(" + n + "[h.code] IS NOT NULL OR " + n + "[h.at] IS NOT NULL)";
     String changed = "(" + code + " <> " + newCode + " OR " + stored + " <> " + newVersion + ")";
-    // The stored label was stamped by the offline row of the very state and classification this
-    // row upgrades.
+    // The stored label was stamped by the lower-ranked row of this very classification.
     String middle =
-        "(coalesce("
-            + n
-            + ".stateVersion = row.stateVersion, false)"
-            + " AND coalesce("
-            + n
-            + ".classifiedAt = row.classification.classifiedAt, false)"
-            + " AND coalesce("
-            + n
-            + ".labelRank, 0) < coalesce(row.labelRank, 0)"
-            + " AND coalesce("
-            + n
-            + "[h.at] = "
-            + n
-            + "."
-            + WRITTEN_AT
-            + ", false))";
+        ("(coalesce(" + n + "." + STAMPED_BY + " = row.pass, false)")
+            + (" AND coalesce(" + n + ".stateVersion = row.stateVersion, false)")
+            + (" AND coalesce(" + n + ".labelRank, 0) < coalesce(row.labelRank, 0)")
+            + (" AND coalesce(" + n + "[h.at] = " + n + "." + STAMPED_AT + ", false))");
     String back =
-        "(coalesce(toString("
-            + n
-            + "[h.previous]), '') = "
-            + newCode
-            + " AND coalesce("
-            + n
-            + "[h.previousVersion], '') = "
-            + newVersion
-            + ")";
+        ("(coalesce(toString(" + n + "[h.previous]), '') = " + newCode)
+            + (" AND coalesce(" + n + "[h.previousVersion], '') = " + newVersion + ")");
     String flags =
-        "[h IN coalesce(row.history, []) | h {.*, doStamp: "
-            + labelled
-            + " AND "
-            + changed
-            + " AND NOT "
-            + middle
-            + ", doUndo: "
-            + middle
-            + " AND "
-            + back
-            + ", doTouch: (NOT "
-            + labelled
-            + " OR "
-            + changed
-            + ") AND NOT ("
-            + middle
-            + " AND "
-            + back
-            + ")}]";
-    return "FOREACH (h IN "
-        + flags
-        + " |\n"
-        + "  FOREACH (_ IN CASE WHEN h.doStamp THEN [1] ELSE [] END |\n"
-        + ("    SET " + n + "[h.undo] = " + n + "[h.previous], ")
+        ("[h IN coalesce(row.history, []) | h {.*,")
+            + (" doStamp: " + labelled + " AND " + changed + " AND NOT " + middle + ",")
+            + (" doUndo: " + middle + " AND " + back + ",")
+            + (" doTouch: (NOT " + labelled + " OR " + changed + ")")
+            + (" AND NOT (" + middle + " AND " + back + ")}]");
+    return ("FOREACH (flags IN [" + flags + "] |\n")
+        + "  FOREACH (h IN flags |\n"
+        + "    FOREACH (_ IN CASE WHEN h.doStamp THEN [1] ELSE [] END |\n"
+        + ("      SET " + n + "[h.undo] = " + n + "[h.previous], ")
         + (n + "[h.undoVersion] = " + n + "[h.previousVersion], ")
         + (n + "[h.undoAt] = " + n + "[h.previousAt],\n")
-        + ("        " + n + "[h.previous] = " + n + "[h.code], ")
+        + ("          " + n + "[h.previous] = " + n + "[h.code], ")
         + (n
             + "[h.previousVersion] = coalesce("
             + n
@@ -156,13 +124,16 @@ public final class LabelHistory {
             + n
             + ".classifierVersion), ")
         + (n + "[h.previousAt] = " + n + "[h.at])\n")
-        + "  FOREACH (_ IN CASE WHEN h.doUndo THEN [1] ELSE [] END |\n"
-        + ("    SET " + n + "[h.at] = " + n + "[h.previousAt], ")
+        + "    FOREACH (_ IN CASE WHEN h.doUndo THEN [1] ELSE [] END |\n"
+        + ("      SET " + n + "[h.at] = " + n + "[h.previousAt], ")
         + (n + "[h.previous] = " + n + "[h.undo], ")
         + (n + "[h.previousVersion] = " + n + "[h.undoVersion], ")
         + (n + "[h.previousAt] = " + n + "[h.undoAt])\n")
-        + "  FOREACH (_ IN CASE WHEN h.doTouch THEN [1] ELSE [] END |\n"
-        + ("    SET " + n + "[h.at] = datetime.statement()))\n")
-        + ("SET " + n + "." + WRITTEN_AT + " = datetime.statement()");
+        + "    FOREACH (_ IN CASE WHEN h.doTouch THEN [1] ELSE [] END |\n"
+        + ("      SET " + n + "[h.at] = datetime.statement()))\n")
+        + "  FOREACH (_ IN CASE WHEN any(h IN flags WHERE h.doStamp OR h.doUndo OR h.doTouch)"
+        + " THEN [1] ELSE [] END |\n"
+        + ("    SET " + n + "." + STAMPED_BY + " = row.pass, ")
+        + (n + "." + STAMPED_AT + " = datetime.statement()))");
   }
 }

@@ -37,13 +37,13 @@ class LabelHistoryIT extends QueryITBase {
   private static final int SPLIT = 2;
 
   /**
-   * A row of issue {@code number} at state {@code state}, classified at {@code classifiedAt} (an
+   * A row of issue {@code number} at state {@code state} from classification {@code pass} (an
    * upgrade keeps its offline row's), kind given by a person.
    */
   private static IssueRow row(
       int number,
       long state,
-      long classifiedAt,
+      String pass,
       Symptom symptom,
       Stage stage,
       String version,
@@ -63,7 +63,7 @@ class LabelHistoryIT extends QueryITBase {
             c.evidence(),
             List.of(Dimension.KIND),
             version,
-            classifiedAt,
+            state,
             source,
             llm ? "p1" : null);
     return new IssueRow(
@@ -83,15 +83,19 @@ class LabelHistoryIT extends QueryITBase {
         state,
         (int) (state / 1_000),
         null,
-        labelled);
+        labelled,
+        null,
+        pass);
   }
 
+  /** The offline row of the live classification of issue {@code number}'s state. */
   private static IssueRow offline(int number, long state, Symptom s, Stage stage, String v) {
-    return row(number, state, state + 100, s, stage, v, LabelSource.MODEL);
+    return row(number, state, "live-" + number + "-" + state, s, stage, v, LabelSource.MODEL);
   }
 
+  /** The language model's upgrade of that classification. */
   private static IssueRow upgrade(int number, long state, Symptom s, Stage stage) {
-    return row(number, state, state + 100, s, stage, "llm:stub/p1", "llm:stub");
+    return row(number, state, "live-" + number + "-" + state, s, stage, "llm:stub/p1", "llm:stub");
   }
 
   private static Map<String, Object> props(Driver driver, String id) {
@@ -121,8 +125,11 @@ class LabelHistoryIT extends QueryITBase {
     void write(int pass, IssueRow row) throws InterruptedException {
       Thread.sleep(3); // a later write is a later statement time
       writer.write(List.of(row));
-      Object at = props(driver, row.id()).get(LabelHistory.WRITTEN_AT);
-      writes.computeIfAbsent(row.number(), k -> new HashMap<>()).put((ZonedDateTime) at, pass);
+      Object at = props(driver, row.id()).get(LabelHistory.STAMPED_AT);
+      // a write that stamps nothing leaves the time of the last one that did
+      writes
+          .computeIfAbsent(row.number(), k -> new HashMap<>())
+          .putIfAbsent((ZonedDateTime) at, pass);
     }
 
     /**
@@ -193,6 +200,34 @@ class LabelHistoryIT extends QueryITBase {
     assertEquals("llm:stub/p1", split.get("symptomPreviousVersion"));
     assertEquals(2, split.get("symptomPreviousAt"));
     assertEquals(4, split.get("symptomLabelledAt"));
+  }
+
+  @Test
+  void anOfflineLabelThatStoodIsThePreviousLabelOfALaterClassificationsUpgradeOfTheSameState(
+      Driver driver) throws Exception {
+    new TaxonomySeeder(driver, SharedNeo4j.DATABASE, Taxonomy.load()).seed();
+    IssueWriter writer = new IssueWriter(driver, SharedNeo4j.DATABASE);
+    // Live: the offline row; the endpoint failed, so no upgrade followed and the label stood.
+    IssueRow live = offline(4, 1_000, Symptom.HANG, Stage.COMMUNICATION, "learned-2");
+    writer.write(List.of(live));
+    // A replay of the same state classifies it again and its upgrade lands alone (its offline row
+    // changed nothing, or shared the upgrade's batch).
+    IssueRow replayed =
+        row(
+            4,
+            1_000,
+            "replay-4-1000",
+            Symptom.CHECKPOINT_FAILURE,
+            Stage.FAULT_TOLERANCE,
+            "llm:stub/p1",
+            "llm:stub");
+    Thread.sleep(3);
+    writer.write(List.of(replayed));
+    Map<String, Object> p = props(driver, live.id());
+    assertEquals("CHECKPOINT_FAILURE", p.get("symptom"));
+    assertEquals("HANG", p.get("symptomPrevious"), "the offline label that stood");
+    assertEquals("learned-2", p.get("symptomPreviousVersion"));
+    assertNotNull(p.get("symptomPreviousAt"));
   }
 
   @Test

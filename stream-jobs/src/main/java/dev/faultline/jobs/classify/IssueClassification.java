@@ -85,6 +85,9 @@ public final class IssueClassification {
     e.classification = c;
     e.classifiedAt = classifiedAt;
     e.deliveryId = deliveryId;
+    // A token of this classification, not a function of the state: a replay of the same state is
+    // another classification, whose history is written anew (LabelHistory).
+    e.pass = Long.toHexString(java.util.concurrent.ThreadLocalRandom.current().nextLong());
     e.fixingPullRequests = new ArrayList<>(fixingPullRequests(acc));
     return e;
   }

@@ -306,6 +306,7 @@ public final class LlmUpgrader {
     e.classification = upgraded;
     e.classifiedAt = offline.classifiedAt;
     e.deliveryId = offline.deliveryId;
+    e.pass = offline.pass; // one classification: its history is written once (LabelHistory)
     e.fixingPullRequests = new ArrayList<>(offline.fixingPullRequests);
     return e;
   }

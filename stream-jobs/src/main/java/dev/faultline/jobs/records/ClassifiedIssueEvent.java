@@ -33,6 +33,12 @@ public class ClassifiedIssueEvent {
   /** The delivery whose fact caused this classification. */
   public String deliveryId;
 
+  /**
+   * The classification this event comes from: a token drawn for each classification of a state and
+   * kept by its language-model upgrade ({@link dev.faultline.graph.IssueRow#pass()}).
+   */
+  public String pass;
+
   /** Ids of the pull requests that say they fix the issue, sorted. */
   public List<String> fixingPullRequests = new ArrayList<>();
 

@@ -72,6 +72,7 @@ public final class IssueRows {
         e.commentCount,
         i.transferredTo,
         row,
-        e.textVectorKey == null ? null : new IssueRow.TextVector(e.textVectorKey, e.textVector));
+        e.textVectorKey == null ? null : new IssueRow.TextVector(e.textVectorKey, e.textVector),
+        e.pass);
   }
 }
