@@ -96,9 +96,25 @@ public final class IssuePipeline {
       AnswerStore.Factory answers,
       ReplayScope scope,
       dev.faultline.graph.GraphConfig vectors) {
+    return apply(deliveries, llm, answers, scope, vectors, ReplayResume.NONE);
+  }
+
+  /**
+   * As {@link #apply(DataStream, LlmSettings, AnswerStore.Factory, ReplayScope,
+   * dev.faultline.graph.GraphConfig)}, resuming a killed replay: the deliveries {@code resume} says
+   * were handled are folded into their issues' state again, and neither classified nor written
+   * (pull requests and releases of those deliveries are not written again either).
+   */
+  public static Outputs apply(
+      DataStream<RawDelivery> deliveries,
+      LlmSettings llm,
+      AnswerStore.Factory answers,
+      ReplayScope scope,
+      dev.faultline.graph.GraphConfig vectors,
+      ReplayResume resume) {
     SingleOutputStreamOperator<GitHubEvent> facts =
         deliveries
-            .process(new DecodeAndNormalise(REJECTED))
+            .process(new DecodeAndNormalise(REJECTED, resume))
             .uid("normalise")
             .name("decode and normalise");
 
@@ -146,7 +162,7 @@ public final class IssuePipeline {
 
     DataStream<PullRequestEvent> newestPullRequests =
         facts
-            .filter(f -> f.type == GitHubEvent.Type.PULL_REQUEST)
+            .filter(f -> f.type == GitHubEvent.Type.PULL_REQUEST && !f.refold)
             .uid("pull-request-facts")
             .name("pull request facts")
             .map(f -> f.pullRequest)
@@ -174,6 +190,7 @@ public final class IssuePipeline {
             .filter(
                 f ->
                     f.type == GitHubEvent.Type.RELEASE
+                        && !f.refold
                         && (scope.framework() == null
                             || scope.framework().equals(frameworkOf(f.release.repo))))
             .uid("release-facts")

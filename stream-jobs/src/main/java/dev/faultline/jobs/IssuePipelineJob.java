@@ -45,14 +45,21 @@ public final class IssuePipelineJob {
    * replay of the deliveries topic ({@code faultline reclassify} on a cluster): it stops at the end
    * offsets of when it started, relabels only the {@link ReplayScope} of {@code --replay-since},
    * {@code --replay-until} and {@code --replay-framework}, and is named {@link #replayName} (not
-   * {@link #NAME}, so it is never taken for the live pipeline).
+   * {@link #NAME}, so it is never taken for the live pipeline); {@code --replay-resume} resumes a
+   * killed attempt ({@link ReplayResume}).
    */
   public static void main(String[] args) throws Exception {
     JobArgs named = JobArgs.parse(args);
     JobConfig config = JobConfig.fromArgs(args, System.getenv());
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
     boolean replay = ReplayScope.isReplay(named);
-    build(env, config, replay, replay ? ReplayScope.fromArgs(named) : ReplayScope.ALL);
+    build(
+        env,
+        config,
+        replay,
+        replay ? ReplayScope.fromArgs(named) : ReplayScope.ALL,
+        replay,
+        replay ? ReplayResume.fromArgs(named) : ReplayResume.NONE);
     env.execute(replay ? replayName(config.groupId()) : NAME);
   }
 
@@ -120,13 +127,35 @@ public final class IssuePipelineJob {
       boolean bounded,
       ReplayScope scope,
       boolean storedVectors) {
+    build(env, config, bounded, scope, storedVectors, ReplayResume.NONE);
+  }
+
+  /**
+   * As {@link #build(StreamExecutionEnvironment, JobConfig, boolean, ReplayScope, boolean)},
+   * resuming a killed attempt of a bounded replay: the source reads the topic from its start, and
+   * the deliveries {@code resume} says the attempt handled are folded into their issues' state
+   * again, not classified or written again ({@link ReplayResume}).
+   *
+   * @throws IllegalArgumentException a scope or a resume given to the live (unbounded) job
+   */
+  public static void build(
+      StreamExecutionEnvironment env,
+      JobConfig config,
+      boolean bounded,
+      ReplayScope scope,
+      boolean storedVectors,
+      ReplayResume resume) {
+    if (!bounded && !resume.isNone()) {
+      throw new IllegalArgumentException(
+          "--replay-resume resumes a bounded replay only (--replay true)");
+    }
     if (!bounded && !scope.isAll()) {
       throw new IllegalArgumentException(
           "A scope (--replay-since/--replay-until/--replay-framework) narrows a bounded replay"
               + " only (--replay true); the live pipeline keeps every issue");
     }
     configure(env, config);
-    KafkaSource<RawDelivery> source = deliveriesSource(config, bounded);
+    KafkaSource<RawDelivery> source = deliveriesSource(config, bounded, resume);
     AnswerStore.Factory answers = config.llm().enabled() ? answerStore(config) : null;
     IssuePipeline.Outputs out =
         IssuePipeline.apply(
@@ -135,7 +164,8 @@ public final class IssuePipelineJob {
             config.llm(),
             answers,
             scope,
-            storedVectors ? config.graph() : null);
+            storedVectors ? config.graph() : null,
+            resume);
     addSinks(out, config);
   }
 
@@ -155,7 +185,8 @@ public final class IssuePipelineJob {
     }
   }
 
-  private static KafkaSource<RawDelivery> deliveriesSource(JobConfig config, boolean bounded) {
+  private static KafkaSource<RawDelivery> deliveriesSource(
+      JobConfig config, boolean bounded, ReplayResume resume) {
     var sourceBuilder =
         KafkaSource.<RawDelivery>builder()
             .setBootstrapServers(config.kafkaBootstrap())
@@ -163,8 +194,12 @@ public final class IssuePipelineJob {
             .setTopics(config.deliveriesTopic())
             .setGroupId(config.groupId())
             // First start: everything in the raw topic. Later starts: the checkpoint's offsets,
-            // else the group's.
-            .setStartingOffsets(OffsetsInitializer.committedOffsets(OffsetResetStrategy.EARLIEST))
+            // else the group's. A resumed replay reads from the start: it folds what its killed
+            // attempt handled into the issues' state again.
+            .setStartingOffsets(
+                resume.isNone()
+                    ? OffsetsInitializer.committedOffsets(OffsetResetStrategy.EARLIEST)
+                    : OffsetsInitializer.earliest())
             .setDeserializer(new RawDeliveryDeserializer());
     if (bounded) {
       sourceBuilder.setBounded(OffsetsInitializer.latest());

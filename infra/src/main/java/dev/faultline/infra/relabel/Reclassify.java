@@ -3,6 +3,7 @@ package dev.faultline.infra.relabel;
 import dev.faultline.infra.cluster.FlinkRestClient;
 import dev.faultline.jobs.IssuePipelineJob;
 import dev.faultline.jobs.JobConfig;
+import dev.faultline.jobs.ReplayResume;
 import dev.faultline.jobs.ReplayScope;
 import dev.faultline.schemas.taxonomy.Dimension;
 import java.nio.file.Path;
@@ -35,7 +36,10 @@ import org.neo4j.driver.SessionConfig;
  * state is relabelled, and running it again writes the same values. Progress comes from the replay
  * group's committed offsets (committed at each checkpoint) against the topic's end offsets when it
  * started; a run killed midway and started again with the same group continues from its last
- * checkpoint. Snapshots of the graph's labels before and after give the {@link RelabelReport}.
+ * checkpoint with the state of every issue rebuilt ({@link ReplayResume}: the deliveries before
+ * that checkpoint are folded again, not classified again), so an issue whose deliveries span the
+ * kill is labelled from its whole history. Snapshots of the graph's labels before and after give
+ * the {@link RelabelReport}.
  */
 public final class Reclassify {
 
@@ -265,10 +269,26 @@ public final class Reclassify {
       Consumer<Progress> progress,
       Consumer<JobClient> started)
       throws Exception {
+    replay(config, scope, ReplayResume.NONE, everyMillis, progress, started);
+  }
+
+  /**
+   * As {@link #replay(JobConfig, Scope, long, Consumer, Consumer)}, resuming a killed attempt of
+   * the same group: the deliveries {@code resume} says it handled are read again and folded into
+   * their issues' state, not classified or written again; progress counts from there.
+   */
+  public static void replay(
+      JobConfig config,
+      Scope scope,
+      ReplayResume resume,
+      long everyMillis,
+      Consumer<Progress> progress,
+      Consumer<JobClient> started)
+      throws Exception {
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-    IssuePipelineJob.build(env, config, true, scope.replay());
+    IssuePipelineJob.build(env, config, true, scope.replay(), true, resume);
     try (Admin admin = Admin.create(admin(config))) {
-      Tracker tracker = new Tracker(admin, config);
+      Tracker tracker = new Tracker(admin, config, resume);
       JobClient job = env.executeAsync(IssuePipelineJob.replayName(config.groupId()));
       started.accept(job);
       var result = job.getJobExecutionResult();
@@ -311,8 +331,27 @@ public final class Reclassify {
       Consumer<Progress> progress,
       Consumer<String> started)
       throws Exception {
+    return replayOnCluster(
+        flink, jar, jobArgs, scope, ReplayResume.NONE, config, everyMillis, progress, started);
+  }
+
+  /**
+   * As {@link #replayOnCluster(FlinkRestClient, Path, List, Scope, JobConfig, long, Consumer,
+   * Consumer)}, resuming a killed attempt ({@code --replay-resume}, {@link ReplayResume}).
+   */
+  public static String replayOnCluster(
+      FlinkRestClient flink,
+      Path jar,
+      List<String> jobArgs,
+      Scope scope,
+      ReplayResume resume,
+      JobConfig config,
+      long everyMillis,
+      Consumer<Progress> progress,
+      Consumer<String> started)
+      throws Exception {
     try (Admin admin = Admin.create(admin(config))) {
-      Tracker tracker = new Tracker(admin, config);
+      Tracker tracker = new Tracker(admin, config, resume);
       // A replay of this group still running (the command was stopped, its job was not): follow
       // it rather than start a second one on the same group and transactional ids.
       var running = flink.activeJob(IssuePipelineJob.replayName(config.groupId()));
@@ -327,7 +366,7 @@ public final class Reclassify {
                 jarId,
                 new FlinkRestClient.RunRequest(
                     IssuePipelineJob.class.getName(),
-                    clusterProgramArgs(jobArgs, scope),
+                    clusterProgramArgs(jobArgs, scope, resume),
                     0,
                     null,
                     false));
@@ -372,13 +411,41 @@ public final class Reclassify {
    * (bounded, named {@link IssuePipelineJob#replayName}) and the scope's flags.
    */
   public static List<String> clusterProgramArgs(List<String> jobArgs, Scope scope) {
+    return clusterProgramArgs(jobArgs, scope, ReplayResume.NONE);
+  }
+
+  /** As {@link #clusterProgramArgs(List, Scope)}, with {@code resume}'s flag when it has one. */
+  public static List<String> clusterProgramArgs(
+      List<String> jobArgs, Scope scope, ReplayResume resume) {
     List<String> args = new ArrayList<>(jobArgs);
     args.addAll(List.of("--replay", "true"));
     args.addAll(scope.replay().toArgs());
+    args.addAll(resume.toArgs());
     return List.copyOf(args);
   }
 
-  /** Progress of a replay from its group's committed offsets against the end offsets at start. */
+  /**
+   * How far the replay group got ({@link ReplayResume}): its committed offsets of the deliveries
+   * topic, each committed with a checkpoint whose deliveries all reached the graph.
+   */
+  public static ReplayResume handled(JobConfig config) throws Exception {
+    try (Admin admin = Admin.create(admin(config))) {
+      Map<Integer, Long> m = new HashMap<>();
+      committed(admin, config.groupId())
+          .forEach(
+              (tp, offset) -> {
+                if (tp.topic().equals(config.deliveriesTopic())) {
+                  m.put(tp.partition(), offset);
+                }
+              });
+      return new ReplayResume(m);
+    }
+  }
+
+  /**
+   * Progress of a replay from its group's committed offsets against the end offsets at start,
+   * counted from where it starts to classify (a resumed attempt: from where the killed one got to).
+   */
   private static final class Tracker {
     private final Admin admin;
     private final String group;
@@ -386,11 +453,16 @@ public final class Reclassify {
     private final Map<TopicPartition, Long> before;
     private final long total;
 
-    Tracker(Admin admin, JobConfig config) throws Exception {
+    Tracker(Admin admin, JobConfig config, ReplayResume resume) throws Exception {
       this.admin = admin;
       this.group = config.groupId();
       this.end = endOffsets(admin, config.deliveriesTopic());
-      this.before = committed(admin, group);
+      this.before = new HashMap<>(committed(admin, group));
+      resume
+          .offsets()
+          .forEach(
+              (p, o) ->
+                  before.merge(new TopicPartition(config.deliveriesTopic(), p), o, Math::max));
       long n = 0;
       for (var e : end.entrySet()) {
         n += Math.max(0, e.getValue() - before.getOrDefault(e.getKey(), 0L));

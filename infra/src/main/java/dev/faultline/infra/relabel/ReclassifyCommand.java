@@ -8,6 +8,7 @@ import dev.faultline.cli.CliCommand;
 import dev.faultline.infra.cluster.FlinkRestClient;
 import dev.faultline.infra.cluster.JobsCommand;
 import dev.faultline.jobs.JobConfig;
+import dev.faultline.jobs.ReplayResume;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -30,7 +31,9 @@ import picocli.CommandLine.Option;
  * writes what changed ({@link RelabelReport}) as {@code report.md} and {@code report.json} beside
  * the two snapshots it was built from ({@code before.json}, {@code after.json}), so the report can
  * be rebuilt. A run killed midway is resumed by running the command again with the same {@code
- * --report-dir}: it keeps the run's consumer group and its "before" snapshot.
+ * --report-dir}: it keeps the run's consumer group and its "before" snapshot, and the deliveries
+ * the killed attempt replayed are folded into their issues' state again ({@code ReplayResume}), so
+ * every issue is labelled from its whole history.
  */
 @Command(
     name = "reclassify",
@@ -40,7 +43,8 @@ import picocli.CommandLine.Option;
       "A bounded replay of faultline.deliveries through the issue pipeline (its own consumer group, the same sink:",
       "newest state wins, idempotent) while live deliveries keep arriving. Writes report.md and report.json (counts",
       "before and after, transitions, share changed per framework and dimension) under --report-dir. Run it again",
-      "with the same --report-dir to resume a run that was stopped. The graph keeps every label's version, when",
+      "with the same --report-dir to resume a run that was stopped (what it replayed is read again to rebuild the",
+      "issues' state, not classified again). The graph keeps every label's version, when",
       "it was given and the label it replaced, so --changes-since rebuilds a report later. Kafka and Neo4j as for the jobs",
       "(FAULTLINE_KAFKA_BOOTSTRAP_SERVERS, FAULTLINE_NEO4J_*, or the flags).",
       "",
@@ -156,20 +160,7 @@ public final class ReclassifyCommand extends CliCommand {
     if (resuming) {
       JsonNode run = JSON.readTree(runFile.toFile());
       group = run.path("group").asText();
-      // The run's own scope: its "before" snapshot and its group's progress are of that scope.
-      if (run.has("scope")) {
-        JsonNode s = run.path("scope");
-        scope =
-            new Reclassify.Scope(
-                s.hasNonNull("since") ? Instant.parse(s.get("since").asText()) : null,
-                s.hasNonNull("until") ? Instant.parse(s.get("until").asText()) : null,
-                s.hasNonNull("framework") ? s.get("framework").asText() : null);
-        if (!scope.equals(given) && !given.equals(Reclassify.Scope.all())) {
-          out.println(
-              "reclassify: the run being resumed has its own scope; --since/--until/--framework"
-                  + " are ignored");
-        }
-      }
+      scope = runScope(run, given);
       out.println("reclassify: resuming the run of group " + group);
     } else {
       group = "faultline-reclassify-" + UUID.randomUUID().toString().substring(0, 8);
@@ -192,21 +183,7 @@ public final class ReclassifyCommand extends CliCommand {
       return 0;
     }
     if (!resuming) {
-      for (String f : List.of("report.json", "report.md", "after.json")) {
-        Files.deleteIfExists(reportDir.resolve(f));
-      }
-      // The instant before the "before" snapshot: labels the graph stamps at or after it are the
-      // run's (Reclassify.snapshotAsOf rebuilds "before" from the graph with it).
-      Instant startedAt = Instant.now();
-      write(beforeFile, Reclassify.snapshot(config, scope));
-      ObjectNode run = JSON.createObjectNode();
-      run.put("group", group);
-      run.put("startedAt", startedAt.toString());
-      ObjectNode runScope = run.putObject("scope");
-      runScope.put("since", scope.since() == null ? null : scope.since().toString());
-      runScope.put("until", scope.until() == null ? null : scope.until().toString());
-      runScope.put("framework", scope.framework());
-      Files.writeString(runFile, run.toString(), StandardCharsets.UTF_8);
+      startRun(runFile, beforeFile, group, scope, config);
     }
     java.util.function.Consumer<Reclassify.Progress> progress =
         p ->
@@ -217,14 +194,16 @@ public final class ReclassifyCommand extends CliCommand {
                 p.total(),
                 p.perSecond(),
                 Double.isNaN(p.secondsLeft()) ? "?" : Math.round(p.secondsLeft()) + " s");
+    ReplayResume resume = resuming ? resumeFrom(runFile, config) : ReplayResume.NONE;
     if (cluster == null) {
-      Reclassify.replay(config, scope, 2000, progress, job -> {});
+      Reclassify.replay(config, scope, resume, 2000, progress, job -> {});
     } else {
       Reclassify.replayOnCluster(
           FlinkRestClient.forJobManager(cluster),
           JobsCommand.jar(jar != null ? jar : env.get("FAULTLINE_JOB_JAR")),
           jobArgs,
           scope,
+          resume,
           config,
           2000,
           progress,
@@ -235,6 +214,75 @@ public final class ReclassifyCommand extends CliCommand {
     writeReport(RelabelReport.of(read(beforeFile), after));
     out.println("reclassify: done; " + reportDir.resolve("report.md"));
     return 0;
+  }
+
+  /**
+   * The scope of the run being resumed: its "before" snapshot and its group's progress are of that
+   * scope, whatever is given now.
+   */
+  private Reclassify.Scope runScope(JsonNode run, Reclassify.Scope given) {
+    if (!run.has("scope")) {
+      return given;
+    }
+    JsonNode s = run.path("scope");
+    Reclassify.Scope scope =
+        new Reclassify.Scope(
+            s.hasNonNull("since") ? Instant.parse(s.get("since").asText()) : null,
+            s.hasNonNull("until") ? Instant.parse(s.get("until").asText()) : null,
+            s.hasNonNull("framework") ? s.get("framework").asText() : null);
+    if (!scope.equals(given) && !given.equals(Reclassify.Scope.all())) {
+      out.println(
+          "reclassify: the run being resumed has its own scope; --since/--until/--framework"
+              + " are ignored");
+    }
+    return scope;
+  }
+
+  /** A new run: its "before" snapshot and {@code run.json} (group, start, scope). */
+  private void startRun(
+      Path runFile, Path beforeFile, String group, Reclassify.Scope scope, JobConfig config)
+      throws IOException {
+    for (String f : List.of("report.json", "report.md", "after.json")) {
+      Files.deleteIfExists(reportDir.resolve(f));
+    }
+    // The instant before the "before" snapshot: labels the graph stamps at or after it are the
+    // run's (Reclassify.snapshotAsOf rebuilds "before" from the graph with it).
+    Instant startedAt = Instant.now();
+    write(beforeFile, Reclassify.snapshot(config, scope));
+    ObjectNode run = JSON.createObjectNode();
+    run.put("group", group);
+    run.put("startedAt", startedAt.toString());
+    ObjectNode runScope = run.putObject("scope");
+    runScope.put("since", scope.since() == null ? null : scope.since().toString());
+    runScope.put("until", scope.until() == null ? null : scope.until().toString());
+    runScope.put("framework", scope.framework());
+    Files.writeString(runFile, run.toString(), StandardCharsets.UTF_8);
+  }
+
+  /**
+   * Where the killed attempts of this run got to: the group's committed offsets, or further where
+   * an earlier resume got further (a resumed attempt commits the offsets of its refolding, which
+   * lie below its start), kept in {@code run.json}.
+   */
+  private ReplayResume resumeFrom(Path runFile, JobConfig config) throws Exception {
+    ObjectNode run = (ObjectNode) JSON.readTree(runFile.toFile());
+    Map<Integer, Long> kept = new HashMap<>();
+    run.path("resume")
+        .fields()
+        .forEachRemaining(e -> kept.put(Integer.parseInt(e.getKey()), e.getValue().asLong()));
+    ReplayResume resume = Reclassify.handled(config).max(new ReplayResume(kept));
+    ObjectNode o = run.putObject("resume");
+    resume.offsets().forEach((p, offset) -> o.put(Integer.toString(p), offset));
+    Files.writeString(runFile, run.toString(), StandardCharsets.UTF_8);
+    if (!resume.isNone()) {
+      out.printf(
+          Locale.ROOT,
+          "reclassify: the %d deliveries replayed before the kill are read again and folded into"
+              + " their issues' state (not classified again), so an issue whose deliveries span the"
+              + " kill is labelled from its whole history%n",
+          resume.handledCount());
+    }
+    return resume;
   }
 
   private void writeReport(RelabelReport report) throws IOException {

@@ -49,6 +49,14 @@ class ReclassifyProgramArgsTest {
                 Reclassify.clusterProgramArgs(connection, Reclassify.Scope.all())
                     .toArray(String[]::new))),
         "an unscoped replay is bounded too");
+    // A resumed run tells the job where its killed attempt got to.
+    dev.faultline.jobs.ReplayResume resume =
+        new dev.faultline.jobs.ReplayResume(Map.of(0, 120L, 1, 98L));
+    assertEquals(
+        resume,
+        dev.faultline.jobs.ReplayResume.fromArgs(
+            JobArgs.parse(
+                Reclassify.clusterProgramArgs(connection, scope, resume).toArray(String[]::new))));
   }
 
   @Test

@@ -27,7 +27,11 @@ import org.apache.flink.util.OutputTag;
  * re-classifies whenever what the classifier sees changed. A fact that changes nothing (a
  * redelivery, an older state) emits nothing. In a scoped replay ({@code faultline reclassify
  * --framework/--since/--until}) an issue out of the {@link ReplayScope} keeps its state but is
- * neither classified nor emitted.
+ * neither classified nor emitted. In a resumed replay ({@link dev.faultline.jobs.ReplayResume}) a
+ * {@link GitHubEvent#refold} fact only rebuilds the state while its issue has had no fact new to
+ * this attempt (the killed attempt wrote that state); once one arrives, the issue is classified on
+ * its whole history, and so is every change after it, refolded or not (an issue's facts may lie in
+ * several partitions, read in any interleaving).
  */
 public final class ClassifyIssues
     extends KeyedProcessFunction<String, GitHubEvent, ClassifiedIssueEvent> {
@@ -42,6 +46,13 @@ public final class ClassifyIssues
   private final ReplayScope scope;
   private final GraphConfig vectors;
   private transient ValueState<IssueAccumulator> state;
+
+  /** Set while an issue has had only refolded facts in this attempt. */
+  private transient ValueState<Boolean> refolding;
+
+  /** Whether this subtask has seen a refolded fact (else no issue can be refolding). */
+  private transient boolean refolds;
+
   private transient IssueClassification classification;
   private transient Neo4jVectorStore store;
 
@@ -91,6 +102,10 @@ public final class ClassifyIssues
         new ValueStateDescriptor<>("issue", IssueAccumulator.class);
     descriptor.enableTimeToLive(StateTtlConfig.newBuilder(STATE_TTL).build());
     state = getRuntimeContext().getState(descriptor);
+    ValueStateDescriptor<Boolean> refoldingDescriptor =
+        new ValueStateDescriptor<>("refolding", Boolean.class);
+    refoldingDescriptor.enableTimeToLive(StateTtlConfig.newBuilder(STATE_TTL).build());
+    refolding = getRuntimeContext().getState(refoldingDescriptor);
     DefectClassifier classifier = tier.classifier();
     if (vectors != null && classifier instanceof LearnedClassifier learned) {
       store = new Neo4jVectorStore(vectors);
@@ -118,14 +133,40 @@ public final class ClassifyIssues
     super.close();
   }
 
+  /**
+   * Whether a fact only rebuilds its issue's state: a refolded fact of an issue that has had no
+   * fact new to this attempt. A new fact ends that for its issue.
+   */
+  private boolean held(GitHubEvent fact, boolean first) throws java.io.IOException {
+    if (fact.refold) {
+      refolds = true;
+      if (first || refolding.value() != null) {
+        refolding.update(Boolean.TRUE);
+        return true;
+      }
+      return false;
+    }
+    if (refolds && refolding.value() != null) {
+      refolding.clear();
+    }
+    return false;
+  }
+
   @Override
   public void processElement(GitHubEvent fact, Context ctx, Collector<ClassifiedIssueEvent> out)
       throws Exception {
     IssueAccumulator acc = state.value();
-    if (acc == null) {
+    boolean first = acc == null;
+    if (first) {
       acc = new IssueAccumulator();
     }
     boolean changed = acc.fold(fact);
+    if (held(fact, first)) {
+      if (changed) {
+        state.update(acc);
+      }
+      return;
+    }
     if (!changed) {
       return;
     }

@@ -1,6 +1,7 @@
 package dev.faultline.jobs.functions;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.faultline.jobs.ReplayResume;
 import dev.faultline.jobs.normalise.GitHubNormaliser;
 import dev.faultline.jobs.normalise.PoisonRecordException;
 import dev.faultline.jobs.records.GitHubEvent;
@@ -16,17 +17,27 @@ import org.apache.flink.util.OutputTag;
 
 /**
  * Decodes the Avro envelope and normalises the facts it carries; anything unreadable goes to the
- * dead-letter side output.
+ * dead-letter side output. In a resumed replay, the facts of a delivery a killed attempt already
+ * handled are marked {@link GitHubEvent#refold} (and an unreadable one is not dead-lettered again).
  */
 public final class DecodeAndNormalise extends ProcessFunction<RawDelivery, GitHubEvent> {
   public static final String STAGE = "issue-pipeline/normalise";
 
   private final OutputTag<Rejected> rejected;
+  private final ReplayResume resume;
   private transient AvroCodec<Delivery> codec;
   private transient GitHubNormaliser normaliser;
 
   public DecodeAndNormalise(OutputTag<Rejected> rejected) {
+    this(rejected, ReplayResume.NONE);
+  }
+
+  /**
+   * @param resume where a killed attempt of this replay got to ({@link ReplayResume#NONE} live)
+   */
+  public DecodeAndNormalise(OutputTag<Rejected> rejected, ReplayResume resume) {
     this.rejected = rejected;
+    this.resume = resume;
   }
 
   @Override
@@ -37,10 +48,14 @@ public final class DecodeAndNormalise extends ProcessFunction<RawDelivery, GitHu
 
   @Override
   public void processElement(RawDelivery raw, Context ctx, Collector<GitHubEvent> out) {
+    boolean refold = resume.handled(raw.partition, raw.offset);
     Delivery delivery;
     try {
       delivery = codec.decode(raw.value);
     } catch (IOException | RuntimeException e) {
+      if (refold) {
+        return; // dead-lettered by the attempt that handled it
+      }
       ctx.output(
           rejected,
           reject(
@@ -54,9 +69,14 @@ public final class DecodeAndNormalise extends ProcessFunction<RawDelivery, GitHu
       return;
     }
     try {
-      normaliser.normalise(delivery).forEach(out::collect);
+      for (GitHubEvent fact : normaliser.normalise(delivery)) {
+        fact.refold = refold;
+        out.collect(fact);
+      }
     } catch (PoisonRecordException | RuntimeException e) {
-      ctx.output(rejected, reject(raw, delivery.getDeliveryId(), e.getMessage()));
+      if (!refold) {
+        ctx.output(rejected, reject(raw, delivery.getDeliveryId(), e.getMessage()));
+      }
     }
   }
 

@@ -36,6 +36,13 @@ public class GitHubEvent {
   public PullRequestEvent pullRequest;
   public ReleaseEvent release;
 
+  /**
+   * From a delivery a killed attempt of this replay already handled ({@link
+   * dev.faultline.jobs.ReplayResume}): folded into its issue's state, not classified or written
+   * again unless the issue changed since in this attempt.
+   */
+  public boolean refold;
+
   public GitHubEvent() {}
 
   @Override
