@@ -174,7 +174,7 @@ public final class ScopedHistory {
   }
 
   /** As {@link #liveJob(String[])}, with the language-model tier of {@code env}'s settings. */
-  static JobClient liveJob(String[] conn, Map<String, String> env) throws Exception {
+  static JobClient liveJob(String[] conn, Map<String, String> llm) throws Exception {
     JobConfig config =
         JobConfig.fromArgs(
             concat(
@@ -182,7 +182,7 @@ public final class ScopedHistory {
                   "--group-id", "live", "--checkpoint-interval-ms", "1000", "--sink-flush-ms", "200"
                 },
                 conn),
-            env);
+            llm);
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
     IssuePipelineJob.build(env, config, false);
     return env.executeAsync("live");
