@@ -2,7 +2,6 @@ package dev.faultline.estimate.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.faultline.classifier.ChangeDetails;
 import dev.faultline.classifier.Classification;
 import dev.faultline.classifier.ClassifierConfig;
@@ -20,6 +19,7 @@ import dev.faultline.classifier.training.CrossValidation;
 import dev.faultline.classifier.training.Trainer;
 import dev.faultline.estimate.Codes;
 import dev.faultline.estimate.PriorShift;
+import dev.faultline.estimate.TrainingPrior;
 import dev.faultline.schemas.taxonomy.Dimension;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -97,12 +97,27 @@ public final class PriorShiftBenchmark {
     opt.put("--dev", "../shared/eval/dev.jsonl");
     opt.put("--cache", ".faultline/train-cache");
     opt.put("--output", "target/prior-shift-bench.md");
-    opt.put("--prior-output", "target/training-prior.json");
+    opt.put("--prior-output", "target/training-prior.properties");
+    opt.put("--dev-only", "false");
     for (int i = 0; i + 1 < args.length; i += 2) {
       if (!opt.containsKey(args[i])) {
         throw new IllegalArgumentException("unknown option " + args[i] + " (" + opt.keySet() + ")");
       }
       opt.put(args[i], args[i + 1]);
+    }
+    if (Boolean.parseBoolean(opt.get("--dev-only"))) {
+      // dev with the product's bundled prior and the choice as the constants of PriorShift hold it
+      TrainingPrior t = TrainingPrior.bundled();
+      Prior bundled =
+          new Prior(t.of("symptom", SYM).orElseThrow(), t.of("stage", STG).orElseThrow());
+      Map<String, double[]> chosen = new LinkedHashMap<>();
+      chosen.put(
+          "symptom", new double[] {PriorShift.STRENGTH, band((int) PriorShift.MIN_EXPECTED)});
+      chosen.put("stage", null);
+      StringBuilder md = new StringBuilder();
+      dev(Path.of(opt.get("--dev")), bundled, chosen, md);
+      System.out.println(md);
+      return;
     }
     List<Item> items = outOfFold(Path.of(opt.get("--data")), Path.of(opt.get("--cache")));
     PriorShiftBenchmark b = new PriorShiftBenchmark();
@@ -537,24 +552,33 @@ public final class PriorShiftBenchmark {
 
   // ---- the training prior and dev ----
 
+  /** The training prior as {@link dev.faultline.estimate.TrainingPrior} reads it. */
   static void writePrior(Path file, Prior p) throws Exception {
-    ObjectMapper json = new ObjectMapper();
-    ObjectNode o = json.createObjectNode();
-    o.put("classifierVersion", LearnedClassifier.versionFor());
-    o.put(
-        "what",
-        "mean out-of-fold distribution over the training issues (5 grouped folds, seed 20261125)");
-    ObjectNode s = o.putObject("symptom");
+    StringBuilder b = new StringBuilder();
+    b.append(
+            "# The mean out-of-fold distribution over the training issues (the learned layer's 5 grouped\n")
+        .append(
+            "# folds, seed 20261125), for PriorShift. Written by PriorShiftBenchmark (docs/estimates.md);\n")
+        .append(
+            "# regenerate it whenever the artefact changes (TrainingPriorTest compares the hash).\n");
+    b.append("classifierVersion=").append(LearnedClassifier.versionFor()).append('\n');
+    b.append("artefactSha256=").append(artefactSha256()).append('\n');
     for (int k = 0; k < SYM.size(); k++) {
-      s.put(SYM.get(k), Math.round(p.sym()[k] * 1e6) / 1e6);
+      b.append(String.format(Locale.ROOT, "symptom.%s=%.6f%n", SYM.get(k), p.sym()[k]));
     }
-    ObjectNode t = o.putObject("stage");
     for (int k = 0; k < STG.size(); k++) {
-      t.put(STG.get(k), Math.round(p.stg()[k] * 1e6) / 1e6);
+      b.append(String.format(Locale.ROOT, "stage.%s=%.6f%n", STG.get(k), p.stg()[k]));
     }
     Files.createDirectories(file.toAbsolutePath().getParent());
-    Files.writeString(
-        file, json.writerWithDefaultPrettyPrinter().writeValueAsString(o), StandardCharsets.UTF_8);
+    Files.writeString(file, b, StandardCharsets.UTF_8);
+  }
+
+  /** The SHA-256 of the bundled artefact's bytes (hex). */
+  static String artefactSha256() throws Exception {
+    try (java.io.InputStream in = dev.faultline.artefact.LearnedArtefact.open()) {
+      return java.util.HexFormat.of()
+          .formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(in.readAllBytes()));
+    }
   }
 
   static void dev(Path dev, Prior prior, Map<String, double[]> choice, StringBuilder md)
@@ -624,7 +648,7 @@ public final class PriorShiftBenchmark {
       md.append(
           String.format(
               Locale.ROOT,
-              "| %s | %d | %d | %s | %.4f | %.4f (%s) | %.4f |%n",
+              "| %s | %d | %d | %s | %.4f | %.4f (%s) | %.4f | %.3f |%n",
               name,
               scope.size(),
               bugs(scope),
@@ -632,7 +656,47 @@ public final class PriorShiftBenchmark {
               ShareErrorBenchmark.tvd(codes, t[d], e.get("pcc")[d]),
               ShareErrorBenchmark.tvd(codes, t[d], e.get(chosen)[d]),
               chosen,
-              ShareErrorBenchmark.tvd(codes, t[d], e.get(method(2))[d])));
+              ShareErrorBenchmark.tvd(codes, t[d], e.get(method(2))[d]),
+              floor(scope, d)));
     }
+  }
+
+  /**
+   * The error PCC would have with perfectly calibrated probabilities: each item's label drawn from
+   * its own distribution (the stage's joint with P(bug)), 400 times, the mean TVD between those
+   * labels' shares and PCC's.
+   */
+  static double floor(List<Item> scope, int d) {
+    int n = scope.size();
+    int k = d == 0 ? SYM.size() : STG.size() + 1;
+    Codes codes = d == 0 ? SYM_CODES : STG_CODES;
+    double[][] p = new double[n][k];
+    double[] expected = new double[k];
+    for (int i = 0; i < n; i++) {
+      Item it = scope.get(i);
+      for (int c = 0; c < k; c++) {
+        p[i][c] = d == 0 ? it.sym()[c] : c < STG.size() ? it.pBug() * it.stg()[c] : 1 - it.pBug();
+        expected[c] += p[i][c];
+      }
+    }
+    double[] pcc = shares(codes, java.util.Arrays.copyOf(expected, codes.size()));
+    java.util.SplittableRandom r = new java.util.SplittableRandom(d + 1);
+    double sum = 0;
+    for (int draw = 0; draw < 400; draw++) {
+      double[] count = new double[codes.size()];
+      for (double[] row : p) {
+        double u = r.nextDouble();
+        int c = 0;
+        while (c < k - 1 && u >= row[c]) {
+          u -= row[c];
+          c++;
+        }
+        if (c < codes.size()) {
+          count[c]++;
+        }
+      }
+      sum += ShareErrorBenchmark.tvd(codes, shares(codes, count), pcc);
+    }
+    return sum / 400;
   }
 }
