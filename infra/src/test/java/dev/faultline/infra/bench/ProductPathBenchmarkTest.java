@@ -53,6 +53,12 @@ class ProductPathBenchmarkTest {
     assertTrue(Double.isNaN(t[3]));
     // |0.5 - 2/3| + |0.3 - 1/3| + |0.2 - 0| = 0.4, halved
     assertEquals(0.2, ProductPathBenchmark.ShareScore.tvd(r, t), 1e-12);
+    // the stage among the bug reports only: the question's COMMUNICATION does not count
+    double[] stage =
+        ProductPathBenchmark.ShareScore.truth(
+            scope, "stage", rows("[{\"code\":\"COMMUNICATION\"},{\"code\":\"MEMORY\"}]"));
+    assertEquals(1 / 3.0, stage[0], 1e-12);
+    assertEquals(2 / 3.0, stage[1], 1e-12);
     ProductPathBenchmark.Tally tally = new ProductPathBenchmark.Tally();
     tally.add(r, t);
     // HANG (>= 15%) covered; OUT_OF_MEMORY (>= 15%) not (0.333 > 0.32); CRASH absent, not covered
