@@ -42,7 +42,7 @@ public final class Faultline extends CliCommand {
     commandLine.addSubcommand(BackfillCommand.launcher().commandLine());
     commandLine.addSubcommand(new QueryCommand(env));
     commandLine.addSubcommand(new MigrateCommand());
-    commandLine.addSubcommand(new SampleCommand());
+    commandLine.addSubcommand(new SampleCommand(env));
     commandLine.addSubcommand(new ReportCommand());
     commandLine.addSubcommand(new JobsCommand(env).commandLine());
     commandLine.addSubcommand(new IngestCommand(env));

@@ -46,6 +46,22 @@ import picocli.CommandLine.Option;
 final class SampleCommand extends CliCommand {
   static final ObjectMapper JSON = new ObjectMapper();
 
+  /** Where the Neo4j settings are read (the process environment, or the command line's). */
+  private final java.util.Map<String, String> environment;
+
+  SampleCommand() {
+    this(System.getenv());
+  }
+
+  /** A command reading its Neo4j settings from {@code environment} (as {@code query} does). */
+  SampleCommand(java.util.Map<String, String> environment) {
+    this.environment = environment;
+  }
+
+  GraphConfig graphConfig() {
+    return GraphConfig.fromEnvironment(environment);
+  }
+
   @Override
   public Integer call() {
     throw usageError("name a subcommand: draw or import");
@@ -69,6 +85,8 @@ final class SampleCommand extends CliCommand {
         "same graph, scope, N and seed draw the same issues; the sample is recorded in the graph."
       })
   static final class Draw extends CliCommand {
+    @picocli.CommandLine.ParentCommand SampleCommand parent;
+
     @Option(names = "--n", required = true, paramLabel = "N", description = "issues to draw")
     int n;
 
@@ -91,7 +109,7 @@ final class SampleCommand extends CliCommand {
       }
       ValidationSamples.Scope inScope =
           new ValidationSamples.Scope(scope.framework, scope.from(), scope.to());
-      GraphConfig config = GraphConfig.fromEnvironment(System.getenv());
+      GraphConfig config = parent.graphConfig();
       ValidationSamples.Drawn drawn;
       try (Driver driver = driver(config)) {
         drawn = new ValidationSamples(driver, config.database()).draw(inScope, n, seed);
@@ -139,6 +157,8 @@ final class SampleCommand extends CliCommand {
         "unlabelled (kind is required); distributed_specific takes true, false or null (cannot tell)."
       })
   static final class Import extends CliCommand {
+    @picocli.CommandLine.ParentCommand SampleCommand parent;
+
     @Option(
         names = "--labels",
         required = true,
@@ -149,7 +169,7 @@ final class SampleCommand extends CliCommand {
     @Override
     public Integer call() throws IOException {
       List<ValidationSamples.LabelLine> lines = read(labels);
-      GraphConfig config = GraphConfig.fromEnvironment(System.getenv());
+      GraphConfig config = parent.graphConfig();
       try (Driver driver = driver(config)) {
         ValidationSamples.Imported imported;
         try {
