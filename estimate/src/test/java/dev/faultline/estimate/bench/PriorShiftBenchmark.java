@@ -612,7 +612,7 @@ public final class PriorShiftBenchmark {
     }
     md.append("\n## dev.jsonl, once, after the choice (the shipped artefact never saw it)\n\n");
     md.append(
-        "| scope | items | bug reports | dimension | PCC | chosen | EM α=2n |\n|---|---|---|---|---|---|---|\n");
+        "| scope | items | bug reports | dimension | PCC | chosen | EM α=2n | floor |\n|---|---|---|---|---|---|---|---|\n");
     devRow("all", all, prior, choice, md);
     devRow("issues only", all.stream().filter(i -> !i.change()).toList(), prior, choice, md);
   }
