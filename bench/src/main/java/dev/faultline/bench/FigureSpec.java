@@ -230,6 +230,13 @@ public record FigureSpec(
               "pass-through job",
               "passthrough_events_per_s",
               "events/s"),
+          cost(
+              "stats",
+              "category statistics job, process CPU per event",
+              "stats_cpu_us_per_event",
+              "pass-through job, CPU per event",
+              "passthrough_cpu_us_per_event",
+              "CPU-µs/event"),
           rate(
               "query",
               "issue write of the test fixture (labels, versions, release, edges)",
