@@ -137,12 +137,14 @@ public final class PipelineBenchmark {
               + " discard)%n",
           pipeline, pipelineCpuMs, 100 * pipeline / discard);
 
+      save(out);
       if (!Boolean.getBoolean("faultline.bench.skipWriter")) {
         writerAgainstCeilings(driver, Math.max(2_000, events / 2));
+        save(out);
       }
     }
     if (!Boolean.getBoolean("faultline.bench.skipLatency")) {
-      latencyAndMemory(dir);
+      latencyAndMemory(dir, out);
     }
     Files.writeString(
         out.resolve("pipeline.json"),
@@ -418,7 +420,21 @@ public final class PipelineBenchmark {
   /** The rates of the latency runs and how many deliveries each sends (about 10 s of each). */
   private static final int[][] LATENCY_RUNS = {{10, 100}, {100, 1_000}, {500, 5_000}};
 
+  /**
+   * Writes the figures so far to {@code out/pipeline.json}: a run stopped by the harness's stage
+   * timeout (the latency runs on a loaded machine) still reports the parts it finished.
+   */
+  private void save(Path out) throws java.io.IOException {
+    Files.writeString(
+        out.resolve("pipeline.json"),
+        json.writerWithDefaultPrettyPrinter().writeValueAsString(results));
+  }
+
   private void latencyAndMemory(Path dir) throws Exception {
+    latencyAndMemory(dir, null);
+  }
+
+  private void latencyAndMemory(Path dir, Path out) throws Exception {
     try (LocalProcess stack = new LocalProcess(dir.resolve("local"), dir.resolve("logs"))) {
       Process p = stack.launch("local.log");
       StackClient client = stack.client();
@@ -450,6 +466,9 @@ public final class PipelineBenchmark {
           results.put("latency_" + names[i] + "_ms_at_" + rate, figures[i]);
         }
         results.put("latency_unseen_at_" + rate, (long) (count - latencies.size()));
+        if (out != null) {
+          save(out);
+        }
         System.out.printf(
             "delivery -> Neo4j at %3d/s      p50 %,6d ms  p90 %,6d ms  p99 %,6d ms  max %,6d ms"
                 + "  (%d of %d seen)%n",
