@@ -1,6 +1,7 @@
 package dev.faultline.jobs;
 
 import dev.faultline.classifier.Frameworks;
+import dev.faultline.graph.GraphConfig;
 import dev.faultline.graph.IssueRow;
 import dev.faultline.graph.PullRequestRow;
 import dev.faultline.graph.ReleaseRow;
@@ -21,6 +22,7 @@ import dev.faultline.jobs.records.RawDelivery;
 import dev.faultline.jobs.records.Rejected;
 import dev.faultline.jobs.records.ReleaseEvent;
 import dev.faultline.jobs.sink.IssueRows;
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.streaming.api.datastream.AsyncDataStream;
@@ -52,50 +54,50 @@ public final class IssuePipeline {
   public static final OutputTag<LlmRequest> LLM_REQUESTS =
       new OutputTag<>("llm-requests", TypeInformation.of(LlmRequest.class));
 
-  /** The pipeline with the offline classifier alone. */
-  public static Outputs apply(DataStream<RawDelivery> deliveries) {
-    return apply(deliveries, LlmSettings.OFF, null);
-  }
-
   /**
-   * The pipeline; with the language-model tier on ({@code llm} enabled), every classification is
-   * emitted at once and followed by its upgrade when the model's answer arrives (Flink async I/O,
-   * {@link UpgradeWithLlm}): both meet, keyed by issue, in {@link NewestLabel}, so downstream sees
-   * an issue's states in order and for one state the offline labels before the model's.
+   * What the pipeline's functions need beyond the deliveries ({@link JobConfig#pipelineSettings} in
+   * the job).
    *
-   * @param answers where answers are kept (the compacted topic in the job); unused when the tier is
-   *     off
+   * @param tier the offline classifier
+   * @param llm the language-model tier ({@link LlmSettings#OFF}: off)
+   * @param answers where the language-model tier's answers are kept (the compacted topic in the
+   *     job); null when the tier is off
+   * @param scope the issues and pull requests classified and emitted ({@link ReplayScope#ALL} but
+   *     in a scoped replay)
+   * @param storedVectors the graph whose stored text vectors the learned classifier looks up before
+   *     it encodes (a replay of history, whose texts the live pipeline encoded and stored before);
+   *     null: encode every text
    */
-  public static Outputs apply(
-      DataStream<RawDelivery> deliveries, LlmSettings llm, AnswerStore.Factory answers) {
-    return apply(deliveries, llm, answers, ReplayScope.ALL);
-  }
-
-  /**
-   * As {@link #apply(DataStream, LlmSettings, AnswerStore.Factory)}, classifying and emitting only
-   * the issues and pull requests in {@code scope} (a scoped replay; releases: those of its
-   * framework). Every delivery is still read and folded into its issue's state: the scope is
-   * decided on that state (framework, creation time), before classification.
-   */
-  public static Outputs apply(
-      DataStream<RawDelivery> deliveries,
-      LlmSettings llm,
-      AnswerStore.Factory answers,
-      ReplayScope scope) {
-    return apply(deliveries, llm, answers, scope, null);
-  }
-
-  /**
-   * As {@link #apply(DataStream, LlmSettings, AnswerStore.Factory, ReplayScope)}; with {@code
-   * vectors}, the learned classifier looks each text vector up in that graph before it encodes (a
-   * replay of history, whose texts the live pipeline encoded and stored before).
-   */
-  public static Outputs apply(
-      DataStream<RawDelivery> deliveries,
+  public record Settings(
+      ClassifierTier tier,
       LlmSettings llm,
       AnswerStore.Factory answers,
       ReplayScope scope,
-      dev.faultline.graph.GraphConfig vectors) {
+      GraphConfig storedVectors) {
+    public Settings {
+      Objects.requireNonNull(tier, "tier");
+      Objects.requireNonNull(scope, "scope");
+      llm = llm == null ? LlmSettings.OFF : llm;
+    }
+
+    /** The offline classifier {@code tier} alone, every issue, every text encoded. */
+    public static Settings offline(ClassifierTier tier) {
+      return new Settings(tier, LlmSettings.OFF, null, ReplayScope.ALL, null);
+    }
+  }
+
+  /**
+   * The pipeline. With the language-model tier on ({@code llm} enabled), every classification is
+   * emitted at once and followed by its upgrade when the model's answer arrives (Flink async I/O,
+   * {@link UpgradeWithLlm}): both meet, keyed by issue, in {@link NewestLabel}, so downstream sees
+   * an issue's states in order and for one state the offline labels before the model's. In a scoped
+   * replay only the issues and pull requests in scope are classified and emitted (releases: those
+   * of its framework); every delivery is still read and folded into its issue's state: the scope is
+   * decided on that state (framework, creation time), before classification.
+   */
+  public static Outputs apply(DataStream<RawDelivery> deliveries, Settings settings) {
+    LlmSettings llm = settings.llm();
+    ReplayScope scope = settings.scope();
     SingleOutputStreamOperator<GitHubEvent> facts =
         deliveries
             .process(new DecodeAndNormalise(REJECTED))
@@ -116,10 +118,10 @@ public final class IssuePipeline {
             .keyBy(f -> f.key)
             .process(
                 new ClassifyIssues(
-                    ClassifierTier.fromEnvironment(),
+                    settings.tier(),
                     llm.enabled() ? LLM_REQUESTS : null,
                     scope,
-                    vectors))
+                    settings.storedVectors()))
             .uid("classify-issues")
             .name("classify issues");
     DataStream<ClassifiedIssueEvent> classified = offline;
@@ -127,7 +129,7 @@ public final class IssuePipeline {
       DataStream<ClassifiedIssueEvent> upgrades =
           AsyncDataStream.unorderedWait(
                   offline.getSideOutput(LLM_REQUESTS),
-                  new UpgradeWithLlm(llm, answers),
+                  new UpgradeWithLlm(llm, settings.answers()),
                   llm.asyncTimeout().toMillis(),
                   TimeUnit.MILLISECONDS,
                   llm.capacity())
@@ -165,7 +167,7 @@ public final class IssuePipeline {
     }
     DataStream<PullRequestRow> pullRequests =
         newestPullRequests
-            .map(new ClassifyPullRequests())
+            .map(new ClassifyPullRequests(settings.tier()))
             .uid("pull-request-rows")
             .name("pull request rows");
 

@@ -138,7 +138,6 @@ public final class OutputPin {
       List<String> rejected) {}
 
   private static Collected run(String tier, List<Delivery> deliveries) throws Exception {
-    System.setProperty("faultline.classifier.tier", tier);
     AvroCodec<Delivery> codec = AvroCodec.deliveries();
     List<RawDelivery> raw = new ArrayList<>();
     for (int i = 0; i < deliveries.size(); i++) {
@@ -148,7 +147,12 @@ public final class OutputPin {
     }
     StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(1);
     DataStream<RawDelivery> source = env.fromData(raw);
-    IssuePipeline.Outputs out = IssuePipeline.apply(source);
+    IssuePipeline.Outputs out =
+        IssuePipeline.apply(
+            source,
+            IssuePipeline.Settings.offline(
+                dev.faultline.jobs.classify.ClassifierTier.fromEnvironment(
+                    Map.of(dev.faultline.jobs.classify.ClassifierTier.ENV, tier))));
     DataStream<Tagged> all =
         out.classified()
             .map(OutputPin::classifiedTag)

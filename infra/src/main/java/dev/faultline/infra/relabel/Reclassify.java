@@ -1,9 +1,12 @@
 package dev.faultline.infra.relabel;
 
+import dev.faultline.graph.GraphConfig;
 import dev.faultline.infra.cluster.FlinkRestClient;
 import dev.faultline.jobs.IssuePipelineJob;
 import dev.faultline.jobs.JobConfig;
 import dev.faultline.jobs.ReplayScope;
+import dev.faultline.jobs.common.JobIo;
+import dev.faultline.schemas.Topic;
 import dev.faultline.schemas.taxonomy.Dimension;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -11,7 +14,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -27,13 +29,13 @@ import org.neo4j.driver.SessionConfig;
 /**
  * Relabelling history with the classifier the stack runs now: a bounded replay of the system of
  * record ({@code faultline.deliveries}) through the issue pipeline itself ({@link
- * IssuePipelineJob#build(StreamExecutionEnvironment, JobConfig, boolean)} with {@code bounded}),
- * under a consumer group of its own, into the same graph sink. The sink's guards give the
- * guarantees: the newest state of an issue wins, a replayed older state changes nothing, the same
- * state is relabelled, and running it again writes the same values. Progress comes from the replay
- * group's committed offsets (committed at each checkpoint) against the topic's end offsets when it
- * started; a run killed midway and started again with the same group continues from its last
- * checkpoint. Snapshots of the graph's labels before and after give the {@link RelabelReport}.
+ * IssuePipelineJob#build} with a bounded {@link dev.faultline.jobs.Replay}), under a consumer group
+ * of its own, into the same graph sink. The sink's guards give the guarantees: the newest state of
+ * an issue wins, a replayed older state changes nothing, the same state is relabelled, and running
+ * it again writes the same values. Progress comes from the replay group's committed offsets
+ * (committed at each checkpoint) against the topic's end offsets when it started; a run killed
+ * midway and started again with the same group continues from its last checkpoint. Snapshots of the
+ * graph's labels before and after give the {@link RelabelReport}.
  */
 public final class Reclassify {
 
@@ -64,9 +66,9 @@ public final class Reclassify {
   public record Progress(long done, long total, double perSecond, double secondsLeft) {}
 
   /** The labels of the issues in scope, as the graph holds them now (by URL). */
-  public static List<RelabelReport.Labels> snapshot(JobConfig config, Scope scope) {
+  public static List<RelabelReport.Labels> snapshot(GraphConfig graph, Scope scope) {
     List<RelabelReport.Labels> out = new ArrayList<>();
-    for (Map<String, Object> props : issueProperties(config, scope)) {
+    for (Map<String, Object> props : issueProperties(graph, scope)) {
       Map<String, String> codes = new HashMap<>();
       Object version = props.get("classifierVersion");
       if (version != null) {
@@ -95,10 +97,10 @@ public final class Reclassify {
    * label changed twice since then (a live delivery changed the issue during the run, say).
    */
   public static List<RelabelReport.Labels> snapshotAsOf(
-      JobConfig config, Scope scope, Instant asOf) {
+      GraphConfig graph, Scope scope, Instant asOf) {
     java.time.ZonedDateTime t = asOf.atZone(java.time.ZoneOffset.UTC);
     List<RelabelReport.Labels> out = new ArrayList<>();
-    for (Map<String, Object> props : issueProperties(config, scope)) {
+    for (Map<String, Object> props : issueProperties(graph, scope)) {
       Map<String, String> codes = new HashMap<>();
       String version = null;
       for (Dimension d : Dimension.LABELLED) {
@@ -132,9 +134,9 @@ public final class Reclassify {
    * The labels of the issues in scope as the graph holds them now, restricted to what {@link
    * #snapshotAsOf} can rebuild (the labelled dimensions and the classifier version).
    */
-  public static List<RelabelReport.Labels> labelledNow(JobConfig config, Scope scope) {
+  public static List<RelabelReport.Labels> labelledNow(GraphConfig graph, Scope scope) {
     List<RelabelReport.Labels> out = new ArrayList<>();
-    for (RelabelReport.Labels l : snapshot(config, scope)) {
+    for (RelabelReport.Labels l : snapshot(graph, scope)) {
       Map<String, String> codes = new HashMap<>();
       l.codes()
           .forEach(
@@ -170,10 +172,10 @@ public final class Reclassify {
               .collect(java.util.stream.Collectors.joining())
           + "}";
 
-  private static List<Map<String, Object>> issueProperties(JobConfig config, Scope scope) {
+  private static List<Map<String, Object>> issueProperties(GraphConfig graph, Scope scope) {
     List<Map<String, Object>> out = new ArrayList<>();
-    try (Driver driver = config.graph().openDriver();
-        var session = driver.session(SessionConfig.forDatabase(config.graph().database()))) {
+    try (Driver driver = graph.openDriver();
+        var session = driver.session(SessionConfig.forDatabase(graph.database()))) {
       Map<String, Object> p = new HashMap<>();
       p.put("framework", scope.framework());
       p.put("since", scope.since() == null ? null : scope.since().toString());
@@ -197,9 +199,9 @@ public final class Reclassify {
    * The pull requests in scope the graph holds (by their repository's framework and creation time),
    * and how many of them are merged (those the classifier labels).
    */
-  public static long[] pullRequestsInScope(JobConfig config, Scope scope) {
-    try (Driver driver = config.graph().openDriver();
-        var session = driver.session(SessionConfig.forDatabase(config.graph().database()))) {
+  public static long[] pullRequestsInScope(GraphConfig graph, Scope scope) {
+    try (Driver driver = graph.openDriver();
+        var session = driver.session(SessionConfig.forDatabase(graph.database()))) {
       Map<String, Object> p = new HashMap<>();
       p.put("framework", scope.framework());
       p.put("since", scope.since() == null ? null : scope.since().toString());
@@ -220,10 +222,10 @@ public final class Reclassify {
   }
 
   /** Deliveries the replay will read: the topic's end offsets minus the group's committed ones. */
-  public static long remaining(JobConfig config) throws Exception {
-    try (Admin admin = Admin.create(admin(config))) {
-      Map<TopicPartition, Long> end = endOffsets(admin, config.deliveriesTopic());
-      Map<TopicPartition, Long> done = committed(admin, config.groupId());
+  public static long remaining(JobIo io) throws Exception {
+    try (Admin admin = Admin.create(io.kafka().clientProperties())) {
+      Map<TopicPartition, Long> end = endOffsets(admin, Topic.DELIVERIES.topicName());
+      Map<TopicPartition, Long> done = committed(admin, io.groupId());
       long n = 0;
       for (var e : end.entrySet()) {
         n += Math.max(0, e.getValue() - done.getOrDefault(e.getKey(), 0L));
@@ -235,33 +237,25 @@ public final class Reclassify {
   /**
    * Replays the deliveries topic through the issue pipeline up to its end offsets of now, on the
    * environment the caller runs in (a local mini cluster from the CLI), and blocks until done,
-   * reporting progress every {@code everyMillis}.
+   * reporting progress every {@code everyMillis}. Only the issues and pull requests in the replay's
+   * scope are relabelled (every delivery is still read: an issue's facts are anywhere in the
+   * topic).
    *
+   * @param config the pipeline's configuration; its {@link JobConfig#replay} must be bounded
    * @param started called with the job once it runs (to cancel it, in tests)
    */
   public static void replay(
       JobConfig config, long everyMillis, Consumer<Progress> progress, Consumer<JobClient> started)
       throws Exception {
-    replay(config, Scope.all(), everyMillis, progress, started);
-  }
-
-  /**
-   * As {@link #replay(JobConfig, long, Consumer, Consumer)}, relabelling only the issues and pull
-   * requests in {@code scope} (every delivery is still read: an issue's facts are anywhere in the
-   * topic).
-   */
-  public static void replay(
-      JobConfig config,
-      Scope scope,
-      long everyMillis,
-      Consumer<Progress> progress,
-      Consumer<JobClient> started)
-      throws Exception {
+    if (!config.replay().bounded()) {
+      throw new IllegalArgumentException("a replay is bounded: give a JobConfig with Replay.of");
+    }
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-    IssuePipelineJob.build(env, config, true, scope.replay());
-    try (Admin admin = Admin.create(admin(config))) {
-      Tracker tracker = new Tracker(admin, config);
-      JobClient job = env.executeAsync(IssuePipelineJob.replayName(config.groupId()));
+    IssuePipelineJob.build(env, config);
+    String group = config.io().groupId();
+    try (Admin admin = Admin.create(config.io().kafka().clientProperties())) {
+      Tracker tracker = new Tracker(admin, group);
+      JobClient job = env.executeAsync(IssuePipelineJob.replayName(group));
       started.accept(job);
       var result = job.getJobExecutionResult();
       tracker.watch(
@@ -286,7 +280,7 @@ public final class Reclassify {
    *
    * @param jobArgs the job's connection flags ({@code --kafka-bootstrap}, {@code --neo4j-*}, {@code
    *     --kafka.X}, {@code --group-id}, ...), as the cluster must see them
-   * @param config the same connection, as this process reaches Kafka (for the progress)
+   * @param io the same connection and group, as this process reaches Kafka (for the progress)
    * @param started called with the cluster's job id once it is submitted (or found: a replay of the
    *     same group still running on the cluster is followed, not started twice)
    * @return the job's id; it has FINISHED
@@ -298,16 +292,16 @@ public final class Reclassify {
       Path jar,
       List<String> jobArgs,
       Scope scope,
-      JobConfig config,
+      JobIo io,
       long everyMillis,
       Consumer<Progress> progress,
       Consumer<String> started)
       throws Exception {
-    try (Admin admin = Admin.create(admin(config))) {
-      Tracker tracker = new Tracker(admin, config);
+    try (Admin admin = Admin.create(io.kafka().clientProperties())) {
+      Tracker tracker = new Tracker(admin, io.groupId());
       // A replay of this group still running (the command was stopped, its job was not): follow
       // it rather than start a second one on the same group and transactional ids.
-      var running = flink.activeJob(IssuePipelineJob.replayName(config.groupId()));
+      var running = flink.activeJob(IssuePipelineJob.replayName(io.groupId()));
       String jarId = null;
       String jobId;
       if (running.isPresent()) {
@@ -378,10 +372,10 @@ public final class Reclassify {
     private final Map<TopicPartition, Long> before;
     private final long total;
 
-    Tracker(Admin admin, JobConfig config) throws Exception {
+    Tracker(Admin admin, String group) throws Exception {
       this.admin = admin;
-      this.group = config.groupId();
-      this.end = endOffsets(admin, config.deliveriesTopic());
+      this.group = group;
+      this.end = endOffsets(admin, Topic.DELIVERIES.topicName());
       this.before = committed(admin, group);
       long n = 0;
       for (var e : end.entrySet()) {
@@ -410,12 +404,6 @@ public final class Reclassify {
       progress.accept(
           new Progress(total, total, total / Math.max((System.nanoTime() - t0) / 1e9, 1e-3), 0));
     }
-  }
-
-  private static Properties admin(JobConfig config) {
-    Properties p = new Properties();
-    p.putAll(config.kafkaClientProperties());
-    return p;
   }
 
   private static Map<TopicPartition, Long> endOffsets(Admin admin, String topic) throws Exception {

@@ -5,13 +5,21 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.faultline.cli.CliCommand;
+import dev.faultline.graph.GraphConfig;
 import dev.faultline.infra.cluster.FlinkRestClient;
 import dev.faultline.infra.cluster.JobsCommand;
 import dev.faultline.jobs.JobConfig;
+import dev.faultline.jobs.Replay;
+import dev.faultline.jobs.classify.ClassifierTier;
+import dev.faultline.jobs.common.JobIo;
+import dev.faultline.jobs.common.SinkOptions;
+import dev.faultline.jobs.llm.LlmSettings;
+import dev.faultline.schemas.KafkaSettings;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
@@ -120,6 +128,9 @@ public final class ReclassifyCommand extends CliCommand {
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
+  /** How often the replay checkpoints (and so commits the offsets its progress is read from). */
+  private static final long CHECKPOINT_MILLIS = 2000;
+
   private final Map<String, String> env;
 
   public ReclassifyCommand(Map<String, String> env) {
@@ -135,11 +146,11 @@ public final class ReclassifyCommand extends CliCommand {
             framework);
     Files.createDirectories(reportDir);
     if (changesSince != null) {
-      JobConfig config = config("faultline-reclassify-report");
+      GraphConfig graph = graph();
       writeReport(
           RelabelReport.of(
-              Reclassify.snapshotAsOf(config, given, changesSince),
-              Reclassify.labelledNow(config, given)));
+              Reclassify.snapshotAsOf(graph, given, changesSince),
+              Reclassify.labelledNow(graph, given)));
       out.println(
           "reclassify: what changed since " + changesSince + ": " + reportDir.resolve("report.md"));
       return 0;
@@ -170,12 +181,12 @@ public final class ReclassifyCommand extends CliCommand {
     } else {
       group = "faultline-reclassify-" + UUID.randomUUID().toString().substring(0, 8);
     }
-    List<String> jobArgs = jobArgs(group);
-    JobConfig config = config(group);
+    JobConfig config = config(group, scope);
+    GraphConfig graph = config.io().graph();
     String cluster = jobManager != null ? jobManager : env.get("FAULTLINE_FLINK_JOBMANAGER");
     if (dryRun) {
-      List<RelabelReport.Labels> now = Reclassify.snapshot(config, scope);
-      long[] prs = Reclassify.pullRequestsInScope(config, scope);
+      List<RelabelReport.Labels> now = Reclassify.snapshot(graph, scope);
+      long[] prs = Reclassify.pullRequestsInScope(graph, scope);
       out.printf(
           Locale.ROOT,
           "reclassify --dry-run: %d issues and %d pull requests (%d merged) in scope would be"
@@ -183,7 +194,7 @@ public final class ReclassifyCommand extends CliCommand {
           now.size(),
           prs[0],
           prs[1],
-          Reclassify.remaining(config),
+          Reclassify.remaining(config.io()),
           cluster == null ? "" : " by a job on " + cluster);
       return 0;
     }
@@ -194,7 +205,7 @@ public final class ReclassifyCommand extends CliCommand {
       // The instant before the "before" snapshot: labels the graph stamps at or after it are the
       // run's (Reclassify.snapshotAsOf rebuilds "before" from the graph with it).
       Instant startedAt = Instant.now();
-      write(beforeFile, Reclassify.snapshot(config, scope));
+      write(beforeFile, Reclassify.snapshot(graph, scope));
       ObjectNode run = JSON.createObjectNode();
       run.put("group", group);
       run.put("startedAt", startedAt.toString());
@@ -214,19 +225,19 @@ public final class ReclassifyCommand extends CliCommand {
                 p.perSecond(),
                 Double.isNaN(p.secondsLeft()) ? "?" : Math.round(p.secondsLeft()) + " s");
     if (cluster == null) {
-      Reclassify.replay(config, scope, 2000, progress, job -> {});
+      Reclassify.replay(config, 2000, progress, job -> {});
     } else {
       Reclassify.replayOnCluster(
           FlinkRestClient.forJobManager(cluster),
           JobsCommand.jar(jar != null ? jar : env.get("FAULTLINE_JOB_JAR")),
-          jobArgs,
+          clusterArgs(group),
           scope,
-          config,
+          config.io(),
           2000,
           progress,
           jobId -> out.println("reclassify: replaying as job " + jobId + " on " + cluster));
     }
-    List<RelabelReport.Labels> after = Reclassify.snapshot(config, scope);
+    List<RelabelReport.Labels> after = Reclassify.snapshot(graph, scope);
     write(reportDir.resolve("after.json"), after);
     writeReport(RelabelReport.of(read(beforeFile), after));
     out.println("reclassify: done; " + reportDir.resolve("report.md"));
@@ -241,17 +252,43 @@ public final class ReclassifyCommand extends CliCommand {
         StandardCharsets.UTF_8);
   }
 
-  private JobConfig config(String group) {
-    return JobConfig.fromArgs(jobArgs(group).toArray(String[]::new), env);
+  /** The graph of the flags given, else of the environment. */
+  private GraphConfig graph() {
+    return GraphConfig.of(neo4jUri, neo4jUser, neo4jPassword, null, env);
   }
 
   /**
-   * The replay job's flags: its group, its checkpoints and the connection flags given (on a
-   * cluster, what is not given comes from the cluster's own environment).
+   * The replay of {@code scope} under consumer group {@code group} in this process: Kafka and Neo4j
+   * of the flags given, else of the environment, checkpoints every 2 s (where
+   * FAULTLINE_CHECKPOINT_DIR says, if set), the environment's classifier tiers.
    */
-  private List<String> jobArgs(String group) {
+  private JobConfig config(String group, Reclassify.Scope scope) {
+    JobIo io =
+        new JobIo(
+            KafkaSettings.of(kafkaBootstrap, Map.of(), env),
+            group,
+            graph(),
+            SinkOptions.DEFAULTS,
+            new JobIo.Checkpoints(
+                Duration.ofMillis(CHECKPOINT_MILLIS), env.get(JobIo.ENV_CHECKPOINT_DIR)),
+            0);
+    return new JobConfig(
+        io,
+        ClassifierTier.fromEnvironment(env),
+        LlmSettings.fromEnvironment(env),
+        Replay.of(scope.replay()));
+  }
+
+  /**
+   * The program arguments of the replay job on a cluster: its group, its checkpoints and the
+   * connection flags given (what is not given comes from the cluster's own environment, as do its
+   * classifier tiers).
+   */
+  private List<String> clusterArgs(String group) {
     List<String> args =
-        new ArrayList<>(List.of("--group-id", group, "--checkpoint-interval-ms", "2000"));
+        new ArrayList<>(
+            List.of(
+                "--group-id", group, "--checkpoint-interval-ms", Long.toString(CHECKPOINT_MILLIS)));
     add(args, "--kafka-bootstrap", kafkaBootstrap);
     add(args, "--neo4j-uri", neo4jUri);
     add(args, "--neo4j-user", neo4jUser);
