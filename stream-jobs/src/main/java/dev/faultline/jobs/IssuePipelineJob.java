@@ -3,14 +3,13 @@ package dev.faultline.jobs;
 import dev.faultline.graph.IssueWriter;
 import dev.faultline.graph.PullRequestWriter;
 import dev.faultline.graph.ReleaseWriter;
+import dev.faultline.jobs.common.DeadLetterSerializer;
 import dev.faultline.jobs.common.JobIo;
 import dev.faultline.jobs.llm.AnswerStore;
 import dev.faultline.jobs.llm.KafkaAnswerStore;
 import dev.faultline.jobs.records.ClassifiedIssueEvent;
 import dev.faultline.jobs.records.RawDelivery;
 import dev.faultline.jobs.sink.ClassifiedIssueSerializer;
-import dev.faultline.jobs.sink.DeadLetterSerializer;
-import dev.faultline.jobs.sink.Neo4jBatchSink;
 import dev.faultline.jobs.source.RawDeliveryDeserializer;
 import dev.faultline.schemas.Topic;
 import java.util.Properties;
@@ -55,17 +54,6 @@ public final class IssuePipelineJob {
   /** The name of a bounded replay's job: {@code faultline-reclassify (<group>)}. */
   public static String replayName(String groupId) {
     return "faultline-reclassify (" + groupId + ")";
-  }
-
-  private static <R> Neo4jBatchSink<R> graphSink(
-      String stage, Neo4jBatchSink.WriterFactory<R> writers, JobIo io) {
-    return new Neo4jBatchSink<>(
-        stage,
-        io.graph(),
-        io.sink(),
-        writers,
-        io.kafka().clientProperties(),
-        Topic.DEAD_LETTER.topicName());
   }
 
   /**
@@ -118,15 +106,15 @@ public final class IssuePipelineJob {
   /** Neo4j for issues, pull requests and releases; the classified topic; the dead letters. */
   private static void addSinks(IssuePipeline.Outputs out, JobIo io) {
     out.issues()
-        .sinkTo(graphSink("issue-pipeline/neo4j-issues", IssueWriter::new, io))
+        .sinkTo(io.graphSink("issue-pipeline/neo4j-issues", IssueWriter::new))
         .uid("neo4j-issue-sink")
         .name("neo4j issues");
     out.pullRequests()
-        .sinkTo(graphSink("issue-pipeline/neo4j-pull-requests", PullRequestWriter::new, io))
+        .sinkTo(io.graphSink("issue-pipeline/neo4j-pull-requests", PullRequestWriter::new))
         .uid("neo4j-pull-request-sink")
         .name("neo4j pull requests");
     out.releases()
-        .sinkTo(graphSink("issue-pipeline/neo4j-releases", ReleaseWriter::new, io))
+        .sinkTo(io.graphSink("issue-pipeline/neo4j-releases", ReleaseWriter::new))
         .uid("neo4j-release-sink")
         .name("neo4j releases");
     Properties classifiedProducer = io.kafka().clientProperties();
@@ -146,7 +134,7 @@ public final class IssuePipelineJob {
         .name("classified issues");
     out.rejected()
         .sinkTo(
-            KafkaSink.<dev.faultline.jobs.records.Rejected>builder()
+            KafkaSink.<dev.faultline.jobs.common.Rejected>builder()
                 .setKafkaProducerConfig(io.kafka().clientProperties())
                 .setRecordSerializer(new DeadLetterSerializer(Topic.DEAD_LETTER.topicName()))
                 .setDeliveryGuarantee(DeliveryGuarantee.AT_LEAST_ONCE)

@@ -2,9 +2,8 @@ package dev.faultline.stats;
 
 import dev.faultline.graph.stats.AlertWriter;
 import dev.faultline.graph.stats.CategoryCountWriter;
+import dev.faultline.jobs.common.DeadLetterSerializer;
 import dev.faultline.jobs.common.JobIo;
-import dev.faultline.jobs.sink.DeadLetterSerializer;
-import dev.faultline.jobs.sink.Neo4jBatchSink;
 import dev.faultline.schemas.Topic;
 import dev.faultline.stats.functions.DailyCountAggregate;
 import dev.faultline.stats.functions.DailyCountWindow;
@@ -118,7 +117,7 @@ public final class CategoryStatsJob {
         .map(CategoryStat::toRow)
         .uid("stats-graph-rows")
         .name("CategoryCount rows")
-        .sinkTo(graphSink("category-stats/neo4j-counts", CategoryCountWriter::new, config))
+        .sinkTo(io.graphSink("category-stats/neo4j-counts", CategoryCountWriter::new))
         .uid("stats-graph-sink")
         .name("graph CategoryCount");
     out.alerts()
@@ -129,21 +128,9 @@ public final class CategoryStatsJob {
         .map(StatAlert::toRow)
         .uid("alerts-graph-rows")
         .name("Alert rows")
-        .sinkTo(graphSink("category-stats/neo4j-alerts", AlertWriter::new, config))
+        .sinkTo(io.graphSink("category-stats/neo4j-alerts", AlertWriter::new))
         .uid("alerts-graph-sink")
         .name("graph Alert");
-  }
-
-  private static <R> Neo4jBatchSink<R> graphSink(
-      String stage, Neo4jBatchSink.WriterFactory<R> writers, StatsConfig config) {
-    JobIo io = config.io();
-    return new Neo4jBatchSink<>(
-        stage,
-        io.graph(),
-        io.sink(),
-        writers,
-        io.kafka().clientProperties(),
-        Topic.DEAD_LETTER.topicName());
   }
 
   /**

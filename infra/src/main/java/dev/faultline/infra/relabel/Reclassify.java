@@ -1,13 +1,11 @@
 package dev.faultline.infra.relabel;
 
-import dev.faultline.graph.GraphConfig;
 import dev.faultline.infra.cluster.FlinkRestClient;
 import dev.faultline.jobs.IssuePipelineJob;
 import dev.faultline.jobs.JobConfig;
 import dev.faultline.jobs.ReplayScope;
 import dev.faultline.jobs.common.JobIo;
 import dev.faultline.schemas.Topic;
-import dev.faultline.schemas.taxonomy.Dimension;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -23,8 +21,6 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
-import org.neo4j.driver.Driver;
-import org.neo4j.driver.SessionConfig;
 
 /**
  * Relabelling history with the classifier the stack runs now: a bounded replay of the system of
@@ -64,162 +60,6 @@ public final class Reclassify {
 
   /** How far a replay is: deliveries done of the total, rate and time left. */
   public record Progress(long done, long total, double perSecond, double secondsLeft) {}
-
-  /** The labels of the issues in scope, as the graph holds them now (by URL). */
-  public static List<RelabelReport.Labels> snapshot(GraphConfig graph, Scope scope) {
-    List<RelabelReport.Labels> out = new ArrayList<>();
-    for (Map<String, Object> props : issueProperties(graph, scope)) {
-      Map<String, String> codes = new HashMap<>();
-      Object version = props.get("classifierVersion");
-      if (version != null) {
-        codes.put(CLASSIFIER_VERSION, version.toString());
-      }
-      // Neo4j stores no null: an absent property is "null" (distributed-specific: cannot tell; any
-      // other dimension: no label).
-      for (Dimension d : Dimension.values()) {
-        Object v = props.get(d.property());
-        codes.put(d.key(), v == null ? "null" : v.toString());
-      }
-      out.add(
-          new RelabelReport.Labels(
-              (String) props.get("url"), (String) props.get("framework"), codes));
-    }
-    return out;
-  }
-
-  /**
-   * The labels the issues in scope had just before {@code asOf}, rebuilt from the graph's label
-   * history alone ({@link Dimension#labelledAtProperty()}, {@link Dimension#previousProperty()}): a
-   * label given at or after {@code asOf} stands for the one it replaced, an earlier one for itself.
-   * Covers the labelled dimensions ({@link Dimension#LABELLED}) and the classifier version; an
-   * issue none of whose labels existed before {@code asOf} is left out. The graph keeps one
-   * previous label per dimension, so the rebuild equals the snapshot taken at {@code asOf} unless a
-   * label changed twice since then (a live delivery changed the issue during the run, say).
-   */
-  public static List<RelabelReport.Labels> snapshotAsOf(
-      GraphConfig graph, Scope scope, Instant asOf) {
-    java.time.ZonedDateTime t = asOf.atZone(java.time.ZoneOffset.UTC);
-    List<RelabelReport.Labels> out = new ArrayList<>();
-    for (Map<String, Object> props : issueProperties(graph, scope)) {
-      Map<String, String> codes = new HashMap<>();
-      String version = null;
-      for (Dimension d : Dimension.LABELLED) {
-        Object at = props.get(d.labelledAtProperty());
-        boolean givenSince = at instanceof java.time.ZonedDateTime z && !z.isBefore(t);
-        Object code = givenSince ? props.get(d.previousProperty()) : props.get(d.property());
-        Object v =
-            givenSince ? props.get(d.previousVersionProperty()) : props.get(d.versionProperty());
-        if (givenSince && v == null) {
-          continue; // no label before: given for the first time since asOf
-        }
-        codes.put(d.key(), code == null ? "null" : code.toString());
-        if (version == null && v != null && !"human".equals(v)) {
-          version = v.toString();
-        }
-      }
-      if (codes.isEmpty()) {
-        continue;
-      }
-      if (version != null) {
-        codes.put(CLASSIFIER_VERSION, version);
-      }
-      out.add(
-          new RelabelReport.Labels(
-              (String) props.get("url"), (String) props.get("framework"), codes));
-    }
-    return out;
-  }
-
-  /**
-   * The labels of the issues in scope as the graph holds them now, restricted to what {@link
-   * #snapshotAsOf} can rebuild (the labelled dimensions and the classifier version).
-   */
-  public static List<RelabelReport.Labels> labelledNow(GraphConfig graph, Scope scope) {
-    List<RelabelReport.Labels> out = new ArrayList<>();
-    for (RelabelReport.Labels l : snapshot(graph, scope)) {
-      Map<String, String> codes = new HashMap<>();
-      l.codes()
-          .forEach(
-              (k, v) -> {
-                if (k.equals(CLASSIFIER_VERSION)
-                    || Dimension.ofKey(k).map(Dimension::labelled).orElse(false)) {
-                  codes.put(k, v);
-                }
-              });
-      out.add(new RelabelReport.Labels(l.id(), l.framework(), codes));
-    }
-    return out;
-  }
-
-  /**
-   * The properties a snapshot reads, as a map projection: not {@code properties(i)}, which would
-   * also read each issue's text vector (384 doubles) and its other lists.
-   */
-  private static final String LABELS =
-      "i {.url, .framework, .classifierVersion"
-          + java.util.Arrays.stream(Dimension.values())
-              .flatMap(
-                  d ->
-                      java.util.stream.Stream.of(
-                          d.property(),
-                          d.versionProperty(),
-                          d.labelledAtProperty(),
-                          d.previousProperty(),
-                          d.previousVersionProperty(),
-                          d.previousAtProperty()))
-              .distinct()
-              .map(k -> ", ." + k)
-              .collect(java.util.stream.Collectors.joining())
-          + "}";
-
-  private static List<Map<String, Object>> issueProperties(GraphConfig graph, Scope scope) {
-    List<Map<String, Object>> out = new ArrayList<>();
-    try (Driver driver = graph.openDriver();
-        var session = driver.session(SessionConfig.forDatabase(graph.database()))) {
-      Map<String, Object> p = new HashMap<>();
-      p.put("framework", scope.framework());
-      p.put("since", scope.since() == null ? null : scope.since().toString());
-      p.put("until", scope.until() == null ? null : scope.until().toString());
-      session
-          .run(
-              "MATCH (i:Issue) WHERE i.url IS NOT NULL"
-                  + " AND ($framework IS NULL OR i.framework = $framework)"
-                  + " AND ($since IS NULL OR i.createdAt >= datetime($since))"
-                  + " AND ($until IS NULL OR i.createdAt < datetime($until))"
-                  + " RETURN "
-                  + LABELS
-                  + " AS p ORDER BY i.url",
-              p)
-          .forEachRemaining(r -> out.add(r.get("p").asMap()));
-    }
-    return out;
-  }
-
-  /**
-   * The pull requests in scope the graph holds (by their repository's framework and creation time),
-   * and how many of them are merged (those the classifier labels).
-   */
-  public static long[] pullRequestsInScope(GraphConfig graph, Scope scope) {
-    try (Driver driver = graph.openDriver();
-        var session = driver.session(SessionConfig.forDatabase(graph.database()))) {
-      Map<String, Object> p = new HashMap<>();
-      p.put("framework", scope.framework());
-      p.put("since", scope.since() == null ? null : scope.since().toString());
-      p.put("until", scope.until() == null ? null : scope.until().toString());
-      var r =
-          session
-              .run(
-                  "MATCH (p:PullRequest) WHERE p.createdAt IS NOT NULL"
-                      + " AND ($since IS NULL OR p.createdAt >= datetime($since))"
-                      + " AND ($until IS NULL OR p.createdAt < datetime($until))"
-                      + " AND ($framework IS NULL OR EXISTS {"
-                      + " (p)-[:IN_REPO]->(:Repository)-[:OF]->(:Framework {name: $framework}) })"
-                      + " RETURN count(p) AS n, count(CASE WHEN p.merged THEN 1 END) AS merged",
-                  p)
-              .single();
-      return new long[] {r.get("n").asLong(), r.get("merged").asLong()};
-    }
-  }
 
   /** Deliveries the replay will read: the topic's end offsets minus the group's committed ones. */
   public static long remaining(JobIo io) throws Exception {

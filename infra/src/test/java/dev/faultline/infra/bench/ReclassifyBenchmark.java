@@ -11,6 +11,7 @@ import dev.faultline.embedded.EmbeddedKafka;
 import dev.faultline.embedded.EmbeddedNeo4j;
 import dev.faultline.graph.GraphConfig;
 import dev.faultline.graph.GraphSchema;
+import dev.faultline.infra.relabel.LabelSnapshots;
 import dev.faultline.infra.relabel.Reclassify;
 import dev.faultline.infra.relabel.RelabelReport;
 import dev.faultline.jobs.IssuePipelineJob;
@@ -109,8 +110,7 @@ public final class ReclassifyBenchmark {
       long withVector =
           count(driver, "MATCH (i:Issue) WHERE i.textVector IS NOT NULL RETURN count(i) AS n");
       System.out.printf(Locale.ROOT, "  issues with a stored text vector: %,d%n", withVector);
-      List<RelabelReport.Labels> before =
-          Reclassify.snapshot(first.io().graph(), Reclassify.Scope.all());
+      List<RelabelReport.Labels> before = snapshot(first);
 
       // Three replays in a row, as reclassify runs them: the first right after the first labelling
       // (the graph and the JVM still settling from it), then two more.
@@ -135,8 +135,7 @@ public final class ReclassifyBenchmark {
         replay = c;
       }
       long snap = System.nanoTime();
-      List<RelabelReport.Labels> after =
-          Reclassify.snapshot(replay.io().graph(), Reclassify.Scope.all());
+      List<RelabelReport.Labels> after = snapshot(replay);
       System.out.printf(
           Locale.ROOT,
           "  issues %,d before, %,d after; labels or version changed on %d (the command's"
@@ -165,6 +164,13 @@ public final class ReclassifyBenchmark {
     }
     commentEvents(500);
     System.exit(0);
+  }
+
+  /** The graph's labels, as the command's snapshot reads them. */
+  private static List<RelabelReport.Labels> snapshot(JobConfig config) {
+    try (LabelSnapshots labels = new LabelSnapshots(config.io().graph())) {
+      return labels.snapshot(Reclassify.Scope.all());
+    }
   }
 
   private static JobConfig config(EmbeddedKafka kafka, EmbeddedNeo4j neo4j, String group)

@@ -13,7 +13,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.faultline.embedded.EmbeddedKafka;
 import dev.faultline.embedded.EmbeddedNeo4j;
 import dev.faultline.embedded.testing.Poll;
-import dev.faultline.graph.GraphConfig;
 import dev.faultline.graph.GraphSchema;
 import dev.faultline.infra.Faultline;
 import dev.faultline.jobs.JobConfig;
@@ -146,9 +145,10 @@ class ReclassifyIT {
       java.time.Instant runStart =
           java.time.Instant.parse(
               JSON.readTree(dir.resolve("run.json").toFile()).path("startedAt").asText());
-      GraphConfig graphOnly = JobConfig.fromArgs(conn, Map.of()).io().graph();
+      LabelSnapshots graphOnly =
+          new LabelSnapshots(JobConfig.fromArgs(conn, Map.of()).io().graph());
       Map<String, Map<String, String>> rebuiltBefore =
-          byId(Reclassify.snapshotAsOf(graphOnly, Reclassify.Scope.all(), runStart));
+          byId(graphOnly.snapshotAsOf(Reclassify.Scope.all(), runStart));
       Map<String, Map<String, String>> savedBefore =
           byId(ReclassifyCommand.read(dir.resolve("before.json")));
       assertEquals(10, savedBefore.size());
@@ -161,8 +161,9 @@ class ReclassifyIT {
             assertEquals(labelled, rebuiltBefore.get(id), "rebuilt from the graph: " + id);
           });
       assertEquals(
-          byId(Reclassify.labelledNow(graphOnly, Reclassify.Scope.all())),
+          byId(graphOnly.labelledNow(Reclassify.Scope.all())),
           byId(labelledOnly(ReclassifyCommand.read(dir.resolve("after.json")))));
+      graphOnly.close();
 
       // ... and the command rebuilds that report later: every history issue moved rules -> learned.
       Path rebuiltDir = tmp.resolve("rebuilt");
@@ -231,9 +232,10 @@ class ReclassifyIT {
                   Map.of())
               .withReplay(Replay.of(ReplayScope.ALL));
       java.nio.file.Files.createDirectories(killedDir);
-      ReclassifyCommand.write(
-          killedDir.resolve("before.json"),
-          Reclassify.snapshot(replayConfig.io().graph(), Reclassify.Scope.all()));
+      try (LabelSnapshots labels = new LabelSnapshots(replayConfig.io().graph())) {
+        ReclassifyCommand.write(
+            killedDir.resolve("before.json"), labels.snapshot(Reclassify.Scope.all()));
+      }
       java.nio.file.Files.writeString(
           killedDir.resolve("run.json"), "{\"group\":\"" + group + "\"}");
       java.util.concurrent.atomic.AtomicLong seen = new java.util.concurrent.atomic.AtomicLong();

@@ -2,6 +2,7 @@ package dev.faultline.jobs.common;
 
 import dev.faultline.graph.GraphConfig;
 import dev.faultline.schemas.KafkaSettings;
+import dev.faultline.schemas.Topic;
 import java.io.Serializable;
 import java.time.Duration;
 import java.util.Objects;
@@ -74,6 +75,17 @@ public record JobIo(
 
   /** What a job's flags fall back to where they name nothing: its group and checkpoint interval. */
   public record Defaults(String groupId, Duration checkpointInterval) {}
+
+  /**
+   * A graph sink of this job's rows: batched as {@link #sink()} says, into {@link #graph()}, rows
+   * it cannot write to the dead-letter topic of {@link #kafka()}.
+   *
+   * @param stage the stage its dead letters name
+   */
+  public <R> Neo4jBatchSink<R> graphSink(String stage, Neo4jBatchSink.WriterFactory<R> writers) {
+    return new Neo4jBatchSink<>(
+        stage, graph, sink, writers, kafka.clientProperties(), Topic.DEAD_LETTER.topicName());
+  }
 
   /** Exactly-once checkpoints (to files when a directory is set) and the parallelism. */
   public void configure(StreamExecutionEnvironment env) {

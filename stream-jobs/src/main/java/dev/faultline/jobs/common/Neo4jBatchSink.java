@@ -1,8 +1,7 @@
-package dev.faultline.jobs.sink;
+package dev.faultline.jobs.common;
 
 import dev.faultline.graph.BatchWriter;
 import dev.faultline.graph.GraphConfig;
-import dev.faultline.jobs.common.SinkOptions;
 import java.io.Serializable;
 import java.util.Properties;
 import org.apache.flink.api.connector.sink2.Sink;
