@@ -96,14 +96,29 @@ public final class IssuePipeline {
    * decided on that state (framework, creation time), before classification.
    */
   public static Outputs apply(DataStream<RawDelivery> deliveries, Settings settings) {
-    LlmSettings llm = settings.llm();
-    ReplayScope scope = settings.scope();
     SingleOutputStreamOperator<GitHubEvent> facts =
         deliveries
             .process(new DecodeAndNormalise(REJECTED))
             .uid("normalise")
             .name("decode and normalise");
+    DataStream<ClassifiedIssueEvent> classified = classifiedIssues(facts, settings);
+    DataStream<IssueRow> issues =
+        classified.map(IssueRows::of).uid("issue-rows").name("issue rows");
+    return new Outputs(
+        classified,
+        issues,
+        pullRequests(facts, settings),
+        releases(facts, settings.scope()),
+        facts.getSideOutput(REJECTED));
+  }
 
+  /**
+   * Issue, comment and fix-link facts folded into each issue's state and classified whenever it
+   * changes; with the language-model tier on, each classification followed by its upgrade.
+   */
+  private static DataStream<ClassifiedIssueEvent> classifiedIssues(
+      DataStream<GitHubEvent> facts, Settings settings) {
+    LlmSettings llm = settings.llm();
     SingleOutputStreamOperator<ClassifiedIssueEvent> offline =
         facts
             .filter(
@@ -120,33 +135,35 @@ public final class IssuePipeline {
                 new ClassifyIssues(
                     settings.tier(),
                     llm.enabled() ? LLM_REQUESTS : null,
-                    scope,
+                    settings.scope(),
                     settings.storedVectors()))
             .uid("classify-issues")
             .name("classify issues");
-    DataStream<ClassifiedIssueEvent> classified = offline;
-    if (llm.enabled()) {
-      DataStream<ClassifiedIssueEvent> upgrades =
-          AsyncDataStream.unorderedWait(
-                  offline.getSideOutput(LLM_REQUESTS),
-                  new UpgradeWithLlm(llm, settings.answers()),
-                  llm.asyncTimeout().toMillis(),
-                  TimeUnit.MILLISECONDS,
-                  llm.capacity())
-              .uid("llm-upgrade")
-              .name("upgrade with the language model");
-      classified =
-          offline
-              .union(upgrades)
-              .keyBy(e -> e.issue.id)
-              .process(new NewestLabel())
-              .uid("newest-label")
-              .name("newest label");
+    if (!llm.enabled()) {
+      return offline;
     }
-    DataStream<IssueRow> issues =
-        classified.map(IssueRows::of).uid("issue-rows").name("issue rows");
+    DataStream<ClassifiedIssueEvent> upgrades =
+        AsyncDataStream.unorderedWait(
+                offline.getSideOutput(LLM_REQUESTS),
+                new UpgradeWithLlm(llm, settings.answers()),
+                llm.asyncTimeout().toMillis(),
+                TimeUnit.MILLISECONDS,
+                llm.capacity())
+            .uid("llm-upgrade")
+            .name("upgrade with the language model");
+    return offline
+        .union(upgrades)
+        .keyBy(e -> e.issue.id)
+        .process(new NewestLabel())
+        .uid("newest-label")
+        .name("newest label");
+  }
 
-    DataStream<PullRequestEvent> newestPullRequests =
+  /** Each pull request's newest state (of the scope) as its graph row, classified when merged. */
+  private static DataStream<PullRequestRow> pullRequests(
+      DataStream<GitHubEvent> facts, Settings settings) {
+    ReplayScope scope = settings.scope();
+    DataStream<PullRequestEvent> newest =
         facts
             .filter(f -> f.type == GitHubEvent.Type.PULL_REQUEST)
             .uid("pull-request-facts")
@@ -159,32 +176,31 @@ public final class IssuePipeline {
             .uid("newest-pull-request")
             .name("newest pull request");
     if (!scope.isAll()) {
-      newestPullRequests =
-          newestPullRequests
+      newest =
+          newest
               .filter(p -> scope.coversPullRequest(p))
               .uid("pull-requests-in-scope")
               .name("pull requests in scope");
     }
-    DataStream<PullRequestRow> pullRequests =
-        newestPullRequests
-            .map(new ClassifyPullRequests(settings.tier()))
-            .uid("pull-request-rows")
-            .name("pull request rows");
+    return newest
+        .map(new ClassifyPullRequests(settings.tier()))
+        .uid("pull-request-rows")
+        .name("pull request rows");
+  }
 
-    DataStream<ReleaseRow> releases =
-        facts
-            .filter(
-                f ->
-                    f.type == GitHubEvent.Type.RELEASE
-                        && (scope.framework() == null
-                            || scope.framework().equals(frameworkOf(f.release.repo))))
-            .uid("release-facts")
-            .name("release facts")
-            .map(f -> toRow(f.release))
-            .uid("release-rows")
-            .name("release rows");
-
-    return new Outputs(classified, issues, pullRequests, releases, facts.getSideOutput(REJECTED));
+  /** Releases (of the scope's framework) as graph rows. */
+  private static DataStream<ReleaseRow> releases(DataStream<GitHubEvent> facts, ReplayScope scope) {
+    return facts
+        .filter(
+            f ->
+                f.type == GitHubEvent.Type.RELEASE
+                    && (scope.framework() == null
+                        || scope.framework().equals(frameworkOf(f.release.repo))))
+        .uid("release-facts")
+        .name("release facts")
+        .map(f -> toRow(f.release))
+        .uid("release-rows")
+        .name("release rows");
   }
 
   static PullRequestRow toRow(PullRequestEvent p) {
