@@ -6,6 +6,7 @@ import dev.faultline.graph.IssueRow;
 import dev.faultline.graph.PullRequestRow;
 import dev.faultline.graph.ReleaseRow;
 import dev.faultline.jobs.classify.ClassifierTier;
+import dev.faultline.jobs.classify.ReplayScope;
 import dev.faultline.jobs.common.Rejected;
 import dev.faultline.jobs.functions.ClassifyIssues;
 import dev.faultline.jobs.functions.ClassifyPullRequests;

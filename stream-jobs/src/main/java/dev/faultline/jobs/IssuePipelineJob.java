@@ -3,6 +3,7 @@ package dev.faultline.jobs;
 import dev.faultline.graph.IssueWriter;
 import dev.faultline.graph.PullRequestWriter;
 import dev.faultline.graph.ReleaseWriter;
+import dev.faultline.jobs.classify.ReplayScope;
 import dev.faultline.jobs.common.DeadLetterSerializer;
 import dev.faultline.jobs.common.JobIo;
 import dev.faultline.jobs.llm.AnswerStore;

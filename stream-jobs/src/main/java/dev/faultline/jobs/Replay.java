@@ -1,5 +1,6 @@
 package dev.faultline.jobs;
 
+import dev.faultline.jobs.classify.ReplayScope;
 import dev.faultline.jobs.common.JobArgs;
 import java.io.Serializable;
 import java.util.Objects;

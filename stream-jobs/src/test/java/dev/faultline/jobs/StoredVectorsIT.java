@@ -8,6 +8,7 @@ import dev.faultline.classifier.ChangeDetails;
 import dev.faultline.classifier.IssueText;
 import dev.faultline.classifier.learned.LearnedClassifier;
 import dev.faultline.jobs.classify.Neo4jVectorStore;
+import dev.faultline.jobs.classify.ReplayScope;
 import dev.faultline.schemas.Topic;
 import java.nio.file.Path;
 import java.util.ArrayList;

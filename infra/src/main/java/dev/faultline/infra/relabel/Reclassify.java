@@ -3,7 +3,7 @@ package dev.faultline.infra.relabel;
 import dev.faultline.infra.cluster.FlinkRestClient;
 import dev.faultline.jobs.IssuePipelineJob;
 import dev.faultline.jobs.JobConfig;
-import dev.faultline.jobs.ReplayScope;
+import dev.faultline.jobs.classify.ReplayScope;
 import dev.faultline.jobs.common.JobIo;
 import dev.faultline.schemas.Topic;
 import java.nio.file.Path;

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.faultline.infra.Faultline;
 import dev.faultline.jobs.JobConfig;
 import dev.faultline.jobs.Replay;
-import dev.faultline.jobs.ReplayScope;
+import dev.faultline.jobs.classify.ReplayScope;
 import dev.faultline.jobs.common.JobArgs;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;

@@ -11,7 +11,7 @@ import dev.faultline.jobs.JobConfig;
 import dev.faultline.jobs.LlmFixtures;
 import dev.faultline.jobs.PipelineStack;
 import dev.faultline.jobs.Replay;
-import dev.faultline.jobs.ReplayScope;
+import dev.faultline.jobs.classify.ReplayScope;
 import dev.faultline.schemas.Delivery;
 import dev.faultline.schemas.Topic;
 import java.nio.file.Path;

@@ -1,4 +1,4 @@
-package dev.faultline.jobs;
+package dev.faultline.jobs.classify;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -6,7 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.faultline.jobs.classify.IssueAccumulator;
+import dev.faultline.jobs.JobConfig;
+import dev.faultline.jobs.Replay;
 import dev.faultline.jobs.common.JobArgs;
 import dev.faultline.jobs.records.CommentEvent;
 import dev.faultline.jobs.records.GitHubEvent;

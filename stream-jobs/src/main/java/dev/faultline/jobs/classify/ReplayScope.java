@@ -1,10 +1,8 @@
-package dev.faultline.jobs;
+package dev.faultline.jobs.classify;
 
 import dev.faultline.classifier.Comment;
 import dev.faultline.classifier.Frameworks;
 import dev.faultline.classifier.IssueText;
-import dev.faultline.jobs.classify.IssueAccumulator;
-import dev.faultline.jobs.classify.IssueClassification;
 import dev.faultline.jobs.common.JobArgs;
 import dev.faultline.jobs.records.PullRequestEvent;
 import java.io.Serializable;
