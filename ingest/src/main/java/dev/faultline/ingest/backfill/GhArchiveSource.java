@@ -45,6 +45,13 @@ final class GhArchiveSource extends CliCommand {
       description = "repositories to keep (default: the tracked ones, below)")
   List<String> repos = new ArrayList<>();
 
+  @Option(
+      names = "--threads",
+      paramLabel = "N",
+      description =
+          "threads decoding events (default: cores, at most 4); the file is read and sent in order")
+  int threads = Math.max(1, Math.min(4, Runtime.getRuntime().availableProcessors()));
+
   @Parameters(
       paramLabel = "FILE",
       arity = "1..*",
@@ -53,6 +60,9 @@ final class GhArchiveSource extends CliCommand {
 
   @Override
   public Integer call() {
+    if (threads < 1 || threads > 64) {
+      throw usageError("--threads must be a number from 1 to 64, not '" + threads + "'");
+    }
     return BackfillCommand.guarded(this::gharchive, err);
   }
 
@@ -90,7 +100,8 @@ final class GhArchiveSource extends CliCommand {
                   d -> {
                     sink.accept(d);
                     progress.update(sink.acknowledged(), (offset + counted.count) / (double) total);
-                  });
+                  },
+                  threads);
           events = eventsBefore + counts.events();
           kept += counts.kept();
         } catch (IOException e) {
