@@ -19,6 +19,7 @@ import dev.faultline.embedded.EmbeddedNeo4j;
 import dev.faultline.embedded.testing.Poll;
 import dev.faultline.graph.GraphSchema;
 import dev.faultline.infra.Faultline;
+import dev.faultline.jobs.classify.ClassifierTier;
 import dev.faultline.jobs.llm.KafkaAnswerStore;
 import dev.faultline.schemas.Delivery;
 import dev.faultline.schemas.DeliverySource;
@@ -147,7 +148,6 @@ class BatchAnswersReclassifyIT {
     AtomicInteger requests = new AtomicInteger();
     AtomicReference<String> answering = new AtomicReference<>();
     HttpServer endpoint = endpoint(requests, answering);
-    System.setProperty("faultline.classifier.tier", "rules"); // the offline tier, quickly
     try (EmbeddedKafka kafka = EmbeddedKafka.start(tmp.resolve("kafka"), 0);
         EmbeddedNeo4j neo4j = EmbeddedNeo4j.start(tmp.resolve("neo4j"), 0, 0, PASSWORD);
         Driver driver =
@@ -173,7 +173,7 @@ class BatchAnswersReclassifyIT {
       };
 
       // 1. History labelled by the offline tier: each issue opened, then commented on.
-      JobClient live = liveJob(conn);
+      JobClient live = liveJob(conn, ClassifierTier.RULES); // the offline tier, quickly
       for (int n = 1; n <= 3; n++) {
         send(producer, opened(n));
         send(producer, comment(n));
@@ -198,7 +198,7 @@ class BatchAnswersReclassifyIT {
       }
       Files.writeString(results, lines);
       Path cache = tmp.resolve("cache");
-      Map<String, String> env = new HashMap<>();
+      Map<String, String> env = new HashMap<>(Map.of(ClassifierTier.ENV, "rules"));
       ByteArrayOutputStream out = new ByteArrayOutputStream();
       assertEquals(
           0,
@@ -314,7 +314,7 @@ class BatchAnswersReclassifyIT {
       // 4. Live, the endpoint answers now; issue 2 is edited after its batch answer was made: the
       // stream asks the endpoint, and the graph carries the endpoint's answer, saying why.
       answering.set(ENDPOINT_ANSWER);
-      JobClient llmLive = liveJob(conn, env);
+      JobClient llmLive = liveJob(conn, ClassifierTier.RULES, env);
       send(producer, edited(2, "2025-07-01T00:00:00Z"));
       String id2 = REPO + "#2";
       Poll.until(
@@ -340,7 +340,6 @@ class BatchAnswersReclassifyIT {
       assertEquals("RUNTIME_CRASH", String.valueOf(issue(driver, REPO + "#3").get("symptom")));
       llmLive.cancel().get();
     } finally {
-      System.clearProperty("faultline.classifier.tier");
       endpoint.stop(0);
     }
   }

@@ -14,7 +14,10 @@ import dev.faultline.embedded.EmbeddedNeo4j;
 import dev.faultline.graph.GraphSchema;
 import dev.faultline.infra.Faultline;
 import dev.faultline.jobs.JobConfig;
-import dev.faultline.jobs.ReplayResume;
+import dev.faultline.jobs.Replay;
+import dev.faultline.jobs.classify.ClassifierTier;
+import dev.faultline.jobs.classify.ReplayResume;
+import dev.faultline.jobs.classify.ReplayScope;
 import dev.faultline.schemas.Delivery;
 import dev.faultline.schemas.DeliverySource;
 import dev.faultline.schemas.Topic;
@@ -113,13 +116,12 @@ class ReclassifyResumeIT {
       int deliveries = sendHistory(kafka.bootstrapServers());
 
       // 1. Both graphs labelled by the rules tier.
-      System.setProperty("faultline.classifier.tier", "rules");
-      try {
-        for (String[] conn : List.of(connA, connB)) {
-          Reclassify.replay(config(conn, "history-" + UUID.randomUUID()), 500, p -> {}, j -> {});
-        }
-      } finally {
-        System.clearProperty("faultline.classifier.tier");
+      for (String[] conn : List.of(connA, connB)) {
+        Reclassify.replay(
+            config(conn, "history-" + UUID.randomUUID()).withTier(ClassifierTier.RULES),
+            500,
+            p -> {},
+            j -> {});
       }
 
       // 2. A: relabelled by the learned tier in one run.
@@ -145,15 +147,17 @@ class ReclassifyResumeIT {
                   connB),
               group);
       Files.createDirectories(dirB);
-      ReclassifyCommand.write(
-          dirB.resolve("before.json"), Reclassify.snapshot(throttled, Reclassify.Scope.all()));
+      try (LabelSnapshots labels = new LabelSnapshots(throttled.io().graph())) {
+        ReclassifyCommand.write(
+            dirB.resolve("before.json"), labels.snapshot(Reclassify.Scope.all()));
+      }
       Files.writeString(
           dirB.resolve("run.json"),
           "{\"group\":\"" + group + "\",\"startedAt\":\"" + startedB + "\"}");
       long[] atKill = killAfterCommittedProgress(throttled, 2L * ISSUES);
       assertTrue(
           atKill[0] > 0 && atKill[0] < atKill[1], "killed midway: " + Arrays.toString(atKill));
-      ReplayResume handled = Reclassify.handled(throttled);
+      ReplayResume handled = Reclassify.handled(throttled.io());
       Set<String> spanning = spanning(kafka.bootstrapServers(), handled);
       assertFalse(spanning.isEmpty(), "some issues have deliveries on both sides of the kill");
       out.reset();
@@ -175,11 +179,13 @@ class ReclassifyResumeIT {
         assertEquals(histA.get(id), histB.get(id), id + (spanning.contains(id) ? " (spans)" : ""));
       }
       assertEquals(histA.keySet(), histB.keySet());
-      JobConfig configA = config(connA, "check-a");
-      assertEquals(
-          byId(Reclassify.snapshotAsOf(configA, Reclassify.Scope.all(), startedA)),
-          byId(Reclassify.snapshotAsOf(throttled, Reclassify.Scope.all(), startedB)),
-          "the rebuilt \"before\" of the two runs");
+      try (LabelSnapshots labelsA = new LabelSnapshots(config(connA, "check-a").io().graph());
+          LabelSnapshots labelsB = new LabelSnapshots(throttled.io().graph())) {
+        assertEquals(
+            byId(labelsA.snapshotAsOf(Reclassify.Scope.all(), startedA)),
+            byId(labelsB.snapshotAsOf(Reclassify.Scope.all(), startedB)),
+            "the rebuilt \"before\" of the two runs");
+      }
     }
   }
 
@@ -199,8 +205,6 @@ class ReclassifyResumeIT {
               try {
                 Reclassify.replay(
                     throttled,
-                    Reclassify.Scope.all(),
-                    ReplayResume.NONE,
                     200,
                     p -> {
                       if (p.done() >= least && p.done() < p.total() && done.get() < 0) {
@@ -427,10 +431,12 @@ class ReclassifyResumeIT {
         kafka.bootstrapServers(), neo4j.boltUri().toString(), EmbeddedNeo4j.USER, PASSWORD);
   }
 
+  /** A bounded replay of everything under {@code group} (the learned tier unless changed). */
   private static JobConfig config(String[] conn, String group) {
     return JobConfig.fromArgs(
-        concat(new String[] {"--group-id", group, "--checkpoint-interval-ms", "500"}, conn),
-        Map.of());
+            concat(new String[] {"--group-id", group, "--checkpoint-interval-ms", "500"}, conn),
+            Map.of())
+        .withReplay(Replay.of(ReplayScope.ALL));
   }
 
   private static int run(ByteArrayOutputStream out, String... args) {

@@ -38,8 +38,8 @@ public class GitHubEvent {
 
   /**
    * From a delivery a killed attempt of this replay already handled ({@link
-   * dev.faultline.jobs.ReplayResume}): folded into its issue's state, not classified or written
-   * again unless the issue changed since in this attempt.
+   * dev.faultline.jobs.classify.ReplayResume}): folded into its issue's state, not classified or
+   * written again unless the issue changed since in this attempt.
    */
   public boolean refold;
 

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.faultline.jobs.classify.ClassifierTier;
+import dev.faultline.jobs.classify.ReplayScope;
 import dev.faultline.jobs.records.ClassifiedIssueEvent;
 import dev.faultline.jobs.records.CommentEvent;
 import dev.faultline.jobs.records.GitHubEvent;
@@ -29,7 +30,8 @@ class ClassifyIssuesRefoldTest {
   void open() throws Exception {
     harness =
         new KeyedOneInputStreamOperatorTestHarness<>(
-            new KeyedProcessOperator<>(new ClassifyIssues(ClassifierTier.RULES)),
+            new KeyedProcessOperator<>(
+                new ClassifyIssues(ClassifierTier.RULES, null, ReplayScope.ALL, null)),
             f -> f.key,
             Types.STRING);
     harness.open();

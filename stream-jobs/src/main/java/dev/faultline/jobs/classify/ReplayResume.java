@@ -1,5 +1,6 @@
-package dev.faultline.jobs;
+package dev.faultline.jobs.classify;
 
+import dev.faultline.jobs.common.JobArgs;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;

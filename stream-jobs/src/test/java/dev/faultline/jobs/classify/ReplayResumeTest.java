@@ -1,10 +1,11 @@
-package dev.faultline.jobs;
+package dev.faultline.jobs.classify;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.faultline.jobs.common.JobArgs;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
