@@ -28,9 +28,10 @@ import java.util.regex.Pattern;
  *       answer arrives (same {@code stateVersion} and {@code classifiedAt}, a higher {@code
  *       labelRank}). When the two land in one sink batch only the upgrade is written; when they
  *       land in two, the offline label is a middle value. The upgrade then writes history as if the
- *       offline row had never been written: a label the offline row stamped ({@code
- *       <key>LabelledAt} equal to the node's {@code labelsWrittenAt}, the time of its last write)
- *       does not become the previous one; and when the upgrade gives back the label from before the
+ *       offline row had never been written: a label the offline row stamped (the node's {@link
+ *       #STAMPED_BY} is the upgrade's {@code pass}, the same {@code stateVersion}, a lower {@code
+ *       labelRank}, and the label's {@code <key>LabelledAt} is the node's {@link #STAMPED_AT}) does
+ *       not become the previous one; and when the upgrade gives back the label from before the
  *       offline row, the offline row's stamp is undone (the previous label it displaced is kept for
  *       that, in {@code <key>PreviousUndo}, {@code <key>PreviousVersionUndo}, {@code
  *       <key>PreviousAtUndo}).

@@ -60,7 +60,8 @@ import org.neo4j.driver.GraphDatabase;
  * the endpoint (a local server that counts and fails every request) is never asked. A second push
  * brings a newer answer for one issue: the newest wins. Then, live with the endpoint answering, an
  * issue edited after its batch answer was made gets the endpoint's answer, and its evidence says
- * why.
+ * why; and an issue closed by a merged fix after its batch answer was made is labelled from the
+ * fix's text (the endpoint answers differently when it reads it), not by the older answer.
  */
 class BatchAnswersReclassifyIT {
 
@@ -86,16 +87,38 @@ class BatchAnswersReclassifyIT {
   private static final String ENDPOINT_ANSWER =
       answer("BUG", "OUT_OF_MEMORY", "CONFIGURATION_ERROR", "MEMORY", "TRAINING");
 
+  /**
+   * What the endpoint answers when the request carries the merged fix's text (step 5): a root cause
+   * and fix pattern only the fix tells.
+   */
+  private static final String FIX_ANSWER =
+      answer(
+          "BUG",
+          "RUNTIME_CRASH",
+          "CONCURRENCY_ERROR",
+          "COMMUNICATION",
+          "TRAINING",
+          "CONDITIONAL_LOGIC");
+
+  /** The merged fix's title (step 5): the endpoint answers {@link #FIX_ANSWER} when it reads it. */
+  private static final String FIX_TITLE =
+      "Rebuild the ring only after every rank left the collective";
+
   /** The time of the states the first batch answers were made for (after the comments). */
   private static final String EXPORTED_AS_OF = "2025-05-02T00:00:00Z";
 
   private static String answer(
       String kind, String symptom, String rootCause, String stage, String phase) {
+    return answer(kind, symptom, rootCause, stage, phase, "UNKNOWN");
+  }
+
+  private static String answer(
+      String kind, String symptom, String rootCause, String stage, String phase, String fix) {
     ObjectNode o = JSON.createObjectNode();
     o.put("kind", kind);
     o.put("symptom", symptom);
     o.put("root_cause", rootCause);
-    o.put("fix_pattern", "UNKNOWN");
+    o.put("fix_pattern", fix);
     o.put("stage", stage);
     o.put("phase", phase);
     o.put("distributed_specific", !"QUESTION".equals(kind));
@@ -104,7 +127,8 @@ class BatchAnswersReclassifyIT {
 
   /**
    * A local chat endpoint that counts requests: it fails every one until {@code answer} holds an
-   * answer, then answers with it.
+   * answer, then answers with it, or with {@link #FIX_ANSWER} to a request that carries {@link
+   * #FIX_TITLE}.
    */
   private static HttpServer endpoint(AtomicInteger requests, AtomicReference<String> answer)
       throws java.io.IOException {
@@ -113,8 +137,11 @@ class BatchAnswersReclassifyIT {
         "/",
         x -> {
           requests.incrementAndGet();
-          x.getRequestBody().readAllBytes();
+          String request = new String(x.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
           String content = answer.get();
+          if (content != null && request.contains(FIX_TITLE)) {
+            content = FIX_ANSWER;
+          }
           byte[] b;
           if (content == null) {
             b = "{\"error\":{\"message\":\"no requests expected\"}}".getBytes();
@@ -338,6 +365,33 @@ class BatchAnswersReclassifyIT {
       // The issues not edited keep their batch answers.
       assertEquals("CHECKPOINT_FAILURE", String.valueOf(issue(driver, REPO + "#1").get("symptom")));
       assertEquals("RUNTIME_CRASH", String.valueOf(issue(driver, REPO + "#3").get("symptom")));
+
+      // 5. Issue 3 is closed by a merged fix after its batch answer was made: the stream asks the
+      // endpoint with the fix's text, and the issue carries the answer read from the fix (its root
+      // cause and fix pattern), not the older batch answer.
+      send(producer, closed(3, "2025-07-10T09:00:00Z"));
+      send(producer, mergedFix(3, "2025-07-10T08:59:00Z"));
+      String id3 = REPO + "#3";
+      Poll.until(
+          Duration.ofMinutes(3),
+          "issue 3 carries the answer read from its fix",
+          () -> {
+            Map<String, Object> i = issue(driver, id3);
+            return "CONDITIONAL_LOGIC"
+                    .equals(String.valueOf(i.get(Dimension.FIX_PATTERN.property())))
+                && "closed".equals(String.valueOf(i.get("state")));
+          });
+      Map<String, Object> three = issue(driver, id3);
+      JsonNode fixAnswer = JSON.readTree(FIX_ANSWER);
+      for (Dimension d : Dimension.LABELLED) {
+        assertEquals(
+            fixAnswer.get(d.field()).asText(), String.valueOf(three.get(d.property())), d.key());
+        assertEquals(source + "/" + prompt, three.get(d.versionProperty()), d.versionProperty());
+      }
+      String evidence3 = String.valueOf(three.get(Dimension.KIND.evidenceProperty()));
+      assertTrue(
+          evidence3.contains("(asked: the item's batch answer was made for its state as of "),
+          "the evidence says why the endpoint was asked: " + evidence3);
       llmLive.cancel().get();
     } finally {
       endpoint.stop(0);
@@ -446,6 +500,54 @@ class BatchAnswersReclassifyIT {
     comment.put("updated_at", "2025-05-01T11:00:00Z");
     payload.putObject("repository").put("full_name", REPO);
     return delivery("issue_comment", "created", payload);
+  }
+
+  /** Issue {@code n} closed at {@code at}. */
+  private static Delivery closed(int n, String at) {
+    ObjectNode payload = JSON.createObjectNode();
+    payload.put("action", "closed");
+    ObjectNode issue = payload.putObject("issue");
+    issue.put("number", n);
+    issue.put("title", TITLES[n]);
+    issue.put(
+        "body", "Seen on 4 nodes with 8 GPUs each; the steps to reproduce follow in a comment.");
+    issue.put("state", "closed");
+    issue.put("html_url", "https://github.com/" + REPO + "/issues/" + n);
+    issue.putObject("user").put("login", "reporter");
+    issue.putArray("labels");
+    issue.put("comments", 1);
+    issue.put("created_at", "2025-05-01T10:00:00Z");
+    issue.put("updated_at", at);
+    issue.put("closed_at", at);
+    payload.putObject("repository").put("full_name", REPO);
+    return delivery("issues", "closed", payload);
+  }
+
+  /** Issue {@code n}'s fix (pull request {@code 100 + n}), merged at {@code at}. */
+  private static Delivery mergedFix(int n, String at) {
+    ObjectNode payload = JSON.createObjectNode();
+    payload.put("action", "closed");
+    ObjectNode pr = payload.putObject("pull_request");
+    pr.put("number", 100 + n);
+    pr.put("title", FIX_TITLE);
+    pr.put(
+        "body",
+        "Fixes #"
+            + n
+            + ". Ranks still inside the collective read the ring while it was rebuilt; the rebuild"
+            + " now waits on a barrier.");
+    pr.put("html_url", "https://github.com/" + REPO + "/pull/" + (100 + n));
+    pr.put("state", "closed");
+    pr.put("merged", true);
+    pr.put("merged_at", at);
+    pr.put("created_at", "2025-07-01T00:00:00Z");
+    pr.put("updated_at", at);
+    pr.put("additions", 20);
+    pr.put("deletions", 4);
+    pr.put("changed_files", 2);
+    pr.putObject("user").put("login", "maintainer");
+    payload.putObject("repository").put("full_name", REPO);
+    return delivery("pull_request", "closed", payload);
   }
 
   /** Issue {@code n} edited at {@code at}: a new body. */
