@@ -68,7 +68,7 @@ public final class BenchCommand extends CliCommand {
     STATS("stats", "faultline-stream-jobs", "statistics job events/s vs pass-through"),
     QUERY(
         "query",
-        "faultline-graph-model",
+        "faultline-estimate",
         "graph writes vs bare MERGE; query p50/p95 (synthetic graph)"),
     PIPELINE(
         "pipeline",
@@ -545,7 +545,7 @@ public final class BenchCommand extends CliCommand {
                 "-Dfaultline.bench.runs=" + run.sizes().queryRuns(),
                 "-cp",
                 run.cp(),
-                "dev.faultline.graph.query.QueryLatencyBenchmark"));
+                "dev.faultline.estimate.bench.QueryLatencyBenchmark"));
     return runChild(run) && Files.exists(run.raw());
   }
 

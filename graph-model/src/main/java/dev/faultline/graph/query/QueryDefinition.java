@@ -42,7 +42,7 @@ import java.util.regex.Pattern;
  * @param parameters declared parameters, in header order
  * @param columns declared result columns, in result order
  * @param cypher the statement
- * @param estimator the name of the {@link dev.faultline.graph.estimate.ScopeEstimator} that turns
+ * @param estimator the name of the {@link ScopeEstimator} that turns
  *     the statement's rows (one per item of the scope) into the declared columns ({@code //
  *     @estimator name} in the header), or null when the statement returns the columns itself
  */

@@ -1,9 +1,10 @@
-package dev.faultline.graph.estimate;
+package dev.faultline.estimate.scope;
 
 import dev.faultline.estimate.ClassifyAndCount;
 import dev.faultline.estimate.Codes;
 import dev.faultline.estimate.Estimate;
 import dev.faultline.estimate.PredictionPowered;
+import dev.faultline.graph.query.ScopeEstimator;
 import dev.faultline.schemas.taxonomy.Dimension;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -35,7 +36,7 @@ import java.util.Set;
  * <p>An issue whose label has no stored distribution (classified before distributions were kept)
  * counts as a point mass on its label; so does a label a person gave.
  */
-final class CategoryShares implements ScopeEstimator {
+public final class CategoryShares implements ScopeEstimator {
   static final String NAME = "category-shares";
 
   /** Validation-sample items needed before a scope's estimate uses them. */

@@ -1,13 +1,13 @@
-package dev.faultline.graph.query;
+package dev.faultline.estimate.sample;
 
-import static dev.faultline.graph.query.GraphFixture.issue;
+import static dev.faultline.graph.testing.GraphFixture.issue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.faultline.graph.sample.ValidationSamples;
-import dev.faultline.graph.sample.ValidationSamples.LabelLine;
-import dev.faultline.graph.sample.ValidationSamplesTestAccess;
+import dev.faultline.estimate.query.EstimatedQueryITBase;
+import dev.faultline.estimate.sample.ValidationSamples.LabelLine;
+import dev.faultline.graph.testing.GraphFixture;
 import dev.faultline.graph.testing.SharedNeo4j;
 import dev.faultline.schemas.taxonomy.Dimension;
 import java.time.ZonedDateTime;
@@ -27,7 +27,7 @@ import org.neo4j.driver.Driver;
  * <p>Sixty DeepSpeed bug reports opened in 2024, each stored with the classifier's stage
  * distribution 20% COMPUTATION / 80% MEMORY; the "person" labels every third one COMPUTATION.
  */
-class ValidationSampleIT extends QueryITBase {
+class ValidationSampleIT extends EstimatedQueryITBase {
   private static final ValidationSamples.Scope DEEPSPEED =
       new ValidationSamples.Scope("deepspeed", null, null);
   private ValidationSamples samples;
@@ -114,7 +114,7 @@ class ValidationSampleIT extends QueryITBase {
       ids.add(String.format("o/s#%02d", n));
     }
     for (long seed = 0; seed < 2000; seed++) {
-      for (String id : ValidationSamplesTestAccess.choose(ids, 20, seed)) {
+      for (String id : ValidationSamples.choose(ids, 20, seed)) {
         hits[ids.indexOf(id)]++;
       }
     }

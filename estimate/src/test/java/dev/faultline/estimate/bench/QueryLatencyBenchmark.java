@@ -1,7 +1,10 @@
-package dev.faultline.graph.query;
+package dev.faultline.estimate.bench;
 
 import dev.faultline.embedded.EmbeddedNeo4j;
 import dev.faultline.graph.GraphSchema;
+import dev.faultline.graph.query.QueryDefinition;
+import dev.faultline.graph.query.QueryLibrary;
+import dev.faultline.graph.testing.GraphFixture;
 import dev.faultline.schemas.taxonomy.Dimension;
 import dev.faultline.schemas.taxonomy.Taxonomy;
 import java.nio.file.Files;
@@ -33,11 +36,11 @@ import org.neo4j.driver.SessionConfig;
  *
  * <pre>
  * mkdir -p /tmp/bench
- * mvn -B -o -q -pl graph-model test-compile dependency:build-classpath -Dmdep.includeScope=test \
+ * mvn -B -o -q -pl estimate -am test-compile dependency:build-classpath -Dmdep.includeScope=test \
  *     -Dmdep.outputFile=/tmp/bench/cp.txt
- * cp -r graph-model/target/classes graph-model/target/test-classes /tmp/bench/
+ * cp -r estimate/target/classes estimate/target/test-classes /tmp/bench/
  * java -Xmx3g -cp "/tmp/bench/test-classes:/tmp/bench/classes:$(cat /tmp/bench/cp.txt)" \
- *     dev.faultline.graph.query.QueryLatencyBenchmark
+ *     dev.faultline.estimate.bench.QueryLatencyBenchmark
  * </pre>
  *
  * System properties: {@code faultline.bench.issues} (100000), {@code faultline.bench.runs} (timed

@@ -1,4 +1,4 @@
-package dev.faultline.graph.estimate;
+package dev.faultline.estimate.scope;
 
 import dev.faultline.schemas.taxonomy.Dimension;
 import java.util.List;

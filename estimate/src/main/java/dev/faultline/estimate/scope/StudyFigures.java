@@ -1,5 +1,6 @@
-package dev.faultline.graph.estimate;
+package dev.faultline.estimate.scope;
 
+import dev.faultline.graph.query.ScopeEstimator;
 import dev.faultline.schemas.taxonomy.Dimension;
 import dev.faultline.schemas.taxonomy.Taxonomy;
 import java.util.ArrayList;
@@ -28,7 +29,7 @@ import java.util.function.Predicate;
  * their shares and intervals. Fix sizes are measured (a merged fix's changed lines), not estimated;
  * whether the fixed issue is a bug is.
  */
-final class StudyFigures implements ScopeEstimator {
+public final class StudyFigures implements ScopeEstimator {
   static final String NAME = "study-figures";
   static final int DRAWS = 400;
   static final long SEED = 20261127L;

@@ -1,7 +1,8 @@
-package dev.faultline.graph.estimate;
+package dev.faultline.estimate.scope;
 
 import dev.faultline.estimate.Codes;
 import dev.faultline.estimate.JointTable;
+import dev.faultline.graph.query.ScopeEstimator;
 import dev.faultline.schemas.taxonomy.Dimension;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -17,7 +18,7 @@ import java.util.Set;
  * reports (its NONE or UNKNOWN mass is the rest), P(code | bug) is its distribution over the other
  * codes renormalised; for the others, P(code | kind) is its distribution as it is.
  */
-final class CategoryPairs implements ScopeEstimator {
+public final class CategoryPairs implements ScopeEstimator {
   static final String NAME = "category-pairs";
   static final double LEVEL = 0.9;
 

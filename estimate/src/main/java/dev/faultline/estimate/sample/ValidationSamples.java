@@ -1,5 +1,6 @@
-package dev.faultline.graph.sample;
+package dev.faultline.estimate.sample;
 
+import dev.faultline.graph.CypherResources;
 import dev.faultline.schemas.taxonomy.Dimension;
 import dev.faultline.schemas.taxonomy.Taxonomy;
 import java.nio.charset.StandardCharsets;
@@ -27,9 +28,15 @@ import org.neo4j.driver.Values;
  * drawnAt, importedAt})-[:DRAWN]->(:Issue)} for every drawn issue, and {@code -[:INCLUDES {<key> of
  * each dimension, labelledAt}]->(:Issue)} for every labelled one (a dimension left empty is
  * absent). The person's labels stay on the relationship: the classifier's own labels and
- * probabilities of the issue are kept, since the estimate needs both.
+ * probabilities of the issue are kept, since the estimate needs both. The statements are
+ * graph-model's ({@code dev/faultline/graph/sample/*.cypher}).
  */
 public final class ValidationSamples {
+  private static final String POPULATION = CypherResources.load("sample/population.cypher");
+  private static final String RECORD_DRAW = CypherResources.load("sample/record-draw.cypher");
+  private static final String DRAWN = CypherResources.load("sample/drawn.cypher");
+  private static final String RECORD_LABELS = CypherResources.load("sample/record-labels.cypher");
+
   private final Driver driver;
   private final String database;
 
@@ -77,16 +84,7 @@ public final class ValidationSamples {
     Map<String, Object> params = scopeParameters(scope);
     try (var session = driver.session(SessionConfig.forDatabase(database))) {
       List<String> ids =
-          session.executeRead(
-              tx ->
-                  tx.run(
-                          "MATCH (i:Issue) WHERE i.state <> 'deleted' AND i.transferredTo IS NULL"
-                              + " AND ($framework IS NULL OR i.framework = $framework)"
-                              + " AND ($from IS NULL OR i.createdAt >= $from)"
-                              + " AND ($to IS NULL OR i.createdAt < $to)"
-                              + " RETURN i.id AS id ORDER BY id",
-                          params)
-                      .list(r -> r.get("id").asString()));
+          session.executeRead(tx -> tx.run(POPULATION, params).list(r -> r.get("id").asString()));
       if (ids.size() < n) {
         throw new IllegalArgumentException(
             "the scope holds "
@@ -108,17 +106,7 @@ public final class ValidationSamples {
       List<DrawnIssue> issues =
           session.executeWrite(
               tx ->
-                  tx.run(
-                          "MERGE (s:ValidationSample {id: $id})"
-                              + " ON CREATE SET s.framework = $framework, s.from = $from, s.to = $to,"
-                              + " s.seed = $seed, s.size = $size, s.population = $population,"
-                              + " s.drawnAt = datetime()"
-                              + " WITH s UNWIND range(0, size($ids) - 1) AS k"
-                              + " MATCH (i:Issue {id: $ids[k]})"
-                              + " MERGE (s)-[d:DRAWN]->(i) SET d.order = k"
-                              + " RETURN i.id AS id, i.url AS url, i.title AS title,"
-                              + " left(coalesce(i.body, ''), $excerpt) AS excerpt ORDER BY d.order",
-                          withExcerpt(write))
+                  tx.run(RECORD_DRAW, withExcerpt(write))
                       .list(
                           r ->
                               new DrawnIssue(
@@ -232,12 +220,7 @@ public final class ValidationSamples {
     try (var session = driver.session(SessionConfig.forDatabase(database))) {
       return session.executeWrite(
           tx -> {
-            var found =
-                tx.run(
-                        "MATCH (s:ValidationSample {id: $id}) OPTIONAL MATCH (s)-[:DRAWN]->(i:Issue)"
-                            + " RETURN s.size AS size, collect(i.id) AS ids",
-                        Values.parameters("id", sample))
-                    .list();
+            var found = tx.run(DRAWN, Values.parameters("id", sample)).list();
             if (found.isEmpty()) {
               throw new IllegalArgumentException(
                   "line "
@@ -270,11 +253,7 @@ public final class ValidationSamples {
               }
               rows.add(Map.of("id", l.id(), "labels", labels));
             }
-            tx.run(
-                "MATCH (s:ValidationSample {id: $sample}) SET s.importedAt = datetime()"
-                    + " WITH s UNWIND $rows AS row MATCH (s)-[:DRAWN]->(i:Issue {id: row.id})"
-                    + " MERGE (s)-[r:INCLUDES]->(i) SET r = row.labels, r.labelledAt = datetime()",
-                Values.parameters("sample", sample, "rows", rows));
+            tx.run(RECORD_LABELS, Values.parameters("sample", sample, "rows", rows));
             return new Imported(sample, lines.size(), (int) found.get(0).get("size").asLong(0));
           });
     }

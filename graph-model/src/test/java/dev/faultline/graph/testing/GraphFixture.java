@@ -1,4 +1,4 @@
-package dev.faultline.graph.query;
+package dev.faultline.graph.testing;
 
 import dev.faultline.schemas.taxonomy.RootCauseGroup;
 import dev.faultline.schemas.taxonomy.Taxonomy;
@@ -19,10 +19,10 @@ import org.neo4j.driver.SessionConfig;
  * releases, fixing PRs and alerts. All writes are {@code UNWIND $rows} batches (the benchmark uses
  * the same statements for its synthetic graph).
  */
-final class GraphFixture {
-  static final Taxonomy TAXONOMY = Taxonomy.load();
+public final class GraphFixture {
+  public static final Taxonomy TAXONOMY = Taxonomy.load();
 
-  static final String WRITE_ISSUES =
+  public static final String WRITE_ISSUES =
       """
       UNWIND $rows AS row
       MERGE (f:Framework {name: row.framework})
@@ -77,7 +77,7 @@ final class GraphFixture {
       }
       """;
 
-  static final String WRITE_RELEASES =
+  public static final String WRITE_RELEASES =
       """
       UNWIND $rows AS row
       MERGE (f:Framework {name: row.framework})
@@ -86,7 +86,7 @@ final class GraphFixture {
       MERGE (rel)-[:OF]->(f)
       """;
 
-  static final String WRITE_PULL_REQUESTS =
+  public static final String WRITE_PULL_REQUESTS =
       """
       UNWIND $rows AS row
       MERGE (pr:PullRequest {id: row.id})
@@ -99,7 +99,7 @@ final class GraphFixture {
       MERGE (pr)-[:FIXES]->(i)
       """;
 
-  static final String WRITE_ALERTS =
+  public static final String WRITE_ALERTS =
       """
       UNWIND $rows AS row
       MERGE (a:Alert {id: row.id})
@@ -113,39 +113,39 @@ final class GraphFixture {
   private final Driver driver;
   private final String database;
 
-  GraphFixture(Driver driver, String database) {
+  public GraphFixture(Driver driver, String database) {
     this.driver = driver;
     this.database = database;
   }
 
   /** Deletes every node and relationship. */
-  void clear() {
+  public void clear() {
     try (var session = driver.session(SessionConfig.forDatabase(database))) {
       session.executeWrite(tx -> tx.run("MATCH (n) DETACH DELETE n").consume());
     }
   }
 
   /** Runs one {@code UNWIND $rows} statement in a write transaction. */
-  void write(String statement, List<Map<String, Object>> rows) {
+  public void write(String statement, List<Map<String, Object>> rows) {
     try (var session = driver.session(SessionConfig.forDatabase(database))) {
       session.executeWrite(tx -> tx.run(statement, Map.of("rows", rows)).consume());
     }
   }
 
-  void create(Issue... issues) {
+  public void create(Issue... issues) {
     write(WRITE_ISSUES, Arrays.stream(issues).map(Issue::toRow).toList());
   }
 
-  void create(PullRequest... prs) {
+  public void create(PullRequest... prs) {
     write(WRITE_PULL_REQUESTS, Arrays.stream(prs).map(PullRequest::toRow).toList());
   }
 
   /** A release {@code framework@version}, published at {@code publishedAt} (ISO instant). */
-  void release(String framework, String version, String publishedAt, boolean prerelease) {
+  public void release(String framework, String version, String publishedAt, boolean prerelease) {
     write(WRITE_RELEASES, List.of(releaseRow(framework, version, at(publishedAt), prerelease)));
   }
 
-  static Map<String, Object> releaseRow(
+  public static Map<String, Object> releaseRow(
       String framework, String version, ZonedDateTime publishedAt, boolean pre) {
     Map<String, Object> props = new HashMap<>();
     props.put("framework", framework);
@@ -159,7 +159,7 @@ final class GraphFixture {
   /**
    * An alert with the given properties (times as ISO strings become DATETIME) and example issues.
    */
-  void alert(String id, Map<String, Object> props, List<String> examples) {
+  public void alert(String id, Map<String, Object> props, List<String> examples) {
     Map<String, Object> converted = new HashMap<>();
     props.forEach(
         (k, v) ->
@@ -168,15 +168,15 @@ final class GraphFixture {
     write(WRITE_ALERTS, List.of(Map.of("id", id, "props", converted, "examples", examples)));
   }
 
-  static ZonedDateTime at(String iso) {
+  public static ZonedDateTime at(String iso) {
     return iso == null ? null : ZonedDateTime.parse(iso);
   }
 
-  static Issue issue(String id) {
+  public static Issue issue(String id) {
     return new Issue(id);
   }
 
-  static PullRequest pr(String id) {
+  public static PullRequest pr(String id) {
     return new PullRequest(id);
   }
 
@@ -186,9 +186,9 @@ final class GraphFixture {
    * #edge}): above any bar the library's default policy can have, so the tests of counts are not
    * tests of the bar.
    */
-  static final class Issue {
+  public static final class Issue {
     /** The default confidence of every label. */
-    static final double CONFIDENT = 0.99;
+    public static final double CONFIDENT = 0.99;
 
     private final String id;
     private String framework = "deepspeed";
@@ -216,97 +216,97 @@ final class GraphFixture {
       this.title = "Issue " + id;
     }
 
-    Issue framework(String v) {
+    public Issue framework(String v) {
       framework = v;
       return this;
     }
 
-    Issue title(String v) {
+    public Issue title(String v) {
       title = v;
       return this;
     }
 
-    Issue state(String v) {
+    public Issue state(String v) {
       state = v;
       return this;
     }
 
-    Issue createdAt(String v) {
+    public Issue createdAt(String v) {
       createdAt = at(v);
       return this;
     }
 
-    Issue createdAt(ZonedDateTime v) {
+    public Issue createdAt(ZonedDateTime v) {
       createdAt = v;
       return this;
     }
 
-    Issue closedAt(String v) {
+    public Issue closedAt(String v) {
       return closedAt(at(v));
     }
 
-    Issue closedAt(ZonedDateTime v) {
+    public Issue closedAt(ZonedDateTime v) {
       closedAt = v;
       state = "closed";
       return this;
     }
 
-    Issue kind(String v) {
+    public Issue kind(String v) {
       kind = v;
       return this;
     }
 
-    Issue symptom(String v) {
+    public Issue symptom(String v) {
       symptom = v;
       return this;
     }
 
-    Issue rootCause(String v) {
+    public Issue rootCause(String v) {
       rootCause = v;
       return this;
     }
 
-    Issue fixPattern(String v) {
+    public Issue fixPattern(String v) {
       fixPattern = v;
       return this;
     }
 
-    Issue stage(String v) {
+    public Issue stage(String v) {
       stage = v;
       return this;
     }
 
-    Issue phase(String v) {
+    public Issue phase(String v) {
       phase = v;
       return this;
     }
 
-    Issue distributedSpecific(Boolean v) {
+    public Issue distributedSpecific(Boolean v) {
       distributedSpecific = v;
       return this;
     }
 
-    Issue labels(String... v) {
+    public Issue labels(String... v) {
       labels = List.of(v);
       return this;
     }
 
-    Issue versions(String... v) {
+    public Issue versions(String... v) {
       versions = List.of(v);
       return this;
     }
 
-    Issue humanGiven(String... v) {
+    public Issue humanGiven(String... v) {
       humanGiven = List.of(v);
       return this;
     }
 
-    Issue release(String v) {
+    public Issue release(String v) {
       release = v;
       return this;
     }
 
-    Issue transferredTo(String v) {
+    public Issue transferredTo(String v) {
       transferredTo = v;
       return this;
     }
@@ -316,7 +316,7 @@ final class GraphFixture {
      * distributedSpecific}) or of an edge ({@code symptom}, {@code rootCause}, {@code fixPattern},
      * {@code stage}; evidence as by default).
      */
-    Issue confidence(String dimension, double value) {
+    public Issue confidence(String dimension, double value) {
       confidence.put(dimension, value);
       return this;
     }
@@ -325,7 +325,7 @@ final class GraphFixture {
      * Confidence, evidence and human-given flag of one classification edge ({@code symptom}, {@code
      * stage}, ...).
      */
-    Issue edge(String dimension, double confidence, String evidence, boolean human) {
+    public Issue edge(String dimension, double confidence, String evidence, boolean human) {
       Map<String, Object> p = new HashMap<>();
       p.put("confidence", confidence);
       p.put("evidence", evidence);
@@ -361,11 +361,11 @@ final class GraphFixture {
       return e;
     }
 
-    String symptomClass() {
+    public String symptomClass() {
       return known(symptom) ? TAXONOMY.symptomClassOf(symptom).orElseThrow() : symptom;
     }
 
-    Map<String, Object> toRow() {
+    public Map<String, Object> toRow() {
       int hash = id.indexOf('#');
       String repo = id.substring(0, hash);
       Map<String, Object> props = new LinkedHashMap<>();
@@ -444,7 +444,7 @@ final class GraphFixture {
   }
 
   /** A pull request; merged, 5 + 3 lines, created 2024-01-02, fixing nothing by default. */
-  static final class PullRequest {
+  public static final class PullRequest {
     private final String id;
     private boolean merged = true;
     private Long additions = 5L;
@@ -455,23 +455,23 @@ final class GraphFixture {
       this.id = id;
     }
 
-    PullRequest merged(boolean v) {
+    public PullRequest merged(boolean v) {
       merged = v;
       return this;
     }
 
-    PullRequest lines(Long add, Long del) {
+    public PullRequest lines(Long add, Long del) {
       additions = add;
       deletions = del;
       return this;
     }
 
-    PullRequest fixes(String... issueIds) {
+    public PullRequest fixes(String... issueIds) {
       fixes = List.of(issueIds);
       return this;
     }
 
-    Map<String, Object> toRow() {
+    public Map<String, Object> toRow() {
       int hash = id.indexOf('#');
       String repo = id.substring(0, hash);
       Map<String, Object> props = new HashMap<>();

@@ -1,4 +1,4 @@
-package dev.faultline.graph.estimate;
+package dev.faultline.estimate.scope;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;

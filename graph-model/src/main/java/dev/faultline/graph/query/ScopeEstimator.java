@@ -1,16 +1,24 @@
-package dev.faultline.graph.estimate;
+package dev.faultline.graph.query;
 
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.ServiceLoader;
 import java.util.Set;
 
 /**
  * Turns the rows of a query's statement, one per item of the scope, into the query's declared
  * columns: estimates that need every item's probabilities (and a validation sample's labels) and
  * so cannot be aggregated in Cypher. A query names its estimator in its header ({@code //
- * @estimator name}); the {@link dev.faultline.graph.query.QueryLibrary} runs the statement, then
- * the estimator, with the same bound parameters.
+ * @estimator name}); the {@link QueryLibrary} runs the statement, then the estimator, with the
+ * same bound parameters.
+ *
+ * <p>This is the query library's service interface: graph-model gives the rows, the estimators
+ * live elsewhere (the {@code estimate} module) and are found by name through {@link
+ * ServiceLoader}, each registered in its jar's {@code
+ * META-INF/services/dev.faultline.graph.query.ScopeEstimator}. A module that runs estimated queries
+ * (the dashboard, the CLI) needs the estimators on its classpath; without them the library refuses
+ * to load ({@link QueryLibrary}).
  */
 public interface ScopeEstimator {
 
@@ -32,13 +40,13 @@ public interface ScopeEstimator {
   List<Map<String, Object>> estimate(
       List<Map<String, Object>> items, Map<String, Object> parameters);
 
-  /** The bundled estimator of that name. */
+  /** The estimator of that name among the services on the classpath. */
   static Optional<ScopeEstimator> named(String name) {
-    return switch (name) {
-      case CategoryShares.NAME -> Optional.of(new CategoryShares());
-      case StudyFigures.NAME -> Optional.of(new StudyFigures());
-      case CategoryPairs.NAME -> Optional.of(new CategoryPairs());
-      default -> Optional.empty();
-    };
+    for (ScopeEstimator e : ServiceLoader.load(ScopeEstimator.class)) {
+      if (e.name().equals(name)) {
+        return Optional.of(e);
+      }
+    }
+    return Optional.empty();
   }
 }
