@@ -1,5 +1,6 @@
 package dev.faultline.estimate.sample;
 
+import dev.faultline.estimate.item.ItemModel;
 import dev.faultline.graph.CypherResources;
 import dev.faultline.schemas.taxonomy.Dimension;
 import dev.faultline.schemas.taxonomy.Taxonomy;
@@ -36,6 +37,8 @@ public final class ValidationSamples {
   private static final String RECORD_DRAW = CypherResources.load("sample/record-draw.cypher");
   private static final String DRAWN = CypherResources.load("sample/drawn.cypher");
   private static final String RECORD_LABELS = CypherResources.load("sample/record-labels.cypher");
+  private static final String STATUS = CypherResources.load("sample/status.cypher");
+  private static final String LABELS = CypherResources.load("sample/labels.cypher");
 
   private final Driver driver;
   private final String database;
@@ -168,7 +171,8 @@ public final class ValidationSamples {
     return m;
   }
 
-  static String describe(Scope scope) {
+  /** A scope in words, for messages. */
+  public static String describe(Scope scope) {
     return "framework "
         + (scope.framework() == null ? "any" : scope.framework())
         + ", from "
@@ -186,8 +190,92 @@ public final class ValidationSamples {
    */
   public record LabelLine(int line, String sample, String id, Map<String, String> labels) {}
 
-  /** What an import recorded. */
-  public record Imported(String sample, int labelled, int drawn) {}
+  /**
+   * What an import recorded.
+   *
+   * @param labelled lines recorded
+   * @param drawn issues the sample drew
+   * @param perDimension per dimension key, drawn issues whose label of it the estimates can use
+   *     (given, or implied by a kind other than BUG for a bug-only dimension)
+   */
+  public record Imported(
+      String sample, int labelled, int drawn, Map<String, Integer> perDimension) {
+    /** The dimensions labelled for fewer issues than were drawn: their estimates are partial. */
+    public List<String> partial() {
+      return perDimension.entrySet().stream()
+          .filter(e -> e.getValue() < drawn)
+          .map(Map.Entry::getKey)
+          .toList();
+    }
+  }
+
+  /**
+   * Per dimension, how many of the labelled issues' labels the estimates can use: a label given, or
+   * for a bug-only dimension ({@link ItemModel#bugOnly}) a kind other than BUG (its code is then
+   * "does not apply"). The symptom class follows the symptom.
+   */
+  public static Map<String, Integer> labelledPerDimension(List<Map<String, Object>> labels) {
+    Map<String, Integer> out = new LinkedHashMap<>();
+    for (Dimension d : Dimension.values()) {
+      int n = 0;
+      for (Map<String, Object> l : labels) {
+        Object kind = l.get(Dimension.KIND.key());
+        boolean implied = ItemModel.bugOnly(d) && kind != null && !"BUG".equals(kind);
+        n += implied || l.get(d.key()) != null ? 1 : 0;
+      }
+      out.put(d.key(), n);
+    }
+    return out;
+  }
+
+  /**
+   * One sample as {@code faultline sample status} shows it.
+   *
+   * @param drawn issues it drew
+   * @param labelled drawn issues a person labelled
+   * @param perDimension see {@link #labelledPerDimension}
+   * @param addedSinceDraw issues of its scope the graph first saw after the draw (estimated without
+   *     it)
+   */
+  public record Status(
+      String id,
+      Scope scope,
+      long seed,
+      int population,
+      String drawnAt,
+      String importedAt,
+      int drawn,
+      int labelled,
+      Map<String, Integer> perDimension,
+      long addedSinceDraw) {}
+
+  /** Every sample in the graph, oldest draw first. */
+  public List<Status> status() {
+    try (var session = driver.session(SessionConfig.forDatabase(database))) {
+      return session.executeRead(
+          tx ->
+              tx.run(STATUS)
+                  .list(
+                      r -> {
+                        List<Map<String, Object>> labels =
+                            r.get("labels").asList(v -> v.asMap(x -> (Object) x.asObject()));
+                        return new Status(
+                            r.get("id").asString(),
+                            new Scope(
+                                r.get("framework").asString(null),
+                                r.get("from").isNull() ? null : r.get("from").asZonedDateTime(),
+                                r.get("to").isNull() ? null : r.get("to").asZonedDateTime()),
+                            r.get("seed").asLong(0),
+                            r.get("population").asInt(0),
+                            r.get("drawnAt").asString(null),
+                            r.get("importedAt").asString(null),
+                            r.get("drawn").asInt(),
+                            labels.size(),
+                            labelledPerDimension(labels),
+                            r.get("added").asLong());
+                      }));
+    }
+  }
 
   /**
    * Checks every line, then records all of them in one transaction (nothing is written when a line
@@ -254,7 +342,10 @@ public final class ValidationSamples {
               rows.add(Map.of("id", l.id(), "labels", labels));
             }
             tx.run(RECORD_LABELS, Values.parameters("sample", sample, "rows", rows));
-            return new Imported(sample, lines.size(), (int) found.get(0).get("size").asLong(0));
+            List<Map<String, Object>> given =
+                tx.run(LABELS, Values.parameters("id", sample))
+                    .list(r -> r.get("labels").asMap(v -> (Object) v.asObject()));
+            return new Imported(sample, lines.size(), drawn.size(), labelledPerDimension(given));
           });
     }
   }

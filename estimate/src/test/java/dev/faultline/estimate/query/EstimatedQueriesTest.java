@@ -50,7 +50,7 @@ class EstimatedQueriesTest {
         used.add(m.group(1));
       }
       used.remove(QueryDefinition.ALL_DIMENSIONS);
-      used.addAll(estimator(q).parameters());
+      used.addAll(estimator(q).parameters(q));
       Set<String> declared =
           q.parameters().stream()
               .map(QueryParameter::name)
@@ -64,7 +64,7 @@ class EstimatedQueriesTest {
     for (QueryDefinition q : estimated) {
       String body = body(q);
       String lastReturn = body.substring(body.lastIndexOf("RETURN "));
-      for (String column : estimator(q).inputs()) {
+      for (String column : estimator(q).inputs(q)) {
         boolean aliased =
             RETURN_ALIAS.matcher(body).results().anyMatch(r -> r.group(1).equals(column));
         boolean bare =

@@ -27,6 +27,9 @@ import java.util.regex.Pattern;
  * // @column framework String  -- the framework
  * </pre>
  *
+ * <p>An estimated query adds {@code // @estimator name} and the estimator's {@code // @estimate key
+ * value} lines (see {@link ScopeEstimator}).
+ *
  * <p>The header ends at the first line that is not a {@code //} comment; the whole text, header
  * included, is the statement sent to Neo4j (Cypher ignores the comments).
  *
@@ -45,6 +48,9 @@ import java.util.regex.Pattern;
  * @param estimator the name of the {@link ScopeEstimator} that turns
  *     the statement's rows (one per item of the scope) into the declared columns ({@code //
  *     @estimator name} in the header), or null when the statement returns the columns itself
+ * @param estimatorOptions what the header tells the estimator, {@code // @estimate key value} lines
+ *     in order (a value {@code $name} stands for the bound parameter of that name); the estimator
+ *     checks them when the library loads
  */
 public record QueryDefinition(
     String name,
@@ -52,7 +58,8 @@ public record QueryDefinition(
     List<QueryParameter> parameters,
     List<QueryColumn> columns,
     String cypher,
-    String estimator) {
+    String estimator,
+    Map<String, String> estimatorOptions) {
 
   /** The library-supplied parameter listing every dimension. */
   public static final String ALL_DIMENSIONS = "allDimensions";
@@ -72,6 +79,11 @@ public record QueryDefinition(
     description = description == null ? "" : description;
     parameters = List.copyOf(parameters);
     columns = List.copyOf(columns);
+    estimatorOptions =
+        estimatorOptions == null
+            ? Map.of()
+            : java.util.Collections.unmodifiableMap(
+                new java.util.LinkedHashMap<>(estimatorOptions));
   }
 
   /** A query whose statement returns its declared columns itself. */
@@ -81,7 +93,7 @@ public record QueryDefinition(
       List<QueryParameter> parameters,
       List<QueryColumn> columns,
       String cypher) {
-    this(name, description, parameters, columns, cypher, null);
+    this(name, description, parameters, columns, cypher, null, Map.of());
   }
 
   /**
@@ -97,6 +109,7 @@ public record QueryDefinition(
     List<QueryColumn> columns = new ArrayList<>();
     Set<String> seen = new HashSet<>();
     String estimator = null;
+    Map<String, String> options = new java.util.LinkedHashMap<>();
     int lineNumber = 0;
     for (String line : text.split("\\R")) {
       lineNumber++;
@@ -130,6 +143,13 @@ public record QueryDefinition(
           }
           estimator = rest;
         }
+        case "@estimate" -> {
+          String[] kv = rest.split("\\s+", 2);
+          if (kv.length < 2 || kv[0].isEmpty() || options.put(kv[0], kv[1].strip()) != null) {
+            throw new IllegalArgumentException(
+                where + ": expected '@estimate key value', each key once, got '" + rest + "'");
+          }
+        }
         case "@description" -> description.append(description.isEmpty() ? "" : " ").append(rest);
         case "@param" -> {
           QueryParameter parameter = parseParameter(where, rest);
@@ -153,7 +173,7 @@ public record QueryDefinition(
                 where
                     + ": unknown tag "
                     + tag
-                    + ": use @name, @description, @param, @column or @estimator");
+                    + ": use @name, @description, @param, @column, @estimator or @estimate");
       }
     }
     if (name == null) {
@@ -162,13 +182,17 @@ public record QueryDefinition(
     if (columns.isEmpty()) {
       throw new IllegalArgumentException(source + ": the header declares no '// @column' lines");
     }
+    if (estimator == null && !options.isEmpty()) {
+      throw new IllegalArgumentException(source + ": '@estimate' lines without an '@estimator'");
+    }
     return new QueryDefinition(
         name,
         description.toString(),
         parameters,
         columns,
         Fragments.expand(source, text),
-        estimator);
+        estimator,
+        options);
   }
 
   private static QueryParameter parseParameter(String where, String text) {

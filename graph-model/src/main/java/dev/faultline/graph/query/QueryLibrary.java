@@ -170,7 +170,7 @@ public final class QueryLibrary {
               transactionConfig);
     }
     ScopeEstimator estimator = estimators.get(query.name());
-    return estimator == null ? rows : estimator.estimate(rows, parameters);
+    return estimator == null ? rows : estimator.estimate(query, rows, parameters);
   }
 
   /**
@@ -201,6 +201,7 @@ public final class QueryLibrary {
                               + ScopeEstimator.class.getName()
                               + "; the bundled ones are in the faultline-estimate module, add it to"
                               + " the dependencies of the module that runs queries"));
+      e.check(d);
       out.put(d.name(), e);
     }
     return Map.copyOf(out);

@@ -10,8 +10,9 @@ import java.util.Set;
  * Turns the rows of a query's statement, one per item of the scope, into the query's declared
  * columns: estimates that need every item's probabilities (and a validation sample's labels) and
  * so cannot be aggregated in Cypher. A query names its estimator in its header ({@code //
- * @estimator name}); the {@link QueryLibrary} runs the statement, then the estimator, with the
- * same bound parameters.
+ * @estimator name}) and tells it what to do in {@code // @estimate key value} lines ({@link
+ * QueryDefinition#estimatorOptions()}); the {@link QueryLibrary} checks them when it loads, runs
+ * the statement, then the estimator, with the same bound parameters.
  *
  * <p>This is the query library's service interface: graph-model gives the rows, the estimators
  * live elsewhere (the {@code estimate} module) and are found by name through {@link
@@ -25,20 +26,27 @@ public interface ScopeEstimator {
   /** The name a query header gives. */
   String name();
 
-  /** The columns every statement row must have. */
-  List<String> inputs();
+  /**
+   * Checks a query's header against this estimator (its options, its declared columns).
+   *
+   * @throws IllegalArgumentException naming the query and what is wrong
+   */
+  default void check(QueryDefinition query) {}
+
+  /** The columns every statement row of the query must have. */
+  List<String> inputs(QueryDefinition query);
 
   /** The query parameters the estimator itself reads (the statement need not use them). */
-  Set<String> parameters();
+  Set<String> parameters(QueryDefinition query);
 
   /**
-   * The result rows.
+   * The result rows, with the query's declared columns.
    *
    * @param items the statement's rows, one per item of the scope
    * @param parameters the query's bound parameters
    */
   List<Map<String, Object>> estimate(
-      List<Map<String, Object>> items, Map<String, Object> parameters);
+      QueryDefinition query, List<Map<String, Object>> items, Map<String, Object> parameters);
 
   /** The estimator of that name among the services on the classpath. */
   static Optional<ScopeEstimator> named(String name) {

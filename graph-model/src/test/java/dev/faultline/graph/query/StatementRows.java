@@ -29,18 +29,18 @@ final class StatementRows implements ScopeEstimator {
   }
 
   @Override
-  public List<String> inputs() {
+  public List<String> inputs(QueryDefinition query) {
     return List.of();
   }
 
   @Override
-  public Set<String> parameters() {
+  public Set<String> parameters(QueryDefinition query) {
     return Set.of();
   }
 
   @Override
   public List<Map<String, Object>> estimate(
-      List<Map<String, Object>> items, Map<String, Object> parameters) {
+      QueryDefinition query, List<Map<String, Object>> items, Map<String, Object> parameters) {
     return items;
   }
 }
