@@ -166,6 +166,9 @@ public final class HumanConditioning {
   private static Map<String, Double> without(Dimension d, Label<?> l, String gone, double share) {
     Map<String, Double> p = new LinkedHashMap<>(Distributions.of(d, l));
     double cut = Math.min(p.get(gone), Math.min(Math.max(share, 0.0), 1.0));
+    if (cut <= 0) {
+      return p; // nothing to take out: the distribution as it is (so conditioning twice is exact)
+    }
     p.put(gone, p.get(gone) - cut);
     double total = 0;
     for (double v : p.values()) {

@@ -61,15 +61,16 @@ import picocli.CommandLine.Option;
 @Command(
     name = "llm",
     description = {
-      "The language-model tier through a Batch API: export requests, import answers into the cache.",
+      "The language-model tier through a Batch API: export requests, import answers into the cache, calibrate.",
       "",
       "OpenAI's Batch API, and the hosted APIs that copy its format: backfills at about half the price of single",
       "requests."
     },
-    subcommands = {LlmCommand.Export.class, LlmCommand.Import.class},
+    subcommands = {LlmCommand.Export.class, LlmCommand.Import.class, LlmCalibrate.class},
     footer = {
       "",
-      "Then: classify --tier llm --llm-cache DIR --input IN.jsonl --output OUT.jsonl (same model and examples)."
+      "Then: classify --tier llm --llm-cache DIR --input IN.jsonl --output OUT.jsonl (same model and examples).",
+      "Calibrate a model once on a labelled file it answered: llm calibrate --gold LABELLED.jsonl --results R.jsonl --cache DIR."
     })
 public final class LlmCommand extends CliCommand {
 
@@ -94,12 +95,13 @@ public final class LlmCommand extends CliCommand {
     CommandLine commandLine = new CommandLine(new LlmCommand());
     ((Export) commandLine.getSubcommands().get("export").getCommand()).env = env;
     ((Import) commandLine.getSubcommands().get("import").getCommand()).env = env;
+    ((LlmCalibrate) commandLine.getSubcommands().get("calibrate").getCommand()).env = env;
     return Cli.execute(commandLine, args, out, err);
   }
 
   @Override
   public Integer call() {
-    throw usageError("name a subcommand, export or import");
+    throw usageError("name a subcommand, export, import or calibrate");
   }
 
   /** {@code llm export}. */

@@ -323,7 +323,10 @@ public final class AnswerCache {
 
   /** The file name of a model's calibration for a prompt version. */
   static String calibrationFile(String model, String promptVersion) {
-    return (model + "@" + promptVersion).replaceAll("[^A-Za-z0-9._-]", "_") + ".json";
+    return model.replaceAll("[^A-Za-z0-9._-]", "_")
+        + "@"
+        + promptVersion.replaceAll("[^A-Za-z0-9._-]", "_")
+        + ".json";
   }
 
   /** The subdirectory of the calibrations. */
