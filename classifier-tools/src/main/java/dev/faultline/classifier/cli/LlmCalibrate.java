@@ -32,6 +32,7 @@ import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
 
 /**
  * {@code llm calibrate}: fits, per model and prompt version, the confusion of a language model's
@@ -58,7 +59,7 @@ import picocli.CommandLine.Option;
       "The figures are measured on the labelled set: on another population they carry its caveat."
     })
 final class LlmCalibrate extends CliCommand {
-  Map<String, String> env = System.getenv();
+  @ParentCommand LlmCommand llm;
 
   @Option(
       names = "--gold",
@@ -101,7 +102,7 @@ final class LlmCalibrate extends CliCommand {
     }
     LlmConfig config;
     try {
-      config = model.options(env, null).config();
+      config = model.options(llm.env, null).config();
     } catch (IllegalArgumentException e) {
       throw usageError(e.getMessage());
     }

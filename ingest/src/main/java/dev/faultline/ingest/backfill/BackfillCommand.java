@@ -90,16 +90,15 @@ public final class BackfillCommand extends CliCommand {
   }
 
   /**
-   * Entry for the launcher: real Kafka, real GitHub, the process environment. Returns the exit
-   * code.
+   * Entry for the launcher: real Kafka, real GitHub, the process environment {@code env}. Returns
+   * the exit code.
    */
-  public static int run(String[] args, PrintStream out, PrintStream err) {
-    return launcher().execute(args, out, err);
+  public static int run(String[] args, Map<String, String> env, PrintStream out, PrintStream err) {
+    return launcher(env).execute(args, out, err);
   }
 
-  /** The command with real Kafka, real GitHub and the process environment. */
-  public static BackfillCommand launcher() {
-    Map<String, String> env = System.getenv();
+  /** The command with real Kafka, real GitHub and the process environment {@code env}. */
+  public static BackfillCommand launcher(Map<String, String> env) {
     return new BackfillCommand(
         env,
         (servers, topic) -> kafkaPublisher(servers, topic, env),

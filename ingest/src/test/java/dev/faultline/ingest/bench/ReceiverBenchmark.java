@@ -334,6 +334,7 @@ public final class ReceiverBenchmark {
                 "bench-backfill",
                 file.toString()
               },
+              System.getenv(),
               new PrintStream(OutputStream.nullOutputStream()),
               System.err);
       double wall = (System.nanoTime() - t0) / 1e9;
