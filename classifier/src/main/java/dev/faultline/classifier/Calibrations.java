@@ -10,7 +10,8 @@ import java.util.Objects;
  *
  * <ul>
  *   <li>{@code cv:<version>}: calibrated on held-out folds of the training corpus (the learned
- *       layer; the rules through their cross-validated confusion, {@link dev.faultline.classifier.rules.RulesCalibration}).
+ *       layer; the rules through their cross-validated confusion, {@link
+ *       dev.faultline.classifier.rules.RulesCalibration}).
  *   <li>{@code confusion:<model>/<prompt>}: a language model's answer mapped through the confusion
  *       row measured for that model and prompt version ({@code faultline llm calibrate}).
  *   <li>{@code prior:<epsilon>}: an answer with no measured calibration: 1 − epsilon on the
