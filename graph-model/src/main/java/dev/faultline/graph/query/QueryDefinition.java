@@ -27,24 +27,32 @@ import java.util.regex.Pattern;
  * // @column framework String  -- the framework
  * </pre>
  *
+ * <p>An estimated query adds {@code // @estimator name} and the estimator's {@code // @estimate key
+ * value} lines (see {@link ScopeEstimator}).
+ *
  * <p>The header ends at the first line that is not a {@code //} comment; the whole text, header
  * included, is the statement sent to Neo4j (Cypher ignores the comments).
  *
- * <p>A statement that reads {@code $allDimensions} gets it from the library, undeclared: every
- * {@link Dimension} in declaration order as {@code {key, edgeType, flag, labelled, labelKey,
- * sourceProperty, versionProperty, labelledAtProperty}} (edge type null without an edge; flag true
- * for the uncoded distributed-specific dimension; labelled false for a dimension whose label is
- * another's, the symptom class, whose {@code labelKey} and provenance properties are then its
- * symptom's), so a query that shows every dimension loops over it instead of listing them.
+ * <p>Statements spell no dimension's property names: the library supplies them, undeclared, from
+ * {@link Dimension} alone ({@link #names(Dimension)}: {@code key, edgeType, flag, property,
+ * confidenceProperty, probabilitiesProperty, evidenceProperty}, and of its label, the symptom
+ * class's being its symptom's: {@code labelled, labelKey, sourceProperty, versionProperty,
+ * labelledAtProperty}). {@code $allDimensions} lists every dimension in declaration order, so a
+ * query that shows every dimension loops over it instead of listing them; {@code $dimensions} maps
+ * each key to the same names, so a query of one dimension reads {@code
+ * i[$dimensions[$dimension].probabilitiesProperty]} or {@code $dimensions[$dimension].labelKey}.
  *
  * @param name kebab-case query name
  * @param description what the query answers
  * @param parameters declared parameters, in header order
  * @param columns declared result columns, in result order
  * @param cypher the statement
- * @param estimator the name of the {@link dev.faultline.graph.estimate.ScopeEstimator} that turns
+ * @param estimator the name of the {@link ScopeEstimator} that turns
  *     the statement's rows (one per item of the scope) into the declared columns ({@code //
  *     @estimator name} in the header), or null when the statement returns the columns itself
+ * @param estimatorOptions what the header tells the estimator, {@code // @estimate key value} lines
+ *     in order (a value {@code $name} stands for the bound parameter of that name); the estimator
+ *     checks them when the library loads
  */
 public record QueryDefinition(
     String name,
@@ -52,10 +60,14 @@ public record QueryDefinition(
     List<QueryParameter> parameters,
     List<QueryColumn> columns,
     String cypher,
-    String estimator) {
+    String estimator,
+    Map<String, String> estimatorOptions) {
 
   /** The library-supplied parameter listing every dimension. */
   public static final String ALL_DIMENSIONS = "allDimensions";
+
+  /** The library-supplied parameter of every dimension's graph names, by key. */
+  public static final String DIMENSIONS = "dimensions";
 
   private static final Pattern NAME = Pattern.compile("[a-z0-9]+(-[a-z0-9]+)*");
   private static final Pattern PARAM =
@@ -72,6 +84,11 @@ public record QueryDefinition(
     description = description == null ? "" : description;
     parameters = List.copyOf(parameters);
     columns = List.copyOf(columns);
+    estimatorOptions =
+        estimatorOptions == null
+            ? Map.of()
+            : java.util.Collections.unmodifiableMap(
+                new java.util.LinkedHashMap<>(estimatorOptions));
   }
 
   /** A query whose statement returns its declared columns itself. */
@@ -81,7 +98,7 @@ public record QueryDefinition(
       List<QueryParameter> parameters,
       List<QueryColumn> columns,
       String cypher) {
-    this(name, description, parameters, columns, cypher, null);
+    this(name, description, parameters, columns, cypher, null, Map.of());
   }
 
   /**
@@ -97,6 +114,7 @@ public record QueryDefinition(
     List<QueryColumn> columns = new ArrayList<>();
     Set<String> seen = new HashSet<>();
     String estimator = null;
+    Map<String, String> options = new java.util.LinkedHashMap<>();
     int lineNumber = 0;
     for (String line : text.split("\\R")) {
       lineNumber++;
@@ -130,6 +148,13 @@ public record QueryDefinition(
           }
           estimator = rest;
         }
+        case "@estimate" -> {
+          String[] kv = rest.split("\\s+", 2);
+          if (kv.length < 2 || kv[0].isEmpty() || options.put(kv[0], kv[1].strip()) != null) {
+            throw new IllegalArgumentException(
+                where + ": expected '@estimate key value', each key once, got '" + rest + "'");
+          }
+        }
         case "@description" -> description.append(description.isEmpty() ? "" : " ").append(rest);
         case "@param" -> {
           QueryParameter parameter = parseParameter(where, rest);
@@ -153,7 +178,7 @@ public record QueryDefinition(
                 where
                     + ": unknown tag "
                     + tag
-                    + ": use @name, @description, @param, @column or @estimator");
+                    + ": use @name, @description, @param, @column, @estimator or @estimate");
       }
     }
     if (name == null) {
@@ -162,13 +187,17 @@ public record QueryDefinition(
     if (columns.isEmpty()) {
       throw new IllegalArgumentException(source + ": the header declares no '// @column' lines");
     }
+    if (estimator == null && !options.isEmpty()) {
+      throw new IllegalArgumentException(source + ": '@estimate' lines without an '@estimator'");
+    }
     return new QueryDefinition(
         name,
         description.toString(),
         parameters,
         columns,
         Fragments.expand(source, text),
-        estimator);
+        estimator,
+        options);
   }
 
   private static QueryParameter parseParameter(String where, String text) {
@@ -288,26 +317,54 @@ public record QueryDefinition(
     if (cypher.contains("$" + ALL_DIMENSIONS)) {
       bound.put(ALL_DIMENSIONS, allDimensions());
     }
+    if (cypher.contains("$" + DIMENSIONS)) {
+      bound.put(DIMENSIONS, dimensions());
+    }
     return bound;
   }
 
-  /** The value of {@code $allDimensions}. */
+  /**
+   * The value of {@code $allDimensions}: every dimension's {@link #names}, in declaration order.
+   */
   static List<Map<String, Object>> allDimensions() {
     List<Map<String, Object>> out = new ArrayList<>();
     for (Dimension d : Dimension.values()) {
-      Map<String, Object> m = new HashMap<>();
-      m.put("key", d.key());
-      m.put("edgeType", d.edgeType().orElse(null));
-      m.put("flag", !d.coded());
-      // The label's provenance properties: the symptom class's label is its symptom's.
-      Dimension label = d.labelDimension();
-      m.put("labelled", d.labelled());
-      m.put("labelKey", label.key());
-      m.put("sourceProperty", label.sourceProperty());
-      m.put("versionProperty", label.versionProperty());
-      m.put("labelledAtProperty", label.labelledAtProperty());
-      out.add(m);
+      out.add(names(d));
     }
     return out;
+  }
+
+  /** The value of {@code $dimensions}: every dimension's {@link #names}, by key. */
+  static Map<String, Map<String, Object>> dimensions() {
+    Map<String, Map<String, Object>> out = new HashMap<>();
+    for (Dimension d : Dimension.values()) {
+      out.put(d.key(), names(d));
+    }
+    return out;
+  }
+
+  /**
+   * What a statement may read of one dimension: its key, edge type (null without an edge), flag
+   * (true for the uncoded distributed-specific), the properties holding its code, confidence and
+   * probabilities, and its label's: whether it has one of its own, the key of the dimension whose
+   * label it shares (the symptom class's is its symptom's) and that label's provenance properties.
+   */
+  static Map<String, Object> names(Dimension d) {
+    Map<String, Object> m = new HashMap<>();
+    m.put("key", d.key());
+    m.put("edgeType", d.edgeType().orElse(null));
+    m.put("flag", !d.coded());
+    m.put("property", d.property());
+    m.put("confidenceProperty", d.confidenceProperty());
+    m.put("probabilitiesProperty", d.probabilitiesProperty());
+    m.put("evidenceProperty", d.evidenceProperty());
+    m.put("calibrationProperty", d.calibrationProperty());
+    Dimension label = d.labelDimension();
+    m.put("labelled", d.labelled());
+    m.put("labelKey", label.key());
+    m.put("sourceProperty", label.sourceProperty());
+    m.put("versionProperty", label.versionProperty());
+    m.put("labelledAtProperty", label.labelledAtProperty());
+    return m;
   }
 }

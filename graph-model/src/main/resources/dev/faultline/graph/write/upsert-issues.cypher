@@ -25,6 +25,8 @@ WHERE i.stateVersion IS NULL OR i.stateVersion < row.stateVersion
 // Label history (LabelHistory): a label whose code or version changes keeps the one it replaces and when it was given.
 @history(i)
 SET i.stateVersion = row.stateVersion,
+    // when the graph first saw the issue (a validation sample drawn before it does not describe it)
+    i.firstSeenAt = coalesce(i.firstSeenAt, datetime()),
     i.number = row.number,
     i.repo = row.repo,
     i.framework = row.framework,

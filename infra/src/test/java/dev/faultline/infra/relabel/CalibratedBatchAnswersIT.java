@@ -18,6 +18,7 @@ import dev.faultline.embedded.EmbeddedNeo4j;
 import dev.faultline.embedded.testing.Poll;
 import dev.faultline.graph.GraphSchema;
 import dev.faultline.infra.Faultline;
+import dev.faultline.jobs.classify.ClassifierTier;
 import dev.faultline.schemas.Delivery;
 import dev.faultline.schemas.DeliverySource;
 import dev.faultline.schemas.Topic;
@@ -182,7 +183,7 @@ class CalibratedBatchAnswersIT {
         "--neo4j-password",
         PASSWORD
       };
-      JobClient live = liveJob(conn);
+      JobClient live = liveJob(conn, ClassifierTier.LEARNED);
       for (int n = 1; n <= 3; n++) {
         send(producer, opened(n));
       }
