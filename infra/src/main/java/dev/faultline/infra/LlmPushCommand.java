@@ -186,13 +186,8 @@ public final class LlmPushCommand extends CliCommand {
     }
   }
 
-  /** Pushes every valid answer of {@code dir} not yet in the topic with the same value. */
-  static Outcome push(Path dir, Properties kafka, String topic, PrintStream progress)
-      throws Exception {
-    List<Path> files = answerFiles(dir);
-    AnswerCache cache = new AnswerCache(dir);
-    AnswerParser parser = new AnswerParser(new AnswerSchema(Taxonomy.load()));
-    KafkaAnswerStore.ensureTopic(kafka, topic, PARTITIONS, Topic.LLM_ANSWERS.configs());
+  /** An idempotent producer's settings: every answer acknowledged by all in-sync replicas. */
+  private static Properties producerProperties(Properties kafka) {
     Properties p = new Properties();
     p.putAll(kafka);
     p.put(ProducerConfig.ACKS_CONFIG, "all");
@@ -200,6 +195,17 @@ public final class LlmPushCommand extends CliCommand {
     p.put(ProducerConfig.LINGER_MS_CONFIG, "20");
     p.putIfAbsent(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "60000");
     p.putIfAbsent(ProducerConfig.MAX_BLOCK_MS_CONFIG, "30000");
+    return p;
+  }
+
+  /** Pushes every valid answer of {@code dir} not yet in the topic with the same value. */
+  static Outcome push(Path dir, Properties kafka, String topic, PrintStream progress)
+      throws Exception {
+    List<Path> files = answerFiles(dir);
+    AnswerCache cache = new AnswerCache(dir);
+    AnswerParser parser = new AnswerParser(new AnswerSchema(Taxonomy.load()));
+    KafkaAnswerStore.ensureTopic(kafka, topic, PARTITIONS, Topic.LLM_ANSWERS.configs());
+    Properties p = producerProperties(kafka);
     List<String> rejected = new ArrayList<>();
     int sent = 0;
     int there = 0;

@@ -85,45 +85,7 @@ final class RulesConfusionRun {
           out);
     }
     if (!devItems.isEmpty()) {
-      List<RulesConfusion.Answered> dev = RulesConfusion.answer(devItems, rules);
-      out.println();
-      out.printf(
-          Locale.ROOT,
-          "On %d items kept apart (--dev; chose nothing of the confusion, but the rules were"
-              + " written reading such a file):%n",
-          dev.size());
-      ObjectNode devReport = report.putObject("dev");
-      devReport.put("items", dev.size());
-      BiFunction<RulesConfusion.Answered, Dimension, Map<String, Double>> after =
-          RulesConfusion.after(chosen);
-      for (Dimension d : Dimension.LABELLED) {
-        figures(
-            d,
-            RulesConfusion.scores(d, dev, RulesConfusion::before),
-            RulesConfusion.scores(d, dev, after),
-            devReport,
-            out);
-      }
-      List<RulesConfusion.Answered> halfB = new java.util.ArrayList<>();
-      for (int i = 0; i < dev.size(); i++) {
-        if (EvalCommand.inHalf(devUrls.get(i)) == 'b') {
-          halfB.add(dev.get(i));
-        }
-      }
-      out.printf(
-          Locale.ROOT,
-          "Its half b (%d items; eval --half b: the half the rules' author did not read):%n",
-          halfB.size());
-      ObjectNode halfReport = report.putObject("devHalfB");
-      halfReport.put("items", halfB.size());
-      for (Dimension d : Dimension.LABELLED) {
-        figures(
-            d,
-            RulesConfusion.scores(d, halfB, RulesConfusion::before),
-            RulesConfusion.scores(d, halfB, after),
-            halfReport,
-            out);
-      }
+      devFigures(devItems, devUrls, rules, chosen, report, out);
     }
     ObjectNode artefact =
         chosen.toJson(
@@ -140,6 +102,55 @@ final class RulesConfusionRun {
         StandardCharsets.UTF_8);
     out.printf(Locale.ROOT, "%nwrote %s%n", output);
     return 0;
+  }
+
+  /** The figures on the items kept apart ({@code --dev}) and on its half b, before and after. */
+  private static void devFigures(
+      List<TrainingData.Item> devItems,
+      List<String> devUrls,
+      Classifier rules,
+      RulesCalibration chosen,
+      ObjectNode report,
+      PrintStream out) {
+    List<RulesConfusion.Answered> dev = RulesConfusion.answer(devItems, rules);
+    out.println();
+    out.printf(
+        Locale.ROOT,
+        "On %d items kept apart (--dev; chose nothing of the confusion, but the rules were"
+            + " written reading such a file):%n",
+        dev.size());
+    ObjectNode devReport = report.putObject("dev");
+    devReport.put("items", dev.size());
+    BiFunction<RulesConfusion.Answered, Dimension, Map<String, Double>> after =
+        RulesConfusion.after(chosen);
+    for (Dimension d : Dimension.LABELLED) {
+      figures(
+          d,
+          RulesConfusion.scores(d, dev, RulesConfusion::before),
+          RulesConfusion.scores(d, dev, after),
+          devReport,
+          out);
+    }
+    List<RulesConfusion.Answered> halfB = new java.util.ArrayList<>();
+    for (int i = 0; i < dev.size(); i++) {
+      if (EvalCommand.inHalf(devUrls.get(i)) == 'b') {
+        halfB.add(dev.get(i));
+      }
+    }
+    out.printf(
+        Locale.ROOT,
+        "Its half b (%d items; eval --half b: the half the rules' author did not read):%n",
+        halfB.size());
+    ObjectNode halfReport = report.putObject("devHalfB");
+    halfReport.put("items", halfB.size());
+    for (Dimension d : Dimension.LABELLED) {
+      figures(
+          d,
+          RulesConfusion.scores(d, halfB, RulesConfusion::before),
+          RulesConfusion.scores(d, halfB, after),
+          halfReport,
+          out);
+    }
   }
 
   private static void printSelection(
