@@ -356,10 +356,13 @@ class DashboardApiIT {
         List.of("DeepSpeed@0.15.0", "DeepSpeed@0.14.1", "DeepSpeed@0.14.0"),
         texts(body.get("releases"), "release"));
     JsonNode r = body.get("releases").get(1);
-    // published Friday 2024-03-01: its week starts Monday 2024-02-26; the 8 weeks before hold
-    // #101 (HANG, Jan 15) and #102 (OUT_OF_MEMORY, Feb 10), the 4 weeks from it #103
-    // (CHECKPOINT_FAILURE, Mar 5) and #104 (HANG, Mar 10); the feature request #105 is no bug
-    assertEquals("2024-02-26", r.get("weekOf").asText());
+    // published 2024-03-01: the 56 days before hold #101 (HANG, Jan 15) and #102 (OUT_OF_MEMORY,
+    // Feb 10), the 28 days from it #103 (CHECKPOINT_FAILURE, Mar 5) and #104 (HANG, Mar 10); the
+    // feature request #105 is no bug
+    assertEquals("2024-01-05T00:00:00Z", r.get("from").asText());
+    assertEquals("2024-03-29T00:00:00Z", r.get("to").asText());
+    assertEquals(28, r.get("daysAfter").asInt());
+    assertTrue(r.get("soFar").isNull(), r.toString());
     assertEquals(0, r.get("differing").asInt());
     java.util.Map<String, JsonNode> byCategory = new java.util.TreeMap<>();
     r.get("categories").forEach(c -> byCategory.put(c.get("category").asText(), c));
@@ -376,6 +379,37 @@ class DashboardApiIT {
     assertEquals(2.0 / 3, byCategory.get("CHECKPOINT_FAILURE").get("pValue").asDouble(), 1e-12);
     assertEquals(1.0, byCategory.get("OUT_OF_MEMORY").get("pValue").asDouble(), 1e-12);
     assertBadParameter("/api/release-shifts?dimension=colour", "dimension");
+  }
+
+  @Test
+  void aReleaseYoungerThanItsPeriodIsComparedOverTheDaysElapsed() throws Exception {
+    java.time.Instant now =
+        java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+    java.time.Instant published = now.minus(Duration.ofDays(10)).minus(Duration.ofHours(3));
+    graph.addRelease("DeepSpeed", "deepspeedai/DeepSpeed", "0.16.0", published.toString());
+    graph.addBug("deepspeedai/DeepSpeed", "DeepSpeed", 301, "hang before", at(published, -20));
+    graph.addBug("deepspeedai/DeepSpeed", "DeepSpeed", 302, "hang after", at(published, 3));
+    graph.addBug("deepspeedai/DeepSpeed", "DeepSpeed", 303, "hang after too", at(published, 5));
+    JsonNode r = ok("/api/release-shifts?framework=DeepSpeed").get("releases").get(0);
+    assertEquals("DeepSpeed@0.16.0", r.get("release").asText());
+    assertEquals(10, r.get("daysAfter").asInt());
+    assertEquals("10 days so far", r.get("soFar").asText());
+    assertEquals(published.plus(Duration.ofDays(10)).toString(), r.get("to").asText());
+    JsonNode hang = r.get("categories").get(0);
+    assertEquals("HANG", hang.get("category").asText());
+    assertEquals(1, hang.get("before").asInt());
+    assertEquals(2, hang.get("after").asInt());
+    // two in the 10 days so far, not two in 28 of which 18 have not happened
+    assertEquals(2 * 7 / 10.0, hang.get("afterPerWeek").asDouble(), 1e-12);
+    assertEquals(1 * 7 / 56.0, hang.get("beforePerWeek").asDouble(), 1e-12);
+    // 2 of 3 after, P = 10/66 per issue when the rates are equal: twice the upper tail
+    double q = 10 / 66.0;
+    assertEquals(
+        Math.min(1, 2 * (3 * q * q * (1 - q) + q * q * q)), hang.get("pValue").asDouble(), 1e-12);
+  }
+
+  private static String at(java.time.Instant published, int days) {
+    return published.plus(Duration.ofDays(days)).toString();
   }
 
   @Test

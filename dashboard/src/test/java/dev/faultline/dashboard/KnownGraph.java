@@ -390,6 +390,12 @@ final class KnownGraph {
                     List.of())));
   }
 
+  /** Writes one more release, as the release listener would. */
+  void addRelease(String framework, String repo, String version, String publishedAt) {
+    new ReleaseWriter(driver, SharedNeo4j.DATABASE)
+        .write(List.of(release(framework, repo, version, publishedAt)));
+  }
+
   static long millis(String iso) {
     return Instant.parse(iso).toEpochMilli();
   }
