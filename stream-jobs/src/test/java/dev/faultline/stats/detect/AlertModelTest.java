@@ -183,7 +183,7 @@ class AlertModelTest {
   @Test
   void aSparseFrameworkSpendsTheBudgetInProportionToItsIssues() {
     assertEquals(0.2, model.budget(60), 1e-12);
-    assertEquals(0.2 * 6 / 30, model.budget(6), 1e-12);
+    assertEquals(0.2 * 6 / AlertModel.FULL_BUDGET_ISSUES, model.budget(6), 1e-12);
     assertEquals(0.2, model.withFullBudgetIssues(0).budget(1), 1e-12);
     Stream s = new Stream().background(0, 300, 0.2, new Random(21));
     for (int i = 0; i < 8; i++) {
@@ -196,14 +196,14 @@ class AlertModelTest {
             .mapToLong(e -> e.getValue().size())
             .sum();
     assertEquals(model.budget(baseline * 30.44 / 182), f.budget(), 1e-9, f.toString());
-    assertTrue(f.budget() < 0.25 * model.falseAlertsPerMonth(), f.toString());
+    assertTrue(f.budget() < 0.5 * model.falseAlertsPerMonth(), f.toString());
     assertTrue(f.alert(), "eight in a week of a framework of six a month still alert: " + f);
   }
 
   @Test
-  void aCrowdOfSparseFrameworksStaysWithinTheBudgetPerThirtyIssuesAMonth() {
+  void aCrowdOfSparseFrameworksStaysWithinTheBudgetPerIssue() {
     // 24 stationary frameworks of one issue a week each, two years: about 104 issues a month
-    // together, so at most 0.2 × 104 / 30 = 0.69 false alerts a month among them all. Spending
+    // together, so at most 0.2 × 104 / 20 = 1.04 false alerts a month among them all. Spending
     // the whole 0.2 per framework-month, every small framework would add its own.
     int frameworks = 24;
     long days = 730;
@@ -216,7 +216,8 @@ class AlertModelTest {
       episodes += episodes(model, s.table(0, days), days);
     }
     double months = (days - model.warmupDays()) / 30.44;
-    double bound = model.falseAlertsPerMonth() * issues / (days / 30.44) / model.fullBudgetIssues();
+    // the documented default: the whole budget at 20 issues a month
+    double bound = model.falseAlertsPerMonth() * issues / (days / 30.44) / 20;
     assertTrue(
         episodes / months <= bound,
         episodes + " episodes, " + episodes / months + " a month against at most " + bound);
