@@ -456,6 +456,49 @@ class DashboardApiIT {
     assertEquals(400, get("/api/alerts.atom?limit=abc").statusCode());
   }
 
+  @Test
+  void aGroupedAlertsEntryKeepsItsIdAndIsUpdatedWhenAMemberJoins() throws Exception {
+    org.w3c.dom.Element before = hangEntry();
+    String id = children(before, "id").get(0).getTextContent();
+    java.time.Instant updated = entryTime(before, "updated");
+    Thread.sleep(20);
+    String joined =
+        "DeepSpeed: 2 issues of root cause race condition in 9 days; about 0.2 expected";
+    graph.reviseHangAlert(
+        "HANG in DeepSpeed: 2 issues against 0.3 expected. Also: " + joined + ".",
+        List.of(
+            "DeepSpeed: 2 issues of symptom hang in 7 days; about 0.3 expected",
+            "DeepSpeed: 2 issues of stage communication in 7 days; about 0.6 expected",
+            joined),
+        "2024-03-13T00:00:00Z");
+    org.w3c.dom.Element after = hangEntry();
+    assertEquals(id, children(after, "id").get(0).getTextContent(), "the entry keeps its id");
+    assertTrue(entryTime(after, "updated").isAfter(updated), "updated moves when a member joins");
+    assertEquals(java.time.Instant.parse("2024-03-13T00:00:00Z"), entryTime(after, "published"));
+    String content = children(after, "content").get(0).getTextContent();
+    assertTrue(content.contains("- " + joined), content);
+    assertNotEquals(children(before, "content").get(0).getTextContent(), content);
+    // the same row again (a replay) is no change for a feed reader
+    Thread.sleep(20);
+    graph.reviseHangAlert(
+        "HANG in DeepSpeed: 2 issues against 0.3 expected. Also: " + joined + ".",
+        List.of(
+            "DeepSpeed: 2 issues of symptom hang in 7 days; about 0.3 expected",
+            "DeepSpeed: 2 issues of stage communication in 7 days; about 0.6 expected",
+            joined),
+        "2024-03-13T00:00:00Z");
+    assertEquals(entryTime(after, "updated"), entryTime(hangEntry(), "updated"));
+  }
+
+  private org.w3c.dom.Element hangEntry() throws Exception {
+    return children(atom(get("/api/alerts.atom?framework=DeepSpeed").body()), "entry").get(0);
+  }
+
+  private static java.time.Instant entryTime(org.w3c.dom.Element entry, String name) {
+    return java.time.OffsetDateTime.parse(children(entry, name).get(0).getTextContent())
+        .toInstant();
+  }
+
   private static org.w3c.dom.Element atom(String xml) throws Exception {
     javax.xml.parsers.DocumentBuilderFactory f =
         javax.xml.parsers.DocumentBuilderFactory.newInstance();

@@ -84,6 +84,30 @@ class ReleaseShiftsTest {
         List.of(), ReleaseShifts.compare(Map.of("HANG", 3L), Map.of("HANG", 1L), today, 0.05));
   }
 
+  @Test
+  void aSteadyCategoryTenDaysAfterAReleaseHasNotDropped() {
+    // one HANG a day throughout: 56 in the 56 days before, 10 in the 10 days since the release
+    ReleaseShifts.Periods young =
+        ReleaseShifts.periods(RELEASE, RELEASE.plus(Duration.ofDays(10).plusHours(5)), 56, 28);
+    Map<String, Long> before = Map.of("HANG", 56L);
+    Map<String, Long> after = Map.of("HANG", 10L);
+    ReleaseShifts.Shift hang = ReleaseShifts.compare(before, after, young, 0.05).get(0);
+    assertEquals(7.0, hang.beforePerWeek(), 1e-12);
+    assertEquals(7.0, hang.afterPerWeek(), 1e-12);
+    // 10 of 66 after at P = 10/66 per issue: the mean, both tails above 1/2
+    assertEquals(1.0, hang.pValue(), 1e-12);
+    assertFalse(hang.differs(), hang.toString());
+    // Read over the full 28 days, as before #32, the same counts are a false "rate dropped": 10 of
+    // 66 at P = 1/3 has a lower tail of 7.4e-4 (two-sided 0.0015)
+    ReleaseShifts.Periods asIfFull =
+        new ReleaseShifts.Periods(
+            young.from(), young.release(), RELEASE.plus(Duration.ofDays(28)), 56, 28, true);
+    ReleaseShifts.Shift misread = ReleaseShifts.compare(before, after, asIfFull, 0.05).get(0);
+    assertEquals(2.5, misread.afterPerWeek(), 1e-12);
+    assertTrue(misread.differs(), misread.toString());
+    assertEquals(0.0014737, misread.pValue(), 1e-7);
+  }
+
   private static double binomial(int n, int k) {
     double c = 1;
     for (int i = 1; i <= k; i++) {
