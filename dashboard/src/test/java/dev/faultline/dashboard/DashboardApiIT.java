@@ -457,7 +457,7 @@ class DashboardApiIT {
   }
 
   @Test
-  void aGroupedAlertsEntryKeepsItsIdAndIsUpdatedWhenAMemberJoins() throws Exception {
+  void aGroupedAlertsEntryKeepsItsIdAndIsUpdatedWhenAMemberJoinsOrLeaves() throws Exception {
     org.w3c.dom.Element before = hangEntry();
     String id = children(before, "id").get(0).getTextContent();
     java.time.Instant updated = entryTime(before, "updated");
@@ -488,6 +488,23 @@ class DashboardApiIT {
             joined),
         "2024-03-13T00:00:00Z");
     assertEquals(entryTime(after, "updated"), entryTime(hangEntry(), "updated"));
+    // the member leaves again: raised back at the remaining members' newest time, yet updated moves
+    // on, so a feed reader sees the change
+    Thread.sleep(20);
+    graph.reviseHangAlert(
+        "HANG in DeepSpeed: 2 issues this week against 0.3 expected",
+        List.of(
+            "DeepSpeed: 2 issues of symptom hang in 7 days; about 0.3 expected",
+            "DeepSpeed: 2 issues of stage communication in 7 days; about 0.6 expected"),
+        "2024-03-11T00:00:00Z");
+    org.w3c.dom.Element left = hangEntry();
+    assertEquals(id, children(left, "id").get(0).getTextContent());
+    assertEquals(java.time.Instant.parse("2024-03-11T00:00:00Z"), entryTime(left, "published"));
+    assertTrue(
+        entryTime(left, "updated").isAfter(entryTime(after, "updated")),
+        "updated moves when a member leaves");
+    assertTrue(
+        !children(left, "content").get(0).getTextContent().contains(joined), "the member is gone");
   }
 
   private org.w3c.dom.Element hangEntry() throws Exception {
