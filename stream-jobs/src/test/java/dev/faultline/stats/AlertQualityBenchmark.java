@@ -147,6 +147,10 @@ public final class AlertQualityBenchmark {
     Path train = Path.of(a.getOrDefault("train", "../../shared/train/changes.jsonl"));
     List<Item> real = read(train);
     AlertModel model = AlertModel.defaults();
+    if (a.containsKey("full-budget-issues")) {
+      // 0: every framework spends the whole budget, as before #32
+      model = model.withFullBudgetIssues(Double.parseDouble(a.get("full-budget-issues")));
+    }
     System.out.printf(
         Locale.ROOT, "%d labelled changes from %s; model %s%n", real.size(), train, model);
     String mode = a.getOrDefault("mode", "all");
