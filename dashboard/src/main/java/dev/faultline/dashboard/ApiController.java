@@ -192,9 +192,14 @@ final class ApiController {
     q.put("framework", framework);
     q.put("from", from.toString());
     q.put("to", to.toString());
+    // the exact Poisson test needs counts: labels above the bar, as before estimates (#31: the
+    // release view's estimates are the views' work)
+    q.put("mode", "confident");
     for (Map<String, Object> row : queries.run("category-trends", q)) {
       counts.merge(
-          String.valueOf(row.get("category")), ((Number) row.get("issues")).longValue(), Long::sum);
+          String.valueOf(row.get("code")),
+          Math.round(((Number) row.get("estimate")).doubleValue()),
+          Long::sum);
     }
     return counts;
   }
@@ -217,7 +222,7 @@ final class ApiController {
     Period step = "week".equals(bucket) ? Period.ofWeeks(1) : Period.ofMonths(1);
     List<Map<String, Object>> rows = queries.run("category-trends", q);
     body.putAll(Shapes.trendSeries(rows, step));
-    body.put("coverage", scopeCoverage("category-trends", q, rows));
+    body.put("coverage", trendCoverage(rows));
     json(ctx, body);
   }
 
@@ -550,6 +555,23 @@ final class ApiController {
     all.put("minConfidence", "all");
     List<Map<String, Object>> everyLabel = queries.run(query, all);
     return coverage(everyLabel.isEmpty() ? null : (Number) everyLabel.get(0).get("inScope"), 0L);
+  }
+
+  /**
+   * The coverage of {@code category-trends} rows: their issues in scope summed over the periods,
+   * and the labelled ones of the known codes.
+   */
+  static Map<String, Object> trendCoverage(List<Map<String, Object>> rows) {
+    Map<Object, Long> inScope = new LinkedHashMap<>();
+    long labelled = 0;
+    for (Map<String, Object> r : rows) {
+      inScope.put(r.get("period"), ((Number) r.get("inScope")).longValue());
+      String code = String.valueOf(r.get("code"));
+      boolean known = !List.of("UNKNOWN", "NONE", "null").contains(code);
+      labelled += known ? ((Number) r.get("labelled")).longValue() : 0;
+    }
+    long total = inScope.values().stream().mapToLong(Long::longValue).sum();
+    return coverage(rows.isEmpty() ? null : total, labelled);
   }
 
   /**
