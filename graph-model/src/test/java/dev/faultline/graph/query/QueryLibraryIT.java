@@ -32,7 +32,7 @@ class QueryLibraryIT extends QueryITBase {
         assertThrows(
             IllegalStateException.class, () -> new QueryLibrary(driver, SharedNeo4j.DATABASE));
     assertTrue(
-        e.getMessage().startsWith("query 'category-shares' names the estimator 'category-shares',"),
+        e.getMessage().startsWith("query 'category-shares' names the estimator 'grouped',"),
         e.getMessage());
     assertTrue(e.getMessage().contains("faultline-estimate"), e.getMessage());
   }
