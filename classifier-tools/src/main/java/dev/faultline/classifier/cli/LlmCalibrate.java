@@ -291,11 +291,15 @@ final class LlmCalibrate extends CliCommand {
     if (parts.length < 2) {
       return Optional.empty();
     }
+    // the same forms as llm import reads: <url>#<model>#<prompt version>#<as-of>#<key>,
+    // <url>#<model>#<prompt version>#<key> or <url>#<key>
+    boolean asOf = parts.length >= 5 && LlmCommand.instant(parts[parts.length - 2]) != null;
+    int tail = asOf ? 4 : 3; // the parts after the URL
     Target target =
-        parts.length >= 4 && !parts[parts.length - 3].isEmpty()
-            ? new Target(parts[parts.length - 3], parts[parts.length - 2])
+        parts.length > tail && !parts[parts.length - tail].isEmpty()
+            ? new Target(parts[parts.length - tail], parts[parts.length - tail + 1])
             : flags;
-    int urlParts = parts.length >= 4 ? parts.length - 3 : parts.length - 1;
+    int urlParts = parts.length > tail ? parts.length - tail : parts.length - 1;
     Optional<String> item =
         AnswerCache.item(String.join("#", java.util.Arrays.copyOf(parts, urlParts)));
     JsonNode response = rec.path("response");

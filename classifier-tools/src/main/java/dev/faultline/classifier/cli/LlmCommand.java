@@ -602,7 +602,8 @@ public final class LlmCommand extends CliCommand {
     return null;
   }
 
-  private static Instant instant(String s) {
+  /** The instant of an ISO-8601 text, or null when it is none. */
+  static Instant instant(String s) {
     try {
       return Instant.parse(s);
     } catch (java.time.format.DateTimeParseException e) {
