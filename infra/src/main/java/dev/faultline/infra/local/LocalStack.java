@@ -26,9 +26,7 @@ import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.kafka.clients.admin.Admin;
-import org.neo4j.driver.AuthTokens;
 import org.neo4j.driver.Driver;
-import org.neo4j.driver.GraphDatabase;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -95,7 +93,7 @@ public final class LocalStack implements AutoCloseable {
     GraphConfig graph =
         new GraphConfig(
             neo4j.boltUri().toString(), EmbeddedNeo4j.USER, secrets.neo4jPassword(), "neo4j");
-    driver = GraphDatabase.driver(graph.uri(), AuthTokens.basic(graph.user(), graph.password()));
+    driver = graph.openDriver();
     started.add(driver);
     new GraphSchema(driver, graph.database()).migrate();
     Dashboard dashboard =

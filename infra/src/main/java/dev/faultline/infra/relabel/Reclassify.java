@@ -21,9 +21,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
-import org.neo4j.driver.AuthTokens;
 import org.neo4j.driver.Driver;
-import org.neo4j.driver.GraphDatabase;
 import org.neo4j.driver.SessionConfig;
 
 /**
@@ -174,10 +172,7 @@ public final class Reclassify {
 
   private static List<Map<String, Object>> issueProperties(JobConfig config, Scope scope) {
     List<Map<String, Object>> out = new ArrayList<>();
-    try (Driver driver =
-            GraphDatabase.driver(
-                config.graph().uri(),
-                AuthTokens.basic(config.graph().user(), config.graph().password()));
+    try (Driver driver = config.graph().openDriver();
         var session = driver.session(SessionConfig.forDatabase(config.graph().database()))) {
       Map<String, Object> p = new HashMap<>();
       p.put("framework", scope.framework());
@@ -203,10 +198,7 @@ public final class Reclassify {
    * and how many of them are merged (those the classifier labels).
    */
   public static long[] pullRequestsInScope(JobConfig config, Scope scope) {
-    try (Driver driver =
-            GraphDatabase.driver(
-                config.graph().uri(),
-                AuthTokens.basic(config.graph().user(), config.graph().password()));
+    try (Driver driver = config.graph().openDriver();
         var session = driver.session(SessionConfig.forDatabase(config.graph().database()))) {
       Map<String, Object> p = new HashMap<>();
       p.put("framework", scope.framework());

@@ -122,10 +122,6 @@ public final class ReclassifyCommand extends CliCommand {
 
   private final Map<String, String> env;
 
-  public ReclassifyCommand() {
-    this(System.getenv());
-  }
-
   public ReclassifyCommand(Map<String, String> env) {
     this.env = Map.copyOf(env);
   }

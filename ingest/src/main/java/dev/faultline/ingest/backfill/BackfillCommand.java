@@ -90,16 +90,15 @@ public final class BackfillCommand extends CliCommand {
   }
 
   /**
-   * Entry for the launcher: real Kafka, real GitHub, the process environment. Returns the exit
-   * code.
+   * Entry for the launcher: real Kafka, real GitHub, the process environment {@code env}. Returns
+   * the exit code.
    */
-  public static int run(String[] args, PrintStream out, PrintStream err) {
-    return launcher().execute(args, out, err);
+  public static int run(String[] args, Map<String, String> env, PrintStream out, PrintStream err) {
+    return launcher(env).execute(args, out, err);
   }
 
-  /** The command with real Kafka, real GitHub and the process environment. */
-  public static BackfillCommand launcher() {
-    Map<String, String> env = System.getenv();
+  /** The command with real Kafka, real GitHub and the process environment {@code env}. */
+  public static BackfillCommand launcher(Map<String, String> env) {
     return new BackfillCommand(
         env,
         (servers, topic) -> kafkaPublisher(servers, topic, env),
@@ -240,6 +239,13 @@ public final class BackfillCommand extends CliCommand {
         description = "repositories to keep (default: the tracked ones, below)")
     List<String> repos = new ArrayList<>();
 
+    @Option(
+        names = "--threads",
+        paramLabel = "N",
+        description =
+            "threads decoding events (default: cores, at most 4); the file is read and sent in order")
+    int threads = Math.max(1, Math.min(4, Runtime.getRuntime().availableProcessors()));
+
     @Parameters(
         paramLabel = "FILE",
         arity = "1..*",
@@ -248,9 +254,13 @@ public final class BackfillCommand extends CliCommand {
 
     @Override
     public Integer call() {
+      if (threads < 1 || threads > 64) {
+        throw usageError("--threads must be a number from 1 to 64, not '" + threads + "'");
+      }
       Options o = options(common);
       o.repos.addAll(repos);
       o.files.addAll(files);
+      o.threads = threads;
       return guarded(() -> gharchive(o, out), err);
     }
   }
@@ -437,7 +447,8 @@ public final class BackfillCommand extends CliCommand {
                   d -> {
                     sink.accept(d);
                     progress.update(sink.acknowledged(), (offset + counted.count) / (double) total);
-                  });
+                  },
+                  o.threads);
           events = eventsBefore + counts.events();
           kept += counts.kept();
         } catch (IOException e) {

@@ -4,9 +4,7 @@ import dev.faultline.classifier.learned.VectorStore;
 import dev.faultline.graph.GraphConfig;
 import java.util.List;
 import java.util.Map;
-import org.neo4j.driver.AuthTokens;
 import org.neo4j.driver.Driver;
-import org.neo4j.driver.GraphDatabase;
 import org.neo4j.driver.Session;
 import org.neo4j.driver.SessionConfig;
 import org.neo4j.driver.Value;
@@ -46,8 +44,7 @@ public final class Neo4jVectorStore implements VectorStore, AutoCloseable {
               }));
 
   public Neo4jVectorStore(GraphConfig graph) {
-    this.driver =
-        GraphDatabase.driver(graph.uri(), AuthTokens.basic(graph.user(), graph.password()));
+    this.driver = graph.openDriver();
     this.session =
         SessionConfig.builder()
             .withDatabase(graph.database())
