@@ -138,7 +138,6 @@ public final class OutputPin {
       List<String> rejected) {}
 
   private static Collected run(String tier, List<Delivery> deliveries) throws Exception {
-    System.setProperty("faultline.classifier.tier", tier);
     AvroCodec<Delivery> codec = AvroCodec.deliveries();
     List<RawDelivery> raw = new ArrayList<>();
     for (int i = 0; i < deliveries.size(); i++) {
@@ -148,7 +147,12 @@ public final class OutputPin {
     }
     StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(1);
     DataStream<RawDelivery> source = env.fromData(raw);
-    IssuePipeline.Outputs out = IssuePipeline.apply(source);
+    IssuePipeline.Outputs out =
+        IssuePipeline.apply(
+            source,
+            IssuePipeline.Settings.offline(
+                dev.faultline.jobs.classify.ClassifierTier.fromEnvironment(
+                    Map.of(dev.faultline.jobs.classify.ClassifierTier.ENV, tier))));
     DataStream<Tagged> all =
         out.classified()
             .map(OutputPin::classifiedTag)
@@ -267,9 +271,29 @@ public final class OutputPin {
     }
   }
 
+  /**
+   * Writes the rows as the graph sink does, at most one row per key in a batch (its RowBuffer keeps
+   * the newest): every key's first row, then every key's second, and so on, in batches of 500. Two
+   * states of one issue in one statement would leave both states' classification edges (the
+   * statement deletes the old edges before it creates the new ones for every row at once), which no
+   * sink batch does and which reads back in no fixed order.
+   */
   private static <R> void write(dev.faultline.graph.BatchWriter<R> writer, List<R> rows) {
-    for (int i = 0; i < rows.size(); i += 500) {
-      writer.write(rows.subList(i, Math.min(rows.size(), i + 500)));
+    Map<String, List<R>> byKey = new LinkedHashMap<>();
+    rows.forEach(r -> byKey.computeIfAbsent(writer.keyOf(r), k -> new ArrayList<>()).add(r));
+    for (int round = 0; ; round++) {
+      List<R> batch = new ArrayList<>();
+      for (List<R> states : byKey.values()) {
+        if (round < states.size()) {
+          batch.add(states.get(round));
+        }
+      }
+      if (batch.isEmpty()) {
+        return;
+      }
+      for (int i = 0; i < batch.size(); i += 500) {
+        writer.write(batch.subList(i, Math.min(batch.size(), i + 500)));
+      }
     }
   }
 

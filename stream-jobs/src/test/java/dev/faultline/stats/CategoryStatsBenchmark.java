@@ -1,6 +1,7 @@
 package dev.faultline.stats;
 
 import dev.faultline.graph.GraphConfig;
+import dev.faultline.schemas.KafkaSettings;
 import dev.faultline.stats.records.ClassifiedEvent;
 import java.nio.file.Files;
 import java.time.Duration;
@@ -39,7 +40,9 @@ public final class CategoryStatsBenchmark {
     long n = args.length > 0 ? Long.parseLong(args[0]) : 1_000_000;
     StatsConfig config =
         StatsConfig.defaults(
-            "127.0.0.1:9092", new GraphConfig("bolt://127.0.0.1:7687", "neo4j", "unused", "neo4j"));
+            StatsConfig.defaultIo(
+                KafkaSettings.of("127.0.0.1:9092"),
+                new GraphConfig("bolt://127.0.0.1:7687", "neo4j", "unused", "neo4j")));
     System.out.printf(
         "events=%d, one slot, windows %s sliding by %s, in-order live stream with re-classifications%n",
         n,

@@ -69,6 +69,16 @@ class GroupedEstimatorCoverageTest {
   }
 
   private static void assertCovers(Tally t, String what) {
+    System.out.printf(
+        Locale.ROOT,
+        "%s: count %.3f %.3f %.3f, share %.3f %.3f %.3f (rare, mid, frequent)%n",
+        what,
+        t.countHits()[0] / (double) t.counts()[0],
+        t.countHits()[1] / (double) t.counts()[1],
+        t.countHits()[2] / (double) t.counts()[2],
+        t.shareHits()[0] / (double) Math.max(1, t.shares()[0]),
+        t.shareHits()[1] / (double) Math.max(1, t.shares()[1]),
+        t.shareHits()[2] / (double) Math.max(1, t.shares()[2]));
     for (int b = 0; b < 3; b++) {
       double c = t.countHits()[b] / (double) t.counts()[b];
       assertTrue(c >= 0.87, String.format(Locale.ROOT, "%s count band %d: %.3f", what, b, c));

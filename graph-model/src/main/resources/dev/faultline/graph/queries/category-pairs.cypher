@@ -46,14 +46,14 @@ WHERE i.state <> 'deleted' AND i.transferredTo IS NULL
   AND ($from IS NULL OR i.createdAt >= $from)
   AND ($to IS NULL OR i.createdAt < $to)
 WITH s, i,
-     CASE $rows WHEN 'symptomClass' THEN 'symptom' ELSE $rows END AS rowLabel,
-     CASE $columns WHEN 'symptomClass' THEN 'symptom' ELSE $columns END AS columnLabel
+     $dimensions[$rows].labelKey AS rowLabel,
+     $dimensions[$columns].labelKey AS columnLabel
 RETURN i.id AS id,
-       i.kind AS kind, i.kindProbabilities AS kindP, i.kindCalibration AS kindCalibration,
+       i.kind AS kind, i[$dimensions.kind.probabilitiesProperty] AS kindP, i[$dimensions.kind.calibrationProperty] AS kindCalibration,
        @passes(i, 'kind') AS kindPasses,
        i.humanGiven AS humanGiven,
-       @value(i, $rows) AS top, i[rowLabel + 'Probabilities'] AS p,
-       i[rowLabel + 'Calibration'] AS calibration, @passes(i, rowLabel) AS passes,
-       @value(i, $columns) AS top2, i[columnLabel + 'Probabilities'] AS p2,
-       i[columnLabel + 'Calibration'] AS calibration2, @passes(i, columnLabel) AS passes2,
+       @value(i, $rows) AS top, i[$dimensions[rowLabel].probabilitiesProperty] AS p,
+       i[$dimensions[rowLabel].calibrationProperty] AS calibration, @passes(i, rowLabel) AS passes,
+       @value(i, $columns) AS top2, i[$dimensions[columnLabel].probabilitiesProperty] AS p2,
+       i[$dimensions[columnLabel].calibrationProperty] AS calibration2, @passes(i, columnLabel) AS passes2,
        @sampled(i, s)

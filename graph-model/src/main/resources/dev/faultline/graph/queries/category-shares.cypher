@@ -44,11 +44,11 @@ WHERE i.state <> 'deleted' AND i.transferredTo IS NULL
   AND ($framework IS NULL OR i.framework = $framework)
   AND ($from IS NULL OR i.createdAt >= $from)
   AND ($to IS NULL OR i.createdAt < $to)
-WITH s, i, CASE $dimension WHEN 'symptomClass' THEN 'symptom' ELSE $dimension END AS labelDimension
+WITH s, i, $dimensions[$dimension].labelKey AS labelDimension
 RETURN i.id AS id,
-       i.kind AS kind, i.kindProbabilities AS kindP, i.kindCalibration AS kindCalibration,
+       i.kind AS kind, i[$dimensions.kind.probabilitiesProperty] AS kindP, i[$dimensions.kind.calibrationProperty] AS kindCalibration,
        @passes(i, 'kind') AS kindPasses,
        i.humanGiven AS humanGiven,
-       @value(i, $dimension) AS top, i[labelDimension + 'Probabilities'] AS p,
-       i[labelDimension + 'Calibration'] AS calibration, @passes(i, labelDimension) AS passes,
+       @value(i, $dimension) AS top, i[$dimensions[labelDimension].probabilitiesProperty] AS p,
+       i[$dimensions[labelDimension].calibrationProperty] AS calibration, @passes(i, labelDimension) AS passes,
        @sampled(i, s)

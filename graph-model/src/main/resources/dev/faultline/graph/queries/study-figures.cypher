@@ -31,18 +31,18 @@ WHERE i.state <> 'deleted' AND i.transferredTo IS NULL
   AND ($framework IS NULL OR i.framework = $framework)
   AND ($from IS NULL OR i.createdAt >= $from)
   AND ($to IS NULL OR i.createdAt < $to)
-RETURN i.kind AS kind, i.kindProbabilities AS kindP, i.kindCalibration AS kindCalibration,
+RETURN i.kind AS kind, i[$dimensions.kind.probabilitiesProperty] AS kindP, i[$dimensions.kind.calibrationProperty] AS kindCalibration,
        i.humanGiven AS humanGiven,
-       i.symptom AS symptom, i.symptomProbabilities AS symptomP, i.symptomCalibration AS symptomCalibration,
+       i.symptom AS symptom, i[$dimensions.symptom.probabilitiesProperty] AS symptomP, i[$dimensions.symptom.calibrationProperty] AS symptomCalibration,
        i.symptomClass AS symptomClass,
-       i.rootCause AS rootCause, i.rootCauseProbabilities AS rootCauseP,
-       i.rootCauseCalibration AS rootCauseCalibration,
-       i.fixPattern AS fixPattern, i.fixPatternProbabilities AS fixPatternP,
-       i.fixPatternCalibration AS fixPatternCalibration,
-       i.phase AS phase, i.phaseProbabilities AS phaseP, i.phaseCalibration AS phaseCalibration,
+       i.rootCause AS rootCause, i[$dimensions.rootCause.probabilitiesProperty] AS rootCauseP,
+       i[$dimensions.rootCause.calibrationProperty] AS rootCauseCalibration,
+       i.fixPattern AS fixPattern, i[$dimensions.fixPattern.probabilitiesProperty] AS fixPatternP,
+       i[$dimensions.fixPattern.calibrationProperty] AS fixPatternCalibration,
+       i.phase AS phase, i[$dimensions.phase.probabilitiesProperty] AS phaseP, i[$dimensions.phase.calibrationProperty] AS phaseCalibration,
        coalesce(toString(i.distributedSpecific), 'null') AS distributedSpecific,
-       i.distributedSpecificProbabilities AS distributedSpecificP,
-       i.distributedSpecificCalibration AS distributedSpecificCalibration,
+       i[$dimensions.distributedSpecific.probabilitiesProperty] AS distributedSpecificP,
+       i[$dimensions.distributedSpecific.calibrationProperty] AS distributedSpecificCalibration,
        reduce(m = null, lines IN [(pr:PullRequest)-[:FIXES]->(i)
                                   WHERE pr.merged = true AND pr.additions IS NOT NULL AND pr.deletions IS NOT NULL
                                   | pr.additions + pr.deletions]

@@ -17,19 +17,22 @@ import dev.faultline.infra.local.StackClient;
 import dev.faultline.jobs.IssuePipeline;
 import dev.faultline.jobs.IssuePipelineJob;
 import dev.faultline.jobs.JobConfig;
+import dev.faultline.jobs.Replay;
 import dev.faultline.jobs.classify.IssueAccumulator;
 import dev.faultline.jobs.classify.IssueClassification;
+import dev.faultline.jobs.classify.ReplayScope;
+import dev.faultline.jobs.common.JobIo;
+import dev.faultline.jobs.common.SinkOptions;
 import dev.faultline.jobs.functions.DecodeAndNormalise;
-import dev.faultline.jobs.llm.LlmSettings;
 import dev.faultline.jobs.normalise.GitHubNormaliser;
 import dev.faultline.jobs.records.GitHubEvent;
 import dev.faultline.jobs.records.RawDelivery;
 import dev.faultline.jobs.sink.IssueRows;
-import dev.faultline.jobs.sink.SinkOptions;
 import dev.faultline.jobs.source.RawDeliveryDeserializer;
 import dev.faultline.schemas.AvroCodec;
 import dev.faultline.schemas.Delivery;
 import dev.faultline.schemas.DeliverySource;
+import dev.faultline.schemas.KafkaSettings;
 import dev.faultline.schemas.Topic;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -242,17 +245,18 @@ public final class PipelineBenchmark {
   private static void pipelineJob(EmbeddedKafka kafka, EmbeddedNeo4j neo4j) throws Exception {
     StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(2);
     JobConfig config =
-        new JobConfig(
-            kafka.bootstrapServers(),
-            Map.of(),
-            "bench-pipeline-" + UUID.randomUUID(),
-            new GraphConfig(neo4j.boltUri().toString(), "neo4j", PASSWORD, "neo4j"),
-            SinkOptions.DEFAULTS,
-            Duration.ofSeconds(5),
-            2,
-            Files.createTempDirectory("bench-ckpt").toUri().toString(),
-            LlmSettings.OFF);
-    IssuePipelineJob.build(env, config, true);
+        JobConfig.live(
+                new JobIo(
+                    KafkaSettings.of(kafka.bootstrapServers()),
+                    "bench-pipeline-" + UUID.randomUUID(),
+                    new GraphConfig(neo4j.boltUri().toString(), "neo4j", PASSWORD, "neo4j"),
+                    SinkOptions.DEFAULTS,
+                    new JobIo.Checkpoints(
+                        Duration.ofSeconds(5),
+                        Files.createTempDirectory("bench-ckpt").toUri().toString()),
+                    2))
+            .withReplay(Replay.of(ReplayScope.ALL));
+    IssuePipelineJob.build(env, config);
     env.execute("bench-pipeline");
   }
 

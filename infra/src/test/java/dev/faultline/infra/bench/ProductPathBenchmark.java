@@ -201,7 +201,7 @@ public final class ProductPathBenchmark {
     };
     JobConfig config = JobConfig.fromArgs(concat(flags, conn), Map.of());
     StreamExecutionEnvironment e = StreamExecutionEnvironment.getExecutionEnvironment();
-    IssuePipelineJob.build(e, config, false);
+    IssuePipelineJob.build(e, config);
     return e.executeAsync("live");
   }
 

@@ -140,6 +140,14 @@ public enum Dimension {
     return key + "Probabilities";
   }
 
+  /**
+   * The issue node's calibration marker: {@code <key>Calibration}, what its probabilities rest on
+   * ({@code cv:<version>}, {@code confusion:<model>/<prompt>}, {@code prior:<eps>}, {@code human}).
+   */
+  public String calibrationProperty() {
+    return key + "Calibration";
+  }
+
   /** The issue node's source property: {@code <key>Source}. */
   public String sourceProperty() {
     return key + "Source";

@@ -1,6 +1,7 @@
 package dev.faultline.jobs.classify;
 
 import dev.faultline.classifier.learned.VectorStore;
+import dev.faultline.graph.CypherResources;
 import dev.faultline.graph.GraphConfig;
 import java.util.List;
 import java.util.Map;
@@ -17,9 +18,7 @@ import org.neo4j.driver.Value;
  */
 public final class Neo4jVectorStore implements VectorStore, AutoCloseable {
 
-  static final String FIND =
-      "MATCH (i:Issue {textVectorKey: $key}) WHERE i.textVector IS NOT NULL"
-          + " RETURN i.textVector AS v LIMIT 1";
+  static final String FIND = CypherResources.load("read/text-vector.cypher");
 
   private static final org.slf4j.Logger LOG =
       org.slf4j.LoggerFactory.getLogger(Neo4jVectorStore.class);

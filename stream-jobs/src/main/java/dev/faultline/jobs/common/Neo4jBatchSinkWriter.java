@@ -1,9 +1,8 @@
-package dev.faultline.jobs.sink;
+package dev.faultline.jobs.common;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.faultline.graph.BatchWriter;
 import dev.faultline.graph.GraphConfig;
-import dev.faultline.jobs.records.Rejected;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
