@@ -228,4 +228,30 @@ class ViewQueriesIT extends EstimatedQueryITBase {
     List<Map<String, Object>> counted = run("distributed-specific-share", "mode", "confident");
     assertEquals(List.of(4.0, 4.0, 0.0), column(counted, "estimate"));
   }
+
+  @Test
+  void theHeadlineEstimatesBugReportsAndOpenOnesWhereCountingLabelsMissesTheUnsure() {
+    graph.create(
+        issue("o/h#1"),
+        issue("o/h#2").state("closed").closedAt("2024-01-05T00:00:00Z"),
+        issue("o/h#3").confidence("kind", low("kind")),
+        issue("o/h#4").kind("QUESTION"));
+    for (int n = 1; n <= 4; n++) {
+      probabilities(
+          "o/h#" + n,
+          Dimension.KIND,
+          n == 4 ? Map.of("QUESTION", 0.8, "BUG", 0.2) : Map.of("BUG", 0.9, "QUESTION", 0.1));
+    }
+    List<Map<String, Object>> rows = run("headline-summary");
+    insideIntervals(rows);
+    Map<String, Object> bugs = rows.get(0);
+    assertEquals("BUG", bugs.get("code"));
+    assertEquals(3 * 0.9 + 0.2, number(bugs, "estimate"), 0.051);
+    assertEquals(2 * 0.9 + 0.2, number(bugs, "openEstimate"), 0.051);
+    assertEquals(4L, bugs.get("inScope"));
+    assertEquals(2L, bugs.get("labelled"), "#3's BUG label is below the bar");
+    Map<String, Object> counted = run("headline-summary", "mode", "confident").get(0);
+    assertEquals(2.0, counted.get("estimate"));
+    assertEquals(1.0, counted.get("openEstimate"));
+  }
 }
