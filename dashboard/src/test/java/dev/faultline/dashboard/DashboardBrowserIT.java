@@ -141,9 +141,7 @@ class DashboardBrowserIT {
   void frameworkAndReleaseFiltersChangeWhatIsShown() throws IOException {
     browser.open("#overview");
     browser.selectAndWait("f-framework", "PyTorch", "overview", "framework=PyTorch");
-    assertTrue(
-        browser.text("ds-summary").startsWith("— (too few to estimate"),
-        browser.text("ds-summary"));
+    assertTrue(browser.text("ds-summary").startsWith("67% ("), browser.text("ds-summary"));
     assertEquals(1, browser.releases().size());
     assertTrue(browser.headline("bugs").startsWith("≈ 3 ("), browser.headline("bugs"));
     // the mix follows the filter: PyTorch's labels are the learned layer's, one kept from an older
@@ -190,8 +188,9 @@ class DashboardBrowserIT {
             browser.text("heatmap-summary").equals("7 bug reports with a known stage and symptom"));
     assertEquals("2", browser.heatmap("COMMUNICATION", "HANG"));
     // the shares card: an estimate with its interval, the count of labels above the bar beside it
-    assertEquals("≈ 4 (4–4)", shares("HANG", 2));
-    assertEquals("50% (50–50%)", shares("HANG", 3));
+    // (the calibration error measured out of fold widens the interval beyond the point masses)
+    assertTrue(shares("HANG", 2).startsWith("≈ 4 ("), shares("HANG", 2));
+    assertTrue(shares("HANG", 3).startsWith("50% ("), shares("HANG", 3));
     assertEquals("3", shares("HANG", 4));
     browser.screenshot("trends");
 
