@@ -60,6 +60,7 @@ final class Family {
   private final double level;
   private final double z;
   private final String noun;
+  private final boolean shifted;
   private final List<double[]> q = new ArrayList<>();
   private final List<Boolean> exact = new ArrayList<>();
   private final List<Boolean> uncalibrated = new ArrayList<>();
@@ -87,6 +88,8 @@ final class Family {
    * @param tau each cell's calibration error τ
    * @param tauKnown the calibration error of the known cells together
    * @param noun what the items of the family are, for the basis ("bug reports")
+   * @param shifted whether the items' probabilities were corrected for the scope's mix ({@link
+   *     ScopeMix}): the method says so
    */
   Family(
       List<String> cells,
@@ -95,7 +98,8 @@ final class Family {
       double tauKnown,
       double level,
       double z,
-      String noun) {
+      String noun,
+      boolean shifted) {
     this.cells = cells;
     this.known = known;
     this.tau = tau;
@@ -103,6 +107,7 @@ final class Family {
     this.level = level;
     this.z = z;
     this.noun = noun;
+    this.shifted = shifted;
   }
 
   /**
@@ -157,7 +162,10 @@ final class Family {
     double[] ci = pcc.countInterval(k);
     Share share = share(k, pcc.expected[k], pcc.expectedKnown, 0, 0, null, pcc);
     String method =
-        "pcc" + pcc.modelErrorTag() + (pcc.uncalibratedItems > 0 ? " uncalibrated" : "");
+        "pcc"
+            + (shifted ? "+prior-shift" : "")
+            + pcc.modelErrorTag()
+            + (pcc.uncalibratedItems > 0 ? " uncalibrated" : "");
     return new Cell(
         pcc.expected[k],
         ci[0],

@@ -120,7 +120,7 @@ public final class GroupedEstimator {
       return Counted.rows(key, items, spec, expected);
     }
     if (codes2 == null) {
-      List<Family.Cell> cells = single(items, spec).estimate();
+      List<Family.Cell> cells = single(items, spec, expected).estimate();
       for (int k = 0; k < codes.size(); k++) {
         out.add(
             row(
@@ -178,15 +178,23 @@ public final class GroupedEstimator {
         expected);
   }
 
-  /** The family of one dimension's codes. */
-  private static Family single(List<Item> items, Spec spec) {
+  /**
+   * The family of one dimension's codes; where {@link ScopeMix} applies, the learned items'
+   * probabilities corrected for the scope's mix of codes.
+   */
+  private static Family single(List<Item> items, Spec spec, double expected) {
     Dimension d = spec.dimension();
     List<String> codes = d.distributionCodes();
-    Family f = family(d, codes, spec);
-    for (Item item : items) {
-      double[] p = item.counted(0, spec.kind());
+    double[][] p = new double[items.size()][];
+    for (int i = 0; i < items.size(); i++) {
+      p[i] = java.util.Arrays.copyOf(items.get(i).counted(0, spec.kind()), codes.size());
+    }
+    boolean shifted = ScopeMix.adjust(items, spec, expected, p);
+    Family f = family(d, codes, spec, shifted);
+    for (int i = 0; i < items.size(); i++) {
+      Item item = items.get(i);
       f.add(
-          java.util.Arrays.copyOf(p, codes.size()),
+          p[i],
           exact(item, 0, spec),
           uncalibrated(item, 0, spec),
           Samples.label(item, spec, codes, -1),
@@ -215,6 +223,10 @@ public final class GroupedEstimator {
   }
 
   private static Family family(Dimension d, List<String> codes, Spec spec) {
+    return family(d, codes, spec, false);
+  }
+
+  private static Family family(Dimension d, List<String> codes, Spec spec, boolean shifted) {
     boolean[] known = new boolean[codes.size()];
     double[] tau = new double[codes.size()];
     for (int k = 0; k < codes.size(); k++) {
@@ -222,7 +234,7 @@ public final class GroupedEstimator {
       tau[k] = spec.modelError().tau(d, codes.get(k));
     }
     return new Family(
-        codes, known, tau, spec.modelError().tauKnown(d), LEVEL, Z, noun(spec.kind()));
+        codes, known, tau, spec.modelError().tauKnown(d), LEVEL, Z, noun(spec.kind()), shifted);
   }
 
   /** Whether an item's counted labels are a person's (no calibration error). */

@@ -108,13 +108,7 @@ public record QueryDefinition(
    * @throws IllegalArgumentException naming the source and the line when the header is malformed
    */
   public static QueryDefinition parse(String source, String text) {
-    String name = null;
-    StringBuilder description = new StringBuilder();
-    List<QueryParameter> parameters = new ArrayList<>();
-    List<QueryColumn> columns = new ArrayList<>();
-    Set<String> seen = new HashSet<>();
-    String estimator = null;
-    Map<String, String> options = new java.util.LinkedHashMap<>();
+    Header h = new Header();
     int lineNumber = 0;
     for (String line : text.split("\\R")) {
       lineNumber++;
@@ -132,22 +126,41 @@ public record QueryDefinition(
       int space = comment.indexOf(' ');
       String tag = space < 0 ? comment : comment.substring(0, space);
       String rest = space < 0 ? "" : comment.substring(space + 1).strip();
-      String where = source + " line " + lineNumber;
+      h.tag(source + " line " + lineNumber, tag, rest);
+    }
+    if (h.name == null) {
+      throw new IllegalArgumentException(source + ": the header has no '// @name query-name' line");
+    }
+    if (h.columns.isEmpty()) {
+      throw new IllegalArgumentException(source + ": the header declares no '// @column' lines");
+    }
+    if (h.estimator == null && !h.options.isEmpty()) {
+      throw new IllegalArgumentException(source + ": '@estimate' lines without an '@estimator'");
+    }
+    return new QueryDefinition(
+        h.name,
+        h.description.toString(),
+        h.parameters,
+        h.columns,
+        Fragments.expand(source, text),
+        h.estimator,
+        h.options);
+  }
+
+  /** A header as read so far, one tag at a time. */
+  private static final class Header {
+    String name;
+    final StringBuilder description = new StringBuilder();
+    final List<QueryParameter> parameters = new ArrayList<>();
+    final List<QueryColumn> columns = new ArrayList<>();
+    final Set<String> seen = new HashSet<>();
+    String estimator;
+    final Map<String, String> options = new java.util.LinkedHashMap<>();
+
+    void tag(String where, String tag, String rest) {
       switch (tag) {
-        case "@name" -> {
-          if (!NAME.matcher(rest).matches()) {
-            throw new IllegalArgumentException(
-                where + ": query name '" + rest + "' must be kebab-case");
-          }
-          name = rest;
-        }
-        case "@estimator" -> {
-          if (!NAME.matcher(rest).matches()) {
-            throw new IllegalArgumentException(
-                where + ": estimator name '" + rest + "' must be kebab-case");
-          }
-          estimator = rest;
-        }
+        case "@name" -> name = kebab(where, "query name", rest);
+        case "@estimator" -> estimator = kebab(where, "estimator name", rest);
         case "@estimate" -> {
           String[] kv = rest.split("\\s+", 2);
           if (kv.length < 2 || kv[0].isEmpty() || options.put(kv[0], kv[1].strip()) != null) {
@@ -181,23 +194,14 @@ public record QueryDefinition(
                     + ": use @name, @description, @param, @column, @estimator or @estimate");
       }
     }
-    if (name == null) {
-      throw new IllegalArgumentException(source + ": the header has no '// @name query-name' line");
+
+    private static String kebab(String where, String what, String value) {
+      if (!NAME.matcher(value).matches()) {
+        throw new IllegalArgumentException(
+            where + ": " + what + " '" + value + "' must be kebab-case");
+      }
+      return value;
     }
-    if (columns.isEmpty()) {
-      throw new IllegalArgumentException(source + ": the header declares no '// @column' lines");
-    }
-    if (estimator == null && !options.isEmpty()) {
-      throw new IllegalArgumentException(source + ": '@estimate' lines without an '@estimator'");
-    }
-    return new QueryDefinition(
-        name,
-        description.toString(),
-        parameters,
-        columns,
-        Fragments.expand(source, text),
-        estimator,
-        options);
   }
 
   private static QueryParameter parseParameter(String where, String text) {

@@ -40,6 +40,9 @@ SET i.stateVersion = row.stateVersion,
     i.closedAt = CASE WHEN row.closedAt IS NULL THEN null ELSE datetime({epochMillis: row.closedAt}) END,
     i.commentCount = row.commentCount,
     i.transferredTo = row.transferredTo,
+    // Every dimension's code, confidence, evidence, source, version, <key>Probabilities and <key>Calibration (what the
+    // distribution rests on: cv:<version>, confusion:<model>/<prompt>, prior:<epsilon> or human); a null removes a
+    // property an earlier classification left (IssueRow.toParameters()).
     i += row.classification
 // The text vector the classifier used, with its key (IssueRow.TextVector), only when the row carries one whose key
 // differs from the stored one: a comment or a replay that kept the encoded text writes no vector again.

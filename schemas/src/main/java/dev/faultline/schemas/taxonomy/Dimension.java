@@ -141,8 +141,10 @@ public enum Dimension {
   }
 
   /**
-   * The issue node's calibration marker: {@code <key>Calibration}, what its probabilities rest on
-   * ({@code cv:<version>}, {@code confusion:<model>/<prompt>}, {@code prior:<eps>}, {@code human}).
+   * The issue node's calibration property: {@code <key>Calibration}, what the distribution of
+   * {@link #probabilitiesProperty()} rests on ({@code cv:<version>}, {@code
+   * confusion:<model>/<prompt>}, {@code prior:<epsilon>} or {@code human}); the key of the
+   * classified topic's {@code calibration} map.
    */
   public String calibrationProperty() {
     return key + "Calibration";
