@@ -87,10 +87,32 @@ final class ApiController {
   }
 
   /**
-   * {@code GET /api/releases}: bug reports filed against each release with its date, per framework.
+   * The counting of a card: {@code estimate} (expected counts with 90% intervals) or {@code labels}
+   * (labels above the bar counted).
+   */
+  static final List<String> COUNTING = List.of("estimate", "labels");
+
+  /**
+   * Whether a request counts labels: its {@code mode}, else whether it gave a bar ({@code
+   * minConfidence}: the page's "Labels counted" switch). Without either, every figure is an
+   * estimate.
+   */
+  private static boolean countsLabels(ApiParams p, Scope scope) {
+    return p.choice("mode", COUNTING).map("labels"::equals).orElse(scope.confidenceGiven());
+  }
+
+  /** The estimated query's {@code mode} for a request. */
+  private static String queryMode(ApiParams p, Scope scope) {
+    return countsLabels(p, scope) ? "confident" : "estimate";
+  }
+
+  /**
+   * {@code GET /api/releases}: bug reports filed against each release with its date, per framework:
+   * expected counts with 90% intervals ({@code new-bugs-per-release}), or labels counted with
+   * {@code mode=labels}.
    */
   void releases(Context ctx) {
-    ApiParams p = scopedParams(ctx, "includePrereleases");
+    ApiParams p = scopedParams(ctx, "includePrereleases", "mode");
     Scope scope = scope(p);
     Map<String, String> q = new LinkedHashMap<>();
     if (scope.framework() != null) {
@@ -103,10 +125,15 @@ final class ApiController {
     }
     q.put("includePrereleases", String.valueOf(p.bool("includePrereleases", true)));
     scope.confidenceParameter(q);
-    List<Map<String, Object>> rows = queries.run("new-bugs-per-release", q);
+    q.put("mode", queryMode(p, scope));
+    List<Map<String, Object>> rows = new ArrayList<>();
+    for (Map<String, Object> r : queries.run("new-bugs-per-release", q)) {
+      rows.add(Shapes.release(r));
+    }
     Map<String, Object> body = scoped(scope);
+    body.put("mode", q.get("mode"));
     body.put("releases", rows);
-    body.put("bugs", sum(rows, "bugs"));
+    body.put("bugs", Math.round(10 * sumOf(rows, "bugs")) / 10.0);
     body.put("coverage", coverage(sum(rows, "inScope"), sum(rows, "labelled")));
     json(ctx, body);
   }
@@ -215,7 +242,10 @@ final class ApiController {
     q.put("bucket", bucket);
     q.put("kind", p.choice("kind", KINDS).orElse("BUG"));
     q.put("includeUnknown", String.valueOf(p.bool("includeUnknown", false)));
+    // the "Labels counted" switch (a bar given) counts labels; else every point is an estimate
+    q.put("mode", scope.confidenceGiven() ? "confident" : "estimate");
     Map<String, Object> body = scoped(scope);
+    body.put("mode", q.get("mode"));
     body.put("dimension", dimension);
     body.put("bucket", bucket);
     body.put("kind", q.get("kind"));
@@ -241,7 +271,9 @@ final class ApiController {
     String dimension = p.choice("dimension", DIMENSIONS).orElse("symptom");
     q.put("dimension", dimension);
     q.put("kind", p.choice("kind", KINDS).orElse("BUG"));
-    q.put("mode", p.choice("mode", SHARE_MODES).orElse("estimate"));
+    q.put(
+        "mode",
+        p.choice("mode", SHARE_MODES).orElse(scope.confidenceGiven() ? "confident" : "estimate"));
     List<Map<String, Object>> rows = queries.run("category-shares", q);
     Map<String, Object> body = scoped(scope);
     body.put("dimension", dimension);
@@ -277,21 +309,13 @@ final class ApiController {
     Scope scope = scope(p);
     Map<String, Object> body = scoped(scope);
     Map<String, String> q = scope.queryParameters();
-    String mode = p.choice("mode", HEAT_MAP_MODES).orElse("estimate");
+    String mode = countsLabels(p, scope) ? "labels" : "estimate";
+    // expected counts from each bug report's joint probabilities, or labels above the bar counted
+    q.put("mode", mode.equals("estimate") ? "estimate" : "confident");
     List<Map<String, Object>> rows = queries.run("stage-symptom-matrix", q);
-    if (mode.equals("estimate")) {
-      // expected counts from each bug report's joint probabilities (category-pairs)
-      Map<String, String> pairs = new LinkedHashMap<>(q);
-      pairs.put("rows", "stage");
-      pairs.put("columns", "symptom");
-      body.putAll(
-          Shapes.estimateHeatMap(
-              queries.run("category-pairs", pairs), s -> TAXONOMY.symptomClassOf(s).orElse(null)));
-    } else {
-      body.putAll(Shapes.heatMap(rows));
-    }
+    body.putAll(Shapes.estimateHeatMap(rows, s -> TAXONOMY.symptomClassOf(s).orElse(null)));
     body.put("mode", mode);
-    body.put("coverage", scopeCoverage("stage-symptom-matrix", q, rows));
+    body.put("coverage", pairCoverage(q, rows));
     json(ctx, body);
   }
 
@@ -321,14 +345,16 @@ final class ApiController {
 
   /**
    * {@code GET /api/distributed-share}: share of distributed-specific issues overall and per
-   * framework, with P2's.
+   * framework, each an estimate with its 90% interval (labels counted with {@code mode=labels}),
+   * with P2's.
    */
   void distributedShare(Context ctx) {
-    ApiParams p = scopedParams(ctx, "kind");
+    ApiParams p = scopedParams(ctx, "kind", "mode");
     Scope scope = scope(p);
     Map<String, String> q = scope.queryParameters();
     q.remove("framework");
     q.put("kind", p.choice("kind", KINDS).orElse("BUG"));
+    q.put("mode", queryMode(p, scope));
     List<Map<String, Object>> rows = queries.run("distributed-specific-share", q);
     Map<String, Object> body = scoped(scope);
     Map<String, Object> overall = rows.isEmpty() ? null : rows.get(0);
@@ -341,6 +367,7 @@ final class ApiController {
               .findFirst()
               .orElse(emptyShare(scope.framework()));
     }
+    body.put("mode", q.get("mode"));
     body.put("share", overall);
     body.put("overall", rows.isEmpty() ? emptyShare(null) : rows.get(0));
     body.put("frameworks", perFramework);
@@ -352,37 +379,39 @@ final class ApiController {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("scope", "framework");
     m.put("framework", framework);
-    m.put("issues", 0L);
-    m.put("distributedSpecific", 0L);
-    m.put("notDistributedSpecific", 0L);
-    m.put("undetermined", 0L);
+    m.put("estimate", 0.0);
+    m.put("estimateLow", 0.0);
+    m.put("estimateHigh", 0.0);
     m.put("share", null);
+    m.put("shareLow", null);
+    m.put("shareHigh", null);
+    m.put("method", null);
+    m.put("basis", null);
+    m.put("note", "no issue of this framework in scope");
     m.put("labelled", 0L);
+    m.put("sampleSize", 0L);
+    m.put("inScope", 0L);
+    m.put("expectedInScope", 0.0);
     m.put("coverage", null);
     return m;
   }
 
   /**
-   * {@code GET /api/headline}: the seeds' headline figures recomputed from this data, beside the
-   * seeds' own.
+   * {@code GET /api/headline}: the scope's bug reports and open bug reports, each an expected count
+   * with its 90% interval, method and basis ({@code headline-summary}; labels counted with {@code
+   * mode=labels}). The seed studies' figures beside this data's are {@code /api/studies} (one
+   * table).
    */
   void headline(Context ctx) {
-    ApiParams p = scopedParams(ctx, "maxLines");
+    ApiParams p = scopedParams(ctx, "mode");
     Scope scope = scope(p);
     Map<String, String> q = scope.queryParameters();
-    q.put("maxLines", String.valueOf(p.integer("maxLines", 10, 0, 100_000)));
-    List<Map<String, Object>> figures = new ArrayList<>();
-    for (Map<String, Object> row : queries.run("headline-summary", q)) {
-      Map<String, Object> f = new LinkedHashMap<>(row);
-      f.put("seed", seeds.figure((String) row.get("metric")));
-      figures.add(f);
-    }
+    q.put("mode", queryMode(p, scope));
+    List<Map<String, Object>> rows = queries.run("headline-summary", q);
+    Map<String, Object> bugs = rows.isEmpty() ? Map.of() : rows.get(0);
     Map<String, Object> body = scoped(scope);
-    body.put("figures", figures);
-    // The bug count's coverage is the headline's: bug reports in scope and how many are confidently
-    // bugs.
-    Map<String, Object> bugs =
-        figures.stream().filter(f -> "bugs".equals(f.get("metric"))).findFirst().orElse(Map.of());
+    body.put("mode", q.get("mode"));
+    body.put("bugs", bugs);
     body.put("coverage", coverage((Number) bugs.get("inScope"), (Number) bugs.get("labelled")));
     body.put("studies", seeds.studies());
     body.put("seedSource", seeds.source());
@@ -558,6 +587,21 @@ final class ApiController {
   }
 
   /**
+   * The coverage of {@code stage-symptom-matrix} rows: the issues in scope (on every row) and the
+   * labelled ones summed over the cells (each issue's labels are one cell). Without rows the query
+   * is run once more with every label counted to tell how many issues are in scope.
+   */
+  private Map<String, Object> pairCoverage(Map<String, String> q, List<Map<String, Object>> rows) {
+    if (!rows.isEmpty()) {
+      return coverage((Number) rows.get(0).get("inScope"), sum(rows, "labelled"));
+    }
+    Map<String, String> all = new LinkedHashMap<>(q);
+    all.put("minConfidence", "all");
+    List<Map<String, Object>> everyLabel = queries.run("stage-symptom-matrix", all);
+    return coverage(everyLabel.isEmpty() ? null : (Number) everyLabel.get(0).get("inScope"), 0L);
+  }
+
+  /**
    * The coverage of {@code category-trends} rows: their issues in scope summed over the periods,
    * and the labelled ones of the known codes.
    */
@@ -586,6 +630,10 @@ final class ApiController {
     m.put("labelled", passed);
     m.put("coverage", scoped == 0 ? null : Math.round(10_000.0 * passed / scoped) / 10_000.0);
     return m;
+  }
+
+  private static double sumOf(List<Map<String, Object>> rows, String column) {
+    return rows.stream().mapToDouble(r -> ((Number) r.get(column)).doubleValue()).sum();
   }
 
   private static long sum(List<Map<String, Object>> rows, String column) {

@@ -25,14 +25,19 @@ final class Shapes {
    * labels with {@code mode=confident}) as one series per code over every period from the first to
    * the last, {@code step} apart (a period without issues is there with zeros, so the time axis
    * stays linear), zero-filled; the {@link #MAX_SERIES} largest codes by total kept apart, the rest
-   * summed as {@code OTHER}. Series are ordered by total, largest first (ties by code); values to 1
-   * decimal.
+   * summed as {@code OTHER}; a code whose total is 0 (estimated rows include every code) has no
+   * series. Series are ordered by total, largest first (ties by code); values to 1 decimal. A
+   * series kept apart carries each point's 90% interval in {@code low} and {@code high} (a period
+   * without a row: 0–0; null for counts of labels, and for {@code OTHER}, whose sum of estimates
+   * has no interval here).
    *
    * @param step the bucket: a week or a month (periods are ISO dates of their first day)
    */
   static Map<String, Object> trendSeries(List<Map<String, Object>> rows, Period step) {
     TreeSet<String> periodSet = new TreeSet<>();
     Map<String, Map<String, Double>> byCategory = new LinkedHashMap<>();
+    Map<String, Map<String, Object>> lows = new LinkedHashMap<>();
+    Map<String, Map<String, Object>> highs = new LinkedHashMap<>();
     for (Map<String, Object> row : rows) {
       String period = String.valueOf(row.get("period"));
       String category = String.valueOf(row.get("code"));
@@ -41,6 +46,11 @@ final class Shapes {
       byCategory
           .computeIfAbsent(category, c -> new LinkedHashMap<>())
           .merge(period, issues, Double::sum);
+      lows.computeIfAbsent(category, c -> new LinkedHashMap<>())
+          .put(period, row.get("estimateLow"));
+      highs
+          .computeIfAbsent(category, c -> new LinkedHashMap<>())
+          .put(period, row.get("estimateHigh"));
     }
     List<String> periods = withEmptyPeriods(periodSet, step);
     List<Map.Entry<String, Double>> totals = new ArrayList<>();
@@ -48,6 +58,8 @@ final class Shapes {
         (c, counts) ->
             totals.add(
                 Map.entry(c, counts.values().stream().mapToDouble(Double::doubleValue).sum())));
+    // a code no issue of the scope can have (an estimate of 0) draws no series
+    totals.removeIf(e -> e.getValue() <= 0);
     totals.sort(
         Map.Entry.<String, Double>comparingByValue()
             .reversed()
@@ -61,7 +73,11 @@ final class Shapes {
       if (rank < MAX_SERIES) {
         List<Double> values =
             periods.stream().map(p -> round1(counts.getOrDefault(p, 0.0))).toList();
-        series.add(seriesOf(category, values, totals.get(rank).getValue()));
+        Map<String, Object> one = seriesOf(category, values, totals.get(rank).getValue());
+        boolean intervals = lows.get(category).values().stream().anyMatch(v -> v != null);
+        one.put("low", intervals ? band(periods, lows.get(category)) : null);
+        one.put("high", intervals ? band(periods, highs.get(category)) : null);
+        series.add(one);
       } else {
         hasOther = true;
         for (int p = 0; p < periods.size(); p++) {
@@ -85,6 +101,13 @@ final class Shapes {
     return out;
   }
 
+  /** One end of a series' intervals over every period (0 where the period has no row). */
+  private static List<Double> band(List<String> periods, Map<String, Object> ends) {
+    return periods.stream()
+        .map(p -> ends.get(p) == null ? 0.0 : round1(((Number) ends.get(p)).doubleValue()))
+        .toList();
+  }
+
   private static double round1(double v) {
     return Math.round(v * 10) / 10.0;
   }
@@ -106,57 +129,41 @@ final class Shapes {
     m.put("category", category);
     m.put("counts", values);
     m.put("total", round1(total));
+    m.put("low", null);
+    m.put("high", null);
     return m;
   }
 
   /**
-   * {@code stage-symptom-matrix} rows ({@code stage, symptomClass, symptom, issues}) as a matrix:
-   * stages and symptoms ordered by their totals (largest first, ties by code), {@code
-   * cells[stage][symptom]} counts, 0 for empty cells.
+   * A {@code new-bugs-per-release} row as the release view shows it: {@code bugs} the expected
+   * number of bug reports filed against the release (with {@code mode=confident}, the count of BUG
+   * labels above the bar) with its 90% interval {@code bugsLow}–{@code bugsHigh}, {@code openBugs}
+   * likewise among the issues still open, the method, basis and note, and the coverage columns.
    */
-  static Map<String, Object> heatMap(List<Map<String, Object>> rows) {
-    Map<String, Long> stageTotals = new LinkedHashMap<>();
-    Map<String, Long> symptomTotals = new LinkedHashMap<>();
-    Map<String, String> symptomClass = new LinkedHashMap<>();
-    Map<String, Long> cell = new LinkedHashMap<>();
-    for (Map<String, Object> row : rows) {
-      String stage = String.valueOf(row.get("stage"));
-      String symptom = String.valueOf(row.get("symptom"));
-      long issues = ((Number) row.get("issues")).longValue();
-      stageTotals.merge(stage, issues, Long::sum);
-      symptomTotals.merge(symptom, issues, Long::sum);
-      symptomClass.putIfAbsent(symptom, (String) row.get("symptomClass"));
-      cell.merge(stage + "\u0000" + symptom, issues, Long::sum);
-    }
-    List<String> stages = byTotal(stageTotals);
-    List<String> symptoms = byTotal(symptomTotals);
-    List<List<Long>> cells = new ArrayList<>();
-    long max = 0;
-    for (String st : stages) {
-      List<Long> line = new ArrayList<>();
-      for (String sy : symptoms) {
-        long v = cell.getOrDefault(st + "\u0000" + sy, 0L);
-        max = Math.max(max, v);
-        line.add(v);
-      }
-      cells.add(line);
-    }
+  static Map<String, Object> release(Map<String, Object> row) {
     Map<String, Object> out = new LinkedHashMap<>();
-    out.put("stages", stages);
-    out.put("symptoms", symptoms);
-    out.put("symptomClasses", symptoms.stream().map(symptomClass::get).toList());
-    out.put("cells", cells);
-    out.put("stageTotals", stages.stream().map(stageTotals::get).toList());
-    out.put("symptomTotals", symptoms.stream().map(symptomTotals::get).toList());
-    out.put("max", max);
-    out.put("total", stageTotals.values().stream().mapToLong(Long::longValue).sum());
+    for (String c :
+        List.of("framework", "release", "version", "tag", "publishedAt", "prerelease")) {
+      out.put(c, row.get(c));
+    }
+    out.put("bugs", row.get("estimate"));
+    out.put("bugsLow", row.get("estimateLow"));
+    out.put("bugsHigh", row.get("estimateHigh"));
+    out.put("openBugs", row.get("openEstimate") == null ? 0.0 : row.get("openEstimate"));
+    out.put("openLow", row.get("openLow"));
+    out.put("openHigh", row.get("openHigh"));
+    for (String c : List.of("method", "basis", "note", "inScope", "labelled", "coverage")) {
+      out.put(c, row.get(c));
+    }
     return out;
   }
 
   /**
-   * {@code category-pairs} rows of stage × symptom ({@code code, code2, estimate, estimateLow,
-   * estimateHigh}) as the heat map's matrix: the same shape as {@link #heatMap} with expected
-   * counts (1 decimal) in {@code cells} and their 90% intervals in {@code low} and {@code high}.
+   * {@code stage-symptom-matrix} (or {@code category-pairs}) rows of stage × symptom ({@code code,
+   * code2, estimate, estimateLow, estimateHigh}) as the heat map's matrix: stages and symptoms
+   * ordered by their totals (largest first, ties by code), expected counts (1 decimal; with {@code
+   * mode=confident} counts of labels) in {@code cells[stage][symptom]}, 0 for an absent cell, and
+   * their 90% intervals in {@code low} and {@code high} (null for a count of labels).
    */
   static Map<String, Object> estimateHeatMap(
       List<Map<String, Object>> rows, java.util.function.Function<String, String> symptomClassOf) {

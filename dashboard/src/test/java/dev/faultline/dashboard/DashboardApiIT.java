@@ -70,16 +70,31 @@ class DashboardApiIT {
   }
 
   @Test
-  void releasesCountBugsFiledAgainstEachReleaseWithItsDate() throws Exception {
+  void releasesEstimateBugsFiledAgainstEachReleaseWithItsDateAndCountLabelsWhenAsked()
+      throws Exception {
     JsonNode body = ok("/api/releases");
+    assertEquals("estimate", body.get("mode").asText());
     JsonNode releases = body.get("releases");
     assertEquals(
         List.of("DeepSpeed@0.14.0", "DeepSpeed@0.14.1", "DeepSpeed@0.15.0", "PyTorch@2.3.0"),
         texts(releases, "release"));
-    assertEquals(List.of(2, 2, 1, 2), ints(releases, "bugs"));
-    assertEquals(List.of(1, 1, 1, 1), ints(releases, "openBugs"));
+    // every bug report with its probability: PyTorch's #204 (BUG below the bar) too
+    assertEquals(List.of(2, 2, 1, 3), ints(releases, "bugs"));
+    for (JsonNode r : releases) {
+      double bugs = r.get("bugs").asDouble();
+      assertTrue(
+          r.get("bugsLow").asDouble() <= bugs && bugs <= r.get("bugsHigh").asDouble(),
+          r.toString());
+      assertTrue(r.get("method").asText().startsWith("pcc"), r.toString());
+    }
     assertEquals("2024-03-01T00:00:00Z", releases.get(1).get("publishedAt").asText());
-    assertEquals(7, body.get("bugs").asInt());
+    assertEquals(8, body.get("bugs").asInt());
+    JsonNode labels = ok("/api/releases?mode=labels");
+    assertEquals("confident", labels.get("mode").asText());
+    assertEquals(List.of(2, 2, 1, 2), ints(labels.get("releases"), "bugs"));
+    assertEquals(List.of(1, 1, 1, 1), ints(labels.get("releases"), "openBugs"));
+    assertTrue(labels.get("releases").get(0).get("bugsLow").isNull(), "a count has no interval");
+    assertEquals(7, labels.get("bugs").asInt());
   }
 
   @Test
@@ -99,9 +114,21 @@ class DashboardApiIT {
     assertEquals(
         List.of("HANG", "OUT_OF_MEMORY", "CHECKPOINT_FAILURE", "INCORRECT_OUTPUT"),
         texts(series, "category"));
-    assertEquals(List.of(1, 0, 1, 1, 0), intsOf(series.get(0).get("counts")));
-    assertEquals(3, series.get(0).get("total").asInt());
-    assertEquals(7, body.get("total").asInt());
+    // estimates: #204's HANG (below the bar) counts in May
+    assertEquals(List.of(1, 0, 1, 1, 1), intsOf(series.get(0).get("counts")));
+    assertEquals(4, series.get(0).get("total").asInt());
+    assertEquals(8, body.get("total").asInt());
+    JsonNode hang = series.get(0);
+    for (int i = 0; i < hang.get("counts").size(); i++) {
+      double v = hang.get("counts").get(i).asDouble();
+      assertTrue(hang.get("low").get(i).asDouble() <= v, "a band around every point");
+      assertTrue(v <= hang.get("high").get(i).asDouble(), "a band around every point");
+    }
+    assertTrue(hang.get("high").get(4).asDouble() > 0);
+    JsonNode labels = ok("/api/trends?dimension=symptom&bucket=month&minConfidence=default");
+    assertEquals("confident", labels.get("mode").asText());
+    assertEquals(List.of(1, 0, 1, 1, 0), intsOf(labels.get("series").get(0).get("counts")));
+    assertTrue(labels.get("series").get(0).get("low").isNull(), "a count has no band");
   }
 
   @Test
@@ -126,6 +153,17 @@ class DashboardApiIT {
             .asDouble(),
         1e-9);
     assertEquals("HANG", estimate.get("symptomClasses").get(0).asText());
+    JsonNode low = estimate.get("low");
+    JsonNode cells = estimate.get("cells");
+    for (int r = 0; r < cells.size(); r++) {
+      for (int c = 0; c < cells.get(r).size(); c++) {
+        if (!low.get(r).get(c).isNull()) {
+          assertTrue(low.get(r).get(c).asDouble() <= cells.get(r).get(c).asDouble());
+          assertTrue(
+              estimate.get("high").get(r).get(c).asDouble() >= cells.get(r).get(c).asDouble());
+        }
+      }
+    }
     JsonNode body = ok("/api/heatmap?mode=labels");
     List<String> stages = texts(body.get("stages"), null);
     List<String> symptoms = texts(body.get("symptoms"), null);
@@ -184,25 +222,31 @@ class DashboardApiIT {
   }
 
   @Test
-  void countsOnlyConfidentLabelsByDefaultWithTheCoverageBesideAndEveryLabelWhenAsked()
-      throws Exception {
+  void estimatesByDefaultAndLabelsCountedOnlyWhenTheSwitchGivesABar() throws Exception {
+    // The known graph's labels are calibrated point masses: an estimate sums every label (#204's
+    // BUG below the bar too); the "Labels counted" switch (a bar given) counts those above it.
     JsonNode headline = ok("/api/headline");
-    assertEquals(7.0, figure(headline.get("figures"), "bugs").get("value").asDouble());
-    assertEquals(coverage(8, 7, 0.875), headline.get("coverage"));
+    assertEquals("estimate", headline.get("mode").asText());
+    JsonNode bugs = headline.get("bugs");
+    assertEquals(8.0, bugs.get("estimate").asDouble(), 1e-9);
+    assertTrue(
+        bugs.get("estimateLow").asDouble() <= 8.0 && 8.0 <= bugs.get("estimateHigh").asDouble());
+    assertTrue(bugs.get("method").asText().startsWith("pcc"), bugs.toString());
+    assertEquals(7, bugs.get("labelled").asInt());
     assertEquals("calibrated", headline.get("scope").get("confidence").get("mode").asText());
     assertEquals("≥ 90% precision", headline.get("scope").get("confidence").get("text").asText());
-    assertEquals(
-        0.75,
-        figure(headline.get("figures"), "distributedSpecificShare").get("coverage").asDouble(),
-        1e-9);
+    JsonNode confident = ok("/api/headline?minConfidence=default");
+    assertEquals("confident", confident.get("mode").asText());
+    assertEquals(7.0, confident.get("bugs").get("estimate").asDouble(), 1e-9);
+    assertTrue(confident.get("bugs").get("estimateLow").isNull());
     JsonNode allHeadline = ok("/api/headline?minConfidence=all");
-    assertEquals(8.0, figure(allHeadline.get("figures"), "bugs").get("value").asDouble());
-    assertEquals(coverage(8, 8, 1.0), allHeadline.get("coverage"));
+    assertEquals(8.0, allHeadline.get("bugs").get("estimate").asDouble(), 1e-9);
     assertEquals("all", allHeadline.get("scope").get("confidence").get("mode").asText());
 
     JsonNode releases = ok("/api/releases");
-    assertEquals(7, releases.get("bugs").asInt());
-    assertEquals(coverage(8, 7, 0.875), releases.get("coverage"));
+    assertEquals(8.0, releases.get("bugs").asDouble(), 1e-9);
+    assertEquals(7, releases.get("coverage").get("labelled").asInt());
+    assertEquals(7, ok("/api/releases?minConfidence=default").get("bugs").asInt());
     JsonNode allReleases = ok("/api/releases?minConfidence=0");
     assertEquals(List.of(2, 2, 1, 3), ints(allReleases.get("releases"), "bugs"));
     assertEquals(8, allReleases.get("bugs").asInt());
@@ -226,32 +270,35 @@ class DashboardApiIT {
     assertEquals(0, none.get("total").asInt());
     assertEquals(coverage(9, 0, 0.0), none.get("coverage"));
 
-    assertEquals(coverage(8, 7, 0.875), ok("/api/trends").get("coverage"));
+    assertEquals(coverage(9, 7, 0.7778), ok("/api/trends").get("coverage"));
     JsonNode allTrends = ok("/api/trends?minConfidence=all");
     assertEquals(4, allTrends.get("series").get(0).get("total").asInt());
-    assertEquals(coverage(8, 8, 1.0), allTrends.get("coverage"));
+    assertEquals(coverage(9, 8, 0.8889), allTrends.get("coverage"));
 
     JsonNode share = ok("/api/distributed-share");
-    assertEquals(6, share.get("share").get("labelled").asInt());
-    assertEquals(0.75, share.get("share").get("coverage").asDouble(), 1e-9);
+    assertEquals("estimate", share.get("mode").asText());
+    assertEquals(0.7143, share.get("share").get("share").asDouble(), 1e-9);
+    JsonNode confidentShare = ok("/api/distributed-share?minConfidence=default");
+    assertEquals(0.6667, confidentShare.get("share").get("share").asDouble(), 1e-9);
     JsonNode allShare = ok("/api/distributed-share?minConfidence=all");
     assertEquals(0.7143, allShare.get("share").get("share").asDouble(), 1e-9);
-    assertEquals(0.875, allShare.get("share").get("coverage").asDouble(), 1e-9);
 
     assertEquals("≥ 90% precision", ok("/api/filters").get("confidence").get("text").asText());
   }
 
   @Test
   void distributedShareIsGivenOverallPerFrameworkAndBesideP2() throws Exception {
-    JsonNode body = ok("/api/distributed-share");
+    JsonNode body = ok("/api/distributed-share?mode=labels");
     assertEquals(0.6667, body.get("share").get("share").asDouble(), 1e-9);
-    // #106 (null) and #204 (its label below the bar)
-    assertEquals(2, body.get("share").get("undetermined").asInt());
     assertEquals(List.of("DeepSpeed", "PyTorch"), texts(body.get("frameworks"), "framework"));
     assertEquals(0.75, body.get("frameworks").get(0).get("share").asDouble(), 1e-9);
+    JsonNode estimate = ok("/api/distributed-share").get("share");
+    double s = estimate.get("share").asDouble();
+    assertTrue(
+        estimate.get("shareLow").asDouble() <= s && s <= estimate.get("shareHigh").asDouble());
     assertEquals(0.451, body.get("seed").get("value").asDouble(), 1e-9);
     assertEquals("P2", body.get("seed").get("source").asText());
-    JsonNode pytorch = ok("/api/distributed-share?framework=PyTorch");
+    JsonNode pytorch = ok("/api/distributed-share?framework=PyTorch&mode=labels");
     assertEquals(0.5, pytorch.get("share").get("share").asDouble(), 1e-9);
     assertEquals(0.6667, pytorch.get("overall").get("share").asDouble(), 1e-9);
   }
@@ -303,24 +350,6 @@ class DashboardApiIT {
       }
     }
     throw new AssertionError("no row " + code + " in " + rows);
-  }
-
-  @Test
-  void headlineFiguresStandBesideTheSeedsFigures() throws Exception {
-    JsonNode figures = ok("/api/headline").get("figures");
-    assertEquals(7.0, figure(figures, "bugs").get("value").asDouble());
-    assertEquals(849, figure(figures, "bugs").get("seed").get("value").asInt());
-    assertEquals(0.6667, figure(figures, "distributedSpecificShare").get("value").asDouble(), 1e-9);
-    assertEquals(
-        0.451,
-        figure(figures, "distributedSpecificShare").get("seed").get("value").asDouble(),
-        1e-9);
-    assertEquals(0.6667, figure(figures, "smallFixShare").get("value").asDouble(), 1e-9);
-    assertTrue(
-        figure(figures, "smallFixShare").get("seed").get("value").isNull(),
-        "the codebook states no P1 figure");
-    assertEquals(10.0, figure(figures, "medianDaysToClose").get("value").asDouble(), 1e-9);
-    assertEquals(0.6667, figure(figures, "trainingShare").get("value").asDouble(), 1e-9);
   }
 
   @Test
@@ -576,9 +605,11 @@ class DashboardApiIT {
         2, ok("/api/heatmap?mode=labels&release=" + enc("DeepSpeed@0.14.1")).get("total").asInt());
     assertEquals(
         2.0,
-        figure(ok("/api/headline?release=" + enc("DeepSpeed@0.14.1")).get("figures"), "bugs")
-            .get("value")
-            .asDouble());
+        ok("/api/headline?release=" + enc("DeepSpeed@0.14.1"))
+            .get("bugs")
+            .get("estimate")
+            .asDouble(),
+        1e-9);
   }
 
   @Test
@@ -890,15 +921,6 @@ class DashboardApiIT {
   private JsonNode coverage(int inScope, int labelled, double coverage) {
     return json.valueToTree(
         java.util.Map.of("inScope", inScope, "labelled", labelled, "coverage", coverage));
-  }
-
-  private static JsonNode figure(JsonNode figures, String metric) {
-    for (JsonNode f : figures) {
-      if (f.get("metric").asText().equals(metric)) {
-        return f;
-      }
-    }
-    throw new AssertionError("no figure " + metric + " in " + figures);
   }
 
   private static JsonNode classification(JsonNode issue, String dimension) {

@@ -78,30 +78,39 @@ class DashboardBrowserIT {
 
   @Test
   @Order(1)
-  void overviewShowsHeadlineFiguresBesideTheSeedsAndChartsFromTheData() throws IOException {
+  void overviewShowsEstimatesWithIntervalsAndTheSeedsFiguresInOneTable() throws IOException {
     browser.open("#overview");
-    assertEquals("7", browser.headline("bugs"));
-    assertTrue(browser.headline("bugs", "seed").startsWith("849 (P2)"));
-    assertEquals("66.7%", browser.headline("distributedSpecificShare"));
-    assertTrue(browser.headline("distributedSpecificShare", "seed").startsWith("45.1% (P2)"));
-    assertEquals(
-        "66.7% of 6 bugs with a known answer are distributed-specific (P2: 45.1%)",
-        browser.text("ds-summary"));
+    // every card an estimate by default: #204 (its BUG label below the bar) counts too
+    assertTrue(browser.headline("bugs").startsWith("≈ 8 ("), browser.headline("bugs"));
+    assertTrue(
+        browser.headline("bugs", "method").startsWith("estimated (pcc"),
+        browser.headline("bugs", "method"));
+    assertTrue(browser.text("ds-summary").startsWith("71% ("), browser.text("ds-summary"));
+    assertTrue(browser.text("ds-summary").endsWith("(P2: 45.1%)"), browser.text("ds-summary"));
     assertEquals(
         List.of("All", "DeepSpeed", "PyTorch", "P2 (seed)"), browser.chartLabels("ds-chart"));
-    assertEquals(List.of(66.7, 75.0, 50.0, 45.1), browser.chartNumbers("ds-chart"));
-    assertEquals(List.of(2.0, 2.0, 1.0, 2.0), browser.chartNumbers("releases-chart"));
+    assertEquals(71.4, browser.chartNumbers("ds-chart").get(0));
+    assertEquals(45.1, browser.chartNumbers("ds-chart").get(3));
+    assertEquals(List.of(2.0, 2.0, 1.0, 3.0), browser.chartNumbers("releases-chart"));
     assertEquals("DeepSpeed 0.14.1 (2024-03-01)", browser.chartLabels("releases-chart").get(1));
-    assertEquals("7 bug reports filed against 4 releases", browser.text("releases-summary"));
-    assertEquals(4, browser.releases().size());
-    // the studies' figures with this data's estimate beside each
     assertEquals(
-        "71.4% (71.4–71.4%)",
+        "≈ 8 bug reports expected filed against 4 releases", browser.text("releases-summary"));
+    assertEquals(4, browser.releases().size());
+    assertTrue(
         browser
-            .driver()
-            .findElement(
-                By.cssSelector("#studies-table tr[data-figure='p2-distributed-specific'] td.this"))
-            .getText());
+            .cell("#releases-table tr[data-release='PyTorch@2.3.0'] td.bugs")
+            .startsWith("≈ 3 ("),
+        browser.cell("#releases-table tr[data-release='PyTorch@2.3.0'] td.bugs"));
+    // one table of the studies' figures: the published figure beside this data's estimate
+    assertEquals(
+        "45.1%",
+        browser.cell("#studies-table tr[data-figure='p2-distributed-specific'] td.published"));
+    assertTrue(
+        browser
+            .cell("#studies-table tr[data-figure='p2-distributed-specific'] td.this")
+            .startsWith("71.4% ("));
+    assertEquals(
+        0, browser.driver().findElements(By.cssSelector("#headline-table td.seed")).size());
     // the release view beside the release list: nothing in the small fixture moved significantly
     assertTrue(
         browser
@@ -133,11 +142,9 @@ class DashboardBrowserIT {
   void frameworkAndReleaseFiltersChangeWhatIsShown() throws IOException {
     browser.open("#overview");
     browser.selectAndWait("f-framework", "PyTorch", "overview", "framework=PyTorch");
-    assertEquals(
-        "50.0% of 2 bugs with a known answer are distributed-specific (P2: 45.1%)",
-        browser.text("ds-summary"));
+    assertTrue(browser.text("ds-summary").startsWith("67% ("), browser.text("ds-summary"));
     assertEquals(1, browser.releases().size());
-    assertEquals("2", browser.headline("bugs"));
+    assertTrue(browser.headline("bugs").startsWith("≈ 3 ("), browser.headline("bugs"));
     // the mix follows the filter: PyTorch's labels are the learned layer's, one kept from an older
     // artefact
     assertEquals("100% model " + KnownGraph.MODEL_VERSION, mix("symptom"));
@@ -149,7 +156,7 @@ class DashboardBrowserIT {
     browser.selectAndWait("f-framework", "DeepSpeed", "overview", "framework=DeepSpeed");
     browser.selectAndWait(
         "f-release", "DeepSpeed@0.14.1", "overview", "release=DeepSpeed%400.14.1");
-    assertEquals("2", browser.headline("bugs"));
+    assertTrue(browser.headline("bugs").startsWith("≈ 2 ("), browser.headline("bugs"));
     assertEquals(List.of("DeepSpeed@0.14.1"), browser.selectedReleases());
     assertTrue(browser.text("scope-summary").contains("release DeepSpeed@0.14.1"));
     browser.assertNoConsoleErrors();
@@ -162,8 +169,9 @@ class DashboardBrowserIT {
     assertEquals(
         List.of("HANG", "OUT_OF_MEMORY", "CHECKPOINT_FAILURE", "INCORRECT_OUTPUT"),
         browser.trendCategories());
-    assertEquals(List.of("3", "2", "1", "1"), browser.trendCounts());
-    assertEquals(4L, browser.chartDatasets("trends-chart"));
+    // estimates: #204's HANG counts too; each series with its 90% band (two datasets)
+    assertEquals(List.of("4", "2", "1", "1"), browser.trendCounts());
+    assertEquals(12L, browser.chartDatasets("trends-chart"));
     // by default the heat map holds expected counts: #204, a HANG in COMMUNICATION below the bar,
     // counts with its probability (a point mass here: the known graph stores no distributions)
     assertEquals("3", browser.heatmap("COMMUNICATION", "HANG"));
@@ -181,8 +189,9 @@ class DashboardBrowserIT {
             browser.text("heatmap-summary").equals("7 bug reports with a known stage and symptom"));
     assertEquals("2", browser.heatmap("COMMUNICATION", "HANG"));
     // the shares card: an estimate with its interval, the count of labels above the bar beside it
-    assertEquals("≈ 4 (4–4)", shares("HANG", 2));
-    assertEquals("50% (50–50%)", shares("HANG", 3));
+    // (the calibration error measured out of fold widens the interval beyond the point masses)
+    assertTrue(shares("HANG", 2).startsWith("≈ 4 ("), shares("HANG", 2));
+    assertTrue(shares("HANG", 3).startsWith("50% ("), shares("HANG", 3));
     assertEquals("3", shares("HANG", 4));
     browser.screenshot("trends");
 
@@ -325,52 +334,49 @@ class DashboardBrowserIT {
 
   @Test
   @Order(7)
-  void coverageStandsBesideTheCountsAndTheSwitchCountsEveryLabel() throws IOException {
+  void labelsAreCountedOnlyWhenTheSwitchSaysSoWithTheCoverageBeside() throws IOException {
     browser.open("#overview");
+    assertTrue(browser.headline("bugs").startsWith("≈ 8 ("), browser.headline("bugs"));
+    assertEquals(
+        "none: estimates with 90% intervals", browser.cell("#f-confidence option:checked"));
+    assertTrue(
+        browser.text("scope-summary").contains("estimates with 90% intervals"),
+        browser.text("scope-summary"));
+    assertEquals("9 issues, 78% labelled with ≥ 90% precision", browser.text("headline-coverage"));
+
+    browser.selectAndWait("f-confidence", "default", "overview", "minConfidence=default");
     assertEquals("7", browser.headline("bugs"));
+    assertTrue(browser.headline("bugs", "method").startsWith("labels counted"));
     assertEquals(
-        "8 bug reports, 88% labelled with ≥ 90% precision", browser.text("headline-coverage"));
-    assertEquals("75%", browser.headline("distributedSpecificShare", "coverage"));
-    assertEquals("8 bug reports, 75% labelled with ≥ 90% precision", browser.text("ds-coverage"));
-    assertEquals(
-        "8 bug reports filed against them, 88% labelled with ≥ 90% precision",
-        browser.text("releases-coverage"));
-    assertEquals(
-        "only confident labels (≥ 90% precision)", browser.cell("#f-confidence option:checked"));
+        "7 bug reports (labels counted) filed against 4 releases",
+        browser.text("releases-summary"));
+    assertEquals(List.of(2.0, 2.0, 1.0, 2.0), browser.chartNumbers("releases-chart"));
+    assertTrue(browser.text("ds-summary").startsWith("67% of"), browser.text("ds-summary"));
     browser.screenshot("overview-coverage");
 
     browser.selectAndWait("f-confidence", "all", "overview", "minConfidence=all");
     assertEquals("8", browser.headline("bugs"));
-    assertEquals(
-        "8 bug reports, 100% labelled (all labels counted)", browser.text("headline-coverage"));
-    assertEquals(
-        "71.4% of 7 bugs with a known answer are distributed-specific (P2: 45.1%)",
-        browser.text("ds-summary"));
-    assertEquals("8 bug reports filed against 4 releases", browser.text("releases-summary"));
+    assertEquals("9 issues, 89% labelled (all labels counted)", browser.text("headline-coverage"));
     assertEquals(List.of(2.0, 2.0, 1.0, 3.0), browser.chartNumbers("releases-chart"));
     assertTrue(
         browser.text("scope-summary").contains("counting every label"),
         browser.text("scope-summary"));
     browser.screenshot("overview-all-labels");
 
-    // In the URL, so a link keeps it; switching back brings the confident counts back.
-    browser.open("#trends?minConfidence=all");
-    assertEquals("all", browser.script("return document.getElementById('f-confidence').value"));
-    assertEquals("4", browser.cell("#trends-table tr[data-category=HANG] td.num"));
+    // In the URL, so a link keeps it; switching back brings the estimates back.
+    browser.open("#trends?minConfidence=default");
+    assertEquals("default", browser.script("return document.getElementById('f-confidence').value"));
+    assertEquals("3", browser.cell("#trends-table tr[data-category=HANG] td.num"));
     browser.select("h-mode", "labels");
     browser.await(
         "the heat map counting labels",
         WAIT,
         () -> !browser.text("heatmap-summary").startsWith("≈"));
-    assertEquals("3", browser.heatmap("COMMUNICATION", "HANG"));
-    assertEquals("9 issues, 89% labelled (all labels counted)", browser.text("heatmap-coverage"));
-    browser.selectAndWait("f-confidence", "", "trends", "#trends");
-    assertEquals("#trends", browser.script("return location.hash"));
-    assertEquals("3", browser.cell("#trends-table tr[data-category=HANG] td.num"));
     assertEquals("2", browser.heatmap("COMMUNICATION", "HANG"));
     assertEquals("9 issues, 78% labelled with ≥ 90% precision", browser.text("heatmap-coverage"));
-    assertEquals(
-        "8 bug reports, 88% labelled with ≥ 90% precision", browser.text("trends-coverage"));
+    browser.selectAndWait("f-confidence", "", "trends", "#trends");
+    assertEquals("#trends", browser.script("return location.hash"));
+    assertEquals("4", browser.cell("#trends-table tr[data-category=HANG] td.num"));
     browser.screenshot("trends-coverage");
     browser.assertNoConsoleErrors();
   }

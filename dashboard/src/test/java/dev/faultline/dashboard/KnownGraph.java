@@ -365,6 +365,41 @@ final class KnownGraph {
                     "OUT_OF_MEMORY in stage MEMORY is new for PyTorch",
                     millis("2024-05-11T00:00:00Z"),
                     List.of(PT_REPO + "#202"))));
+    pointMasses();
+  }
+
+  /**
+   * Each classified issue's label of every dimension as a point-mass distribution marked calibrated
+   * out of fold ({@code cv:known-graph}): so an estimate of this graph sums exactly its labels
+   * (every label, whatever its confidence), and a count of labels above the bar stays apart from
+   * it. The production writer leaves the marker to the classifier's tiers (#31).
+   */
+  private void pointMasses() {
+    List<Map<String, Object>> dims = new ArrayList<>();
+    for (Dimension d : Dimension.values()) {
+      if (d != Dimension.SYMPTOM_CLASS) {
+        dims.add(
+            Map.of(
+                "key", d.key(),
+                "p", d.probabilitiesProperty(),
+                "marker", d.calibrationProperty(),
+                "codes", d.distributionCodes()));
+      }
+    }
+    try (var session = driver.session(SessionConfig.forDatabase(SharedNeo4j.DATABASE))) {
+      session.executeWrite(
+          tx ->
+              tx.run(
+                      """
+                      MATCH (i:Issue) WHERE i.kind IS NOT NULL
+                      UNWIND $dims AS d
+                      WITH i, d, coalesce(toString(i[d.key]), 'null') AS code
+                      SET i[d.p] = [c IN d.codes | CASE WHEN c = code THEN 1.0 ELSE 0.0 END],
+                          i[d.marker] = 'cv:known-graph'
+                      """,
+                      Map.of("dims", dims))
+                  .consume());
+    }
   }
 
   /**
@@ -396,6 +431,12 @@ final class KnownGraph {
 
   /** Writes one more bug report, as the pipeline would when a delivery lands. */
   void addBug(String repo, String framework, int number, String title, String createdAt) {
+    addBugRow(repo, framework, number, title, createdAt);
+    pointMasses();
+  }
+
+  private void addBugRow(
+      String repo, String framework, int number, String title, String createdAt) {
     new IssueWriter(driver, SharedNeo4j.DATABASE)
         .write(
             List.of(

@@ -108,33 +108,45 @@ class ShapesTest {
   }
 
   @Test
-  void heatMapIsAMatrixWithZeroForEmptyCells() {
+  void heatMapIsAMatrixWithZeroForEmptyCellsAndEachCellsInterval() {
+    Map<String, Object> hang = new java.util.HashMap<>();
+    hang.put("code", "COMMUNICATION");
+    hang.put("code2", "HANG");
+    hang.put("estimate", 2.5);
+    hang.put("estimateLow", 1.0);
+    hang.put("estimateHigh", 4.0);
+    Map<String, Object> oom = new java.util.HashMap<>();
+    oom.put("code", "MEMORY");
+    oom.put("code2", "OUT_OF_MEMORY");
+    oom.put("estimate", 1.0);
+    oom.put("estimateLow", null);
+    oom.put("estimateHigh", null);
     Map<String, Object> out =
-        Shapes.heatMap(
-            List.of(
-                Map.of(
-                    "stage",
-                    "COMMUNICATION",
-                    "symptomClass",
-                    "HANG",
-                    "symptom",
-                    "HANG",
-                    "issues",
-                    2L),
-                Map.of(
-                    "stage",
-                    "MEMORY",
-                    "symptomClass",
-                    "CRASH",
-                    "symptom",
-                    "OUT_OF_MEMORY",
-                    "issues",
-                    1L)));
+        Shapes.estimateHeatMap(List.of(hang, oom), s -> s.equals("HANG") ? "HANG" : "CRASH");
     assertEquals(List.of("COMMUNICATION", "MEMORY"), out.get("stages"));
     assertEquals(List.of("HANG", "OUT_OF_MEMORY"), out.get("symptoms"));
-    assertEquals(List.of(List.of(2L, 0L), List.of(0L, 1L)), out.get("cells"));
-    assertEquals(2L, out.get("max"));
-    assertEquals(3L, out.get("total"));
+    assertEquals(List.of("HANG", "CRASH"), out.get("symptomClasses"));
+    assertEquals(List.of(List.of(2.5, 0.0), List.of(0.0, 1.0)), out.get("cells"));
+    assertEquals(java.util.Arrays.asList(1.0, null), ((List<?>) out.get("low")).get(0));
+    assertEquals(2.5, out.get("max"));
+    assertEquals(3.5, out.get("total"));
+  }
+
+  @Test
+  void aReleaseRowCarriesItsExpectedBugsWithTheirIntervals() {
+    Map<String, Object> row = new java.util.HashMap<>();
+    row.put("release", "DeepSpeed@0.14.0");
+    row.put("estimate", 2.4);
+    row.put("estimateLow", 1.0);
+    row.put("estimateHigh", 3.0);
+    row.put("openEstimate", 1.6);
+    row.put("method", "pcc");
+    Map<String, Object> out = Shapes.release(row);
+    assertEquals(2.4, out.get("bugs"));
+    assertEquals(1.0, out.get("bugsLow"));
+    assertEquals(3.0, out.get("bugsHigh"));
+    assertEquals(1.6, out.get("openBugs"));
+    assertEquals("pcc", out.get("method"));
   }
 
   @Test

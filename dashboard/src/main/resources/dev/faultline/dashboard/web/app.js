@@ -73,15 +73,19 @@ function syncControls(s) {
   if (s.filters.release) parts.push('release ' + s.filters.release);
   if (s.filters.from || s.filters.to) parts.push((s.filters.from || '…') + ' to ' + (s.filters.to || 'now'));
   const confidence = document.getElementById('f-confidence');
-  const everyLabel = confidence.value === 'all' || (confidence.value === '' && catalog.confidence && catalog.confidence.mode === 'all');
-  parts.push(everyLabel ? 'counting every label' : 'counting ' + confidence.selectedOptions[0].textContent);
+  parts.push(confidence.value === ''
+    ? 'estimates with 90% intervals'
+    : confidence.value === 'all' ? 'counting every label' : 'counting ' + confidence.selectedOptions[0].textContent);
   text('scope-summary', 'Showing ' + parts.join(', '));
 }
 
-/** The label switch: "only confident labels" (the server's bar), "all labels", or a bar given in the URL. */
+/**
+ * The label switch: no labels counted (estimates, the default), "only confident labels" (the server's bar), "all
+ * labels", or a bar given in the URL.
+ */
 function syncConfidence(value) {
   const select = document.getElementById('f-confidence');
-  const standard = select.querySelector('option[value=""]');
+  const standard = select.querySelector('option[value="default"]');
   if (catalog.confidence) {
     // The server's default bar; a server set to count every label says so rather than "confident".
     standard.textContent = catalog.confidence.mode === 'all'

@@ -5,13 +5,20 @@ import { el, fill, text, githubLink, issueLink, percent, day, num } from './dom.
 
 const FIGURE_NAMES = {
   bugs: 'Bug reports',
-  distributedSpecificShare: 'Distributed-specific share',
-  smallFixShare: 'Small fixes (≤ 10 changed lines)',
-  trainingShare: 'Training bugs',
-  inferenceShare: 'Inference bugs',
-  bothShare: 'Training and inference bugs',
-  medianDaysToClose: 'Median days to close',
+  openBugs: 'Still open',
 };
+
+/** The tooltip of an estimate: its method and what it rests on. */
+function methodTitle(r) {
+  if (!r || !r.method) return null;
+  return r.method + (r.basis ? ' — ' + r.basis : '');
+}
+
+/** An estimate with its interval, or "—" with the reason where there is none. */
+function figureText(value, low, high, note) {
+  if (value === null || value === undefined) return '— (' + (note || 'no figure') + ')';
+  return estimateText(value, low, high);
+}
 
 /** A share as a whole percentage, e.g. 71%. */
 function wholePercent(share) {
@@ -30,13 +37,6 @@ function coverageText(coverage, confidence, noun) {
   return num(coverage.inScope) + ' ' + noun + ', ' + wholePercent(coverage.coverage) + how;
 }
 
-function figureValue(metric, value) {
-  if (value === null || value === undefined) return '—';
-  if (metric === 'bugs') return num(value);
-  if (metric === 'medianDaysToClose') return Number(value).toFixed(1) + ' days';
-  return percent(value);
-}
-
 export async function overview(state) {
   const filters = state.filters;
   const [headline, share, releases, shifts, studies] = await Promise.all([
@@ -52,50 +52,51 @@ export async function overview(state) {
   renderReleases(releases, shifts);
 }
 
-/** The headline figures beside the seed studies' and their coverage. */
+/** The headline figures: bug reports and open ones in scope, estimates with their intervals by default. */
 function renderHeadline(headline) {
-  const body = document.querySelector('#headline-table tbody');
-  body.replaceChildren(
-    ...headline.figures.map((f) =>
+  const b = headline.bugs || {};
+  const rows = [
+    { metric: 'bugs', value: b.estimate, low: b.estimateLow, high: b.estimateHigh },
+    { metric: 'openBugs', value: b.openEstimate, low: b.openLow, high: b.openHigh },
+  ];
+  document.querySelector('#headline-table tbody').replaceChildren(
+    ...rows.map((f) =>
       el('tr', { dataset: { metric: f.metric } },
-        el('td', {}, FIGURE_NAMES[f.metric] || f.metric),
-        el('td', { class: 'num this' }, figureValue(f.metric, f.value)),
-        el('td', { class: 'muted small' }, f.denominator === null || f.denominator === undefined
-          ? f.description
-          : f.numerator === null || f.numerator === undefined
-            ? 'over ' + num(f.denominator) + ' closed bugs'
-            : num(f.numerator) + ' of ' + num(f.denominator)),
-        el('td', { class: 'num coverage', title: num(f.labelled) + ' of ' + num(f.inScope) + ' bug reports' },
-          wholePercent(f.coverage)),
-        el('td', { class: 'seed' }, f.seed && f.seed.value !== null
-          ? figureValue(f.metric, f.seed.value) + ' (' + f.seed.source + ')'
-          : '— (' + (f.seed ? f.seed.source : 'none') + ')',
-          f.seed ? el('div', { class: 'muted small' }, f.seed.note) : null))));
-  text('headline-coverage', coverageText(headline.coverage, headline.scope.confidence, 'bug reports'));
+        el('td', {}, FIGURE_NAMES[f.metric]),
+        el('td', { class: 'num this', title: methodTitle(b) }, figureText(f.value, f.low, f.high, b.note)),
+        el('td', { class: 'muted small method' }, headline.mode === 'estimate'
+          ? (b.method ? 'estimated (' + b.method + ')' : '')
+          : 'labels counted (the "Labels counted" switch)'),
+        el('td', { class: 'num coverage', title: num(b.labelled) + ' of ' + num(b.inScope) + ' issues' },
+          wholePercent(b.coverage)))));
+  text('headline-coverage', coverageText(headline.coverage, headline.scope.confidence, 'issues'));
   text('headline-studies', 'Seeds from the codebook: ' +
     headline.studies.map((s) => s.id + ' — ' + s.title + ' (' + s.reference + '; ' + s.scope + ')').join(' · '));
 }
 
-/** The distributed-specific share of this scope and of each framework beside P2's. */
+/** The distributed-specific share of this scope and of each framework beside P2's, with its 90% interval. */
 function renderDistributedShare(share, state) {
   const mine = share.share;
-  const known = mine ? mine.distributedSpecific + mine.notDistributedSpecific : 0;
-  text('ds-summary', mine && mine.share !== null
-    ? percent(mine.share) + ' of ' + num(known) + ' bugs with a known answer are distributed-specific'
-      + ' (P2: ' + percent(share.seed.value) + ')'
-    : 'No bugs with a known answer in this scope (P2: ' + percent(share.seed.value) + ')');
-  text('ds-coverage', coverageText(mine && { inScope: mine.issues, labelled: mine.labelled, coverage: mine.coverage },
-    share.scope.confidence, 'bug reports'));
+  const seed = ' (P2: ' + percent(share.seed.value) + ')';
+  const ds = document.getElementById('ds-summary');
+  text('ds-summary', mine && mine.share !== null && mine.share !== undefined
+    ? shareText(mine.share, mine.shareLow, mine.shareHigh) + ' of the bug reports with a known answer are distributed-specific'
+      + (share.mode === 'estimate' ? ' (≈ ' + num(Math.round(mine.estimate)) + ' expected)' : ' (' + num(mine.estimate) + ' labels counted)') + seed
+    : '— (' + ((mine && mine.note) || 'no bug reports with a known answer') + ')' + seed);
+  ds.title = methodTitle(mine);
+  text('ds-coverage', coverageText(mine && { inScope: mine.inScope, labelled: mine.labelled, coverage: mine.coverage },
+    share.scope.confidence, 'issues'));
   const rows = [{ ...share.overall, framework: 'All' }, ...share.frameworks];
+  const pct = (v) => (v === null || v === undefined ? null : Math.round(v * 1000) / 10);
   draw('ds-chart', {
     type: 'bar',
     data: {
       labels: [...rows.map((r) => r.framework), 'P2 (seed)'],
       datasets: [{
         label: 'distributed-specific share (%)',
-        data: [...rows.map((r) => r.share === null ? 0 : Math.round(r.share * 1000) / 10), share.seed.value * 100],
+        data: [...rows.map((r) => (r.share === null || r.share === undefined ? 0 : pct(r.share))), share.seed.value * 100],
         backgroundColor: [...rows.map((r, i) => (r.framework === (state.filters.framework || 'All') ? '#2557a7' : '#9db4da')), '#d97706'],
-      }],
+      }, ...intervalMarks([...rows.map((r) => pct(r.shareLow)), null], [...rows.map((r) => pct(r.shareHigh)), null])],
     },
     options: { plugins: { legend: { display: false } }, scales: { y: { beginAtZero: true, max: 100 } } },
   });
@@ -104,7 +105,8 @@ function renderDistributedShare(share, state) {
 /** Bug reports per release, and the releases whose symptoms moved. */
 function renderReleases(releases, shifts) {
   const list = releases.releases;
-  text('releases-summary', num(releases.bugs) + ' bug reports filed against ' + num(list.length) + ' releases');
+  text('releases-summary', (releases.mode === 'estimate' ? '≈ ' + num(Math.round(releases.bugs)) + ' bug reports expected'
+    : num(releases.bugs) + ' bug reports (labels counted)') + ' filed against ' + num(list.length) + ' releases');
   text('releases-coverage', coverageText(releases.coverage, releases.scope.confidence, 'bug reports filed against them'));
   const shown = list.slice(-40);
   draw('releases-chart', {
@@ -115,7 +117,7 @@ function renderReleases(releases, shifts) {
         label: 'bug reports',
         data: shown.map((r) => r.bugs),
         backgroundColor: shown.map((r) => (r.release === releases.scope.release ? '#d97706' : color(frameworkIndex(list, r.framework)))),
-      }],
+      }, ...intervalMarks(shown.map((r) => r.bugsLow), shown.map((r) => r.bugsHigh))],
     },
     options: { plugins: { legend: { display: false } }, scales: { y: { beginAtZero: true, ticks: { precision: 0 } } } },
   });
@@ -123,7 +125,8 @@ function renderReleases(releases, shifts) {
     ...list.slice().reverse().slice(0, 200).map((r) =>
       el('tr', { class: r.release === releases.scope.release ? 'selected' : null, dataset: { release: r.release } },
         el('td', {}, r.framework), el('td', {}, r.version), el('td', {}, day(r.publishedAt)),
-        el('td', { class: 'num' }, num(r.bugs)), el('td', { class: 'num' }, num(r.openBugs)),
+        el('td', { class: 'num bugs', title: methodTitle(r) }, figureText(r.bugs, r.bugsLow, r.bugsHigh, r.note)),
+        el('td', { class: 'num' }, figureText(r.openBugs, r.openLow, r.openHigh, r.note)),
         el('td', { class: 'num coverage', title: num(r.labelled) + ' of ' + num(r.inScope) + ' bug reports' },
           wholePercent(r.coverage)))));
   const moved = shifts.releases.flatMap((r) => r.categories.filter((c) => c.differs).map((c) => ({ r, c })));
@@ -141,6 +144,13 @@ function renderReleases(releases, shifts) {
       el('td', { class: 'num' }, Number(c.adjustedPValue).toPrecision(2)))));
 }
 
+/** The low and high ends of 90% intervals as two point-only line datasets over a bar chart (none for counts). */
+function intervalMarks(low, high) {
+  if (low.every((v) => v === null || v === undefined)) return [];
+  const mark = (label, data) => ({ label, type: 'line', showLine: false, pointStyle: 'line', pointRadius: 6, data, borderColor: '#1d2330' });
+  return [mark('90% interval, low', low), mark('90% interval, high', high)];
+}
+
 /** An estimate with its interval, e.g. "≈ 41 (34–49)"; a count of labels as a plain number. */
 export function estimateText(value, low, high) {
   if (value === null || value === undefined) return '—';
@@ -156,16 +166,19 @@ function shareText(share, low, high) {
   return wholePercent(share) + ' (' + Math.round(low * 100) + '–' + Math.round(high * 100) + '%)';
 }
 
+/** The one table of the seed studies' figures: each published figure beside this data's estimate. */
 function renderStudies(studies) {
+  const pct = (v) => (v * 100).toFixed(1) + '%';
   document.querySelector('#studies-table tbody').replaceChildren(
     ...studies.figures.map((f) => el('tr', { dataset: { figure: f.figure } },
       el('td', {}, f.study),
       el('td', {}, f.statement),
-      el('td', { class: 'num this' }, f.ranking !== null && f.ranking !== undefined
+      el('td', { class: 'num published' }, f.published === null || f.published === undefined ? '—' : pct(f.published)),
+      el('td', { class: 'num this', title: f.method || null }, f.ranking !== null && f.ranking !== undefined
         ? f.ranking
         : f.estimate === null || f.estimate === undefined
-          ? 'no issue in scope'
-          : (f.estimate * 100).toFixed(1) + '% (' + (f.low * 100).toFixed(1) + '–' + (f.high * 100).toFixed(1) + '%)'),
+          ? '— (' + (f.note || 'no issue in scope') + ')'
+          : pct(f.estimate) + ' (' + (f.low * 100).toFixed(1) + '–' + (f.high * 100).toFixed(1) + '%)'),
       el('td', { class: 'num' }, f.basis === null || f.basis === undefined ? '' : '≈ ' + num(Math.round(f.basis))),
       el('td', { class: 'muted small' }, f.definition))));
 }
@@ -201,18 +214,29 @@ function frameworkIndex(list, framework) {
 
 export async function trends(state) {
   const data = await get('trends', { ...state.filters, dimension: state.dimension, bucket: state.bucket });
-  text('trends-summary', num(data.total) + ' bug reports by ' + data.dimension + ' per ' + data.bucket
-    + (data.series.length ? ', ' + data.series.length + ' series' : ''));
+  text('trends-summary', (data.mode === 'estimate' ? '≈ ' + num(Math.round(data.total)) + ' bug reports expected'
+    : num(data.total) + ' bug reports (labels counted)') + ' by ' + data.dimension + ' per ' + data.bucket
+    + (data.series.length ? ', ' + data.series.length + ' series' : '')
+    + (data.mode === 'estimate' ? '; shaded: each point\'s 90% interval' : ''));
   text('trends-coverage', coverageText(data.coverage, data.scope.confidence, 'bug reports'));
+  const datasets = [];
+  data.series.forEach((s, i) => {
+    datasets.push({ label: s.category, data: s.counts, borderColor: color(i), backgroundColor: color(i), tension: 0 });
+    if (s.low && s.high) {
+      // the interval band: the low end, then the high end filled down to it
+      const band = { borderWidth: 0, pointRadius: 0, tension: 0, band: true };
+      datasets.push({ ...band, label: s.category + ' 90% low', data: s.low, borderColor: 'transparent', fill: false });
+      datasets.push({ ...band, label: s.category + ' 90% high', data: s.high, borderColor: 'transparent',
+        backgroundColor: color(i) + '22', fill: '-1' });
+    }
+  });
   draw('trends-chart', {
     type: 'line',
-    data: {
-      labels: data.periods,
-      datasets: data.series.map((s, i) => ({
-        label: s.category, data: s.counts, borderColor: color(i), backgroundColor: color(i), tension: 0,
-      })),
+    data: { labels: data.periods, datasets },
+    options: {
+      plugins: { legend: { labels: { filter: (item, chart) => !chart.datasets[item.datasetIndex].band } } },
+      scales: { y: { beginAtZero: true } },
     },
-    options: { scales: { y: { beginAtZero: true, ticks: { precision: 0 } } } },
   });
   document.querySelector('#trends-table tbody').replaceChildren(
     ...data.series.map((s) => el('tr', { dataset: { category: s.category } },

@@ -87,7 +87,8 @@ public final class GroupedEstimator {
    * The rows: per group in order of first appearance, per code (per pair of codes, the first
    * dimension's outer) in the dimensions' code order.
    *
-   * @param items the scope's items
+   * @param items the scope's items; a null entry only names its group (a group with no item, e.g. a
+   *     release nobody filed an issue against, still gets its rows: zero estimates, no share)
    * @param groups each item's group key (same order as {@code items})
    */
   public static List<Row> estimate(List<Item> items, List<List<Object>> groups, Spec spec) {
@@ -97,7 +98,10 @@ public final class GroupedEstimator {
     }
     Map<List<Object>, List<Item>> byGroup = new LinkedHashMap<>();
     for (int i = 0; i < items.size(); i++) {
-      byGroup.computeIfAbsent(groups.get(i), g -> new ArrayList<>()).add(items.get(i));
+      List<Item> members = byGroup.computeIfAbsent(groups.get(i), g -> new ArrayList<>());
+      if (items.get(i) != null) {
+        members.add(items.get(i));
+      }
     }
     List<Row> out = new ArrayList<>();
     byGroup.forEach((g, members) -> out.addAll(group(g, members, spec)));

@@ -13,6 +13,7 @@ import dev.faultline.graph.query.ScopeEstimator;
 import dev.faultline.schemas.taxonomy.Dimension;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -34,7 +35,15 @@ import java.util.Set;
  * // @estimate minimum 0.05             -- optional: leave out estimated rows below this count
  * // @estimate zeros drop               -- optional: leave out counted rows of 0 (mode confident/all)
  * // @estimate top $limit               -- optional: the n largest rows of each group (of each code)
+ * // @estimate codes BUG                -- optional: only the rows of these codes (comma-separated)
+ * // @estimate subset open              -- optional: also estimate over the items whose column open
+ * //                                       is true: columns openEstimate, openLow, openHigh
  * </pre>
+ *
+ * <p>A statement row whose {@code id} column is there and null is no item: it only names its group,
+ * so a group without items (a release no issue was filed against, an empty age bucket) still has
+ * its rows, with zero estimates. The {@code rank} column ranks each family's kept rows (a group's;
+ * for a pair, a group's and first code's) by estimate, largest first, ties in the codes' order.
  *
  * <p>The statement returns one row per item: {@code kind, kindP, kindCalibration, kindPasses,
  * humanGiven}, the counted dimension's {@code top, p, calibration, passes} (a pair's second's
@@ -49,6 +58,7 @@ public final class Grouped implements ScopeEstimator {
   /** The result columns besides the group columns, {@code code} and {@code code2}. */
   public static final List<String> COLUMNS =
       List.of(
+          "rank",
           "estimate",
           "estimateLow",
           "estimateHigh",
@@ -65,7 +75,18 @@ public final class Grouped implements ScopeEstimator {
           "coverage");
 
   private static final Set<String> OPTIONS =
-      Set.of("dimension", "pair", "group", "kind", "mode", "unknown", "minimum", "zeros", "top");
+      Set.of(
+          "dimension",
+          "pair",
+          "group",
+          "kind",
+          "mode",
+          "unknown",
+          "minimum",
+          "zeros",
+          "top",
+          "codes",
+          "subset");
 
   private static final List<String> SAMPLE_COLUMNS =
       List.of("sample", "sampleDrawn", "samplePopulation");
@@ -99,6 +120,10 @@ public final class Grouped implements ScopeEstimator {
       provided.add("code2");
     }
     provided.addAll(COLUMNS);
+    String subset = o.get("subset");
+    if (subset != null) {
+      provided.addAll(List.of(subset + "Estimate", subset + "Low", subset + "High"));
+    }
     for (String column : query.columnNames()) {
       if (!provided.contains(column)) {
         throw new IllegalArgumentException(
@@ -112,6 +137,10 @@ public final class Grouped implements ScopeEstimator {
     List<String> in = new ArrayList<>(model(query, Dimension.KIND, Dimension.KIND).inputs());
     in.addAll(groupColumns(query));
     in.addAll(SAMPLE_COLUMNS);
+    String subset = query.estimatorOptions().get("subset");
+    if (subset != null) {
+      in.add(subset);
+    }
     return in;
   }
 
@@ -131,7 +160,10 @@ public final class Grouped implements ScopeEstimator {
       QueryDefinition query, List<Map<String, Object>> rows, Map<String, Object> parameters) {
     Options o = Options.of(query, parameters);
     ItemModel model = model(query, o.dimension(), o.pair());
-    List<Item> items = model.items(rows);
+    List<Item> items = new ArrayList<>(rows.size());
+    for (Map<String, Object> r : rows) {
+      items.add(r.containsKey("id") && r.get("id") == null ? null : model.item(r));
+    }
     List<String> groupColumns = groupColumns(query);
     List<List<Object>> groups = new ArrayList<>(rows.size());
     for (Map<String, Object> r : rows) {
@@ -143,7 +175,51 @@ public final class Grouped implements ScopeEstimator {
         new GroupedEstimator.Spec(
             o.dimension(), o.pair(), o.kind(), o.mode(), ModelError.shipped());
     List<Row> estimated = GroupedEstimator.estimate(items, groups, spec);
-    return Output.rows(query, groupColumns, kept(estimated, o), coverage(estimated, o));
+    List<Row> kept = kept(estimated, o);
+    List<Map<String, Object>> out =
+        Output.rows(query, groupColumns, kept, ranks(kept), coverage(estimated, o));
+    String subset = query.estimatorOptions().get("subset");
+    if (subset != null) {
+      subset(subset, rows, items, groups, spec, kept, out);
+    }
+    return out;
+  }
+
+  /**
+   * The same estimate over the items whose column {@code subset} is true (the others only name
+   * their groups), as the columns {@code <subset>Estimate}, {@code <subset>Low}, {@code
+   * <subset>High} of the kept rows.
+   */
+  private static void subset(
+      String subset,
+      List<Map<String, Object>> rows,
+      List<Item> items,
+      List<List<Object>> groups,
+      GroupedEstimator.Spec spec,
+      List<Row> kept,
+      List<Map<String, Object>> out) {
+    List<Item> members = new ArrayList<>(items.size());
+    for (int i = 0; i < items.size(); i++) {
+      members.add(Boolean.TRUE.equals(rows.get(i).get(subset)) ? items.get(i) : null);
+    }
+    Map<List<Object>, Row> byCell = new LinkedHashMap<>();
+    for (Row r : GroupedEstimator.estimate(members, groups, spec)) {
+      byCell.put(cell(r), r);
+    }
+    for (int i = 0; i < kept.size(); i++) {
+      Row r = byCell.get(cell(kept.get(i)));
+      Map<String, Object> row = out.get(i);
+      row.put(subset + "Estimate", Output.round(r.estimate(), 1));
+      row.put(subset + "Low", Output.round(r.estimateLow(), 1));
+      row.put(subset + "High", Output.round(r.estimateHigh(), 1));
+    }
+  }
+
+  private static List<Object> cell(Row r) {
+    List<Object> key = new ArrayList<>(r.group());
+    key.add(r.code());
+    key.add(r.code2());
+    return key;
   }
 
   private static ItemModel model(QueryDefinition query, Dimension d, Dimension d2) {
@@ -174,6 +250,7 @@ public final class Grouped implements ScopeEstimator {
               && (r.code2() == null || !Codes.NOT_KNOWN.contains(r.code2()));
       boolean counted = o.mode() != Mode.ESTIMATE;
       if ((!o.unknown() && !known)
+          || (o.codes() != null && !o.codes().contains(r.code()))
           || (!counted && r.estimate() < o.minimum())
           || (counted && o.dropZeros() && r.estimate() == 0)) {
         continue;
@@ -183,22 +260,40 @@ public final class Grouped implements ScopeEstimator {
     if (o.top() == null) {
       return out;
     }
-    Map<List<Object>, List<Row>> byFamily = new LinkedHashMap<>();
-    for (Row r : out) {
-      List<Object> family = new ArrayList<>(r.group());
-      if (r.code2() != null) {
-        family.add(r.code());
-      }
-      byFamily.computeIfAbsent(family, f -> new ArrayList<>()).add(r);
-    }
     List<Row> top = new ArrayList<>();
-    for (List<Row> family : byFamily.values()) {
+    for (List<Row> family : families(out).values()) {
       family.stream()
           .sorted(Comparator.comparingDouble(Row::estimate).reversed())
           .limit(o.top())
           .forEach(top::add);
     }
     return top;
+  }
+
+  /** The rows by family: a group's, for a pair a group's and first code's, in order. */
+  private static Map<List<Object>, List<Row>> families(List<Row> rows) {
+    Map<List<Object>, List<Row>> byFamily = new LinkedHashMap<>();
+    for (Row r : rows) {
+      List<Object> family = new ArrayList<>(r.group());
+      if (r.code2() != null) {
+        family.add(r.code());
+      }
+      byFamily.computeIfAbsent(family, f -> new ArrayList<>()).add(r);
+    }
+    return byFamily;
+  }
+
+  /** Each kept row's rank in its family by estimate, largest first (ties in the rows' order). */
+  private static Map<Row, Integer> ranks(List<Row> rows) {
+    Map<Row, Integer> out = new IdentityHashMap<>();
+    for (List<Row> family : families(rows).values()) {
+      List<Row> sorted = new ArrayList<>(family);
+      sorted.sort(Comparator.comparingDouble(Row::estimate).reversed());
+      for (int i = 0; i < sorted.size(); i++) {
+        out.put(sorted.get(i), i + 1);
+      }
+    }
+    return out;
   }
 
   /** Per group, the items whose labels of the known codes pass the bar / the items. */
@@ -225,7 +320,8 @@ public final class Grouped implements ScopeEstimator {
       boolean unknown,
       double minimum,
       boolean dropZeros,
-      Integer top) {
+      Integer top,
+      Set<String> codes) {
     static Options of(QueryDefinition query, Map<String, Object> parameters) {
       Map<String, String> o = query.estimatorOptions();
       Dimension d = dimension(value(o.get("dimension"), parameters));
@@ -235,6 +331,7 @@ public final class Grouped implements ScopeEstimator {
       Object unknown = value(o.get("unknown"), parameters);
       Object minimum = value(o.get("minimum"), parameters);
       Object top = value(o.get("top"), parameters);
+      Object codes = value(o.get("codes"), parameters);
       return new Options(
           d,
           d2,
@@ -243,7 +340,16 @@ public final class Grouped implements ScopeEstimator {
           unknown == null || Boolean.parseBoolean(String.valueOf(unknown)),
           minimum == null ? Double.NEGATIVE_INFINITY : Double.parseDouble(String.valueOf(minimum)),
           "drop".equals(o.get("zeros")),
-          top == null ? null : Integer.valueOf(String.valueOf(top)));
+          top == null ? null : Integer.valueOf(String.valueOf(top)),
+          codes == null ? null : codeSet(String.valueOf(codes)));
+    }
+
+    private static Set<String> codeSet(String list) {
+      Set<String> out = new LinkedHashSet<>();
+      for (String c : list.split(",")) {
+        out.add(c.strip());
+      }
+      return out;
     }
 
     private static Object value(String option, Map<String, Object> parameters) {

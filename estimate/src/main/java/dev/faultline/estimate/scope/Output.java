@@ -18,6 +18,7 @@ final class Output {
       QueryDefinition query,
       List<String> groupColumns,
       List<Row> rows,
+      Map<Row, Integer> ranks,
       Map<List<Object>, Double> coverage) {
     List<String> columns = query.columnNames();
     List<Map<String, Object>> out = new ArrayList<>(rows.size());
@@ -28,6 +29,7 @@ final class Output {
       }
       all.put("code", r.code());
       all.put("code2", r.code2());
+      all.put("rank", ranks.get(r) == null ? null : (long) ranks.get(r));
       all.put("estimate", round(r.estimate(), 1));
       all.put("estimateLow", round(r.estimateLow(), 1));
       all.put("estimateHigh", round(r.estimateHigh(), 1));

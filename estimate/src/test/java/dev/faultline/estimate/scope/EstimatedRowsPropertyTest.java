@@ -21,7 +21,29 @@ import org.junit.jupiter.api.Test;
  */
 class EstimatedRowsPropertyTest {
   private static final List<String> QUERIES =
-      List.of("category-shares", "category-trends", "category-pairs");
+      List.of(
+          "category-shares",
+          "category-trends",
+          "category-pairs",
+          "headline-summary",
+          "headline-top-categories",
+          "new-bugs-per-release",
+          "open-bugs-by-age",
+          "distributed-specific-share",
+          "stage-symptom-matrix",
+          "top-root-causes-per-stage");
+
+  /** The dimensions a query fixes (its counted one, its pair's), else null: the scope's. */
+  private static final Map<String, List<Dimension>> FIXED =
+      Map.of(
+          "headline-summary", List.of(Dimension.KIND, Dimension.KIND),
+          "new-bugs-per-release", List.of(Dimension.KIND, Dimension.KIND),
+          "open-bugs-by-age", List.of(Dimension.KIND, Dimension.KIND),
+          "distributed-specific-share",
+              List.of(Dimension.DISTRIBUTED_SPECIFIC, Dimension.DISTRIBUTED_SPECIFIC),
+          "stage-symptom-matrix", List.of(Dimension.STAGE, Dimension.SYMPTOM),
+          "top-root-causes-per-stage", List.of(Dimension.STAGE, Dimension.ROOT_CAUSE));
+
   private static final List<Dimension> DIMENSIONS =
       List.of(
           Dimension.SYMPTOM,
@@ -52,6 +74,14 @@ class EstimatedRowsPropertyTest {
       }
       for (String name : QUERIES) {
         QueryDefinition q = Rows.query(name);
+        List<Dimension> fixed = FIXED.get(name);
+        List<Map<String, Object>> items = rows;
+        if (fixed != null) {
+          items = new ArrayList<>();
+          for (int i = 0; i < n; i++) {
+            items.add(row(r, fixed.get(0), fixed.get(1), anyHuman, sampled));
+          }
+        }
         Map<String, Object> p = new HashMap<>();
         p.put("dimension", d.key());
         p.put("rows", d.key());
@@ -59,7 +89,8 @@ class EstimatedRowsPropertyTest {
         p.put("kind", kind);
         p.put("mode", "estimate");
         p.put("includeUnknown", true);
-        for (Map<String, Object> out : grouped.estimate(q, rows, p)) {
+        p.put("limit", 1L + r.nextInt(5));
+        for (Map<String, Object> out : grouped.estimate(q, items, p)) {
           check(out, name + " " + d + "/" + d2 + " kind " + kind, !anyHuman);
           checked++;
         }
@@ -83,6 +114,11 @@ class EstimatedRowsPropertyTest {
     assertTrue(
         (Double) out.get("estimateLow") <= e && e <= (Double) out.get("estimateHigh"),
         what + ": " + out);
+    if (out.containsKey("openEstimate")) {
+      double o = (Double) out.get("openEstimate");
+      assertTrue(
+          (Double) out.get("openLow") <= o && o <= (Double) out.get("openHigh"), what + ": " + out);
+    }
     Object share = out.get("share");
     String code = String.valueOf(out.containsKey("code2") ? out.get("code2") : out.get("code"));
     boolean known = !List.of("UNKNOWN", "NONE", "null").contains(code);
@@ -103,8 +139,24 @@ class EstimatedRowsPropertyTest {
   private static Map<String, Object> row(
       SplittableRandom r, Dimension d, Dimension d2, boolean anyHuman, boolean sampled) {
     Map<String, Object> m = new HashMap<>();
-    m.put("id", "o/r#" + r.nextInt(1_000_000));
+    // one row in 15 only names its group (a release or age bucket without issues)
+    m.put("id", r.nextInt(15) == 0 ? null : "o/r#" + r.nextInt(1_000_000));
     m.put("period", "2024-0" + (1 + r.nextInt(4)) + "-01");
+    String framework = r.nextBoolean() ? "deepspeed" : "megatron-lm";
+    boolean overall = r.nextBoolean();
+    m.put("scope", overall ? "overall" : "framework");
+    m.put("framework", overall ? null : framework);
+    String version = "0." + r.nextInt(3) + ".0";
+    m.put("release", framework + "@" + version);
+    m.put("version", version);
+    m.put("tag", "v" + version);
+    m.put("publishedAt", "2024-0" + (1 + r.nextInt(3)) + "-01T00:00:00Z");
+    m.put("prerelease", false);
+    int bucket = r.nextInt(5);
+    m.put("bucket", "bucket " + bucket);
+    m.put("fromDays", (long) bucket * 7);
+    m.put("toDays", bucket == 4 ? null : (long) (bucket + 1) * 7);
+    m.put("open", r.nextBoolean());
     List<String> human = new ArrayList<>();
     label(m, r, Dimension.KIND, "kind", "kindP", "kindCalibration", anyHuman, human);
     label(m, r, d, "top", "p", "calibration", anyHuman, human);

@@ -141,4 +141,63 @@ class GroupedTest {
     Map<String, Object> mood = new HashMap<>(params("mood", "BUG", "estimate"));
     assertThrows(IllegalArgumentException.class, () -> grouped.estimate(SHARES, List.of(), mood));
   }
+
+  /** A release's issue for new-bugs-per-release: its kind distribution, open or not. */
+  private static Map<String, Object> filed(String release, double bug, boolean open) {
+    Map<String, Object> m =
+        item(
+            Dimension.KIND,
+            Map.of("BUG", bug, "QUESTION", 1 - bug),
+            bug,
+            bug >= 0.5 ? "BUG" : "QUESTION",
+            true);
+    m.put("p", Rows.over(Dimension.KIND, Map.of("BUG", bug, "QUESTION", 1 - bug)));
+    m.put("id", release + "#" + bug + open);
+    m.put("release", release);
+    m.put("open", open);
+    return m;
+  }
+
+  @Test
+  void aGroupOnlyRowKeepsItsGroupTheCodesOptionKeepsOneCodeAndTheSubsetIsEstimatedApart() {
+    QueryDefinition releases = query("new-bugs-per-release");
+    List<Map<String, Object>> rows = new ArrayList<>();
+    rows.add(filed("ds@1", 0.9, true));
+    rows.add(filed("ds@1", 0.8, false));
+    rows.add(filed("ds@1", 0.1, true));
+    Map<String, Object> empty = new HashMap<>();
+    empty.put("release", "ds@2");
+    empty.put("id", null);
+    rows.add(empty);
+    Map<String, Object> p = new HashMap<>();
+    p.put("mode", "estimate");
+    List<Map<String, Object>> out = grouped.estimate(releases, rows, p);
+    assertEquals(List.of("ds@1", "ds@2"), out.stream().map(r -> r.get("release")).toList());
+    Map<String, Object> first = out.get(0);
+    assertEquals(1.8, number(first, "estimate"), 1e-9);
+    assertEquals(1.0, number(first, "openEstimate"), 1e-9, "0.9 + 0.1 of the open ones");
+    assertTrue(number(first, "openLow") <= 1.0 && 1.0 <= number(first, "openHigh"));
+    assertEquals(3L, first.get("inScope"));
+    Map<String, Object> second = out.get(1);
+    assertEquals(0.0, number(second, "estimate"), 1e-9);
+    assertEquals(0L, second.get("inScope"));
+    assertNull(second.get("share"));
+    assertTrue(((String) second.get("note")).startsWith("too few to estimate"));
+  }
+
+  @Test
+  void theRankColumnRanksEachFamilysKeptRowsByEstimate() {
+    QueryDefinition top = query("headline-top-categories");
+    List<Map<String, Object>> items = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      items.add(
+          item(Dimension.SYMPTOM, Map.of("HANG", 0.8, "OUT_OF_MEMORY", 0.2), 1.0, "HANG", true));
+    }
+    items.add(item(Dimension.SYMPTOM, Map.of("RUNTIME_CRASH", 1.0), 1.0, "RUNTIME_CRASH", true));
+    Map<String, Object> p = params("symptom", null, "estimate");
+    p.put("limit", 2L);
+    List<Map<String, Object>> out = grouped.estimate(top, items, p);
+    assertEquals(List.of("HANG", "OUT_OF_MEMORY"), out.stream().map(r -> r.get("code")).toList());
+    assertEquals(List.of(1L, 2L), out.stream().map(r -> r.get("rank")).toList());
+  }
 }

@@ -1,44 +1,57 @@
 // @name top-root-causes-per-stage
-// @description The most frequent root causes of each execution stage (edges IN_STAGE and CAUSED_BY, so only
-// @description issues with a known stage and root cause), ranked within the stage. An issue counts when both edges'
-// @description confidence passes minConfidence (or the label is human-given).
+// @estimator grouped
+// @estimate dimension stage
+// @estimate pair rootCause
+// @estimate kind $kind
+// @estimate mode $mode
+// @estimate unknown false
+// @estimate minimum 0.05
+// @estimate zeros drop
+// @estimate top $limit
+// @description The most frequent root causes of each execution stage among the issues of a kind (bug reports by
+// @description default), ranked within the stage by expected count. By default (mode=estimate) a row is an estimate
+// @description with a 90% interval (the grouped estimator, estimate/README.md): the expected number of issues of the
+// @description kind with the stage and the root cause (each issue's probability of the kind times the two codes'
+// @description probabilities given it, the two taken as independent given the kind), and the root cause's share
+// @description among the stage's known root causes. So a stage's ranking exists even where no root-cause label passes
+// @description its bar. mode=confident counts issues whose stage, root cause and kind labels pass minConfidence (a
+// @description person's label always passes), mode=all every pair of top labels. Known codes only; rows below 0.05
+// @description expected issues are left out.
 // @param framework String = null  -- framework name; null = every framework
 // @param from DateTime = null  -- issues opened at or after this instant; null = from the start
 // @param to DateTime = null  -- issues opened before this instant; null = up to now
+// @param kind String = BUG  -- issues of this kind (an estimate weighs each issue by its probability of the kind); null = every kind
 // @param limit Integer = 5  -- root causes per stage
-// @param minConfidence Confidence = default  -- bar a label must pass to count: 0..1, all (= 0), calibrated (per-dimension bars for 90% precision) or default (the library's)
-// @column stage String  -- stage code
-// @column rank Integer  -- 1 = most frequent in the stage; ties broken by code
-// @column rootCause String  -- root-cause code
-// @column rootCauseGroup String  -- GENERAL or DISTRIBUTED
-// @column issues Integer  -- issues of the stage with that root cause
-// @column shareOfStage Float  -- issues / issues of the stage with a known root cause, 4 decimals
-// @column inScope Integer  -- issues in the filters, whatever their labels (same on every row)
-// @column labelled Integer  -- of those, with a stage and a root cause that pass minConfidence (same on every row)
-// @column coverage Float  -- labelled / inScope, 4 decimals (same on every row)
+// @param mode String(estimate|confident|all) = estimate  -- estimate (expected counts with intervals), confident (labels above the bar) or all (every top label)
+// @param minConfidence Confidence = default  -- the bar of the labelled column and of mode=confident: 0..1, all (= 0), calibrated or default
+// @column code String  -- stage code
+// @column rank Integer  -- 1 = the stage's largest expected count (mode=confident/all: most labels); ties by the codes' order
+// @column code2 String  -- root-cause code
+// @column estimate Float  -- expected number of issues of the kind with the stage and root cause (mode=confident/all: the count of labels), 1 decimal
+// @column estimateLow Float  -- lower end of its 90% interval (null for counts of labels)
+// @column estimateHigh Float  -- upper end of its 90% interval
+// @column share Float  -- share of the root cause among the stage's known root causes, 4 decimals (null where too few to estimate)
+// @column shareLow Float  -- lower end of the share's 90% interval
+// @column shareHigh Float  -- upper end of the share's 90% interval
+// @column method String  -- the estimator (see category-shares)
+// @column basis String  -- what the figure rests on
+// @column note String  -- null, or why a number is missing
+// @column labelled Integer  -- issues whose stage and root-cause labels are these codes, with both labels and the kind's above the bar
+// @column sampleSize Integer  -- validation-sample issues the estimate used (0: none)
+// @column inScope Integer  -- issues in the filters, of any kind (same on every row)
+// @column coverage Float  -- issues with both labels and the kind's above the bar and known / inScope, 4 decimals (same on every row)
+@serving(s, i)
 MATCH (i:Issue)
 WHERE i.state <> 'deleted' AND i.transferredTo IS NULL
   AND ($framework IS NULL OR i.framework = $framework)
   AND ($from IS NULL OR i.createdAt >= $from)
   AND ($to IS NULL OR i.createdAt < $to)
-WITH i, coalesce(i.humanGiven, []) AS human,
-     head([(i)-[r:IN_STAGE]->(st:Stage) | {code: st.code, confidence: r.confidence}]) AS stage,
-     head([(i)-[r:CAUSED_BY]->(rc:RootCause) | {code: rc.code, group: rc.group, confidence: r.confidence}]) AS cause
-WITH count(i) AS inScope,
-     collect(
-       CASE WHEN stage IS NOT NULL AND cause IS NOT NULL
-         AND (@passes(i, 'stage'))
-         AND (@passes(i, 'rootCause'))
-       THEN {stage: stage.code, code: cause.code, group: cause.group} END) AS counted
-WITH inScope, size(counted) AS labelled, counted
-UNWIND counted AS c
-WITH inScope, labelled, c.stage AS stage, c.code AS code, c.group AS rootGroup, count(*) AS issues
-ORDER BY stage, issues DESC, code
-WITH inScope, labelled, stage, collect({code: code, group: rootGroup, issues: issues}) AS causes, sum(issues) AS stageTotal
-UNWIND range(0, size(causes) - 1) AS idx
-WITH inScope, labelled, stage, idx, causes[idx] AS cause, stageTotal
-WHERE idx < $limit
-RETURN stage, idx + 1 AS rank, cause.code AS rootCause, cause.group AS rootCauseGroup, cause.issues AS issues,
-       round(toFloat(cause.issues) / stageTotal, 4) AS shareOfStage,
-       inScope, labelled, round(toFloat(labelled) / inScope, 4) AS coverage
-ORDER BY stage, rank
+RETURN i.id AS id,
+       i.kind AS kind, i[$dimensions.kind.probabilitiesProperty] AS kindP, i[$dimensions.kind.calibrationProperty] AS kindCalibration,
+       @passes(i, 'kind') AS kindPasses,
+       i.humanGiven AS humanGiven,
+       @value(i, 'stage') AS top, i[$dimensions.stage.probabilitiesProperty] AS p,
+       i[$dimensions.stage.calibrationProperty] AS calibration, @passes(i, 'stage') AS passes,
+       @value(i, 'rootCause') AS top2, i[$dimensions.rootCause.probabilitiesProperty] AS p2,
+       i[$dimensions.rootCause.calibrationProperty] AS calibration2, @passes(i, 'rootCause') AS passes2,
+       @sampled(i, s)

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.faultline.graph.testing.GraphFixture;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -85,141 +86,45 @@ class ClassificationQueriesIT extends QueryITBase {
         .distributedSpecific(distributed);
   }
 
+  /** (id, top, top2) of an estimated pair query's statement rows, by id. */
+  private List<List<Object>> pairs(String query, String... params) {
+    return run(query, params).stream()
+        .map(r -> List.of(r.get("id"), r.get("top"), r.get("top2")))
+        .sorted(java.util.Comparator.comparing(Object::toString))
+        .toList();
+  }
+
   @Test
-  void countsBugsPerStageAndSymptomWithSharesOfTheStage() {
+  void theMatrixGivesItsEstimatorEveryIssueOfAnyKindWithItsStageAndSymptom() {
+    // the estimates and the counts of mode=confident: the estimate module's ViewQueriesIT
     assertEquals(
         List.of(
-            row(
-                "stage",
-                "COMMUNICATION",
-                "symptomClass",
-                "HANG",
-                "symptom",
-                "HANG",
-                "issues",
-                2L,
-                "shareOfStage",
-                0.6667),
-            row(
-                "stage",
-                "COMMUNICATION",
-                "symptomClass",
-                "CRASH",
-                "symptom",
-                "COMMUNICATION_FAILURE",
-                "issues",
-                1L,
-                "shareOfStage",
-                0.3333),
-            row(
-                "stage",
-                "INITIALIZATION",
-                "symptomClass",
-                "HANG",
-                "symptom",
-                "HANG",
-                "issues",
-                1L,
-                "shareOfStage",
-                1.0),
-            row(
-                "stage",
-                "MEMORY",
-                "symptomClass",
-                "CRASH",
-                "symptom",
-                "OUT_OF_MEMORY",
-                "issues",
-                2L,
-                "shareOfStage",
-                1.0)),
-        counts("stage-symptom-matrix"));
+            List.of("o/ds#1", "COMMUNICATION", "HANG"),
+            List.of("o/ds#2", "COMMUNICATION", "HANG"),
+            List.of("o/ds#3", "COMMUNICATION", "COMMUNICATION_FAILURE"),
+            List.of("o/ds#4", "MEMORY", "OUT_OF_MEMORY"),
+            List.of("o/ds#5", "MEMORY", "OUT_OF_MEMORY"),
+            List.of("o/ds#8", "UNKNOWN", "NONE"),
+            List.of("o/mg#6", "INITIALIZATION", "HANG")),
+        pairs("stage-symptom-matrix"));
   }
 
   @Test
   void restrictsTheMatrixToOneFrameworkAndDateRange() {
     assertEquals(
-        List.of(
-            row(
-                "stage",
-                "INITIALIZATION",
-                "symptomClass",
-                "HANG",
-                "symptom",
-                "HANG",
-                "issues",
-                1L,
-                "shareOfStage",
-                1.0)),
-        counts("stage-symptom-matrix", "framework", "megatron-lm"));
-    assertEquals(List.of(), counts("stage-symptom-matrix", "from", "2024-02-01"));
+        List.of(List.of("o/mg#6", "INITIALIZATION", "HANG")),
+        pairs("stage-symptom-matrix", "framework", "megatron-lm"));
+    assertEquals(List.of(), pairs("stage-symptom-matrix", "from", "2024-02-01"));
   }
 
   @Test
-  void ranksRootCausesWithinEachStageLeavingOutUnknown() {
+  void rootCausesPerStageGiveTheirEstimatorEveryIssueWithItsStageAndRootCause() {
+    // the ranking by expected count and the limit: the estimate module's ViewQueriesIT
+    List<List<Object>> rows = pairs("top-root-causes-per-stage");
+    assertEquals(7, rows.size(), "every issue but the deleted one");
     assertEquals(
-        List.of(
-            row(
-                "stage",
-                "COMMUNICATION",
-                "rank",
-                1L,
-                "rootCause",
-                "DISTRIBUTED_COMMUNICATION_ERROR",
-                "rootCauseGroup",
-                "DISTRIBUTED",
-                "issues",
-                2L,
-                "shareOfStage",
-                0.6667),
-            row(
-                "stage",
-                "COMMUNICATION",
-                "rank",
-                2L,
-                "rootCause",
-                "CONFIGURATION_ERROR",
-                "rootCauseGroup",
-                "GENERAL",
-                "issues",
-                1L,
-                "shareOfStage",
-                0.3333),
-            row(
-                "stage",
-                "INITIALIZATION",
-                "rank",
-                1L,
-                "rootCause",
-                "CONFIGURATION_ERROR",
-                "rootCauseGroup",
-                "GENERAL",
-                "issues",
-                1L,
-                "shareOfStage",
-                1.0),
-            row(
-                "stage",
-                "MEMORY",
-                "rank",
-                1L,
-                "rootCause",
-                "ALLOCATION_STRATEGY_ERROR",
-                "rootCauseGroup",
-                "DISTRIBUTED",
-                "issues",
-                1L,
-                "shareOfStage",
-                1.0)),
-        counts("top-root-causes-per-stage"));
-  }
-
-  @Test
-  void keepsOnlyTheTopRootCausesPerStageUpToTheLimit() {
-    assertEquals(
-        List.of(
-            "DISTRIBUTED_COMMUNICATION_ERROR", "CONFIGURATION_ERROR", "ALLOCATION_STRATEGY_ERROR"),
-        column(counts("top-root-causes-per-stage", "limit", "1"), "rootCause"));
+        List.of("o/ds#1", "COMMUNICATION", "DISTRIBUTED_COMMUNICATION_ERROR"), rows.get(0));
+    assertEquals(List.of("o/ds#5", "MEMORY", "UNKNOWN"), rows.get(4));
   }
 
   @Test
@@ -291,95 +196,24 @@ class ClassificationQueriesIT extends QueryITBase {
   }
 
   @Test
-  void computesTheDistributedSpecificShareOverallAndPerFramework() {
+  void theDistributedShareGivesItsEstimatorEveryIssueOverallThenInItsFramework() {
+    // the estimates and the counts of mode=confident: the estimate module's ViewQueriesIT
+    List<Map<String, Object>> rows = run("distributed-specific-share");
+    assertEquals(14, rows.size(), "seven issues, each overall and in its framework");
     assertEquals(
-        List.of(
-            row(
-                "scope",
-                "overall",
-                "framework",
-                null,
-                "issues",
-                6L,
-                "distributedSpecific",
-                4L,
-                "notDistributedSpecific",
-                1L,
-                "undetermined",
-                1L,
-                "share",
-                0.8),
-            row(
-                "scope",
-                "framework",
-                "framework",
-                "deepspeed",
-                "issues",
-                5L,
-                "distributedSpecific",
-                3L,
-                "notDistributedSpecific",
-                1L,
-                "undetermined",
-                1L,
-                "share",
-                0.75),
-            row(
-                "scope",
-                "framework",
-                "framework",
-                "megatron-lm",
-                "issues",
-                1L,
-                "distributedSpecific",
-                1L,
-                "notDistributedSpecific",
-                0L,
-                "undetermined",
-                0L,
-                "share",
-                1.0)),
-        counts("distributed-specific-share"));
-  }
-
-  @Test
-  void countsEveryKindWhenKindIsNullAndGivesNoShareWithoutKnownValues() {
+        List.of("overall", "framework"), column(rows, "scope").stream().distinct().toList());
     assertEquals(
-        List.of(7L, 6L, 1L),
-        column(counts("distributed-specific-share", "kind", "null"), "issues"));
+        java.util.Arrays.asList(null, "deepspeed", "megatron-lm"),
+        column(rows, "framework").stream().distinct().toList());
+    Map<String, Object> first = rows.get(0);
+    assertEquals("o/ds#1", first.get("id"));
+    assertEquals("true", first.get("top"));
     assertEquals(
-        List.of(
-            row(
-                "scope",
-                "overall",
-                "framework",
-                null,
-                "issues",
-                1L,
-                "distributedSpecific",
-                0L,
-                "notDistributedSpecific",
-                0L,
-                "undetermined",
-                1L,
-                "share",
-                null),
-            row(
-                "scope",
-                "framework",
-                "framework",
-                "deepspeed",
-                "issues",
-                1L,
-                "distributedSpecific",
-                0L,
-                "notDistributedSpecific",
-                0L,
-                "undetermined",
-                1L,
-                "share",
-                null)),
-        counts("distributed-specific-share", "kind", "QUESTION"));
+        List.of("o/mg#6"),
+        rows.stream()
+            .filter(r -> "megatron-lm".equals(r.get("framework")))
+            .map(r -> r.get("id"))
+            .toList());
   }
 
   @Test

@@ -228,18 +228,6 @@ class FixHistoryQueriesIT extends QueryITBase {
   }
 
   @Test
-  void countsMergedChangesClassifiedAsFixesInTheHeadlineSmallFixShare() {
-    history();
-    Map<String, Object> small = run("headline-summary").get(2);
-    assertEquals("smallFixShare", small.get("metric"));
-    assertEquals(2L, small.get("numerator"), "#101 (6 lines) and the direct commit (2 lines)");
-    assertEquals(
-        3L,
-        small.get("denominator"),
-        "#101, #102 and the direct commit; not #104 (a question) nor #105");
-  }
-
-  @Test
   void keepsAFixesEdgeWrittenBeforeItsIssueArrives() {
     prs.write(List.of(change("o/ds#201", 4, 1, List.of("o/ds#9"), null, MERGED, true)));
     assertEquals(

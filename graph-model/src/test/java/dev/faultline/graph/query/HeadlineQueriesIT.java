@@ -3,10 +3,11 @@ package dev.faultline.graph.query;
 import static dev.faultline.graph.testing.GraphFixture.issue;
 import static dev.faultline.graph.testing.GraphFixture.pr;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.faultline.graph.testing.GraphFixture;
-import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -49,140 +50,36 @@ class HeadlineQueriesIT extends QueryITBase {
   }
 
   @Test
-  void recomputesTheHeadlineFiguresOverBugReports() {
+  void theHeadlineGivesItsEstimatorEveryIssueOfTheScopeWithWhetherItIsOpen() {
+    // the estimates and mode=confident: the estimate module's ViewQueriesIT
+    List<Map<String, Object>> rows = run("headline-summary");
     assertEquals(
-        List.of(
-            row(
-                "metric",
-                "bugs",
-                "value",
-                5.0,
-                "numerator",
-                5L,
-                "denominator",
-                null,
-                "description",
-                "bug reports in scope"),
-            row(
-                "metric",
-                "distributedSpecificShare",
-                "value",
-                0.75,
-                "numerator",
-                3L,
-                "denominator",
-                4L,
-                "description",
-                "distributed-specific bugs / bugs where it is known"),
-            row(
-                "metric",
-                "smallFixShare",
-                "value",
-                0.6667,
-                "numerator",
-                2L,
-                "denominator",
-                3L,
-                "description",
-                "merged fixes with additions + deletions <= maxLines / merged fixes of known size (PRs that close a bug report, and merged changes classified as bug fixes)"),
-            row(
-                "metric",
-                "trainingShare",
-                "value",
-                0.5,
-                "numerator",
-                2L,
-                "denominator",
-                4L,
-                "description",
-                "TRAINING bugs / bugs with a known phase"),
-            row(
-                "metric",
-                "inferenceShare",
-                "value",
-                0.25,
-                "numerator",
-                1L,
-                "denominator",
-                4L,
-                "description",
-                "INFERENCE bugs / bugs with a known phase"),
-            row(
-                "metric",
-                "bothShare",
-                "value",
-                0.25,
-                "numerator",
-                1L,
-                "denominator",
-                4L,
-                "description",
-                "bugs of both phases / bugs with a known phase"),
-            row(
-                "metric",
-                "medianDaysToClose",
-                "value",
-                3.0,
-                "numerator",
-                null,
-                "denominator",
-                4L,
-                "description",
-                "median days from opening to closing over closed bugs")),
-        counts("headline-summary"));
+        List.of("o/ds#1", "o/ds#2", "o/ds#3", "o/ds#4", "o/ds#6", "o/mg#5"),
+        column(rows, "id").stream().map(String::valueOf).sorted().toList());
+    assertEquals(
+        List.of("o/ds#3", "o/ds#6"),
+        rows.stream()
+            .filter(r -> Boolean.TRUE.equals(r.get("open")))
+            .map(r -> String.valueOf(r.get("id")))
+            .sorted()
+            .toList());
+    assertEquals(
+        List.of("o/mg#5"), column(run("headline-summary", "framework", "megatron-lm"), "id"));
+    assertEquals(List.of(), run("headline-summary", "framework", "vllm"));
   }
 
   @Test
-  void recomputesTheHeadlineFiguresForOneFrameworkAndLineLimit() {
+  void topCategoriesGiveTheirEstimatorEveryIssueWithItsCodeOfTheDimension() {
+    // the ranking by expected count, the limit and mode=confident: the estimate module's
+    // ViewQueriesIT
+    List<Map<String, Object>> rows = run("headline-top-categories");
     assertEquals(
-        Arrays.asList(1.0, 1.0, 1.0, 0.0, 0.0, 1.0, 1.0),
-        column(counts("headline-summary", "framework", "megatron-lm"), "value"));
-    assertEquals(1.0, counts("headline-summary", "maxLines", "50").get(2).get("value"));
-  }
-
-  @Test
-  void leavesSharesUndefinedWhenNothingIsKnown() {
-    assertEquals(
-        Arrays.asList(0.0, null, null, null, null, null, null),
-        column(counts("headline-summary", "framework", "vllm"), "value"));
-  }
-
-  @Test
-  void ranksTopSymptomsWithSharesOfKnownValues() {
-    assertEquals(
-        List.of(
-            row("rank", 1L, "category", "HANG", "bugs", 3L, "share", 0.6, "known", 5L),
-            row("rank", 2L, "category", "INCORRECT_OUTPUT", "bugs", 1L, "share", 0.2, "known", 5L),
-            row("rank", 3L, "category", "OUT_OF_MEMORY", "bugs", 1L, "share", 0.2, "known", 5L)),
-        counts("headline-top-categories"));
-  }
-
-  @Test
-  void ranksTopRootCausesLeavingOutUnknownUpToTheLimit() {
-    assertEquals(
-        List.of(
-            row(
-                "rank",
-                1L,
-                "category",
-                "DISTRIBUTED_COMMUNICATION_ERROR",
-                "bugs",
-                2L,
-                "share",
-                0.5,
-                "known",
-                4L),
-            row(
-                "rank",
-                2L,
-                "category",
-                "ALLOCATION_STRATEGY_ERROR",
-                "bugs",
-                1L,
-                "share",
-                0.25,
-                "known",
-                4L)),
-        counts("headline-top-categories", "dimension", "rootCause", "limit", "2"));
+        column(run("headline-top-categories", "dimension", "rootCause"), "id"),
+        column(rows, "id"),
+        "the same issues whatever the dimension");
+    assertTrue(column(rows, "top").contains("HANG"));
+    assertTrue(
+        column(run("headline-top-categories", "dimension", "rootCause"), "top")
+            .contains("DISTRIBUTED_COMMUNICATION_ERROR"));
   }
 }

@@ -67,6 +67,21 @@ abstract class QueryITBase {
     return rows;
   }
 
+  /**
+   * An estimated query's statement rows as group to the ids of its items, in row order (a row with
+   * a null id names its group and holds no item).
+   */
+  static Map<Object, List<Object>> members(List<Map<String, Object>> rows, String group) {
+    Map<Object, List<Object>> out = new LinkedHashMap<>();
+    for (Map<String, Object> r : rows) {
+      List<Object> ids = out.computeIfAbsent(r.get(group), g -> new ArrayList<>());
+      if (r.get("id") != null) {
+        ids.add(r.get("id"));
+      }
+    }
+    return out;
+  }
+
   /** The values of one column, in row order. */
   static List<Object> column(List<Map<String, Object>> rows, String name) {
     List<Object> values = new ArrayList<>();

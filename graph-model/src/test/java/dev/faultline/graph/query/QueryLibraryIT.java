@@ -32,7 +32,7 @@ class QueryLibraryIT extends QueryITBase {
         assertThrows(
             IllegalStateException.class, () -> new QueryLibrary(driver, SharedNeo4j.DATABASE));
     assertTrue(
-        e.getMessage().startsWith("query 'category-shares' names the estimator 'grouped',"),
+        e.getMessage().contains("names the estimator 'grouped', which is not on the classpath"),
         e.getMessage());
     assertTrue(e.getMessage().contains("faultline-estimate"), e.getMessage());
   }
@@ -50,7 +50,11 @@ class QueryLibraryIT extends QueryITBase {
       Map<String, String> params =
           q.parameter("issue").isPresent() ? Map.of("issue", "o/r#1") : Map.of();
       List<Map<String, Object>> rows = library.run(q.name(), params);
-      rows.forEach(r -> assertEquals(q.columnNames(), List.copyOf(r.keySet()), q.name()));
+      if (q.estimator() == null) {
+        // an estimated query's rows here are its statement's (StatementRows); its columns are
+        // checked with its estimator in the estimate module
+        rows.forEach(r -> assertEquals(q.columnNames(), List.copyOf(r.keySet()), q.name()));
+      }
     }
   }
 
