@@ -18,6 +18,8 @@ import java.util.Map;
  * @param transferredTo the new id when the issue was transferred, else null
  * @param classification null when not classified
  * @param textVector the text vector the learned classifier used and its key, else null
+ * @param answer the reply a reader of a similar issue would look for first (see {@link Answer}),
+ *     else null
  */
 public record IssueRow(
     String id,
@@ -37,7 +39,50 @@ public record IssueRow(
     int commentCount,
     String transferredTo,
     ClassificationRow classification,
-    TextVector textVector) {
+    TextVector textVector,
+    Answer answer) {
+
+  /** A row without an answer. */
+  public IssueRow(
+      String id,
+      String repo,
+      String framework,
+      int number,
+      String title,
+      String body,
+      String state,
+      String url,
+      String author,
+      List<String> labels,
+      long createdAtMillis,
+      long updatedAtMillis,
+      Long closedAtMillis,
+      long stateVersion,
+      int commentCount,
+      String transferredTo,
+      ClassificationRow classification,
+      TextVector textVector) {
+    this(
+        id,
+        repo,
+        framework,
+        number,
+        title,
+        body,
+        state,
+        url,
+        author,
+        labels,
+        createdAtMillis,
+        updatedAtMillis,
+        closedAtMillis,
+        stateVersion,
+        commentCount,
+        transferredTo,
+        classification,
+        textVector,
+        null);
+  }
 
   /** A row without a text vector. */
   public IssueRow(
@@ -76,7 +121,42 @@ public record IssueRow(
         commentCount,
         transferredTo,
         classification,
+        null,
         null);
+  }
+
+  /**
+   * The reply to an issue that a maintainer reading it as a similar issue looks for: the newest
+   * comment of a maintainer (the repository's owner, a member or a collaborator), else the newest
+   * comment by someone other than the reporter ({@code maintainer} false). Written as {@code
+   * answerText} (cut at {@link #MAX_CHARS}), {@code answerAuthor}, {@code answerAt} and {@code
+   * answerByMaintainer}.
+   *
+   * @param author the commenter's login, may be empty
+   * @param maintainer whether the commenter is a maintainer
+   * @param createdAtMillis when the comment was written
+   * @param text the comment
+   */
+  public record Answer(String author, boolean maintainer, long createdAtMillis, String text) {
+    /** Characters of an answer the graph keeps. */
+    public static final int MAX_CHARS = 600;
+
+    public Answer {
+      author = author == null ? "" : author;
+      text = text == null ? "" : text.strip();
+      if (text.length() > MAX_CHARS) {
+        text = text.substring(0, MAX_CHARS);
+      }
+    }
+
+    Map<String, Object> toParameter() {
+      Map<String, Object> m = new HashMap<>();
+      m.put("author", author);
+      m.put("maintainer", maintainer);
+      m.put("at", createdAtMillis);
+      m.put("text", text);
+      return m;
+    }
   }
 
   /**
@@ -295,6 +375,8 @@ public record IssueRow(
     boolean vector = textVector != null && textVector.vector() != null;
     m.put("textVectorKey", vector ? textVector.key() : null);
     m.put("textVector", vector ? textVector.asDoubles() : null);
+    m.put("errorLines", ErrorLines.of(body));
+    m.put("answer", answer == null ? null : answer.toParameter());
     return m;
   }
 

@@ -38,6 +38,13 @@ SET i.stateVersion = row.stateVersion,
     i.closedAt = CASE WHEN row.closedAt IS NULL THEN null ELSE datetime({epochMillis: row.closedAt}) END,
     i.commentCount = row.commentCount,
     i.transferredTo = row.transferredTo,
+    // What the similar-issues search reads beside the title and body (migration V0007): the error lines of the
+    // first traceback (ErrorLines), and the reply a reader looks for first (IssueRow.Answer).
+    i.errorLines = row.errorLines,
+    i.answerText = row.answer.text,
+    i.answerAuthor = row.answer.author,
+    i.answerByMaintainer = row.answer.maintainer,
+    i.answerAt = CASE WHEN row.answer IS NULL THEN null ELSE datetime({epochMillis: row.answer.at}) END,
     i += row.classification
 // The text vector the classifier used, with its key (IssueRow.TextVector), only when the row carries one whose key
 // differs from the stored one: a comment or a replay that kept the encoded text writes no vector again.

@@ -252,6 +252,7 @@ public final class LlmUpgrader {
     e.classifiedAt = offline.classifiedAt;
     e.deliveryId = offline.deliveryId;
     e.fixingPullRequests = new ArrayList<>(offline.fixingPullRequests);
+    e.answer = offline.answer;
     return e;
   }
 

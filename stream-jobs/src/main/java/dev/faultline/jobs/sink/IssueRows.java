@@ -72,6 +72,10 @@ public final class IssueRows {
         e.commentCount,
         i.transferredTo,
         row,
-        e.textVectorKey == null ? null : new IssueRow.TextVector(e.textVectorKey, e.textVector));
+        e.textVectorKey == null ? null : new IssueRow.TextVector(e.textVectorKey, e.textVector),
+        e.answer == null
+            ? null
+            : new IssueRow.Answer(
+                e.answer.author, e.answer.maintainer, e.answer.createdAt, e.answer.body));
   }
 }
