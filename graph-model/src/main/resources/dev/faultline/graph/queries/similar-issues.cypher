@@ -15,17 +15,17 @@
 // @param errorLines String = null  -- the error lines of that text (ErrorLines.of, computed by the caller)
 // @param vector Vector = null  -- that text's vector from the pipeline's encoder; none: full text alone
 // @param framework String = null  -- that text's framework, for the framework boost
-// @param pastOnly Boolean = true  -- with issue: only issues opened before it
+// @param pastOnly Boolean = false  -- with issue: only issues opened before it (else later ones too, whose fix may be the one)
 // @param limit Integer = 10  -- at most this many issues
 // @param depth Integer = 50  -- candidates read from each index
 // @param bodyTerms Integer = 150  -- words of the body in the full-text query, at most
 // @param titleBoost Float = 2.0  -- Lucene boost of the title's words in the full-text query
 // @param errorBoost Float = 2.0  -- Lucene boost of the error lines' words in the full-text query
-// @param rrfK Float = 60.0  -- the fusion's rank constant
-// @param textWeight Float = 1.0  -- weight of the full-text ranking in the fusion
-// @param vectorWeight Float = 1.0  -- weight of the vector ranking in the fusion
-// @param frameworkBoost Float = 0.0  -- added for the same framework
-// @param symptomBoost Float = 0.0  -- added for the same known symptom (issue given)
+// @param rrfK Float = 5.0  -- the fusion's rank constant
+// @param textWeight Float = 1.0  -- weight of the full-text ranking in the fusion; 0 leaves the index out
+// @param vectorWeight Float = 1.0  -- weight of the vector ranking in the fusion; 0 leaves the index out
+// @param frameworkBoost Float = 0.06  -- added for the same framework
+// @param symptomBoost Float = 0.02  -- added for the same known symptom (issue given)
 // @param stageBoost Float = 0.0  -- added for the same known stage (issue given)
 // @column id String  -- similar issue
 // @column title String  -- its title
@@ -73,12 +73,12 @@ WITH q, vector, framework,
             ELSE '(' + reduce(s = '', w IN errorWords | s + ' ' + w) + ')^' + toString($errorBoost) END
        + ' ' + reduce(s = '', w IN bodyWords | s + ' ' + w)) AS lucene
 CALL (lucene) {
-  WITH lucene WHERE lucene <> ''
+  WITH lucene WHERE lucene <> '' AND $textWeight > 0
   CALL db.index.fulltext.queryNodes('issue_text', lucene, {limit: $depth + 1}) YIELD node
   RETURN collect(node) AS textHits
 }
 CALL (vector) {
-  WITH vector WHERE vector IS NOT NULL
+  WITH vector WHERE vector IS NOT NULL AND $vectorWeight > 0
   CALL db.index.vector.queryNodes('issue_text_vector', $depth + 1, vector) YIELD node
   RETURN collect(node) AS vectorHits
 }
