@@ -51,14 +51,23 @@ final class CorpusDeliveries {
     this.json = json;
   }
 
-  /** The deliveries of one record of the corpus. */
-  Item of(JsonNode r) {
+  /**
+   * The deliveries of one record of the corpus; empty for a change pushed without a pull request
+   * (no number: a webhook cannot carry it, only {@code backfill git} can).
+   */
+  java.util.Optional<Item> of(JsonNode r) {
     String repo = r.path("repo").asText();
     int number = r.path("number").asInt();
     String id = repo + "#" + number;
     List<Post> posts = posts(r.path("text").asText(""));
-    boolean pr = r.path("url").asText("").contains("/pull/");
-    return pr ? new Item(id, true, List.of(pullRequest(r, repo, number, posts))) : issue(r, posts);
+    boolean change = r.has("sha") || r.path("url").asText("").contains("/pull/");
+    if (change && number <= 0) {
+      return java.util.Optional.empty();
+    }
+    return java.util.Optional.of(
+        change
+            ? new Item(id, true, List.of(pullRequest(r, repo, number, posts)))
+            : issue(r, posts));
   }
 
   private Item issue(JsonNode r, List<Post> posts) {
