@@ -324,29 +324,68 @@ public final class SimilarIssuesBenchmark {
           judged.size(),
           judged.grader());
       System.out.println(
-          "| method (top 5) | nDCG@5 | precision@5 (grade >= 1) | not judged in top 5 |");
+          "| method (top 5) | nDCG@5 (90% interval) | precision@5, grade >= 1 (90% interval)"
+              + " | not judged in top 5 |");
       System.out.println("|---|---|---|---|");
       for (String method : methods.names()) {
         Figures f = figures(methods, method, queries, judged);
+        double[] n = bootstrap(f.perQueryNdcg());
+        double[] p = bootstrap(f.perQueryPrecision());
         System.out.printf(
             Locale.ROOT,
-            "| %s | %.3f | %.3f | %d |%n",
+            "| %s | %.3f (%.3f–%.3f) | %.3f (%.3f–%.3f) | %d |%n",
             method,
             f.ndcg(),
+            n[0],
+            n[1],
             f.precision(),
+            p[0],
+            p[1],
             f.unjudged());
       }
     }
   }
 
-  /** nDCG@5, precision@5 and the unjudged results of one method over the queries. */
-  record Figures(double ndcg, double precision, int unjudged) {}
+  /**
+   * nDCG@5, precision@5 and the unjudged results of one method over the queries, with each query's
+   * figures for the interval.
+   */
+  record Figures(
+      double ndcg,
+      double precision,
+      int unjudged,
+      double[] perQueryNdcg,
+      double[] perQueryPrecision) {}
+
+  /**
+   * The 5th and 95th percentiles of the mean over queries resampled with replacement (percentile
+   * bootstrap, Efron and Tibshirani, "An Introduction to the Bootstrap", 1993, ch. 13), 2,000
+   * resamples with a fixed seed.
+   */
+  static double[] bootstrap(double[] perQuery) {
+    Random random = new Random(SEED);
+    double[] means = new double[2_000];
+    for (int b = 0; b < means.length; b++) {
+      double sum = 0;
+      for (int i = 0; i < perQuery.length; i++) {
+        sum += perQuery[random.nextInt(perQuery.length)];
+      }
+      means[b] = sum / perQuery.length;
+    }
+    java.util.Arrays.sort(means);
+    return new double[] {
+      means[(int) (0.05 * means.length)], means[(int) (0.95 * means.length) - 1]
+    };
+  }
 
   static Figures figures(
       SimilarMethods methods, String method, List<String> queries, Judgments judged) {
     double ndcg = 0;
     double precision = 0;
     int unjudged = 0;
+    double[] perNdcg = new double[queries.size()];
+    double[] perPrecision = new double[queries.size()];
+    int index = 0;
     for (String q : queries) {
       List<String> top = methods.top(method, q, 5);
       List<Integer> grades = new ArrayList<>();
@@ -357,10 +396,14 @@ public final class SimilarIssuesBenchmark {
         }
         grades.add(g == null ? 0 : g);
       }
-      ndcg += Ranking.ndcg(grades, judged.grades(q), 5);
-      precision += grades.stream().filter(g -> g >= 1).count() / 5.0;
+      perNdcg[index] = Ranking.ndcg(grades, judged.grades(q), 5);
+      perPrecision[index] = grades.stream().filter(g -> g >= 1).count() / 5.0;
+      ndcg += perNdcg[index];
+      precision += perPrecision[index];
+      index++;
     }
-    return new Figures(ndcg / queries.size(), precision / queries.size(), unjudged);
+    return new Figures(
+        ndcg / queries.size(), precision / queries.size(), unjudged, perNdcg, perPrecision);
   }
 
   private void sweep() throws Exception {
