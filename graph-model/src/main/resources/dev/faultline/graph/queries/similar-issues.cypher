@@ -44,7 +44,7 @@
 // @column vectorRank Integer  -- its rank in the vector ranking, null when not among its candidates
 // @column errorLines String  -- the error lines of its first traceback, null when none
 // @column resolution String  -- fixed, answered, closed or open
-// @column fixes List<Map>  -- PRs that FIXES it: {id, title, url, state, merged, mergedAt, additions, deletions, changedFiles, changedLines, fixPattern}, merged first, newest first
+// @column fixes List<Map>  -- PRs that FIXES it: {id, title, url, state, merged, mergedAt, additions, deletions, changedFiles, changedLines, fixPattern (the PR's own label, else for a merged PR the issue's)}, merged first, newest first
 // @column answer Map  -- {author, maintainer, at, text} of the reply described above, null when none
 OPTIONAL MATCH (q:Issue {id: $issue})
 WITH q
@@ -109,7 +109,8 @@ WITH c, textRank, vectorRank, score,
        WITH pr ORDER BY coalesce(pr.merged, false) DESC, pr.mergedAt DESC, pr.id
        RETURN pr {.id, .title, .url, .state, .merged, .mergedAt, .additions, .deletions, .changedFiles,
                   changedLines: CASE WHEN pr.additions IS NULL THEN null ELSE pr.additions + coalesce(pr.deletions, 0) END,
-                  fixPattern: pr.fixPattern}
+                  fixPattern: CASE WHEN coalesce(pr.fixPattern, 'UNKNOWN') <> 'UNKNOWN' THEN pr.fixPattern
+                                   WHEN pr.merged THEN c.fixPattern END}
      } AS fixes
 RETURN c.id AS id, c.title AS title, c.url AS url, c.state AS state, c.framework AS framework, c.kind AS kind,
        c.symptom AS symptom, c.stage AS stage, c.rootCause AS rootCause, c.fixPattern AS fixPattern,
