@@ -175,6 +175,14 @@ public final class SimilarIssuesLatency {
         session.run(today, Map.of("issue", id, "pastOnly", false, "limit", 10L)).list();
       }
       long t3 = System.nanoTime();
+      if (r == -warmUp) {
+        System.out.printf(
+            Locale.ROOT,
+            "first lookups (query planning, encoder loading): by issue %.0f ms, pasted text %.0f"
+                + " ms%n",
+            (t1 - t0) / 1e6,
+            (t2 - t1) / 1e6);
+      }
       if (r >= 0) {
         byIssue[r] = t1 - t0;
         pasted[r] = t2 - t1;
