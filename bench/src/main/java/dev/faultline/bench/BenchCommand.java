@@ -5,27 +5,21 @@ import dev.faultline.cli.Cli;
 import dev.faultline.cli.CliCommand;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
-import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -125,10 +119,8 @@ public final class BenchCommand extends CliCommand {
       Duration stageTimeout,
       int soakIssues) {}
 
-  private static final Duration HEARTBEAT = Duration.ofSeconds(30);
-  private static final Pattern ANSI = Pattern.compile("\u001b\\[[0-9;]*m");
-
   private final ObjectMapper json = new ObjectMapper();
+  private final StageRunner stages = new StageRunner();
 
   /** For {@code bench/run} (what {@code ./faultline bench} runs). */
   public static void main(String[] args) {
@@ -274,15 +266,15 @@ public final class BenchCommand extends CliCommand {
         machine.get("loadStart"),
         options.out());
 
-    deleteRecursively(raw);
-    deleteRecursively(options.out().resolve("logs"));
+    BenchBuild.deleteRecursively(raw);
+    BenchBuild.deleteRecursively(options.out().resolve("logs"));
     Files.createDirectories(raw);
     Files.createDirectories(options.out().resolve("logs"));
     if (!options.skipBuild()) {
       progress.line(
           "build: compiling the benchmarks (mvn test-compile of %s) ...",
           options.stages().stream().map(Stage::module).toList());
-      int code = build(root, options, progress);
+      int code = BenchBuild.build(root, options, progress);
       if (code != 0) {
         err.printf(
             "faultline bench: the Maven build failed (exit %d); see %s%n",
@@ -336,7 +328,7 @@ public final class BenchCommand extends CliCommand {
         Instant t0 = Instant.now();
         boolean ok;
         try {
-          ok = runStage(stage, repeat, sizes, options, progress, what);
+          ok = stages.run(stage, repeat, sizes, options, progress, what);
         } catch (IOException | RuntimeException e) {
           progress.line("%s: failed: %s", what, e.getMessage());
           ok = false;
@@ -364,306 +356,6 @@ public final class BenchCommand extends CliCommand {
       out.println("wrote " + p);
     }
     return 0;
-  }
-
-  // ------------------------------------------------------------------------------------------------------------
-  // Build: one Maven call compiles the benchmarks and writes each module's test classpath.
-
-  private int build(Path root, Options options, Progress progress)
-      throws IOException, InterruptedException {
-    List<String> command =
-        new ArrayList<>(List.of(mvn(), "-B", "-q", "-f", root.resolve("pom.xml").toString()));
-    if (options.offline()) {
-      command.add("-o");
-    }
-    options.mavenRepoLocal().ifPresent(r -> command.add("-Dmaven.repo.local=" + r));
-    command.addAll(
-        List.of(
-            "-pl",
-            String.join(",", options.stages().stream().map(Stage::module).toList()),
-            "-Pbench",
-            "test-compile",
-            "dependency:build-classpath",
-            "-Dmdep.includeScope=test",
-            "-Dmdep.outputFile=target/faultline-bench-test.cp"));
-    Path log = options.out().resolve("logs").resolve("build.log");
-    int code = runChild(command, root, log, options.stageTimeout(), progress, "build");
-    if (code != 0) {
-      return code;
-    }
-    Path classes = options.out().resolve("classes");
-    deleteRecursively(classes);
-    Map<String, String> rewrite = new LinkedHashMap<>();
-    for (Stage s : options.stages()) {
-      Path target = root.resolve(s.module()).resolve("target");
-      Path copy = classes.resolve(s.module());
-      copyTree(target.resolve("classes"), copy.resolve("classes"));
-      copyTree(target.resolve("test-classes"), copy.resolve("test-classes"));
-      rewrite.put(target.resolve("classes").toString(), copy.resolve("classes").toString());
-      rewrite.put(
-          target.resolve("test-classes").toString(), copy.resolve("test-classes").toString());
-    }
-    // Modules built in the same reactor appear in each other's classpaths as target/classes: point
-    // them at the copies.
-    Files.createDirectories(options.out().resolve("cp"));
-    for (Stage s : options.stages()) {
-      String cp =
-          Files.readString(root.resolve(s.module()).resolve("target/faultline-bench-test.cp"))
-              .trim();
-      List<String> entries = new ArrayList<>();
-      entries.add(classes.resolve(s.module()).resolve("test-classes").toString());
-      entries.add(classes.resolve(s.module()).resolve("classes").toString());
-      for (String e : cp.split(java.io.File.pathSeparator)) {
-        entries.add(rewrite.getOrDefault(e, e));
-      }
-      Files.writeString(
-          options.out().resolve("cp").resolve(s.id + ".txt"),
-          String.join(java.io.File.pathSeparator, entries));
-    }
-    progress.line("build: done; classes copied to %s", classes);
-    return 0;
-  }
-
-  private static String mvn() {
-    return Optional.ofNullable(System.getenv("MVN")).orElse("mvn");
-  }
-
-  // ------------------------------------------------------------------------------------------------------------
-  // Stages
-
-  /** One run of one stage: its files, class path and the child's command line so far. */
-  private record StageRun(
-      Path raw,
-      Path log,
-      Path work,
-      String cp,
-      List<String> command,
-      List<String> opens,
-      Sizes sizes,
-      Options options,
-      Progress progress,
-      String what) {}
-
-  private boolean runStage(
-      Stage stage, int repeat, Sizes sizes, Options options, Progress progress, String what)
-      throws IOException, InterruptedException {
-    Path outDir = options.out();
-    Path raw = outDir.resolve("raw").resolve(stage.id + "-" + repeat + ".json");
-    Path log = outDir.resolve("logs").resolve(stage.id + "-" + repeat + ".log");
-    Path work = Files.createTempDirectory("faultline-bench-" + stage.id);
-    String cp = Files.readString(outDir.resolve("cp").resolve(stage.id + ".txt")).trim();
-    List<String> command = new ArrayList<>(List.of(javaBin()));
-    List<String> opens = addOpens();
-    StageRun run = new StageRun(raw, log, work, cp, command, opens, sizes, options, progress, what);
-    try {
-      return switch (stage) {
-        case CLASSIFIER -> runClassifier(run);
-        case RECEIVER -> runReceiver(run);
-        case STATS -> runStats(run);
-        case QUERY -> runQuery(run);
-        case PIPELINE -> runPipeline(run);
-        case SOAK -> runSoak(run);
-      };
-    } finally {
-      deleteRecursively(work);
-    }
-  }
-
-  /** Runs the stage's child JVM; true when it exited 0. */
-  private boolean runChild(StageRun run) throws IOException, InterruptedException {
-    return runChild(
-            run.command(),
-            run.options().out(),
-            run.log(),
-            run.options().stageTimeout(),
-            run.progress(),
-            run.what())
-        == 0;
-  }
-
-  private boolean runClassifier(StageRun run) throws IOException, InterruptedException {
-    Path jmh = run.work().resolve("jmh.json");
-    run.command().addAll(List.of("-cp", run.cp(), "org.openjdk.jmh.Main"));
-    run.command().addAll(List.of(run.sizes().jmhArgs().split(" ")));
-    run.command()
-        .addAll(List.of("-rf", "json", "-rff", jmh.toString(), "dev.faultline.classifier.bench"));
-    if (!runChild(run) || !Files.exists(jmh)) {
-      return false;
-    }
-    writeJson(run.raw(), RawResults.fromJmh(json.readTree(jmh.toFile())));
-    return true;
-  }
-
-  private boolean runReceiver(StageRun run) throws IOException, InterruptedException {
-    run.command()
-        .addAll(
-            List.of(
-                "-Xmx2g",
-                "-Dfaultline.bench.out=" + run.raw(),
-                "-Dfaultline.bench.backfillEvents=" + run.sizes().backfillEvents(),
-                "-cp",
-                run.cp(),
-                "dev.faultline.ingest.bench.ReceiverBenchmark",
-                "32",
-                Integer.toString(run.sizes().receiverRequests())));
-    return runChild(run) && Files.exists(run.raw());
-  }
-
-  private boolean runStats(StageRun run) throws IOException, InterruptedException {
-    run.command().addAll(run.opens());
-    run.command()
-        .addAll(
-            List.of(
-                "-Xmx2g",
-                "-Dfaultline.bench.out=" + run.raw(),
-                "-cp",
-                run.cp(),
-                "dev.faultline.stats.CategoryStatsBenchmark",
-                Long.toString(run.sizes().statsEvents())));
-    if (!runChild(run)) {
-      return false;
-    }
-    if (!Files.exists(run.raw())) {
-      // A benchmark main without the JSON output: its printed lines carry the same figures.
-      Optional<Map<String, Double>> parsed =
-          RawResults.parseStats(Files.readString(run.log(), StandardCharsets.UTF_8));
-      if (parsed.isEmpty()) {
-        return false;
-      }
-      writeJson(run.raw(), parsed.get());
-    }
-    return true;
-  }
-
-  private boolean runQuery(StageRun run) throws IOException, InterruptedException {
-    run.command()
-        .addAll(
-            List.of(
-                "-Xmx3g",
-                "-Dfaultline.bench.out=" + run.raw(),
-                "-Dfaultline.bench.issues=" + run.sizes().queryIssues(),
-                "-Dfaultline.bench.runs=" + run.sizes().queryRuns(),
-                "-cp",
-                run.cp(),
-                "dev.faultline.graph.query.QueryLatencyBenchmark"));
-    return runChild(run) && Files.exists(run.raw());
-  }
-
-  private boolean runPipeline(StageRun run) throws IOException, InterruptedException {
-    run.command().addAll(run.opens());
-    run.command()
-        .addAll(
-            List.of(
-                "-Xmx2g",
-                "-Dfaultline.addOpens=" + String.join(" ", run.opens()),
-                "-cp",
-                run.cp(),
-                "dev.faultline.infra.bench.PipelineBenchmark",
-                Integer.toString(run.sizes().pipelineEvents()),
-                run.work().toString()));
-    if (!runChild(run) || !Files.exists(run.work().resolve("pipeline.json"))) {
-      return false;
-    }
-    Files.copy(run.work().resolve("pipeline.json"), run.raw(), StandardCopyOption.REPLACE_EXISTING);
-    return true;
-  }
-
-  private boolean runSoak(StageRun run) throws IOException, InterruptedException {
-    run.command()
-        .addAll(
-            List.of(
-                "-Xmx1g",
-                "-Dfaultline.bench.out=" + run.raw(),
-                "-cp",
-                run.cp(),
-                "dev.faultline.infra.bench.SoakBenchmark",
-                Integer.toString(run.sizes().soakRate()),
-                Integer.toString(run.sizes().soakSeconds()),
-                Integer.toString(run.options().soakIssues())));
-    return runChild(run) && Files.exists(run.raw());
-  }
-
-  private void writeJson(Path file, Map<String, Double> values) throws IOException {
-    Files.writeString(file, json.writerWithDefaultPrettyPrinter().writeValueAsString(values));
-  }
-
-  /**
-   * Runs {@code command} with output to {@code log}; prints a heartbeat with the log's last line
-   * while it runs, and kills it (and the processes it started) after {@code timeout}. Returns its
-   * exit code, or -1 on timeout.
-   */
-  private static int runChild(
-      List<String> command, Path dir, Path log, Duration timeout, Progress progress, String what)
-      throws IOException, InterruptedException {
-    Files.createDirectories(log.getParent());
-    Process p =
-        new ProcessBuilder(command)
-            .directory(dir.toFile())
-            .redirectErrorStream(true)
-            .redirectOutput(log.toFile())
-            .start();
-    Instant deadline = Instant.now().plus(timeout);
-    Instant started = Instant.now();
-    // Ctrl-C on the bench must not leave a benchmark (or the local stack it started) running.
-    Thread stopOnExit = new Thread(() -> stop(p), "bench-stop-child");
-    Runtime.getRuntime().addShutdownHook(stopOnExit);
-    try {
-      while (!p.waitFor(HEARTBEAT.toMillis(), TimeUnit.MILLISECONDS)) {
-        if (Instant.now().isAfter(deadline)) {
-          progress.line("%s: no result after %s; stopping it", what, Progress.format(timeout));
-          return -1;
-        }
-        progress.line(
-            "%s: running for %s ... %s",
-            what, Progress.format(Duration.between(started, Instant.now())), lastLine(log));
-      }
-      return p.exitValue();
-    } finally {
-      stop(p);
-      try {
-        Runtime.getRuntime().removeShutdownHook(stopOnExit);
-      } catch (IllegalStateException e) {
-        // Already shutting down: the hook is running or ran.
-      }
-    }
-  }
-
-  /**
-   * Stops {@code p} and the processes it started (the pipeline benchmark starts a local stack of
-   * its own).
-   */
-  private static void stop(Process p) {
-    if (!p.isAlive()) {
-      return;
-    }
-    List<ProcessHandle> children = p.descendants().toList();
-    children.forEach(ProcessHandle::destroy);
-    p.destroy();
-    try {
-      if (!p.waitFor(30, TimeUnit.SECONDS)) {
-        children.forEach(ProcessHandle::destroyForcibly);
-        p.destroyForcibly();
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      children.forEach(ProcessHandle::destroyForcibly);
-      p.destroyForcibly();
-    }
-  }
-
-  private static String lastLine(Path log) {
-    try {
-      List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
-      for (int i = lines.size() - 1; i >= 0; i--) {
-        String line = ANSI.matcher(lines.get(i)).replaceAll("").strip();
-        if (!line.isEmpty()) {
-          return line.length() > 100 ? line.substring(0, 100) + "…" : line;
-        }
-      }
-    } catch (IOException | UncheckedIOException e) {
-      // A log that is not readable (yet, or mid-write in another charset) has no last line to show.
-    }
-    return "";
   }
 
   // ------------------------------------------------------------------------------------------------------------
@@ -726,68 +418,6 @@ public final class BenchCommand extends CliCommand {
     } catch (IOException | RuntimeException e) {
       return String.format(
           Locale.ROOT, "%.2f", ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
-    }
-  }
-
-  private static String javaBin() {
-    return Path.of(System.getProperty("java.home"), "bin", "java").toString();
-  }
-
-  /**
-   * The {@code --add-opens} flags Flink needs on Java 17: those this JVM was started with (the
-   * launcher passes the parent pom's {@code flink.addOpens}), else the same list.
-   */
-  static List<String> addOpens() {
-    List<String> own =
-        ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
-            .filter(a -> a.startsWith("--add-opens="))
-            .toList();
-    if (!own.isEmpty()) {
-      return own;
-    }
-    return Stream.of(
-            "java.lang",
-            "java.util",
-            "java.lang.reflect",
-            "java.time",
-            "java.nio",
-            "sun.nio.ch",
-            "java.net",
-            "java.io",
-            "java.util.concurrent",
-            "java.util.concurrent.atomic",
-            "java.text",
-            "java.math")
-        .map(p -> "--add-opens=java.base/" + p + "=ALL-UNNAMED")
-        .toList();
-  }
-
-  private static void copyTree(Path from, Path to) throws IOException {
-    if (!Files.isDirectory(from)) {
-      throw new IOException(
-          from
-              + " does not exist: the Maven build did not compile it (or a concurrent build removed it)");
-    }
-    try (Stream<Path> paths = Files.walk(from)) {
-      for (Path p : paths.toList()) {
-        Path target = to.resolve(from.relativize(p).toString());
-        if (Files.isDirectory(p)) {
-          Files.createDirectories(target);
-        } else {
-          Files.copy(p, target, StandardCopyOption.REPLACE_EXISTING);
-        }
-      }
-    }
-  }
-
-  private static void deleteRecursively(Path dir) throws IOException {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (Stream<Path> paths = Files.walk(dir)) {
-      for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(p);
-      }
     }
   }
 

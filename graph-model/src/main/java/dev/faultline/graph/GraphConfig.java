@@ -4,6 +4,9 @@ import java.io.Serializable;
 import java.net.URI;
 import java.util.Map;
 import java.util.Objects;
+import org.neo4j.driver.AuthTokens;
+import org.neo4j.driver.Driver;
+import org.neo4j.driver.GraphDatabase;
 
 /**
  * Where the graph lives and how to log in. Immutable, serialisable (Flink ships it to the sink),
@@ -17,6 +20,20 @@ import java.util.Objects;
 public record GraphConfig(String uri, String user, String password, String database)
     implements Serializable {
   public static final String DEFAULT_URI = "bolt://127.0.0.1:7687";
+
+  /** The environment variables a command reads the connection from. */
+  public static final String ENV_URI = "FAULTLINE_NEO4J_URI";
+
+  public static final String ENV_USER = "FAULTLINE_NEO4J_USER";
+  public static final String ENV_PASSWORD = "FAULTLINE_NEO4J_PASSWORD";
+  public static final String ENV_DATABASE = "FAULTLINE_NEO4J_DATABASE";
+
+  /**
+   * The environment as every command's help names it (a picocli footer line: {@code %n} breaks it).
+   */
+  public static final String ENVIRONMENT_HELP =
+      "Environment: FAULTLINE_NEO4J_URI (default bolt://127.0.0.1:7687), FAULTLINE_NEO4J_USER (default neo4j),%n"
+          + "FAULTLINE_NEO4J_PASSWORD, FAULTLINE_NEO4J_DATABASE (default neo4j).";
 
   public GraphConfig {
     Objects.requireNonNull(
@@ -37,11 +54,28 @@ public record GraphConfig(String uri, String user, String password, String datab
    * FAULTLINE_NEO4J_PASSWORD}, {@code FAULTLINE_NEO4J_DATABASE}.
    */
   public static GraphConfig fromEnvironment(Map<String, String> env) {
+    return of(null, null, null, null, env);
+  }
+
+  /**
+   * Each value as given (a flag), else from the environment ({@link #fromEnvironment}), else its
+   * default.
+   */
+  public static GraphConfig of(
+      String uri, String user, String password, String database, Map<String, String> env) {
     return new GraphConfig(
-        env.getOrDefault("FAULTLINE_NEO4J_URI", DEFAULT_URI),
-        env.getOrDefault("FAULTLINE_NEO4J_USER", "neo4j"),
-        env.get("FAULTLINE_NEO4J_PASSWORD"),
-        env.get("FAULTLINE_NEO4J_DATABASE"));
+        uri != null ? uri : env.getOrDefault(ENV_URI, DEFAULT_URI),
+        user != null ? user : env.getOrDefault(ENV_USER, "neo4j"),
+        password != null ? password : env.get(ENV_PASSWORD),
+        database != null ? database : env.get(ENV_DATABASE));
+  }
+
+  /**
+   * A driver on this graph (basic authentication): the one way the project opens one. The caller
+   * closes it; sessions name {@link #database()}.
+   */
+  public Driver openDriver() {
+    return GraphDatabase.driver(uri, AuthTokens.basic(user, password));
   }
 
   @Override

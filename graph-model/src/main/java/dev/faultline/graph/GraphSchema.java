@@ -17,6 +17,9 @@ import org.slf4j.LoggerFactory;
  */
 public final class GraphSchema {
   private static final Logger LOG = LoggerFactory.getLogger(GraphSchema.class);
+  private static final String APPLIED = CypherResources.load("read/migration-applied.cypher");
+  private static final String RECORD_APPLIED =
+      CypherResources.load("write/migration-applied.cypher");
 
   private final Driver driver;
   private final String database;
@@ -43,13 +46,7 @@ public final class GraphSchema {
         String version = file.replaceFirst("__.*$", "");
         boolean done =
             session.executeRead(
-                tx ->
-                    tx.run(
-                            "MATCH (m:FaultlineMigration {version: $v}) RETURN count(m) > 0 AS done",
-                            Map.of("v", version))
-                        .single()
-                        .get("done")
-                        .asBoolean());
+                tx -> tx.run(APPLIED, Map.of("v", version)).single().get("done").asBoolean());
         if (done) {
           continue;
         }
@@ -58,11 +55,7 @@ public final class GraphSchema {
           session.run(statement).consume();
         }
         session.executeWrite(
-            tx ->
-                tx.run(
-                        "MERGE (m:FaultlineMigration {version: $v}) ON CREATE SET m.file = $f, m.appliedAt = datetime()",
-                        Map.of("v", version, "f", file))
-                    .consume());
+            tx -> tx.run(RECORD_APPLIED, Map.of("v", version, "f", file)).consume());
         applied.add(version);
         LOG.info("Applied graph migration {}", file);
       }

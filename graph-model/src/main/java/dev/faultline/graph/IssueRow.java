@@ -313,55 +313,8 @@ public record IssueRow(
     m.put("commentCount", commentCount);
     m.put("transferredTo", transferredTo);
     ClassificationRow c = classification;
-    Map<String, Object> props = new HashMap<>();
-    List<Map<String, Object>> versionRows = new ArrayList<>();
-    if (c != null) {
-      for (Dimension d : Dimension.values()) {
-        props.put(d.property(), Dimension.symbol(c.code(d)));
-        if (c.probabilities().containsKey(d)) {
-          props.put(d.probabilitiesProperty(), c.probabilities().get(d));
-        }
-      }
-      props.put("frameworkVersion", c.frameworkVersion());
-      props.put("classifierVersion", c.classifierVersion());
-      props.put(
-          "classifiedAt",
-          java.time.Instant.ofEpochMilli(c.classifiedAtMillis()).atZone(java.time.ZoneOffset.UTC));
-      props.put(
-          "humanGiven",
-          c.humanGiven() == null
-              ? List.of()
-              : c.humanGiven().stream().map(Dimension::key).toList());
-      // Provenance: the row's tier, its prompt (language model only) and each label's own source.
-      props.put("labelSource", c.labelSource());
-      props.put("labelRank", c.rank());
-      props.put("promptVersion", c.promptVersion());
-      for (Dimension d : Dimension.LABELLED) {
-        props.put(d.sourceProperty(), c.sourceOf(d));
-        props.put(d.versionProperty(), labelVersion(c, d));
-        // Every labelled dimension's confidence on the issue: an UNKNOWN or NONE value has no edge
-        // to carry it.
-        props.put(d.confidenceProperty(), confidence(c, d));
-        // A dimension without an edge keeps its evidence on the issue; an edge dimension only while
-        // it names no category ("no diagnosis stated", "below threshold: ..."). A null removes what
-        // an earlier classification left once the edge carries it.
-        boolean onEdge = d.edgeType().isPresent() && known(c.code(d));
-        props.put(d.evidenceProperty(), onEdge ? null : evidence(c, d));
-      }
-      if (c.versions() != null) {
-        c.versions()
-            .forEach(
-                (component, version) ->
-                    versionRows.add(
-                        Map.of(
-                            "id",
-                            component + "@" + version,
-                            "component",
-                            component,
-                            "version",
-                            version)));
-      }
-    }
+    Map<String, Object> props = c == null ? new HashMap<>() : classificationProperties(c);
+    List<Map<String, Object>> versionRows = c == null ? new ArrayList<>() : versionRows(c);
     for (Dimension d : Dimension.values()) {
       if (d.edgeParameter().isPresent()) {
         m.put(d.edgeParameter().get(), c == null ? null : edge(c, d, c.code(d)));
@@ -378,6 +331,65 @@ public record IssueRow(
     m.put("errorLines", ErrorLines.of(body));
     m.put("answer", answer == null ? null : answer.toParameter());
     return m;
+  }
+
+  /**
+   * The issue node's properties of a classification: every dimension's code and probabilities, the
+   * row's versions and provenance, and every labelled dimension's source, version, confidence and
+   * (where no edge carries it) evidence.
+   */
+  private static Map<String, Object> classificationProperties(ClassificationRow c) {
+    Map<String, Object> props = new HashMap<>();
+    for (Dimension d : Dimension.values()) {
+      props.put(d.property(), Dimension.symbol(c.code(d)));
+      if (c.probabilities().containsKey(d)) {
+        props.put(d.probabilitiesProperty(), c.probabilities().get(d));
+      }
+    }
+    props.put("frameworkVersion", c.frameworkVersion());
+    props.put("classifierVersion", c.classifierVersion());
+    props.put(
+        "classifiedAt",
+        java.time.Instant.ofEpochMilli(c.classifiedAtMillis()).atZone(java.time.ZoneOffset.UTC));
+    props.put(
+        "humanGiven",
+        c.humanGiven() == null ? List.of() : c.humanGiven().stream().map(Dimension::key).toList());
+    // Provenance: the row's tier, its prompt (language model only) and each label's own source.
+    props.put("labelSource", c.labelSource());
+    props.put("labelRank", c.rank());
+    props.put("promptVersion", c.promptVersion());
+    for (Dimension d : Dimension.LABELLED) {
+      props.put(d.sourceProperty(), c.sourceOf(d));
+      props.put(d.versionProperty(), labelVersion(c, d));
+      // Every labelled dimension's confidence on the issue: an UNKNOWN or NONE value has no edge
+      // to carry it.
+      props.put(d.confidenceProperty(), confidence(c, d));
+      // A dimension without an edge keeps its evidence on the issue; an edge dimension only while
+      // it names no category ("no diagnosis stated", "below threshold: ..."). A null removes what
+      // an earlier classification left once the edge carries it.
+      boolean onEdge = d.edgeType().isPresent() && known(c.code(d));
+      props.put(d.evidenceProperty(), onEdge ? null : evidence(c, d));
+    }
+    return props;
+  }
+
+  /** The versions a classification reports, as {@code Version} node rows. */
+  private static List<Map<String, Object>> versionRows(ClassificationRow c) {
+    List<Map<String, Object>> rows = new ArrayList<>();
+    if (c.versions() != null) {
+      c.versions()
+          .forEach(
+              (component, version) ->
+                  rows.add(
+                      Map.of(
+                          "id",
+                          component + "@" + version,
+                          "component",
+                          component,
+                          "version",
+                          version)));
+    }
+    return rows;
   }
 
   /**

@@ -29,21 +29,24 @@ import picocli.CommandLine.Command;
     })
 public final class Faultline extends CliCommand {
 
-  /** Every command the launcher offers, reading {@code env}. */
+  /**
+   * Every command the launcher offers, reading {@code env}: the process environment, read here once
+   * ({@link #run}) and handed to each command.
+   */
   public static CommandLine commandLine(Map<String, String> env) {
     CommandLine commandLine = new CommandLine(new Faultline());
-    commandLine.addSubcommand(new LocalCommand());
-    commandLine.addSubcommand(new ClassifyCommand());
-    commandLine.addSubcommand(new EvalCommand());
-    commandLine.addSubcommand(new LlmCommand());
+    commandLine.addSubcommand(new LocalCommand(env));
+    commandLine.addSubcommand(new ClassifyCommand(env));
+    commandLine.addSubcommand(new EvalCommand(env));
+    commandLine.addSubcommand(new LlmCommand(env));
     commandLine.getSubcommands().get("llm").addSubcommand(new LlmPushCommand(env));
     commandLine.addSubcommand(new TrainCommand());
     commandLine.addSubcommand(new dev.faultline.infra.relabel.ReclassifyCommand(env));
-    commandLine.addSubcommand(BackfillCommand.launcher().commandLine());
+    commandLine.addSubcommand(BackfillCommand.launcher(env).commandLine());
     commandLine.addSubcommand(new QueryCommand(env));
-    commandLine.addSubcommand(new MigrateCommand());
-    commandLine.addSubcommand(new SampleCommand());
-    commandLine.addSubcommand(new ReportCommand());
+    commandLine.addSubcommand(new MigrateCommand(env));
+    commandLine.addSubcommand(new SampleCommand(env));
+    commandLine.addSubcommand(new ReportCommand(env));
     commandLine.addSubcommand(new JobsCommand(env).commandLine());
     commandLine.addSubcommand(new IngestCommand(env));
     commandLine.addSubcommand(new BenchCommand());

@@ -93,10 +93,6 @@ public final class LlmPushCommand extends CliCommand {
 
   private final Map<String, String> env;
 
-  public LlmPushCommand() {
-    this(System.getenv());
-  }
-
   public LlmPushCommand(Map<String, String> env) {
     this.env = Map.copyOf(env);
   }

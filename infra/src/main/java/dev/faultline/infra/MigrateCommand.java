@@ -4,9 +4,8 @@ import dev.faultline.cli.CliCommand;
 import dev.faultline.graph.GraphConfig;
 import dev.faultline.graph.GraphSchema;
 import java.util.List;
-import org.neo4j.driver.AuthTokens;
+import java.util.Map;
 import org.neo4j.driver.Driver;
-import org.neo4j.driver.GraphDatabase;
 import picocli.CommandLine.Command;
 
 /** Applies the graph schema migrations to the Neo4j named by the environment. */
@@ -17,17 +16,18 @@ import picocli.CommandLine.Command;
       "",
       "Applies the versioned graph migrations that are not applied yet, idempotently."
     },
-    footer = {
-      "",
-      "Environment: FAULTLINE_NEO4J_URI (default bolt://127.0.0.1:7687), FAULTLINE_NEO4J_USER (default neo4j),",
-      "FAULTLINE_NEO4J_PASSWORD, FAULTLINE_NEO4J_DATABASE (default neo4j)."
-    })
+    footer = {"", GraphConfig.ENVIRONMENT_HELP})
 final class MigrateCommand extends CliCommand {
+  private final Map<String, String> env;
+
+  MigrateCommand(Map<String, String> env) {
+    this.env = Map.copyOf(env);
+  }
+
   @Override
   public Integer call() {
-    GraphConfig config = GraphConfig.fromEnvironment(System.getenv());
-    try (Driver driver =
-        GraphDatabase.driver(config.uri(), AuthTokens.basic(config.user(), config.password()))) {
+    GraphConfig config = GraphConfig.fromEnvironment(env);
+    try (Driver driver = config.openDriver()) {
       driver.verifyConnectivity();
       List<String> applied = new GraphSchema(driver, config.database()).migrate();
       out.println(

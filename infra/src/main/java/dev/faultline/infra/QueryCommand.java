@@ -13,9 +13,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.neo4j.driver.AuthTokens;
 import org.neo4j.driver.Driver;
-import org.neo4j.driver.GraphDatabase;
 import org.neo4j.driver.exceptions.AuthenticationException;
 import org.neo4j.driver.exceptions.ClientException;
 import org.neo4j.driver.exceptions.ServiceUnavailableException;
@@ -41,9 +39,9 @@ import picocli.CommandLine.Parameters;
       "the classifier's precision is 90%%; --param minConfidence=all counts every label, a number from 0 to 1 sets one",
       "bar for every dimension. Their inScope, labelled and coverage columns say how many issues that leaves out.",
       "",
-      "Environment: FAULTLINE_NEO4J_URI (default bolt://127.0.0.1:7687), FAULTLINE_NEO4J_USER (default neo4j),",
-      "FAULTLINE_NEO4J_PASSWORD, FAULTLINE_NEO4J_DATABASE (default neo4j), FAULTLINE_MIN_CONFIDENCE (the default",
-      "bar: calibrated, all or a number; the system property faultline.minConfidence wins over it)."
+      GraphConfig.ENVIRONMENT_HELP,
+      "FAULTLINE_MIN_CONFIDENCE: the default bar (calibrated, all or a number; the system property",
+      "faultline.minConfidence wins over it)."
     })
 final class QueryCommand extends CliCommand {
   @Parameters(paramLabel = "NAME", arity = "0..1", description = "the query (see --list)")
@@ -69,10 +67,6 @@ final class QueryCommand extends CliCommand {
   ResultFormatter.Format format = ResultFormatter.Format.TABLE;
 
   private final Map<String, String> environment;
-
-  QueryCommand() {
-    this(System.getenv());
-  }
 
   /**
    * A command reading its Neo4j settings and default confidence bar from {@code environment} (tests
@@ -133,8 +127,7 @@ final class QueryCommand extends CliCommand {
       err.println("faultline query: " + e.getMessage());
       return 2;
     }
-    try (Driver driver =
-        GraphDatabase.driver(config.uri(), AuthTokens.basic(config.user(), config.password()))) {
+    try (Driver driver = config.openDriver()) {
       List<Map<String, Object>> rows =
           new QueryLibrary(driver, config.database(), QueryLibrary.DEFAULT_TIMEOUT, confidence)
               .run(query.name(), arguments.parameters);

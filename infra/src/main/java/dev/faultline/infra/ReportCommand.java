@@ -16,12 +16,14 @@ import picocli.CommandLine.Command;
     name = "report",
     description = "Print a report of the graph as Markdown (seeds: the studies beside this data).",
     subcommands = {ReportCommand.Seeds.class},
-    footer = {
-      "",
-      "Environment: FAULTLINE_NEO4J_URI (default bolt://127.0.0.1:7687), FAULTLINE_NEO4J_USER (default neo4j),",
-      "FAULTLINE_NEO4J_PASSWORD, FAULTLINE_NEO4J_DATABASE (default neo4j)."
-    })
+    footer = {"", GraphConfig.ENVIRONMENT_HELP})
 final class ReportCommand extends CliCommand {
+  private final Map<String, String> env;
+
+  ReportCommand(Map<String, String> env) {
+    this.env = Map.copyOf(env);
+  }
+
   @Override
   public Integer call() {
     throw usageError("name a report: seeds");
@@ -36,13 +38,15 @@ final class ReportCommand extends CliCommand {
         "a 90%% interval; query study-figures returns the same rows."
       })
   static final class Seeds extends CliCommand {
+    @CommandLine.ParentCommand ReportCommand report;
+
     @CommandLine.Mixin ScopeOptions scope = new ScopeOptions();
 
     @Override
     public Integer call() {
       Map<String, String> params = scope.queryParameters();
-      GraphConfig config = GraphConfig.fromEnvironment(System.getenv());
-      try (Driver driver = SampleCommand.driver(config)) {
+      GraphConfig config = GraphConfig.fromEnvironment(report.env);
+      try (Driver driver = config.openDriver()) {
         List<Map<String, Object>> rows =
             new QueryLibrary(driver, config.database()).run("study-figures", params);
         out.print(markdown(rows, scope.framework, scope.since, scope.until));

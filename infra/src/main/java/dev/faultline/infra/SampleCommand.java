@@ -17,11 +17,10 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.neo4j.driver.AuthTokens;
 import org.neo4j.driver.Driver;
-import org.neo4j.driver.GraphDatabase;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
 
 /**
  * {@code faultline sample draw} and {@code faultline sample import}: a validation sample of a
@@ -38,11 +37,7 @@ import picocli.CommandLine.Option;
       "part of it) then use prediction-powered inference and say so."
     },
     subcommands = {SampleCommand.Draw.class, SampleCommand.Import.class},
-    footer = {
-      "",
-      "Environment: FAULTLINE_NEO4J_URI (default bolt://127.0.0.1:7687), FAULTLINE_NEO4J_USER (default neo4j),",
-      "FAULTLINE_NEO4J_PASSWORD, FAULTLINE_NEO4J_DATABASE (default neo4j)."
-    })
+    footer = {"", GraphConfig.ENVIRONMENT_HELP})
 final class SampleCommand extends CliCommand {
   static final ObjectMapper JSON = new ObjectMapper();
 
@@ -56,8 +51,15 @@ final class SampleCommand extends CliCommand {
     return Dimension.LABELLED;
   }
 
-  static Driver driver(GraphConfig config) {
-    return GraphDatabase.driver(config.uri(), AuthTokens.basic(config.user(), config.password()));
+  private final Map<String, String> env;
+
+  SampleCommand(Map<String, String> env) {
+    this.env = Map.copyOf(env);
+  }
+
+  /** The graph the environment names. */
+  GraphConfig graph() {
+    return GraphConfig.fromEnvironment(env);
   }
 
   @Command(
@@ -69,6 +71,8 @@ final class SampleCommand extends CliCommand {
         "same graph, scope, N and seed draw the same issues; the sample is recorded in the graph."
       })
   static final class Draw extends CliCommand {
+    @ParentCommand SampleCommand sample;
+
     @Option(names = "--n", required = true, paramLabel = "N", description = "issues to draw")
     int n;
 
@@ -91,9 +95,9 @@ final class SampleCommand extends CliCommand {
       }
       ValidationSamples.Scope inScope =
           new ValidationSamples.Scope(scope.framework, scope.from(), scope.to());
-      GraphConfig config = GraphConfig.fromEnvironment(System.getenv());
+      GraphConfig config = sample.graph();
       ValidationSamples.Drawn drawn;
-      try (Driver driver = driver(config)) {
+      try (Driver driver = config.openDriver()) {
         drawn = new ValidationSamples(driver, config.database()).draw(inScope, n, seed);
       }
       try (BufferedWriter w = Files.newBufferedWriter(output, StandardCharsets.UTF_8)) {
@@ -139,6 +143,8 @@ final class SampleCommand extends CliCommand {
         "unlabelled (kind is required); distributed_specific takes true, false or null (cannot tell)."
       })
   static final class Import extends CliCommand {
+    @ParentCommand SampleCommand sample;
+
     @Option(
         names = "--labels",
         required = true,
@@ -149,8 +155,8 @@ final class SampleCommand extends CliCommand {
     @Override
     public Integer call() throws IOException {
       List<ValidationSamples.LabelLine> lines = read(labels);
-      GraphConfig config = GraphConfig.fromEnvironment(System.getenv());
-      try (Driver driver = driver(config)) {
+      GraphConfig config = sample.graph();
+      try (Driver driver = config.openDriver()) {
         ValidationSamples.Imported imported;
         try {
           imported = new ValidationSamples(driver, config.database()).importLabels(lines);

@@ -63,6 +63,9 @@ public final class KafkaDeliveryPublisher implements DeliveryPublisher {
     props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
     props.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 5);
     props.put(ProducerConfig.LINGER_MS_CONFIG, linger);
+    // A burst of deliveries to one partition travels as one batch (one request, one append and, on
+    // a broker that fsyncs, one fsync), instead of 16 KB batches of one or two 12 KB payloads.
+    props.put(ProducerConfig.BATCH_SIZE_CONFIG, 512 * 1024);
     props.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
     props.put(
         ProducerConfig.MAX_REQUEST_SIZE_CONFIG,

@@ -14,6 +14,11 @@ import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.ServerConnector;
@@ -39,11 +44,14 @@ public final class WebhookApp {
   private final DeliveryPublisher publisher;
   private final PrometheusMeterRegistry registry;
   private final List<Consumer<JavalinConfig>> extraRoutes;
-  private final WebhookController webhooks;
+  private final RecentDeliveries recent;
+  private final Clock clock;
   private final HealthController health;
   private final WebhookController.Metrics metrics;
   private final ObjectMapper mapper = new ObjectMapper();
   private Javalin javalin;
+  private WebhookController webhooks;
+  private ExecutorService answers;
 
   /**
    * @param publisher where deliveries go; usually a {@link SpoolingPublisher} over a {@link
@@ -74,9 +82,8 @@ public final class WebhookApp {
     this.registry = registry;
     this.extraRoutes = List.copyOf(extraRoutes);
     this.metrics = new WebhookController.Metrics(registry);
-    this.webhooks =
-        new WebhookController(
-            config, publisher, new RecentDeliveries(config.dedupeCapacity()), metrics, clock);
+    this.recent = new RecentDeliveries(config.dedupeCapacity());
+    this.clock = clock;
     this.health = new HealthController(healthChecks);
   }
 
@@ -99,6 +106,8 @@ public final class WebhookApp {
     if (publisher instanceof MeterBinder binder) {
       binder.bindTo(registry);
     }
+    answers = answerExecutor();
+    webhooks = new WebhookController(config, publisher, recent, metrics, clock, answers);
     javalin = Javalin.create(cfg -> configure(cfg, host, port));
     javalin.start();
     LOG.info("Webhook receiver listening on http://{}:{}{}", host, port(), WEBHOOK_PATH);
@@ -217,6 +226,22 @@ public final class WebhookApp {
     }
   }
 
+  /**
+   * The threads that write a delivery's answer once it is durable: as many as cores, so answers of
+   * a burst are written in parallel while Kafka's I/O thread only sends.
+   */
+  private static ExecutorService answerExecutor() {
+    AtomicInteger threads = new AtomicInteger();
+    ThreadFactory factory =
+        r -> {
+          Thread t = new Thread(r, "faultline-webhook-answer-" + threads.incrementAndGet());
+          t.setDaemon(true);
+          return t;
+        };
+    return Executors.newFixedThreadPool(
+        Math.max(2, Runtime.getRuntime().availableProcessors()), factory);
+  }
+
   /** The port listened on. */
   public int port() {
     if (javalin == null) {
@@ -235,6 +260,15 @@ public final class WebhookApp {
     }
     javalin.stop();
     javalin = null;
+    // After the server: the graceful stop let in-flight hand-offs finish and answer first.
+    answers.shutdown();
+    try {
+      if (!answers.awaitTermination(config.shutdownTimeout().toMillis(), TimeUnit.MILLISECONDS)) {
+        LOG.warn("Answer threads still busy after {}", config.shutdownTimeout());
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
     LOG.info("Webhook receiver stopped");
   }
 }

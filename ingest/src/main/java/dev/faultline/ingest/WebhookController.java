@@ -29,6 +29,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
@@ -54,15 +55,23 @@ final class WebhookController {
   private final RecentDeliveries recent;
   private final Metrics metrics;
   private final Clock clock;
+  private final Executor answers;
   private final ObjectMapper mapper;
 
+  /**
+   * @param answers where a delivery's answer is written once its hand-off completed: never the
+   *     thread that completes it (Kafka's single I/O thread, which would otherwise write every HTTP
+   *     answer in between its sends)
+   */
   WebhookController(
       IngestConfig config,
       DeliveryPublisher publisher,
       RecentDeliveries recent,
       Metrics metrics,
-      Clock clock) {
+      Clock clock,
+      Executor answers) {
     this.config = config;
+    this.answers = answers;
     this.publisher = publisher;
     this.signature = config.verifiesSignatures() ? new WebhookSignature(config.secrets()) : null;
     this.recent = recent;
@@ -302,14 +311,17 @@ final class WebhookController {
     } catch (RuntimeException e) {
       publishing = CompletableFuture.failedFuture(e);
     }
-    publishing.whenComplete(
+    // Completed on the answer executor: whatever runs on completion (this answer, and a redelivery
+    // waiting on it) must not run on Kafka's I/O thread.
+    publishing.whenCompleteAsync(
         (h, e) -> {
           if (e != null) {
             handoff.completeExceptionally(e);
           } else {
             handoff.complete(h);
           }
-        });
+        },
+        answers);
     ctx.future(
         () ->
             handoff.handle(

@@ -1,10 +1,13 @@
 package dev.faultline.jobs;
 
 import dev.faultline.classifier.Frameworks;
+import dev.faultline.graph.GraphConfig;
 import dev.faultline.graph.IssueRow;
 import dev.faultline.graph.PullRequestRow;
 import dev.faultline.graph.ReleaseRow;
 import dev.faultline.jobs.classify.ClassifierTier;
+import dev.faultline.jobs.classify.ReplayScope;
+import dev.faultline.jobs.common.Rejected;
 import dev.faultline.jobs.functions.ClassifyIssues;
 import dev.faultline.jobs.functions.ClassifyPullRequests;
 import dev.faultline.jobs.functions.DecodeAndNormalise;
@@ -18,9 +21,9 @@ import dev.faultline.jobs.records.ClassifiedIssueEvent;
 import dev.faultline.jobs.records.GitHubEvent;
 import dev.faultline.jobs.records.PullRequestEvent;
 import dev.faultline.jobs.records.RawDelivery;
-import dev.faultline.jobs.records.Rejected;
 import dev.faultline.jobs.records.ReleaseEvent;
 import dev.faultline.jobs.sink.IssueRows;
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.streaming.api.datastream.AsyncDataStream;
@@ -52,56 +55,71 @@ public final class IssuePipeline {
   public static final OutputTag<LlmRequest> LLM_REQUESTS =
       new OutputTag<>("llm-requests", TypeInformation.of(LlmRequest.class));
 
-  /** The pipeline with the offline classifier alone. */
-  public static Outputs apply(DataStream<RawDelivery> deliveries) {
-    return apply(deliveries, LlmSettings.OFF, null);
-  }
-
   /**
-   * The pipeline; with the language-model tier on ({@code llm} enabled), every classification is
-   * emitted at once and followed by its upgrade when the model's answer arrives (Flink async I/O,
-   * {@link UpgradeWithLlm}): both meet, keyed by issue, in {@link NewestLabel}, so downstream sees
-   * an issue's states in order and for one state the offline labels before the model's.
+   * What the pipeline's functions need beyond the deliveries ({@link JobConfig#pipelineSettings} in
+   * the job).
    *
-   * @param answers where answers are kept (the compacted topic in the job); unused when the tier is
-   *     off
+   * @param tier the offline classifier
+   * @param llm the language-model tier ({@link LlmSettings#OFF}: off)
+   * @param answers where the language-model tier's answers are kept (the compacted topic in the
+   *     job); null when the tier is off
+   * @param scope the issues and pull requests classified and emitted ({@link ReplayScope#ALL} but
+   *     in a scoped replay)
+   * @param storedVectors the graph whose stored text vectors the learned classifier looks up before
+   *     it encodes (a replay of history, whose texts the live pipeline encoded and stored before);
+   *     null: encode every text
    */
-  public static Outputs apply(
-      DataStream<RawDelivery> deliveries, LlmSettings llm, AnswerStore.Factory answers) {
-    return apply(deliveries, llm, answers, ReplayScope.ALL);
-  }
-
-  /**
-   * As {@link #apply(DataStream, LlmSettings, AnswerStore.Factory)}, classifying and emitting only
-   * the issues and pull requests in {@code scope} (a scoped replay; releases: those of its
-   * framework). Every delivery is still read and folded into its issue's state: the scope is
-   * decided on that state (framework, creation time), before classification.
-   */
-  public static Outputs apply(
-      DataStream<RawDelivery> deliveries,
-      LlmSettings llm,
-      AnswerStore.Factory answers,
-      ReplayScope scope) {
-    return apply(deliveries, llm, answers, scope, null);
-  }
-
-  /**
-   * As {@link #apply(DataStream, LlmSettings, AnswerStore.Factory, ReplayScope)}; with {@code
-   * vectors}, the learned classifier looks each text vector up in that graph before it encodes (a
-   * replay of history, whose texts the live pipeline encoded and stored before).
-   */
-  public static Outputs apply(
-      DataStream<RawDelivery> deliveries,
+  public record Settings(
+      ClassifierTier tier,
       LlmSettings llm,
       AnswerStore.Factory answers,
       ReplayScope scope,
-      dev.faultline.graph.GraphConfig vectors) {
+      GraphConfig storedVectors) {
+    public Settings {
+      Objects.requireNonNull(tier, "tier");
+      Objects.requireNonNull(scope, "scope");
+      llm = llm == null ? LlmSettings.OFF : llm;
+    }
+
+    /** The offline classifier {@code tier} alone, every issue, every text encoded. */
+    public static Settings offline(ClassifierTier tier) {
+      return new Settings(tier, LlmSettings.OFF, null, ReplayScope.ALL, null);
+    }
+  }
+
+  /**
+   * The pipeline. With the language-model tier on ({@code llm} enabled), every classification is
+   * emitted at once and followed by its upgrade when the model's answer arrives (Flink async I/O,
+   * {@link UpgradeWithLlm}): both meet, keyed by issue, in {@link NewestLabel}, so downstream sees
+   * an issue's states in order and for one state the offline labels before the model's. In a scoped
+   * replay only the issues and pull requests in scope are classified and emitted (releases: those
+   * of its framework); every delivery is still read and folded into its issue's state: the scope is
+   * decided on that state (framework, creation time), before classification.
+   */
+  public static Outputs apply(DataStream<RawDelivery> deliveries, Settings settings) {
     SingleOutputStreamOperator<GitHubEvent> facts =
         deliveries
             .process(new DecodeAndNormalise(REJECTED))
             .uid("normalise")
             .name("decode and normalise");
+    DataStream<ClassifiedIssueEvent> classified = classifiedIssues(facts, settings);
+    DataStream<IssueRow> issues =
+        classified.map(IssueRows::of).uid("issue-rows").name("issue rows");
+    return new Outputs(
+        classified,
+        issues,
+        pullRequests(facts, settings),
+        releases(facts, settings.scope()),
+        facts.getSideOutput(REJECTED));
+  }
 
+  /**
+   * Issue, comment and fix-link facts folded into each issue's state and classified whenever it
+   * changes; with the language-model tier on, each classification followed by its upgrade.
+   */
+  private static DataStream<ClassifiedIssueEvent> classifiedIssues(
+      DataStream<GitHubEvent> facts, Settings settings) {
+    LlmSettings llm = settings.llm();
     SingleOutputStreamOperator<ClassifiedIssueEvent> offline =
         facts
             .filter(
@@ -116,35 +134,37 @@ public final class IssuePipeline {
             .keyBy(f -> f.key)
             .process(
                 new ClassifyIssues(
-                    ClassifierTier.fromEnvironment(),
+                    settings.tier(),
                     llm.enabled() ? LLM_REQUESTS : null,
-                    scope,
-                    vectors))
+                    settings.scope(),
+                    settings.storedVectors()))
             .uid("classify-issues")
             .name("classify issues");
-    DataStream<ClassifiedIssueEvent> classified = offline;
-    if (llm.enabled()) {
-      DataStream<ClassifiedIssueEvent> upgrades =
-          AsyncDataStream.unorderedWait(
-                  offline.getSideOutput(LLM_REQUESTS),
-                  new UpgradeWithLlm(llm, answers),
-                  llm.asyncTimeout().toMillis(),
-                  TimeUnit.MILLISECONDS,
-                  llm.capacity())
-              .uid("llm-upgrade")
-              .name("upgrade with the language model");
-      classified =
-          offline
-              .union(upgrades)
-              .keyBy(e -> e.issue.id)
-              .process(new NewestLabel())
-              .uid("newest-label")
-              .name("newest label");
+    if (!llm.enabled()) {
+      return offline;
     }
-    DataStream<IssueRow> issues =
-        classified.map(IssueRows::of).uid("issue-rows").name("issue rows");
+    DataStream<ClassifiedIssueEvent> upgrades =
+        AsyncDataStream.unorderedWait(
+                offline.getSideOutput(LLM_REQUESTS),
+                new UpgradeWithLlm(llm, settings.answers()),
+                llm.asyncTimeout().toMillis(),
+                TimeUnit.MILLISECONDS,
+                llm.capacity())
+            .uid("llm-upgrade")
+            .name("upgrade with the language model");
+    return offline
+        .union(upgrades)
+        .keyBy(e -> e.issue.id)
+        .process(new NewestLabel())
+        .uid("newest-label")
+        .name("newest label");
+  }
 
-    DataStream<PullRequestEvent> newestPullRequests =
+  /** Each pull request's newest state (of the scope) as its graph row, classified when merged. */
+  private static DataStream<PullRequestRow> pullRequests(
+      DataStream<GitHubEvent> facts, Settings settings) {
+    ReplayScope scope = settings.scope();
+    DataStream<PullRequestEvent> newest =
         facts
             .filter(f -> f.type == GitHubEvent.Type.PULL_REQUEST)
             .uid("pull-request-facts")
@@ -157,32 +177,31 @@ public final class IssuePipeline {
             .uid("newest-pull-request")
             .name("newest pull request");
     if (!scope.isAll()) {
-      newestPullRequests =
-          newestPullRequests
+      newest =
+          newest
               .filter(p -> scope.coversPullRequest(p))
               .uid("pull-requests-in-scope")
               .name("pull requests in scope");
     }
-    DataStream<PullRequestRow> pullRequests =
-        newestPullRequests
-            .map(new ClassifyPullRequests())
-            .uid("pull-request-rows")
-            .name("pull request rows");
+    return newest
+        .map(new ClassifyPullRequests(settings.tier()))
+        .uid("pull-request-rows")
+        .name("pull request rows");
+  }
 
-    DataStream<ReleaseRow> releases =
-        facts
-            .filter(
-                f ->
-                    f.type == GitHubEvent.Type.RELEASE
-                        && (scope.framework() == null
-                            || scope.framework().equals(frameworkOf(f.release.repo))))
-            .uid("release-facts")
-            .name("release facts")
-            .map(f -> toRow(f.release))
-            .uid("release-rows")
-            .name("release rows");
-
-    return new Outputs(classified, issues, pullRequests, releases, facts.getSideOutput(REJECTED));
+  /** Releases (of the scope's framework) as graph rows. */
+  private static DataStream<ReleaseRow> releases(DataStream<GitHubEvent> facts, ReplayScope scope) {
+    return facts
+        .filter(
+            f ->
+                f.type == GitHubEvent.Type.RELEASE
+                    && (scope.framework() == null
+                        || scope.framework().equals(frameworkOf(f.release.repo))))
+        .uid("release-facts")
+        .name("release facts")
+        .map(f -> toRow(f.release))
+        .uid("release-rows")
+        .name("release rows");
   }
 
   static PullRequestRow toRow(PullRequestEvent p) {

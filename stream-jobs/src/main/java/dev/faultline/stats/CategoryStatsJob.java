@@ -2,8 +2,8 @@ package dev.faultline.stats;
 
 import dev.faultline.graph.stats.AlertWriter;
 import dev.faultline.graph.stats.CategoryCountWriter;
-import dev.faultline.jobs.sink.DeadLetterSerializer;
-import dev.faultline.jobs.sink.Neo4jBatchSink;
+import dev.faultline.jobs.common.DeadLetterSerializer;
+import dev.faultline.jobs.common.JobIo;
 import dev.faultline.schemas.Topic;
 import dev.faultline.stats.functions.DailyCountAggregate;
 import dev.faultline.stats.functions.DailyCountWindow;
@@ -35,7 +35,6 @@ import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.flink.connector.kafka.source.KafkaSource;
 import org.apache.flink.connector.kafka.source.KafkaSourceBuilder;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
-import org.apache.flink.core.execution.CheckpointingMode;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -79,18 +78,16 @@ public final class CategoryStatsJob {
 
   /** Adds the job's source, pipeline and sinks to {@code env}, with exactly-once checkpointing. */
   public static void build(StreamExecutionEnvironment env, StatsConfig config) {
-    env.enableCheckpointing(config.checkpointInterval().toMillis(), CheckpointingMode.EXACTLY_ONCE);
-    if (config.parallelism() > 0) {
-      env.setParallelism(config.parallelism());
-    }
+    JobIo io = config.io();
+    io.configure(env);
     KafkaSourceBuilder<ClassifiedRecord> source =
         KafkaSource.<ClassifiedRecord>builder()
-            .setBootstrapServers(config.kafkaBootstrap())
-            .setProperties(config.kafkaClientProperties())
+            .setBootstrapServers(io.kafka().bootstrap())
+            .setProperties(io.kafka().clientProperties())
             // Only what the issue pipeline committed: its transactions may abort.
             .setProperty("isolation.level", "read_committed")
-            .setTopics(config.inputTopic())
-            .setGroupId(config.groupId())
+            .setTopics(Topic.ISSUES_CLASSIFIED.topicName())
+            .setGroupId(io.groupId())
             .setStartingOffsets(OffsetsInitializer.committedOffsets(OffsetResetStrategy.EARLIEST))
             .setDeserializer(new ClassifiedIssueDeserializer(config.confidence()));
     if (config.bounded()) {
@@ -113,38 +110,27 @@ public final class CategoryStatsJob {
         .name("dead letters");
     Outputs out = apply(events, config);
     out.stats()
-        .sinkTo(kafkaSink(config, "stats", new CategoryStatSerializer(config.statsTopic())))
+        .sinkTo(kafkaSink(config, "stats", new CategoryStatSerializer(Topic.STATS.topicName())))
         .uid("stats-kafka-sink")
         .name("faultline.stats");
     out.stats()
         .map(CategoryStat::toRow)
         .uid("stats-graph-rows")
         .name("CategoryCount rows")
-        .sinkTo(graphSink("category-stats/neo4j-counts", CategoryCountWriter::new, config))
+        .sinkTo(io.graphSink("category-stats/neo4j-counts", CategoryCountWriter::new))
         .uid("stats-graph-sink")
         .name("graph CategoryCount");
     out.alerts()
-        .sinkTo(kafkaSink(config, "alerts", new AlertSerializer(config.alertsTopic())))
+        .sinkTo(kafkaSink(config, "alerts", new AlertSerializer(Topic.ALERTS.topicName())))
         .uid("alerts-kafka-sink")
         .name("faultline.alerts");
     out.alerts()
         .map(StatAlert::toRow)
         .uid("alerts-graph-rows")
         .name("Alert rows")
-        .sinkTo(graphSink("category-stats/neo4j-alerts", AlertWriter::new, config))
+        .sinkTo(io.graphSink("category-stats/neo4j-alerts", AlertWriter::new))
         .uid("alerts-graph-sink")
         .name("graph Alert");
-  }
-
-  private static <R> Neo4jBatchSink<R> graphSink(
-      String stage, Neo4jBatchSink.WriterFactory<R> writers, StatsConfig config) {
-    return new Neo4jBatchSink<>(
-        stage,
-        config.graph(),
-        config.sink(),
-        writers,
-        config.kafkaClientProperties(),
-        Topic.DEAD_LETTER.topicName());
   }
 
   /**
@@ -166,15 +152,15 @@ public final class CategoryStatsJob {
 
   private static <T> WatermarkStrategy<T> watermarks(
       StatsConfig config, SerializableTimestampAssigner<T> eventTime) {
-    return WatermarkStrategy.<T>forBoundedOutOfOrderness(config.outOfOrderness())
+    return WatermarkStrategy.<T>forBoundedOutOfOrderness(config.eventTime().outOfOrderness())
         .withTimestampAssigner(eventTime)
-        .withIdleness(config.idleness());
+        .withIdleness(config.eventTime().idleness());
   }
 
   /** An exactly-once (transactional) Kafka sink; {@code name} tells its transactional ids apart. */
   public static <T> KafkaSink<T> kafkaSink(
       StatsConfig config, String name, KafkaRecordSerializationSchema<T> serializer) {
-    Properties producer = config.kafkaClientProperties();
+    Properties producer = config.io().kafka().clientProperties();
     // Below the broker's transaction.max.timeout.ms (15 min by default); Flink's default (1 h) is
     // refused.
     producer.putIfAbsent("transaction.timeout.ms", "600000");
@@ -195,7 +181,7 @@ public final class CategoryStatsJob {
         events
             // All records of an issue meet in one task: its history decides what it contributes.
             .keyBy(e -> e.id)
-            .process(new IssueContributionFunction(config.issueStateTtl()))
+            .process(new IssueContributionFunction(config.retention().issueState()))
             .uid("issue-contributions")
             .name("issue contributions");
     SingleOutputStreamOperator<DailyCount> daily =
@@ -211,7 +197,7 @@ public final class CategoryStatsJob {
             // for some of its windows but not all; a bucket is either on time or goes whole to the
             // correction path.
             .window(TumblingEventTimeWindows.of(config.slide()))
-            .allowedLateness(config.allowedLateness())
+            .allowedLateness(config.eventTime().allowedLateness())
             .sideOutputLateData(TOO_LATE)
             .aggregate(new DailyCountAggregate(), new DailyCountWindow())
             .uid("daily-counts")
@@ -225,15 +211,15 @@ public final class CategoryStatsJob {
                     config.slide(),
                     config.windows(),
                     config.maxWindowSlides(),
-                    config.countStateTtl(),
-                    config.allowedLateness()))
+                    config.retention().counts(),
+                    config.eventTime().allowedLateness()))
             .uid("rolling-counts")
             .name("rolling counts, corrections, surge detector");
     DataStream<CategoryStat> releases =
         deltas
             .getSideOutput(IssueContributionFunction.RELEASE_DELTAS)
             .keyBy(ReleaseDelta::key, StatKey.TYPE)
-            .process(new ReleaseCounts(config.issueStateTtl()))
+            .process(new ReleaseCounts(config.retention().issueState()))
             .uid("release-counts")
             .name("release counts");
     // Alerts test every category of a framework together (one family for the false-discovery
@@ -257,7 +243,7 @@ public final class CategoryStatsJob {
     DataStream<StatAlert> alerts =
         alertCounts
             .keyBy(c -> c.framework)
-            .process(new EmergenceDetector(config.alerts(), config.countStateTtl()))
+            .process(new EmergenceDetector(config.alerts(), config.retention().counts()))
             .uid("emergence-detector")
             .name("emerging-category alerts");
     return new Outputs(rolling.union(releases), alerts);

@@ -6,11 +6,12 @@ import dev.faultline.embedded.EmbeddedNeo4j;
 import dev.faultline.embedded.testing.KafkaClients;
 import dev.faultline.graph.GraphConfig;
 import dev.faultline.graph.GraphSchema;
-import dev.faultline.jobs.llm.LlmSettings;
-import dev.faultline.jobs.sink.SinkOptions;
+import dev.faultline.jobs.common.JobIo;
+import dev.faultline.jobs.common.SinkOptions;
 import dev.faultline.schemas.AvroCodec;
 import dev.faultline.schemas.Delivery;
 import dev.faultline.schemas.DeliveryKey;
+import dev.faultline.schemas.KafkaSettings;
 import dev.faultline.schemas.Topic;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -58,16 +59,14 @@ public record PipelineStack(
    * under {@code checkpoints}, small sink batches and one-second checkpoints, parallelism 2.
    */
   public JobConfig jobConfig(String group, Path checkpoints) {
-    return new JobConfig(
-        kafka.bootstrapServers(),
-        Map.of(),
-        group,
-        graph(),
-        new SinkOptions(100, Duration.ofMillis(100), Duration.ofSeconds(1)),
-        Duration.ofSeconds(1),
-        2,
-        checkpoints.toUri().toString(),
-        LlmSettings.OFF);
+    return JobConfig.live(
+        new JobIo(
+            KafkaSettings.of(kafka.bootstrapServers()),
+            group,
+            graph(),
+            new SinkOptions(100, Duration.ofMillis(100), Duration.ofSeconds(1)),
+            new JobIo.Checkpoints(Duration.ofSeconds(1), checkpoints.toUri().toString()),
+            2));
   }
 
   /** {@code expression} over the issue {@code id} ({@code i}), or null (no issue, or null). */

@@ -8,6 +8,7 @@ import dev.faultline.classifier.ChangeDetails;
 import dev.faultline.classifier.IssueText;
 import dev.faultline.classifier.learned.LearnedClassifier;
 import dev.faultline.jobs.classify.Neo4jVectorStore;
+import dev.faultline.jobs.classify.ReplayScope;
 import dev.faultline.schemas.Topic;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -70,7 +71,10 @@ class StoredVectorsIT {
       // First labelling, as the live pipeline does it: no stored vectors are read.
       StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(2);
       IssuePipelineJob.build(
-          env, stack.jobConfig("first-" + UUID.randomUUID(), dir.resolve("ck1")), true, false);
+          env,
+          stack
+              .jobConfig("first-" + UUID.randomUUID(), dir.resolve("ck1"))
+              .withReplay(Replay.of(ReplayScope.ALL).withStoredVectors(false)));
       env.execute("first labelling");
 
       LearnedClassifier classifier = LearnedClassifier.shared();
@@ -94,7 +98,10 @@ class StoredVectorsIT {
       long found = Neo4jVectorStore.foundInThisJvm();
       StreamExecutionEnvironment replay = StreamExecutionEnvironment.createLocalEnvironment(2);
       IssuePipelineJob.build(
-          replay, stack.jobConfig("replay-" + UUID.randomUUID(), dir.resolve("ck2")), true);
+          replay,
+          stack
+              .jobConfig("replay-" + UUID.randomUUID(), dir.resolve("ck2"))
+              .withReplay(Replay.of(ReplayScope.ALL)));
       JobClient job = replay.executeAsync("replay");
       job.getJobExecutionResult().get();
       assertEquals(

@@ -1,6 +1,7 @@
 package dev.faultline.stats;
 
 import dev.faultline.graph.GraphConfig;
+import dev.faultline.schemas.KafkaSettings;
 import dev.faultline.stats.records.ClassifiedEvent;
 import java.nio.file.Files;
 import java.time.Duration;
@@ -39,7 +40,9 @@ public final class CategoryStatsBenchmark {
     long n = args.length > 0 ? Long.parseLong(args[0]) : 1_000_000;
     StatsConfig config =
         StatsConfig.defaults(
-            "127.0.0.1:9092", new GraphConfig("bolt://127.0.0.1:7687", "neo4j", "unused", "neo4j"));
+            StatsConfig.defaultIo(
+                KafkaSettings.of("127.0.0.1:9092"),
+                new GraphConfig("bolt://127.0.0.1:7687", "neo4j", "unused", "neo4j")));
     System.out.printf(
         "events=%d, one slot, windows %s sliding by %s, in-order live stream with re-classifications%n",
         n,
@@ -49,12 +52,19 @@ public final class CategoryStatsBenchmark {
         dev.faultline.stats.domain.Explanations.windowLabel(config.slide()));
     double pass = 0;
     double stats = 0;
+    double passCpu = 0;
+    double statsCpu = 0;
     for (int round = 1; round <= 2; round++) {
+      long cpu = processCpuNanos();
       pass = run(n, config, false);
+      passCpu = (processCpuNanos() - cpu) / 1e3 / n;
+      cpu = processCpuNanos();
       stats = run(n, config, true);
+      statsCpu = (processCpuNanos() - cpu) / 1e3 / n;
       System.out.printf(
-          "round %d: pass-through %,.0f events/s; category-stats %,.0f events/s (%.1f%% of pass-through)%n",
-          round, pass, stats, 100 * stats / pass);
+          "round %d: pass-through %,.0f events/s (%.1f CPU-µs/event); category-stats %,.0f events/s"
+              + " (%.1f CPU-µs/event; %.1f%% of pass-through)%n",
+          round, pass, passCpu, stats, statsCpu, 100 * stats / pass);
     }
     // For faultline bench: the last (warm) round's figures as one flat JSON object.
     String out = System.getProperty("faultline.bench.out");
@@ -69,8 +79,19 @@ public final class CategoryStatsBenchmark {
                       "passthrough_events_per_s",
                       pass,
                       "stats_events_per_s",
-                      stats)));
+                      stats,
+                      "passthrough_cpu_us_per_event",
+                      passCpu,
+                      "stats_cpu_us_per_event",
+                      statsCpu)));
     }
+  }
+
+  /** CPU time of the whole process (the MiniCluster runs in it), in nanoseconds. */
+  private static long processCpuNanos() {
+    return ((com.sun.management.OperatingSystemMXBean)
+            java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+        .getProcessCpuTime();
   }
 
   private static double run(long n, StatsConfig config, boolean statistics) throws Exception {

@@ -7,10 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.faultline.embedded.testing.KafkaClients;
 import dev.faultline.embedded.testing.Poll;
 import dev.faultline.jobs.PipelineStack;
-import dev.faultline.jobs.sink.SinkOptions;
+import dev.faultline.jobs.common.JobIo;
+import dev.faultline.jobs.common.SinkOptions;
 import dev.faultline.schemas.Alert;
 import dev.faultline.schemas.AvroCodec;
 import dev.faultline.schemas.ClassifiedIssue;
+import dev.faultline.schemas.KafkaSettings;
 import dev.faultline.schemas.Topic;
 import dev.faultline.schemas.taxonomy.Dimension;
 import dev.faultline.stats.domain.IssueContributions;
@@ -96,14 +98,18 @@ class CategoryStatsJobIT {
    * correction path.
    */
   private static StatsConfig config(String name) {
-    return StatsConfig.defaults(stack.bootstrapServers(), stack.graph())
-        .withKafka(stack.bootstrapServers(), "stats-it-" + name, "stats-it-" + name)
-        .withRuntime(
-            new SinkOptions(500, Duration.ofMillis(100), Duration.ofSeconds(1)),
-            Duration.ofMillis(300),
-            2,
-            true)
-        .withEventTime(Duration.ofDays(1), Duration.ofHours(1), Duration.ofSeconds(1))
+    return StatsConfig.defaults(
+            new JobIo(
+                KafkaSettings.of(stack.bootstrapServers()),
+                "stats-it-" + name,
+                stack.graph(),
+                new SinkOptions(500, Duration.ofMillis(100), Duration.ofSeconds(1)),
+                JobIo.Checkpoints.every(Duration.ofMillis(300)),
+                2))
+        .withBounded(true)
+        .withEventTime(
+            new StatsConfig.EventTime(
+                Duration.ofDays(1), Duration.ofHours(1), Duration.ofSeconds(1)))
         // the fixtures' records carry no confidences: count every label (the bar is
         // ClassifiedEventTest's)
         .withConfidence(dev.faultline.graph.ConfidencePolicy.all());

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.faultline.graph.GraphConfig;
+import dev.faultline.schemas.KafkaSettings;
 import dev.faultline.schemas.taxonomy.Dimension;
 import dev.faultline.stats.functions.RollingCounts;
 import dev.faultline.stats.records.CategoryStat;
@@ -29,7 +30,9 @@ class RollingCountsTest {
   private static final String FW = "deepspeed";
   private final StatsConfig config =
       StatsConfig.defaults(
-          "127.0.0.1:9092", new GraphConfig("bolt://127.0.0.1:7687", "neo4j", "pw", "neo4j"));
+          StatsConfig.defaultIo(
+              KafkaSettings.of("127.0.0.1:9092"),
+              new GraphConfig("bolt://127.0.0.1:7687", "neo4j", "pw", "neo4j")));
   private KeyedTwoInputStreamOperatorTestHarness<
           StatKey, DailyCount, ContributionDelta, CategoryStat>
       harness;
@@ -43,8 +46,8 @@ class RollingCountsTest {
                     config.slide(),
                     config.windows(),
                     config.maxWindowSlides(),
-                    config.countStateTtl(),
-                    config.allowedLateness())),
+                    config.retention().counts(),
+                    config.eventTime().allowedLateness())),
             DailyCount::key,
             ContributionDelta::key,
             StatKey.TYPE);
@@ -156,7 +159,7 @@ class RollingCountsTest {
     harness.setStateTtlProcessingTime(0);
     harness.processElement1(daily("HANG", T0, 2, "ds#1"), T0 + DAY - 1);
     harness.processBothWatermarks(new Watermark(Long.MAX_VALUE));
-    harness.setStateTtlProcessingTime(config.countStateTtl().toMillis() + 1);
+    harness.setStateTtlProcessingTime(config.retention().counts().toMillis() + 1);
     harness.processElement2(
         new ContributionDelta(FW, Dimension.SYMPTOM, "HANG", T0, 1, "ds#9"), T0);
     List<CategoryStat> out = harness.extractOutputValues();

@@ -26,6 +26,13 @@ class StatsConfigTest {
   }
 
   @Test
+  void aGroupGivenAloneLeavesTheTransactionalIdsTheirDefaultPrefix() {
+    StatsConfig c = StatsConfig.fromArgs(new String[] {"--group-id", "g2"}, ENV);
+    assertEquals("g2", c.io().groupId());
+    assertEquals("faultline-category-stats", c.transactionalIdPrefix());
+  }
+
+  @Test
   void readsWindowsAndEventTimeSettings() {
     StatsConfig c =
         StatsConfig.fromArgs(
@@ -49,8 +56,8 @@ class StatsConfigTest {
             },
             ENV);
     assertEquals(List.of(Duration.ofDays(3), Duration.ofDays(14)), c.windows());
-    assertEquals(Duration.ofDays(2), c.allowedLateness());
-    assertEquals(Duration.ofHours(1), c.outOfOrderness());
+    assertEquals(Duration.ofDays(2), c.eventTime().allowedLateness());
+    assertEquals(Duration.ofHours(1), c.eventTime().outOfOrderness());
     assertEquals(8, c.alerts().minCount());
     assertEquals(0.05, c.alerts().falseAlertsPerMonth(), 1e-12);
     assertEquals(21, c.alerts().runDays());

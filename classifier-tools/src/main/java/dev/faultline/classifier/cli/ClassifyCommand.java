@@ -18,6 +18,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -72,15 +73,21 @@ public final class ClassifyCommand extends CliCommand {
 
   @Mixin ConfigFlags configFlags;
 
-  public ClassifyCommand() {}
+  private final Map<String, String> env;
 
-  public static void main(String[] args) {
-    System.exit(run(args, System.out, System.err));
+  /**
+   * A command reading the language-model tier's {@code FAULTLINE_LLM_*} settings from {@code env}.
+   */
+  public ClassifyCommand(Map<String, String> env) {
+    this.env = Map.copyOf(env);
   }
 
-  /** Runs the command; returns the process exit code (0 ok, 2 usage error, 1 I/O or data error). */
+  /**
+   * Runs the command with an empty environment; returns the process exit code (0 ok, 2 usage error,
+   * 1 I/O or data error).
+   */
   public static int run(String[] args, PrintStream out, PrintStream err) {
-    return Cli.execute(new ClassifyCommand(), args, out, err);
+    return Cli.execute(new ClassifyCommand(Map.of()), args, out, err);
   }
 
   @Override
@@ -89,7 +96,7 @@ public final class ClassifyCommand extends CliCommand {
     DefectClassifier classifier;
     LlmOptions llmOptions;
     try {
-      llmOptions = configFlags.forTier(tier);
+      llmOptions = configFlags.forTier(tier, env);
       classifier = Tiers.of(tier, config, modelFlag.model, llmOptions);
     } catch (IllegalArgumentException e) {
       throw usageError(e.getMessage());

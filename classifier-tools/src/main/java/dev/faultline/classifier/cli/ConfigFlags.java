@@ -1,6 +1,7 @@
 package dev.faultline.classifier.cli;
 
 import dev.faultline.classifier.ClassifierConfig;
+import java.util.Map;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
@@ -24,12 +25,12 @@ final class ConfigFlags {
   }
 
   /**
-   * The language-model settings of {@code tier}: read over the process environment for {@code llm},
-   * {@link LlmOptions#NONE} for the others.
+   * The language-model settings of {@code tier}: read over {@code env} (the process environment)
+   * for {@code llm}, {@link LlmOptions#NONE} for the others.
    *
    * @throws IllegalArgumentException a setting is invalid (the message names it)
    */
-  LlmOptions forTier(String tier) {
-    return "llm".equals(tier) ? llmFlags.options(System.getenv()) : LlmOptions.NONE;
+  LlmOptions forTier(String tier, Map<String, String> env) {
+    return "llm".equals(tier) ? llmFlags.options(env) : LlmOptions.NONE;
   }
 }

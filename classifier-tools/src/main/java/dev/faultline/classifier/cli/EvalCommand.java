@@ -118,15 +118,21 @@ public final class EvalCommand extends CliCommand {
 
   @Mixin ConfigFlags configFlags;
 
-  public EvalCommand() {}
+  private final Map<String, String> env;
 
-  public static void main(String[] args) {
-    System.exit(run(args, System.out, System.err));
+  /**
+   * A command reading the language-model tier's {@code FAULTLINE_LLM_*} settings from {@code env}.
+   */
+  public EvalCommand(Map<String, String> env) {
+    this.env = Map.copyOf(env);
   }
 
-  /** Runs the command; returns the process exit code (0 ok, 2 usage error, 1 I/O or data error). */
+  /**
+   * Runs the command with an empty environment; returns the process exit code (0 ok, 2 usage error,
+   * 1 I/O or data error).
+   */
   public static int run(String[] args, PrintStream out, PrintStream err) {
-    return Cli.execute(new EvalCommand(), args, out, err);
+    return Cli.execute(new EvalCommand(Map.of()), args, out, err);
   }
 
   /** What was classified: the gold records and the answers of the tier (and of the rules). */
@@ -159,7 +165,7 @@ public final class EvalCommand extends CliCommand {
     String half = checkOptions();
     LlmOptions llmOptions;
     try {
-      llmOptions = configFlags.forTier(tier);
+      llmOptions = configFlags.forTier(tier, env);
     } catch (IllegalArgumentException e) {
       throw usageError(e.getMessage());
     }

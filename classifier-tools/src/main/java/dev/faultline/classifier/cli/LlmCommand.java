@@ -32,10 +32,10 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
 
 /**
  * {@code llm export|import}: the language-model tier through a provider's Batch API (OpenAI's, and
@@ -79,22 +79,16 @@ public final class LlmCommand extends CliCommand {
   /** Rejections listed one by one before only counting. */
   static final int LISTED = 20;
 
-  public LlmCommand() {}
+  private final Map<String, String> env;
 
-  public static void main(String[] args) {
-    System.exit(run(args, System.out, System.err));
+  /** A command reading the {@code FAULTLINE_LLM_*} settings from {@code env}. */
+  public LlmCommand(Map<String, String> env) {
+    this.env = Map.copyOf(env);
   }
 
   /** Runs the command; returns the process exit code (0 ok, 2 usage error, 1 I/O or data error). */
-  public static int run(String[] args, PrintStream out, PrintStream err) {
-    return run(args, System.getenv(), out, err);
-  }
-
   static int run(String[] args, Map<String, String> env, PrintStream out, PrintStream err) {
-    CommandLine commandLine = new CommandLine(new LlmCommand());
-    ((Export) commandLine.getSubcommands().get("export").getCommand()).env = env;
-    ((Import) commandLine.getSubcommands().get("import").getCommand()).env = env;
-    return Cli.execute(commandLine, args, out, err);
+    return Cli.execute(new LlmCommand(env), args, out, err);
   }
 
   @Override
@@ -114,7 +108,7 @@ public final class LlmCommand extends CliCommand {
         "once."
       })
   static final class Export extends CliCommand {
-    Map<String, String> env = System.getenv();
+    @ParentCommand LlmCommand llm;
 
     @Option(
         names = "--input",
@@ -161,7 +155,7 @@ public final class LlmCommand extends CliCommand {
         "reclassify find it by the issue when the issue's text has changed since the export."
       })
   static final class Import extends CliCommand {
-    Map<String, String> env = System.getenv();
+    @ParentCommand LlmCommand llm;
 
     @Option(
         names = "--results",
@@ -183,7 +177,7 @@ public final class LlmCommand extends CliCommand {
     public Integer call() {
       LlmConfig config;
       try {
-        config = model.options(env, null).config();
+        config = model.options(llm.env, null).config();
       } catch (IllegalArgumentException e) {
         throw usageError(e.getMessage());
       }
@@ -198,7 +192,7 @@ public final class LlmCommand extends CliCommand {
     LlmConfig config;
     LlmClassifier tier;
     try {
-      config = a.model.options(a.env, null).config();
+      config = a.model.options(a.llm.env, null).config();
       if (config.model() == null) {
         throw new IllegalArgumentException(
             "name the model: --llm-model NAME or FAULTLINE_LLM_MODEL");

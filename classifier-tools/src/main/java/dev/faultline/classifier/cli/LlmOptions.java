@@ -17,7 +17,7 @@ import picocli.CommandLine.Option;
  */
 public record LlmOptions(LlmConfig config, Path cacheDir) {
 
-  /** No cache, the process environment's settings. */
+  /** No cache, no settings: the tiers that ask no language model. */
   static final LlmOptions NONE = new LlmOptions(null, null);
 
   /** What the help of the commands with {@code --tier llm} says about it. */
@@ -93,6 +93,6 @@ public record LlmOptions(LlmConfig config, Path cacheDir) {
 
   @Override
   public LlmConfig config() {
-    return config == null ? LlmConfig.fromEnvironment() : config;
+    return config == null ? LlmConfig.defaults() : config;
   }
 }

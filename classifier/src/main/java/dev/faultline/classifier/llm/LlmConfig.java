@@ -117,11 +117,6 @@ public record LlmConfig(
     return from(Map.of());
   }
 
-  /** The process environment, over the properties file it names, over the defaults. */
-  public static LlmConfig fromEnvironment() {
-    return fromEnvironment(System.getenv(), null);
-  }
-
   /**
    * Settings from an environment map over a properties file (the one given, else the one {@value
    * #CONFIG_FILE} names, else none).

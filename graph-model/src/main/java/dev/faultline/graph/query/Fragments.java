@@ -12,13 +12,16 @@ import java.util.regex.Pattern;
  * <ul>
  *   <li>{@code @passes(i, d)}: the confidence-bar rule ({@link
  *       dev.faultline.graph.ConfidencePolicy#passes}): the label of {@code d} was given by a person
- *       (listed in {@code i.humanGiven}), or its confidence ({@code i.<d>Confidence}, which the
- *       writer stores on the issue for every labelled dimension) is at or above the bar {@code
+ *       (listed in {@code i.humanGiven}), or its confidence (its {@code confidenceProperty}, which
+ *       the writer stores on the issue for every labelled dimension) is at or above the bar {@code
  *       $minConfidence[d]} (a missing confidence passes only a bar of 0).
  *   <li>{@code @value(i, d)}: the issue's code of {@code d} as a string ({@code true}/{@code false}
  *       for distributed-specific, UNKNOWN when a classified issue's value cannot tell; null for an
  *       unclassified issue).
  * </ul>
+ *
+ * <p>The property names come from the library's {@code $dimensions} ({@link
+ * QueryDefinition#DIMENSIONS}, derived from {@code Dimension}), never spelled here.
  */
 public final class Fragments {
   private static final Pattern FRAGMENT =
@@ -35,9 +38,9 @@ public final class Fragments {
         + node
         + ".humanGiven, []) OR coalesce("
         + node
-        + "["
+        + "[$dimensions["
         + dimension
-        + " + 'Confidence'], 0.0) >= coalesce($minConfidence["
+        + "].confidenceProperty], 0.0) >= coalesce($minConfidence["
         + dimension
         + "], 0.0))";
   }
@@ -46,9 +49,9 @@ public final class Fragments {
   public static String value(String node, String dimension) {
     return "coalesce(toString("
         + node
-        + "["
+        + "[$dimensions["
         + dimension
-        + "]), CASE WHEN "
+        + "].property]), CASE WHEN "
         + node
         + ".classifierVersion IS NULL THEN null ELSE 'UNKNOWN' END)";
   }

@@ -30,12 +30,14 @@ import java.util.regex.Pattern;
  * <p>The header ends at the first line that is not a {@code //} comment; the whole text, header
  * included, is the statement sent to Neo4j (Cypher ignores the comments).
  *
- * <p>A statement that reads {@code $allDimensions} gets it from the library, undeclared: every
- * {@link Dimension} in declaration order as {@code {key, edgeType, flag, labelled, labelKey,
- * sourceProperty, versionProperty, labelledAtProperty}} (edge type null without an edge; flag true
- * for the uncoded distributed-specific dimension; labelled false for a dimension whose label is
- * another's, the symptom class, whose {@code labelKey} and provenance properties are then its
- * symptom's), so a query that shows every dimension loops over it instead of listing them.
+ * <p>Statements spell no dimension's property names: the library supplies them, undeclared, from
+ * {@link Dimension} alone ({@link #names(Dimension)}: {@code key, edgeType, flag, property,
+ * confidenceProperty, probabilitiesProperty, evidenceProperty}, and of its label, the symptom
+ * class's being its symptom's: {@code labelled, labelKey, sourceProperty, versionProperty,
+ * labelledAtProperty}). {@code $allDimensions} lists every dimension in declaration order, so a
+ * query that shows every dimension loops over it instead of listing them; {@code $dimensions} maps
+ * each key to the same names, so a query of one dimension reads {@code
+ * i[$dimensions[$dimension].probabilitiesProperty]} or {@code $dimensions[$dimension].labelKey}.
  *
  * @param name kebab-case query name
  * @param description what the query answers
@@ -56,6 +58,9 @@ public record QueryDefinition(
 
   /** The library-supplied parameter listing every dimension. */
   public static final String ALL_DIMENSIONS = "allDimensions";
+
+  /** The library-supplied parameter of every dimension's graph names, by key. */
+  public static final String DIMENSIONS = "dimensions";
 
   private static final Pattern NAME = Pattern.compile("[a-z0-9]+(-[a-z0-9]+)*");
   private static final Pattern PARAM =
@@ -288,26 +293,53 @@ public record QueryDefinition(
     if (cypher.contains("$" + ALL_DIMENSIONS)) {
       bound.put(ALL_DIMENSIONS, allDimensions());
     }
+    if (cypher.contains("$" + DIMENSIONS)) {
+      bound.put(DIMENSIONS, dimensions());
+    }
     return bound;
   }
 
-  /** The value of {@code $allDimensions}. */
+  /**
+   * The value of {@code $allDimensions}: every dimension's {@link #names}, in declaration order.
+   */
   static List<Map<String, Object>> allDimensions() {
     List<Map<String, Object>> out = new ArrayList<>();
     for (Dimension d : Dimension.values()) {
-      Map<String, Object> m = new HashMap<>();
-      m.put("key", d.key());
-      m.put("edgeType", d.edgeType().orElse(null));
-      m.put("flag", !d.coded());
-      // The label's provenance properties: the symptom class's label is its symptom's.
-      Dimension label = d.labelDimension();
-      m.put("labelled", d.labelled());
-      m.put("labelKey", label.key());
-      m.put("sourceProperty", label.sourceProperty());
-      m.put("versionProperty", label.versionProperty());
-      m.put("labelledAtProperty", label.labelledAtProperty());
-      out.add(m);
+      out.add(names(d));
     }
     return out;
+  }
+
+  /** The value of {@code $dimensions}: every dimension's {@link #names}, by key. */
+  static Map<String, Map<String, Object>> dimensions() {
+    Map<String, Map<String, Object>> out = new HashMap<>();
+    for (Dimension d : Dimension.values()) {
+      out.put(d.key(), names(d));
+    }
+    return out;
+  }
+
+  /**
+   * What a statement may read of one dimension: its key, edge type (null without an edge), flag
+   * (true for the uncoded distributed-specific), the properties holding its code, confidence and
+   * probabilities, and its label's: whether it has one of its own, the key of the dimension whose
+   * label it shares (the symptom class's is its symptom's) and that label's provenance properties.
+   */
+  static Map<String, Object> names(Dimension d) {
+    Map<String, Object> m = new HashMap<>();
+    m.put("key", d.key());
+    m.put("edgeType", d.edgeType().orElse(null));
+    m.put("flag", !d.coded());
+    m.put("property", d.property());
+    m.put("confidenceProperty", d.confidenceProperty());
+    m.put("probabilitiesProperty", d.probabilitiesProperty());
+    m.put("evidenceProperty", d.evidenceProperty());
+    Dimension label = d.labelDimension();
+    m.put("labelled", d.labelled());
+    m.put("labelKey", label.key());
+    m.put("sourceProperty", label.sourceProperty());
+    m.put("versionProperty", label.versionProperty());
+    m.put("labelledAtProperty", label.labelledAtProperty());
+    return m;
   }
 }

@@ -30,13 +30,13 @@ WHERE i.state <> 'deleted' AND i.transferredTo IS NULL
   AND ($from IS NULL OR i.createdAt >= $from)
   AND ($to IS NULL OR i.createdAt < $to)
 WITH i,
-     CASE $rows WHEN 'symptomClass' THEN 'symptom' ELSE $rows END AS rowLabel,
-     CASE $columns WHEN 'symptomClass' THEN 'symptom' ELSE $columns END AS columnLabel
+     $dimensions[$rows].labelKey AS rowLabel,
+     $dimensions[$columns].labelKey AS columnLabel
 RETURN @value(i, $rows) AS rowTop,
-       i[$rows + 'Probabilities'] AS rowP,
+       i[$dimensions[$rows].probabilitiesProperty] AS rowP,
        @value(i, $columns) AS columnTop,
-       i[$columns + 'Probabilities'] AS columnP,
+       i[$dimensions[$columns].probabilitiesProperty] AS columnP,
        i.kind AS topKind,
-       i.kindProbabilities AS kindP,
+       i[$dimensions.kind.probabilitiesProperty] AS kindP,
        @passes(i, rowLabel) AND @passes(i, columnLabel) AS passes,
        @passes(i, 'kind') AS kindPasses

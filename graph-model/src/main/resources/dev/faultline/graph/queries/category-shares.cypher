@@ -37,7 +37,7 @@ WHERE i.state <> 'deleted' AND i.transferredTo IS NULL
   AND ($from IS NULL OR i.createdAt >= $from)
   AND ($to IS NULL OR i.createdAt < $to)
 WITH i,
-     CASE $dimension WHEN 'symptomClass' THEN 'symptom' ELSE $dimension END AS labelDimension
+     $dimensions[$dimension].labelKey AS labelDimension
 // A validation sample whose scope holds this one: a uniform sample of a scope is uniform in any part of it.
 OPTIONAL MATCH (s:ValidationSample)-[r:INCLUDES]->(i)
 WHERE (s.framework IS NULL OR s.framework = $framework)
@@ -49,9 +49,9 @@ RETURN i.id AS id,
          WHEN 'distributedSpecific' THEN coalesce(toString(i.distributedSpecific), 'null')
          ELSE i[$dimension]
        END AS top,
-       i[$dimension + 'Probabilities'] AS p,
+       i[$dimensions[$dimension].probabilitiesProperty] AS p,
        i.kind AS topKind,
-       i.kindProbabilities AS kindP,
+       i[$dimensions.kind.probabilitiesProperty] AS kindP,
        @passes(i, labelDimension) AS passes,
        @passes(i, 'kind') AS kindPasses,
        CASE WHEN sampled IS NULL THEN null ELSE properties(sampled) END AS sample

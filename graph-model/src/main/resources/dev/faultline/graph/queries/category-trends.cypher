@@ -26,7 +26,7 @@ WHERE i.state <> 'deleted' AND i.transferredTo IS NULL
   AND ($from IS NULL OR i.createdAt >= $from)
   AND ($to IS NULL OR i.createdAt < $to)
 WITH i, @value(i, $dimension) AS value,
-     CASE $dimension WHEN 'symptomClass' THEN 'symptom' ELSE $dimension END AS labelDimension
+     $dimensions[$dimension].labelKey AS labelDimension
 WITH i, value,
      $kind IS NULL OR @passes(i, 'kind') AS kindPasses,
      @passes(i, labelDimension) AS labelPasses

@@ -29,7 +29,7 @@ WHERE i.kind = 'BUG' AND i.state <> 'deleted' AND i.transferredTo IS NULL
   AND ($to IS NULL OR i.createdAt < $to)
 CALL (i) {
   WITH i, @value(i, $dimension) AS value,
-       CASE $dimension WHEN 'symptomClass' THEN 'symptom' ELSE $dimension END AS labelDimension
+       $dimensions[$dimension].labelKey AS labelDimension
   WITH value, @passes(i, 'kind') AS kindPasses, @passes(i, labelDimension) AS labelPasses
   RETURN value IS NOT NULL AND NOT value IN ['UNKNOWN', 'NONE'] AND kindPasses AND labelPasses AS confident,
          CASE

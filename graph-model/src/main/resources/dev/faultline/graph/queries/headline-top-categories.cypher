@@ -23,7 +23,7 @@ WHERE i.kind = 'BUG' AND i.state <> 'deleted' AND i.transferredTo IS NULL
   AND ($from IS NULL OR i.createdAt >= $from)
   AND ($to IS NULL OR i.createdAt < $to)
 WITH i, @value(i, $dimension) AS value,
-     CASE $dimension WHEN 'symptomClass' THEN 'symptom' ELSE $dimension END AS labelDimension
+     $dimensions[$dimension].labelKey AS labelDimension
 WITH i,
      CASE
        WHEN value IS NOT NULL AND NOT value IN ['UNKNOWN', 'NONE']

@@ -38,9 +38,9 @@ WITH i, coalesce(i.humanGiven, []) AS human
 WITH i, human,
      [d IN $allDimensions |
        {dimension: d.key,
-        value: CASE WHEN d.flag THEN toString(i[d.key]) ELSE i[d.key] END,
-        confidence: CASE WHEN d.edgeType IS NULL THEN i[d.key + 'Confidence'] END,
-        evidence: i[d.key + 'Evidence'],
+        value: CASE WHEN d.flag THEN toString(i[d.property]) ELSE i[d.property] END,
+        confidence: CASE WHEN d.edgeType IS NULL THEN i[d.confidenceProperty] END,
+        evidence: i[d.evidenceProperty],
         found: CASE WHEN d.edgeType IS NOT NULL
                  THEN head([(i)-[r]->(n) WHERE type(r) = d.edgeType | {code: n.code, edge: r}]) END,
         source: coalesce(i[d.sourceProperty],

@@ -27,13 +27,13 @@ WHERE i.state <> 'deleted' AND i.transferredTo IS NULL
   AND ($framework IS NULL OR i.framework = $framework)
   AND ($from IS NULL OR i.createdAt >= $from)
   AND ($to IS NULL OR i.createdAt < $to)
-RETURN i.kind AS kind, i.kindProbabilities AS kindP,
-       i.symptom AS symptom, i.symptomProbabilities AS symptomP,
-       i.rootCause AS rootCause, i.rootCauseProbabilities AS rootCauseP,
-       i.fixPattern AS fixPattern, i.fixPatternProbabilities AS fixPatternP,
-       i.phase AS phase, i.phaseProbabilities AS phaseP,
+RETURN i.kind AS kind, i[$dimensions.kind.probabilitiesProperty] AS kindP,
+       i.symptom AS symptom, i[$dimensions.symptom.probabilitiesProperty] AS symptomP,
+       i.rootCause AS rootCause, i[$dimensions.rootCause.probabilitiesProperty] AS rootCauseP,
+       i.fixPattern AS fixPattern, i[$dimensions.fixPattern.probabilitiesProperty] AS fixPatternP,
+       i.phase AS phase, i[$dimensions.phase.probabilitiesProperty] AS phaseP,
        coalesce(toString(i.distributedSpecific), 'null') AS distributedSpecific,
-       i.distributedSpecificProbabilities AS distributedSpecificP,
+       i[$dimensions.distributedSpecific.probabilitiesProperty] AS distributedSpecificP,
        reduce(m = null, lines IN [(pr:PullRequest)-[:FIXES]->(i)
                                   WHERE pr.merged = true AND pr.additions IS NOT NULL AND pr.deletions IS NOT NULL
                                   | pr.additions + pr.deletions]

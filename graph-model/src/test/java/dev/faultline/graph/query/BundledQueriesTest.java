@@ -45,6 +45,7 @@ class BundledQueriesTest {
               .map(QueryParameter::name)
               .collect(Collectors.toCollection(TreeSet::new));
       used.remove(QueryDefinition.ALL_DIMENSIONS); // supplied by the library, never declared
+      used.remove(QueryDefinition.DIMENSIONS); // likewise
       if (q.estimator() != null) {
         // the estimator reads some parameters itself, the statement the others
         used.addAll(QueryLibrary.estimator(q).parameters());
@@ -114,6 +115,29 @@ class BundledQueriesTest {
             q.columnNames().containsAll(List.of("labelled", "coverage")),
             q.name() + " coverage columns");
       }
+    }
+  }
+
+  @Test
+  void noStatementSpellsADimensionsPropertyNameOrTheSymptomClassLabelRule() {
+    String keys =
+        java.util.Arrays.stream(dev.faultline.schemas.taxonomy.Dimension.values())
+            .map(dev.faultline.schemas.taxonomy.Dimension::key)
+            .collect(Collectors.joining("|"));
+    String suffixes = "Confidence|Probabilities|Evidence|Source|Version|LabelledAt|Previous";
+    Pattern spelled =
+        Pattern.compile(
+            "\\b(" + keys + ")(" + suffixes + ")\\b|'(" + suffixes + ")'|'symptomClass'\\s+THEN");
+    for (QueryDefinition q : queries) {
+      Matcher m = spelled.matcher(body(q));
+      boolean found = m.find();
+      assertFalse(
+          found,
+          () ->
+              q.name()
+                  + " spells '"
+                  + m.group()
+                  + "': read it from $dimensions or $allDimensions (QueryDefinition.names)");
     }
   }
 

@@ -55,10 +55,6 @@ public final class IngestCommand extends CliCommand {
 
   private final Map<String, String> env;
 
-  public IngestCommand() {
-    this(System.getenv());
-  }
-
   public IngestCommand(Map<String, String> env) {
     this.env = Map.copyOf(env);
   }

@@ -79,10 +79,6 @@ public final class JobsCommand extends CliCommand {
 
   private final Map<String, String> env;
 
-  public JobsCommand() {
-    this(System.getenv());
-  }
-
   public JobsCommand(Map<String, String> env) {
     this.env = Map.copyOf(env);
   }

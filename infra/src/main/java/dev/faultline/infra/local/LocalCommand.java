@@ -3,6 +3,7 @@ package dev.faultline.infra.local;
 import dev.faultline.cli.CliCommand;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -62,6 +63,13 @@ public final class LocalCommand extends CliCommand {
       description = "Flink REST API (0 picks a free port)")
   int flinkRestPort = 8081;
 
+  private final Map<String, String> env;
+
+  /** A command starting the stack with the settings and secrets of {@code env}. */
+  public LocalCommand(Map<String, String> env) {
+    this.env = Map.copyOf(env);
+  }
+
   /** A port number from 0 to 65535. */
   static final class Port implements CommandLine.ITypeConverter<Integer> {
     @Override
@@ -85,7 +93,7 @@ public final class LocalCommand extends CliCommand {
         new LocalOptions(dataDir, httpPort, kafkaPort, boltPort, neo4jHttpPort, flinkRestPort);
     out.println("Starting faultline local stack in " + options.dataDir().toAbsolutePath() + " ...");
     long started = System.nanoTime();
-    LocalStack stack = LocalStack.start(options, System.getenv());
+    LocalStack stack = LocalStack.start(options, env);
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime()
         .addShutdownHook(

@@ -9,8 +9,12 @@ import dev.faultline.graph.GraphSchema;
 import dev.faultline.graph.query.QueryLibrary;
 import dev.faultline.jobs.IssuePipelineJob;
 import dev.faultline.jobs.JobConfig;
+import dev.faultline.jobs.Replay;
+import dev.faultline.jobs.classify.ClassifierTier;
+import dev.faultline.jobs.common.JobIo;
+import dev.faultline.jobs.common.SinkOptions;
 import dev.faultline.jobs.llm.LlmSettings;
-import dev.faultline.jobs.sink.SinkOptions;
+import dev.faultline.schemas.KafkaSettings;
 import dev.faultline.schemas.Topic;
 import dev.faultline.stats.CategoryStatsJob;
 import dev.faultline.stats.StatsConfig;
@@ -26,9 +30,7 @@ import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.kafka.clients.admin.Admin;
-import org.neo4j.driver.AuthTokens;
 import org.neo4j.driver.Driver;
-import org.neo4j.driver.GraphDatabase;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -95,7 +97,7 @@ public final class LocalStack implements AutoCloseable {
     GraphConfig graph =
         new GraphConfig(
             neo4j.boltUri().toString(), EmbeddedNeo4j.USER, secrets.neo4jPassword(), "neo4j");
-    driver = GraphDatabase.driver(graph.uri(), AuthTokens.basic(graph.user(), graph.password()));
+    driver = graph.openDriver();
     started.add(driver);
     new GraphSchema(driver, graph.database()).migrate();
     Dashboard dashboard =
@@ -110,22 +112,20 @@ public final class LocalStack implements AutoCloseable {
     started.add(flink);
     JobConfig job =
         new JobConfig(
-                kafka.bootstrapServers(),
-                Map.of(),
-                "faultline-issue-pipeline",
+            new JobIo(
+                KafkaSettings.of(kafka.bootstrapServers()),
+                JobConfig.DEFAULTS.groupId(),
                 graph,
                 SinkOptions.DEFAULTS,
-                Duration.ofSeconds(5),
-                2,
-                null,
-                LlmSettings.OFF)
-            .withLlm(
-                dev.faultline.jobs.llm.LlmSettings.fromEnvironment(
-                    env)); // off unless FAULTLINE_LLM_ENDPOINT is set
+                JobIo.Checkpoints.every(Duration.ofSeconds(5)),
+                2),
+            ClassifierTier.fromEnvironment(env),
+            LlmSettings.fromEnvironment(env), // off unless FAULTLINE_LLM_ENDPOINT is set
+            Replay.LIVE);
     pipelineJob = flink.submit(IssuePipelineJob.NAME, env2 -> IssuePipelineJob.build(env2, job));
     started.add(() -> flink.checkpointAndCancel(pipelineJob, Duration.ofSeconds(10)));
     flink.awaitRunning(pipelineJob, Duration.ofSeconds(60));
-    stats = statsConfig(kafka.bootstrapServers(), graph);
+    stats = statsConfig(kafka.bootstrapServers(), graph, confidence);
     statsJob = flink.submit(CategoryStatsJob.NAME, env2 -> CategoryStatsJob.build(env2, stats));
     started.add(() -> flink.checkpointAndCancel(statsJob, Duration.ofSeconds(10)));
     flink.awaitRunning(statsJob, Duration.ofSeconds(60));
@@ -147,29 +147,27 @@ public final class LocalStack implements AutoCloseable {
 
   /**
    * The statistics job's settings on the local stack: the defaults, checkpointed every 5 s,
-   * parallelism 1, and idle partitions released after 10 s.
+   * parallelism 1, idle partitions released after 10 s, counting the labels {@code confidence}
+   * passes.
    */
-  static StatsConfig statsConfig(String kafkaBootstrap, GraphConfig graph) {
+  static StatsConfig statsConfig(
+      String kafkaBootstrap, GraphConfig graph, ConfidencePolicy confidence) {
+    JobIo io =
+        new JobIo(
+            KafkaSettings.of(kafkaBootstrap),
+            StatsConfig.IO_DEFAULTS.groupId(),
+            graph,
+            SinkOptions.DEFAULTS,
+            JobIo.Checkpoints.every(Duration.ofSeconds(5)),
+            1);
+    StatsConfig.EventTime d = StatsConfig.EventTime.DEFAULTS;
     // Locally most of the four partitions sit idle between deliveries: let them stop holding the
     // watermark soon.
-    return StatsConfig.fromArgs(
-        new String[] {
-          "--kafka-bootstrap",
-          kafkaBootstrap,
-          "--neo4j-uri",
-          graph.uri(),
-          "--neo4j-user",
-          graph.user(),
-          "--neo4j-password",
-          graph.password(),
-          "--checkpoint-interval-ms",
-          "5000",
-          "--parallelism",
-          "1",
-          "--idleness",
-          "PT10S"
-        },
-        Map.of());
+    return StatsConfig.defaults(io)
+        .withEventTime(
+            new StatsConfig.EventTime(
+                d.allowedLateness(), d.outOfOrderness(), Duration.ofSeconds(10)))
+        .withConfidence(confidence);
   }
 
   /**

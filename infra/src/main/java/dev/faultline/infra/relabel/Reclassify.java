@@ -3,15 +3,15 @@ package dev.faultline.infra.relabel;
 import dev.faultline.infra.cluster.FlinkRestClient;
 import dev.faultline.jobs.IssuePipelineJob;
 import dev.faultline.jobs.JobConfig;
-import dev.faultline.jobs.ReplayScope;
-import dev.faultline.schemas.taxonomy.Dimension;
+import dev.faultline.jobs.classify.ReplayScope;
+import dev.faultline.jobs.common.JobIo;
+import dev.faultline.schemas.Topic;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -21,21 +21,17 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
-import org.neo4j.driver.AuthTokens;
-import org.neo4j.driver.Driver;
-import org.neo4j.driver.GraphDatabase;
-import org.neo4j.driver.SessionConfig;
 
 /**
  * Relabelling history with the classifier the stack runs now: a bounded replay of the system of
  * record ({@code faultline.deliveries}) through the issue pipeline itself ({@link
- * IssuePipelineJob#build(StreamExecutionEnvironment, JobConfig, boolean)} with {@code bounded}),
- * under a consumer group of its own, into the same graph sink. The sink's guards give the
- * guarantees: the newest state of an issue wins, a replayed older state changes nothing, the same
- * state is relabelled, and running it again writes the same values. Progress comes from the replay
- * group's committed offsets (committed at each checkpoint) against the topic's end offsets when it
- * started; a run killed midway and started again with the same group continues from its last
- * checkpoint. Snapshots of the graph's labels before and after give the {@link RelabelReport}.
+ * IssuePipelineJob#build} with a bounded {@link dev.faultline.jobs.Replay}), under a consumer group
+ * of its own, into the same graph sink. The sink's guards give the guarantees: the newest state of
+ * an issue wins, a replayed older state changes nothing, the same state is relabelled, and running
+ * it again writes the same values. Progress comes from the replay group's committed offsets
+ * (committed at each checkpoint) against the topic's end offsets when it started; a run killed
+ * midway and started again with the same group continues from its last checkpoint. Snapshots of the
+ * graph's labels before and after give the {@link RelabelReport}.
  */
 public final class Reclassify {
 
@@ -65,173 +61,11 @@ public final class Reclassify {
   /** How far a replay is: deliveries done of the total, rate and time left. */
   public record Progress(long done, long total, double perSecond, double secondsLeft) {}
 
-  /** The labels of the issues in scope, as the graph holds them now (by URL). */
-  public static List<RelabelReport.Labels> snapshot(JobConfig config, Scope scope) {
-    List<RelabelReport.Labels> out = new ArrayList<>();
-    for (Map<String, Object> props : issueProperties(config, scope)) {
-      Map<String, String> codes = new HashMap<>();
-      Object version = props.get("classifierVersion");
-      if (version != null) {
-        codes.put(CLASSIFIER_VERSION, version.toString());
-      }
-      // Neo4j stores no null: an absent property is "null" (distributed-specific: cannot tell; any
-      // other dimension: no label).
-      for (Dimension d : Dimension.values()) {
-        Object v = props.get(d.property());
-        codes.put(d.key(), v == null ? "null" : v.toString());
-      }
-      out.add(
-          new RelabelReport.Labels(
-              (String) props.get("url"), (String) props.get("framework"), codes));
-    }
-    return out;
-  }
-
-  /**
-   * The labels the issues in scope had just before {@code asOf}, rebuilt from the graph's label
-   * history alone ({@link Dimension#labelledAtProperty()}, {@link Dimension#previousProperty()}): a
-   * label given at or after {@code asOf} stands for the one it replaced, an earlier one for itself.
-   * Covers the labelled dimensions ({@link Dimension#LABELLED}) and the classifier version; an
-   * issue none of whose labels existed before {@code asOf} is left out. The graph keeps one
-   * previous label per dimension, so the rebuild equals the snapshot taken at {@code asOf} unless a
-   * label changed twice since then (a live delivery changed the issue during the run, say).
-   */
-  public static List<RelabelReport.Labels> snapshotAsOf(
-      JobConfig config, Scope scope, Instant asOf) {
-    java.time.ZonedDateTime t = asOf.atZone(java.time.ZoneOffset.UTC);
-    List<RelabelReport.Labels> out = new ArrayList<>();
-    for (Map<String, Object> props : issueProperties(config, scope)) {
-      Map<String, String> codes = new HashMap<>();
-      String version = null;
-      for (Dimension d : Dimension.LABELLED) {
-        Object at = props.get(d.labelledAtProperty());
-        boolean givenSince = at instanceof java.time.ZonedDateTime z && !z.isBefore(t);
-        Object code = givenSince ? props.get(d.previousProperty()) : props.get(d.property());
-        Object v =
-            givenSince ? props.get(d.previousVersionProperty()) : props.get(d.versionProperty());
-        if (givenSince && v == null) {
-          continue; // no label before: given for the first time since asOf
-        }
-        codes.put(d.key(), code == null ? "null" : code.toString());
-        if (version == null && v != null && !"human".equals(v)) {
-          version = v.toString();
-        }
-      }
-      if (codes.isEmpty()) {
-        continue;
-      }
-      if (version != null) {
-        codes.put(CLASSIFIER_VERSION, version);
-      }
-      out.add(
-          new RelabelReport.Labels(
-              (String) props.get("url"), (String) props.get("framework"), codes));
-    }
-    return out;
-  }
-
-  /**
-   * The labels of the issues in scope as the graph holds them now, restricted to what {@link
-   * #snapshotAsOf} can rebuild (the labelled dimensions and the classifier version).
-   */
-  public static List<RelabelReport.Labels> labelledNow(JobConfig config, Scope scope) {
-    List<RelabelReport.Labels> out = new ArrayList<>();
-    for (RelabelReport.Labels l : snapshot(config, scope)) {
-      Map<String, String> codes = new HashMap<>();
-      l.codes()
-          .forEach(
-              (k, v) -> {
-                if (k.equals(CLASSIFIER_VERSION)
-                    || Dimension.ofKey(k).map(Dimension::labelled).orElse(false)) {
-                  codes.put(k, v);
-                }
-              });
-      out.add(new RelabelReport.Labels(l.id(), l.framework(), codes));
-    }
-    return out;
-  }
-
-  /**
-   * The properties a snapshot reads, as a map projection: not {@code properties(i)}, which would
-   * also read each issue's text vector (384 doubles) and its other lists.
-   */
-  private static final String LABELS =
-      "i {.url, .framework, .classifierVersion"
-          + java.util.Arrays.stream(Dimension.values())
-              .flatMap(
-                  d ->
-                      java.util.stream.Stream.of(
-                          d.property(),
-                          d.versionProperty(),
-                          d.labelledAtProperty(),
-                          d.previousProperty(),
-                          d.previousVersionProperty(),
-                          d.previousAtProperty()))
-              .distinct()
-              .map(k -> ", ." + k)
-              .collect(java.util.stream.Collectors.joining())
-          + "}";
-
-  private static List<Map<String, Object>> issueProperties(JobConfig config, Scope scope) {
-    List<Map<String, Object>> out = new ArrayList<>();
-    try (Driver driver =
-            GraphDatabase.driver(
-                config.graph().uri(),
-                AuthTokens.basic(config.graph().user(), config.graph().password()));
-        var session = driver.session(SessionConfig.forDatabase(config.graph().database()))) {
-      Map<String, Object> p = new HashMap<>();
-      p.put("framework", scope.framework());
-      p.put("since", scope.since() == null ? null : scope.since().toString());
-      p.put("until", scope.until() == null ? null : scope.until().toString());
-      session
-          .run(
-              "MATCH (i:Issue) WHERE i.url IS NOT NULL"
-                  + " AND ($framework IS NULL OR i.framework = $framework)"
-                  + " AND ($since IS NULL OR i.createdAt >= datetime($since))"
-                  + " AND ($until IS NULL OR i.createdAt < datetime($until))"
-                  + " RETURN "
-                  + LABELS
-                  + " AS p ORDER BY i.url",
-              p)
-          .forEachRemaining(r -> out.add(r.get("p").asMap()));
-    }
-    return out;
-  }
-
-  /**
-   * The pull requests in scope the graph holds (by their repository's framework and creation time),
-   * and how many of them are merged (those the classifier labels).
-   */
-  public static long[] pullRequestsInScope(JobConfig config, Scope scope) {
-    try (Driver driver =
-            GraphDatabase.driver(
-                config.graph().uri(),
-                AuthTokens.basic(config.graph().user(), config.graph().password()));
-        var session = driver.session(SessionConfig.forDatabase(config.graph().database()))) {
-      Map<String, Object> p = new HashMap<>();
-      p.put("framework", scope.framework());
-      p.put("since", scope.since() == null ? null : scope.since().toString());
-      p.put("until", scope.until() == null ? null : scope.until().toString());
-      var r =
-          session
-              .run(
-                  "MATCH (p:PullRequest) WHERE p.createdAt IS NOT NULL"
-                      + " AND ($since IS NULL OR p.createdAt >= datetime($since))"
-                      + " AND ($until IS NULL OR p.createdAt < datetime($until))"
-                      + " AND ($framework IS NULL OR EXISTS {"
-                      + " (p)-[:IN_REPO]->(:Repository)-[:OF]->(:Framework {name: $framework}) })"
-                      + " RETURN count(p) AS n, count(CASE WHEN p.merged THEN 1 END) AS merged",
-                  p)
-              .single();
-      return new long[] {r.get("n").asLong(), r.get("merged").asLong()};
-    }
-  }
-
   /** Deliveries the replay will read: the topic's end offsets minus the group's committed ones. */
-  public static long remaining(JobConfig config) throws Exception {
-    try (Admin admin = Admin.create(admin(config))) {
-      Map<TopicPartition, Long> end = endOffsets(admin, config.deliveriesTopic());
-      Map<TopicPartition, Long> done = committed(admin, config.groupId());
+  public static long remaining(JobIo io) throws Exception {
+    try (Admin admin = Admin.create(io.kafka().clientProperties())) {
+      Map<TopicPartition, Long> end = endOffsets(admin, Topic.DELIVERIES.topicName());
+      Map<TopicPartition, Long> done = committed(admin, io.groupId());
       long n = 0;
       for (var e : end.entrySet()) {
         n += Math.max(0, e.getValue() - done.getOrDefault(e.getKey(), 0L));
@@ -243,33 +77,25 @@ public final class Reclassify {
   /**
    * Replays the deliveries topic through the issue pipeline up to its end offsets of now, on the
    * environment the caller runs in (a local mini cluster from the CLI), and blocks until done,
-   * reporting progress every {@code everyMillis}.
+   * reporting progress every {@code everyMillis}. Only the issues and pull requests in the replay's
+   * scope are relabelled (every delivery is still read: an issue's facts are anywhere in the
+   * topic).
    *
+   * @param config the pipeline's configuration; its {@link JobConfig#replay} must be bounded
    * @param started called with the job once it runs (to cancel it, in tests)
    */
   public static void replay(
       JobConfig config, long everyMillis, Consumer<Progress> progress, Consumer<JobClient> started)
       throws Exception {
-    replay(config, Scope.all(), everyMillis, progress, started);
-  }
-
-  /**
-   * As {@link #replay(JobConfig, long, Consumer, Consumer)}, relabelling only the issues and pull
-   * requests in {@code scope} (every delivery is still read: an issue's facts are anywhere in the
-   * topic).
-   */
-  public static void replay(
-      JobConfig config,
-      Scope scope,
-      long everyMillis,
-      Consumer<Progress> progress,
-      Consumer<JobClient> started)
-      throws Exception {
+    if (!config.replay().bounded()) {
+      throw new IllegalArgumentException("a replay is bounded: give a JobConfig with Replay.of");
+    }
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-    IssuePipelineJob.build(env, config, true, scope.replay());
-    try (Admin admin = Admin.create(admin(config))) {
-      Tracker tracker = new Tracker(admin, config);
-      JobClient job = env.executeAsync(IssuePipelineJob.replayName(config.groupId()));
+    IssuePipelineJob.build(env, config);
+    String group = config.io().groupId();
+    try (Admin admin = Admin.create(config.io().kafka().clientProperties())) {
+      Tracker tracker = new Tracker(admin, group);
+      JobClient job = env.executeAsync(IssuePipelineJob.replayName(group));
       started.accept(job);
       var result = job.getJobExecutionResult();
       tracker.watch(
@@ -294,7 +120,7 @@ public final class Reclassify {
    *
    * @param jobArgs the job's connection flags ({@code --kafka-bootstrap}, {@code --neo4j-*}, {@code
    *     --kafka.X}, {@code --group-id}, ...), as the cluster must see them
-   * @param config the same connection, as this process reaches Kafka (for the progress)
+   * @param io the same connection and group, as this process reaches Kafka (for the progress)
    * @param started called with the cluster's job id once it is submitted (or found: a replay of the
    *     same group still running on the cluster is followed, not started twice)
    * @return the job's id; it has FINISHED
@@ -306,16 +132,16 @@ public final class Reclassify {
       Path jar,
       List<String> jobArgs,
       Scope scope,
-      JobConfig config,
+      JobIo io,
       long everyMillis,
       Consumer<Progress> progress,
       Consumer<String> started)
       throws Exception {
-    try (Admin admin = Admin.create(admin(config))) {
-      Tracker tracker = new Tracker(admin, config);
+    try (Admin admin = Admin.create(io.kafka().clientProperties())) {
+      Tracker tracker = new Tracker(admin, io.groupId());
       // A replay of this group still running (the command was stopped, its job was not): follow
       // it rather than start a second one on the same group and transactional ids.
-      var running = flink.activeJob(IssuePipelineJob.replayName(config.groupId()));
+      var running = flink.activeJob(IssuePipelineJob.replayName(io.groupId()));
       String jarId = null;
       String jobId;
       if (running.isPresent()) {
@@ -386,10 +212,10 @@ public final class Reclassify {
     private final Map<TopicPartition, Long> before;
     private final long total;
 
-    Tracker(Admin admin, JobConfig config) throws Exception {
+    Tracker(Admin admin, String group) throws Exception {
       this.admin = admin;
-      this.group = config.groupId();
-      this.end = endOffsets(admin, config.deliveriesTopic());
+      this.group = group;
+      this.end = endOffsets(admin, Topic.DELIVERIES.topicName());
       this.before = committed(admin, group);
       long n = 0;
       for (var e : end.entrySet()) {
@@ -418,12 +244,6 @@ public final class Reclassify {
       progress.accept(
           new Progress(total, total, total / Math.max((System.nanoTime() - t0) / 1e9, 1e-3), 0));
     }
-  }
-
-  private static Properties admin(JobConfig config) {
-    Properties p = new Properties();
-    p.putAll(config.kafkaClientProperties());
-    return p;
   }
 
   private static Map<TopicPartition, Long> endOffsets(Admin admin, String topic) throws Exception {

@@ -5,13 +5,21 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.faultline.cli.CliCommand;
+import dev.faultline.graph.GraphConfig;
 import dev.faultline.infra.cluster.FlinkRestClient;
 import dev.faultline.infra.cluster.JobsCommand;
 import dev.faultline.jobs.JobConfig;
+import dev.faultline.jobs.Replay;
+import dev.faultline.jobs.classify.ClassifierTier;
+import dev.faultline.jobs.common.JobIo;
+import dev.faultline.jobs.common.SinkOptions;
+import dev.faultline.jobs.llm.LlmSettings;
+import dev.faultline.schemas.KafkaSettings;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
@@ -120,15 +128,20 @@ public final class ReclassifyCommand extends CliCommand {
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  private final Map<String, String> env;
+  /** How often the replay checkpoints (and so commits the offsets its progress is read from). */
+  private static final long CHECKPOINT_MILLIS = 2000;
 
-  public ReclassifyCommand() {
-    this(System.getenv());
-  }
+  /** How often the replay's progress is printed. */
+  private static final long PROGRESS_MILLIS = 2000;
+
+  private final Map<String, String> env;
 
   public ReclassifyCommand(Map<String, String> env) {
     this.env = Map.copyOf(env);
   }
+
+  /** A run of the command: its consumer group and scope, and whether it resumes a stopped one. */
+  private record Run(String group, Reclassify.Scope scope, boolean resuming) {}
 
   @Override
   public Integer call() throws Exception {
@@ -139,75 +152,107 @@ public final class ReclassifyCommand extends CliCommand {
             framework);
     Files.createDirectories(reportDir);
     if (changesSince != null) {
-      JobConfig config = config("faultline-reclassify-report");
-      writeReport(
-          RelabelReport.of(
-              Reclassify.snapshotAsOf(config, given, changesSince),
-              Reclassify.labelledNow(config, given)));
-      out.println(
-          "reclassify: what changed since " + changesSince + ": " + reportDir.resolve("report.md"));
-      return 0;
+      return reportChangesSince(given);
     }
-    Path runFile = reportDir.resolve("run.json");
-    Path beforeFile = reportDir.resolve("before.json");
-    boolean resuming = Files.exists(runFile) && !Files.exists(reportDir.resolve("report.json"));
-    String group;
-    Reclassify.Scope scope = given;
-    if (resuming) {
-      JsonNode run = JSON.readTree(runFile.toFile());
-      group = run.path("group").asText();
-      // The run's own scope: its "before" snapshot and its group's progress are of that scope.
-      if (run.has("scope")) {
-        JsonNode s = run.path("scope");
-        scope =
-            new Reclassify.Scope(
-                s.hasNonNull("since") ? Instant.parse(s.get("since").asText()) : null,
-                s.hasNonNull("until") ? Instant.parse(s.get("until").asText()) : null,
-                s.hasNonNull("framework") ? s.get("framework").asText() : null);
-        if (!scope.equals(given) && !given.equals(Reclassify.Scope.all())) {
-          out.println(
-              "reclassify: the run being resumed has its own scope; --since/--until/--framework"
-                  + " are ignored");
-        }
-      }
-      out.println("reclassify: resuming the run of group " + group);
-    } else {
-      group = "faultline-reclassify-" + UUID.randomUUID().toString().substring(0, 8);
-    }
-    List<String> jobArgs = jobArgs(group);
-    JobConfig config = config(group);
+    Run run = resumeOrStart(given);
+    JobConfig config = config(run.group(), run.scope());
     String cluster = jobManager != null ? jobManager : env.get("FAULTLINE_FLINK_JOBMANAGER");
-    if (dryRun) {
-      List<RelabelReport.Labels> now = Reclassify.snapshot(config, scope);
-      long[] prs = Reclassify.pullRequestsInScope(config, scope);
-      out.printf(
-          Locale.ROOT,
-          "reclassify --dry-run: %d issues and %d pull requests (%d merged) in scope would be"
-              + " relabelled; %d deliveries would be read%s; nothing changed%n",
-          now.size(),
-          prs[0],
-          prs[1],
-          Reclassify.remaining(config),
-          cluster == null ? "" : " by a job on " + cluster);
-      return 0;
-    }
-    if (!resuming) {
-      for (String f : List.of("report.json", "report.md", "after.json")) {
-        Files.deleteIfExists(reportDir.resolve(f));
+    try (LabelSnapshots labels = new LabelSnapshots(config.io().graph())) {
+      if (dryRun) {
+        return dryRun(labels, config, run.scope(), cluster);
       }
-      // The instant before the "before" snapshot: labels the graph stamps at or after it are the
-      // run's (Reclassify.snapshotAsOf rebuilds "before" from the graph with it).
-      Instant startedAt = Instant.now();
-      write(beforeFile, Reclassify.snapshot(config, scope));
-      ObjectNode run = JSON.createObjectNode();
-      run.put("group", group);
-      run.put("startedAt", startedAt.toString());
-      ObjectNode runScope = run.putObject("scope");
-      runScope.put("since", scope.since() == null ? null : scope.since().toString());
-      runScope.put("until", scope.until() == null ? null : scope.until().toString());
-      runScope.put("framework", scope.framework());
-      Files.writeString(runFile, run.toString(), StandardCharsets.UTF_8);
+      if (!run.resuming()) {
+        start(labels, run);
+      }
+      replay(config, run, cluster);
+      List<RelabelReport.Labels> after = labels.snapshot(run.scope());
+      write(reportDir.resolve("after.json"), after);
+      writeReport(RelabelReport.of(read(reportDir.resolve("before.json")), after));
     }
+    out.println("reclassify: done; " + reportDir.resolve("report.md"));
+    return 0;
+  }
+
+  /** {@code --changes-since}: the report rebuilt from the graph's label history, no replay. */
+  private int reportChangesSince(Reclassify.Scope given) throws IOException {
+    try (LabelSnapshots labels = new LabelSnapshots(graph())) {
+      writeReport(
+          RelabelReport.of(labels.snapshotAsOf(given, changesSince), labels.labelledNow(given)));
+    }
+    out.println(
+        "reclassify: what changed since " + changesSince + ": " + reportDir.resolve("report.md"));
+    return 0;
+  }
+
+  /**
+   * The run of {@code --report-dir}: the stopped one its {@code run.json} names (its own group and
+   * scope: its "before" snapshot and its group's progress are of that scope), else a new one.
+   */
+  private Run resumeOrStart(Reclassify.Scope given) throws IOException {
+    Path runFile = reportDir.resolve("run.json");
+    if (!Files.exists(runFile) || Files.exists(reportDir.resolve("report.json"))) {
+      return new Run(
+          "faultline-reclassify-" + UUID.randomUUID().toString().substring(0, 8), given, false);
+    }
+    JsonNode run = JSON.readTree(runFile.toFile());
+    String group = run.path("group").asText();
+    Reclassify.Scope scope = given;
+    if (run.has("scope")) {
+      JsonNode s = run.path("scope");
+      scope =
+          new Reclassify.Scope(
+              s.hasNonNull("since") ? Instant.parse(s.get("since").asText()) : null,
+              s.hasNonNull("until") ? Instant.parse(s.get("until").asText()) : null,
+              s.hasNonNull("framework") ? s.get("framework").asText() : null);
+      if (!scope.equals(given) && !given.equals(Reclassify.Scope.all())) {
+        out.println(
+            "reclassify: the run being resumed has its own scope; --since/--until/--framework"
+                + " are ignored");
+      }
+    }
+    out.println("reclassify: resuming the run of group " + group);
+    return new Run(group, scope, true);
+  }
+
+  private int dryRun(
+      LabelSnapshots labels, JobConfig config, Reclassify.Scope scope, String cluster)
+      throws Exception {
+    List<RelabelReport.Labels> now = labels.snapshot(scope);
+    long[] prs = labels.pullRequestsInScope(scope);
+    out.printf(
+        Locale.ROOT,
+        "reclassify --dry-run: %d issues and %d pull requests (%d merged) in scope would be"
+            + " relabelled; %d deliveries would be read%s; nothing changed%n",
+        now.size(),
+        prs[0],
+        prs[1],
+        Reclassify.remaining(config.io()),
+        cluster == null ? "" : " by a job on " + cluster);
+    return 0;
+  }
+
+  /** A new run: old results gone, the "before" snapshot and {@code run.json} written. */
+  private void start(LabelSnapshots labels, Run run) throws IOException {
+    for (String f : List.of("report.json", "report.md", "after.json")) {
+      Files.deleteIfExists(reportDir.resolve(f));
+    }
+    // The instant before the "before" snapshot: labels the graph stamps at or after it are the
+    // run's (LabelSnapshots.snapshotAsOf rebuilds "before" from the graph with it).
+    Instant startedAt = Instant.now();
+    Reclassify.Scope scope = run.scope();
+    write(reportDir.resolve("before.json"), labels.snapshot(scope));
+    ObjectNode json = JSON.createObjectNode();
+    json.put("group", run.group());
+    json.put("startedAt", startedAt.toString());
+    ObjectNode runScope = json.putObject("scope");
+    runScope.put("since", scope.since() == null ? null : scope.since().toString());
+    runScope.put("until", scope.until() == null ? null : scope.until().toString());
+    runScope.put("framework", scope.framework());
+    Files.writeString(reportDir.resolve("run.json"), json.toString(), StandardCharsets.UTF_8);
+  }
+
+  /** The bounded replay, here or on the cluster, with its progress on the output. */
+  private void replay(JobConfig config, Run run, String cluster) throws Exception {
     java.util.function.Consumer<Reclassify.Progress> progress =
         p ->
             out.printf(
@@ -218,23 +263,18 @@ public final class ReclassifyCommand extends CliCommand {
                 p.perSecond(),
                 Double.isNaN(p.secondsLeft()) ? "?" : Math.round(p.secondsLeft()) + " s");
     if (cluster == null) {
-      Reclassify.replay(config, scope, 2000, progress, job -> {});
-    } else {
-      Reclassify.replayOnCluster(
-          FlinkRestClient.forJobManager(cluster),
-          JobsCommand.jar(jar != null ? jar : env.get("FAULTLINE_JOB_JAR")),
-          jobArgs,
-          scope,
-          config,
-          2000,
-          progress,
-          jobId -> out.println("reclassify: replaying as job " + jobId + " on " + cluster));
+      Reclassify.replay(config, PROGRESS_MILLIS, progress, job -> {});
+      return;
     }
-    List<RelabelReport.Labels> after = Reclassify.snapshot(config, scope);
-    write(reportDir.resolve("after.json"), after);
-    writeReport(RelabelReport.of(read(beforeFile), after));
-    out.println("reclassify: done; " + reportDir.resolve("report.md"));
-    return 0;
+    Reclassify.replayOnCluster(
+        FlinkRestClient.forJobManager(cluster),
+        JobsCommand.jar(jar != null ? jar : env.get("FAULTLINE_JOB_JAR")),
+        clusterArgs(run.group()),
+        run.scope(),
+        config.io(),
+        PROGRESS_MILLIS,
+        progress,
+        jobId -> out.println("reclassify: replaying as job " + jobId + " on " + cluster));
   }
 
   private void writeReport(RelabelReport report) throws IOException {
@@ -245,17 +285,43 @@ public final class ReclassifyCommand extends CliCommand {
         StandardCharsets.UTF_8);
   }
 
-  private JobConfig config(String group) {
-    return JobConfig.fromArgs(jobArgs(group).toArray(String[]::new), env);
+  /** The graph of the flags given, else of the environment. */
+  private GraphConfig graph() {
+    return GraphConfig.of(neo4jUri, neo4jUser, neo4jPassword, null, env);
   }
 
   /**
-   * The replay job's flags: its group, its checkpoints and the connection flags given (on a
-   * cluster, what is not given comes from the cluster's own environment).
+   * The replay of {@code scope} under consumer group {@code group} in this process: Kafka and Neo4j
+   * of the flags given, else of the environment, checkpoints every 2 s (where
+   * FAULTLINE_CHECKPOINT_DIR says, if set), the environment's classifier tiers.
    */
-  private List<String> jobArgs(String group) {
+  private JobConfig config(String group, Reclassify.Scope scope) {
+    JobIo io =
+        new JobIo(
+            KafkaSettings.of(kafkaBootstrap, Map.of(), env),
+            group,
+            graph(),
+            SinkOptions.DEFAULTS,
+            new JobIo.Checkpoints(
+                Duration.ofMillis(CHECKPOINT_MILLIS), env.get(JobIo.ENV_CHECKPOINT_DIR)),
+            0);
+    return new JobConfig(
+        io,
+        ClassifierTier.fromEnvironment(env),
+        LlmSettings.fromEnvironment(env),
+        Replay.of(scope.replay()));
+  }
+
+  /**
+   * The program arguments of the replay job on a cluster: its group, its checkpoints and the
+   * connection flags given (what is not given comes from the cluster's own environment, as do its
+   * classifier tiers).
+   */
+  private List<String> clusterArgs(String group) {
     List<String> args =
-        new ArrayList<>(List.of("--group-id", group, "--checkpoint-interval-ms", "2000"));
+        new ArrayList<>(
+            List.of(
+                "--group-id", group, "--checkpoint-interval-ms", Long.toString(CHECKPOINT_MILLIS)));
     add(args, "--kafka-bootstrap", kafkaBootstrap);
     add(args, "--neo4j-uri", neo4jUri);
     add(args, "--neo4j-user", neo4jUser);

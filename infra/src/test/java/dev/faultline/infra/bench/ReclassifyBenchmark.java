@@ -11,16 +11,21 @@ import dev.faultline.embedded.EmbeddedKafka;
 import dev.faultline.embedded.EmbeddedNeo4j;
 import dev.faultline.graph.GraphConfig;
 import dev.faultline.graph.GraphSchema;
+import dev.faultline.infra.relabel.LabelSnapshots;
 import dev.faultline.infra.relabel.Reclassify;
 import dev.faultline.infra.relabel.RelabelReport;
 import dev.faultline.jobs.IssuePipelineJob;
 import dev.faultline.jobs.JobConfig;
+import dev.faultline.jobs.Replay;
+import dev.faultline.jobs.classify.ClassifierTier;
 import dev.faultline.jobs.classify.Neo4jVectorStore;
-import dev.faultline.jobs.llm.LlmSettings;
-import dev.faultline.jobs.sink.SinkOptions;
+import dev.faultline.jobs.classify.ReplayScope;
+import dev.faultline.jobs.common.JobIo;
+import dev.faultline.jobs.common.SinkOptions;
 import dev.faultline.schemas.AvroCodec;
 import dev.faultline.schemas.Delivery;
 import dev.faultline.schemas.DeliverySource;
+import dev.faultline.schemas.KafkaSettings;
 import dev.faultline.schemas.Topic;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
@@ -98,13 +103,14 @@ public final class ReclassifyBenchmark {
           n,
           () -> {
             StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(2);
-            IssuePipelineJob.build(env, first, true, false);
+            IssuePipelineJob.build(
+                env, first.withReplay(Replay.of(ReplayScope.ALL).withStoredVectors(false)));
             env.execute("bench-first-labelling");
           });
       long withVector =
           count(driver, "MATCH (i:Issue) WHERE i.textVector IS NOT NULL RETURN count(i) AS n");
       System.out.printf(Locale.ROOT, "  issues with a stored text vector: %,d%n", withVector);
-      List<RelabelReport.Labels> before = Reclassify.snapshot(first, Reclassify.Scope.all());
+      List<RelabelReport.Labels> before = snapshot(first);
 
       // Three replays in a row, as reclassify runs them: the first right after the first labelling
       // (the graph and the JVM still settling from it), then two more.
@@ -116,7 +122,7 @@ public final class ReclassifyBenchmark {
             n,
             () ->
                 Reclassify.replay(
-                    c,
+                    c.withReplay(Replay.of(ReplayScope.ALL)),
                     5_000,
                     p ->
                         System.out.printf(
@@ -129,7 +135,7 @@ public final class ReclassifyBenchmark {
         replay = c;
       }
       long snap = System.nanoTime();
-      List<RelabelReport.Labels> after = Reclassify.snapshot(replay, Reclassify.Scope.all());
+      List<RelabelReport.Labels> after = snapshot(replay);
       System.out.printf(
           Locale.ROOT,
           "  issues %,d before, %,d after; labels or version changed on %d (the command's"
@@ -142,23 +148,29 @@ public final class ReclassifyBenchmark {
       // Where the rest goes: the same replay with the rules alone (no learned layer: the
       // pipeline's own floor), and the graph lookups alone.
       JobConfig rules = config(kafka, neo4j, "bench-rules-" + UUID.randomUUID());
-      System.setProperty("faultline.classifier.tier", "rules");
-      try {
-        timed(
-            "replay with the rules tier alone (Kafka, Flink, rules, Neo4j writes; no learned layer)",
-            n,
-            () -> {
-              StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(2);
-              IssuePipelineJob.build(env, rules, true, false);
-              env.execute("bench-rules-replay");
-            });
-      } finally {
-        System.clearProperty("faultline.classifier.tier");
-      }
+      timed(
+          "replay with the rules tier alone (Kafka, Flink, rules, Neo4j writes; no learned layer)",
+          n,
+          () -> {
+            StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(2);
+            IssuePipelineJob.build(
+                env,
+                rules
+                    .withTier(ClassifierTier.RULES)
+                    .withReplay(Replay.of(ReplayScope.ALL).withStoredVectors(false)));
+            env.execute("bench-rules-replay");
+          });
       lookups(driver, neo4j, Math.min(n, 2_000));
     }
     commentEvents(500);
     System.exit(0);
+  }
+
+  /** The graph's labels, as the command's snapshot reads them. */
+  private static List<RelabelReport.Labels> snapshot(JobConfig config) {
+    try (LabelSnapshots labels = new LabelSnapshots(config.io().graph())) {
+      return labels.snapshot(Reclassify.Scope.all());
+    }
   }
 
   private static JobConfig config(EmbeddedKafka kafka, EmbeddedNeo4j neo4j, String group)
@@ -168,16 +180,15 @@ public final class ReclassifyBenchmark {
 
   private static JobConfig config(
       EmbeddedKafka kafka, EmbeddedNeo4j neo4j, String group, SinkOptions sink) throws Exception {
-    return new JobConfig(
-        kafka.bootstrapServers(),
-        Map.of(),
-        group,
-        new GraphConfig(neo4j.boltUri().toString(), "neo4j", PASSWORD, "neo4j"),
-        sink,
-        Duration.ofSeconds(5),
-        2,
-        Files.createTempDirectory("bench-ckpt").toUri().toString(),
-        LlmSettings.OFF);
+    return JobConfig.live(
+        new JobIo(
+            KafkaSettings.of(kafka.bootstrapServers()),
+            group,
+            new GraphConfig(neo4j.boltUri().toString(), "neo4j", PASSWORD, "neo4j"),
+            sink,
+            new JobIo.Checkpoints(
+                Duration.ofSeconds(5), Files.createTempDirectory("bench-ckpt").toUri().toString()),
+            2));
   }
 
   interface Work {

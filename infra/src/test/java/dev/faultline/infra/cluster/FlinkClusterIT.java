@@ -256,7 +256,7 @@ class FlinkClusterIT {
     int code;
     try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
         PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
-      code = new JobsCommand().run(Arrays.copyOfRange(args, 1, args.length), o, e);
+      code = new JobsCommand(System.getenv()).run(Arrays.copyOfRange(args, 1, args.length), o, e);
     }
     String text = out.toString(StandardCharsets.UTF_8);
     assertEquals(

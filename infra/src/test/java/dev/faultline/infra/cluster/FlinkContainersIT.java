@@ -121,7 +121,7 @@ class FlinkContainersIT {
         String jobManagerAddress = jobManager.getHost() + ":" + jobManager.getMappedPort(8081);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         int code =
-            new JobsCommand()
+            new JobsCommand(System.getenv())
                 .run(
                     new String[] {
                       "submit",

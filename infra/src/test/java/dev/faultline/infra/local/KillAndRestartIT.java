@@ -3,6 +3,7 @@ package dev.faultline.infra.local;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.faultline.embedded.testing.Poll;
+import dev.faultline.graph.ConfidencePolicy;
 import dev.faultline.stats.StatsConfig;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -55,7 +56,10 @@ class KillAndRestartIT {
                   == ISSUES);
       assertEquals(
           ISSUES, count(client, "MATCH (i:Issue {repo: 'acme/kill-drill'}) RETURN count(i)"));
-      StatsConfig stats = LocalStack.statsConfig(stack.kafkaBootstrap(), stack.graph());
+      // the child's environment sets no FAULTLINE_MIN_CONFIDENCE: the calibrated bars
+      StatsConfig stats =
+          LocalStack.statsConfig(
+              stack.kafkaBootstrap(), stack.graph(), ConfidencePolicy.calibrated());
       new StatsRecount(client, stats, LocalStack.PARTITIONS).awaitAgreement(Duration.ofMinutes(3));
       assertEquals(
           List.of(),

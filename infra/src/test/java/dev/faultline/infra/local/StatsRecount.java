@@ -97,7 +97,7 @@ final class StatsRecount {
   /** The job's event-time settings the recount needs. */
   record Settings(List<Duration> windows, Duration slide, Duration outOfOrderness) {
     static Settings of(StatsConfig config) {
-      return new Settings(config.windows(), config.slide(), config.outOfOrderness());
+      return new Settings(config.windows(), config.slide(), config.eventTime().outOfOrderness());
     }
 
     long longest() {

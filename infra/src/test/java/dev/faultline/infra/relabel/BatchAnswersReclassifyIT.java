@@ -19,6 +19,7 @@ import dev.faultline.embedded.EmbeddedNeo4j;
 import dev.faultline.embedded.testing.Poll;
 import dev.faultline.graph.GraphSchema;
 import dev.faultline.infra.Faultline;
+import dev.faultline.jobs.classify.ClassifierTier;
 import dev.faultline.jobs.llm.KafkaAnswerStore;
 import dev.faultline.schemas.Delivery;
 import dev.faultline.schemas.DeliverySource;
@@ -105,7 +106,6 @@ class BatchAnswersReclassifyIT {
           x.close();
         });
     endpoint.start();
-    System.setProperty("faultline.classifier.tier", "rules"); // the offline tier, quickly
     try (EmbeddedKafka kafka = EmbeddedKafka.start(tmp.resolve("kafka"), 0);
         EmbeddedNeo4j neo4j = EmbeddedNeo4j.start(tmp.resolve("neo4j"), 0, 0, PASSWORD);
         Driver driver =
@@ -131,7 +131,7 @@ class BatchAnswersReclassifyIT {
       };
 
       // 1. History labelled by the offline tier: each issue opened, then commented on.
-      JobClient live = liveJob(conn);
+      JobClient live = liveJob(conn, ClassifierTier.RULES); // the offline tier, quickly
       for (int n = 1; n <= 3; n++) {
         send(producer, opened(n));
         send(producer, comment(n));
@@ -155,7 +155,7 @@ class BatchAnswersReclassifyIT {
       }
       Files.writeString(results, lines);
       Path cache = tmp.resolve("cache");
-      Map<String, String> env = new HashMap<>();
+      Map<String, String> env = new HashMap<>(Map.of(ClassifierTier.ENV, "rules"));
       ByteArrayOutputStream out = new ByteArrayOutputStream();
       assertEquals(
           0,
@@ -266,7 +266,6 @@ class BatchAnswersReclassifyIT {
       }
       assertEquals(0, requests.get(), "requests sent to the endpoint");
     } finally {
-      System.clearProperty("faultline.classifier.tier");
       endpoint.stop(0);
     }
   }

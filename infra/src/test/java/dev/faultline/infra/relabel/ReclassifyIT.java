@@ -16,6 +16,9 @@ import dev.faultline.embedded.testing.Poll;
 import dev.faultline.graph.GraphSchema;
 import dev.faultline.infra.Faultline;
 import dev.faultline.jobs.JobConfig;
+import dev.faultline.jobs.Replay;
+import dev.faultline.jobs.classify.ClassifierTier;
+import dev.faultline.jobs.classify.ReplayScope;
 import dev.faultline.schemas.Delivery;
 import dev.faultline.schemas.DeliverySource;
 import dev.faultline.schemas.Topic;
@@ -79,13 +82,7 @@ class ReclassifyIT {
       };
 
       // 1. History labelled by the rules tier.
-      System.setProperty("faultline.classifier.tier", "rules");
-      JobClient live;
-      try {
-        live = liveJob(conn);
-      } finally {
-        System.clearProperty("faultline.classifier.tier");
-      }
+      JobClient live = liveJob(conn, ClassifierTier.RULES);
       for (int n = 1; n <= 10; n++) {
         send(producer, issue(n, TITLES[n % TITLES.length] + " (#" + n + ")"));
       }
@@ -93,7 +90,7 @@ class ReclassifyIT {
       live.cancel().get();
 
       // 2. The stack now runs the learned tier (the default); reclassify while deliveries arrive.
-      JobClient live2 = liveJob(conn);
+      JobClient live2 = liveJob(conn, ClassifierTier.LEARNED);
       Path dir = tmp.resolve("report");
       ByteArrayOutputStream out = new ByteArrayOutputStream();
       Thread run =
@@ -148,9 +145,10 @@ class ReclassifyIT {
       java.time.Instant runStart =
           java.time.Instant.parse(
               JSON.readTree(dir.resolve("run.json").toFile()).path("startedAt").asText());
-      JobConfig graphOnly = JobConfig.fromArgs(conn, Map.of());
+      LabelSnapshots graphOnly =
+          new LabelSnapshots(JobConfig.fromArgs(conn, Map.of()).io().graph());
       Map<String, Map<String, String>> rebuiltBefore =
-          byId(Reclassify.snapshotAsOf(graphOnly, Reclassify.Scope.all(), runStart));
+          byId(graphOnly.snapshotAsOf(Reclassify.Scope.all(), runStart));
       Map<String, Map<String, String>> savedBefore =
           byId(ReclassifyCommand.read(dir.resolve("before.json")));
       assertEquals(10, savedBefore.size());
@@ -163,8 +161,9 @@ class ReclassifyIT {
             assertEquals(labelled, rebuiltBefore.get(id), "rebuilt from the graph: " + id);
           });
       assertEquals(
-          byId(Reclassify.labelledNow(graphOnly, Reclassify.Scope.all())),
+          byId(graphOnly.labelledNow(Reclassify.Scope.all())),
           byId(labelledOnly(ReclassifyCommand.read(dir.resolve("after.json")))));
+      graphOnly.close();
 
       // ... and the command rebuilds that report later: every history issue moved rules -> learned.
       Path rebuiltDir = tmp.resolve("rebuilt");
@@ -228,12 +227,15 @@ class ReclassifyIT {
       String group = "faultline-reclassify-killed";
       JobConfig replayConfig =
           JobConfig.fromArgs(
-              concat(new String[] {"--group-id", group, "--checkpoint-interval-ms", "500"}, conn),
-              Map.of());
+                  concat(
+                      new String[] {"--group-id", group, "--checkpoint-interval-ms", "500"}, conn),
+                  Map.of())
+              .withReplay(Replay.of(ReplayScope.ALL));
       java.nio.file.Files.createDirectories(killedDir);
-      ReclassifyCommand.write(
-          killedDir.resolve("before.json"),
-          Reclassify.snapshot(replayConfig, Reclassify.Scope.all()));
+      try (LabelSnapshots labels = new LabelSnapshots(replayConfig.io().graph())) {
+        ReclassifyCommand.write(
+            killedDir.resolve("before.json"), labels.snapshot(Reclassify.Scope.all()));
+      }
       java.nio.file.Files.writeString(
           killedDir.resolve("run.json"), "{\"group\":\"" + group + "\"}");
       java.util.concurrent.atomic.AtomicLong seen = new java.util.concurrent.atomic.AtomicLong();

@@ -4,9 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.faultline.infra.Faultline;
-import dev.faultline.jobs.JobArgs;
 import dev.faultline.jobs.JobConfig;
-import dev.faultline.jobs.ReplayScope;
+import dev.faultline.jobs.Replay;
+import dev.faultline.jobs.classify.ReplayScope;
+import dev.faultline.jobs.common.JobArgs;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -35,19 +36,18 @@ class ReclassifyProgramArgsTest {
     List<String> args = Reclassify.clusterProgramArgs(connection, scope);
     assertEquals(connection, args.subList(0, connection.size()), "the job's flags first");
     // IssuePipelineJob.main reads them back: a bounded replay of that scope, under that group.
-    JobArgs parsed = JobArgs.parse(args.toArray(String[]::new));
-    assertTrue(ReplayScope.isReplay(parsed), "bounded: " + args);
+    JobConfig parsed = JobConfig.fromArgs(args.toArray(String[]::new), Map.of());
     assertEquals(
-        new ReplayScope(Instant.parse("2024-01-01T00:00:00Z"), null, "DeepSpeed"),
-        ReplayScope.fromArgs(parsed));
-    assertEquals(
-        "faultline-reclassify-1a2b3c4d",
-        JobConfig.fromArgs(args.toArray(String[]::new), Map.of()).groupId());
+        Replay.of(new ReplayScope(Instant.parse("2024-01-01T00:00:00Z"), null, "DeepSpeed")),
+        parsed.replay(),
+        "bounded: " + args);
+    assertEquals("faultline-reclassify-1a2b3c4d", parsed.io().groupId());
     assertTrue(
-        ReplayScope.isReplay(
-            JobArgs.parse(
-                Reclassify.clusterProgramArgs(connection, Reclassify.Scope.all())
-                    .toArray(String[]::new))),
+        Replay.fromArgs(
+                JobArgs.parse(
+                    Reclassify.clusterProgramArgs(connection, Reclassify.Scope.all())
+                        .toArray(String[]::new)))
+            .bounded(),
         "an unscoped replay is bounded too");
   }
 

@@ -8,6 +8,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.faultline.jobs.IssuePipelineJob;
 import dev.faultline.jobs.JobConfig;
+import dev.faultline.jobs.Replay;
+import dev.faultline.jobs.classify.ClassifierTier;
+import dev.faultline.jobs.classify.ReplayScope;
 import dev.faultline.schemas.AvroCodec;
 import dev.faultline.schemas.Delivery;
 import dev.faultline.schemas.DeliveryKey;
@@ -88,12 +91,11 @@ public final class ScopedHistory {
                 },
                 conn),
             Map.of());
-    System.setProperty("faultline.classifier.tier", "rules");
-    try {
-      Reclassify.replay(history, 1000, p -> {}, j -> {});
-    } finally {
-      System.clearProperty("faultline.classifier.tier");
-    }
+    Reclassify.replay(
+        history.withTier(ClassifierTier.RULES).withReplay(Replay.of(ReplayScope.ALL)),
+        1000,
+        p -> {},
+        j -> {});
   }
 
   /** Item id ({@code owner/name#n}) to the classifier version the graph holds for it. */
@@ -168,8 +170,8 @@ public final class ScopedHistory {
     return Arrays.stream(Topic.values()).map(Topic::topicName).toList();
   }
 
-  /** The live issue pipeline on this JVM's mini cluster (group "live"). */
-  static JobClient liveJob(String[] conn) throws Exception {
+  /** The live issue pipeline on this JVM's mini cluster (group "live") with {@code tier}. */
+  static JobClient liveJob(String[] conn, ClassifierTier tier) throws Exception {
     JobConfig config =
         JobConfig.fromArgs(
             concat(
@@ -179,7 +181,7 @@ public final class ScopedHistory {
                 conn),
             Map.of());
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-    IssuePipelineJob.build(env, config, false);
+    IssuePipelineJob.build(env, config.withTier(tier));
     return env.executeAsync("live");
   }
 

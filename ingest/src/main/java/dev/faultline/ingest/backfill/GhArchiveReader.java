@@ -1,5 +1,7 @@
 package dev.faultline.ingest.backfill;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
+
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
@@ -10,10 +12,20 @@ import dev.faultline.schemas.Delivery;
 import dev.faultline.schemas.DeliveryKey;
 import dev.faultline.schemas.DeliverySource;
 import dev.faultline.schemas.UsedEvent;
+import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InputStreamReader;
 import java.time.Clock;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.function.Consumer;
 
 /**
@@ -44,30 +56,155 @@ public final class GhArchiveReader {
   /** Counts from one file. */
   public record Counts(long events, long kept) {}
 
+  /** Lines one decoding task takes: small enough to bound memory, large enough to amortise. */
+  static final int CHUNK_LINES = 512;
+
   /**
-   * Reads an already decompressed stream of events, handing each kept one to {@code sink}.
+   * Reads an already decompressed stream of events, handing each kept one to {@code sink}, on the
+   * calling thread.
    *
-   * @throws IOException when the stream is not a sequence of JSON objects
+   * @throws IOException when a line is not a JSON object
    */
   public Counts read(InputStream json, Consumer<BackfillDelivery> sink) throws IOException {
+    return read(json, sink, 1);
+  }
+
+  /**
+   * As {@link #read(InputStream, Consumer)}, decoding with {@code threads} threads: the calling
+   * thread splits the stream into chunks of {@value #CHUNK_LINES} lines, the decoders turn chunks
+   * into deliveries, and the calling thread hands them to {@code sink} in the file's order (so an
+   * issue's events reach Kafka in order). At most {@code 2 × threads} chunks are read ahead: the
+   * memory held does not grow with the file.
+   *
+   * @throws IOException when a line is not a JSON object (with its line number)
+   */
+  public Counts read(InputStream json, Consumer<BackfillDelivery> sink, int threads)
+      throws IOException {
+    BufferedReader lines = new BufferedReader(new InputStreamReader(json, UTF_8), 1 << 16);
+    if (threads <= 1) {
+      return readInline(lines, sink);
+    }
+    ExecutorService decoders =
+        Executors.newFixedThreadPool(
+            threads,
+            r -> {
+              Thread t = new Thread(r, "faultline-gharchive-decoder");
+              t.setDaemon(true);
+              return t;
+            });
+    try {
+      return readParallel(lines, sink, decoders, 2 * threads);
+    } finally {
+      decoders.shutdownNow();
+    }
+  }
+
+  private Counts readInline(BufferedReader lines, Consumer<BackfillDelivery> sink)
+      throws IOException {
     long events = 0;
     long kept = 0;
-    try (JsonParser p = factory.createParser(json)) {
-      JsonToken token;
-      while ((token = p.nextToken()) != null) {
-        if (token != JsonToken.START_OBJECT) {
-          throw new IOException(
-              "Expected one JSON object per line, found " + token + " at " + p.currentLocation());
-        }
-        events++;
-        BackfillDelivery d = readEvent(p);
-        if (d != null) {
-          kept++;
-          sink.accept(d);
-        }
+    long lineNumber = 0;
+    String line;
+    while ((line = lines.readLine()) != null) {
+      lineNumber++;
+      if (line.isBlank()) {
+        continue;
+      }
+      events++;
+      BackfillDelivery d = readLine(line, lineNumber);
+      if (d != null) {
+        kept++;
+        sink.accept(d);
       }
     }
     return new Counts(events, kept);
+  }
+
+  /** Decoded chunk: its events and the deliveries kept, in line order. */
+  private record Chunk(long events, List<BackfillDelivery> kept) {}
+
+  private Counts readParallel(
+      BufferedReader lines,
+      Consumer<BackfillDelivery> sink,
+      ExecutorService decoders,
+      int readAhead)
+      throws IOException {
+    Deque<Future<Chunk>> pending = new ArrayDeque<>();
+    long events = 0;
+    long kept = 0;
+    long lineNumber = 0;
+    List<String> chunk = new ArrayList<>(CHUNK_LINES);
+    String line;
+    boolean more = true;
+    while (more) {
+      line = lines.readLine();
+      more = line != null;
+      if (more) {
+        chunk.add(line);
+      }
+      if (chunk.size() == CHUNK_LINES || (!more && !chunk.isEmpty())) {
+        List<String> batch = chunk;
+        long first = lineNumber + 1;
+        lineNumber += batch.size();
+        pending.add(decoders.submit(() -> decode(batch, first)));
+        chunk = new ArrayList<>(CHUNK_LINES);
+      }
+      while (pending.size() > readAhead || (!more && !pending.isEmpty())) {
+        Chunk done = await(pending.poll());
+        events += done.events();
+        kept += done.kept().size();
+        done.kept().forEach(sink);
+      }
+    }
+    return new Counts(events, kept);
+  }
+
+  private Chunk decode(List<String> batch, long firstLine) throws IOException {
+    List<BackfillDelivery> kept = new ArrayList<>();
+    long events = 0;
+    for (int i = 0; i < batch.size(); i++) {
+      String line = batch.get(i);
+      if (line.isBlank()) {
+        continue;
+      }
+      events++;
+      BackfillDelivery d = readLine(line, firstLine + i);
+      if (d != null) {
+        kept.add(d);
+      }
+    }
+    return new Chunk(events, kept);
+  }
+
+  private static Chunk await(Future<Chunk> chunk) throws IOException {
+    try {
+      return chunk.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("Interrupted while decoding", e);
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof IOException io) {
+        throw io;
+      }
+      throw new IOException(e.getCause().getMessage(), e.getCause());
+    }
+  }
+
+  /** One line's event as a delivery, or null when it is not kept. */
+  private BackfillDelivery readLine(String line, long lineNumber) throws IOException {
+    try (JsonParser p = factory.createParser(line)) {
+      JsonToken token = p.nextToken();
+      if (token != JsonToken.START_OBJECT) {
+        throw new IOException(
+            "Expected one JSON object per line, found " + token + " at line " + lineNumber);
+      }
+      BackfillDelivery d = readEvent(p);
+      if (p.nextToken() != null) {
+        throw new IOException(
+            "Expected one JSON object per line, line " + lineNumber + " has more");
+      }
+      return d;
+    }
   }
 
   private BackfillDelivery readEvent(JsonParser p) throws IOException {

@@ -97,4 +97,52 @@ class GhArchiveReaderTest {
   void refusesBadRepositoryNames() {
     assertThrows(IllegalArgumentException.class, () -> RepositoryFilter.of(List.of("not a repo")));
   }
+
+  /** The fixture's lines repeated {@code copies} times, each copy with its own event ids. */
+  private static byte[] manyEvents(int copies) throws IOException {
+    String lines;
+    try (InputStream in = GhArchiveReaderTest.class.getResourceAsStream("/gharchive/events.json")) {
+      lines = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+    StringBuilder out = new StringBuilder();
+    for (int c = 0; c < copies; c++) {
+      out.append(lines.replace("\"id\":\"4000000000", "\"id\":\"" + (5000 + c) + "0000"));
+      if (!lines.endsWith("\n")) {
+        out.append('\n');
+      }
+    }
+    return out.toString().getBytes(StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void decodingInParallelKeepsTheFilesOrderAndItsCounts() throws IOException {
+    byte[] file = manyEvents(400); // 2,800 lines: several chunks per decoder
+    GhArchiveReader reader = new GhArchiveReader(JSON, RepositoryFilter.defaults(), CLOCK);
+    List<BackfillDelivery> inline = new ArrayList<>();
+    List<BackfillDelivery> parallel = new ArrayList<>();
+    GhArchiveReader.Counts one = reader.read(new ByteArrayInputStream(file), inline::add, 1);
+    GhArchiveReader.Counts three = reader.read(new ByteArrayInputStream(file), parallel::add, 3);
+    assertEquals(2_800, three.events());
+    assertEquals(one, three);
+    assertEquals(
+        inline.stream().map(d -> d.delivery().getDeliveryId()).toList(),
+        parallel.stream().map(d -> d.delivery().getDeliveryId()).toList());
+    assertEquals(
+        inline.stream().map(d -> d.delivery().getPayloadJson()).toList(),
+        parallel.stream().map(d -> d.delivery().getPayloadJson()).toList());
+  }
+
+  @Test
+  void aBadLineDecodedInParallelFailsTheReadWithItsLineNumber() throws IOException {
+    byte[] good = manyEvents(200);
+    byte[] file =
+        (new String(good, StandardCharsets.UTF_8) + "[1,2]\n").getBytes(StandardCharsets.UTF_8);
+    IOException e =
+        assertThrows(
+            IOException.class,
+            () ->
+                new GhArchiveReader(JSON, RepositoryFilter.defaults(), CLOCK)
+                    .read(new ByteArrayInputStream(file), d -> {}, 2));
+    assertTrue(e.getMessage().contains("line 1401"), e.getMessage());
+  }
 }

@@ -5,12 +5,13 @@ import dev.faultline.classifier.DefectClassifier;
 import dev.faultline.classifier.learned.LearnedClassifier;
 import dev.faultline.classifier.rules.Classifier;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * Which classifier the issue pipeline runs: {@code LEARNED} (the default: the calibrated learned
  * layer over the rules, one encoder and model per task manager JVM) or {@code RULES} (the rules
- * alone, e.g. for a throughput baseline). Chosen where the job is built, so a cluster runs what the
- * submitter chose.
+ * alone, e.g. for a throughput baseline). A field of the job's configuration, chosen where the job
+ * is built (from {@value #ENV}), so a cluster runs what the submitter chose.
  */
 public enum ClassifierTier {
   LEARNED,
@@ -19,12 +20,9 @@ public enum ClassifierTier {
   /** Environment variable naming the tier ({@code learned} or {@code rules}). */
   public static final String ENV = "FAULTLINE_CLASSIFIER_TIER";
 
-  /**
-   * {@link #ENV}, else the system property {@code faultline.classifier.tier}, else {@link
-   * #LEARNED}.
-   */
-  public static ClassifierTier fromEnvironment() {
-    String v = System.getProperty("faultline.classifier.tier", System.getenv(ENV));
+  /** {@value #ENV} of {@code env}, else {@link #LEARNED}. */
+  public static ClassifierTier fromEnvironment(Map<String, String> env) {
+    String v = env.get(ENV);
     if (v == null || v.isBlank()) {
       return LEARNED;
     }

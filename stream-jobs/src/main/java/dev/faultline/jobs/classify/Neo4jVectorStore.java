@@ -1,12 +1,11 @@
 package dev.faultline.jobs.classify;
 
 import dev.faultline.classifier.learned.VectorStore;
+import dev.faultline.graph.CypherResources;
 import dev.faultline.graph.GraphConfig;
 import java.util.List;
 import java.util.Map;
-import org.neo4j.driver.AuthTokens;
 import org.neo4j.driver.Driver;
-import org.neo4j.driver.GraphDatabase;
 import org.neo4j.driver.Session;
 import org.neo4j.driver.SessionConfig;
 import org.neo4j.driver.Value;
@@ -19,9 +18,7 @@ import org.neo4j.driver.Value;
  */
 public final class Neo4jVectorStore implements VectorStore, AutoCloseable {
 
-  static final String FIND =
-      "MATCH (i:Issue {textVectorKey: $key}) WHERE i.textVector IS NOT NULL"
-          + " RETURN i.textVector AS v LIMIT 1";
+  static final String FIND = CypherResources.load("read/text-vector.cypher");
 
   private static final org.slf4j.Logger LOG =
       org.slf4j.LoggerFactory.getLogger(Neo4jVectorStore.class);
@@ -46,8 +43,7 @@ public final class Neo4jVectorStore implements VectorStore, AutoCloseable {
               }));
 
   public Neo4jVectorStore(GraphConfig graph) {
-    this.driver =
-        GraphDatabase.driver(graph.uri(), AuthTokens.basic(graph.user(), graph.password()));
+    this.driver = graph.openDriver();
     this.session =
         SessionConfig.builder()
             .withDatabase(graph.database())

@@ -5,11 +5,11 @@ import dev.faultline.classifier.learned.LearnedClassifier;
 import dev.faultline.classifier.learned.StoredVectors;
 import dev.faultline.classifier.learned.VectorCache;
 import dev.faultline.graph.GraphConfig;
-import dev.faultline.jobs.ReplayScope;
 import dev.faultline.jobs.classify.ClassifierTier;
 import dev.faultline.jobs.classify.IssueAccumulator;
 import dev.faultline.jobs.classify.IssueClassification;
 import dev.faultline.jobs.classify.Neo4jVectorStore;
+import dev.faultline.jobs.classify.ReplayScope;
 import dev.faultline.jobs.llm.LlmRequest;
 import dev.faultline.jobs.records.ClassifiedIssueEvent;
 import dev.faultline.jobs.records.GitHubEvent;
@@ -45,31 +45,10 @@ public final class ClassifyIssues
   private transient IssueClassification classification;
   private transient Neo4jVectorStore store;
 
-  /** With the tier chosen by the environment ({@link ClassifierTier#fromEnvironment()}). */
-  public ClassifyIssues() {
-    this(ClassifierTier.fromEnvironment());
-  }
-
-  public ClassifyIssues(ClassifierTier tier) {
-    this(tier, null);
-  }
-
   /**
+   * @param tier the offline classifier
    * @param llmRequests side output of each classification with the issue's state, for the
    *     language-model tier to upgrade; null when the tier is off
-   */
-  public ClassifyIssues(ClassifierTier tier, OutputTag<LlmRequest> llmRequests) {
-    this(tier, llmRequests, ReplayScope.ALL);
-  }
-
-  /**
-   * @param scope the issues classified and emitted ({@link ReplayScope#ALL} but in a scoped replay)
-   */
-  public ClassifyIssues(ClassifierTier tier, OutputTag<LlmRequest> llmRequests, ReplayScope scope) {
-    this(tier, llmRequests, scope, null);
-  }
-
-  /**
    * @param scope the issues classified and emitted ({@link ReplayScope#ALL} but in a scoped replay)
    * @param vectors the graph whose stored text vectors the learned classifier reads before it
    *     encodes ({@link Neo4jVectorStore}; a replay of history), else null

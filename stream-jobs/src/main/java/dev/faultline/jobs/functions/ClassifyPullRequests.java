@@ -18,11 +18,6 @@ public final class ClassifyPullRequests extends RichMapFunction<PullRequestEvent
   private transient PullRequestClassification classification;
   private transient Frameworks frameworks;
 
-  /** With the tier chosen by the environment ({@link ClassifierTier#fromEnvironment()}). */
-  public ClassifyPullRequests() {
-    this(ClassifierTier.fromEnvironment());
-  }
-
   public ClassifyPullRequests(ClassifierTier tier) {
     this.tier = tier;
   }

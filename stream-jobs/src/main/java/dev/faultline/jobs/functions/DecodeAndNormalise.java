@@ -1,11 +1,11 @@
 package dev.faultline.jobs.functions;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.faultline.jobs.common.Rejected;
 import dev.faultline.jobs.normalise.GitHubNormaliser;
 import dev.faultline.jobs.normalise.PoisonRecordException;
 import dev.faultline.jobs.records.GitHubEvent;
 import dev.faultline.jobs.records.RawDelivery;
-import dev.faultline.jobs.records.Rejected;
 import dev.faultline.schemas.AvroCodec;
 import dev.faultline.schemas.Delivery;
 import java.io.IOException;

@@ -1,6 +1,6 @@
 package dev.faultline.stats.functions;
 
-import dev.faultline.jobs.records.Rejected;
+import dev.faultline.jobs.common.Rejected;
 import dev.faultline.stats.records.ClassifiedEvent;
 import dev.faultline.stats.records.ClassifiedRecord;
 import org.apache.flink.api.common.typeinfo.TypeInformation;

@@ -1,6 +1,6 @@
 package dev.faultline.stats.records;
 
-import dev.faultline.jobs.records.Rejected;
+import dev.faultline.jobs.common.Rejected;
 
 /**
  * One record of {@code faultline.issues.classified} as the source read it: the decoded event, or,

@@ -1,7 +1,7 @@
 package dev.faultline.stats.source;
 
 import dev.faultline.graph.ConfidencePolicy;
-import dev.faultline.jobs.records.Rejected;
+import dev.faultline.jobs.common.Rejected;
 import dev.faultline.schemas.AvroCodec;
 import dev.faultline.schemas.ClassifiedIssue;
 import dev.faultline.stats.records.ClassifiedEvent;

@@ -10,6 +10,8 @@ import dev.faultline.jobs.IssuePipelineJob;
 import dev.faultline.jobs.JobConfig;
 import dev.faultline.jobs.LlmFixtures;
 import dev.faultline.jobs.PipelineStack;
+import dev.faultline.jobs.Replay;
+import dev.faultline.jobs.classify.ReplayScope;
 import dev.faultline.schemas.Delivery;
 import dev.faultline.schemas.Topic;
 import java.nio.file.Path;
@@ -97,7 +99,8 @@ class LlmTierPipelineIT {
 
   private static JobClient start(StubChatServer stub, boolean bounded) throws Exception {
     StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(2);
-    IssuePipelineJob.build(env, config(stub), bounded);
+    JobConfig config = config(stub);
+    IssuePipelineJob.build(env, bounded ? config.withReplay(Replay.of(ReplayScope.ALL)) : config);
     return env.executeAsync(IssuePipelineJob.NAME);
   }
 

@@ -18,14 +18,14 @@ import java.util.List;
  *     branch owner of a merge commit), else null
  * @param authoredAt when the change was authored
  * @param mergedAt when it reached the default branch (the committer date of {@code sha})
- * @param files the first {@link GitHistoryReader#MAX_FILES} files changed, in path order
+ * @param files the first {@link ChangeDiffer#MAX_FILES} files changed, in path order
  * @param changedFiles all files changed (binary ones included)
  * @param additions lines added over all files (binary files count 0)
  * @param deletions lines deleted over all files
  * @param closingReferences issue ids ({@code owner/repo#n}) its message closes with GitHub's
  *     keywords
  * @param diffSummary the start of a one-line-context diff, at most {@link
- *     GitHistoryReader#SUMMARY_CHARS} chars
+ *     ChangeDiffer#SUMMARY_CHARS} chars
  * @param unreadableFiles files whose content is not in the clone (a partial clone): counted as
  *     changed, 0/0
  * @param leniencyDecoded true when the message was not valid in its declared encoding (UTF-8 by

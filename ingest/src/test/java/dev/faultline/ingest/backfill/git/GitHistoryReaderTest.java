@@ -223,7 +223,7 @@ class GitHistoryReaderTest {
       MergedChange c = readAll(reader, Optional.empty(), Optional.empty()).get(1);
       assertEquals(3_000, c.additions());
       assertEquals(3_000, c.deletions());
-      assertEquals(GitHistoryReader.SUMMARY_CHARS, c.diffSummary().length());
+      assertEquals(ChangeDiffer.SUMMARY_CHARS, c.diffSummary().length());
       assertTrue(
           c.diffSummary().startsWith("--- a/a.txt\n+++ b/a.txt\n@@ -1,3000 +1,3000 @@\n-old 1\n"),
           c.diffSummary());
@@ -360,15 +360,15 @@ class GitHistoryReaderTest {
       byte[] ba = ta.getBytes(StandardCharsets.UTF_8);
       byte[] bb = tb.getBytes(StandardCharsets.UTF_8);
       for (int context : new int[] {0, 1}) {
-        GitHistoryReader.Middle m = GitHistoryReader.middle(ba, bb, context);
+        ChangeDiffer.Middle m = ChangeDiffer.middle(ba, bb, context);
         assertEquals(
             java.util.Arrays.toString(numstat(ba, bb)),
             java.util.Arrays.toString(numstat(m.a(), m.b())),
             "context " + context + ": " + ta.replace("\n", "|") + " -> " + tb.replace("\n", "|"));
       }
     }
-    assertEquals(3, GitHistoryReader.lines("a\nb\nc".getBytes(StandardCharsets.UTF_8)));
-    assertEquals(2, GitHistoryReader.lines("a\nb\n".getBytes(StandardCharsets.UTF_8)));
-    assertEquals(0, GitHistoryReader.lines(new byte[0]));
+    assertEquals(3, ChangeDiffer.lines("a\nb\nc".getBytes(StandardCharsets.UTF_8)));
+    assertEquals(2, ChangeDiffer.lines("a\nb\n".getBytes(StandardCharsets.UTF_8)));
+    assertEquals(0, ChangeDiffer.lines(new byte[0]));
   }
 }

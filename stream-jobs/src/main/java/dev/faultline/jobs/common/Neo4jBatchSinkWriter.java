@@ -1,17 +1,14 @@
-package dev.faultline.jobs.sink;
+package dev.faultline.jobs.common;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.faultline.graph.BatchWriter;
 import dev.faultline.graph.GraphConfig;
-import dev.faultline.jobs.records.Rejected;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.apache.flink.api.common.operators.ProcessingTimeService;
 import org.apache.flink.api.connector.sink2.SinkWriter;
-import org.neo4j.driver.AuthTokens;
 import org.neo4j.driver.Driver;
-import org.neo4j.driver.GraphDatabase;
 import org.neo4j.driver.exceptions.ClientException;
 import org.neo4j.driver.exceptions.Neo4jException;
 import org.neo4j.driver.exceptions.SecurityException;
@@ -50,8 +47,7 @@ final class Neo4jBatchSinkWriter<R> implements SinkWriter<R> {
     this.options = options;
     this.deadLetters = deadLetters;
     this.timers = timers;
-    this.driver =
-        GraphDatabase.driver(graph.uri(), AuthTokens.basic(graph.user(), graph.password()));
+    this.driver = graph.openDriver();
     this.writer = writers.create(driver, graph.database());
     this.buffer = new RowBuffer<>(writer::keyOf, writer::versionOf);
     scheduleFlush();

@@ -1,4 +1,4 @@
-package dev.faultline.jobs.sink;
+package dev.faultline.jobs.common;
 
 import java.io.Serializable;
 import java.time.Duration;

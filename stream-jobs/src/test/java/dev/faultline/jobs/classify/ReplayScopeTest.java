@@ -1,11 +1,14 @@
-package dev.faultline.jobs;
+package dev.faultline.jobs.classify;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.faultline.jobs.classify.IssueAccumulator;
+import dev.faultline.jobs.JobConfig;
+import dev.faultline.jobs.Replay;
+import dev.faultline.jobs.common.JobArgs;
 import dev.faultline.jobs.records.CommentEvent;
 import dev.faultline.jobs.records.GitHubEvent;
 import dev.faultline.jobs.records.IssueEvent;
@@ -107,8 +110,10 @@ class ReplayScopeTest {
         ReplayScope.fromArgs(JobArgs.parse(new String[] {"--replay-since", "2024-03-01"})).since());
     assertEquals(ReplayScope.ALL, ReplayScope.fromArgs(JobArgs.parse(new String[0])));
     assertTrue(ReplayScope.ALL.toArgs().isEmpty());
-    assertTrue(ReplayScope.isReplay(JobArgs.parse(new String[] {"--replay", "true"})));
-    assertFalse(ReplayScope.isReplay(JobArgs.parse(new String[] {"--group-id", "g"})));
+    assertEquals(
+        Replay.of(ReplayScope.ALL),
+        Replay.fromArgs(JobArgs.parse(new String[] {"--replay", "true"})));
+    assertEquals(Replay.LIVE, Replay.fromArgs(JobArgs.parse(new String[] {"--group-id", "g"})));
     assertThrows(
         IllegalArgumentException.class,
         () -> ReplayScope.fromArgs(JobArgs.parse(new String[] {"--replay-until", "March"})));
@@ -116,18 +121,24 @@ class ReplayScopeTest {
 
   @Test
   void theLiveJobTakesNoScope() {
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> new Replay(false, new ReplayScope(null, null, "NCCL"), false));
+    assertTrue(e.getMessage().contains("--replay true"), e.getMessage());
+  }
+
+  @Test
+  void aReplaysFlagsGiveItsScopeAndStoredVectors() {
     JobConfig config =
         JobConfig.fromArgs(
-            new String[] {"--kafka-bootstrap", "k:9092", "--neo4j-password", "p"},
+            new String[] {
+              "--neo4j-password", "p", "--replay", "true", "--replay-framework", "NCCL"
+            },
             java.util.Map.of());
-    assertThrows(
-        IllegalArgumentException.class,
-        () ->
-            IssuePipelineJob.build(
-                org.apache.flink.streaming.api.environment.StreamExecutionEnvironment
-                    .getExecutionEnvironment(),
-                config,
-                false,
-                new ReplayScope(null, null, "NCCL")));
+    assertEquals(new Replay(true, new ReplayScope(null, null, "NCCL"), true), config.replay());
+    assertEquals(
+        config.io().graph(), config.pipelineSettings(null).storedVectors(), "a replay reads them");
+    assertNull(JobConfig.live(config.io()).pipelineSettings(null).storedVectors());
   }
 }

@@ -1,6 +1,5 @@
-package dev.faultline.jobs.sink;
+package dev.faultline.jobs.common;
 
-import dev.faultline.jobs.records.Rejected;
 import dev.faultline.schemas.AvroCodec;
 import dev.faultline.schemas.DeadLetter;
 import java.nio.charset.StandardCharsets;

@@ -1,4 +1,4 @@
-package dev.faultline.jobs.sink;
+package dev.faultline.jobs.common;
 
 import dev.faultline.graph.BatchWriter;
 import dev.faultline.graph.GraphConfig;

@@ -1,10 +1,9 @@
-package dev.faultline.jobs;
+package dev.faultline.jobs.classify;
 
 import dev.faultline.classifier.Comment;
 import dev.faultline.classifier.Frameworks;
 import dev.faultline.classifier.IssueText;
-import dev.faultline.jobs.classify.IssueAccumulator;
-import dev.faultline.jobs.classify.IssueClassification;
+import dev.faultline.jobs.common.JobArgs;
 import dev.faultline.jobs.records.PullRequestEvent;
 import java.io.Serializable;
 import java.time.Instant;
@@ -112,14 +111,6 @@ public record ReplayScope(Instant since, Instant until, String framework) implem
         instant(args.get("replay-since", null), "--replay-since"),
         instant(args.get("replay-until", null), "--replay-until"),
         args.get("replay-framework", null));
-  }
-
-  /**
-   * Whether the job is a bounded replay ({@code --replay true}): it stops at the deliveries topic's
-   * end offsets of when it started, and applies {@link #fromArgs}.
-   */
-  public static boolean isReplay(JobArgs args) {
-    return Boolean.parseBoolean(args.get("replay", "false"));
   }
 
   private static Instant instant(String value, String flag) {

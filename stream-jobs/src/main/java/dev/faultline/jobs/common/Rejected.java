@@ -1,4 +1,4 @@
-package dev.faultline.jobs.records;
+package dev.faultline.jobs.common;
 
 /** A record a job gave up on, with the reason; written to the dead-letter topic. */
 public class Rejected {

@@ -1,0 +1,101 @@
+package dev.faultline.infra.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.time.LocalDate;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+/** The product-path benchmark's own arithmetic, on hand-made rows (no stack). */
+class ProductPathBenchmarkTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  static ProductPathBenchmark.Gold gold(String kind, String symptom, String stage) {
+    ObjectNode g = JSON.createObjectNode();
+    g.put("kind", kind);
+    g.put("symptom", symptom);
+    g.put("stage", stage);
+    g.put("root_cause", "UNKNOWN");
+    g.put("fix_pattern", "UNKNOWN");
+    g.put("phase", "TRAINING");
+    g.putNull("distributed_specific");
+    return new ProductPathBenchmark.Gold("u", "a/b#1", g, g, LocalDate.of(2025, 1, 1));
+  }
+
+  static JsonNode rows(String json) throws Exception {
+    return JSON.readTree(json);
+  }
+
+  @Test
+  void truthIsAmongTheKnownCodesOfTheBugReportsAndScoresAbsentCodes() throws Exception {
+    List<ProductPathBenchmark.Gold> scope =
+        List.of(
+            gold("BUG", "HANG", "COMMUNICATION"),
+            gold("BUG", "HANG", "UNKNOWN"),
+            gold("BUG", "UNKNOWN", "MEMORY"),
+            gold("BUG", "OUT_OF_MEMORY", "MEMORY"),
+            gold("QUESTION", "NONE", "COMMUNICATION"));
+    JsonNode r =
+        rows(
+            "[{\"code\":\"HANG\",\"share\":0.5,\"shareLow\":0.4,\"shareHigh\":0.7},"
+                + "{\"code\":\"OUT_OF_MEMORY\",\"share\":0.3,\"shareLow\":0.1,\"shareHigh\":0.32},"
+                + "{\"code\":\"CRASH\",\"share\":0.2,\"shareLow\":0.05,\"shareHigh\":0.3},"
+                + "{\"code\":\"UNKNOWN\",\"share\":null}]");
+    double[] t = ProductPathBenchmark.ShareScore.truth(scope, "symptom", r);
+    assertEquals(2 / 3.0, t[0], 1e-12);
+    assertEquals(1 / 3.0, t[1], 1e-12);
+    assertEquals(0, t[2], 0);
+    assertTrue(Double.isNaN(t[3]));
+    // |0.5 - 2/3| + |0.3 - 1/3| + |0.2 - 0| = 0.4, halved
+    assertEquals(0.2, ProductPathBenchmark.ShareScore.tvd(r, t), 1e-12);
+    // the stage among the bug reports only: the question's COMMUNICATION does not count
+    double[] stage =
+        ProductPathBenchmark.ShareScore.truth(
+            scope, "stage", rows("[{\"code\":\"COMMUNICATION\"},{\"code\":\"MEMORY\"}]"));
+    assertEquals(1 / 3.0, stage[0], 1e-12);
+    assertEquals(2 / 3.0, stage[1], 1e-12);
+    ProductPathBenchmark.Tally tally = new ProductPathBenchmark.Tally();
+    tally.add(r, t);
+    // HANG (>= 15%) covered; OUT_OF_MEMORY (>= 15%) not (0.333 > 0.32); CRASH absent, not covered
+    assertEquals(1, tally.hits[3]);
+    assertEquals(2, tally.total[3]);
+    assertEquals(0, tally.hits[0]);
+    assertEquals(1, tally.total[0]);
+  }
+
+  @Test
+  void theLanguageModelsAnswersAreWrongAtTheStatedRate() {
+    SplittableRandom rnd = new SplittableRandom(3);
+    JsonNode g = gold("BUG", "HANG", "COMMUNICATION").gold();
+    int n = 20_000;
+    int stageWrong = 0;
+    int kindWrong = 0;
+    for (int i = 0; i < n; i++) {
+      ObjectNode a = ProductPathBenchmark.LlmAnswers.answer(g, 0.15, rnd);
+      stageWrong += "COMMUNICATION".equals(a.path("stage").asText()) ? 0 : 1;
+      kindWrong += "BUG".equals(a.path("kind").asText()) ? 0 : 1;
+      if (!"BUG".equals(a.path("kind").asText())) {
+        assertEquals("NONE", a.path("symptom").asText());
+      } else {
+        assertTrue(!"NONE".equals(a.path("symptom").asText()));
+      }
+    }
+    assertEquals(0.15, stageWrong / (double) n, 0.01);
+    assertEquals(0.15, kindWrong / (double) n, 0.01);
+  }
+
+  @Test
+  void aPersonLeavesAQuestionsSymptomEmpty() {
+    ObjectNode line = JSON.createObjectNode();
+    ProductPathBenchmark.SampleLabels.fill(
+        line, gold("QUESTION", "NONE", "COMMUNICATION").gold(), new SplittableRandom(1));
+    assertEquals("", line.path("symptom").asText());
+    assertEquals("QUESTION", line.path("kind").asText());
+    assertTrue(line.path("distributed_specific").isNull());
+  }
+}
