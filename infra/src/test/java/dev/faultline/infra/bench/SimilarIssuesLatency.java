@@ -32,6 +32,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -55,7 +56,10 @@ import org.neo4j.driver.GraphDatabase;
  *   <li>{@code pasted text}: {@code POST /api/similar} over HTTP on a real Javalin server with the
  *       dashboard and the real encoder: a new synthetic report is encoded, its error lines found,
  *       both indexes queried, the JSON written (what "find issues like this" costs a user);
- *   <li>{@code today}: the query it replaced (main 240c4b6) by issue, for comparison.
+ *   <li>{@code today}: the query it replaced (main 240c4b6) by issue, for comparison;
+ *   <li>{@code bare index lookups}: the baseline, the two index calls alone with the issue's plain
+ *       words and stored vector ({@code bench/bare-index-lookups.cypher}): what the fusion, the
+ *       filters, the fixes and the answers add to them.
  * </ul>
  *
  * Printed with the machine's cores and load average. Run (infra test classpath, as the other
@@ -84,6 +88,7 @@ public final class SimilarIssuesLatency {
   private final int lookups;
   private final Random random;
   private final SyntheticIssues texts;
+  private final Map<String, String> words = new HashMap<>();
 
   SimilarIssuesLatency(int issues, int lookups, long seed) {
     this.issues = issues;
@@ -145,11 +150,13 @@ public final class SimilarIssuesLatency {
   private void measure(Driver driver, QueryLibrary library, List<String> ids, String url)
       throws Exception {
     String today = resource("/bench/similar-issues-240c4b6.cypher");
+    String bare = resource("/bench/bare-index-lookups.cypher");
     HttpClient http = HttpClient.newHttpClient();
     ObjectMapper json = new ObjectMapper();
     long[] byIssue = new long[lookups];
     long[] pasted = new long[lookups];
     long[] before = new long[lookups];
+    long[] baseline = new long[lookups];
     int warmUp = 30;
     for (int r = -warmUp; r < lookups; r++) {
       String id = ids.get(random.nextInt(ids.size()));
@@ -175,6 +182,10 @@ public final class SimilarIssuesLatency {
         session.run(today, Map.of("issue", id, "pastOnly", false, "limit", 10L)).list();
       }
       long t3 = System.nanoTime();
+      try (var session = driver.session()) {
+        session.run(bare, Map.of("issue", id, "words", words.get(id))).list();
+      }
+      long t4 = System.nanoTime();
       if (r == -warmUp) {
         System.out.printf(
             Locale.ROOT,
@@ -187,6 +198,7 @@ public final class SimilarIssuesLatency {
         byIssue[r] = t1 - t0;
         pasted[r] = t2 - t1;
         before[r] = t3 - t2;
+        baseline[r] = t4 - t3;
       }
     }
     var os = ManagementFactory.getOperatingSystemMXBean();
@@ -203,6 +215,7 @@ public final class SimilarIssuesLatency {
     print("by issue (similar-issues query)", byIssue);
     print("pasted text (POST /api/similar, encoder incl.)", pasted);
     print("today's query by issue (main 240c4b6)", before);
+    print("baseline: bare index lookups by issue", baseline);
   }
 
   private static void print(String name, long[] nanos) {
@@ -242,6 +255,7 @@ public final class SimilarIssuesLatency {
       }
       rows.add(IssueRows.of(classification.classify(acc, created, "bench-" + n)));
       ids.add(acc.issue.id);
+      words.put(acc.issue.id, plainWords(acc.issue.title + " " + acc.issue.body));
       if (fixed) {
         fixes.add(fix(REPOS[f], FRAMEWORKS[f], issues + n, acc.issue.id, acc.issue.closedAt));
       }
@@ -335,6 +349,15 @@ public final class SimilarIssuesLatency {
               + "\n";
     }
     return body;
+  }
+
+  /** The first 160 distinct words of a text, without Lucene's syntax characters. */
+  static String plainWords(String text) {
+    return Arrays.stream(text.toLowerCase(Locale.ROOT).split("[^\\p{L}\\p{N}_]+"))
+        .filter(w -> w.length() >= 2)
+        .distinct()
+        .limit(160)
+        .collect(java.util.stream.Collectors.joining(" "));
   }
 
   private static String resource(String path) {
