@@ -62,7 +62,7 @@ public final class BenchCommand extends CliCommand {
     STATS("stats", "faultline-stream-jobs", "statistics job events/s vs pass-through"),
     QUERY(
         "query",
-        "faultline-graph-model",
+        "faultline-estimate",
         "graph writes vs bare MERGE; query p50/p95 (synthetic graph)"),
     PIPELINE(
         "pipeline",

@@ -138,7 +138,7 @@ final class StageRunner {
                 "-Dfaultline.bench.runs=" + run.sizes().queryRuns(),
                 "-cp",
                 run.cp(),
-                "dev.faultline.graph.query.QueryLatencyBenchmark"));
+                "dev.faultline.estimate.bench.QueryLatencyBenchmark"));
     return runChild(run) && Files.exists(run.raw());
   }
 

@@ -79,6 +79,14 @@ public record Classification(
     return mapLabels((dimension, l) -> dimension == d ? f.apply(l) : l);
   }
 
+  /**
+   * This classification with the dimensions only a bug report has conditioned on people's labels
+   * ({@link HumanConditioning}): what every tier returns.
+   */
+  public Classification conditionedOnPeople() {
+    return HumanConditioning.apply(this);
+  }
+
   /** A copy made by another classifier. */
   public Classification withProvenance(Provenance p) {
     return new Classification(labels, framework, versions, p);

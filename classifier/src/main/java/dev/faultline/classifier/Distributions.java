@@ -15,17 +15,18 @@ import java.util.Map;
 
 /**
  * Probability distributions over a dimension's codes ({@link Dimension#distributionCodes()}): what
- * each tier gives and how the edges print them.
+ * each tier gives and how the edges print them. Each label says what its distribution rests on
+ * ({@link Label#calibration()}, {@link Calibrations}).
  *
  * <ul>
  *   <li>The learned layer: its calibrated class probabilities (the softmax at the fitted
- *       temperature), kept also where the answer abstains.
- *   <li>The rules: a calibrated spread ({@link #spread}): the rules' confidence on their code, the
- *       rest over the other codes in proportion to the training mix ({@link #prior}: the gold label
- *       counts of {@code ../shared/train}, add-one smoothed), since the rules give no ranking of
- *       their runners-up.
- *   <li>A person's label and a language model's answer: a point mass on the value (a label without
- *       a distribution of its own, {@link #of}).
+ *       temperature), kept also where the answer abstains ({@code cv:<version>}).
+ *   <li>The rules: the row of their cross-validated confusion for the answer they gave ({@link
+ *       dev.faultline.classifier.rules.RulesCalibration}, {@code cv:rules-<version>}).
+ *   <li>A language model's answer: the row of the confusion measured for its model and prompt
+ *       version ({@code confusion:<model>/<prompt>}), else a stated prior error ({@link
+ *       #priorError}, {@code prior:<epsilon>}).
+ *   <li>A person's label: a point mass on the value ({@code human}).
  * </ul>
  *
  * <p>The edges print every probability rounded to {@link #DECIMALS} decimals ({@link #rounded}), so
@@ -36,10 +37,12 @@ public final class Distributions {
   /** Decimals of a probability at the edges (graph, topic, batch output). */
   public static final int DECIMALS = 4;
 
-  /** The training mix the rules' spread uses. */
+  /** The training mix: the spread of a prior error, and the base of every confusion row's prior. */
   public static final String PRIOR_RESOURCE = "/dev/faultline/classifier/rules-prior.json";
 
   private static final Map<Dimension, Map<String, Double>> PRIOR = loadPrior();
+
+  private static final Map<String, String> SYMPTOM_CLASSES = loadSymptomClasses();
 
   private Distributions() {}
 
@@ -90,8 +93,22 @@ public final class Distributions {
   }
 
   /**
-   * The rules' spread: {@code confidence} on the code of {@code value}, the rest over the other
-   * codes in proportion to the training mix.
+   * An answer with a stated prior error and no measured calibration ({@code prior:<epsilon>}):
+   * {@code 1 - epsilon} on the code of {@code value}, {@code epsilon} over the other codes in
+   * proportion to the training mix ({@link #prior}). Never a point mass for epsilon &gt; 0.
+   *
+   * @throws IllegalArgumentException epsilon outside [0, 1]
+   */
+  public static Map<String, Double> priorError(Dimension d, Object value, double epsilon) {
+    if (!(epsilon >= 0 && epsilon <= 1)) {
+      throw new IllegalArgumentException("a prior error must be in [0, 1], was " + epsilon);
+    }
+    return spread(d, value, 1.0 - epsilon);
+  }
+
+  /**
+   * {@code confidence} on the code of {@code value}, the rest over the other codes in proportion to
+   * the training mix.
    */
   public static Map<String, Double> spread(Dimension d, Object value, double confidence) {
     String code = Dimension.codeOf(value);
@@ -114,11 +131,40 @@ public final class Distributions {
   }
 
   /**
+   * The symptom classes' distribution of a symptom distribution: each class sums its symptoms'
+   * probabilities (NONE and UNKNOWN map to themselves), every class present in its order.
+   */
+  public static Map<String, Double> symptomClasses(Map<String, Double> symptoms) {
+    Map<String, Double> p = new LinkedHashMap<>();
+    for (String k : Dimension.SYMPTOM_CLASS.distributionCodes()) {
+      p.put(k, 0.0);
+    }
+    symptoms.forEach((code, q) -> p.merge(symptomClassOf(code), q, Double::sum));
+    return p;
+  }
+
+  /** The class of a symptom code (NONE and UNKNOWN their own) in the taxonomy resource. */
+  public static String symptomClassOf(String symptom) {
+    return symptom.equals("NONE") || symptom.equals("UNKNOWN")
+        ? symptom
+        : SYMPTOM_CLASSES.getOrDefault(symptom, "UNKNOWN");
+  }
+
+  /**
    * The training mix of a dimension: each code's share of the gold labels of {@code
    * ../shared/train}, add-one smoothed (a code never seen there keeps a little mass).
    */
   public static Map<String, Double> prior(Dimension d) {
     return PRIOR.get(d);
+  }
+
+  private static Map<String, String> loadSymptomClasses() {
+    dev.faultline.schemas.taxonomy.Taxonomy t = dev.faultline.schemas.taxonomy.Taxonomy.load();
+    Map<String, String> out = new java.util.HashMap<>();
+    for (String s : Dimension.SYMPTOM.symbols()) {
+      t.symptomClassOf(s).ifPresent(c -> out.put(s, c));
+    }
+    return Collections.unmodifiableMap(out);
   }
 
   private static Map<Dimension, Map<String, Double>> loadPrior() {

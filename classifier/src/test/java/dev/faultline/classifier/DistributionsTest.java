@@ -35,6 +35,20 @@ class DistributionsTest {
   }
 
   @Test
+  void aPriorErrorPutsOneMinusEpsilonOnTheAnswerAndEpsilonByTheTrainingMixNeverAPointMass() {
+    Map<String, Double> p = Distributions.priorError(Dimension.SYMPTOM, Symptom.HANG, 0.1);
+    assertEquals(0.9, p.get("HANG"), 1e-12);
+    assertEquals(1.0, sum(p), 1e-12);
+    Map<String, Double> mix = Distributions.prior(Dimension.SYMPTOM);
+    double others = 1 - mix.get("HANG");
+    assertEquals(0.1 * mix.get("RUNTIME_CRASH") / others, p.get("RUNTIME_CRASH"), 1e-12);
+    p.forEach((code, q) -> assertTrue(q > 0, code + " keeps some mass"));
+    org.junit.jupiter.api.Assertions.assertThrows(
+        IllegalArgumentException.class,
+        () -> Distributions.priorError(Dimension.SYMPTOM, Symptom.HANG, 1.5));
+  }
+
+  @Test
   void theFlagsSpreadCoversCannotTell() {
     Map<String, Double> p = Distributions.spread(Dimension.DISTRIBUTED_SPECIFIC, null, 0.6);
     assertEquals(List.of("true", "false", "null"), List.copyOf(p.keySet()));
@@ -64,7 +78,7 @@ class DistributionsTest {
   }
 
   @Test
-  void theRulesGiveEveryLabelItsSpreadAndTheSymptomClassSumsItsSymptoms() {
+  void theRulesGiveEveryLabelItsConfusionRowAndTheSymptomClassSumsItsSymptoms() {
     Classification c =
         new Classifier(ClassifierConfig.defaults())
             .classify(

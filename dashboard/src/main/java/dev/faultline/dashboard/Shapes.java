@@ -21,56 +21,59 @@ final class Shapes {
   private Shapes() {}
 
   /**
-   * {@code category-trends} rows ({@code period, category, issues}) as one series per category over
-   * every period from the first to the last, {@code step} apart (a period without issues is there
-   * with zeros, so the time axis stays linear), zero-filled; the {@link #MAX_SERIES} largest
-   * categories by total kept apart, the rest summed as {@code OTHER}. Series are ordered by total,
-   * largest first (ties by code).
+   * {@code category-trends} rows ({@code period, code, estimate}: an expected count, or a count of
+   * labels with {@code mode=confident}) as one series per code over every period from the first to
+   * the last, {@code step} apart (a period without issues is there with zeros, so the time axis
+   * stays linear), zero-filled; the {@link #MAX_SERIES} largest codes by total kept apart, the rest
+   * summed as {@code OTHER}. Series are ordered by total, largest first (ties by code); values to 1
+   * decimal.
    *
    * @param step the bucket: a week or a month (periods are ISO dates of their first day)
    */
   static Map<String, Object> trendSeries(List<Map<String, Object>> rows, Period step) {
     TreeSet<String> periodSet = new TreeSet<>();
-    Map<String, Map<String, Long>> byCategory = new LinkedHashMap<>();
+    Map<String, Map<String, Double>> byCategory = new LinkedHashMap<>();
     for (Map<String, Object> row : rows) {
       String period = String.valueOf(row.get("period"));
-      String category = String.valueOf(row.get("category"));
-      long issues = ((Number) row.get("issues")).longValue();
+      String category = String.valueOf(row.get("code"));
+      double issues = ((Number) row.get("estimate")).doubleValue();
       periodSet.add(period);
       byCategory
           .computeIfAbsent(category, c -> new LinkedHashMap<>())
-          .merge(period, issues, Long::sum);
+          .merge(period, issues, Double::sum);
     }
     List<String> periods = withEmptyPeriods(periodSet, step);
-    List<Map.Entry<String, Long>> totals = new ArrayList<>();
+    List<Map.Entry<String, Double>> totals = new ArrayList<>();
     byCategory.forEach(
         (c, counts) ->
-            totals.add(Map.entry(c, counts.values().stream().mapToLong(Long::longValue).sum())));
+            totals.add(
+                Map.entry(c, counts.values().stream().mapToDouble(Double::doubleValue).sum())));
     totals.sort(
-        Map.Entry.<String, Long>comparingByValue()
+        Map.Entry.<String, Double>comparingByValue()
             .reversed()
             .thenComparing(Map.Entry.comparingByKey()));
     List<Map<String, Object>> series = new ArrayList<>();
-    long[] other = new long[periods.size()];
+    double[] other = new double[periods.size()];
     boolean hasOther = false;
     for (int rank = 0; rank < totals.size(); rank++) {
       String category = totals.get(rank).getKey();
-      Map<String, Long> counts = byCategory.get(category);
+      Map<String, Double> counts = byCategory.get(category);
       if (rank < MAX_SERIES) {
-        List<Long> values = periods.stream().map(p -> counts.getOrDefault(p, 0L)).toList();
+        List<Double> values =
+            periods.stream().map(p -> round1(counts.getOrDefault(p, 0.0))).toList();
         series.add(seriesOf(category, values, totals.get(rank).getValue()));
       } else {
         hasOther = true;
         for (int p = 0; p < periods.size(); p++) {
-          other[p] += counts.getOrDefault(periods.get(p), 0L);
+          other[p] += counts.getOrDefault(periods.get(p), 0.0);
         }
       }
     }
     if (hasOther) {
-      List<Long> values = new ArrayList<>();
-      long total = 0;
-      for (long v : other) {
-        values.add(v);
+      List<Double> values = new ArrayList<>();
+      double total = 0;
+      for (double v : other) {
+        values.add(round1(v));
         total += v;
       }
       series.add(seriesOf(OTHER, values, total));
@@ -78,8 +81,12 @@ final class Shapes {
     Map<String, Object> out = new LinkedHashMap<>();
     out.put("periods", periods);
     out.put("series", series);
-    out.put("total", totals.stream().mapToLong(Map.Entry::getValue).sum());
+    out.put("total", round1(totals.stream().mapToDouble(Map.Entry::getValue).sum()));
     return out;
+  }
+
+  private static double round1(double v) {
+    return Math.round(v * 10) / 10.0;
   }
 
   /** The periods and every {@code step} between the first and the last of them, sorted. */
@@ -94,11 +101,11 @@ final class Shapes {
     return List.copyOf(all);
   }
 
-  private static Map<String, Object> seriesOf(String category, List<Long> values, long total) {
+  private static Map<String, Object> seriesOf(String category, List<Double> values, double total) {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("category", category);
     m.put("counts", values);
-    m.put("total", total);
+    m.put("total", round1(total));
     return m;
   }
 
@@ -147,7 +154,7 @@ final class Shapes {
   }
 
   /**
-   * {@code category-pairs} rows of stage × symptom ({@code row, column, estimate, estimateLow,
+   * {@code category-pairs} rows of stage × symptom ({@code code, code2, estimate, estimateLow,
    * estimateHigh}) as the heat map's matrix: the same shape as {@link #heatMap} with expected
    * counts (1 decimal) in {@code cells} and their 90% intervals in {@code low} and {@code high}.
    */
@@ -157,8 +164,8 @@ final class Shapes {
     Map<String, Double> symptomTotals = new LinkedHashMap<>();
     Map<String, Map<String, Object>> cell = new LinkedHashMap<>();
     for (Map<String, Object> row : rows) {
-      String stage = String.valueOf(row.get("row"));
-      String symptom = String.valueOf(row.get("column"));
+      String stage = String.valueOf(row.get("code"));
+      String symptom = String.valueOf(row.get("code2"));
       double v = ((Number) row.get("estimate")).doubleValue();
       stageTotals.merge(stage, v, Double::sum);
       symptomTotals.merge(symptom, v, Double::sum);

@@ -11,8 +11,8 @@ import org.junit.jupiter.api.Test;
 class ShapesTest {
   private static final Period MONTH = Period.ofMonths(1);
 
-  private static Map<String, Object> trend(String period, String category, long issues) {
-    return Map.of("period", period, "category", category, "issues", issues);
+  private static Map<String, Object> trend(String period, String category, double estimate) {
+    return Map.of("period", period, "code", category, "estimate", estimate);
   }
 
   @Test
@@ -28,9 +28,9 @@ class ShapesTest {
     assertEquals(List.of("2024-01-01", "2024-02-01"), out.get("periods"));
     List<Map<String, Object>> series = (List<Map<String, Object>>) out.get("series");
     assertEquals("HANG", series.get(0).get("category"));
-    assertEquals(List.of(1L, 2L), series.get(0).get("counts"));
-    assertEquals(List.of(1L, 0L), series.get(1).get("counts"));
-    assertEquals(4L, out.get("total"));
+    assertEquals(List.of(1.0, 2.0), series.get(0).get("counts"));
+    assertEquals(List.of(1.0, 0.0), series.get(1).get("counts"));
+    assertEquals(4.0, out.get("total"));
   }
 
   @Test
@@ -42,7 +42,7 @@ class ShapesTest {
     assertEquals(
         List.of("2024-01-01", "2024-02-01", "2024-03-01", "2024-04-01"), months.get("periods"));
     assertEquals(
-        List.of(1L, 0L, 0L, 2L),
+        List.of(1.0, 0.0, 0.0, 2.0),
         ((List<Map<String, Object>>) months.get("series")).get(0).get("counts"));
     Map<String, Object> weeks =
         Shapes.trendSeries(
@@ -64,7 +64,7 @@ class ShapesTest {
     assertEquals(Shapes.MAX_SERIES + 1, series.size());
     assertEquals(Shapes.OTHER, series.get(Shapes.MAX_SERIES).get("category"));
     assertEquals(
-        (long) (100 - Shapes.MAX_SERIES) + (100 - Shapes.MAX_SERIES - 1),
+        (double) (100 - Shapes.MAX_SERIES) + (100 - Shapes.MAX_SERIES - 1),
         series.get(Shapes.MAX_SERIES).get("total"));
   }
 

@@ -78,8 +78,6 @@ public final class PredictionPowered {
   /** Resamples of {@link Interval#BOOTSTRAP}. */
   public static final int BOOTSTRAP_RESAMPLES = 1000;
 
-  static final int GRID = 2000;
-
   private PredictionPowered() {}
 
   /**
@@ -163,6 +161,60 @@ public final class PredictionPowered {
               level));
     }
     return out;
+  }
+
+  /**
+   * What a sample gives for stratified estimates: per code the estimating function of its mean (θ_c
+   * = N_c / N) and, for a known code, of its share among the known codes, with the same λ as {@link
+   * #estimate}; the sample's size n, the scope's size N, and per code how many sampled items a
+   * person labelled with it.
+   */
+  public record Functions(
+      int n, int bigN, EstimatingFunction[] mean, EstimatingFunction[] share, int[] seen) {
+    /** The finite-population correction 1 − n/N. */
+    public double fpc() {
+      return 1 - n / (double) bigN;
+    }
+  }
+
+  /** See {@link Functions}. */
+  public static Functions functions(Codes codes, double[][] p, int[] label, Tuning tuning) {
+    codes.check(p);
+    List<Integer> sampled = sampled(codes, p, label);
+    int bigN = p.length;
+    int kk = codes.size();
+    Sample s = Sample.of(codes, p, label, sampled);
+    double[] meanF = new double[kk];
+    double meanFk = 0;
+    for (double[] row : p) {
+      for (int k = 0; k < kk; k++) {
+        meanF[k] += row[k] / bigN;
+        if (codes.known(k)) {
+          meanFk += row[k] / bigN;
+        }
+      }
+    }
+    boolean[] all = new boolean[kk];
+    boolean[] knownCodes = new boolean[kk];
+    for (int k = 0; k < kk; k++) {
+      all[k] = true;
+      knownCodes[k] = codes.known(k);
+    }
+    double lambdaMean = lambda(tuning, s.ys, s.ones, s.fs, s.ones, meanF, 1.0, all);
+    double lambdaShare = lambda(tuning, s.ys, s.yk, s.fs, s.fk, meanF, meanFk, knownCodes);
+    EstimatingFunction[] mean = new EstimatingFunction[kk];
+    EstimatingFunction[] share = new EstimatingFunction[kk];
+    int[] seen = new int[kk];
+    for (int k = 0; k < kk; k++) {
+      mean[k] = new Ratio(s.ys[k], s.ones, s.fs[k], s.ones, meanF[k], 1.0, lambdaMean);
+      if (codes.known(k)) {
+        share[k] = new Ratio(s.ys[k], s.yk, s.fs[k], s.fk, meanF[k], meanFk, lambdaShare);
+      }
+      for (double y : s.ys[k]) {
+        seen[k] += (int) y;
+      }
+    }
+    return new Functions(sampled.size(), bigN, mean, share, seen);
   }
 
   /** The items of the validation sample (label index >= 0), after checking every label slot. */
@@ -308,7 +360,7 @@ public final class PredictionPowered {
   }
 
   /** One ratio θ_c / θ_K over the sample (for a mean, y_K = f_K = 1), λ fixed at construction. */
-  static final class Ratio {
+  static final class Ratio implements EstimatingFunction {
     final double[] yc;
     final double[] yk;
     final double[] fc;
@@ -318,6 +370,14 @@ public final class PredictionPowered {
     final double lambda;
     final double a;
     final double b;
+    final boolean mean;
+    final double floor;
+    private final double ccc;
+    private final double cck;
+    private final double ckk;
+    private final double vcc;
+    private final double vck;
+    private final double vkk;
 
     Ratio(
         double[] yc,
@@ -336,6 +396,24 @@ public final class PredictionPowered {
       this.lambda = lambda;
       this.a = lambda * meanFc + mean(yc) - lambda * mean(fc);
       this.b = lambda * meanFk + mean(yk) - lambda * mean(fk);
+      this.mean = yk == fk; // a mean: both are the column of ones
+      this.floor = disagreementFloor(yc.length, lambda);
+      this.ccc = cov(yc, fc);
+      this.cck = cov(yc, fk) + cov(yk, fc);
+      this.ckk = cov(yk, fk);
+      this.vcc = cov(fc, fc);
+      this.vck = cov(fc, fk);
+      this.vkk = cov(fk, fk);
+    }
+
+    @Override
+    public double a() {
+      return a;
+    }
+
+    @Override
+    public double b() {
+      return b;
     }
 
     double estimate() {
@@ -369,55 +447,40 @@ public final class PredictionPowered {
       if (b <= 1e-12) {
         return new double[] {0, 1};
       }
-      int n = yc.length;
-      double k = z * z * fpc / n;
-      double bNull = Math.min(1, b);
-      double ccc = cov(yc, fc);
-      double cck = cov(yc, fk) + cov(yk, fc);
-      double ckk = cov(yk, fk);
-      double vcc = cov(fc, fc);
-      double vck = cov(fc, fk);
-      double vkk = cov(fk, fk);
-      java.util.function.DoubleUnaryOperator q =
-          s -> {
-            double m = Math.max(0, Math.abs(a - s * b) - correction);
-            double v =
-                bNull * s * (1 - s)
-                    - 2 * lambda * (ccc - s * cck + s * s * ckk)
-                    + lambda * lambda * (vcc - 2 * s * vck + s * s * vkk);
-            return m * m - k * Math.max(0, v);
-          };
-      int first = -1;
-      int last = -1;
-      for (int g = 0; g <= GRID; g++) {
-        if (q.applyAsDouble(g / (double) GRID) <= 0) {
-          if (first < 0) {
-            first = g;
-          }
-          last = g;
-        }
-      }
-      if (first < 0) {
-        double s = clip(a / b);
-        return new double[] {s, s};
-      }
-      double lo = first == 0 ? 0 : edge(q, (first - 1) / (double) GRID, first / (double) GRID);
-      double hi = last == GRID ? 1 : edge(q, (last + 1) / (double) GRID, last / (double) GRID);
-      return new double[] {lo, hi};
+      return ScoreInterval.solve(a, b, this::variance, z * z * fpc / yc.length, correction);
     }
 
-    /** Bisection between a rejected point {@code out} and an accepted point {@code in}. */
-    private static double edge(java.util.function.DoubleUnaryOperator q, double out, double in) {
-      for (int i = 0; i < 30; i++) {
-        double mid = (out + in) / 2;
-        if (q.applyAsDouble(mid) <= 0) {
-          in = mid;
-        } else {
-          out = mid;
-        }
-      }
-      return in;
+    /**
+     * The variance of one sampled item's residual at s: the labels' part taken at s (b·s(1 − s),
+     * Wilson-like) less what the predictions explain, never below the disagreement floor.
+     */
+    @Override
+    public double variance(double s) {
+      double bNull = Math.min(1, b);
+      double v =
+          bNull * s * (1 - s)
+              - 2 * lambda * (ccc - s * cck + s * s * ckk)
+              + lambda * lambda * (vcc - 2 * s * vck + s * s * vkk);
+      return Math.max(Math.max(0, v), floor * (mean ? 1 : (1 - s) * (1 - s)));
     }
+  }
+
+  /**
+   * The disagreement floor's prior: the residual's variance is taken as at least λ²·{@value
+   * #FLOOR_PRIOR} / (n + 2·{@value #FLOOR_PRIOR}), the posterior mean of a disagreement rate under
+   * a Beta({@value #FLOOR_PRIOR}, {@value #FLOOR_PRIOR}) prior when a sample of n saw none. Without
+   * it a sample that saw no disagreement on a code (a language model's point answers all right on
+   * the sample) gives the rectifier no variance and the interval no width, although an error rate
+   * up to about 3/n is plausible (the "rule of three", Hanley and Lippman-Hand, JAMA 1983); where
+   * the sample saw disagreements their variance is the sample's. Chosen by the coverage of rare
+   * codes in {@code
+   * PredictionPoweredTest#theDisagreementFloorHoldsCoverageWhereTheSampleSawNoError}.
+   */
+  static final double FLOOR_PRIOR = 0.5;
+
+  /** See {@link #FLOOR_PRIOR}. */
+  static double disagreementFloor(int n, double lambda) {
+    return lambda * lambda * FLOOR_PRIOR / (n + 2 * FLOOR_PRIOR);
   }
 
   /** Percentile bootstrap over the sample, all codes on the same resamples. */

@@ -117,7 +117,8 @@ class ClassifyAndCountTest {
 
   /**
    * A scope whose items have random distributions over A (common), B (rarer) and UNKNOWN; with
-   * {@code drawTruth}, each true label drawn from its item's distribution.
+   * {@code drawTruth}, each true label drawn from its item's distribution by this test's own
+   * sampler ({@link #pick}), not by the code under test.
    */
   static Scope randomScope(SplittableRandom r, int n, boolean drawTruth) {
     double[][] p = new double[n][];
@@ -129,9 +130,21 @@ class ClassifyAndCountTest {
       double sum = a + b + u;
       p[i] = new double[] {a / sum, b / sum, u / sum};
       if (drawTruth) {
-        truth[ClassifyAndCount.draw(p[i], r.nextDouble())]++;
+        truth[pick(p[i], r.nextDouble())]++;
       }
     }
     return new Scope(p, truth);
+  }
+
+  /** The index whose cumulative probability first exceeds u (the test's own inverse-CDF draw). */
+  static int pick(double[] p, double u) {
+    double c = 0;
+    for (int k = 0; k < p.length; k++) {
+      c += p[k];
+      if (u < c) {
+        return k;
+      }
+    }
+    return p.length - 1;
   }
 }

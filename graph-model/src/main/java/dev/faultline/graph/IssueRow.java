@@ -197,6 +197,9 @@ public record IssueRow(
    * @param probabilities per dimension, the probability of each code aligned with {@link
    *     Dimension#distributionCodes()} (written as {@code <key>Probabilities}); a dimension missing
    *     here writes none
+   * @param calibration per dimension, what its distribution rests on (written as {@code
+   *     <key>Calibration}: {@code cv:<version>}, {@code confusion:<model>/<prompt>}, {@code
+   *     prior:<epsilon>}, {@code human}); a dimension missing here removes the property
    */
   public record ClassificationRow(
       Map<Dimension, Object> codes,
@@ -209,7 +212,36 @@ public record IssueRow(
       long classifiedAtMillis,
       String labelSource,
       String promptVersion,
-      Map<Dimension, List<Double>> probabilities) {
+      Map<Dimension, List<Double>> probabilities,
+      Map<Dimension, String> calibration) {
+
+    /** A row without calibration markers. */
+    public ClassificationRow(
+        Map<Dimension, Object> codes,
+        String frameworkVersion,
+        Map<String, String> versions,
+        Map<Dimension, Double> confidence,
+        Map<Dimension, String> evidence,
+        List<Dimension> humanGiven,
+        String classifierVersion,
+        long classifiedAtMillis,
+        String labelSource,
+        String promptVersion,
+        Map<Dimension, List<Double>> probabilities) {
+      this(
+          codes,
+          frameworkVersion,
+          versions,
+          confidence,
+          evidence,
+          humanGiven,
+          classifierVersion,
+          classifiedAtMillis,
+          labelSource,
+          promptVersion,
+          probabilities,
+          Map.of());
+    }
 
     /** A row without probabilities. */
     public ClassificationRow(
@@ -234,11 +266,13 @@ public record IssueRow(
           classifiedAtMillis,
           labelSource,
           promptVersion,
+          Map.of(),
           Map.of());
     }
 
     public ClassificationRow {
       probabilities = probabilities == null ? Map.of() : probabilities;
+      calibration = calibration == null ? Map.of() : calibration;
       for (Map.Entry<Dimension, List<Double>> e : probabilities.entrySet()) {
         if (e.getValue().size() != e.getKey().distributionCodes().size()) {
           throw new IllegalArgumentException(
@@ -345,6 +379,9 @@ public record IssueRow(
       if (c.probabilities().containsKey(d)) {
         props.put(d.probabilitiesProperty(), c.probabilities().get(d));
       }
+      // What the distribution rests on (contract 1 of issue #31); a null removes a marker an
+      // earlier classification left, so the marker always describes the stored distribution.
+      props.put(d.calibrationProperty(), c.calibration().get(d));
     }
     props.put("frameworkVersion", c.frameworkVersion());
     props.put("classifierVersion", c.classifierVersion());
@@ -420,6 +457,7 @@ public record IssueRow(
     e.put("classifierVersion", c.classifierVersion());
     e.put("source", c.sourceOf(dimension));
     e.put("promptVersion", c.promptVersion());
+    e.put("calibration", c.calibration().get(dimension));
     return e;
   }
 }

@@ -48,16 +48,29 @@ public record PullRequestRow(
    *
    * @param codes each dimension's code (an enum constant, or the flag's Boolean; null: cannot tell)
    * @param classifierVersion the classifier version that gave them
+   * @param calibration per dimension, what its label's distribution rests on (written as {@code
+   *     <key>Calibration}, as on an issue; {@code Calibrations} in the classifier)
    */
-  public record Classification(Map<Dimension, Object> codes, String classifierVersion) {
+  public record Classification(
+      Map<Dimension, Object> codes, String classifierVersion, Map<Dimension, String> calibration) {
+
+    /** A classification without calibration markers. */
+    public Classification(Map<Dimension, Object> codes, String classifierVersion) {
+      this(codes, classifierVersion, Map.of());
+    }
 
     public Classification {
       codes = java.util.Collections.unmodifiableMap(new java.util.EnumMap<>(codes));
+      calibration =
+          calibration == null || calibration.isEmpty()
+              ? Map.of()
+              : java.util.Collections.unmodifiableMap(new java.util.EnumMap<>(calibration));
     }
 
     Map<String, Object> toProperties() {
       Map<String, Object> m = new LinkedHashMap<>();
       codes.forEach((d, code) -> m.put(d.property(), Dimension.symbol(code)));
+      codes.keySet().forEach(d -> m.put(d.calibrationProperty(), calibration.get(d)));
       for (Dimension d : labelled()) {
         m.put(d.versionProperty(), classifierVersion);
       }

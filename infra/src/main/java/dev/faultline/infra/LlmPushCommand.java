@@ -3,8 +3,10 @@ package dev.faultline.infra;
 import dev.faultline.classifier.llm.AnswerCache;
 import dev.faultline.classifier.llm.AnswerParser;
 import dev.faultline.classifier.llm.AnswerSchema;
+import dev.faultline.classifier.llm.LlmCalibration;
 import dev.faultline.cli.CliCommand;
 import dev.faultline.jobs.llm.AnswerRecords;
+import dev.faultline.jobs.llm.CalibrationRecords;
 import dev.faultline.jobs.llm.KafkaAnswerStore;
 import dev.faultline.schemas.Topic;
 import dev.faultline.schemas.taxonomy.Taxonomy;
@@ -45,7 +47,10 @@ import picocli.CommandLine.Option;
  * first, and an answer already there with the same value is not sent again, so a second push sends
  * nothing; a push killed midway and run again sends the rest. Every answer is validated again
  * before it is sent; an invalid or unreadable file is reported with its path and skipped (exit 1 at
- * the end, after the valid answers went out).
+ * the end, after the valid answers went out). The calibrations of the directory ({@code llm
+ * calibrate}, {@link AnswerCache#calibrations}) go with them ({@link CalibrationRecords}), likewise
+ * only when the topic does not hold the same one, so every task manager reading the topic maps
+ * those models' answers through their confusion rows.
  */
 @Command(
     name = "push",
@@ -54,8 +59,10 @@ import picocli.CommandLine.Option;
       "",
       "Reads every answer of --cache DIR (as written by llm import or classify --tier llm), validates it again",
       "and writes it to the compacted topic faultline.llm-answers under its cache key, with the JSON the stream",
-      "writes. Answers already in the topic with the same value are not sent again (idempotent). Kafka from",
-      "--kafka-bootstrap or FAULTLINE_KAFKA_BOOTSTRAP_SERVERS; client properties with --kafka-property k=v."
+      "writes. Answers already in the topic with the same value are not sent again (idempotent). The models'",
+      "calibrations in DIR/calibrations/ (llm calibrate) go too, so the stream gives those answers their measured",
+      "probabilities. Kafka from --kafka-bootstrap or FAULTLINE_KAFKA_BOOTSTRAP_SERVERS; client properties with",
+      "--kafka-property k=v."
     })
 public final class LlmPushCommand extends CliCommand {
 
@@ -98,7 +105,14 @@ public final class LlmPushCommand extends CliCommand {
   }
 
   /** What a push did. */
-  record Outcome(int files, int sent, int alreadyThere, List<String> rejected, int withItem) {}
+  record Outcome(
+      int files,
+      int sent,
+      int alreadyThere,
+      List<String> rejected,
+      int withItem,
+      int calibrations,
+      int calibrationsSent) {}
 
   @Override
   public Integer call() throws Exception {
@@ -144,6 +158,15 @@ public final class LlmPushCommand extends CliCommand {
         "  %d of the valid answers name their issue (the stream's fallback when an issue's text"
             + " changed since the export)%n",
         o.withItem());
+    if (o.calibrations() > 0) {
+      out.printf(
+          Locale.ROOT,
+          "  %d calibrations: %d sent, %d already in %s%n",
+          o.calibrations(),
+          o.calibrationsSent(),
+          o.calibrations() - o.calibrationsSent(),
+          topic);
+    }
     o.rejected().forEach(r -> err.println("  rejected: " + r));
     return o.rejected().isEmpty() ? 0 : 1;
   }
@@ -163,13 +186,8 @@ public final class LlmPushCommand extends CliCommand {
     }
   }
 
-  /** Pushes every valid answer of {@code dir} not yet in the topic with the same value. */
-  static Outcome push(Path dir, Properties kafka, String topic, PrintStream progress)
-      throws Exception {
-    List<Path> files = answerFiles(dir);
-    AnswerCache cache = new AnswerCache(dir);
-    AnswerParser parser = new AnswerParser(new AnswerSchema(Taxonomy.load()));
-    KafkaAnswerStore.ensureTopic(kafka, topic, PARTITIONS, Topic.LLM_ANSWERS.configs());
+  /** An idempotent producer's settings: every answer acknowledged by all in-sync replicas. */
+  private static Properties producerProperties(Properties kafka) {
     Properties p = new Properties();
     p.putAll(kafka);
     p.put(ProducerConfig.ACKS_CONFIG, "all");
@@ -177,10 +195,22 @@ public final class LlmPushCommand extends CliCommand {
     p.put(ProducerConfig.LINGER_MS_CONFIG, "20");
     p.putIfAbsent(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "60000");
     p.putIfAbsent(ProducerConfig.MAX_BLOCK_MS_CONFIG, "30000");
+    return p;
+  }
+
+  /** Pushes every valid answer of {@code dir} not yet in the topic with the same value. */
+  static Outcome push(Path dir, Properties kafka, String topic, PrintStream progress)
+      throws Exception {
+    List<Path> files = answerFiles(dir);
+    AnswerCache cache = new AnswerCache(dir);
+    AnswerParser parser = new AnswerParser(new AnswerSchema(Taxonomy.load()));
+    KafkaAnswerStore.ensureTopic(kafka, topic, PARTITIONS, Topic.LLM_ANSWERS.configs());
+    Properties p = producerProperties(kafka);
     List<String> rejected = new ArrayList<>();
     int sent = 0;
     int there = 0;
     int withItem = 0;
+    int calibrationsSent = 0;
     long started = System.nanoTime();
     long lastReport = started;
     try (KafkaAnswerStore existing = KafkaAnswerStore.open(kafka, topic);
@@ -228,10 +258,21 @@ public final class LlmPushCommand extends CliCommand {
               (files.size() - i - 1) / rate);
         }
       }
+      List<LlmCalibration> calibrations = cache.calibrations();
+      for (LlmCalibration c : calibrations) {
+        byte[] value = CalibrationRecords.encode(c);
+        Optional<LlmCalibration> known = existing.calibration(c.model(), c.promptVersion());
+        if (known.isPresent() && Arrays.equals(CalibrationRecords.encode(known.get()), value)) {
+          continue;
+        }
+        pending.add(producer.send(new ProducerRecord<>(topic, CalibrationRecords.key(c), value)));
+        calibrationsSent++;
+      }
       drain(pending);
       producer.flush();
+      return new Outcome(
+          files.size(), sent, there, rejected, withItem, calibrations.size(), calibrationsSent);
     }
-    return new Outcome(files.size(), sent, there, rejected, withItem);
   }
 
   private static void drain(List<Future<RecordMetadata>> pending) throws Exception {

@@ -95,7 +95,7 @@ final class ReportCommand extends CliCommand {
       return cell((String) r.get("ranking"));
     }
     if (r.get("estimate") == null) {
-      return "no issue in scope";
+      return r.get("note") == null ? "—" : "— (" + cell((String) r.get("note")) + ")";
     }
     return String.format(
         Locale.ROOT,

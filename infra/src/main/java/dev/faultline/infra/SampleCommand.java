@@ -4,8 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.faultline.cli.CliCommand;
+import dev.faultline.estimate.sample.ValidationSamples;
 import dev.faultline.graph.GraphConfig;
-import dev.faultline.graph.sample.ValidationSamples;
 import dev.faultline.schemas.taxonomy.Dimension;
 import java.io.BufferedWriter;
 import java.io.IOException;
@@ -36,14 +36,36 @@ import picocli.CommandLine.ParentCommand;
       "../shared/taxonomy/CODEBOOK.md) and import the file: the estimates of that scope (and of any",
       "part of it) then use prediction-powered inference and say so."
     },
-    subcommands = {SampleCommand.Draw.class, SampleCommand.Import.class},
+    subcommands = {
+      SampleCommand.Draw.class,
+      SampleCommand.Import.class,
+      SampleCommand.Status.class
+    },
     footer = {"", GraphConfig.ENVIRONMENT_HELP})
 final class SampleCommand extends CliCommand {
   static final ObjectMapper JSON = new ObjectMapper();
 
   @Override
   public Integer call() {
-    throw usageError("name a subcommand: draw or import");
+    throw usageError("name a subcommand: draw, import or status");
+  }
+
+  /**
+   * The lines saying which dimensions were labelled for fewer issues than were drawn: their
+   * estimates use the sample with bounds for the unlabelled ones (docs/estimates.md).
+   */
+  static String partial(Map<String, Integer> perDimension, int drawn) {
+    StringBuilder b = new StringBuilder();
+    for (Dimension d : fields()) {
+      int n = perDimension.getOrDefault(d.key(), 0);
+      if (n < drawn) {
+        b.append(
+            String.format(
+                "  %s: %d of %d drawn labelled: partial, its estimates bound the %d unlabelled%n",
+                d.field(), n, drawn, drawn - n));
+      }
+    }
+    return b.toString();
   }
 
   /** The dimensions a person fills in: every labelled dimension (the symptom class follows). */
@@ -166,6 +188,7 @@ final class SampleCommand extends CliCommand {
         out.printf(
             "sample %s: %d of its %d issues labelled and recorded%n",
             imported.sample(), imported.labelled(), imported.drawn());
+        out.print(partial(imported.perDimension(), imported.drawn()));
       }
       return 0;
     }
@@ -209,6 +232,62 @@ final class SampleCommand extends CliCommand {
         labels.put(d.key(), v.isNull() ? "null" : v.asText().strip());
       }
       return new ValidationSamples.LabelLine(number, sample, id, labels);
+    }
+  }
+
+  @Command(
+      name = "status",
+      description = {
+        "List every validation sample: its scope, what was labelled, and which scopes it serves.",
+        "",
+        "A sample serves the issues of the population it was drawn from: in its scope and in the",
+        "graph when it was drawn. A query's scope that holds its labelled issues uses it for those",
+        "issues (PPI where a group has 10 or more labelled) and the classifier alone for the rest,",
+        "issues added after the draw included; the rows say how many."
+      })
+  static final class Status extends CliCommand {
+    @ParentCommand SampleCommand sample;
+
+    @Override
+    public Integer call() {
+      GraphConfig config = sample.graph();
+      List<ValidationSamples.Status> samples;
+      try (Driver driver = config.openDriver()) {
+        samples = new ValidationSamples(driver, config.database()).status();
+      }
+      if (samples.isEmpty()) {
+        out.println("no validation sample in the graph: draw one with 'faultline sample draw'");
+        return 0;
+      }
+      samples.forEach(s -> out.print(describe(s)));
+      return 0;
+    }
+
+    static String describe(ValidationSamples.Status s) {
+      StringBuilder b = new StringBuilder();
+      b.append(String.format("%s  drawn %s%n", s.id(), s.drawnAt()));
+      b.append(String.format("  scope: %s%n", ValidationSamples.describe(s.scope())));
+      b.append(
+          String.format(
+              "  drew %d of %d issues (seed %d); %d labelled%s%n",
+              s.drawn(),
+              s.population(),
+              s.seed(),
+              s.labelled(),
+              s.importedAt() == null ? " (nothing imported yet)" : ", imported " + s.importedAt()));
+      List<String> parts = new ArrayList<>();
+      for (Dimension d : fields()) {
+        parts.add(d.field() + " " + s.perDimension().getOrDefault(d.key(), 0) + "/" + s.drawn());
+      }
+      b.append("  labelled per dimension: ").append(String.join(", ", parts)).append('\n');
+      b.append(partial(s.perDimension(), s.drawn()));
+      b.append(
+          String.format(
+              "  serves: the issues of its scope that were in the graph at the draw, in any query"
+                  + " scope that holds them; %d issues of its scope came later and are estimated"
+                  + " without it%n",
+              s.addedSinceDraw()));
+      return b.toString();
     }
   }
 }

@@ -7,6 +7,7 @@ import dev.faultline.classifier.llm.Answer;
 import dev.faultline.classifier.llm.AnswerCache;
 import dev.faultline.classifier.llm.AnswerParser;
 import dev.faultline.classifier.llm.AnswerSchema;
+import dev.faultline.classifier.llm.LlmCalibration;
 import dev.faultline.embedded.EmbeddedKafka;
 import dev.faultline.jobs.llm.KafkaAnswerStore;
 import dev.faultline.schemas.Topic;
@@ -32,7 +33,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code faultline llm push} against a real in-process Kafka broker: the cache directory's valid
  * answers land in the answers topic under their keys with the value the stream's own store reads;
- * an invalid file is named and skipped; a second push sends nothing.
+ * an invalid file is named and skipped; the model's calibration goes with them and the stream's
+ * store reads it back; a second push sends nothing.
  */
 class LlmPushIT {
 
@@ -69,6 +71,20 @@ class LlmPushIT {
       cache.put(e);
       entries.add(e);
     }
+    // The model's calibration (llm calibrate): a labelled item it answered HANG, truly a hang.
+    LlmCalibration calibration =
+        LlmCalibration.fit(
+            "test-model",
+            "faultline-prompt-2.test",
+            List.of(
+                Map.entry(
+                    new Answer(hangCodes(0)),
+                    Map.of(dev.faultline.schemas.taxonomy.Dimension.SYMPTOM, "HANG"))),
+            0.1,
+            2.0,
+            "2026-01-01T00:00:00Z",
+            "one synthetic item");
+    cache.putCalibration(calibration);
     // A file with an answer the schema refuses (an unknown code), written by hand.
     String badKey = AnswerCache.key("faultline-prompt-2.test", "test-model", "bad item");
     Path bad = dir.resolve(badKey.substring(0, 2)).resolve(badKey + ".json");
@@ -93,6 +109,7 @@ class LlmPushIT {
       assertEquals(1, code, "one file was rejected: " + out + err);
       assertTrue(out.toString().contains("4 answers in"), out.toString());
       assertTrue(out.toString().contains("3 sent, 0 already in " + topic), out.toString());
+      assertTrue(out.toString().contains("1 calibrations: 1 sent, 0 already in"), out.toString());
       assertTrue(err.toString().contains(bad.toString()), err.toString());
       assertTrue(err.toString().contains("missing field"), err.toString());
 
@@ -104,8 +121,20 @@ class LlmPushIT {
           assertEquals(
               e, store.get(e.key()).orElseThrow(), "the stream reads back what was pushed");
         }
+        LlmCalibration read =
+            store.calibration("test-model", "faultline-prompt-2.test").orElseThrow();
+        assertEquals(
+            calibration.row(dev.faultline.schemas.taxonomy.Dimension.SYMPTOM, "HANG"),
+            read.row(dev.faultline.schemas.taxonomy.Dimension.SYMPTOM, "HANG"),
+            "every subtask reading the topic gets the calibration");
+        // (1 + 2 * 0.9) / 3
+        assertEquals(
+            2.8 / 3,
+            read.row(dev.faultline.schemas.taxonomy.Dimension.SYMPTOM, "HANG").get("HANG"),
+            1e-12);
+        assertTrue(store.calibration("test-model", "another-prompt").isEmpty());
       }
-      assertEquals(3, records(kafka, topic));
+      assertEquals(4, records(kafka, topic));
       assertEquals(
           "compact",
           kafka
@@ -135,7 +164,8 @@ class LlmPushIT {
               kafka.bootstrapServers()),
           err.toString());
       assertTrue(out.toString().contains("0 sent, 3 already in"), out.toString());
-      assertEquals(3, records(kafka, topic), "a second push writes nothing");
+      assertTrue(out.toString().contains("1 calibrations: 0 sent, 1 already in"), out.toString());
+      assertEquals(4, records(kafka, topic), "a second push writes nothing");
     }
   }
 

@@ -61,15 +61,16 @@ import picocli.CommandLine.ParentCommand;
 @Command(
     name = "llm",
     description = {
-      "The language-model tier through a Batch API: export requests, import answers into the cache.",
+      "The language-model tier through a Batch API: export requests, import answers into the cache, calibrate.",
       "",
       "OpenAI's Batch API, and the hosted APIs that copy its format: backfills at about half the price of single",
       "requests."
     },
-    subcommands = {LlmCommand.Export.class, LlmCommand.Import.class},
+    subcommands = {LlmCommand.Export.class, LlmCommand.Import.class, LlmCalibrate.class},
     footer = {
       "",
-      "Then: classify --tier llm --llm-cache DIR --input IN.jsonl --output OUT.jsonl (same model and examples)."
+      "Then: classify --tier llm --llm-cache DIR --input IN.jsonl --output OUT.jsonl (same model and examples).",
+      "Calibrate a model once on a labelled file it answered: llm calibrate --gold LABELLED.jsonl --results R.jsonl --cache DIR."
     })
 public final class LlmCommand extends CliCommand {
 
@@ -79,7 +80,8 @@ public final class LlmCommand extends CliCommand {
   /** Rejections listed one by one before only counting. */
   static final int LISTED = 20;
 
-  private final Map<String, String> env;
+  /** The environment the subcommands read their {@code FAULTLINE_LLM_*} settings from. */
+  final Map<String, String> env;
 
   /** A command reading the {@code FAULTLINE_LLM_*} settings from {@code env}. */
   public LlmCommand(Map<String, String> env) {
@@ -93,7 +95,7 @@ public final class LlmCommand extends CliCommand {
 
   @Override
   public Integer call() {
-    throw usageError("name a subcommand, export or import");
+    throw usageError("name a subcommand, export, import or calibrate");
   }
 
   /** {@code llm export}. */

@@ -54,11 +54,19 @@ final class Records {
       put(conf, ev, d.field(), c.label(d));
     }
     put(conf, ev, "framework", c.framework());
-    // Every labelled dimension's calibrated probability of each of its codes (Distributions).
+    // Every labelled dimension's probability of each of its codes (Distributions), and what it
+    // rests on (Calibrations: cv:, confusion:, prior: or human).
     ObjectNode probabilities = o.putObject("probabilities");
+    ObjectNode calibration = o.putObject("calibration");
     for (Dimension d : Dimension.LABELLED) {
       ObjectNode p = probabilities.putObject(d.field());
       Distributions.rounded(d, c.label(d)).forEach(p::put);
+      String marker = c.label(d).calibration();
+      if (marker == null) {
+        calibration.putNull(d.field());
+      } else {
+        calibration.put(d.field(), marker);
+      }
     }
     o.put("classifier_version", c.classifierVersion());
     return o;

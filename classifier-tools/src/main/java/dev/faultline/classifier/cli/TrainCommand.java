@@ -3,6 +3,7 @@ package dev.faultline.classifier.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.faultline.classifier.ClassifierConfig;
+import dev.faultline.classifier.batch.JsonLines;
 import dev.faultline.classifier.evaluation.Figures;
 import dev.faultline.classifier.evaluation.Metrics;
 import dev.faultline.classifier.learned.CachedEmbedder;
@@ -17,6 +18,7 @@ import dev.faultline.classifier.learned.Target;
 import dev.faultline.classifier.learned.TextEmbedder;
 import dev.faultline.classifier.learned.TrainingData;
 import dev.faultline.classifier.rules.Classifier;
+import dev.faultline.classifier.rules.RulesCalibration;
 import dev.faultline.classifier.training.CrossValidation;
 import dev.faultline.classifier.training.Trainer;
 import dev.faultline.cli.Cli;
@@ -52,7 +54,13 @@ import picocli.CommandLine.Option;
       "Trains and cross-validates the learned classifier layer on the labelled corpus in DIR (issues.jsonl,",
       "changes.jsonl): folds grouped by issue; rules alone, model alone and both; a learning curve. Writes the",
       "artefact (weights, vocabulary, thresholds, training report; no corpus text). Deterministic: the same input",
-      "gives the same artefact bytes."
+      "gives the same artefact bytes.",
+      "",
+      "With --rules-confusion, instead counts the rules' confusion with the gold labels (the rules' probabilities),",
+      "chooses its row keys and prior strength on the same grouped folds, prints the rules' distributions' figures",
+      "before and after (and on --dev), and writes classifier/src/main/resources"
+          + RulesCalibration.RESOURCE
+          + " (a second or so; no encoder)."
     })
 public final class TrainCommand extends CliCommand {
 
@@ -101,6 +109,13 @@ public final class TrainCommand extends CliCommand {
   boolean noCv;
 
   @Option(
+      names = "--rules-confusion",
+      description =
+          "count the rules' confusion (their probabilities) instead of training the learned layer;"
+              + " --output defaults to the classifier module's rules-confusion.json")
+  boolean rulesConfusion;
+
+  @Option(
       names = "--cache",
       paramLabel = "DIR",
       defaultValue = ".faultline/train-cache",
@@ -128,6 +143,13 @@ public final class TrainCommand extends CliCommand {
       items.addAll(TrainingData.read(data.resolve("issues.jsonl")));
       items.addAll(TrainingData.read(data.resolve("changes.jsonl")));
       List<TrainingData.Item> devItems = dev == null ? List.of() : TrainingData.read(dev);
+      if (rulesConfusion) {
+        Path target =
+            output.equals(Path.of(DEFAULT_OUTPUT))
+                ? Path.of(RulesConfusionRun.DEFAULT_OUTPUT)
+                : output;
+        return RulesConfusionRun.run(items, devItems, urls(dev), folds, seed, target, out);
+      }
       CachedEmbedder embedder = new CachedEmbedder(MiniLmEmbedder.shared(), cache);
       int code = train(items, devItems, folds, seed, !noCv, output, embedder, out);
       embedder.save();
@@ -139,6 +161,22 @@ public final class TrainCommand extends CliCommand {
       err.println("train: " + e.getMessage());
       return 1;
     }
+  }
+
+  /** The {@code url} of every record of a labelled file, in order (none without a file). */
+  private static List<String> urls(Path file) throws IOException {
+    List<String> out = new ArrayList<>();
+    if (file == null) {
+      return out;
+    }
+    ObjectMapper json = new ObjectMapper();
+    try (JsonLines lines = JsonLines.open(file)) {
+      String line;
+      while ((line = lines.nextLine()) != null) {
+        out.add(json.readTree(line).path("url").asText(""));
+      }
+    }
+    return out;
   }
 
   static int train(

@@ -14,7 +14,8 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * Every labelled dimension reaches the batch format's line under its field, with its confidence.
+ * Every labelled dimension reaches the batch format's line under its field, with its confidence,
+ * probabilities and calibration marker.
  */
 class RecordsDimensionsTest {
 
@@ -30,7 +31,10 @@ class RecordsDimensionsTest {
                   .reduce((a, b) -> b)
                   .orElseThrow()
               : Boolean.FALSE;
-      labels.put(d, Label.predicted(code, 0.5 + d.ordinal() / 100.0, "e" + d.ordinal()));
+      labels.put(
+          d,
+          Label.predicted(code, 0.5 + d.ordinal() / 100.0, "e" + d.ordinal())
+              .withCalibration("cv:test-" + d.ordinal()));
     }
     Classification c =
         new Classification(
@@ -51,6 +55,10 @@ class RecordsDimensionsTest {
           1.0,
           line.get("probabilities").get(d.field()).get(Dimension.codeOf(code)).asDouble(),
           d + " a label without a distribution is a point mass");
+      assertEquals(
+          "cv:test-" + d.ordinal(),
+          line.get("calibration").get(d.field()).asText(),
+          d + " its own calibration marker");
     }
     assertEquals("rules-t", line.get("classifier_version").asText());
   }

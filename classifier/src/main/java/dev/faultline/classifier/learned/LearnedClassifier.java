@@ -1,5 +1,6 @@
 package dev.faultline.classifier.learned;
 
+import dev.faultline.classifier.Calibrations;
 import dev.faultline.classifier.ChangeDetails;
 import dev.faultline.classifier.Classification;
 import dev.faultline.classifier.ClassifierConfig;
@@ -26,7 +27,9 @@ import java.util.Objects;
  * and for merged changes their files and diff. Every label's confidence is the calibrated
  * probability that it is right; below its dimension's threshold a dimension answers UNKNOWN
  * (distributed-specific: cannot tell). The evidence names the features that weighed most and the
- * nearest labelled training items (ids and labels). People's GitHub labels still win, framework and
+ * nearest labelled training items (ids and labels); each label's distribution is the layer's
+ * calibrated probabilities ({@code cv:<version>}). People's GitHub labels still win (and condition
+ * the dimensions only a bug report has: {@link Classification#conditionedOnPeople}), framework and
  * versions come from the rules, and a merged pull request linked to an issue lends the issue its
  * root cause and fix pattern when the model is surer of them from the change than from the issue.
  *
@@ -237,7 +240,8 @@ public final class LearnedClassifier implements DefectClassifier {
     @SuppressWarnings("unchecked")
     Label<Symptom> symptom = (Label<Symptom>) labels.get(Dimension.SYMPTOM);
     labels.put(Dimension.SYMPTOM_CLASS, rules.symptomClass(symptom));
-    return new Classification(labels, r.framework(), r.versions(), Provenance.learned(version));
+    return new Classification(labels, r.framework(), r.versions(), Provenance.learned(version))
+        .conditionedOnPeople();
   }
 
   /** The answers and what decided them. */
@@ -258,7 +262,8 @@ public final class LearnedClassifier implements DefectClassifier {
     Decision.Answer a = s.answers().get(t);
     return Label.<Object>predicted(
             t.dimension.parse(a.code()), a.confidence(), evidence(s, t, a, near))
-        .withDistribution(distribution(s, t));
+        .withDistribution(distribution(s, t))
+        .withCalibration(Calibrations.cv(version));
   }
 
   /**
@@ -300,7 +305,8 @@ public final class LearnedClassifier implements DefectClassifier {
                 title,
                 a.confidence(),
                 topFeatures(ps.x(), t, a.code())))
-        .withDistribution(distribution(ps, t));
+        .withDistribution(distribution(ps, t))
+        .withCalibration(Calibrations.cv(version));
   }
 
   private String evidence(Scored s, Target t, Decision.Answer a, List<Neighbours.Near> near) {

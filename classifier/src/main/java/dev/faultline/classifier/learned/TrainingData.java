@@ -137,13 +137,33 @@ public final class TrainingData {
    */
   public static List<Example> examples(
       List<Item> items, Classifier rules, TextEmbedder embedder, Consumer<Integer> progress) {
+    List<String> groups = groups(items);
+    List<Example> out = new ArrayList<>(items.size());
+    for (int i = 0; i < items.size(); i++) {
+      Item it = items.get(i);
+      Classifier.Analysis a = rules.analyse(it.text());
+      float[] v = embedder.embed(FeatureExtractor.embeddingText(it.text()));
+      RawFeatures raw = FeatureExtractor.extract(it.text(), it.details(), a, v);
+      out.add(
+          new Example(
+              it.id(), groups.get(i), it.repo(), it.change(), raw, a.classification(), it.gold()));
+      progress.accept(out.size());
+    }
+    return out;
+  }
+
+  /**
+   * The fold group of each item, in order: its own id, or for a change the id of an issue of the
+   * same repository it references, so that a change and the issue it closes stay in one fold.
+   */
+  public static List<String> groups(List<Item> items) {
     Map<String, String> issueIds = new HashMap<>();
     for (Item it : items) {
       if (!it.change()) {
         issueIds.put(it.id(), it.id());
       }
     }
-    List<Example> out = new ArrayList<>(items.size());
+    List<String> out = new ArrayList<>(items.size());
     for (Item it : items) {
       String group = it.id();
       if (it.change()) {
@@ -156,12 +176,7 @@ public final class TrainingData {
           }
         }
       }
-      Classifier.Analysis a = rules.analyse(it.text());
-      float[] v = embedder.embed(FeatureExtractor.embeddingText(it.text()));
-      RawFeatures raw = FeatureExtractor.extract(it.text(), it.details(), a, v);
-      out.add(
-          new Example(it.id(), group, it.repo(), it.change(), raw, a.classification(), it.gold()));
-      progress.accept(out.size());
+      out.add(group);
     }
     return out;
   }

@@ -22,7 +22,8 @@ import java.util.regex.Pattern;
  * Re-classifying unchanged content asks nothing. Files are written to a temporary name and moved
  * into place atomically, so a crash never leaves a torn answer and concurrent writers of the same
  * key are harmless (same content). Only answers that passed {@link AnswerParser} are stored; they
- * are checked again when read.
+ * are checked again when read. The calibrations of the models whose answers it holds ({@link
+ * LlmCalibration}, {@code faultline llm calibrate}) live in its {@code calibrations/}.
  */
 public final class AnswerCache {
 
@@ -257,6 +258,79 @@ public final class AnswerCache {
       Files.deleteIfExists(tmp);
     }
   }
+
+  /** The directory of the calibrations ({@link LlmCalibration}) stored beside the answers. */
+  public Path calibrationDir() {
+    return dir.resolve(CALIBRATIONS);
+  }
+
+  /**
+   * Stores a model's calibration for a prompt version (replacing the one stored for them),
+   * atomically, as {@code calibrations/<model>@<prompt>.json} (characters outside {@code
+   * [A-Za-z0-9._-]} written as {@code _}); returns the file.
+   */
+  public Path putCalibration(LlmCalibration c) throws IOException {
+    Path target = calibrationDir().resolve(calibrationFile(c.model(), c.promptVersion()));
+    Files.createDirectories(target.getParent());
+    Path tmp = Files.createTempFile(target.getParent(), "calibration", ".tmp");
+    try {
+      Files.writeString(
+          tmp,
+          json.writerWithDefaultPrettyPrinter().writeValueAsString(c.toJson(json)) + "\n",
+          StandardCharsets.UTF_8);
+      try {
+        Files.move(
+            tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      } catch (AtomicMoveNotSupportedException x) {
+        Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
+      }
+    } finally {
+      Files.deleteIfExists(tmp);
+    }
+    return target;
+  }
+
+  /** The calibration stored for a model and prompt version, if any (read from its file). */
+  public Optional<LlmCalibration> calibration(String model, String promptVersion) {
+    return calibrations().stream()
+        .filter(c -> c.model().equals(model) && c.promptVersion().equals(promptVersion))
+        .findFirst();
+  }
+
+  /**
+   * Every readable calibration of the directory, in file name order (an unreadable file is
+   * skipped).
+   */
+  public java.util.List<LlmCalibration> calibrations() {
+    Path d = calibrationDir();
+    if (!Files.isDirectory(d)) {
+      return java.util.List.of();
+    }
+    java.util.List<LlmCalibration> out = new java.util.ArrayList<>();
+    try (java.util.stream.Stream<Path> files = Files.list(d)) {
+      for (Path f : files.filter(p -> p.toString().endsWith(".json")).sorted().toList()) {
+        try {
+          out.add(LlmCalibration.fromJson(json.readTree(Files.readString(f))));
+        } catch (IOException | IllegalArgumentException e) {
+          // not a calibration this version reads: skipped
+        }
+      }
+    } catch (IOException e) {
+      return out;
+    }
+    return out;
+  }
+
+  /** The file name of a model's calibration for a prompt version. */
+  static String calibrationFile(String model, String promptVersion) {
+    return model.replaceAll("[^A-Za-z0-9._-]", "_")
+        + "@"
+        + promptVersion.replaceAll("[^A-Za-z0-9._-]", "_")
+        + ".json";
+  }
+
+  /** The subdirectory of the calibrations. */
+  public static final String CALIBRATIONS = "calibrations";
 
   private Path file(String key) {
     return dir.resolve(key.substring(0, 2)).resolve(key + ".json");

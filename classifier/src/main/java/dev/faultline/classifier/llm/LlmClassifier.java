@@ -8,10 +8,6 @@ import dev.faultline.classifier.DefectClassifier;
 import dev.faultline.classifier.IssueText;
 import dev.faultline.classifier.Label;
 import dev.faultline.classifier.Provenance;
-import dev.faultline.schemas.taxonomy.Dimension;
-import dev.faultline.schemas.taxonomy.Symptom;
-import dev.faultline.schemas.taxonomy.SymptomClass;
-import dev.faultline.schemas.taxonomy.Taxonomy;
 import java.io.IOException;
 import java.util.List;
 import java.util.Objects;
@@ -28,10 +24,12 @@ import org.slf4j.LoggerFactory;
  * them, from the offline tier).
  *
  * <p>Evidence says where each label came from: {@code llm:<model> prompt <version>} (and {@code
- * cached}), or {@code fallback: <reason>; } before the offline tier's own evidence. The confidence
- * of a model's label is {@link LlmConfig#confidence()}, a fixed configured value (default 0.9):
- * chat models give no calibrated probability, so this is a statement of trust in the tier, not a
- * measurement.
+ * cached}), or {@code fallback: <reason>; } before the offline tier's own evidence. A model's label
+ * carries a distribution ({@link AnswerLabels}): the row of the model's measured confusion when the
+ * cache holds a calibration for the model and prompt version ({@code faultline llm calibrate}),
+ * else the stated prior error {@link LlmConfig#priorError()} (chat models give no calibrated
+ * probability of their own); its confidence is that distribution's probability of the answered
+ * code.
  *
  * <p>Thread-safe when its collaborators are (they are).
  */
@@ -63,6 +61,7 @@ public final class LlmClassifier implements DefectClassifier {
   private final ChatClient client;
   private final Supplier<ExampleSet> examples;
   private final LlmStats stats;
+  private final LlmCalibration calibration;
   private final ObjectMapper json = new ObjectMapper();
 
   /**
@@ -90,6 +89,10 @@ public final class LlmClassifier implements DefectClassifier {
     this.client = client;
     this.examples = examples;
     this.stats = Objects.requireNonNull(stats, "stats");
+    this.calibration =
+        cache == null || config.model() == null
+            ? null
+            : cache.calibration(config.model(), prompt.version()).orElse(null);
     if (config.model() == null) {
       throw new IllegalArgumentException(
           "the language-model tier needs a model name: set "
@@ -110,6 +113,11 @@ public final class LlmClassifier implements DefectClassifier {
   /** The counters of this tier. */
   public LlmStats stats() {
     return stats;
+  }
+
+  /** The calibration of the model and prompt in use, if the cache holds one. */
+  public java.util.Optional<LlmCalibration> calibration() {
+    return java.util.Optional.ofNullable(calibration);
   }
 
   /** The prompt in use. */
@@ -204,37 +212,7 @@ public final class LlmClassifier implements DefectClassifier {
 
   private Classification merge(Classification base, Answer a, boolean cached) {
     String ev = source() + " prompt " + prompt.version() + (cached ? " (cached answer)" : "");
-    Classification merged =
-        base.mapLabels((d, l) -> d.labelled() ? pick(l, a.code(d), ev) : l)
-            .withProvenance(Provenance.llm(config.model(), prompt.version()));
-    Classification labelled =
-        merged.with(
-            Dimension.SYMPTOM_CLASS, l -> symptomClass(base.symptomClass(), merged.symptom()));
-    // The answer's versions replace the offline extractor's (an answer of an earlier prompt has
-    // none: the offline ones stay); the framework stays the offline tier's.
-    return a.versions() == null
-        ? labelled
-        : new Classification(
-            labelled.labels(), labelled.framework(), a.versions(), labelled.provenance());
-  }
-
-  private Label<?> pick(Label<?> offlineLabel, Object value, String evidence) {
-    return offlineLabel.humanGiven()
-        ? offlineLabel
-        : Label.predicted(value, config.confidence(), evidence);
-  }
-
-  private Label<SymptomClass> symptomClass(Label<SymptomClass> offlineLabel, Label<Symptom> s) {
-    if (s.humanGiven()) {
-      return offlineLabel;
-    }
-    Symptom v = s.value();
-    Taxonomy t = schema.taxonomy();
-    String cls =
-        v == Symptom.NONE || v == Symptom.UNKNOWN
-            ? v.name()
-            : t.symptomClassOf(v.name()).orElse("UNKNOWN");
-    return Label.predicted(
-        SymptomClass.valueOf(cls), s.confidence(), "class of " + v + " in " + t.version());
+    return AnswerLabels.merge(
+        base, a, config.model(), prompt.version(), calibration, config.priorError(), ev);
   }
 }

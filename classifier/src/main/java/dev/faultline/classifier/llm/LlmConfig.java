@@ -38,8 +38,9 @@ import java.util.Properties;
  *       prompt and completion tokens, for the cost figures (default 0: a local server)</td></tr>
  *   <tr><td>{@code FAULTLINE_LLM_EXAMPLES}, {@code FAULTLINE_LLM_K}</td><td>a labelled JSONL example set and how many
  *       nearest examples go into each prompt (default none and 5)</td></tr>
- *   <tr><td>{@code FAULTLINE_LLM_CONFIDENCE}</td><td>the confidence stored with every label the model gives
- *       (default 0.9): a fixed, configured value, not a calibrated probability</td></tr>
+ *   <tr><td>{@code FAULTLINE_LLM_CONFIDENCE}</td><td>the probability put on an answer of a model and prompt
+ *       without a measured calibration, 1 - epsilon of its prior error (default 0.9: epsilon 0.1; strictly
+ *       between 0 and 1, never a point mass); a calibrated answer's comes from its confusion row</td></tr>
  * </table>
  *
  * @param endpoint base URL, or null when no endpoint is configured
@@ -48,7 +49,8 @@ import java.util.Properties;
  * @param apiKey the key, or null; masked in {@link #toString()}
  * @param examples the labelled example set, or null for a prompt without examples
  * @param k nearest examples per prompt
- * @param confidence confidence of every label the model gives
+ * @param confidence the probability of an uncalibrated answer's code, {@code 1 - }{@link
+ *     #priorError()}
  */
 public record LlmConfig(
     URI endpoint,
@@ -106,10 +108,23 @@ public record LlmConfig(
     if (priceInputPer1k < 0 || priceOutputPer1k < 0) {
       throw new IllegalArgumentException(PREFIX + "PRICE_*_PER_1K must be >= 0");
     }
-    if (!(confidence >= 0 && confidence <= 1)) {
+    if (!(confidence > 0 && confidence < 1)) {
       throw new IllegalArgumentException(
-          PREFIX + "CONFIDENCE must be between 0 and 1, not " + confidence);
+          PREFIX
+              + "CONFIDENCE must be strictly between 0 and 1 (1 would make an uncalibrated answer a"
+              + " point mass), not "
+              + confidence);
     }
+  }
+
+  /**
+   * The prior error of an answer without a measured calibration: {@code 1 - confidence}, exact in
+   * decimal (0.9 gives 0.1).
+   */
+  public double priorError() {
+    return java.math.BigDecimal.ONE
+        .subtract(java.math.BigDecimal.valueOf(confidence))
+        .doubleValue();
   }
 
   /** Defaults: no endpoint, no model, no examples. */

@@ -3,7 +3,6 @@ package dev.faultline.classifier.rules;
 import dev.faultline.classifier.Classification;
 import dev.faultline.classifier.ClassifierConfig;
 import dev.faultline.classifier.DefectClassifier;
-import dev.faultline.classifier.Distributions;
 import dev.faultline.classifier.IssueText;
 import dev.faultline.classifier.Label;
 import dev.faultline.classifier.Provenance;
@@ -35,6 +34,12 @@ import java.util.Objects;
  * phase, distributed-specific, root cause and fix pattern (each from the kind and the thresholded
  * symptom); people's labels; symptom class (from the final symptom); framework and versions.
  *
+ * <p>{@link #classify} gives each label the probabilities of {@link RulesCalibration} (the rules'
+ * cross-validated confusion: its confidence becomes the probability that its answer is right) and
+ * conditions the bug-only dimensions on people's labels ({@link
+ * Classification#conditionedOnPeople}); {@link #analyse} keeps the rules' own confidences, which
+ * the learned layer reads as features.
+ *
  * <p>Thread-safe and free of I/O per call: all phrase tables are compiled in the constructor; each
  * call builds its own token index.
  */
@@ -47,6 +52,7 @@ public final class Classifier implements DefectClassifier {
   public static final String VERSION = "rules-1.3.1+taxonomy-v1";
 
   private final ClassifierConfig config;
+  private final RulesCalibration calibration;
   private final Tokenizer tokenizer = new Tokenizer();
   private final CueMatcher matcher;
   private final KindRule kindRule = new KindRule();
@@ -59,16 +65,43 @@ public final class Classifier implements DefectClassifier {
   private final SymptomClassRule symptomClassRule;
   private final FrameworkRule frameworkRule = new FrameworkRule();
 
+  /** The rules with the shipped confusion ({@link RulesCalibration#bundled()}). */
   public Classifier(ClassifierConfig config) {
+    this(config, RulesCalibration.bundled());
+  }
+
+  public Classifier(ClassifierConfig config, RulesCalibration calibration) {
     this.config = Objects.requireNonNull(config, "config");
+    this.calibration = Objects.requireNonNull(calibration, "calibration");
     this.matcher = new CueMatcher(tokenizer);
     this.symptomClassRule = new SymptomClassRule(Taxonomy.load());
   }
 
-  /** Classifies one issue or pull request. */
+  /**
+   * Classifies one issue or pull request: the rules' labels with their calibrated probabilities,
+   * conditioned on people's labels.
+   */
   @Override
   public Classification classify(IssueText in) {
-    return analyse(in).classification();
+    return calibrated(analyse(in).classification(), in.isMergedPullRequest());
+  }
+
+  /**
+   * The rules' labels of {@link #analyse} with the probabilities of their confusion rows ({@link
+   * RulesCalibration#calibrate}), the symptom class summing its symptoms', and the bug-only
+   * dimensions conditioned on people's labels.
+   *
+   * @param change whether the item is a merged change (its rows differ from an issue's)
+   */
+  public Classification calibrated(Classification rules, boolean change) {
+    Classification c =
+        rules.mapLabels((d, l) -> d.labelled() ? calibration.calibrate(d, l, change) : l);
+    return c.with(Dimension.SYMPTOM_CLASS, l -> symptomClass(c.symptom())).conditionedOnPeople();
+  }
+
+  /** The rules' confusion in use. */
+  public RulesCalibration calibration() {
+    return calibration;
   }
 
   @Override
@@ -123,15 +156,7 @@ public final class Classifier implements DefectClassifier {
     symptom = human.or(Dimension.SYMPTOM, symptom, Symptom::valueOf);
     stage = human.or(Dimension.STAGE, stage, Stage::valueOf);
     phase = human.or(Dimension.PHASE, phase, Phase::valueOf);
-    // 5. each label of the rules with its calibrated spread (a person's label is a point mass);
-    // the class of the final symptom sums its symptoms' probabilities
-    kind = spread(Dimension.KIND, kind);
-    symptom = spread(Dimension.SYMPTOM, symptom);
-    stage = spread(Dimension.STAGE, stage);
-    phase = spread(Dimension.PHASE, phase);
-    distributed = spread(Dimension.DISTRIBUTED_SPECIFIC, distributed);
-    rootCause = spread(Dimension.ROOT_CAUSE, rootCause);
-    fix = spread(Dimension.FIX_PATTERN, fix);
+    // 5. the class of the final symptom (probabilities come with classify())
     Label<SymptomClass> symptomClass = symptomClass(symptom);
     // 6. framework and versions
     Label<String> framework = frameworkRule.decide(e, repoFramework);
@@ -162,13 +187,6 @@ public final class Classifier implements DefectClassifier {
   /** The top-level class of a symptom label, with its confidence. */
   public Label<SymptomClass> symptomClass(Label<Symptom> s) {
     return symptomClassRule.decide(s);
-  }
-
-  /** A rules label with {@link Distributions#spread its spread}; a person's label unchanged. */
-  private static <T> Label<T> spread(Dimension d, Label<T> l) {
-    return l.humanGiven()
-        ? l
-        : l.withDistribution(Distributions.spread(d, l.value(), l.confidence()));
   }
 
   /**

@@ -1,5 +1,6 @@
 package dev.faultline.classifier.rules;
 
+import dev.faultline.classifier.Distributions;
 import dev.faultline.classifier.Label;
 import dev.faultline.schemas.taxonomy.Symptom;
 import dev.faultline.schemas.taxonomy.SymptomClass;
@@ -16,26 +17,16 @@ public final class SymptomClassRule {
   }
 
   /**
-   * The top-level class of a symptom label, with its confidence; its distribution sums the symptom
-   * distribution's probabilities per class.
+   * The top-level class of a symptom label, with its confidence and calibration; its distribution
+   * sums the symptom distribution's probabilities per class ({@link Distributions#symptomClasses});
+   * its confidence stays the symptom's (the class shares its symptom's label).
    */
   public Label<SymptomClass> decide(Label<Symptom> s) {
-    Label<SymptomClass> c = classOf(s);
+    Label<SymptomClass> c = classOf(s).withCalibration(s.calibration());
     if (s.distribution() == null) {
       return c;
     }
-    java.util.Map<String, Double> p = new java.util.LinkedHashMap<>();
-    for (SymptomClass k : SymptomClass.values()) {
-      p.put(k.name(), 0.0);
-    }
-    s.distribution().forEach((code, q) -> p.merge(classOf(code), q, Double::sum));
-    return c.withDistribution(p);
-  }
-
-  private String classOf(String symptom) {
-    return symptom.equals(Symptom.NONE.name()) || symptom.equals(Symptom.UNKNOWN.name())
-        ? symptom
-        : taxonomy.symptomClassOf(symptom).orElse("UNKNOWN");
+    return c.withDistribution(Distributions.symptomClasses(s.distribution()));
   }
 
   private Label<SymptomClass> classOf(Label<Symptom> s) {

@@ -85,4 +85,52 @@ class AnswerCacheTest {
         null,
         AnswerCache.Entry.fromJson(withItem, json.readTree("{\"item\": \"not an item\"}")).item());
   }
+
+  @Test
+  void keepsOneCalibrationPerModelAndPromptBesideTheAnswers(@TempDir Path dir) throws Exception {
+    AnswerCache cache = new AnswerCache(dir.resolve("cache"));
+    Answer hang =
+        ((AnswerParser.Accepted)
+                new AnswerParser(new AnswerSchema(dev.faultline.schemas.taxonomy.Taxonomy.load()))
+                    .parse(Fixtures.HANG_ANSWER))
+            .answer();
+    var gold =
+        java.util.Map.of(
+            dev.faultline.schemas.taxonomy.Dimension.KIND,
+            "QUESTION",
+            dev.faultline.schemas.taxonomy.Dimension.SYMPTOM,
+            "NONE");
+    LlmCalibration first =
+        LlmCalibration.fit(
+            "org/model-7b",
+            "p1",
+            java.util.List.of(java.util.Map.entry(hang, gold)),
+            0.1,
+            2,
+            "t",
+            "d");
+    LlmCalibration second =
+        LlmCalibration.fit(
+            "org/model-7b",
+            "p1",
+            java.util.List.of(java.util.Map.entry(hang, gold), java.util.Map.entry(hang, gold)),
+            0.1,
+            2,
+            "t",
+            "d");
+    Path file = cache.putCalibration(first);
+    assertEquals("org_model-7b@p1.json", file.getFileName().toString());
+    cache.putCalibration(second);
+    Files.writeString(cache.calibrationDir().resolve("notes.json"), "{\"type\": \"other\"}");
+    assertEquals(1, cache.calibrations().size(), "the second replaced the first; notes skipped");
+    LlmCalibration read = cache.calibration("org/model-7b", "p1").orElseThrow();
+    var kind = dev.faultline.schemas.taxonomy.Dimension.KIND;
+    assertEquals(second.row(kind, dev.faultline.schemas.taxonomy.Kind.BUG), read.row(kind, "BUG"));
+    // (0 + 2 * 0.9) / (2 + 2) on BUG: the model answered BUG twice and was wrong twice
+    assertEquals(1.8 / 4, read.row(kind, "BUG").get("BUG"), 1e-12);
+    assertEquals(2, read.confusions().get(kind).items(java.util.List.of()));
+    assertTrue(cache.calibration("org/model-7b", "p2").isEmpty(), "another prompt version");
+    assertTrue(cache.calibration("model-7b", "p1").isEmpty(), "another model");
+    assertFalse(cache.contains(file.getFileName().toString().replace(".json", "")));
+  }
 }

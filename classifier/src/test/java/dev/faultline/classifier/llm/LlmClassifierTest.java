@@ -109,7 +109,14 @@ class LlmClassifierTest {
     assertEquals(SymptomClass.HANG, c.symptomClass().value());
     assertEquals(RootCause.DISTRIBUTED_COMMUNICATION_ERROR, c.rootCause().value());
     assertEquals(Boolean.TRUE, c.label(Dimension.DISTRIBUTED_SPECIFIC).value());
+    // no calibration in the cache: 1 - epsilon (FAULTLINE_LLM_CONFIDENCE 0.9 by default) on the
+    // answer, epsilon over the other codes, never a point mass
     assertEquals(0.9, c.symptom().confidence(), 1e-9);
+    assertEquals(0.9, c.symptom().distribution().get("HANG"), 1e-9);
+    assertTrue(c.symptom().distribution().get("RUNTIME_CRASH") > 0, "not a point mass");
+    assertEquals("prior:0.1", c.symptom().calibration());
+    assertEquals("prior:0.1", c.symptomClass().calibration());
+    assertEquals(0.9, c.symptomClass().distribution().get("HANG"), 1e-9);
     assertTrue(
         c.symptom().evidence().startsWith("llm:stub-model prompt " + t.prompt().version()),
         c.symptom().evidence());
@@ -123,6 +130,52 @@ class LlmClassifierTest {
     assertTrue(r.body().at("/messages/1/content").asText().contains(Fixtures.hangIssue().title()));
     assertEquals(1, stats.requests());
     assertTrue(stats.promptTokens() > 500, "tokens counted from usage: " + stats.promptTokens());
+  }
+
+  @Test
+  void aCalibrationInTheCacheGivesEachAnswerItsConfusionRow() throws Exception {
+    Taxonomy taxonomy = Taxonomy.load();
+    String prompt = new Prompt(taxonomy, 0).version();
+    Answer hang =
+        ((AnswerParser.Accepted)
+                new AnswerParser(new AnswerSchema(taxonomy)).parse(Fixtures.HANG_ANSWER))
+            .answer();
+    // labelled items the model answered HANG: twice right, once the truth was
+    // COMMUNICATION_FAILURE
+    Map<Dimension, String> right = Map.of(Dimension.SYMPTOM, "HANG");
+    Map<Dimension, String> wrong = Map.of(Dimension.SYMPTOM, "COMMUNICATION_FAILURE");
+    new AnswerCache(dir.resolve("cache"))
+        .putCalibration(
+            LlmCalibration.fit(
+                "stub-model",
+                prompt,
+                List.of(Map.entry(hang, right), Map.entry(hang, right), Map.entry(hang, wrong)),
+                0.1,
+                2.0,
+                "2026-01-05T10:00:00Z",
+                "three labelled items"));
+    new AnswerCache(dir.resolve("cache"))
+        .putCalibration(
+            LlmCalibration.fit(
+                "another-model", prompt, List.of(Map.entry(hang, wrong)), 0.1, 2.0, "t", "d"));
+    stub.then(StubChatServer.Reply.answer(Fixtures.HANG_ANSWER));
+    LlmClassifier t = tier(config(Map.of()), true);
+    Classification c = t.outcome(Fixtures.hangIssue(), ChangeDetails.NONE).classification();
+    // (2 + 2 * 0.9) / (3 + 2)
+    assertEquals(3.8 / 5, c.symptom().distribution().get("HANG"), 1e-12);
+    assertEquals(3.8 / 5, c.symptom().confidence(), 1e-12);
+    Map<String, Double> mix = dev.faultline.classifier.Distributions.prior(Dimension.SYMPTOM);
+    assertEquals(
+        (1 + 2 * 0.1 * mix.get("COMMUNICATION_FAILURE") / (1 - mix.get("HANG"))) / 5,
+        c.symptom().distribution().get("COMMUNICATION_FAILURE"),
+        1e-12);
+    assertEquals("confusion:stub-model/" + prompt, c.symptom().calibration());
+    assertEquals("confusion:stub-model/" + prompt, c.symptomClass().calibration());
+    // the symptom class sums the row: HANG and COMMUNICATION_FAILURE are in different classes
+    assertEquals(3.8 / 5, c.symptomClass().distribution().get("HANG"), 1e-9);
+    // no labelled item says anything of the stage: its row is the prior's, 1 - epsilon
+    assertEquals(0.9, c.stage().confidence(), 1e-12);
+    assertEquals("confusion:stub-model/" + prompt, c.stage().calibration());
   }
 
   @Test

@@ -18,6 +18,16 @@ import java.util.regex.Pattern;
  *   <li>{@code @value(i, d)}: the issue's code of {@code d} as a string ({@code true}/{@code false}
  *       for distributed-specific, UNKNOWN when a classified issue's value cannot tell; null for an
  *       unclassified issue).
+ *   <li>{@code @serving(s, i)}: a clause binding {@code s} to the validation sample that serves the
+ *       scope of {@code $framework}, {@code $from} and {@code $to} (the one with the most labelled
+ *       issues in it; null when none has any); {@code i} is unused (a fragment takes two names).
+ *       Put it before the scope's {@code MATCH}.
+ *   <li>{@code @sampled(i, s)}: the three columns an estimator reads of a sample: {@code sample}
+ *       (the person's labels of issue {@code i} in sample {@code s}, a map, or null), {@code
+ *       sampleDrawn} (whether {@code s} drew it) and {@code samplePopulation} (whether it belongs
+ *       to the population {@code s} was drawn from: in its scope and first seen by the graph before
+ *       the draw; an issue without {@code firstSeenAt}, written before it was kept, counts as
+ *       seen).
  * </ul>
  *
  * <p>The property names come from the library's {@code $dimensions} ({@link
@@ -27,6 +37,30 @@ public final class Fragments {
   private static final Pattern FRAGMENT =
       Pattern.compile(
           "@(?<name>[a-z]+)\\(\\s*(?<node>[A-Za-z_][A-Za-z0-9_]*)\\s*,\\s*(?<dim>[^()]+?)\\s*\\)");
+
+  /** {@code @serving(s, i)}, with {@code $$s} for the sample's variable. */
+  static final String SERVING =
+      """
+      CALL () {
+        OPTIONAL MATCH ($$s:ValidationSample)-[:INCLUDES]->(x:Issue)
+        WHERE x.state <> 'deleted' AND x.transferredTo IS NULL
+          AND ($framework IS NULL OR x.framework = $framework)
+          AND ($from IS NULL OR x.createdAt >= $from)
+          AND ($to IS NULL OR x.createdAt < $to)
+        WITH $$s, count(x) AS labelled
+        RETURN $$s ORDER BY labelled DESC, $$s.id LIMIT 1
+      }""";
+
+  /** {@code @sampled(i, s)}, with {@code $$i} and {@code $$s} for the variables. */
+  static final String SAMPLED =
+      """
+      CASE WHEN $$s IS NULL THEN null
+           ELSE head([($$s)-[r:INCLUDES]->($$i) | properties(r)]) END AS sample,
+             $$s IS NOT NULL AND EXISTS { ($$s)-[:DRAWN]->($$i) } AS sampleDrawn,
+             $$s IS NULL OR (($$s.framework IS NULL OR $$i.framework = $$s.framework)
+               AND ($$s.from IS NULL OR $$i.createdAt >= $$s.from)
+               AND ($$s.to IS NULL OR $$i.createdAt < $$s.to)
+               AND coalesce($$i.firstSeenAt, $$s.drawnAt) <= $$s.drawnAt) AS samplePopulation""";
 
   private Fragments() {}
 
@@ -71,9 +105,14 @@ public final class Fragments {
           switch (m.group("name")) {
             case "passes" -> passes(node, dim);
             case "value" -> value(node, dim);
+            case "serving" -> SERVING.replace("$$s", node);
+            case "sampled" -> SAMPLED.replace("$$i", node).replace("$$s", dim);
             default ->
                 throw new IllegalArgumentException(
-                    source + ": unknown fragment @" + m.group("name") + ": use @passes or @value");
+                    source
+                        + ": unknown fragment @"
+                        + m.group("name")
+                        + ": use @passes, @value, @serving or @sampled");
           };
       m.appendReplacement(out, Matcher.quoteReplacement(expansion));
     }

@@ -27,6 +27,9 @@ import java.util.regex.Pattern;
  * // @column framework String  -- the framework
  * </pre>
  *
+ * <p>An estimated query adds {@code // @estimator name} and the estimator's {@code // @estimate key
+ * value} lines (see {@link ScopeEstimator}).
+ *
  * <p>The header ends at the first line that is not a {@code //} comment; the whole text, header
  * included, is the statement sent to Neo4j (Cypher ignores the comments).
  *
@@ -44,9 +47,12 @@ import java.util.regex.Pattern;
  * @param parameters declared parameters, in header order
  * @param columns declared result columns, in result order
  * @param cypher the statement
- * @param estimator the name of the {@link dev.faultline.graph.estimate.ScopeEstimator} that turns
+ * @param estimator the name of the {@link ScopeEstimator} that turns
  *     the statement's rows (one per item of the scope) into the declared columns ({@code //
  *     @estimator name} in the header), or null when the statement returns the columns itself
+ * @param estimatorOptions what the header tells the estimator, {@code // @estimate key value} lines
+ *     in order (a value {@code $name} stands for the bound parameter of that name); the estimator
+ *     checks them when the library loads
  */
 public record QueryDefinition(
     String name,
@@ -54,7 +60,8 @@ public record QueryDefinition(
     List<QueryParameter> parameters,
     List<QueryColumn> columns,
     String cypher,
-    String estimator) {
+    String estimator,
+    Map<String, String> estimatorOptions) {
 
   /** The library-supplied parameter listing every dimension. */
   public static final String ALL_DIMENSIONS = "allDimensions";
@@ -77,6 +84,11 @@ public record QueryDefinition(
     description = description == null ? "" : description;
     parameters = List.copyOf(parameters);
     columns = List.copyOf(columns);
+    estimatorOptions =
+        estimatorOptions == null
+            ? Map.of()
+            : java.util.Collections.unmodifiableMap(
+                new java.util.LinkedHashMap<>(estimatorOptions));
   }
 
   /** A query whose statement returns its declared columns itself. */
@@ -86,7 +98,7 @@ public record QueryDefinition(
       List<QueryParameter> parameters,
       List<QueryColumn> columns,
       String cypher) {
-    this(name, description, parameters, columns, cypher, null);
+    this(name, description, parameters, columns, cypher, null, Map.of());
   }
 
   /**
@@ -96,12 +108,7 @@ public record QueryDefinition(
    * @throws IllegalArgumentException naming the source and the line when the header is malformed
    */
   public static QueryDefinition parse(String source, String text) {
-    String name = null;
-    StringBuilder description = new StringBuilder();
-    List<QueryParameter> parameters = new ArrayList<>();
-    List<QueryColumn> columns = new ArrayList<>();
-    Set<String> seen = new HashSet<>();
-    String estimator = null;
+    Header h = new Header();
     int lineNumber = 0;
     for (String line : text.split("\\R")) {
       lineNumber++;
@@ -119,21 +126,47 @@ public record QueryDefinition(
       int space = comment.indexOf(' ');
       String tag = space < 0 ? comment : comment.substring(0, space);
       String rest = space < 0 ? "" : comment.substring(space + 1).strip();
-      String where = source + " line " + lineNumber;
+      h.tag(source + " line " + lineNumber, tag, rest);
+    }
+    if (h.name == null) {
+      throw new IllegalArgumentException(source + ": the header has no '// @name query-name' line");
+    }
+    if (h.columns.isEmpty()) {
+      throw new IllegalArgumentException(source + ": the header declares no '// @column' lines");
+    }
+    if (h.estimator == null && !h.options.isEmpty()) {
+      throw new IllegalArgumentException(source + ": '@estimate' lines without an '@estimator'");
+    }
+    return new QueryDefinition(
+        h.name,
+        h.description.toString(),
+        h.parameters,
+        h.columns,
+        Fragments.expand(source, text),
+        h.estimator,
+        h.options);
+  }
+
+  /** A header as read so far, one tag at a time. */
+  private static final class Header {
+    String name;
+    final StringBuilder description = new StringBuilder();
+    final List<QueryParameter> parameters = new ArrayList<>();
+    final List<QueryColumn> columns = new ArrayList<>();
+    final Set<String> seen = new HashSet<>();
+    String estimator;
+    final Map<String, String> options = new java.util.LinkedHashMap<>();
+
+    void tag(String where, String tag, String rest) {
       switch (tag) {
-        case "@name" -> {
-          if (!NAME.matcher(rest).matches()) {
+        case "@name" -> name = kebab(where, "query name", rest);
+        case "@estimator" -> estimator = kebab(where, "estimator name", rest);
+        case "@estimate" -> {
+          String[] kv = rest.split("\\s+", 2);
+          if (kv.length < 2 || kv[0].isEmpty() || options.put(kv[0], kv[1].strip()) != null) {
             throw new IllegalArgumentException(
-                where + ": query name '" + rest + "' must be kebab-case");
+                where + ": expected '@estimate key value', each key once, got '" + rest + "'");
           }
-          name = rest;
-        }
-        case "@estimator" -> {
-          if (!NAME.matcher(rest).matches()) {
-            throw new IllegalArgumentException(
-                where + ": estimator name '" + rest + "' must be kebab-case");
-          }
-          estimator = rest;
         }
         case "@description" -> description.append(description.isEmpty() ? "" : " ").append(rest);
         case "@param" -> {
@@ -158,22 +191,17 @@ public record QueryDefinition(
                 where
                     + ": unknown tag "
                     + tag
-                    + ": use @name, @description, @param, @column or @estimator");
+                    + ": use @name, @description, @param, @column, @estimator or @estimate");
       }
     }
-    if (name == null) {
-      throw new IllegalArgumentException(source + ": the header has no '// @name query-name' line");
+
+    private static String kebab(String where, String what, String value) {
+      if (!NAME.matcher(value).matches()) {
+        throw new IllegalArgumentException(
+            where + ": " + what + " '" + value + "' must be kebab-case");
+      }
+      return value;
     }
-    if (columns.isEmpty()) {
-      throw new IllegalArgumentException(source + ": the header declares no '// @column' lines");
-    }
-    return new QueryDefinition(
-        name,
-        description.toString(),
-        parameters,
-        columns,
-        Fragments.expand(source, text),
-        estimator);
   }
 
   private static QueryParameter parseParameter(String where, String text) {
@@ -334,6 +362,7 @@ public record QueryDefinition(
     m.put("confidenceProperty", d.confidenceProperty());
     m.put("probabilitiesProperty", d.probabilitiesProperty());
     m.put("evidenceProperty", d.evidenceProperty());
+    m.put("calibrationProperty", d.calibrationProperty());
     Dimension label = d.labelDimension();
     m.put("labelled", d.labelled());
     m.put("labelKey", label.key());

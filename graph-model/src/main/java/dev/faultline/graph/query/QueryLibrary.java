@@ -2,7 +2,6 @@ package dev.faultline.graph.query;
 
 import dev.faultline.graph.ConfidencePolicy;
 import dev.faultline.graph.CypherResources;
-import dev.faultline.graph.estimate.ScopeEstimator;
 import java.time.Duration;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
@@ -11,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Function;
 import org.neo4j.driver.Driver;
 import org.neo4j.driver.Record;
 import org.neo4j.driver.SessionConfig;
@@ -32,6 +32,11 @@ import org.neo4j.driver.types.TypeSystem;
  * 2024-05-01}), lists {@code List}, maps and nodes/relationships {@code Map} (a node's or
  * relationship's properties).
  *
+ * <p>A query whose figures need every issue's probabilities names a {@link ScopeEstimator} in its
+ * header; the estimators are services found by name on the classpath ({@link ScopeEstimator#named},
+ * the {@code estimate} module's). The library refuses to load when a query names one that is not
+ * there, with the query and the module to add.
+ *
  * <p>Thread-safe: the definitions are immutable and the driver is thread-safe.
  */
 public final class QueryLibrary {
@@ -45,6 +50,7 @@ public final class QueryLibrary {
   private final String database;
   private final TransactionConfig transactionConfig;
   private final Map<String, QueryDefinition> queries;
+  private final Map<String, ScopeEstimator> estimators;
   private final ConfidencePolicy confidence;
 
   /** A library of the bundled queries, run against {@code database} with the default timeout. */
@@ -63,11 +69,27 @@ public final class QueryLibrary {
    */
   public QueryLibrary(
       Driver driver, String database, Duration timeout, ConfidencePolicy confidence) {
+    this(driver, database, timeout, confidence, ScopeEstimator::named);
+  }
+
+  /**
+   * As {@link #QueryLibrary(Driver, String, Duration, ConfidencePolicy)}, with the estimators found
+   * by {@code estimators} (by name) instead of on the classpath.
+   *
+   * @throws IllegalStateException when a query names an estimator {@code estimators} does not have
+   */
+  public QueryLibrary(
+      Driver driver,
+      String database,
+      Duration timeout,
+      ConfidencePolicy confidence,
+      Function<String, Optional<ScopeEstimator>> estimators) {
     this.driver = Objects.requireNonNull(driver, "driver");
     this.database = Objects.requireNonNull(database, "database");
     this.transactionConfig = TransactionConfig.builder().withTimeout(timeout).build();
     this.confidence = Objects.requireNonNull(confidence, "confidence");
     this.queries = index(loadDefinitions());
+    this.estimators = resolve(queries.values(), estimators);
   }
 
   /**
@@ -95,9 +117,6 @@ public final class QueryLibrary {
   private static Map<String, QueryDefinition> index(List<QueryDefinition> definitions) {
     Map<String, QueryDefinition> byName = new LinkedHashMap<>();
     for (QueryDefinition d : definitions) {
-      if (d.estimator() != null) {
-        estimator(d);
-      }
       if (byName.put(d.name(), d) != null) {
         throw new IllegalStateException(
             "Two query files declare the name '" + d.name() + "': rename one");
@@ -150,16 +169,47 @@ public final class QueryLibrary {
               tx -> tx.run(query.cypher(), parameters).list(QueryLibrary::toRow),
               transactionConfig);
     }
-    return query.estimator() == null ? rows : estimator(query).estimate(rows, parameters);
+    ScopeEstimator estimator = estimators.get(query.name());
+    return estimator == null ? rows : estimator.estimate(query, rows, parameters);
   }
 
-  /** The estimator a query's header names (checked when the library loads). */
-  static ScopeEstimator estimator(QueryDefinition query) {
-    return ScopeEstimator.named(query.estimator())
-        .orElseThrow(
-            () ->
-                new IllegalStateException(
-                    query.name() + ": unknown estimator '" + query.estimator() + "'"));
+  /**
+   * The estimator of every query whose header names one, by query name.
+   *
+   * @throws IllegalStateException naming the first query whose estimator is not found
+   */
+  static Map<String, ScopeEstimator> resolve(
+      Iterable<QueryDefinition> definitions,
+      Function<String, Optional<ScopeEstimator>> estimators) {
+    Map<String, ScopeEstimator> out = new LinkedHashMap<>();
+    for (QueryDefinition d : definitions) {
+      if (d.estimator() == null) {
+        continue;
+      }
+      ScopeEstimator e =
+          estimators
+              .apply(d.estimator())
+              .orElseThrow(
+                  () ->
+                      new IllegalStateException(
+                          "query '"
+                              + d.name()
+                              + "' names the estimator '"
+                              + d.estimator()
+                              + "', which is not on the classpath: estimators are"
+                              + " java.util.ServiceLoader services of "
+                              + ScopeEstimator.class.getName()
+                              + "; the bundled ones are in the faultline-estimate module, add it to"
+                              + " the dependencies of the module that runs queries"));
+      e.check(d);
+      out.put(d.name(), e);
+    }
+    return Map.copyOf(out);
+  }
+
+  /** The estimator a query of this library names, if any. */
+  public Optional<ScopeEstimator> estimator(String queryName) {
+    return Optional.ofNullable(estimators.get(queryName));
   }
 
   /** A record as an ordered map of plain Java values. */

@@ -25,6 +25,8 @@ WHERE i.stateVersion IS NULL OR i.stateVersion < row.stateVersion
 // Label history (LabelHistory): a label whose code or version changes keeps the one it replaces and when it was given.
 @history(i)
 SET i.stateVersion = row.stateVersion,
+    // when the graph first saw the issue (a validation sample drawn before it does not describe it)
+    i.firstSeenAt = coalesce(i.firstSeenAt, datetime()),
     i.number = row.number,
     i.repo = row.repo,
     i.framework = row.framework,
@@ -45,6 +47,9 @@ SET i.stateVersion = row.stateVersion,
     i.answerAuthor = row.answer.author,
     i.answerByMaintainer = row.answer.maintainer,
     i.answerAt = CASE WHEN row.answer IS NULL THEN null ELSE datetime({epochMillis: row.answer.at}) END,
+    // Every dimension's code, confidence, evidence, source, version, <key>Probabilities and <key>Calibration (what the
+    // distribution rests on: cv:<version>, confusion:<model>/<prompt>, prior:<epsilon> or human); a null removes a
+    // property an earlier classification left (IssueRow.toParameters()).
     i += row.classification
 // The text vector the classifier used, with its key (IssueRow.TextVector), only when the row carries one whose key
 // differs from the stored one: a comment or a replay that kept the encoded text writes no vector again.

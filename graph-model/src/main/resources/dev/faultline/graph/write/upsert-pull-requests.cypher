@@ -27,7 +27,8 @@ SET p.number = row.number,
     p.changeKind = coalesce(row.changeKind, p.changeKind),
     p.mergeCommitSha = coalesce(row.mergeCommitSha, p.mergeCommitSha),
     p.author = coalesce(row.author, p.author),
-    // The change's own classification (merged fixes only); a later row without one leaves it.
+    // The change's own classification (merged fixes only), with each label's <key>Calibration as on an issue; a later
+    // row without one leaves it.
     p += coalesce(row.classification, {})
 MERGE (p)-[:IN_REPO]->(r)
 WITH p, row

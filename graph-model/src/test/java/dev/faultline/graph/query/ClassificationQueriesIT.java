@@ -1,9 +1,10 @@
 package dev.faultline.graph.query;
 
-import static dev.faultline.graph.query.GraphFixture.issue;
-import static dev.faultline.graph.query.GraphFixture.pr;
+import static dev.faultline.graph.testing.GraphFixture.issue;
+import static dev.faultline.graph.testing.GraphFixture.pr;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.faultline.graph.testing.GraphFixture;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

@@ -1,7 +1,7 @@
 package dev.faultline.graph.query;
 
-import static dev.faultline.graph.query.GraphFixture.issue;
-import static dev.faultline.graph.query.GraphFixture.pr;
+import static dev.faultline.graph.testing.GraphFixture.issue;
+import static dev.faultline.graph.testing.GraphFixture.pr;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -165,92 +165,8 @@ class ConfidenceQueriesIT extends QueryITBase {
   }
 
   @Test
-  void trendsLeaveOutLowConfidenceSymptomsAndBugLabelsAndCountThemAsUnknownWhenAsked() {
-    assertEquals(
-        List.of(
-            row(
-                "period",
-                "2024-01-01",
-                "category",
-                "HANG",
-                "issues",
-                1L,
-                "inScope",
-                5L,
-                "labelled",
-                2L,
-                "coverage",
-                0.4),
-            row(
-                "period",
-                "2024-01-01",
-                "category",
-                "OUT_OF_MEMORY",
-                "issues",
-                1L,
-                "inScope",
-                5L,
-                "labelled",
-                2L,
-                "coverage",
-                0.4)),
-        run("category-trends"));
-    assertEquals(
-        List.of(
-            row(
-                "period",
-                "2024-01-01",
-                "category",
-                "HANG",
-                "issues",
-                3L,
-                "inScope",
-                5L,
-                "labelled",
-                4L,
-                "coverage",
-                0.8),
-            row(
-                "period",
-                "2024-01-01",
-                "category",
-                "OUT_OF_MEMORY",
-                "issues",
-                1L,
-                "inScope",
-                5L,
-                "labelled",
-                4L,
-                "coverage",
-                0.8)),
-        run("category-trends", "minConfidence", "0"));
-    // c#2's symptom below the bar is UNKNOWN, like c#5's; c#3 is not confidently a bug, so not
-    // counted at all.
-    assertEquals(
-        List.of(1L, 1L, 2L), column(run("category-trends", "includeUnknown", "true"), "issues"));
-    assertEquals(
-        List.of("HANG", "OUT_OF_MEMORY", "UNKNOWN"),
-        column(run("category-trends", "includeUnknown", "true"), "category"));
-  }
-
-  @Test
   void aHumanGivenLabelPassesAnyBar() {
-    assertEquals(
-        List.of(
-            row(
-                "period",
-                "2024-01-01",
-                "category",
-                "OUT_OF_MEMORY",
-                "issues",
-                1L,
-                "inScope",
-                5L,
-                "labelled",
-                1L,
-                "coverage",
-                0.2)),
-        run("category-trends", "kind", "null", "minConfidence", "1"));
+    // (category-trends: the estimate module's CategoryTrendsIT)
     assertEquals(List.of(), run("stage-symptom-matrix", "minConfidence", "1"));
   }
 

@@ -1,7 +1,7 @@
 package dev.faultline.graph.query;
 
-import static dev.faultline.graph.query.GraphFixture.issue;
-import static dev.faultline.graph.query.GraphFixture.pr;
+import static dev.faultline.graph.testing.GraphFixture.issue;
+import static dev.faultline.graph.testing.GraphFixture.pr;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;

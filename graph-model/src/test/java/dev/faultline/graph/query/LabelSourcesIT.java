@@ -1,6 +1,6 @@
 package dev.faultline.graph.query;
 
-import static dev.faultline.graph.query.GraphFixture.issue;
+import static dev.faultline.graph.testing.GraphFixture.issue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.faultline.schemas.taxonomy.Dimension;

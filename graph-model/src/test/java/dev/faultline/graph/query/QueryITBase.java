@@ -1,5 +1,6 @@
 package dev.faultline.graph.query;
 
+import dev.faultline.graph.testing.GraphFixture;
 import dev.faultline.graph.testing.SharedNeo4j;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -11,7 +12,7 @@ import org.neo4j.driver.Driver;
 
 /**
  * Base of the query integration tests: the shared server, an empty graph before each test, a
- * library on it.
+ * library on it. An estimated query returns its statement's rows here ({@link StatementRows}).
  */
 @ExtendWith(SharedNeo4j.class)
 abstract class QueryITBase {
@@ -22,7 +23,13 @@ abstract class QueryITBase {
   void emptyGraph(Driver driver) {
     graph = new GraphFixture(driver, SharedNeo4j.DATABASE);
     graph.clear();
-    library = new QueryLibrary(driver, SharedNeo4j.DATABASE);
+    library =
+        new QueryLibrary(
+            driver,
+            SharedNeo4j.DATABASE,
+            QueryLibrary.DEFAULT_TIMEOUT,
+            dev.faultline.graph.ConfidencePolicy.calibrated(),
+            StatementRows::named);
   }
 
   /** An expected row: alternating column names and values, in column order. */

@@ -26,6 +26,18 @@ class QueryLibraryIT extends QueryITBase {
   }
 
   @Test
+  void refusesToLoadWhenAQueryNamesAnEstimatorThatIsNotOnTheClasspath(Driver driver) {
+    // graph-model's own classpath has no estimators (they are the estimate module's services)
+    var e =
+        assertThrows(
+            IllegalStateException.class, () -> new QueryLibrary(driver, SharedNeo4j.DATABASE));
+    assertTrue(
+        e.getMessage().startsWith("query 'category-shares' names the estimator 'grouped',"),
+        e.getMessage());
+    assertTrue(e.getMessage().contains("faultline-estimate"), e.getMessage());
+  }
+
+  @Test
   void rejectsAnUnknownQueryListingTheKnownOnes() {
     var e = assertThrows(IllegalArgumentException.class, () -> library.run("new-bugs"));
     assertTrue(e.getMessage().contains("unknown query 'new-bugs'"), e.getMessage());

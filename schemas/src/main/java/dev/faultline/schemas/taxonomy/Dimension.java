@@ -140,6 +140,16 @@ public enum Dimension {
     return key + "Probabilities";
   }
 
+  /**
+   * The issue node's calibration property: {@code <key>Calibration}, what the distribution of
+   * {@link #probabilitiesProperty()} rests on ({@code cv:<version>}, {@code
+   * confusion:<model>/<prompt>}, {@code prior:<epsilon>} or {@code human}); the key of the
+   * classified topic's {@code calibration} map.
+   */
+  public String calibrationProperty() {
+    return key + "Calibration";
+  }
+
   /** The issue node's source property: {@code <key>Source}. */
   public String sourceProperty() {
     return key + "Source";

@@ -91,7 +91,15 @@ public final class PullRequestClassification {
       return null;
     }
     java.util.Map<Dimension, Object> codes = new java.util.EnumMap<>(Dimension.class);
-    c.labels().forEach((d, l) -> codes.put(d, l.value()));
-    return new PullRequestRow.Classification(codes, c.classifierVersion());
+    java.util.Map<Dimension, String> calibration = new java.util.EnumMap<>(Dimension.class);
+    c.labels()
+        .forEach(
+            (d, l) -> {
+              codes.put(d, l.value());
+              if (l.calibration() != null) {
+                calibration.put(d, l.calibration());
+              }
+            });
+    return new PullRequestRow.Classification(codes, c.classifierVersion(), calibration);
   }
 }

@@ -1,6 +1,7 @@
 package dev.faultline.jobs.llm;
 
 import dev.faultline.classifier.llm.AnswerCache;
+import dev.faultline.classifier.llm.LlmCalibration;
 import java.io.Serializable;
 import java.util.Optional;
 
@@ -24,6 +25,14 @@ public interface AnswerStore extends AutoCloseable {
    * @param item as {@link AnswerCache#item(String)} normalises it
    */
   Optional<AnswerCache.Entry> forItem(String promptVersion, String model, String item);
+
+  /**
+   * The calibration of a model's answers under a prompt version ({@code faultline llm calibrate},
+   * sent with {@code llm push}), if the store has one; the newest wins. None by default.
+   */
+  default Optional<LlmCalibration> calibration(String model, String promptVersion) {
+    return Optional.empty();
+  }
 
   /**
    * Stores an answer; a failure to store is logged, never thrown (the answer was used all the

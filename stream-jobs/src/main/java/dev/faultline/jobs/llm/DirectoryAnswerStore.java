@@ -1,6 +1,7 @@
 package dev.faultline.jobs.llm;
 
 import dev.faultline.classifier.llm.AnswerCache;
+import dev.faultline.classifier.llm.LlmCalibration;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -74,6 +75,12 @@ public final class DirectoryAnswerStore implements AnswerStore {
     }
   }
 
+  /** The calibration in the directory's {@code calibrations/} (read when asked). */
+  @Override
+  public Optional<LlmCalibration> calibration(String model, String promptVersion) {
+    return cache.calibration(model, promptVersion);
+  }
+
   @Override
   public void put(AnswerCache.Entry entry) {
     try {
@@ -91,7 +98,9 @@ public final class DirectoryAnswerStore implements AnswerStore {
   @Override
   public long size() {
     try (Stream<Path> files = Files.walk(cache.dir())) {
-      return files.filter(p -> p.toString().endsWith(".json")).count();
+      return files
+          .filter(p -> AnswerCache.isKey(p.getFileName().toString().replace(".json", "")))
+          .count();
     } catch (IOException e) {
       return -1;
     }

@@ -1,6 +1,7 @@
 package dev.faultline.jobs.llm;
 
 import dev.faultline.classifier.llm.AnswerCache;
+import dev.faultline.classifier.llm.LlmCalibration;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -41,7 +42,9 @@ import org.slf4j.LoggerFactory;
  * new answer to it. Compaction keeps one record per key, so the topic and the memory it takes grow
  * with the number of distinct (prompt, model, content) triples, not with traffic: a few hundred
  * bytes each. Answers that name their item (batch answers) are also indexed by (prompt version,
- * model, item), the newest by record time winning ({@link #forItem}).
+ * model, item), the newest by record time winning ({@link #forItem}). Calibrations of a model and
+ * prompt version ({@link CalibrationRecords}) are kept apart, the newest winning ({@link
+ * #calibration}).
  *
  * <p>Writes are at least once (idempotent producer, acks=all) and need no transaction: a key's
  * answers are interchangeable, and an answer lost with a crashed task is asked again at most once.
@@ -53,6 +56,7 @@ public final class KafkaAnswerStore implements AnswerStore {
   private final String topic;
   private final Map<String, AnswerCache.Entry> answers = new ConcurrentHashMap<>();
   private final ItemIndex items = new ItemIndex();
+  private final Map<String, LlmCalibration> calibrations = new ConcurrentHashMap<>();
   private final KafkaProducer<String, byte[]> producer;
   private final KafkaConsumer<String, byte[]> consumer;
   private final Thread follower;
@@ -169,10 +173,11 @@ public final class KafkaAnswerStore implements AnswerStore {
       take(consumer.poll(Duration.ofMillis(200)));
     }
     LOG.info(
-        "Loaded {} answers from {} ({} items with a batch answer)",
+        "Loaded {} answers from {} ({} items with a batch answer; calibrations: {})",
         answers.size(),
         topic,
-        items.size());
+        items.size(),
+        calibrations.keySet());
   }
 
   private boolean caughtUp(Map<TopicPartition, Long> end) {
@@ -186,6 +191,15 @@ public final class KafkaAnswerStore implements AnswerStore {
 
   private void take(Iterable<ConsumerRecord<String, byte[]>> records) {
     for (ConsumerRecord<String, byte[]> r : records) {
+      if (CalibrationRecords.isKey(r.key())) {
+        // A model's calibration (llm calibrate, llm push): the newest per model and prompt wins.
+        if (r.value() == null) {
+          calibrations.remove(r.key());
+        } else {
+          CalibrationRecords.decode(r.value()).ifPresent(c -> calibrations.put(r.key(), c));
+        }
+        continue;
+      }
       if (r.value() == null) {
         answers.remove(r.key()); // a tombstone: someone deleted the answer
         items.remove(r.key());
@@ -226,6 +240,16 @@ public final class KafkaAnswerStore implements AnswerStore {
   @Override
   public Optional<AnswerCache.Entry> forItem(String promptVersion, String model, String item) {
     return items.get(promptVersion, model, item);
+  }
+
+  @Override
+  public Optional<LlmCalibration> calibration(String model, String promptVersion) {
+    for (LlmCalibration c : calibrations.values()) {
+      if (c.model().equals(model) && c.promptVersion().equals(promptVersion)) {
+        return Optional.of(c);
+      }
+    }
+    return Optional.empty();
   }
 
   @Override

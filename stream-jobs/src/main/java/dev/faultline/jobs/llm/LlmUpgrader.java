@@ -4,23 +4,20 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.faultline.classifier.Classification;
 import dev.faultline.classifier.IssueText;
-import dev.faultline.classifier.Label;
-import dev.faultline.classifier.Provenance;
 import dev.faultline.classifier.llm.Answer;
 import dev.faultline.classifier.llm.AnswerCache;
+import dev.faultline.classifier.llm.AnswerLabels;
 import dev.faultline.classifier.llm.AnswerParser;
 import dev.faultline.classifier.llm.AnswerSchema;
 import dev.faultline.classifier.llm.ChatClient;
 import dev.faultline.classifier.llm.ExampleSet;
+import dev.faultline.classifier.llm.LlmCalibration;
 import dev.faultline.classifier.llm.LlmConfig;
 import dev.faultline.classifier.llm.LlmException;
 import dev.faultline.classifier.llm.Prompt;
 import dev.faultline.graph.LabelSource;
 import dev.faultline.jobs.records.ClassifiedIssueEvent;
 import dev.faultline.jobs.records.IssueEvent;
-import dev.faultline.schemas.taxonomy.Dimension;
-import dev.faultline.schemas.taxonomy.Symptom;
-import dev.faultline.schemas.taxonomy.SymptomClass;
 import dev.faultline.schemas.taxonomy.Taxonomy;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,10 +30,13 @@ import java.util.function.Supplier;
  * key of the item (prompt version, model, item content, as the CLI's cache), the answer from the
  * {@link AnswerStore} (by that key, else the issue's batch answer) or, on a miss, from the endpoint
  * (validated, then stored), and the upgraded graph row. Every dimension a person labelled on GitHub
- * keeps its label; every other dimension takes the model's code with the configured confidence and
- * the source {@code llm:<model>}. Framework and everything that is not a label stay as the offline
- * row has them; versions come from the answer when it has them (answers of prompts before
- * faultline-prompt-2 have none). Thread-safe when its collaborators are.
+ * keeps its label; every other dimension takes the model's code with the source {@code llm:<model>}
+ * and a distribution ({@link AnswerLabels}): the answered code's row of the model's calibration for
+ * the prompt version when the store has one ({@link AnswerStore#calibration}, {@code
+ * confusion:<model>/<prompt>}), else the configured prior error ({@code prior:<epsilon>}).
+ * Framework and everything that is not a label stay as the offline row has them; versions come from
+ * the answer when it has them (answers of prompts before faultline-prompt-2 have none). Thread-safe
+ * when its collaborators are.
  */
 public final class LlmUpgrader {
 
@@ -60,7 +60,6 @@ public final class LlmUpgrader {
   public record NotUpgraded(String cause, String reason) implements Outcome {}
 
   private final LlmConfig config;
-  private final Taxonomy taxonomy;
   private final Prompt prompt;
   private final AnswerSchema schema;
   private final AnswerParser parser;
@@ -82,9 +81,8 @@ public final class LlmUpgrader {
       ChatClient client,
       Supplier<ExampleSet> examples) {
     this.config = Objects.requireNonNull(config, "config");
-    this.taxonomy = Objects.requireNonNull(taxonomy, "taxonomy");
     this.prompt = Objects.requireNonNull(prompt, "prompt");
-    this.schema = new AnswerSchema(taxonomy);
+    this.schema = new AnswerSchema(Objects.requireNonNull(taxonomy, "taxonomy"));
     this.parser = new AnswerParser(schema);
     this.store = Objects.requireNonNull(store, "store");
     this.client = Objects.requireNonNull(client, "client");
@@ -191,8 +189,9 @@ public final class LlmUpgrader {
   }
 
   private ClassifiedIssueEvent upgrade(ClassifiedIssueEvent offline, Answer a, String note) {
+    LlmCalibration calibration = store.calibration(config.model(), prompt.version()).orElse(null);
     return upgrade(
-        offline, a, taxonomy, config.model(), prompt.version(), config.confidence(), note);
+        offline, a, config.model(), prompt.version(), calibration, config.priorError(), note);
   }
 
   /**
@@ -215,7 +214,8 @@ public final class LlmUpgrader {
 
   /**
    * {@link #upgrade(ClassifiedIssueEvent, Answer, Taxonomy, String, String, double, boolean)} with
-   * the labels' evidence ending in {@code note} (null: none), e.g. {@link #ITEM_ANSWER}.
+   * the labels' evidence ending in {@code note} (null: none), e.g. {@link #ITEM_ANSWER}; no
+   * calibration (the prior error {@code 1 - confidence}).
    */
   public static ClassifiedIssueEvent upgrade(
       ClassifiedIssueEvent offline,
@@ -225,24 +225,32 @@ public final class LlmUpgrader {
       String promptVersion,
       double confidence,
       String note) {
-    Classification c = offline.classification;
-    String source = LabelSource.llm(model);
-    String evidence = source + " prompt " + promptVersion + (note == null ? "" : " " + note);
-    Classification labelled =
-        c.mapLabels((d, l) -> d.labelled() ? keepHuman(l, a.code(d), confidence, evidence) : l)
-            .withProvenance(Provenance.llm(model, promptVersion));
+    double epsilon =
+        java.math.BigDecimal.ONE.subtract(java.math.BigDecimal.valueOf(confidence)).doubleValue();
+    return upgrade(offline, a, model, promptVersion, null, epsilon, note);
+  }
+
+  /**
+   * The offline classification with the model's labels where no person gave one ({@link
+   * AnswerLabels#merge}): pure. The classifier version becomes {@code llm:<model>/<prompt
+   * version>}, from which the graph row takes its source and prompt.
+   *
+   * @param calibration the model's calibration for the prompt version, or null
+   * @param epsilon the prior error of an answer without calibration
+   */
+  public static ClassifiedIssueEvent upgrade(
+      ClassifiedIssueEvent offline,
+      Answer a,
+      String model,
+      String promptVersion,
+      LlmCalibration calibration,
+      double epsilon,
+      String note) {
+    String evidence =
+        LabelSource.llm(model) + " prompt " + promptVersion + (note == null ? "" : " " + note);
     Classification upgraded =
-        c.symptom().humanGiven()
-            ? labelled
-            : labelled.with(
-                Dimension.SYMPTOM_CLASS,
-                l -> Label.predicted(symptomClassOf(a.symptom(), taxonomy), confidence, evidence));
-    if (a.versions() != null) {
-      // The answer's versions replace the offline extractor's; the framework stays the offline one.
-      upgraded =
-          new Classification(
-              upgraded.labels(), upgraded.framework(), a.versions(), upgraded.provenance());
-    }
+        AnswerLabels.merge(
+            offline.classification, a, model, promptVersion, calibration, epsilon, evidence);
     ClassifiedIssueEvent e = new ClassifiedIssueEvent();
     e.issue = offline.issue;
     e.framework = offline.framework;
@@ -254,17 +262,5 @@ public final class LlmUpgrader {
     e.fixingPullRequests = new ArrayList<>(offline.fixingPullRequests);
     e.answer = offline.answer;
     return e;
-  }
-
-  private static Label<?> keepHuman(
-      Label<?> offline, Object model, double confidence, String evidence) {
-    return offline.humanGiven() ? offline : Label.predicted(model, confidence, evidence);
-  }
-
-  private static SymptomClass symptomClassOf(Symptom s, Taxonomy t) {
-    return SymptomClass.valueOf(
-        s == Symptom.NONE || s == Symptom.UNKNOWN
-            ? s.name()
-            : t.symptomClassOf(s.name()).orElse("UNKNOWN"));
   }
 }

@@ -103,6 +103,21 @@ public class ClassifiedIssueEvent {
     return m;
   }
 
+  /**
+   * Every dimension's calibration marker ({@link dev.faultline.classifier.Calibrations}: what its
+   * probabilities rest on), in {@link Dimension} order; a label without one is left out.
+   */
+  public Map<Dimension, String> calibration() {
+    Map<Dimension, String> m = new LinkedHashMap<>();
+    for (Dimension d : Dimension.values()) {
+      String c = classification.label(d).calibration();
+      if (c != null) {
+        m.put(d, c);
+      }
+    }
+    return m;
+  }
+
   /** The {@link Dimension#LABELLED} dimensions whose value a person gave, in that order. */
   public List<Dimension> humanGiven() {
     return Dimension.LABELLED.stream().filter(d -> classification.label(d).humanGiven()).toList();

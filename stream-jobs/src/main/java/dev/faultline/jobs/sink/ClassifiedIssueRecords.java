@@ -50,6 +50,7 @@ public final class ClassifiedIssueRecords {
     r.setProbabilities(probabilities);
     r.setLabelSource(IssueRows.labelSource(c.provenance()));
     r.setPromptVersion(c.provenance().prompt());
+    r.setCalibration(byKey(e.calibration()));
     return r;
   }
 

@@ -53,7 +53,8 @@ public final class IssueRows {
             e.classifiedAt,
             labelSource(c.provenance()),
             c.provenance().prompt(),
-            aligned(e));
+            aligned(e),
+            e.calibration());
     return new IssueRow(
         i.id,
         i.repo,

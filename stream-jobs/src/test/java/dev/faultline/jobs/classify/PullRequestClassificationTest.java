@@ -42,6 +42,13 @@ class PullRequestClassificationTest {
         dev.faultline.schemas.taxonomy.Kind.BUG,
         c.codes().get(dev.faultline.schemas.taxonomy.Dimension.KIND));
     assertNotNull(c.classifierVersion());
+    for (dev.faultline.schemas.taxonomy.Dimension d :
+        dev.faultline.schemas.taxonomy.Dimension.values()) {
+      assertEquals(
+          "cv:" + Classifier.VERSION,
+          c.calibration().get(d),
+          d + ": the rules' labels rest on their cross-validated confusion");
+    }
   }
 
   @Test
@@ -95,5 +102,9 @@ class PullRequestClassificationTest {
         dev.faultline.schemas.taxonomy.Kind.BUG,
         c.codes().get(dev.faultline.schemas.taxonomy.Dimension.KIND));
     assertTrue(c.classifierVersion().startsWith("learned-"), c.classifierVersion());
+    assertEquals(
+        "cv:" + c.classifierVersion(),
+        c.calibration().get(dev.faultline.schemas.taxonomy.Dimension.STAGE),
+        "the learned layer's labels are calibrated on held-out folds");
   }
 }

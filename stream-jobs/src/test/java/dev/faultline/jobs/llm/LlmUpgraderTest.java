@@ -8,6 +8,7 @@ import dev.faultline.classifier.IssueText;
 import dev.faultline.classifier.llm.AnswerCache;
 import dev.faultline.classifier.llm.Budget;
 import dev.faultline.classifier.llm.ChatClient;
+import dev.faultline.classifier.llm.LlmCalibration;
 import dev.faultline.classifier.llm.LlmConfig;
 import dev.faultline.classifier.llm.LlmStats;
 import dev.faultline.classifier.llm.Prompt;
@@ -40,6 +41,15 @@ class LlmUpgraderTest {
   static final class MemoryStore implements AnswerStore {
     final Map<String, AnswerCache.Entry> entries = new ConcurrentHashMap<>();
     final ItemIndex items = new ItemIndex();
+    volatile LlmCalibration calibration;
+
+    @Override
+    public Optional<LlmCalibration> calibration(String model, String promptVersion) {
+      LlmCalibration c = calibration;
+      return c != null && c.model().equals(model) && c.promptVersion().equals(promptVersion)
+          ? Optional.of(c)
+          : Optional.empty();
+    }
 
     @Override
     public Optional<AnswerCache.Entry> get(String key) {
@@ -113,12 +123,17 @@ class LlmUpgraderTest {
     ClassifiedIssueEvent upgraded = assertInstanceOf(LlmUpgrader.Upgraded.class, o).event();
     IssueRow.ClassificationRow c = OfflineEvents.row(upgraded);
     assertEquals("CHECKPOINT_FAILURE", c.code(Dimension.SYMPTOM).toString());
-    // the model's labels are point masses; the person's phase too
+    // without a calibration the model's label puts 1 - epsilon (FAULTLINE_LLM_CONFIDENCE 0.8:
+    // epsilon 0.2) on its answer and the rest on the other codes, never a point mass; the person's
+    // phase is a point mass
+    List<Double> symptom = c.probabilities().get(Dimension.SYMPTOM);
     assertEquals(
-        1.0,
-        c.probabilities()
-            .get(Dimension.SYMPTOM)
-            .get(Dimension.SYMPTOM.distributionCodes().indexOf("CHECKPOINT_FAILURE")));
+        0.8, symptom.get(Dimension.SYMPTOM.distributionCodes().indexOf("CHECKPOINT_FAILURE")));
+    assertEquals(1.0, symptom.stream().mapToDouble(Double::doubleValue).sum(), 1e-3);
+    assertTrue(symptom.stream().filter(p -> p > 0).count() > 10, "the rest spread: " + symptom);
+    assertEquals("prior:0.2", c.calibration().get(Dimension.SYMPTOM));
+    assertEquals("prior:0.2", c.calibration().get(Dimension.SYMPTOM_CLASS));
+    assertEquals("human", c.calibration().get(Dimension.PHASE));
     assertEquals(
         1.0,
         c.probabilities()
@@ -144,6 +159,81 @@ class LlmUpgraderTest {
     assertEquals(1, c.rank());
     assertEquals(1, store.size(), "the answer is stored");
     assertEquals(1, stats.requests());
+  }
+
+  @Test
+  void aCalibratedModelsAnswerGetsItsConfusionRowAndMarker() {
+    // Hand-made labelled answers: for stage, the model answered FAULT_TOLERANCE 4 times, 3 right
+    // and once the truth was MEMORY; nothing else is answered for stage.
+    Map<Dimension, String> right = new java.util.EnumMap<>(Dimension.class);
+    Map<Dimension, String> wrong = new java.util.EnumMap<>(Dimension.class);
+    right.put(Dimension.STAGE, "FAULT_TOLERANCE");
+    wrong.put(Dimension.STAGE, "MEMORY");
+    dev.faultline.classifier.llm.Answer a =
+        new dev.faultline.classifier.llm.AnswerParser(
+                        new dev.faultline.classifier.llm.AnswerSchema(TAXONOMY))
+                    .parse(LlmFixtures.ANSWER)
+                instanceof dev.faultline.classifier.llm.AnswerParser.Accepted ok
+            ? ok.answer()
+            : null;
+    store.calibration =
+        LlmCalibration.fit(
+            LlmFixtures.MODEL,
+            upgrader.promptVersion(),
+            List.of(
+                Map.entry(a, right), Map.entry(a, right), Map.entry(a, right), Map.entry(a, wrong)),
+            0.2,
+            2.0,
+            "2026-01-01T00:00:00Z",
+            "test");
+    stub.then(StubChatServer.Reply.answer(LlmFixtures.ANSWER));
+    ClassifiedIssueEvent upgraded =
+        assertInstanceOf(
+                LlmUpgrader.Upgraded.class, upgrader.ask(offline(List.of()), text("Saving stalls")))
+            .event();
+    IssueRow.ClassificationRow c = OfflineEvents.row(upgraded);
+    List<String> codes = Dimension.STAGE.distributionCodes();
+    List<Double> p = c.probabilities().get(Dimension.STAGE);
+    // (3 + 2 * 0.8) / (4 + 2) on the answer; MEMORY (1 + 2 * 0.2 * mix(MEMORY) / mix(others)) / 6
+    assertEquals(4.6 / 6, p.get(codes.indexOf("FAULT_TOLERANCE")), 1e-4);
+    java.util.Map<String, Double> mix =
+        dev.faultline.classifier.Distributions.prior(Dimension.STAGE);
+    double others = 1 - mix.get("FAULT_TOLERANCE");
+    assertEquals(
+        (1 + 2 * 0.2 * mix.get("MEMORY") / others) / 6, p.get(codes.indexOf("MEMORY")), 1e-4);
+    assertEquals(4.6 / 6, c.confidence().get(Dimension.STAGE), 1e-9, "confidence is the row's");
+    String marker = "confusion:" + LlmFixtures.MODEL + "/" + upgrader.promptVersion();
+    assertEquals(marker, c.calibration().get(Dimension.STAGE));
+    assertEquals(marker, ClassifiedIssueRecords.of(upgraded).getCalibration().get("stage"));
+    // a dimension nobody answered in the labelled set keeps the prior row: 1 - epsilon
+    assertEquals(
+        0.8,
+        c.probabilities()
+            .get(Dimension.SYMPTOM)
+            .get(Dimension.SYMPTOM.distributionCodes().indexOf("CHECKPOINT_FAILURE")),
+        1e-4);
+  }
+
+  @Test
+  void aPersonsNonBugKindMakesTheModelsBugOnlyLabelsNone() {
+    stub.then(StubChatServer.Reply.answer(LlmFixtures.ANSWER));
+    ClassifiedIssueEvent upgraded =
+        assertInstanceOf(
+                LlmUpgrader.Upgraded.class,
+                upgrader.ask(OfflineEvents.question(), text("How do I resume?")))
+            .event();
+    IssueRow.ClassificationRow c = OfflineEvents.row(upgraded);
+    assertEquals("QUESTION", c.code(Dimension.KIND).toString());
+    assertEquals("NONE", c.code(Dimension.SYMPTOM).toString(), "not CHECKPOINT_FAILURE");
+    assertEquals(
+        1.0,
+        c.probabilities()
+            .get(Dimension.SYMPTOM)
+            .get(Dimension.SYMPTOM.distributionCodes().indexOf("NONE")));
+    assertEquals("human", c.calibration().get(Dimension.SYMPTOM));
+    assertEquals("UNKNOWN", c.code(Dimension.ROOT_CAUSE).toString());
+    assertEquals(null, c.code(Dimension.DISTRIBUTED_SPECIFIC));
+    assertEquals("FAULT_TOLERANCE", c.code(Dimension.STAGE).toString(), "stage is not bug-only");
   }
 
   @Test

@@ -113,6 +113,15 @@ final class OfflineEvents {
         human);
   }
 
+  /** The offline event of acme/trainer#4 whose kind a person labelled QUESTION. */
+  static ClassifiedIssueEvent question() {
+    ClassifiedIssueEvent e = offline(List.of());
+    e.classification =
+        e.classification.with(
+            Dimension.KIND, l -> Label.human(Kind.QUESTION, "GitHub label 'question'"));
+    return e;
+  }
+
   /** The graph row an event becomes. */
   static IssueRow.ClassificationRow row(ClassifiedIssueEvent e) {
     return IssueRows.of(e).classification();

@@ -52,6 +52,11 @@ class DimensionBoundariesTest {
     return d == Dimension.PHASE ? 1.0 : 0.5 + d.ordinal() / 100.0;
   }
 
+  /** A calibration marker distinct per dimension (a person's label, the phase's, is human). */
+  private static String calibrationOf(Dimension d) {
+    return d == Dimension.PHASE ? "human" : "cv:test-" + d.ordinal();
+  }
+
   private static ClassifiedIssueEvent event() {
     Map<Dimension, Label<?>> labels = new LinkedHashMap<>();
     for (Dimension d : Dimension.values()) {
@@ -59,7 +64,8 @@ class DimensionBoundariesTest {
           d,
           d == Dimension.PHASE
               ? Label.human(codeOf(d), "GitHub label")
-              : Label.predicted(codeOf(d), confidenceOf(d), "evidence of " + d.key()));
+              : Label.predicted(codeOf(d), confidenceOf(d), "evidence of " + d.key())
+                  .withCalibration(calibrationOf(d)));
     }
     IssueEvent i = new IssueEvent();
     i.id = "acme/trainer#7";
@@ -98,6 +104,7 @@ class DimensionBoundariesTest {
       d.distributionCodes()
           .forEach(code -> point.add(code.equals(Dimension.codeOf(codeOf(d))) ? 1.0 : 0.0));
       assertEquals(point, props.get(d.probabilitiesProperty()), d + " probabilities");
+      assertEquals(calibrationOf(d), props.get(d.calibrationProperty()), d + " calibration");
       Dimension label = d.labelDimension();
       assertEquals(confidenceOf(label), props.get(label.confidenceProperty()), d + " confidence");
       assertEquals(
@@ -112,6 +119,7 @@ class DimensionBoundariesTest {
                 assertNotNull(e, d + " edge");
                 assertEquals(Dimension.symbol(codeOf(d)), e.get("code"), d + " edge code");
                 assertEquals(confidenceOf(d), e.get("confidence"), d + " edge confidence");
+                assertEquals(calibrationOf(d), e.get("calibration"), d + " edge calibration");
               });
     }
   }
@@ -127,6 +135,7 @@ class DimensionBoundariesTest {
       Map<String, Double> p = back.getProbabilities().get(d.key());
       assertEquals(d.distributionCodes().size(), p.size(), d + " every code");
       assertEquals(1.0, p.get(Dimension.codeOf(codeOf(d))), d + " probability of its code");
+      assertEquals(calibrationOf(d), back.getCalibration().get(d.key()), d + " calibration");
       Dimension label = d.labelDimension();
       assertEquals(confidenceOf(label), back.getConfidence().get(label.key()), d + " confidence");
     }

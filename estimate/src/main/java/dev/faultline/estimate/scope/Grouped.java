@@ -1,0 +1,261 @@
+package dev.faultline.estimate.scope;
+
+import dev.faultline.estimate.Codes;
+import dev.faultline.estimate.group.GroupedEstimator;
+import dev.faultline.estimate.group.GroupedEstimator.Mode;
+import dev.faultline.estimate.group.ModelError;
+import dev.faultline.estimate.group.Row;
+import dev.faultline.estimate.item.Field;
+import dev.faultline.estimate.item.Item;
+import dev.faultline.estimate.item.ItemModel;
+import dev.faultline.graph.query.QueryDefinition;
+import dev.faultline.graph.query.ScopeEstimator;
+import dev.faultline.schemas.taxonomy.Dimension;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The {@code grouped} estimator: any counting query of the library as {@link GroupedEstimator}
+ * rows. The query's header says what to count ({@code estimate/README.md}, "Estimated queries"):
+ *
+ * <pre>
+ * // @estimator grouped
+ * // @estimate dimension $dimension     -- the counted dimension (a parameter or a dimension key)
+ * // @estimate pair $columns            -- optional: a second dimension; rows are code pairs
+ * // @estimate group period             -- optional: statement columns that group the items
+ * // @estimate kind $kind               -- optional: items of this kind (default every kind)
+ * // @estimate mode $mode               -- optional: estimate (default), confident or all
+ * // @estimate unknown $includeUnknown  -- optional: rows of UNKNOWN, NONE and null too (default true)
+ * // @estimate minimum 0.05             -- optional: leave out estimated rows below this count
+ * // @estimate zeros drop               -- optional: leave out counted rows of 0 (mode confident/all)
+ * // @estimate top $limit               -- optional: the n largest rows of each group (of each code)
+ * </pre>
+ *
+ * <p>The statement returns one row per item: {@code kind, kindP, kindCalibration, kindPasses,
+ * humanGiven}, the counted dimension's {@code top, p, calibration, passes} (a pair's second's
+ * {@code top2, p2, calibration2, passes2}), the group columns, and for validation samples {@code
+ * sample, sampleDrawn, samplePopulation} ({@link ItemModel}). The query declares its result columns
+ * among: the group columns, {@code code}, {@code code2}, {@link #COLUMNS}.
+ */
+public final class Grouped implements ScopeEstimator {
+  /** The name query headers give. */
+  public static final String NAME = "grouped";
+
+  /** The result columns besides the group columns, {@code code} and {@code code2}. */
+  public static final List<String> COLUMNS =
+      List.of(
+          "estimate",
+          "estimateLow",
+          "estimateHigh",
+          "share",
+          "shareLow",
+          "shareHigh",
+          "method",
+          "basis",
+          "note",
+          "labelled",
+          "sampleSize",
+          "inScope",
+          "expectedInScope",
+          "coverage");
+
+  private static final Set<String> OPTIONS =
+      Set.of("dimension", "pair", "group", "kind", "mode", "unknown", "minimum", "zeros", "top");
+
+  private static final List<String> SAMPLE_COLUMNS =
+      List.of("sample", "sampleDrawn", "samplePopulation");
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public void check(QueryDefinition query) {
+    Map<String, String> o = query.estimatorOptions();
+    for (String key : o.keySet()) {
+      if (!OPTIONS.contains(key)) {
+        throw new IllegalArgumentException(
+            query.name() + ": unknown '@estimate " + key + "': use one of " + OPTIONS);
+      }
+    }
+    if (!o.containsKey("dimension")) {
+      throw new IllegalArgumentException(query.name() + ": '@estimate dimension' is required");
+    }
+    for (String value : o.values()) {
+      if (value.startsWith("$") && query.parameter(value.substring(1)).isEmpty()) {
+        throw new IllegalArgumentException(
+            query.name() + ": '@estimate' names " + value + ", which the query does not declare");
+      }
+    }
+    Set<String> provided = new LinkedHashSet<>(groupColumns(query));
+    provided.add("code");
+    if (o.containsKey("pair")) {
+      provided.add("code2");
+    }
+    provided.addAll(COLUMNS);
+    for (String column : query.columnNames()) {
+      if (!provided.contains(column)) {
+        throw new IllegalArgumentException(
+            query.name() + ": the grouped estimator gives no column '" + column + "'");
+      }
+    }
+  }
+
+  @Override
+  public List<String> inputs(QueryDefinition query) {
+    List<String> in = new ArrayList<>(model(query, Dimension.KIND, Dimension.KIND).inputs());
+    in.addAll(groupColumns(query));
+    in.addAll(SAMPLE_COLUMNS);
+    return in;
+  }
+
+  @Override
+  public Set<String> parameters(QueryDefinition query) {
+    Set<String> out = new LinkedHashSet<>();
+    for (String value : query.estimatorOptions().values()) {
+      if (value.startsWith("$")) {
+        out.add(value.substring(1));
+      }
+    }
+    return out;
+  }
+
+  @Override
+  public List<Map<String, Object>> estimate(
+      QueryDefinition query, List<Map<String, Object>> rows, Map<String, Object> parameters) {
+    Options o = Options.of(query, parameters);
+    ItemModel model = model(query, o.dimension(), o.pair());
+    List<Item> items = model.items(rows);
+    List<String> groupColumns = groupColumns(query);
+    List<List<Object>> groups = new ArrayList<>(rows.size());
+    for (Map<String, Object> r : rows) {
+      List<Object> key = new ArrayList<>(groupColumns.size());
+      groupColumns.forEach(c -> key.add(r.get(c)));
+      groups.add(key);
+    }
+    GroupedEstimator.Spec spec =
+        new GroupedEstimator.Spec(
+            o.dimension(), o.pair(), o.kind(), o.mode(), ModelError.shipped());
+    List<Row> estimated = GroupedEstimator.estimate(items, groups, spec);
+    return Output.rows(query, groupColumns, kept(estimated, o), coverage(estimated, o));
+  }
+
+  private static ItemModel model(QueryDefinition query, Dimension d, Dimension d2) {
+    boolean pair = query.estimatorOptions().containsKey("pair");
+    return pair
+        ? ItemModel.of(Field.primary(d), Field.secondary(d2))
+        : ItemModel.of(Field.primary(d));
+  }
+
+  static List<String> groupColumns(QueryDefinition query) {
+    String g = query.estimatorOptions().get("group");
+    if (g == null || g.isBlank()) {
+      return List.of();
+    }
+    List<String> out = new ArrayList<>();
+    for (String c : g.split(",")) {
+      out.add(c.strip());
+    }
+    return out;
+  }
+
+  /** The rows a query keeps: known codes only if asked, above the minimum, the top n. */
+  private static List<Row> kept(List<Row> rows, Options o) {
+    List<Row> out = new ArrayList<>();
+    for (Row r : rows) {
+      boolean known =
+          !Codes.NOT_KNOWN.contains(r.code())
+              && (r.code2() == null || !Codes.NOT_KNOWN.contains(r.code2()));
+      boolean counted = o.mode() != Mode.ESTIMATE;
+      if ((!o.unknown() && !known)
+          || (!counted && r.estimate() < o.minimum())
+          || (counted && o.dropZeros() && r.estimate() == 0)) {
+        continue;
+      }
+      out.add(r);
+    }
+    if (o.top() == null) {
+      return out;
+    }
+    Map<List<Object>, List<Row>> byFamily = new LinkedHashMap<>();
+    for (Row r : out) {
+      List<Object> family = new ArrayList<>(r.group());
+      if (r.code2() != null) {
+        family.add(r.code());
+      }
+      byFamily.computeIfAbsent(family, f -> new ArrayList<>()).add(r);
+    }
+    List<Row> top = new ArrayList<>();
+    for (List<Row> family : byFamily.values()) {
+      family.stream()
+          .sorted(Comparator.comparingDouble(Row::estimate).reversed())
+          .limit(o.top())
+          .forEach(top::add);
+    }
+    return top;
+  }
+
+  /** Per group, the items whose labels of the known codes pass the bar / the items. */
+  private static Map<List<Object>, Double> coverage(List<Row> rows, Options o) {
+    Map<List<Object>, long[]> sums = new LinkedHashMap<>();
+    for (Row r : rows) {
+      long[] s = sums.computeIfAbsent(r.group(), g -> new long[] {0, r.items()});
+      boolean known =
+          !Codes.NOT_KNOWN.contains(r.code())
+              && (r.code2() == null || !Codes.NOT_KNOWN.contains(r.code2()));
+      s[0] += known ? r.labelled() : 0;
+    }
+    Map<List<Object>, Double> out = new LinkedHashMap<>();
+    sums.forEach((g, s) -> out.put(g, s[1] == 0 ? null : Math.round(s[0] * 1e4 / s[1]) / 1e4));
+    return out;
+  }
+
+  /** A query's options with its parameters bound. */
+  record Options(
+      Dimension dimension,
+      Dimension pair,
+      String kind,
+      Mode mode,
+      boolean unknown,
+      double minimum,
+      boolean dropZeros,
+      Integer top) {
+    static Options of(QueryDefinition query, Map<String, Object> parameters) {
+      Map<String, String> o = query.estimatorOptions();
+      Dimension d = dimension(value(o.get("dimension"), parameters));
+      Dimension d2 = o.containsKey("pair") ? dimension(value(o.get("pair"), parameters)) : null;
+      Object kind = value(o.get("kind"), parameters);
+      Object mode = value(o.get("mode"), parameters);
+      Object unknown = value(o.get("unknown"), parameters);
+      Object minimum = value(o.get("minimum"), parameters);
+      Object top = value(o.get("top"), parameters);
+      return new Options(
+          d,
+          d2,
+          kind == null || kind.equals("null") ? null : String.valueOf(kind),
+          Mode.parse(mode == null ? null : String.valueOf(mode)),
+          unknown == null || Boolean.parseBoolean(String.valueOf(unknown)),
+          minimum == null ? Double.NEGATIVE_INFINITY : Double.parseDouble(String.valueOf(minimum)),
+          "drop".equals(o.get("zeros")),
+          top == null ? null : Integer.valueOf(String.valueOf(top)));
+    }
+
+    private static Object value(String option, Map<String, Object> parameters) {
+      if (option == null) {
+        return null;
+      }
+      return option.startsWith("$") ? parameters.get(option.substring(1)) : option;
+    }
+
+    private static Dimension dimension(Object key) {
+      return Dimension.ofKey(String.valueOf(key))
+          .orElseThrow(() -> new IllegalArgumentException("unknown dimension " + key));
+    }
+  }
+}
