@@ -12,8 +12,10 @@ import javax.xml.stream.XMLStreamWriter;
 /**
  * The alerts as an Atom feed (RFC 4287), so a maintainer can follow them in a feed reader or pipe
  * them to chat: one entry per alert in force (a grouped alert is one entry listing every dimension
- * and category it moved), titled with its first sentence, updated at the instant it was raised.
- * Written with the JDK's StAX writer, which escapes the text.
+ * and category it moved), under an id that stays while members join or leave, titled with its first
+ * sentence, published when it was raised and updated when the graph last took a change of its text
+ * or members (so a reader sees a grouped alert change). Written with the JDK's StAX writer, which
+ * escapes the text.
  */
 final class AlertFeed {
   static final String ATOM = "http://www.w3.org/2005/Atom";
@@ -35,12 +37,7 @@ final class AlertFeed {
       x.writeDefaultNamespace(ATOM);
       text(x, "id", "urn:faultline:alerts" + (framework == null ? "" : ":" + encode(framework)));
       text(x, "title", "faultline alerts" + (framework == null ? "" : ": " + framework));
-      text(
-          x,
-          "updated",
-          alerts.isEmpty()
-              ? "1970-01-01T00:00:00Z"
-              : String.valueOf(alerts.get(0).get("raisedAt")));
+      text(x, "updated", newest(alerts));
       x.writeEmptyElement("link");
       x.writeAttribute("rel", "self");
       x.writeAttribute("href", self);
@@ -64,7 +61,8 @@ final class AlertFeed {
     x.writeStartElement("entry");
     text(x, "id", "urn:faultline:alert:" + encode(String.valueOf(a.get("id"))));
     text(x, "title", firstSentence(explanation));
-    text(x, "updated", String.valueOf(a.get("raisedAt")));
+    text(x, "published", String.valueOf(a.get("raisedAt")));
+    text(x, "updated", updated(a));
     x.writeEmptyElement("category");
     x.writeAttribute("term", String.valueOf(a.get("framework")));
     x.writeEmptyElement("category");
@@ -90,6 +88,20 @@ final class AlertFeed {
     x.writeCharacters(content.toString());
     x.writeEndElement();
     x.writeEndElement();
+  }
+
+  /** When an alert last changed: its {@code updatedAt}, else when it was raised. */
+  static String updated(Map<String, Object> a) {
+    Object u = a.get("updatedAt");
+    return String.valueOf(u != null ? u : a.get("raisedAt"));
+  }
+
+  /** The feed's updated time: its newest entry's. */
+  private static String newest(List<Map<String, Object>> alerts) {
+    return alerts.stream()
+        .map(AlertFeed::updated)
+        .max(java.util.Comparator.comparing(t -> java.time.OffsetDateTime.parse(t).toInstant()))
+        .orElse("1970-01-01T00:00:00Z");
   }
 
   /** An alert's first sentence: what it saw and what was expected (up to the test). */

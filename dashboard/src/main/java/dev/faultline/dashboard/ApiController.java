@@ -6,6 +6,7 @@ import dev.faultline.schemas.AlertKind;
 import dev.faultline.schemas.taxonomy.Dimension;
 import dev.faultline.schemas.taxonomy.Kind;
 import io.javalin.http.Context;
+import java.time.Clock;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.Period;
@@ -46,13 +47,28 @@ final class ApiController {
   private final ObjectMapper mapper;
   private final SeedFigures seeds;
   private final SimilarSearch similar;
+  private final Clock clock;
 
   ApiController(
       QueryLibrary queries, ObjectMapper mapper, SeedFigures seeds, SimilarSearch similar) {
+    this(queries, mapper, seeds, similar, Clock.systemUTC());
+  }
+
+  /**
+   * @param clock what "now" is for the release view (a release younger than its comparison period
+   *     is compared over the days elapsed)
+   */
+  ApiController(
+      QueryLibrary queries,
+      ObjectMapper mapper,
+      SeedFigures seeds,
+      SimilarSearch similar,
+      Clock clock) {
     this.queries = queries;
     this.mapper = mapper;
     this.seeds = seeds;
     this.similar = similar;
+    this.clock = clock;
   }
 
   /**
@@ -103,16 +119,17 @@ final class ApiController {
     json(ctx, body);
   }
 
-  /** Weeks before a release's week and from it that the release view compares. */
-  static final int SHIFT_WEEKS_BEFORE = 8;
+  /** Days before a release and from it that the release view compares. */
+  static final int SHIFT_DAYS_BEFORE = 56;
 
-  static final int SHIFT_WEEKS_AFTER = 4;
+  static final int SHIFT_DAYS_AFTER = 28;
 
   /**
    * {@code GET /api/release-shifts}: for each of the newest releases ({@code limit}, 12), the
-   * categories of one dimension whose weekly rate of bug reports in the 4 weeks from the release's
-   * week differs from the 8 weeks before ({@link ReleaseShifts}), with the counts; read through the
-   * {@code new-bugs-per-release} and {@code category-trends} named queries.
+   * categories of one dimension whose rate of bug reports in the 28 days from the release (or the
+   * whole days elapsed so far, for a younger release: the row says "n days so far") differs from
+   * the 56 days before ({@link ReleaseShifts}), with the counts; read through the {@code
+   * new-bugs-per-release} and {@code category-trends} named queries.
    */
   void releaseShifts(Context ctx) {
     ApiParams p = params(ctx, "framework", "dimension", "limit");
@@ -125,68 +142,74 @@ final class ApiController {
         java.util.Comparator.comparing(
                 (Map<String, Object> r) -> String.valueOf(r.get("publishedAt")))
             .reversed());
+    Instant now = clock.instant();
     List<Map<String, Object>> out = new ArrayList<>();
     for (Map<String, Object> r : releases.subList(0, Math.min(limit, releases.size()))) {
-      if (r.get("publishedAt") == null) {
-        continue;
+      if (r.get("publishedAt") != null) {
+        out.add(releaseShift(r, dimension, now));
       }
-      java.time.LocalDate week =
-          java.time.OffsetDateTime.parse(String.valueOf(r.get("publishedAt")))
-              .atZoneSameInstant(java.time.ZoneOffset.UTC)
-              .toLocalDate()
-              .with(
-                  java.time.temporal.TemporalAdjusters.previousOrSame(java.time.DayOfWeek.MONDAY));
-      Map<String, String> q = new LinkedHashMap<>();
-      q.put("dimension", dimension);
-      q.put("bucket", "week");
-      q.put("framework", String.valueOf(r.get("framework")));
-      q.put(
-          "from",
-          week.minusWeeks(SHIFT_WEEKS_BEFORE)
-              .atStartOfDay(java.time.ZoneOffset.UTC)
-              .toInstant()
-              .toString());
-      q.put(
-          "to",
-          week.plusWeeks(SHIFT_WEEKS_AFTER)
-              .atStartOfDay(java.time.ZoneOffset.UTC)
-              .toInstant()
-              .toString());
-      // the exact Poisson test needs counts: labels above the bar, as before estimates (#31: the
-      // release view's estimates are the views' work)
-      q.put("mode", "confident");
-      Map<java.time.LocalDate, Map<String, Long>> weekly = new java.util.TreeMap<>();
-      for (Map<String, Object> row : queries.run("category-trends", q)) {
-        weekly
-            .computeIfAbsent(
-                java.time.LocalDate.parse(String.valueOf(row.get("period"))),
-                w -> new java.util.TreeMap<>())
-            .merge(
-                String.valueOf(row.get("code")),
-                ((Number) row.get("estimate")).longValue(),
-                Long::sum);
-      }
-      List<ReleaseShifts.Shift> shifts =
-          ReleaseShifts.compare(weekly, week, SHIFT_WEEKS_BEFORE, SHIFT_WEEKS_AFTER, 0.05);
-      Map<String, Object> row = new LinkedHashMap<>();
-      row.put("framework", r.get("framework"));
-      row.put("release", r.get("release"));
-      row.put("version", r.get("version"));
-      row.put("publishedAt", r.get("publishedAt"));
-      row.put("weekOf", week.toString());
-      row.put("differing", shifts.stream().filter(ReleaseShifts.Shift::differs).count());
-      row.put("categories", shifts);
-      out.add(row);
     }
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("dimension", dimension);
-    body.put("weeksBefore", SHIFT_WEEKS_BEFORE);
-    body.put("weeksAfter", SHIFT_WEEKS_AFTER);
+    body.put("daysBefore", SHIFT_DAYS_BEFORE);
+    body.put("daysAfter", SHIFT_DAYS_AFTER);
     body.put(
         "test",
         "exact conditional test of two Poisson rates, Bonferroni over each release's categories at 0.05");
     body.put("releases", out);
     json(ctx, body);
+  }
+
+  /** One release's row of the release view, seen at {@code now}. */
+  private Map<String, Object> releaseShift(Map<String, Object> r, String dimension, Instant now) {
+    Instant published = OffsetDateTime.parse(String.valueOf(r.get("publishedAt"))).toInstant();
+    ReleaseShifts.Periods periods =
+        ReleaseShifts.periods(published, now, SHIFT_DAYS_BEFORE, SHIFT_DAYS_AFTER);
+    String framework = String.valueOf(r.get("framework"));
+    List<ReleaseShifts.Shift> shifts =
+        ReleaseShifts.compare(
+            categoryCounts(framework, dimension, periods.from(), periods.release()),
+            categoryCounts(framework, dimension, periods.release(), periods.to()),
+            periods,
+            0.05);
+    Map<String, Object> row = new LinkedHashMap<>();
+    row.put("framework", r.get("framework"));
+    row.put("release", r.get("release"));
+    row.put("version", r.get("version"));
+    row.put("publishedAt", r.get("publishedAt"));
+    row.put("from", periods.from().toString());
+    row.put("to", periods.to().toString());
+    row.put("daysBefore", periods.daysBefore());
+    row.put("daysAfter", periods.daysAfter());
+    row.put("soFar", periods.soFar());
+    row.put("differing", shifts.stream().filter(ReleaseShifts.Shift::differs).count());
+    row.put("categories", shifts);
+    return row;
+  }
+
+  /** Bug reports per category of a framework opened in [from, to). */
+  private Map<String, Long> categoryCounts(
+      String framework, String dimension, Instant from, Instant to) {
+    Map<String, Long> counts = new java.util.TreeMap<>();
+    if (!from.isBefore(to)) {
+      return counts;
+    }
+    Map<String, String> q = new LinkedHashMap<>();
+    q.put("dimension", dimension);
+    q.put("bucket", "month");
+    q.put("framework", framework);
+    q.put("from", from.toString());
+    q.put("to", to.toString());
+    // the exact Poisson test needs counts: labels above the bar, as before estimates (#31: the
+    // release view's estimates are the views' work)
+    q.put("mode", "confident");
+    for (Map<String, Object> row : queries.run("category-trends", q)) {
+      counts.merge(
+          String.valueOf(row.get("code")),
+          Math.round(((Number) row.get("estimate")).doubleValue()),
+          Long::sum);
+    }
+    return counts;
   }
 
   /** {@code GET /api/trends}: issues per period and category of one dimension, as chart series. */

@@ -1,7 +1,7 @@
 package dev.faultline.dashboard;
 
-import java.time.LocalDate;
-import java.time.temporal.ChronoUnit;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -9,16 +9,18 @@ import java.util.TreeMap;
 import org.apache.commons.math3.distribution.BinomialDistribution;
 
 /**
- * The release view: for one release, the categories whose weekly rate in the weeks after it differs
- * from the weeks before it. Counted in whole weeks (Monday starts, as the trend query buckets
- * them): the {@code beforeWeeks} weeks before the release's week against the {@code afterWeeks}
- * weeks from it. Two rates of Poisson counts are compared by the exact conditional test
- * (Przyborowski and Wilenski 1940): given the category's {@code n = before + after} issues, {@code
- * after} is binomial with {@code p = afterWeeks / (beforeWeeks + afterWeeks)} when the rates are
- * equal; two-sided p = twice the smaller tail, at most 1. Bonferroni over the release's categories
- * at {@code alpha}.
+ * The release view: for one release, the categories whose rate in the days after it differs from
+ * the days before it. The {@code beforeDays} before the release's publication are compared with the
+ * days from it, {@code afterDays} once that many have passed, else the whole days elapsed so far (a
+ * release 10 days old is compared over its 10 days, not over 28 days of which 18 count as zero).
+ * Two rates of Poisson counts are compared by the exact conditional test (Przyborowski and Wilenski
+ * 1940): given the category's {@code n = before + after} issues, {@code after} is binomial with
+ * {@code p = daysAfter / (daysBefore + daysAfter)} when the rates are equal; two-sided p = twice
+ * the smaller tail, at most 1. Bonferroni over the release's categories at {@code alpha}.
  */
 final class ReleaseShifts {
+  private static final Duration DAY = Duration.ofDays(1);
+
   private ReleaseShifts() {}
 
   /** One category around one release. */
@@ -33,27 +35,57 @@ final class ReleaseShifts {
       boolean differs) {}
 
   /**
-   * @param weekly issues per week start (Monday) and category, over at least the weeks compared
-   * @param releaseWeek the Monday of the release's week
-   * @return every category with an issue in the weeks compared, differing ones first, then by name
+   * The periods compared around one release: {@code [from, release)} and {@code [release, to)}.
+   *
+   * @param daysAfter whole days elapsed since the release, at most the full period
+   * @param complete whether the full period after has passed
+   */
+  record Periods(
+      Instant from,
+      Instant release,
+      Instant to,
+      long daysBefore,
+      long daysAfter,
+      boolean complete) {
+    /** What a row says of a young release: {@code "10 days so far"}, else null. */
+    String soFar() {
+      return complete ? null : daysAfter + (daysAfter == 1 ? " day" : " days") + " so far";
+    }
+  }
+
+  /**
+   * The periods of a release published at {@code published}, seen at {@code now}: the {@code
+   * beforeDays} before it, and the whole days from it up to {@code afterDays}.
+   */
+  static Periods periods(Instant published, Instant now, int beforeDays, int afterDays) {
+    long elapsed = Math.max(0, Duration.between(published, now).toMillis() / DAY.toMillis());
+    long after = Math.min(afterDays, elapsed);
+    return new Periods(
+        published.minus(DAY.multipliedBy(beforeDays)),
+        published,
+        published.plus(DAY.multipliedBy(after)),
+        beforeDays,
+        after,
+        after == afterDays);
+  }
+
+  /**
+   * @param before issues per category in the days before
+   * @param after issues per category in the days after
+   * @return every category with an issue in the periods compared, differing ones first, then by
+   *     name; none when no whole day has passed since the release
    */
   static List<Shift> compare(
-      Map<LocalDate, Map<String, Long>> weekly,
-      LocalDate releaseWeek,
-      int beforeWeeks,
-      int afterWeeks,
-      double alpha) {
+      Map<String, Long> before, Map<String, Long> after, Periods periods, double alpha) {
+    if (periods.daysAfter() == 0) {
+      return List.of();
+    }
     Map<String, long[]> counts = new TreeMap<>();
-    weekly.forEach(
-        (week, byCategory) -> {
-          long w = ChronoUnit.WEEKS.between(releaseWeek, week);
-          int side = w < 0 && w >= -beforeWeeks ? 0 : w >= 0 && w < afterWeeks ? 1 : -1;
-          if (side >= 0) {
-            byCategory.forEach(
-                (category, n) -> counts.computeIfAbsent(category, c -> new long[2])[side] += n);
-          }
-        });
-    double share = afterWeeks / (double) (beforeWeeks + afterWeeks);
+    before.forEach((category, n) -> counts.computeIfAbsent(category, c -> new long[2])[0] += n);
+    after.forEach((category, n) -> counts.computeIfAbsent(category, c -> new long[2])[1] += n);
+    double daysBefore = periods.daysBefore();
+    double daysAfter = periods.daysAfter();
+    double share = daysAfter / (daysBefore + daysAfter);
     List<Shift> out = new ArrayList<>();
     for (Map.Entry<String, long[]> e : counts.entrySet()) {
       long b = e.getValue()[0];
@@ -65,8 +97,8 @@ final class ReleaseShifts {
               e.getKey(),
               b,
               a,
-              b / (double) beforeWeeks,
-              a / (double) afterWeeks,
+              7 * b / daysBefore,
+              7 * a / daysAfter,
               p,
               adjusted,
               adjusted <= alpha));

@@ -356,10 +356,13 @@ class DashboardApiIT {
         List.of("DeepSpeed@0.15.0", "DeepSpeed@0.14.1", "DeepSpeed@0.14.0"),
         texts(body.get("releases"), "release"));
     JsonNode r = body.get("releases").get(1);
-    // published Friday 2024-03-01: its week starts Monday 2024-02-26; the 8 weeks before hold
-    // #101 (HANG, Jan 15) and #102 (OUT_OF_MEMORY, Feb 10), the 4 weeks from it #103
-    // (CHECKPOINT_FAILURE, Mar 5) and #104 (HANG, Mar 10); the feature request #105 is no bug
-    assertEquals("2024-02-26", r.get("weekOf").asText());
+    // published 2024-03-01: the 56 days before hold #101 (HANG, Jan 15) and #102 (OUT_OF_MEMORY,
+    // Feb 10), the 28 days from it #103 (CHECKPOINT_FAILURE, Mar 5) and #104 (HANG, Mar 10); the
+    // feature request #105 is no bug
+    assertEquals("2024-01-05T00:00:00Z", r.get("from").asText());
+    assertEquals("2024-03-29T00:00:00Z", r.get("to").asText());
+    assertEquals(28, r.get("daysAfter").asInt());
+    assertTrue(r.get("soFar").isNull(), r.toString());
     assertEquals(0, r.get("differing").asInt());
     java.util.Map<String, JsonNode> byCategory = new java.util.TreeMap<>();
     r.get("categories").forEach(c -> byCategory.put(c.get("category").asText(), c));
@@ -376,6 +379,37 @@ class DashboardApiIT {
     assertEquals(2.0 / 3, byCategory.get("CHECKPOINT_FAILURE").get("pValue").asDouble(), 1e-12);
     assertEquals(1.0, byCategory.get("OUT_OF_MEMORY").get("pValue").asDouble(), 1e-12);
     assertBadParameter("/api/release-shifts?dimension=colour", "dimension");
+  }
+
+  @Test
+  void aReleaseYoungerThanItsPeriodIsComparedOverTheDaysElapsed() throws Exception {
+    java.time.Instant now =
+        java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+    java.time.Instant published = now.minus(Duration.ofDays(10)).minus(Duration.ofHours(3));
+    graph.addRelease("DeepSpeed", "deepspeedai/DeepSpeed", "0.16.0", published.toString());
+    graph.addBug("deepspeedai/DeepSpeed", "DeepSpeed", 301, "hang before", at(published, -20));
+    graph.addBug("deepspeedai/DeepSpeed", "DeepSpeed", 302, "hang after", at(published, 3));
+    graph.addBug("deepspeedai/DeepSpeed", "DeepSpeed", 303, "hang after too", at(published, 5));
+    JsonNode r = ok("/api/release-shifts?framework=DeepSpeed").get("releases").get(0);
+    assertEquals("DeepSpeed@0.16.0", r.get("release").asText());
+    assertEquals(10, r.get("daysAfter").asInt());
+    assertEquals("10 days so far", r.get("soFar").asText());
+    assertEquals(published.plus(Duration.ofDays(10)).toString(), r.get("to").asText());
+    JsonNode hang = r.get("categories").get(0);
+    assertEquals("HANG", hang.get("category").asText());
+    assertEquals(1, hang.get("before").asInt());
+    assertEquals(2, hang.get("after").asInt());
+    // two in the 10 days so far, not two in 28 of which 18 have not happened
+    assertEquals(2 * 7 / 10.0, hang.get("afterPerWeek").asDouble(), 1e-12);
+    assertEquals(1 * 7 / 56.0, hang.get("beforePerWeek").asDouble(), 1e-12);
+    // 2 of 3 after, P = 10/66 per issue when the rates are equal: twice the upper tail
+    double q = 10 / 66.0;
+    assertEquals(
+        Math.min(1, 2 * (3 * q * q * (1 - q) + q * q * q)), hang.get("pValue").asDouble(), 1e-12);
+  }
+
+  private static String at(java.time.Instant published, int days) {
+    return published.plus(Duration.ofDays(days)).toString();
   }
 
   @Test
@@ -420,6 +454,66 @@ class DashboardApiIT {
     assertEquals(
         1, children(atom(get("/api/alerts.atom?framework=DeepSpeed").body()), "entry").size());
     assertEquals(400, get("/api/alerts.atom?limit=abc").statusCode());
+  }
+
+  @Test
+  void aGroupedAlertsEntryKeepsItsIdAndIsUpdatedWhenAMemberJoinsOrLeaves() throws Exception {
+    org.w3c.dom.Element before = hangEntry();
+    String id = children(before, "id").get(0).getTextContent();
+    java.time.Instant updated = entryTime(before, "updated");
+    Thread.sleep(20);
+    String joined =
+        "DeepSpeed: 2 issues of root cause race condition in 9 days; about 0.2 expected";
+    graph.reviseHangAlert(
+        "HANG in DeepSpeed: 2 issues against 0.3 expected. Also: " + joined + ".",
+        List.of(
+            "DeepSpeed: 2 issues of symptom hang in 7 days; about 0.3 expected",
+            "DeepSpeed: 2 issues of stage communication in 7 days; about 0.6 expected",
+            joined),
+        "2024-03-13T00:00:00Z");
+    org.w3c.dom.Element after = hangEntry();
+    assertEquals(id, children(after, "id").get(0).getTextContent(), "the entry keeps its id");
+    assertTrue(entryTime(after, "updated").isAfter(updated), "updated moves when a member joins");
+    assertEquals(java.time.Instant.parse("2024-03-13T00:00:00Z"), entryTime(after, "published"));
+    String content = children(after, "content").get(0).getTextContent();
+    assertTrue(content.contains("- " + joined), content);
+    assertNotEquals(children(before, "content").get(0).getTextContent(), content);
+    // the same row again (a replay) is no change for a feed reader
+    Thread.sleep(20);
+    graph.reviseHangAlert(
+        "HANG in DeepSpeed: 2 issues against 0.3 expected. Also: " + joined + ".",
+        List.of(
+            "DeepSpeed: 2 issues of symptom hang in 7 days; about 0.3 expected",
+            "DeepSpeed: 2 issues of stage communication in 7 days; about 0.6 expected",
+            joined),
+        "2024-03-13T00:00:00Z");
+    assertEquals(entryTime(after, "updated"), entryTime(hangEntry(), "updated"));
+    // the member leaves again: raised back at the remaining members' newest time, yet updated moves
+    // on, so a feed reader sees the change
+    Thread.sleep(20);
+    graph.reviseHangAlert(
+        "HANG in DeepSpeed: 2 issues this week against 0.3 expected",
+        List.of(
+            "DeepSpeed: 2 issues of symptom hang in 7 days; about 0.3 expected",
+            "DeepSpeed: 2 issues of stage communication in 7 days; about 0.6 expected"),
+        "2024-03-11T00:00:00Z");
+    org.w3c.dom.Element left = hangEntry();
+    assertEquals(id, children(left, "id").get(0).getTextContent());
+    assertEquals(java.time.Instant.parse("2024-03-11T00:00:00Z"), entryTime(left, "published"));
+    assertTrue(
+        entryTime(left, "updated").isAfter(entryTime(after, "updated")),
+        "updated moves when a member leaves");
+    assertTrue(
+        !children(left, "content").get(0).getTextContent().contains(joined), "the member is gone");
+  }
+
+  private org.w3c.dom.Element hangEntry() throws Exception {
+    return children(atom(get("/api/alerts.atom?framework=DeepSpeed").body()), "entry").get(0);
+  }
+
+  private static java.time.Instant entryTime(org.w3c.dom.Element entry, String name) {
+    return java.time.OffsetDateTime.parse(children(entry, name).get(0).getTextContent())
+        .toInstant();
   }
 
   private static org.w3c.dom.Element atom(String xml) throws Exception {

@@ -107,7 +107,8 @@ class DashboardBrowserIT {
         browser
                 .text("shifts-summary")
                 .startsWith(
-                    "Symptoms of bug reports in the 4 weeks from each of the newest 4 releases against the 8 weeks before")
+                    "Symptoms of bug reports in the 28 days from each of the newest 4 releases (a younger"
+                        + " release: the days so far) against the 56 days before")
             && browser.text("shifts-summary").endsWith(": none moved"),
         browser.text("shifts-summary"));
     assertEquals(0, browser.driver().findElements(By.cssSelector("#shifts-table tbody tr")).size());

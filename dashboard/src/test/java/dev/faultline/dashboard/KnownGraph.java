@@ -394,6 +394,33 @@ final class KnownGraph {
                     List.of(PT_REPO + "#202"))));
   }
 
+  /**
+   * Writes DeepSpeed's HANG alert again under its id, as the statistics job does when a member
+   * joins or leaves the group: another text, other members, raised at its newest member's time.
+   */
+  void reviseHangAlert(String explanation, List<String> moved, String raisedAt) {
+    new AlertWriter(driver, SharedNeo4j.DATABASE)
+        .write(
+            List.of(
+                new AlertRow(
+                    "alert-hang-ds",
+                    DS,
+                    "symptom",
+                    "HANG",
+                    null,
+                    "SURGE",
+                    millis("2024-03-04T00:00:00Z"),
+                    millis(raisedAt),
+                    2,
+                    0.3,
+                    4.2,
+                    explanation,
+                    millis(raisedAt),
+                    List.of(DS_REPO + "#101", DS_REPO + "#104"),
+                    false,
+                    moved)));
+  }
+
   /** Writes one more bug report, as the pipeline would when a delivery lands. */
   void addBug(String repo, String framework, int number, String title, String createdAt) {
     new IssueWriter(driver, SharedNeo4j.DATABASE)
@@ -415,6 +442,12 @@ final class KnownGraph {
                     true,
                     List.of(),
                     List.of())));
+  }
+
+  /** Writes one more release, as the release listener would. */
+  void addRelease(String framework, String repo, String version, String publishedAt) {
+    new ReleaseWriter(driver, SharedNeo4j.DATABASE)
+        .write(List.of(release(framework, repo, version, publishedAt)));
   }
 
   static long millis(String iso) {

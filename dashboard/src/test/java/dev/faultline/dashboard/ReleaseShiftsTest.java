@@ -2,16 +2,21 @@ package dev.faultline.dashboard;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.time.LocalDate;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** The release view's comparison against hand-computed binomial tails. */
+/**
+ * The release view's comparison against hand-computed binomial tails, over the days elapsed for a
+ * young release.
+ */
 class ReleaseShiftsTest {
-  private static final LocalDate RELEASE_WEEK = LocalDate.parse("2024-05-06"); // a Monday
+  private static final Instant RELEASE = Instant.parse("2024-05-09T15:00:00Z");
 
   @Test
   void pValueIsTwiceTheSmallerBinomialTail() {
@@ -25,22 +30,12 @@ class ReleaseShiftsTest {
   }
 
   @Test
-  void onlyTheWeeksAroundTheReleaseCountAndACategoryThatRoseDiffers() {
-    Map<LocalDate, Map<String, Long>> weekly =
-        Map.of(
-            RELEASE_WEEK.minusWeeks(9),
-            Map.of("HANG", 50L), // before the 8 weeks: not counted
-            RELEASE_WEEK.minusWeeks(8),
-            Map.of("HANG", 1L, "OUT_OF_MEMORY", 1L),
-            RELEASE_WEEK.minusWeeks(1),
-            Map.of("HANG", 1L, "OUT_OF_MEMORY", 1L),
-            RELEASE_WEEK,
-            Map.of("OUT_OF_MEMORY", 5L),
-            RELEASE_WEEK.plusWeeks(3),
-            Map.of("OUT_OF_MEMORY", 5L),
-            RELEASE_WEEK.plusWeeks(4),
-            Map.of("HANG", 50L)); // after the 4 weeks: not counted
-    List<ReleaseShifts.Shift> shifts = ReleaseShifts.compare(weekly, RELEASE_WEEK, 8, 4, 0.05);
+  void aCategoryThatRoseDiffersAndRatesAreCountsPerWeekOfTheirPeriods() {
+    ReleaseShifts.Periods full =
+        ReleaseShifts.periods(RELEASE, RELEASE.plus(Duration.ofDays(90)), 56, 28);
+    List<ReleaseShifts.Shift> shifts =
+        ReleaseShifts.compare(
+            Map.of("HANG", 2L, "OUT_OF_MEMORY", 2L), Map.of("OUT_OF_MEMORY", 10L), full, 0.05);
     assertEquals(List.of("OUT_OF_MEMORY", "HANG"), shifts.stream().map(s -> s.category()).toList());
     ReleaseShifts.Shift oom = shifts.get(0);
     assertEquals(2, oom.before());
@@ -55,5 +50,69 @@ class ReleaseShiftsTest {
     assertEquals(2, hang.before());
     assertEquals(0, hang.after());
     assertFalse(hang.differs());
+  }
+
+  @Test
+  void aReleaseTenDaysOldIsComparedOverItsTenDays() {
+    ReleaseShifts.Periods young =
+        ReleaseShifts.periods(RELEASE, RELEASE.plus(Duration.ofDays(10).plusHours(5)), 56, 28);
+    assertEquals(10, young.daysAfter());
+    assertEquals(RELEASE.plus(Duration.ofDays(10)), young.to());
+    assertEquals(RELEASE.minus(Duration.ofDays(56)), young.from());
+    assertFalse(young.complete());
+    assertEquals("10 days so far", young.soFar());
+    ReleaseShifts.Shift oom =
+        ReleaseShifts.compare(Map.of("OUT_OF_MEMORY", 4L), Map.of("OUT_OF_MEMORY", 2L), young, 0.05)
+            .get(0);
+    // 2 in 10 days is 1.4 a week, as 4 in 56 days is 0.5: not 2 in 28 days (0.5 a week)
+    assertEquals(1.4, oom.afterPerWeek(), 1e-12);
+    assertEquals(0.5, oom.beforePerWeek(), 1e-12);
+    // 2 of 6 after, P = 10/66 per issue: twice the upper tail
+    double q = 10 / 66.0;
+    double upper = 0;
+    for (int k = 2; k <= 6; k++) {
+      upper += binomial(6, k) * Math.pow(q, k) * Math.pow(1 - q, 6 - k);
+    }
+    assertEquals(Math.min(1, 2 * upper), oom.pValue(), 1e-12);
+    ReleaseShifts.Periods full =
+        ReleaseShifts.periods(RELEASE, RELEASE.plus(Duration.ofDays(40)), 56, 28);
+    assertEquals(28, full.daysAfter());
+    assertTrue(full.complete());
+    assertNull(full.soFar());
+    ReleaseShifts.Periods today = ReleaseShifts.periods(RELEASE, RELEASE.plusSeconds(60), 56, 28);
+    assertEquals(
+        List.of(), ReleaseShifts.compare(Map.of("HANG", 3L), Map.of("HANG", 1L), today, 0.05));
+  }
+
+  @Test
+  void aSteadyCategoryTenDaysAfterAReleaseHasNotDropped() {
+    // one HANG a day throughout: 56 in the 56 days before, 10 in the 10 days since the release
+    ReleaseShifts.Periods young =
+        ReleaseShifts.periods(RELEASE, RELEASE.plus(Duration.ofDays(10).plusHours(5)), 56, 28);
+    Map<String, Long> before = Map.of("HANG", 56L);
+    Map<String, Long> after = Map.of("HANG", 10L);
+    ReleaseShifts.Shift hang = ReleaseShifts.compare(before, after, young, 0.05).get(0);
+    assertEquals(7.0, hang.beforePerWeek(), 1e-12);
+    assertEquals(7.0, hang.afterPerWeek(), 1e-12);
+    // 10 of 66 after at P = 10/66 per issue: the mean, both tails above 1/2
+    assertEquals(1.0, hang.pValue(), 1e-12);
+    assertFalse(hang.differs(), hang.toString());
+    // Read over the full 28 days, as before #32, the same counts are a false "rate dropped": 10 of
+    // 66 at P = 1/3 has a lower tail of 7.4e-4 (two-sided 0.0015)
+    ReleaseShifts.Periods asIfFull =
+        new ReleaseShifts.Periods(
+            young.from(), young.release(), RELEASE.plus(Duration.ofDays(28)), 56, 28, true);
+    ReleaseShifts.Shift misread = ReleaseShifts.compare(before, after, asIfFull, 0.05).get(0);
+    assertEquals(2.5, misread.afterPerWeek(), 1e-12);
+    assertTrue(misread.differs(), misread.toString());
+    assertEquals(0.0014737, misread.pValue(), 1e-7);
+  }
+
+  private static double binomial(int n, int k) {
+    double c = 1;
+    for (int i = 1; i <= k; i++) {
+      c = c * (n - k + i) / i;
+    }
+    return c;
   }
 }

@@ -250,12 +250,14 @@ public record StatsConfig(
    * --allowed-lateness P7D}, {@code --out-of-orderness PT6H}, {@code --idleness PT1M}, {@code
    * --alert-window P7D}, {@code --alert-max-run P28D}, {@code --alert-baseline P182D}, {@code
    * --alert-warmup P56D}, {@code --alert-false-rate 0.2}, {@code --alert-min-count 3}, {@code
-   * --alert-min-ratio 2}, {@code --alert-prior-weight 10}, {@code --alert-max-dispersion 1}, {@code
-   * --release-before P56D}, {@code --release-after P28D}, {@code --alert-quiet-dimensions
-   * phase,kind} (dimensions never alerted on, or {@code none}), {@code --alert-majority-codes
-   * false} (whether a dimension's majority code may alert), {@code --issue-state-ttl P730D}, {@code
-   * --count-state-ttl P400D}, {@code --min-confidence calibrated|all|0.8} (default
-   * FAULTLINE_MIN_CONFIDENCE, else the calibrated per-dimension bars). Durations are ISO-8601.
+   * --alert-min-ratio 2}, {@code --alert-prior-weight 10}, {@code --alert-full-budget-issues 20}
+   * (issues a month at which a framework spends the whole false-alert rate; a sparser one spends
+   * its share, 0: no scaling), {@code --alert-max-dispersion 1}, {@code --release-before P56D},
+   * {@code --release-after P28D}, {@code --alert-quiet-dimensions phase,kind} (dimensions never
+   * alerted on, or {@code none}), {@code --alert-majority-codes false} (whether a dimension's
+   * majority code may alert), {@code --issue-state-ttl P730D}, {@code --count-state-ttl P400D},
+   * {@code --min-confidence calibrated|all|0.8} (default FAULTLINE_MIN_CONFIDENCE, else the
+   * calibrated per-dimension bars). Durations are ISO-8601.
    */
   public static StatsConfig fromArgs(String[] args, Map<String, String> env) {
     JobArgs a = JobArgs.parse(args);
@@ -314,7 +316,8 @@ public record StatsConfig(
             a.days("release-after", d.releaseAfterDays()))
         .actionable(
             quietDimensions(a.get("alert-quiet-dimensions", null), d.quietDimensions()),
-            a.bool("alert-majority-codes", d.majorityAlerts()));
+            a.bool("alert-majority-codes", d.majorityAlerts()))
+        .withFullBudgetIssues(a.decimal("alert-full-budget-issues", d.fullBudgetIssues()));
   }
 
   /** {@code --alert-quiet-dimensions phase,kind}: dimension keys, or {@code none}. */

@@ -140,9 +140,17 @@ public final class AlertQualityBenchmark {
     for (int i = 0; i + 1 < args.length; i += 2) {
       a.put(args[i].replaceFirst("^--", ""), args[i + 1]);
     }
+    if (a.getOrDefault("mode", "all").equals("issues")) {
+      IssueReplay.main(args);
+      return;
+    }
     Path train = Path.of(a.getOrDefault("train", "../../shared/train/changes.jsonl"));
     List<Item> real = read(train);
     AlertModel model = AlertModel.defaults();
+    if (a.containsKey("full-budget-issues")) {
+      // 0: every framework spends the whole budget, as before #32
+      model = model.withFullBudgetIssues(Double.parseDouble(a.get("full-budget-issues")));
+    }
     System.out.printf(
         Locale.ROOT, "%d labelled changes from %s; model %s%n", real.size(), train, model);
     String mode = a.getOrDefault("mode", "all");
@@ -216,7 +224,7 @@ public final class AlertQualityBenchmark {
     return out;
   }
 
-  private static String code(JsonNode gold, String field) {
+  static String code(JsonNode gold, String field) {
     JsonNode v = gold.path(field);
     return v.isTextual() && !v.asText().isBlank() ? v.asText() : "UNKNOWN";
   }
@@ -549,9 +557,13 @@ public final class AlertQualityBenchmark {
    * other alerts.
    */
   record Outcome(
-      long delayDays, int coAlerts, List<StatAlert> falseAlerts, List<String> targetAlerts) {}
+      long delayDays,
+      int coAlerts,
+      List<StatAlert> falseAlerts,
+      List<String> targetAlerts,
+      List<StatAlert> planted) {}
 
-  private static Outcome run(
+  static Outcome run(
       List<Item> items,
       AlertModel model,
       Random jitter,
@@ -589,17 +601,19 @@ public final class AlertQualityBenchmark {
     inForce.values().removeIf(a -> a.withdrawn);
     int co = 0;
     List<StatAlert> others = new ArrayList<>();
+    List<StatAlert> ours = new ArrayList<>();
     for (StatAlert a : inForce.values()) {
       boolean period =
           a.framework.equals(framework)
               && a.windowEnd > start
               && a.windowStart < start + (days + 7) * DAY;
-      boolean ours =
+      boolean isOurs =
           period
               && (Arrays.stream(a.issueIds).anyMatch(injected::contains)
                   || targetMember(a, framework, category) != null);
-      if (ours) {
+      if (isOurs) {
         co++;
+        ours.add(a);
       } else {
         others.add(a);
       }
@@ -612,7 +626,7 @@ public final class AlertQualityBenchmark {
         }
       }
     }
-    return new Outcome(delay, Math.max(0, co - (delay >= 0 ? 1 : 0)), others, targetAlerts);
+    return new Outcome(delay, Math.max(0, co - (delay >= 0 ? 1 : 0)), others, targetAlerts, ours);
   }
 
   /**

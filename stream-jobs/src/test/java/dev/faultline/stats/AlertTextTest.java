@@ -5,7 +5,10 @@ import static dev.faultline.stats.Fixtures.T0;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.faultline.schemas.taxonomy.Dimension;
 import dev.faultline.stats.detect.AlertModel;
+import dev.faultline.stats.domain.Explanations;
+import dev.faultline.stats.keys.StatDimensions;
 import dev.faultline.stats.records.AlertCount;
 import dev.faultline.stats.records.StatAlert;
 import java.time.Duration;
@@ -19,11 +22,13 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Every figure in a generated alert's text can be recomputed from the counts the text states: the
- * expected counts (one decimal) from the baseline's "n issues in d days" or Laplace's 1/(N + 2),
- * weekly rates, the baseline period in months, the CUSUM's p-value from its run length and number
- * of tests, a release's Bonferroni product, and that each decision passed the level it names. The
- * alerts come from the detector in Flink's harness on a seeded stream with a surge, a new pair and
- * a release; the text is parsed, never compared with a stored string.
+ * expectation the test used (one decimal: the window's other issues of the dimension × s/(1 − s),
+ * the share s from the baseline's counts shrunk toward an even share, or Laplace's 1/(N + 2)), the
+ * plain baseline after it ("n issues in d days"), weekly rates, the baseline period in months, the
+ * CUSUM's p-value from its run length and number of tests, a release's Bonferroni product, and that
+ * each decision passed the level it names. The alerts come from the detector in Flink's harness on
+ * a seeded stream with a surge, a new pair and a release; the text is parsed, never compared with a
+ * stored string.
  */
 class AlertTextTest {
   private static final String FW = "deepspeed";
@@ -31,19 +36,44 @@ class AlertTextTest {
   private static final String[] STAGES = {"COMMUNICATION", "MEMORY", "INITIALIZATION", "UNKNOWN"};
 
   private static final String NUM = "([0-9.]+(?:e[-+]?[0-9]+)?)";
+  private static final String PERIOD = "(the last \\d+ months|the \\d+ days before)";
+
+  /** {@code s = (7 + 10/23)/(340 + 10) = 2.1%, its 7 of the 340 symptom issues of ... shrunk}. */
+  private static final String SHARE =
+      "s = \\((\\d+) \\+ "
+          + NUM
+          + "/(\\d+)\\)/\\((\\d+) \\+ "
+          + NUM
+          + "\\) = "
+          + NUM
+          + "%, its (\\d+) of the (\\d+) ([a-z -]+) issues of "
+          + PERIOD
+          + " shrunk toward an even share";
+
   private static final Pattern SURGE =
       Pattern.compile(
           "(\\d+) issues of ([a-z -]+) in (\\d+) days to (\\d{4}-\\d\\d-\\d\\d); about "
               + NUM
-              + " expected from the (?:last (\\d+) months|(\\d+) days before) \\((\\d+) issues in"
-              + " (\\d+) days\\)");
+              + " expected at its share of the (\\d+) other ([a-z -]+) issues in those days \\((\\d+)"
+              + " × s/\\(1 − s\\) with "
+              + SHARE
+              + "\\)\\. At the plain rate of "
+              + PERIOD
+              + " \\((\\d+) issues in (\\d+) days\\): "
+              + NUM
+              + "\\.");
   private static final Pattern PAIR =
       Pattern.compile(
           "(\\d+) issues of ([a-z -]+) with stage ([a-z ]+) in (\\d+) days to \\S+, a pair absent"
-              + " from the (\\d+) ([a-z -]+) issues of [a-z0-9 ]+; about "
+              + " from the (\\d+) ([a-z -]+) issues of "
+              + PERIOD
+              + "; about "
               + NUM
-              + " expected \\((\\d+) [a-z -]+ issues in those days at 1/\\((\\d+) \\+ 2\\) per"
-              + " issue\\)");
+              + " expected at its share of the (\\d+) other [a-z -]+ issues in those days \\((\\d+)"
+              + " × s/\\(1 − s\\) with s = "
+              + NUM
+              + "%( = 1/\\((\\d+) \\+ 2\\), Laplace's rule for a pair never seen|, below Laplace's"
+              + " 1/\\((\\d+) \\+ 2\\): the rarer of its category's and its stage's shares)\\)\\.");
   private static final Pattern RELEASE =
       Pattern.compile(
           "(\\d+) issues of ([a-z -]+) in the (\\d+) days after \\("
@@ -52,7 +82,15 @@ class AlertTextTest {
               + NUM
               + " a week\\); about "
               + NUM
-              + " expected at the rate before");
+              + " expected at its share of the [a-z -]+ issues \\("
+              + SHARE
+              + "\\): the larger of the (\\d+) before at their rate \\((\\d+) × (\\d+)/(\\d+) × s = "
+              + NUM
+              + "\\) and the (\\d+) others after \\((\\d+) × s/\\(1 − s\\) = "
+              + NUM
+              + "\\)\\. At the plain rate before: "
+              + NUM
+              + "\\.");
   private static final Pattern CUSUM =
       Pattern.compile(
           "statistic "
@@ -70,7 +108,13 @@ class AlertTextTest {
               + NUM
               + " \\(alerts at ≤ "
               + NUM
-              + "\\)");
+              + "(?: = "
+              + NUM
+              + " × "
+              + NUM
+              + " / "
+              + NUM
+              + " \\(its issues a month of the \\d+ that spend the whole [0-9.]+\\))?\\)");
   private static final Pattern BONFERRONI =
       Pattern.compile(
           "p = "
@@ -79,7 +123,55 @@ class AlertTextTest {
               + NUM
               + " \\(alerts at ≤ "
               + NUM
-              + "\\)");
+              + "(?:, half of [^)]*\\))?\\)");
+
+  private static final AlertModel MODEL = AlertModel.defaults();
+
+  /** The dimension named in words ("symptom", "stage"). */
+  private static Dimension dimension(String words) {
+    for (Dimension d : Dimension.values()) {
+      if (Explanations.dimensionWords(d).equals(words)) {
+        return d;
+      }
+    }
+    throw new AssertionError("no dimension called " + words);
+  }
+
+  /**
+   * The share a {@link #SHARE} states, recomputed from its counts: checks its prior (an even share
+   * of the dimension's informative codes, the model's pseudo-issues) and its stated percentage. The
+   * groups start at {@code g}.
+   */
+  private static double share(Matcher m, int g, String text) {
+    long nc = l(m, g);
+    double k = d(m, g + 1);
+    long codes = l(m, g + 2);
+    long n = l(m, g + 3);
+    assertEquals(MODEL.priorWeight(), k, 1e-12, text);
+    assertEquals(k, d(m, g + 4), 1e-12, text);
+    assertEquals(nc, l(m, g + 6), text);
+    assertEquals(n, l(m, g + 7), text);
+    assertEquals(StatDimensions.informativeCategories(dimension(m.group(g + 8))) + 1, codes, text);
+    double s = (nc + k / codes) / (n + k);
+    twoDigits(100 * s, d(m, g + 5), text);
+    return s;
+  }
+
+  private static long periodDays(String words) {
+    Matcher m = Pattern.compile("the last (\\d+) months|the (\\d+) days before").matcher(words);
+    assertTrue(m.matches(), words);
+    return m.group(1) != null ? -Long.parseLong(m.group(1)) : Long.parseLong(m.group(2));
+  }
+
+  /** A period in words against its length in days: whole months, or the days themselves. */
+  private static void period(String words, long days, String text) {
+    long p = periodDays(words);
+    if (p < 0) {
+      assertEquals(Math.round(days / 30.44), -p, text);
+    } else {
+      assertEquals(days, p, text);
+    }
+  }
 
   private static List<AlertCount> history(long seed) {
     Random r = new Random(seed);
@@ -133,7 +225,7 @@ class AlertTextTest {
   @Test
   void everyFigureOfEveryGeneratedAlertRecomputesFromTheCountsItStates() throws Exception {
     List<StatAlert> alerts;
-    try (DetectorHarness h = new DetectorHarness(AlertModel.defaults(), Duration.ofDays(400))) {
+    try (DetectorHarness h = new DetectorHarness(MODEL, Duration.ofDays(400))) {
       alerts = new ArrayList<>(h.deliver(history(5), 0).finish().inForce().values());
     }
     assertTrue(alerts.size() >= 2, alerts.toString());
@@ -147,23 +239,41 @@ class AlertTextTest {
       Matcher s = SURGE.matcher(text);
       while (s.find()) {
         surges++;
+        long count = l(s, 1);
         long days = l(s, 3);
-        long n = l(s, 8);
-        long baselineDays = l(s, 9);
-        oneDecimal(n * (double) days / baselineDays, d(s, 5), text);
-        if (s.group(6) != null) {
-          assertEquals(Math.round(baselineDays / 30.44), l(s, 6), text);
-        } else {
-          assertEquals(baselineDays, l(s, 7), text);
-        }
-        assertTrue(l(s, 1) > d(s, 5), "more seen than expected: " + text);
+        long others = l(s, 6);
+        assertEquals(others, l(s, 8), text);
+        assertEquals(s.group(7), s.group(17), text);
+        double share = share(s, 9, text);
+        // the expectation the CUSUM tested: the window's other issues at the baseline share
+        oneDecimal(others * share / (1 - share), d(s, 5), text);
+        assertTrue(count >= MODEL.minRatio() * d(s, 5), "twice the tested expectation: " + text);
+        // then the plain baseline a reader can recount
+        assertEquals(s.group(18), s.group(19), text);
+        assertEquals(l(s, 15), l(s, 20), text);
+        long baselineDays = l(s, 21);
+        period(s.group(19), baselineDays, text);
+        oneDecimal(l(s, 20) * (double) days / baselineDays, d(s, 22), text);
       }
       Matcher p = PAIR.matcher(text);
       while (p.find()) {
         pairs++;
-        assertEquals(l(p, 5), l(p, 9), text); // the N of 1/(N + 2) is the baseline's issues
-        oneDecimal(l(p, 8) / (double) (l(p, 9) + 2), d(p, 7), text);
-        assertTrue(l(p, 1) <= l(p, 8), "the pair's issues are among the dimension's: " + text);
+        long n = l(p, 5);
+        long others = l(p, 9);
+        assertEquals(others, l(p, 10), text);
+        double share;
+        if (p.group(13) != null) { // Laplace's rule: 1/(N + 2) with N the baseline's issues
+          assertEquals(n, l(p, 13), text);
+          share = 1.0 / (n + 2);
+          twoDigits(100 * share, d(p, 11), text);
+          oneDecimal(others * share / (1 - share), d(p, 8), text);
+        } else {
+          assertEquals(n, l(p, 14), text);
+          share = d(p, 11) / 100;
+          assertTrue(share < 1.0 / (n + 2), text);
+        }
+        // a share stated with two digits: the expectation within that rounding
+        assertEquals(others * share / (1 - share), d(p, 8), 0.05 + 0.03 * d(p, 8), text);
       }
       Matcher r = RELEASE.matcher(text);
       while (r.find()) {
@@ -174,7 +284,23 @@ class AlertTextTest {
         long beforeDays = l(r, 6);
         oneDecimal(7.0 * x / after, d(r, 4), text);
         oneDecimal(7.0 * before / beforeDays, d(r, 7), text);
-        oneDecimal(before * (double) after / beforeDays, d(r, 8), text);
+        double share = share(r, 9, text);
+        assertEquals(before, l(r, 15), text);
+        long n = l(r, 16);
+        assertEquals(n, l(r, 12), text);
+        assertEquals(n, l(r, 19), text);
+        assertEquals(n, l(r, 20), text);
+        assertEquals(after, l(r, 21), text);
+        assertEquals(beforeDays, l(r, 22), text);
+        period(r.group(18), beforeDays, text);
+        double atRate = n * (double) after / beforeDays * share;
+        oneDecimal(atRate, d(r, 23), text);
+        long others = l(r, 24);
+        assertEquals(others, l(r, 25), text);
+        double fromOthers = others * share / (1 - share);
+        oneDecimal(fromOthers, d(r, 26), text);
+        oneDecimal(Math.max(atRate, fromOthers), d(r, 8), text);
+        oneDecimal(before * (double) after / beforeDays, d(r, 27), text);
       }
       Matcher c = CUSUM.matcher(text);
       if (c.find()) {
@@ -189,6 +315,12 @@ class AlertTextTest {
         double pValue = -Math.expm1(-l(c, 6) * 30.44 / arl);
         twoDigits(pValue, d(c, 8), text);
         assertTrue(pValue <= d(c, 9) * 1.0001, "p at or below the level: " + text);
+        if (c.group(10) != null) { // a sparse framework's share of the budget
+          twoDigits(d(c, 10) * d(c, 11) / d(c, 12), d(c, 9), text);
+          assertTrue(d(c, 11) < d(c, 12), text);
+        } else {
+          assertEquals(MODEL.falseAlertsPerMonth(), d(c, 9), 1e-12, text);
+        }
       }
       Matcher b = BONFERRONI.matcher(text);
       if (b.find()) {

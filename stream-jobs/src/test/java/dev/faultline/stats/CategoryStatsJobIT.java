@@ -192,8 +192,17 @@ class CategoryStatsJobIT {
                 s.getWindowEnd().toEpochMilli(),
                 0);
         assertEquals(Fixtures.expectedCount(entries, probe), s.getCount(), s.getId());
+        // beside the count, the expected count of bug reports and its variance
+        double[] expected = Fixtures.expectedSum(events, probe);
+        assertEquals(expected[0], s.getExpected(), 1e-3, s.getId());
+        assertEquals(expected[1], s.getVariance(), 1e-3, s.getId());
       }
     }
+    assertTrue(
+        stats.values().stream()
+            .anyMatch(
+                s -> s.getWindowStart() != null && s.getCount() == 0 && s.getExpected() > 0.2),
+        "a code no issue is labelled with still has its expected count");
     // Release counts: issues per reported release, once each.
     long releaseIssues =
         stats.values().stream()
@@ -240,7 +249,8 @@ class CategoryStatsJobIT {
     List<Record> nodes =
         driver
             .executableQuery(
-                "MATCH (c:CategoryCount {framework: $fw}) RETURN c.id AS id, c.count AS count")
+                "MATCH (c:CategoryCount {framework: $fw})"
+                    + " RETURN c.id AS id, c.count AS count, c.expected AS expected")
             .withParameters(Map.of("fw", fw))
             .execute()
             .records();
@@ -249,6 +259,10 @@ class CategoryStatsJobIT {
       assertEquals(
           stats.get(n.get("id").asString()).getCount(),
           n.get("count").asLong(),
+          n.get("id").asString());
+      assertEquals(
+          stats.get(n.get("id").asString()).getExpected(),
+          n.get("expected").isNull() ? null : n.get("expected").asDouble(),
           n.get("id").asString());
     }
     Record alertNode =

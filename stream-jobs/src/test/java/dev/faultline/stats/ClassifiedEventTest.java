@@ -65,4 +65,48 @@ class ClassifiedEventTest {
         e.category(Dimension.ROOT_CAUSE),
         ClassifiedEvent.fromAvro(record()).category(Dimension.ROOT_CAUSE));
   }
+
+  @Test
+  void theRecordsDistributionsAndItsChanceOfBeingABugReportReachTheEvent() {
+    ClassifiedIssue c = record();
+    c.setProbabilities(
+        Map.of(
+            "kind",
+            Map.of("BUG", 0.8, "QUESTION", 0.2),
+            "symptom",
+            Map.of("HANG", 0.6, "OUT_OF_MEMORY", 0.2, "NONE", 0.2),
+            "stage",
+            Map.of("COMMUNICATION", 0.7, "MEMORY", 0.3),
+            "distributedSpecific",
+            Map.of("true", 0.9, "null", 0.1)));
+    ClassifiedEvent e = ClassifiedEvent.fromAvro(c, ConfidencePolicy.atLeast(0.8));
+    assertEquals(0.8, e.bug, 1e-12);
+    List<String> symptoms = Dimension.SYMPTOM.distributionCodes();
+    double[] symptom = e.bugProbabilities(Dimension.SYMPTOM);
+    // a dimension given bug reports only holds P(bug and code) already (NONE: the rest)
+    assertEquals(0.6, symptom[symptoms.indexOf("HANG")], 1e-12);
+    assertEquals(0.2, symptom[symptoms.indexOf("NONE")], 1e-12);
+    assertEquals(1.0, java.util.Arrays.stream(symptom).sum(), 1e-12);
+    // the stage is given other kinds too: P(code) × P(bug)
+    double[] stage = e.bugProbabilities(Dimension.STAGE);
+    assertEquals(0.7 * 0.8, stage[Dimension.STAGE.distributionCodes().indexOf("COMMUNICATION")]);
+    assertEquals(0.3 * 0.8, stage[Dimension.STAGE.distributionCodes().indexOf("MEMORY")], 1e-12);
+    // below the bar the label counts as UNKNOWN; its distribution is still the classifier's
+    assertEquals("UNKNOWN", e.category(Dimension.DISTRIBUTED_SPECIFIC));
+    assertEquals(0.9, e.bugProbabilities(Dimension.DISTRIBUTED_SPECIFIC)[0], 1e-12);
+    // no distribution stored: a point mass on the label (the root cause's, though below the bar)
+    double[] cause = ClassifiedEvent.fromAvro(c).bugProbabilities(Dimension.ROOT_CAUSE);
+    assertEquals(1.0, cause[Dimension.ROOT_CAUSE.distributionCodes().indexOf("CONCURRENCY_ERROR")]);
+    assertEquals(1.0, java.util.Arrays.stream(cause).sum(), 1e-12);
+  }
+
+  @Test
+  void withoutAKindDistributionTheKindLabelSaysWhetherItIsABugReport() {
+    ClassifiedIssue c = record();
+    c.setKind(dev.faultline.schemas.taxonomy.Kind.FEATURE_REQUEST);
+    ClassifiedEvent e = ClassifiedEvent.fromAvro(c);
+    assertEquals(0.0, e.bug);
+    assertEquals(0.0, java.util.Arrays.stream(e.bugProbabilities(Dimension.STAGE)).sum());
+    assertEquals(1.0, ClassifiedEvent.fromAvro(record()).bug);
+  }
 }

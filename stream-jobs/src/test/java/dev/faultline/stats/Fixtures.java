@@ -82,6 +82,10 @@ public final class Fixtures {
     c.category(Dimension.FIX_PATTERN, e.category(Dimension.FIX_PATTERN));
     c.category(Dimension.PHASE, e.category(Dimension.PHASE));
     c.category(Dimension.DISTRIBUTED_SPECIFIC, e.category(Dimension.DISTRIBUTED_SPECIFIC));
+    for (int d = 0; d < e.probabilities.length; d++) {
+      c.probabilities[d] = e.probabilities[d] == null ? null : e.probabilities[d].clone();
+    }
+    c.bug = e.bug;
     return c;
   }
 
@@ -110,6 +114,7 @@ public final class Fixtures {
               surge ? "CONCURRENCY_ERROR" : pick(r, ROOT_CAUSES),
               surge ? "COMMUNICATION" : pick(r, STAGES));
       first.frameworkVersion = r.nextInt(3) == 0 ? "0.14." + r.nextInt(3) : null;
+      distribute(first, n);
       out.add(first);
       ClassifiedEvent last = first;
       int changes = r.nextInt(4);
@@ -127,6 +132,7 @@ public final class Fixtures {
           case 2 -> next.category(Dimension.STAGE, pick(r, STAGES));
           default -> next.state = "closed";
         }
+        distribute(next, n);
         out.add(next);
         last = next;
       }
@@ -136,6 +142,66 @@ public final class Fixtures {
     }
     out.sort(Comparator.comparingLong(e -> e.updatedAt));
     return out;
+  }
+
+  /** The symptom's share of a record's symptom distribution; the rest is on NONE. */
+  static final double SYMPTOM_P = 0.7;
+
+  /**
+   * Gives a record of issue {@code n} distributions: its symptom {@value #SYMPTOM_P} (the rest
+   * NONE), P(bug) 0.9 for even issues (1 for odd ones); every other label a point mass.
+   */
+  static void distribute(ClassifiedEvent e, int n) {
+    java.util.List<String> codes = Dimension.SYMPTOM.distributionCodes();
+    double[] p = new double[codes.size()];
+    p[codes.indexOf(e.category(Dimension.SYMPTOM))] += SYMPTOM_P;
+    p[codes.indexOf("NONE")] += 1 - SYMPTOM_P;
+    e.probabilities[Dimension.SYMPTOM.ordinal()] = p;
+    e.bug = n % 2 == 0 ? 0.9 : 1.0;
+  }
+
+  /**
+   * What a rolling statistic's expected count and variance must be, worked out here from the
+   * records' own distributions ({@link #distribute}): per issue, its newest record's probability of
+   * being a bug report of the category (symptom: its own distribution; stage and phase: the label's
+   * point mass × P(bug); the rest: the label's point mass), at the time its entry of that dimension
+   * began ({@link #finalEntries}).
+   */
+  public static double[] expectedSum(List<ClassifiedEvent> events, CategoryStat s) {
+    Map<String, java.util.TreeMap<Long, ClassifiedEvent>> byIssue = new HashMap<>();
+    for (ClassifiedEvent e : events) {
+      byIssue.computeIfAbsent(e.id, k -> new java.util.TreeMap<>()).put(e.updatedAt, e);
+    }
+    double expected = 0;
+    double variance = 0;
+    for (java.util.TreeMap<Long, ClassifiedEvent> issue : byIssue.values()) {
+      List<IssueContributions.Entry> entries = finalEntries(new ArrayList<>(issue.values()));
+      if (entries.isEmpty()) {
+        continue;
+      }
+      ClassifiedEvent e = issue.lastEntry().getValue();
+      IssueContributions.Entry entry =
+          entries.stream().filter(x -> x.dimension() == s.dimension).findFirst().orElseThrow();
+      if (!entry.framework().equals(s.framework)
+          || entry.time() < s.windowStart
+          || entry.time() >= s.windowEnd) {
+        continue;
+      }
+      double p;
+      if (s.dimension == Dimension.SYMPTOM) {
+        p =
+            (s.category.equals("NONE") ? 1 - SYMPTOM_P : 0)
+                + (s.category.equals(e.category(Dimension.SYMPTOM)) ? SYMPTOM_P : 0);
+      } else {
+        p = s.category.equals(e.category(s.dimension)) ? 1 : 0;
+        if (s.dimension == Dimension.STAGE || s.dimension == Dimension.PHASE) {
+          p *= e.bug;
+        }
+      }
+      expected += p;
+      variance += p * (1 - p);
+    }
+    return new double[] {expected, variance};
   }
 
   private static String pick(Random r, String[] values) {
@@ -225,7 +291,27 @@ public final class Fixtures {
         .setFrameworkVersion(e.frameworkVersion)
         .setClassifierVersion("test-v1")
         .setDeliveryId("d-" + e.id + "-" + e.updatedAt)
+        .setProbabilities(probabilities(e))
         .build();
+  }
+
+  /** The record's distributions as the topic carries them: dimension key → code → p. */
+  private static Map<String, Map<String, Double>> probabilities(ClassifiedEvent e) {
+    Map<String, Map<String, Double>> out = new HashMap<>();
+    for (Dimension d : Dimension.values()) {
+      double[] p = e.probabilities[d.ordinal()];
+      if (p != null) {
+        Map<String, Double> m = new HashMap<>();
+        for (int k = 0; k < p.length; k++) {
+          m.put(d.distributionCodes().get(k), p[k]);
+        }
+        out.put(d.key(), m);
+      }
+    }
+    if (e.bug < 1) {
+      out.put(Dimension.KIND.key(), Map.of("BUG", e.bug, "QUESTION", 1 - e.bug));
+    }
+    return out;
   }
 
   /** Every dimension's category of an event, for assertions. */

@@ -166,6 +166,36 @@ class RollingCountsTest {
     assertEquals(1, out.get(out.size() - 1).count, "the expired day no longer counts");
   }
 
+  @Test
+  void aWindowCarriesItsExpectedCountAndVarianceBesideItsCountLateOnesIncluded() throws Exception {
+    // day 0: one HANG label (p .6) and an issue labelled otherwise with p .3 of HANG
+    DailyCount first = daily("HANG", T0, 1, "ds#1");
+    first.expected = 0.9;
+    first.variance = 0.6 * 0.4 + 0.3 * 0.7;
+    harness.processElement1(first, T0 + DAY - 1);
+    // day 1: a probability change alone (no label moved)
+    DailyCount second = daily("HANG", T0 + DAY, 0);
+    second.expected = 0.2;
+    second.variance = 0.16;
+    harness.processElement1(second, T0 + 2 * DAY - 1);
+    harness.processBothWatermarks(new Watermark(T0 + 20 * DAY));
+    // a too-late retraction of day 0's other issue
+    harness.processElement2(
+        new ContributionDelta(
+            FW, Dimension.SYMPTOM, "HANG", T0 + 60_000, 0, "ds#2", -0.3, -0.3 * 0.7),
+        T0 + 60_000);
+    harness.processBothWatermarks(new Watermark(Long.MAX_VALUE));
+    Map<String, CategoryStat> all = Fixtures.latest(harness.extractOutputValues());
+    CategoryStat both = all.get(FW + "/symptom/HANG/P7D/2024-02-25");
+    assertEquals(1, both.count);
+    assertEquals(0.6 + 0.2, both.expected, 1e-9);
+    assertEquals(0.24 + 0.16, both.variance, 1e-9);
+    CategoryStat onlyTheChange = all.get(FW + "/symptom/HANG/P7D/2024-03-02");
+    assertEquals(0, onlyTheChange.count);
+    assertEquals(0.2, onlyTheChange.expected, 1e-9);
+    assertEquals(0.16, onlyTheChange.variance, 1e-9);
+  }
+
   private static DailyCount daily(String category, long day, long count, String... examples) {
     return new DailyCount(FW, Dimension.SYMPTOM, category, day, count, examples);
   }

@@ -127,12 +127,14 @@ function renderReleases(releases, shifts) {
         el('td', { class: 'num coverage', title: num(r.labelled) + ' of ' + num(r.inScope) + ' bug reports' },
           wholePercent(r.coverage)))));
   const moved = shifts.releases.flatMap((r) => r.categories.filter((c) => c.differs).map((c) => ({ r, c })));
-  text('shifts-summary', 'Symptoms of bug reports in the ' + shifts.weeksAfter + ' weeks from each of the newest '
-    + num(shifts.releases.length) + ' releases against the ' + shifts.weeksBefore + ' weeks before ('
-    + shifts.test + '): ' + (moved.length === 0 ? 'none moved' : num(moved.length) + ' moved'));
+  text('shifts-summary', 'Symptoms of bug reports in the ' + shifts.daysAfter + ' days from each of the newest '
+    + num(shifts.releases.length) + ' releases (a younger release: the days so far) against the '
+    + shifts.daysBefore + ' days before (' + shifts.test + '): '
+    + (moved.length === 0 ? 'none moved' : num(moved.length) + ' moved'));
   document.querySelector('#shifts-table tbody').replaceChildren(
     ...moved.map(({ r, c }) => el('tr', { dataset: { release: r.release, category: c.category } },
-      el('td', {}, r.framework + ' ' + r.version + ' (' + day(r.publishedAt) + ')'),
+      el('td', {}, r.framework + ' ' + r.version + ' (' + day(r.publishedAt)
+        + (r.soFar ? ', ' + r.soFar : '') + ')'),
       el('td', {}, c.category),
       el('td', { class: 'num' }, num(c.before) + ' (' + Number(c.beforePerWeek).toFixed(1) + ')'),
       el('td', { class: 'num' }, num(c.after) + ' (' + Number(c.afterPerWeek).toFixed(1) + ')'),

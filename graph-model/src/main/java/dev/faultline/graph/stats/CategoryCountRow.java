@@ -15,6 +15,11 @@ import java.util.Objects;
  * @param windowStart epoch millis, inclusive; null for release counts
  * @param windowEnd epoch millis, exclusive; null for release counts
  * @param release the framework version of a release count, else null
+ * @param count issues whose current label is the category (rolling: whose label began inside the
+ *     window)
+ * @param expected a rolling window's expected number of bug reports in the category (the same
+ *     issues' summed probabilities), else null
+ * @param variance the variance of {@code expected} (Σ p(1 − p)), else null
  */
 public record CategoryCountRow(
     String id,
@@ -25,7 +30,34 @@ public record CategoryCountRow(
     Long windowStart,
     Long windowEnd,
     String release,
-    long count) {
+    long count,
+    Double expected,
+    Double variance) {
+
+  /** A count without an expected count (release counts). */
+  public CategoryCountRow(
+      String id,
+      String framework,
+      String dimension,
+      String category,
+      String window,
+      Long windowStart,
+      Long windowEnd,
+      String release,
+      long count) {
+    this(
+        id,
+        framework,
+        dimension,
+        category,
+        window,
+        windowStart,
+        windowEnd,
+        release,
+        count,
+        null,
+        null);
+  }
 
   public CategoryCountRow {
     Objects.requireNonNull(id, "id");
@@ -47,6 +79,8 @@ public record CategoryCountRow(
     m.put("windowEnd", windowEnd);
     m.put("release", release);
     m.put("count", count);
+    m.put("expected", expected);
+    m.put("variance", variance);
     return m;
   }
 }

@@ -9,7 +9,8 @@
 // @param since DateTime = null  -- only alerts raised at or after this instant; null = all
 // @param limit Integer = 50  -- at most this many alerts
 // @column id String  -- alert key
-// @column raisedAt DateTime  -- when the alert was raised
+// @column raisedAt DateTime  -- when the alert was raised (a grouped alert: its newest member, in event time)
+// @column updatedAt DateTime  -- when the graph last took a change of its text or members (else raisedAt)
 // @column framework String  -- framework
 // @column dimension String  -- classification dimension
 // @column category String  -- category code
@@ -31,7 +32,8 @@ WHERE coalesce(a.withdrawn, false) = false
 WITH a
 ORDER BY a.raisedAt DESC, a.score DESC, a.id
 LIMIT $limit
-RETURN a.id AS id, a.raisedAt AS raisedAt, a.framework AS framework, a.dimension AS dimension,
+RETURN a.id AS id, a.raisedAt AS raisedAt, coalesce(a.updatedAt, a.raisedAt) AS updatedAt,
+       a.framework AS framework, a.dimension AS dimension,
        a.category AS category, a.kind AS kind, a.windowStart AS windowStart, a.windowEnd AS windowEnd,
        a.count AS count, a.baseline AS baseline, a.score AS score, a.explanation AS explanation,
        coalesce(a.moved, []) AS moved,

@@ -1,6 +1,7 @@
 package dev.faultline.graph.query;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.faultline.graph.stats.AlertRow;
 import dev.faultline.graph.stats.AlertWriter;
@@ -39,6 +40,59 @@ class AlertRevisionIT extends QueryITBase {
     assertEquals(List.of(), run("emerging-categories"));
     assertEquals(1L, run("graph-change-marker").get(0).get("withdrawnAlerts"));
     assertEquals(1L, run("graph-change-marker").get(0).get("alerts"));
+  }
+
+  @Test
+  void aChangeOfTextOrMembersMovesUpdatedAtAndTheSameRowAgainDoesNot(Driver driver)
+      throws Exception {
+    AlertWriter writer = new AlertWriter(driver, SharedNeo4j.DATABASE);
+    AlertRow alone = grouped("DeepSpeed: 9 issues of symptom hang.", List.of());
+    writer.write(List.of(alone));
+    Object first = run("emerging-categories").get(0).get("updatedAt");
+    Thread.sleep(20);
+    writer.write(List.of(alone)); // a replay writes the same alert again
+    assertEquals(first, run("emerging-categories").get(0).get("updatedAt"));
+    Thread.sleep(20);
+    // a member joins: the same id, another text and members, a later update
+    writer.write(
+        List.of(
+            grouped(
+                "DeepSpeed: 9 issues of symptom hang. Also: 5 issues of stage communication.",
+                List.of("9 issues of symptom hang", "5 issues of stage communication"))));
+    Map<String, Object> joined = run("emerging-categories").get(0);
+    assertEquals(ID, joined.get("id"));
+    assertTrue(
+        instant(joined.get("updatedAt")).isAfter(instant(first)), joined + " after " + first);
+    Thread.sleep(20);
+    // and leaves again
+    writer.write(List.of(alone));
+    Map<String, Object> left = run("emerging-categories").get(0);
+    assertTrue(
+        instant(left.get("updatedAt")).isAfter(instant(joined.get("updatedAt"))), left.toString());
+  }
+
+  private static java.time.Instant instant(Object isoDateTime) {
+    return java.time.OffsetDateTime.parse((String) isoDateTime).toInstant();
+  }
+
+  private static AlertRow grouped(String explanation, List<String> moved) {
+    return new AlertRow(
+        ID,
+        "deepspeed",
+        "symptom",
+        "HANG",
+        null,
+        "SURGE",
+        T,
+        T + 7 * DAY,
+        9,
+        1.0,
+        5.0,
+        explanation,
+        T + 7 * DAY,
+        List.of("o/ds#9"),
+        false,
+        moved);
   }
 
   private List<Object> examples() {

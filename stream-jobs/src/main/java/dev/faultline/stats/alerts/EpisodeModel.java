@@ -1,5 +1,6 @@
 package dev.faultline.stats.alerts;
 
+import dev.faultline.schemas.taxonomy.Dimension;
 import dev.faultline.stats.detect.AlertModel;
 import dev.faultline.stats.detect.DailyTable;
 import dev.faultline.stats.detect.Finding;
@@ -14,6 +15,7 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.Comparator;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -155,7 +157,7 @@ public final class EpisodeModel implements Serializable {
     List<StatAlert> emitted = new ArrayList<>();
     for (StatAlert a : desired.values()) {
       StatAlert before = inForce.get(a.id);
-      if (before == null || !before.sameAs(a)) {
+      if (before == null || !before.sameAs(a) || !Arrays.equals(before.issueIds, a.issueIds)) {
         emitted.add(a);
       }
     }
@@ -193,22 +195,38 @@ public final class EpisodeModel implements Serializable {
     return new long[] {a, z};
   }
 
-  /** The key's episodes in the range, each as the alert of its first end. */
+  /**
+   * The key's episodes in the range, each as the alert of its first end, with the issues of every
+   * end's window (what grouping compares: an event's issues keep arriving after its first end).
+   */
   private void episodes(
       String key, long[] range, AlertingEnds alerting, Map<String, StatAlert> desired)
       throws Exception {
     Long lastAlerting = null;
+    StatAlert episode = null;
+    Set<String> issues = new TreeSet<>();
     for (long e = range[0]; e <= range[1]; e++) {
       StatAlert s = alertingAt(alerting, e, key);
       if (s == null) {
         continue;
       }
       if (lastAlerting == null || e - lastAlerting > model.windowDays()) {
-        StatAlert episode = s.copy();
+        withIssues(episode, issues);
+        episode = s.copy();
         episode.id = idOf(episode);
         desired.put(episode.id, episode);
+        issues = new TreeSet<>();
       }
+      issues.addAll(Arrays.asList(s.issueIds));
       lastAlerting = e;
+    }
+    withIssues(episode, issues);
+  }
+
+  /** Sets an episode's issues: the smallest {@link #GROUPING_IDS} of its ends' windows. */
+  private static void withIssues(StatAlert episode, Set<String> issues) {
+    if (episode != null) {
+      episode.issueIds = issues.stream().limit(GROUPING_IDS).toArray(String[]::new);
     }
   }
 
@@ -266,12 +284,12 @@ public final class EpisodeModel implements Serializable {
     a.adjustedPValue = f.adjustedPValue();
     a.score = f.score();
     a.raisedAt = a.windowEnd;
-    a.test = Explanations.test(f, model.falseAlertsPerMonth());
+    a.statistic = f.statistic();
+    a.test = Explanations.test(f, model);
     a.exampleIssueIds =
         examplesOf(f.key(), f.windowStartDay(), f.windowEndDay(), examples, maxExamples);
     a.issueIds = examplesOf(f.key(), f.windowStartDay(), f.windowEndDay(), examples, GROUPING_IDS);
-    a.explanation =
-        Explanations.finding(framework, f, model.falseAlertsPerMonth(), a.exampleIssueIds);
+    a.explanation = Explanations.finding(framework, f, model, a.exampleIssueIds);
     return a;
   }
 
@@ -297,63 +315,111 @@ public final class EpisodeModel implements Serializable {
   }
 
   /**
-   * One alert per event: the episodes of a framework whose windows meet and whose example issues
-   * overlap (transitively: {@link StatAlert#issueIds}), or the release alerts of one release, are
-   * one alert. It carries the figures of its strongest member (the smallest family-wise p-value,
-   * then the highest score), every member in {@link StatAlert#moved} strongest first, examples of
-   * the strongest members first (as many as one alert names), and the id of its earliest member's
-   * episode (a single episode keeps its own id), so the groups are a function of the episodes in
-   * force, whatever the order they came in.
+   * Dimensions too coarse to tie events together: a symptom class, a stage, a phase, a kind or the
+   * distributed-specific flag holds issues of many unrelated events, so an alert of one of them
+   * joins an event but never bridges two (it cannot lead a group that a finer member joins).
+   */
+  public static final Set<Dimension> COARSE =
+      Collections.unmodifiableSet(
+          EnumSet.of(
+              Dimension.SYMPTOM_CLASS,
+              Dimension.STAGE,
+              Dimension.PHASE,
+              Dimension.KIND,
+              Dimension.DISTRIBUTED_SPECIFIC));
+
+  /**
+   * How much two episodes' issues must share to be one event: at least this fraction of the smaller
+   * set.
+   */
+  public static final double MIN_OVERLAP = 0.5;
+
+  /**
+   * One alert per event, or the release alerts of one release. Events do not chain: each group has
+   * a leader, and an episode joins a group only when its windows meet the leader's and the two
+   * share at least {@link #MIN_OVERLAP} of the smaller one's issues ({@link StatAlert#issueIds});
+   * two episodes that each share issues with a third but not with each other stay apart unless that
+   * third leads. Leaders are chosen in a fixed order (a fine dimension before a {@link #COARSE}
+   * one, then the first raised, then the id), every episode in that order joining the leader it
+   * shares most with (the earlier leader on a tie) or leading a group of its own; so a coarse
+   * episode leads only when no finer one takes it, and a stage shared by two symptoms' issues
+   * cannot join them.
+   *
+   * <p>A group carries the figures of its strongest member by the statistic its test decided on
+   * (the CUSUM's log-likelihood ratio; a release comparison's p-value, smaller first), lists every
+   * member in {@link StatAlert#moved} strongest first, names examples of the strongest members
+   * first (as many as one alert names), keeps the id of the member raised first (so a member
+   * joining later never changes it) and is raised at its newest member's time. The groups are a
+   * function of the episodes in force, whatever the order they came in.
    *
    * @return the groups by id, in id order
    */
   public static Map<String, StatAlert> groups(Collection<StatAlert> episodes) {
     List<StatAlert> all = new ArrayList<>(episodes);
-    all.sort(Comparator.comparing(a -> a.id));
-    int[] parent = new int[all.size()];
-    for (int i = 0; i < parent.length; i++) {
-      parent[i] = i;
-    }
-    for (int i = 0; i < all.size(); i++) {
-      for (int j = i + 1; j < all.size(); j++) {
-        if (oneEvent(all.get(i), all.get(j))) {
-          parent[root(parent, i)] = root(parent, j);
+    all.sort(LEADERS_FIRST);
+    List<List<StatAlert>> groups = new ArrayList<>();
+    for (StatAlert a : all) {
+      List<StatAlert> best = null;
+      double bestOverlap = 0;
+      for (List<StatAlert> g : groups) {
+        double overlap = overlap(g.get(0), a);
+        if (overlap > bestOverlap) {
+          best = g;
+          bestOverlap = overlap;
         }
       }
-    }
-    Map<Integer, List<StatAlert>> members = new TreeMap<>();
-    for (int i = 0; i < all.size(); i++) {
-      members.computeIfAbsent(root(parent, i), r -> new ArrayList<>()).add(all.get(i));
+      if (best == null) {
+        best = new ArrayList<>();
+        groups.add(best);
+      }
+      best.add(a);
     }
     Map<String, StatAlert> out = new TreeMap<>();
-    for (List<StatAlert> group : members.values()) {
+    for (List<StatAlert> group : groups) {
       StatAlert g = group(group);
       out.put(g.id, g);
     }
     return out;
   }
 
-  private static int root(int[] parent, int i) {
-    while (parent[i] != i) {
-      parent[i] = parent[parent[i]];
-      i = parent[i];
-    }
-    return i;
+  /** Whether an episode is of a {@link #COARSE} dimension. */
+  static boolean coarse(StatAlert a) {
+    return COARSE.contains(a.dimension);
   }
 
-  /** Whether two episodes are one event: see {@link #groups}. */
-  static boolean oneEvent(StatAlert a, StatAlert b) {
-    if (a.release != null || b.release != null) {
-      return a.release != null && a.release.equals(b.release);
+  /** The order leaders are chosen in: fine first, then raised first, then by id. */
+  static final Comparator<StatAlert> LEADERS_FIRST =
+      Comparator.<StatAlert, Boolean>comparing(EpisodeModel::coarse)
+          .thenComparingLong(a -> a.raisedAt)
+          .thenComparing(a -> a.id);
+
+  /**
+   * How strongly {@code member} belongs with {@code leader}: the share of the smaller issue set the
+   * two have in common when their windows meet and it is at least {@link #MIN_OVERLAP} (and, for
+   * release alerts, 1 for the same release), else 0.
+   */
+  static double overlap(StatAlert leader, StatAlert member) {
+    if (leader.release != null || member.release != null) {
+      return leader.release != null && leader.release.equals(member.release) ? 1 : 0;
     }
-    boolean windowsMeet = a.windowStart <= b.windowEnd && b.windowStart <= a.windowEnd;
-    return windowsMeet
-        && !Collections.disjoint(Arrays.asList(a.issueIds), Arrays.asList(b.issueIds));
+    boolean windowsMeet =
+        leader.windowStart <= member.windowEnd && member.windowStart <= leader.windowEnd;
+    int smaller = Math.min(leader.issueIds.length, member.issueIds.length);
+    if (!windowsMeet || smaller == 0) {
+      return 0;
+    }
+    Set<String> ids = new HashSet<>(Arrays.asList(leader.issueIds));
+    long shared = Arrays.stream(member.issueIds).filter(ids::contains).count();
+    double fraction = shared / (double) smaller;
+    return fraction >= MIN_OVERLAP ? fraction : 0;
   }
 
-  /** Strongest first: the smallest family-wise p-value, then the highest score, then the id. */
+  /**
+   * Strongest first: by the statistic its test decided on (a larger CUSUM log-likelihood ratio; for
+   * release comparisons a smaller p-value), then the higher score, then the id.
+   */
   static final Comparator<StatAlert> STRONGEST_FIRST =
-      Comparator.<StatAlert>comparingDouble(a -> a.adjustedPValue)
+      Comparator.<StatAlert>comparingDouble(a -> a.release != null ? a.pValue : -a.statistic)
           .thenComparing(a -> -a.score)
           .thenComparing(a -> a.id);
 
@@ -364,9 +430,10 @@ public final class EpisodeModel implements Serializable {
     StatAlert g = strongest.copy();
     g.id =
         members.stream()
-            .min(Comparator.<StatAlert>comparingLong(a -> a.windowStart).thenComparing(a -> a.id))
+            .min(Comparator.<StatAlert>comparingLong(a -> a.raisedAt).thenComparing(a -> a.id))
             .orElseThrow()
             .id;
+    g.raisedAt = members.stream().mapToLong(a -> a.raisedAt).max().orElseThrow();
     g.moved = new AlertMove[ranked.size()];
     Set<String> examples = new LinkedHashSet<>();
     Set<String> issues = new TreeSet<>();

@@ -44,9 +44,13 @@ import java.util.TreeSet;
  * every rise, and every new pair), the framework's false alerts a month are at most {@code Σ
  * 30.44/ARL}; each hypothesis gets an equal part of {@code falseAlertsPerMonth} (an alpha spent per
  * framework-month), which sets its threshold. The family-wise p-value reported is {@code 1 − exp(−m
- * · 30.44 / ARL)}. An alert also needs at least {@code minCount} issues in its run and {@code
- * minRatio} × expected, where expected is what the category's baseline share makes of the run's
- * other issues ({@code p0/(1 − p0)} × others): a rate ratio, which a share cannot show for a
+ * · 30.44 / ARL)}. A framework with fewer than {@code fullBudgetIssues} issues a month (in its
+ * baseline) spends only its share of the budget, {@code falseAlertsPerMonth × issues a month /
+ * fullBudgetIssues}: the false alerts of many small frameworks then add up to at most {@code
+ * falseAlertsPerMonth} per {@code fullBudgetIssues} issues a month, instead of {@code
+ * falseAlertsPerMonth} each. An alert also needs at least {@code minCount} issues in its run and
+ * {@code minRatio} × expected, where expected is what the category's baseline share makes of the
+ * run's other issues ({@code p0/(1 − p0)} × others): a rate ratio, which a share cannot show for a
  * frequent category (a 3× rise of a category at 25% takes its share only to 50%).
  *
  * <p><b>First co-occurrences.</b> Every category × stage pair that appears in the last {@code
@@ -81,8 +85,20 @@ public record AlertModel(
     int releaseBeforeDays,
     int releaseAfterDays,
     Set<Dimension> quietDimensions,
-    boolean majorityAlerts)
+    boolean majorityAlerts,
+    double fullBudgetIssues)
     implements Serializable {
+
+  /**
+   * Issues a month at which a framework spends the whole {@code falseAlertsPerMonth} by default: a
+   * sparser framework spends {@code falseAlertsPerMonth × its issues a month / 20}, so the false
+   * alerts of all frameworks together stay within {@code falseAlertsPerMonth} per 20 issues a month
+   * (0.2 per 20: one per 100 issues at most), however many small frameworks there are. Chosen on
+   * the stationary replay of real issues' tuning seeds (docs/alerts.md): the smallest of 10, 20 and
+   * 30 with every planted week found within 7 days as one alert and at most 0.25 background alerts
+   * a month.
+   */
+  public static final double FULL_BUDGET_ISSUES = 20;
 
   /**
    * Dimensions tested by default but never alerted on: a phase or a kind says where or what an
@@ -117,7 +133,8 @@ public record AlertModel(
         releaseBeforeDays,
         releaseAfterDays,
         QUIET_BY_DEFAULT,
-        false);
+        false,
+        FULL_BUDGET_ISSUES);
   }
 
   /** This model with another actionable filter. */
@@ -135,7 +152,40 @@ public record AlertModel(
         releaseBeforeDays,
         releaseAfterDays,
         quiet,
-        majority);
+        majority,
+        fullBudgetIssues);
+  }
+
+  /**
+   * This model with another volume for the full budget ({@code issuesPerMonth}; 0: every framework
+   * spends the whole {@code falseAlertsPerMonth}, whatever its volume).
+   */
+  public AlertModel withFullBudgetIssues(double issuesPerMonth) {
+    return new AlertModel(
+        windowDays,
+        runDays,
+        baselineDays,
+        warmupDays,
+        priorWeight,
+        falseAlertsPerMonth,
+        minCount,
+        minRatio,
+        maxDispersion,
+        releaseBeforeDays,
+        releaseAfterDays,
+        quietDimensions,
+        majorityAlerts,
+        issuesPerMonth);
+  }
+
+  /**
+   * The false alerts a month a framework with {@code issuesPerMonth} spends over its tests: {@code
+   * falseAlertsPerMonth × min(1, issuesPerMonth / fullBudgetIssues)}.
+   */
+  public double budget(double issuesPerMonth) {
+    return fullBudgetIssues <= 0
+        ? falseAlertsPerMonth
+        : falseAlertsPerMonth * Math.min(1, issuesPerMonth / fullBudgetIssues);
   }
 
   /**
@@ -185,6 +235,11 @@ public record AlertModel(
               + minCount
               + " and "
               + minRatio);
+    }
+    if (!(fullBudgetIssues >= 0)) {
+      throw new IllegalArgumentException(
+          "issues a month for the full false-alert budget must be 0 (no scaling) or more; was "
+              + fullBudgetIssues);
     }
     if (!(priorWeight > 0) || !(maxDispersion >= 0)) {
       throw new IllegalArgumentException(
@@ -242,6 +297,7 @@ public record AlertModel(
         byDimension.computeIfAbsent(AlertKeys.split(key)[0], d -> new ArrayList<>()).add(key);
       }
     }
+    double budget = budget(issuesPerMonth(span, byDimension));
     List<Cusum> cusums = new ArrayList<>();
     Map<String, double[]> shares = new HashMap<>(); // key -> {share, dimension baseline total}
     Map<String, long[]> dailyTotals = new HashMap<>(); // dimension -> issues per day of the run
@@ -251,9 +307,25 @@ public record AlertModel(
     for (String key : pairs) {
       pairCusum(span, key, cusums, shares, dailyTotals);
     }
-    List<Finding> family = decide(span, cusums);
-    family.addAll(releaseFamily(table, byDimension, endDay, firstDay, releases));
+    List<Finding> family = decide(span, cusums, budget);
+    family.addAll(releaseFamily(table, byDimension, endDay, firstDay, releases, budget));
     return bestPerKey(family);
+  }
+
+  /**
+   * The framework's issues a month in the baseline: the most of any dimension (each issue counts
+   * once in every dimension).
+   */
+  private static double issuesPerMonth(Span s, Map<String, List<String>> byDimension) {
+    long most = 0;
+    for (List<String> keys : byDimension.values()) {
+      long n = 0;
+      for (String key : keys) {
+        n += s.table().sum(key, s.baseFrom(), s.runFrom());
+      }
+      most = Math.max(most, n);
+    }
+    return most * DAYS_PER_MONTH / s.history();
   }
 
   /** The days one scan reads: the run [runFrom, endDay) and the baseline before it. */
@@ -349,10 +421,10 @@ public record AlertModel(
   }
 
   /** Each CUSUM's threshold, run length and family-wise p under the family's budget. */
-  private List<Finding> decide(Span s, List<Cusum> cusums) {
+  private List<Finding> decide(Span s, List<Cusum> cusums, double budget) {
     List<Finding> family = new ArrayList<>();
     int m = cusums.size();
-    double perTest = falseAlertsPerMonth / Math.max(1, m);
+    double perTest = budget / Math.max(1, m);
     double arlNeeded = DAYS_PER_MONTH / perTest;
     for (Cusum c : cusums) {
       double h = CusumRunLength.threshold(c.volume, c.share, c.se, c.rise, arlNeeded);
@@ -362,7 +434,7 @@ public record AlertModel(
           c.statistic >= h
               && c.count >= minCount
               && c.count >= minRatio * c.expected
-              && familyRate <= falseAlertsPerMonth;
+              && familyRate <= budget;
       double pValue = CountTails.atLeast(c.count, Math.max(1e-9, c.expected), 0);
       family.add(
           new Finding(
@@ -387,7 +459,8 @@ public record AlertModel(
               m,
               passes,
               c.dimensionBaseline,
-              c.dimensionWindow));
+              c.dimensionWindow,
+              budget));
     }
     return family;
   }
@@ -480,7 +553,8 @@ public record AlertModel(
       Map<String, List<String>> byDimension,
       long endDay,
       long firstDay,
-      List<ReleaseMark> releases) {
+      List<ReleaseMark> releases,
+      double budget) {
     List<Finding> out = new ArrayList<>();
     for (ReleaseMark r : releases) {
       long after = r.day() + releaseAfterDays;
@@ -536,10 +610,11 @@ public record AlertModel(
                   0,
                   false,
                   n,
-                  t));
+                  t,
+                  budget));
         }
       }
-      double level = falseAlertsPerMonth / 2;
+      double level = budget / 2;
       for (Finding f : tests) {
         double adjusted = Math.min(1, f.pValue() * tests.size());
         boolean passes =

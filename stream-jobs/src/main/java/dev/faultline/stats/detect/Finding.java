@@ -37,6 +37,8 @@ import dev.faultline.stats.keys.AlertKeys;
  * @param alert whether it passes the false-alert control and the minimum support
  * @param dimensionBaseline the framework's issues in the key's dimension in the baseline period
  * @param dimensionWindow the framework's issues in the key's dimension in the window
+ * @param budget the false alerts a month the framework spends over its family ({@link
+ *     AlertModel#budget}); a release's tests share half of it
  */
 public record Finding(
     AlertKind kind,
@@ -60,7 +62,8 @@ public record Finding(
     int familySize,
     boolean alert,
     long dimensionBaseline,
-    long dimensionWindow) {
+    long dimensionWindow,
+    double budget) {
 
   Finding decided(double adjusted, int family, double limit, boolean passes) {
     return new Finding(
@@ -85,7 +88,8 @@ public record Finding(
         family,
         passes,
         dimensionBaseline,
-        dimensionWindow);
+        dimensionWindow,
+        budget);
   }
 
   public Dimension dimension() {
@@ -113,14 +117,17 @@ public record Finding(
   }
 
   /**
-   * The expected count an alert states, from counts it also states: the baseline's rate over the
-   * window ({@link #expectedFromBaseline()}); for a first co-occurrence, the window's issues of the
-   * dimension at Laplace's 1/(N + 2) per issue.
+   * The expected count an alert states: the one its test used ({@link #expected}), which the text
+   * derives from counts it also states (the window's other issues of the dimension and the share
+   * the baseline gives); the plain baseline rate ({@link #expectedFromBaseline()}) follows it.
    */
   public double statedExpected() {
-    return kind == AlertKind.NEW_COMBINATION
-        ? dimensionWindow / (double) (dimensionBaseline + 2)
-        : expectedFromBaseline();
+    return expected;
+  }
+
+  /** The window's issues of the dimension other than the key's: what the share applies to. */
+  public long others() {
+    return Math.max(0, dimensionWindow - count);
   }
 
   /** Whether this is a release comparison rather than a CUSUM. */

@@ -1,6 +1,7 @@
 package dev.faultline.stats.domain;
 
 import dev.faultline.schemas.taxonomy.Dimension;
+import dev.faultline.stats.keys.Categories;
 import dev.faultline.stats.keys.StatDimensions;
 import dev.faultline.stats.records.ClassifiedEvent;
 import dev.faultline.stats.records.ComboObservation;
@@ -8,8 +9,10 @@ import dev.faultline.stats.records.ContributionDelta;
 import dev.faultline.stats.records.ReleaseDelta;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -22,8 +25,11 @@ import java.util.Set;
  * run of records with that category, or the issue's {@code createdAt} when the run goes back to its
  * first record. A re-classification therefore retracts the old entry at the time it was made and
  * adds the new one at the change's {@code updatedAt}: counts never hold an issue twice and never go
- * negative. A deleted issue contributes nothing. Records with an equal {@code updatedAt} replace
- * each other (a replay with a new classifier version wins by arriving later).
+ * negative. Beside the count, each issue adds its probability of being a bug report of every code
+ * (and that Bernoulli's variance) at the same time as its count entry of that dimension: per
+ * window, the expected counts spread the same issues over the codes by probability. A deleted issue
+ * contributes nothing. Records with an equal {@code updatedAt} replace each other (a replay with a
+ * new classifier version wins by arriving later).
  */
 public final class IssueContributions {
   /** Dimensions whose categories are paired with the stage for the new-combination detector. */
@@ -65,20 +71,7 @@ public final class IssueContributions {
     }
     List<Entry> old = contributions(before);
     List<Entry> now = contributions(after);
-    List<ContributionDelta> deltas = new ArrayList<>();
-    String id = record.id;
-    for (Entry e : old) {
-      if (!now.contains(e)) {
-        deltas.add(
-            new ContributionDelta(e.framework(), e.dimension(), e.category(), e.time(), -1, id));
-      }
-    }
-    for (Entry e : now) {
-      if (!old.contains(e)) {
-        deltas.add(
-            new ContributionDelta(e.framework(), e.dimension(), e.category(), e.time(), +1, id));
-      }
-    }
+    List<ContributionDelta> deltas = deltas(before, old, after, now, record.id);
     Set<ReleaseEntry> oldReleases = releaseContributions(before);
     Set<ReleaseEntry> nowReleases = releaseContributions(after);
     List<ReleaseDelta> releaseDeltas = new ArrayList<>();
@@ -96,7 +89,87 @@ public final class IssueContributions {
                 e.framework(), e.release(), e.dimension(), e.category(), +1, e.since()));
       }
     }
-    return new Change(after, deltas, releaseDeltas, newCombinations(old, now, id));
+    return new Change(after, deltas, releaseDeltas, newCombinations(old, now, record.id));
+  }
+
+  /** Where a delta lands: framework, dimension, category and event time. */
+  private record Slot(String framework, Dimension dimension, String category, long time) {}
+
+  /**
+   * The deltas from one history to the next: the count's (entries retracted and added) and the
+   * expected count's with its variance (every code's P(bug and code) at its dimension's entry time,
+   * old ones retracted, new ones added), one delta per slot that moved, retractions first.
+   */
+  private static List<ContributionDelta> deltas(
+      ClassifiedEvent[] before,
+      List<Entry> old,
+      ClassifiedEvent[] after,
+      List<Entry> now,
+      String id) {
+    Map<Slot, double[]> net = new LinkedHashMap<>();
+    for (Entry e : old) {
+      if (!now.contains(e)) {
+        add(net, slot(e, e.category()), -1, 0);
+      }
+    }
+    expected(before, old, net, -1);
+    for (Entry e : now) {
+      if (!old.contains(e)) {
+        add(net, slot(e, e.category()), +1, 0);
+      }
+    }
+    expected(after, now, net, +1);
+    List<ContributionDelta> deltas = new ArrayList<>();
+    net.forEach(
+        (s, v) -> {
+          if (v[0] != 0 || Math.abs(v[1]) > 1e-12 || Math.abs(v[2]) > 1e-12) {
+            deltas.add(
+                new ContributionDelta(
+                    s.framework(),
+                    s.dimension(),
+                    s.category(),
+                    s.time(),
+                    (int) v[0],
+                    id,
+                    v[1],
+                    v[2]));
+          }
+        });
+    return deltas;
+  }
+
+  private static Slot slot(Entry e, String category) {
+    return new Slot(e.framework(), e.dimension(), category, e.time());
+  }
+
+  private static void add(Map<Slot, double[]> net, Slot s, int count, double expected) {
+    double[] v = net.computeIfAbsent(s, k -> new double[3]);
+    v[0] += count;
+    v[1] += expected;
+    v[2] += Math.signum(expected) * Math.abs(expected) * (1 - Math.abs(expected));
+  }
+
+  /**
+   * Adds ({@code sign} +1) or retracts (−1) a history's expected counts: per counted dimension,
+   * every code's P(bug and code) of the newest record ({@link ClassifiedEvent#bugProbabilities}),
+   * at the time the dimension's current entry began.
+   */
+  private static void expected(
+      ClassifiedEvent[] sorted, List<Entry> entries, Map<Slot, double[]> net, int sign) {
+    if (entries.isEmpty()) {
+      return;
+    }
+    ClassifiedEvent newest = sorted[sorted.length - 1];
+    for (Entry e : entries) {
+      List<String> codes = e.dimension().distributionCodes();
+      double[] q = newest.bugProbabilities(e.dimension());
+      for (int k = 0; k < q.length; k++) {
+        if (q[k] > 0) {
+          String category = Categories.ofDistributionCode(e.dimension(), codes.get(k));
+          add(net, slot(e, category), 0, sign * q[k]);
+        }
+      }
+    }
   }
 
   /**

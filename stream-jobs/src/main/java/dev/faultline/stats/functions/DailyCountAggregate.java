@@ -14,7 +14,7 @@ public final class DailyCountAggregate
 
   @Override
   public DailyAccumulator add(ContributionDelta value, DailyAccumulator acc) {
-    acc.add(value.delta, value.issueId);
+    acc.add(value);
     return acc;
   }
 
@@ -27,6 +27,8 @@ public final class DailyCountAggregate
   public DailyAccumulator merge(DailyAccumulator a, DailyAccumulator b) {
     DailyAccumulator m = new DailyAccumulator();
     m.count = a.count + b.count;
+    m.expected = a.expected + b.expected;
+    m.variance = a.variance + b.variance;
     m.examples = Examples.union(List.of(a.examples, b.examples), DailyAccumulator.MAX_EXAMPLES);
     return m;
   }

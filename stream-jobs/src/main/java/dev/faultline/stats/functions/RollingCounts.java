@@ -99,6 +99,8 @@ public final class RollingCounts
       throws Exception {
     DayState s = dayFor(daily.day);
     s.windowCount += daily.count;
+    s.windowExpected += daily.expected;
+    s.windowVariance += daily.variance;
     s.windowExamples = daily.examples == null ? s.windowExamples : daily.examples;
     touched(daily.day, s, ctx.timerService());
     days.put(daily.day, s);
@@ -114,11 +116,15 @@ public final class RollingCounts
     long ready = readyAt(day);
     if (ctx.timerService().currentWatermark() >= ready) {
       s.lateCount += late.delta;
+      s.lateExpected += late.expected;
+      s.lateVariance += late.variance;
       touched(day, s, ctx.timerService());
       days.put(day, s);
       flushIfFinal(ctx, out);
     } else {
       s.pendingLate += late.delta;
+      s.pendingLateExpected += late.expected;
+      s.pendingLateVariance += late.variance;
       days.put(day, s);
       ctx.timerService().registerEventTimeTimer(ready);
     }
@@ -151,15 +157,7 @@ public final class RollingCounts
     Range r = load(from, end);
     for (int w = 0; w < windows.length; w++) {
       if (r.any(end - windows[w], end)) {
-        out.collect(
-            CategoryStat.rolling(
-                key.framework,
-                key.dimension,
-                key.category,
-                windowLabels[w],
-                end - windows[w],
-                end,
-                r.sum(end - windows[w], end)));
+        out.collect(stat(key, w, end, r.totals(end - windows[w], end)));
       }
     }
   }
@@ -174,18 +172,46 @@ public final class RollingCounts
       return;
     }
     DayState s = days.get(day);
-    if (s == null || s.pendingLate == 0) {
+    if (s == null
+        || (s.pendingLate == 0 && s.pendingLateExpected == 0 && s.pendingLateVariance == 0)) {
       return;
     }
     s.lateCount += s.pendingLate;
     s.pendingLate = 0;
+    s.lateExpected += s.pendingLateExpected;
+    s.pendingLateExpected = 0;
+    s.lateVariance += s.pendingLateVariance;
+    s.pendingLateVariance = 0;
     touched(day, s, ctx.timerService()); // the caller flushes
     days.put(day, s);
   }
 
-  /** Sum of the day counts in [start, end). */
+  /** Sums of the day counts, expected counts and variances in [start, end). */
   private interface Sums {
-    long sum(long start, long end) throws Exception;
+    Totals sum(long start, long end) throws Exception;
+  }
+
+  /** A window's count, expected count and variance. */
+  private record Totals(long count, double expected, double variance) {
+    Totals plus(DayState s) {
+      return s == null
+          ? this
+          : new Totals(count + s.count(), expected + s.expected(), variance + s.variance());
+    }
+  }
+
+  /** The rolling statistic of window {@code w} ending at {@code end}. */
+  private CategoryStat stat(StatKey key, int w, long end, Totals t) {
+    return CategoryStat.rolling(
+        key.framework,
+        key.dimension,
+        key.category,
+        windowLabels[w],
+        end - windows[w],
+        end,
+        t.count(),
+        t.expected(),
+        t.variance());
   }
 
   /**
@@ -236,10 +262,9 @@ public final class RollingCounts
     Map<Long, DayState> cache = new HashMap<>();
     Sums sums =
         (start, end) -> {
-          long sum = 0;
+          Totals sum = new Totals(0, 0, 0);
           for (long d = start; d < end; d += slide) {
-            DayState s = cache.computeIfAbsent(d, this::dayOrNull);
-            sum += s == null ? 0 : s.count();
+            sum = sum.plus(cache.computeIfAbsent(d, this::dayOrNull));
           }
           return sum;
         };
@@ -253,15 +278,7 @@ public final class RollingCounts
         }
       }
       for (long end : ends) {
-        out.collect(
-            CategoryStat.rolling(
-                key.framework,
-                key.dimension,
-                key.category,
-                windowLabels[w],
-                end - windows[w],
-                end,
-                sums.sum(end - windows[w], end)));
+        out.collect(stat(key, w, end, sums.sum(end - windows[w], end)));
       }
     }
   }
@@ -293,12 +310,12 @@ public final class RollingCounts
       return (int) ((t - from) / slide);
     }
 
-    long sum(long start, long end) {
-      long s = 0;
+    Totals totals(long start, long end) {
+      Totals t = new Totals(0, 0, 0);
       for (int i = Math.max(0, index(start)); i < Math.min(days.length, index(end)); i++) {
-        s += days[i] == null ? 0 : days[i].count();
+        t = t.plus(days[i]);
       }
-      return s;
+      return t;
     }
 
     boolean any(long start, long end) {

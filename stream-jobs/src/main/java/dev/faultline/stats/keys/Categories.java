@@ -1,5 +1,6 @@
 package dev.faultline.stats.keys;
 
+import dev.faultline.schemas.taxonomy.Dimension;
 import java.util.Set;
 
 /** Category codes the detectors treat specially. */
@@ -16,6 +17,22 @@ public final class Categories {
 
   public static boolean informative(String category) {
     return category != null && !UNINFORMATIVE.contains(category);
+  }
+
+  /**
+   * The distribution code ({@link Dimension#distributionCodes()}) of a counted category: the code
+   * itself, for the flag {@code true}, {@code false} and {@code null} (UNKNOWN).
+   */
+  public static String distributionCode(Dimension d, String category) {
+    if (d.coded()) {
+      return category;
+    }
+    return "TRUE".equals(category) ? "true" : "FALSE".equals(category) ? "false" : "null";
+  }
+
+  /** The counted category of a distribution code: its inverse. */
+  public static String ofDistributionCode(Dimension d, String code) {
+    return d.coded() ? code : ofFlag("null".equals(code) ? null : Boolean.valueOf(code));
   }
 
   /**

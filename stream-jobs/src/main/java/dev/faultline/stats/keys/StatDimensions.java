@@ -25,6 +25,15 @@ public final class StatDimensions {
     return i;
   }
 
+  /**
+   * Whether the codebook gives a dimension to bug reports only (the others get NONE, UNKNOWN or
+   * null), so its distribution already holds P(bug and code): every counted dimension but stage and
+   * phase, as the estimate module's item model reads them ({@code graph.estimate.CategoryShares}).
+   */
+  public static boolean onlyForBugs(Dimension d) {
+    return d != Dimension.STAGE && d != Dimension.PHASE && d != Dimension.KIND;
+  }
+
   /** The Avro enum of the same name: the one mapping to the statistics and alert topics. */
   public static StatDimension toAvro(Dimension d) {
     return StatDimension.valueOf(d.name());

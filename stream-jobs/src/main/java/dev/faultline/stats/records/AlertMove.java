@@ -30,6 +30,9 @@ public class AlertMove {
   public double pValue = 1.0;
   public double adjustedPValue = 1.0;
 
+  /** The statistic its test decided on ({@link StatAlert#statistic}). */
+  public double statistic;
+
   /** The member's own first sentence. */
   public String summary;
 
@@ -51,6 +54,7 @@ public class AlertMove {
     m.baselineEnd = a.baselineEnd;
     m.pValue = a.pValue;
     m.adjustedPValue = a.adjustedPValue;
+    m.statistic = a.statistic;
     m.summary = summary;
     return m;
   }

@@ -7,8 +7,9 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 
 /**
- * A count of issues in one category, over a rolling window or for a release. A later record with
- * the same {@link #id} replaces an earlier one.
+ * A count of issues in one category, over a rolling window or for a release; a rolling window's
+ * also its expected count of bug reports (Σ p) and that count's variance (Σ p(1 − p)). A later
+ * record with the same {@link #id} replaces an earlier one.
  */
 public class CategoryStat {
   public static final String RELEASE_WINDOW = "release";
@@ -26,7 +27,40 @@ public class CategoryStat {
   public String release;
   public long count;
 
+  /**
+   * Rolling windows: the expected number of bug reports in the category (the issues' summed
+   * probabilities, over the same issues as {@link #count}), else null.
+   */
+  public Double expected;
+
+  /** The variance of {@link #expected} (Σ p(1 − p): independent issues), else null. */
+  public Double variance;
+
   public CategoryStat() {}
+
+  /**
+   * A rolling window's statistics: the count, and the expected count and its variance rounded to 4
+   * decimals (the probabilities' own) and never below 0 (sums of retractions leave rounding dust).
+   */
+  public static CategoryStat rolling(
+      String framework,
+      Dimension dimension,
+      String category,
+      String window,
+      long start,
+      long end,
+      long count,
+      double expected,
+      double variance) {
+    CategoryStat s = rolling(framework, dimension, category, window, start, end, count);
+    s.expected = rounded(expected);
+    s.variance = rounded(variance);
+    return s;
+  }
+
+  private static double rounded(double x) {
+    return Math.max(0, Math.round(x * 1e4) / 1e4);
+  }
 
   public static CategoryStat rolling(
       String framework,
@@ -73,7 +107,17 @@ public class CategoryStat {
 
   public CategoryCountRow toRow() {
     return new CategoryCountRow(
-        id, framework, dimension.key(), category, window, windowStart, windowEnd, release, count);
+        id,
+        framework,
+        dimension.key(),
+        category,
+        window,
+        windowStart,
+        windowEnd,
+        release,
+        count,
+        expected,
+        variance);
   }
 
   public dev.faultline.schemas.CategoryStat toAvro() {
@@ -87,11 +131,13 @@ public class CategoryStat {
         .setWindowEnd(windowEnd == null ? null : Instant.ofEpochMilli(windowEnd))
         .setRelease(release)
         .setCount(count)
+        .setExpected(expected)
+        .setVariance(variance)
         .build();
   }
 
   @Override
   public String toString() {
-    return "CategoryStat{" + id + "=" + count + "}";
+    return "CategoryStat{" + id + "=" + count + (expected == null ? "" : " e" + expected) + "}";
   }
 }

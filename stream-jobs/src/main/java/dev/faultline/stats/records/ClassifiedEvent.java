@@ -4,6 +4,7 @@ import dev.faultline.graph.ConfidencePolicy;
 import dev.faultline.schemas.ClassifiedIssue;
 import dev.faultline.schemas.taxonomy.Dimension;
 import dev.faultline.stats.keys.Categories;
+import dev.faultline.stats.keys.StatDimensions;
 import java.util.Objects;
 
 /**
@@ -32,6 +33,20 @@ public class ClassifiedEvent {
    * bug reports). An array, so Flink serialises it as a basic array, not through Kryo.
    */
   public String[] categories = new String[Dimension.values().length];
+
+  /**
+   * Each counted dimension's distribution over its codes ({@link Dimension#distributionCodes()}),
+   * indexed by {@link Dimension#ordinal()}, as the record carries it (every label's calibrated
+   * probabilities; a person's or a language model's label a point mass); null where the record has
+   * none (records written before distributions were kept): then a point mass on its category.
+   */
+  public double[][] probabilities = new double[Dimension.values().length][];
+
+  /**
+   * The probability that the issue is a bug report: the kind's distribution, else 1 or 0 by its
+   * kind label; 1 when the record says nothing of its kind.
+   */
+  public double bug = 1.0;
 
   public ClassifiedEvent() {}
 
@@ -66,14 +81,68 @@ public class ClassifiedEvent {
     e.state = c.getState();
     e.createdAt = c.getCreatedAt().toEpochMilli();
     e.updatedAt = c.getUpdatedAt().toEpochMilli();
+    java.util.Map<String, java.util.Map<String, Double>> p =
+        c.getProbabilities() == null ? java.util.Map.of() : c.getProbabilities();
     for (Dimension d : Dimension.values()) {
       if (d.statSymbol().isPresent()) {
         Object code = c.get(d.avroField());
         e.categories[d.ordinal()] =
             d.coded() ? ((Enum<?>) code).name() : Categories.ofFlag((Boolean) code);
+        e.probabilities[d.ordinal()] = aligned(d, p.get(d.key()));
       }
     }
+    java.util.Map<String, Double> kind = p.get(Dimension.KIND.key());
+    e.bug =
+        kind != null && !kind.isEmpty()
+            ? kind.getOrDefault("BUG", 0.0)
+            : "BUG".equals(String.valueOf(c.getKind())) ? 1.0 : 0.0;
     return e;
+  }
+
+  /** A record's distribution of one dimension in the order of its codes; null when it has none. */
+  private static double[] aligned(Dimension d, java.util.Map<String, Double> byCode) {
+    if (byCode == null || byCode.isEmpty()) {
+      return null;
+    }
+    java.util.List<String> codes = d.distributionCodes();
+    double[] out = new double[codes.size()];
+    double sum = 0;
+    for (int k = 0; k < out.length; k++) {
+      Double v = byCode.get(codes.get(k));
+      out[k] = v == null || !(v > 0) ? 0 : v;
+      sum += out[k];
+    }
+    return sum > 0 ? out : null;
+  }
+
+  /**
+   * The issue's probability of being a bug report of each code of a counted dimension, in the order
+   * of {@link Dimension#distributionCodes()}, as the estimate module's item model reads it: a
+   * dimension the codebook gives bug reports only ({@link StatDimensions#onlyForBugs}) already
+   * holds P(bug and code) (its NONE the rest); for stage and phase P(code) × P(bug). The stored
+   * distribution is renormalised (it is rounded); without one, a point mass on the category.
+   */
+  public double[] bugProbabilities(Dimension d) {
+    java.util.List<String> codes = d.distributionCodes();
+    double[] q = new double[codes.size()];
+    double[] p = probabilities == null ? null : probabilities[d.ordinal()];
+    if (p != null && p.length == q.length) {
+      double sum = java.util.Arrays.stream(p).sum();
+      for (int k = 0; k < q.length; k++) {
+        q[k] = p[k] / sum;
+      }
+    } else {
+      int k = codes.indexOf(Categories.distributionCode(d, category(d)));
+      if (k >= 0) {
+        q[k] = 1;
+      }
+    }
+    if (!StatDimensions.onlyForBugs(d)) {
+      for (int k = 0; k < q.length; k++) {
+        q[k] *= bug;
+      }
+    }
+    return q;
   }
 
   /**
@@ -118,7 +187,9 @@ public class ClassifiedEvent {
         && Objects.equals(frameworkVersion, o.frameworkVersion)
         && deleted() == o.deleted()
         && createdAt == o.createdAt
-        && java.util.Arrays.equals(categories, o.categories);
+        && java.util.Arrays.equals(categories, o.categories)
+        && java.util.Arrays.deepEquals(probabilities, o.probabilities)
+        && bug == o.bug;
   }
 
   @Override

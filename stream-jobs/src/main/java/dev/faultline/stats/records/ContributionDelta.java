@@ -5,7 +5,9 @@ import dev.faultline.schemas.taxonomy.Dimension;
 /**
  * +1 or -1 for one issue in one category of one dimension at one event time: an issue entering a
  * category, or the retraction of an earlier entry when it is re-classified. Summed, the deltas of
- * one issue leave it counted once.
+ * one issue leave it counted once. Beside the count, the change of the expected count (the issue's
+ * probability of being a bug report of the category) and of its variance (p(1 − p)); a delta may
+ * move only those ({@code delta} 0: the probabilities changed, the label did not).
  */
 public class ContributionDelta {
   public String framework;
@@ -17,6 +19,12 @@ public class ContributionDelta {
 
   public int delta;
   public String issueId;
+
+  /** Change of the expected count: ± the issue's P(bug and category). */
+  public double expected;
+
+  /** Change of the expected count's variance: ± p(1 − p). */
+  public double variance;
 
   public ContributionDelta() {}
 
@@ -35,6 +43,21 @@ public class ContributionDelta {
     this.issueId = issueId;
   }
 
+  /** A delta of the count and of the expected count with its variance. */
+  public ContributionDelta(
+      String framework,
+      Dimension dimension,
+      String category,
+      long time,
+      int delta,
+      String issueId,
+      double expected,
+      double variance) {
+    this(framework, dimension, category, time, delta, issueId);
+    this.expected = expected;
+    this.variance = variance;
+  }
+
   /** The key of the counts: framework, dimension and category. */
   public StatKey key() {
     return StatKey.of(framework, dimension, category);
@@ -49,6 +72,7 @@ public class ContributionDelta {
         + " "
         + (delta > 0 ? "+" : "")
         + delta
+        + (expected == 0 && variance == 0 ? "" : " e" + expected + " v" + variance)
         + " "
         + issueId
         + "}";

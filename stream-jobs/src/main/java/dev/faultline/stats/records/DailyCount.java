@@ -17,6 +17,12 @@ public class DailyCount {
   /** Change since the window's previous firing (its whole sum on the first firing). */
   public long count;
 
+  /** Change of the expected count since the window's previous firing. */
+  public double expected;
+
+  /** Change of the expected count's variance since the window's previous firing. */
+  public double variance;
+
   /** A few issues that entered the category that day. */
   public String[] examples;
 

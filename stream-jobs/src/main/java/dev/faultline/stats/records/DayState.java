@@ -18,6 +18,15 @@ public class DayState {
    */
   public long pendingLate;
 
+  /** The expected count and variance: the window's, the applied late ones, the pending ones. */
+  public double windowExpected;
+
+  public double windowVariance;
+  public double lateExpected;
+  public double lateVariance;
+  public double pendingLateExpected;
+  public double pendingLateVariance;
+
   public String[] windowExamples = new String[0];
   public String[] lateExamples = new String[0];
 
@@ -25,5 +34,13 @@ public class DayState {
 
   public long count() {
     return windowCount + lateCount;
+  }
+
+  public double expected() {
+    return windowExpected + lateExpected;
+  }
+
+  public double variance() {
+    return windowVariance + lateVariance;
   }
 }

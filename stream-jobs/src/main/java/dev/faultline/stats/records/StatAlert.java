@@ -50,6 +50,13 @@ public class StatAlert {
   public double pValue = 1.0;
   public double adjustedPValue = 1.0;
 
+  /**
+   * The statistic the detector decided on: the CUSUM's log-likelihood ratio at the episode's first
+   * alerting end (0 for a release comparison, which decides on {@link #pValue}). What ranks the
+   * members of a grouped alert.
+   */
+  public double statistic;
+
   /** The test and multiplicity control, in words. */
   public String test;
 
@@ -134,6 +141,7 @@ public class StatAlert {
     a.baselineEnd = baselineEnd;
     a.pValue = pValue;
     a.adjustedPValue = adjustedPValue;
+    a.statistic = statistic;
     a.test = test;
     a.moved = moved.clone();
     return a;

@@ -163,6 +163,66 @@ class AlertModelTest {
     assertTrue(perMonth <= 0.2, episodes + " episodes, " + perMonth + " a month");
   }
 
+  /** Alert episodes of a stream tested at every day end after the warm-up. */
+  private static int episodes(AlertModel model, DailyTable table, long days) {
+    int episodes = 0;
+    Map<String, Long> lastAlerting = new HashMap<>();
+    for (long end = model.warmupDays(); end <= days; end++) {
+      for (Finding f : model.scan(table, end, 0, List.of())) {
+        if (f.alert()) {
+          Long last = lastAlerting.put(f.key(), end);
+          if (last == null || end - last > model.windowDays()) {
+            episodes++;
+          }
+        }
+      }
+    }
+    return episodes;
+  }
+
+  @Test
+  void aSparseFrameworkSpendsTheBudgetInProportionToItsIssues() {
+    assertEquals(0.2, model.budget(60), 1e-12);
+    assertEquals(0.2 * 6 / AlertModel.FULL_BUDGET_ISSUES, model.budget(6), 1e-12);
+    assertEquals(0.2, model.withFullBudgetIssues(0).budget(1), 1e-12);
+    Stream s = new Stream().background(0, 300, 0.2, new Random(21));
+    for (int i = 0; i < 8; i++) {
+      s.add(280 + i % 5, "CHECKPOINT_FAILURE", "MEMORY");
+    }
+    Finding f = find(model.scan(s.table(0, 300), 287, 0, List.of()), "SYMPTOM|CHECKPOINT_FAILURE");
+    long baseline =
+        s.issues.entrySet().stream()
+            .filter(e -> e.getKey() >= 287 - 28 - 182 && e.getKey() < 287 - 28)
+            .mapToLong(e -> e.getValue().size())
+            .sum();
+    assertEquals(model.budget(baseline * 30.44 / 182), f.budget(), 1e-9, f.toString());
+    assertTrue(f.budget() < 0.5 * model.falseAlertsPerMonth(), f.toString());
+    assertTrue(f.alert(), "eight in a week of a framework of six a month still alert: " + f);
+  }
+
+  @Test
+  void aCrowdOfSparseFrameworksStaysWithinTheBudgetPerIssue() {
+    // 24 stationary frameworks of one issue a week each, two years: about 104 issues a month
+    // together, so at most 0.2 × 104 / 20 = 1.04 false alerts a month among them all. Spending
+    // the whole 0.2 per framework-month, every small framework would add its own.
+    int frameworks = 24;
+    long days = 730;
+    Random r = new Random(41);
+    int episodes = 0;
+    long issues = 0;
+    for (int k = 0; k < frameworks; k++) {
+      Stream s = new Stream().background(0, days, 1 / 7.0, r);
+      issues += s.issues.values().stream().mapToLong(List::size).sum();
+      episodes += episodes(model, s.table(0, days), days);
+    }
+    double months = (days - model.warmupDays()) / 30.44;
+    // the documented default: the whole budget at 20 issues a month
+    double bound = model.falseAlertsPerMonth() * issues / (days / 30.44) / 20;
+    assertTrue(
+        episodes / months <= bound,
+        episodes + " episodes, " + episodes / months + " a month against at most " + bound);
+  }
+
   @Test
   void aBusyWeekOfEveryCategoryIsNotASurgeOfOne() {
     // A release week: three times the volume, same mix. The CUSUMs read shares, not counts.
