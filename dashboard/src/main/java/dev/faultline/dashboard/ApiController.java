@@ -46,20 +46,28 @@ final class ApiController {
   private final QueryLibrary queries;
   private final ObjectMapper mapper;
   private final SeedFigures seeds;
+  private final SimilarSearch similar;
   private final Clock clock;
 
-  ApiController(QueryLibrary queries, ObjectMapper mapper, SeedFigures seeds) {
-    this(queries, mapper, seeds, Clock.systemUTC());
+  ApiController(
+      QueryLibrary queries, ObjectMapper mapper, SeedFigures seeds, SimilarSearch similar) {
+    this(queries, mapper, seeds, similar, Clock.systemUTC());
   }
 
   /**
    * @param clock what "now" is for the release view (a release younger than its comparison period
    *     is compared over the days elapsed)
    */
-  ApiController(QueryLibrary queries, ObjectMapper mapper, SeedFigures seeds, Clock clock) {
+  ApiController(
+      QueryLibrary queries,
+      ObjectMapper mapper,
+      SeedFigures seeds,
+      SimilarSearch similar,
+      Clock clock) {
     this.queries = queries;
     this.mapper = mapper;
     this.seeds = seeds;
+    this.similar = similar;
     this.clock = clock;
   }
 
@@ -483,8 +491,8 @@ final class ApiController {
   }
 
   /**
-   * {@code GET /api/issue?id=owner/repo#n}: one issue's drill-down with similar past issues and
-   * their fixes.
+   * {@code GET /api/issue?id=owner/repo#n}: one issue's drill-down with the issues most like it
+   * ({@code similar}, default 5, 0 for none; query {@code similar-issues}) and what resolved each.
    */
   void issue(Context ctx) {
     ApiParams p = params(ctx, "id", "similar");
@@ -502,6 +510,22 @@ final class ApiController {
             ? List.of()
             : queries.run("similar-issues", Map.of("issue", id, "limit", String.valueOf(similar))));
     json(ctx, body);
+  }
+
+  /**
+   * {@code POST /api/similar} with a JSON body {@code {"title", "text", "framework", "limit"}}:
+   * "find issues like this" for a report not filed yet ({@link SimilarSearch}), each result with
+   * what resolved it. Writes nothing.
+   */
+  void similarToText(Context ctx) {
+    params(ctx);
+    com.fasterxml.jackson.databind.JsonNode body;
+    try {
+      body = mapper.readTree(ctx.body());
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw ApiError.badParameter("body", "not JSON: " + e.getOriginalMessage());
+    }
+    json(ctx, similar.search(SimilarSearch.parse(body)));
   }
 
   /** The kinds {@code /api/label-sources} takes: every {@link #KINDS kind}, or {@code all}. */
@@ -567,7 +591,8 @@ final class ApiController {
             + ctx.path()
             + "; endpoints: /api/filters, /api/releases, /api/trends, /api/heatmap, /api/fix-patterns,"
             + " /api/distributed-share,"
-            + " /api/headline, /api/alerts, /api/alerts.atom, /api/release-shifts, /api/issues, /api/issue, /api/label-sources, /api/changes, /api/events");
+            + " /api/headline, /api/alerts, /api/alerts.atom, /api/release-shifts, /api/issues, /api/issue, /api/label-sources, /api/changes, /api/events,"
+            + " POST /api/similar");
   }
 
   /**

@@ -25,10 +25,14 @@ import java.util.Properties;
  * /api/events} that tells open pages when the graph changed. Registered into a Javalin config with
  * {@link #register}, so it can share a server with other routes.
  *
- * <p>Only GET is served: every other method on these paths is answered 405. Errors are JSON {@code
- * {"status", "error", "parameter"}}, mapped in one place ({@link #apiError}).
+ * <p>Only GET is served, and POST {@code /api/similar} (a read-only search by a pasted report):
+ * every other method on these paths is answered 405. Errors are JSON {@code {"status", "error",
+ * "parameter"}}, mapped in one place ({@link #apiError}).
  */
 public final class Dashboard implements AutoCloseable {
+  /** The one path served by POST only: "find issues like this" for a pasted report. */
+  static final String SIMILAR = "/api/similar";
+
   /** How often the graph is checked for changes while a page listens. */
   public static final Duration DEFAULT_POLL_INTERVAL = Duration.ofMillis(1500);
 
@@ -64,8 +68,18 @@ public final class Dashboard implements AutoCloseable {
 
   /** A dashboard checking the graph for changes every {@code pollInterval} while a page listens. */
   public Dashboard(QueryLibrary queries, Duration pollInterval) {
+    this(queries, pollInterval, null);
+  }
+
+  /**
+   * A dashboard whose "find issues like this" encodes a pasted report with the pipeline's {@code
+   * encoder} (null: it searches by words alone).
+   */
+  public Dashboard(QueryLibrary queries, Duration pollInterval, TextEncoder encoder) {
     Objects.requireNonNull(queries, "queries");
-    this.api = new ApiController(queries, mapper, SeedFigures.load(mapper));
+    this.api =
+        new ApiController(
+            queries, mapper, SeedFigures.load(mapper), new SimilarSearch(queries, encoder));
     this.changes = new ChangeFeed(api::marker, this::toJson, pollInterval);
     this.page = resource(WEB + "/index.html");
   }
@@ -106,6 +120,10 @@ public final class Dashboard implements AutoCloseable {
     cfg.routes.get("/api/issue", api::issue);
     cfg.routes.get("/api/label-sources", api::labelSources);
     cfg.routes.get("/api/changes", api::changes);
+    // The one POST: a read-only search whose pasted text (a report with its traceback) would not
+    // fit a URL. Registered before the refusals below, which match in registration order.
+    cfg.routes.post(SIMILAR, api::similarToText);
+    cfg.routes.get(SIMILAR, this::refuse);
     cfg.routes.sse("/api/events", changes::subscribe);
     // Registered last: routes match in registration order, so this only catches what no endpoint
     // took.
@@ -131,7 +149,7 @@ public final class Dashboard implements AutoCloseable {
   }
 
   void refuse(Context ctx) {
-    ctx.header("Allow", "GET");
+    ctx.header("Allow", SIMILAR.equals(ctx.path()) ? "POST" : "GET");
     throw ApiError.methodNotAllowed(ctx.method().name(), ctx.path());
   }
 

@@ -637,9 +637,139 @@ class DashboardApiIT {
     assertEquals(List.of("deepspeedai/DeepSpeed#110"), texts(issue.get("fixes"), "id"));
     assertEquals(List.of("bug", "hang"), texts(issue.get("labels"), null));
 
+    // the issue most like PyTorch #201 (same NCCL watchdog error) is first by words and by meaning,
+    // and shows the merged change that fixed it: title, fix pattern (the issue's, the PR has none
+    // of its own), changed lines
     JsonNode similar = ok("/api/issue?id=" + enc("pytorch/pytorch#201")).get("similar");
-    assertEquals("deepspeedai/DeepSpeed#101", similar.get(0).get("id").asText());
-    assertEquals(List.of("deepspeedai/DeepSpeed#110"), texts(similar.get(0).get("fixes"), "id"));
+    JsonNode first = similar.get(0);
+    assertEquals("deepspeedai/DeepSpeed#101", first.get("id").asText());
+    assertEquals(1, first.get("textRank").asInt());
+    assertEquals(1, first.get("vectorRank").asInt());
+    assertEquals(
+        "torch.distributed.DistBackendError: NCCL watchdog timeout: 1800000 ms elapsed",
+        first.get("errorLines").asText());
+    assertEquals("fixed", first.get("resolution").asText());
+    JsonNode fix = first.get("fixes").get(0);
+    assertEquals(List.of("deepspeedai/DeepSpeed#110"), texts(first.get("fixes"), "id"));
+    assertEquals("Raise the allgather timeout for ZeRO-3", fix.get("title").asText());
+    assertEquals("DISTRIBUTED_TUNING", fix.get("fixPattern").asText());
+    assertEquals(4, fix.get("changedLines").asInt());
+    assertTrue(fix.get("merged").asBoolean());
+    // the issue itself is never among its similar issues; similar=0 asks for none
+    assertTrue(!texts(similar, "id").contains("pytorch/pytorch#201"));
+    assertEquals(
+        0, ok("/api/issue?similar=0&id=" + enc("pytorch/pytorch#201")).get("similar").size());
+  }
+
+  @Test
+  void similarToAPastedReportFindsTheAnsweredIssueByWordsAndMeaning() throws Exception {
+    JsonNode body =
+        similar(
+            "{\"title\": \"Host OOM when offloading the optimizer\","
+                + " \"text\": \"The host runs out of memory with offload_optimizer and ZeRO-2.\"}");
+    assertTrue(body.get("byMeaning").asBoolean());
+    JsonNode first = body.get("similar").get(0);
+    assertEquals("deepspeedai/DeepSpeed#102", first.get("id").asText());
+    assertEquals(1, first.get("vectorRank").asInt());
+    // open and unfixed, but a maintainer answered: the answer is what resolved it
+    assertEquals("answered", first.get("resolution").asText());
+    assertEquals(0, first.get("fixes").size());
+    JsonNode answer = first.get("answer");
+    assertEquals("ds-maintainer", answer.get("author").asText());
+    assertTrue(answer.get("maintainer").asBoolean());
+    assertEquals(KnownGraph.ANSWER_102.text(), answer.get("text").asText());
+    assertEquals("2024-02-12T09:00:00Z", answer.get("at").asText());
+  }
+
+  @Test
+  void aPastedTracebacksErrorLinesAreSearchedAndTheFrameworkReranksWithoutFiltering()
+      throws Exception {
+    String report =
+        "\"text\": \"Stuck at the first allreduce.\\nTraceback (most recent call last):\\n"
+            + "  File \\\"x.py\\\", line 1, in <module>\\n"
+            + "torch.distributed.DistBackendError: NCCL watchdog timeout: 600000 ms elapsed\"";
+    JsonNode any = similar("{" + report + "}");
+    assertEquals(
+        "torch.distributed.DistBackendError: NCCL watchdog timeout: 600000 ms elapsed",
+        any.get("errorLines").asText());
+    List<String> top2 = texts(any.get("similar"), "id").subList(0, 2);
+    assertEquals(
+        java.util.Set.of("deepspeedai/DeepSpeed#101", "pytorch/pytorch#201"),
+        java.util.Set.copyOf(top2),
+        top2.toString());
+    // the same framework lifts its issue to the top, the other framework's stays in the list
+    for (String[] f :
+        new String[][] {
+          {"PyTorch", "pytorch/pytorch#201"}, {"DeepSpeed", "deepspeedai/DeepSpeed#101"}
+        }) {
+      List<String> ids =
+          texts(similar("{" + report + ", \"framework\": \"" + f[0] + "\"}").get("similar"), "id");
+      assertEquals(f[1], ids.get(0), f[0] + ": " + ids);
+      assertTrue(ids.contains("deepspeedai/DeepSpeed#101") && ids.contains("pytorch/pytorch#201"));
+    }
+    assertEquals(1, similar("{" + report + ", \"limit\": 1}").get("similar").size());
+  }
+
+  @Test
+  void withoutAnEncoderAPastedReportIsSearchedByWordsAlone(Driver driver) throws Exception {
+    try (TestServer wordsOnly = new TestServer(driver, null)) {
+      HttpResponse<String> response =
+          post(wordsOnly.base() + "/api/similar", "{\"title\": \"OOM when offloading optimizer\"}");
+      assertEquals(200, response.statusCode(), response.body());
+      JsonNode body = json.readTree(response.body());
+      assertTrue(!body.get("byMeaning").asBoolean());
+      JsonNode first = body.get("similar").get(0);
+      assertEquals("deepspeedai/DeepSpeed#102", first.get("id").asText());
+      assertTrue(first.get("vectorRank").isNull());
+    }
+  }
+
+  @Test
+  void aBadSimilarRequestIsA400NamingTheField() throws Exception {
+    for (String[] bad :
+        new String[][] {
+          {"not json", "body"},
+          {"[]", "body"},
+          {"{}", "text"},
+          {"{\"title\": \"  \"}", "text"},
+          {"{\"title\": 3}", "title"},
+          {"{\"title\": \"" + "x".repeat(SimilarSearch.MAX_TITLE + 1) + "\"}", "title"},
+          {"{\"text\": \"a\", \"limit\": 0}", "limit"},
+          {"{\"text\": \"a\", \"limit\": 51}", "limit"},
+          {"{\"text\": \"a\", \"framework\": \"<b>\"}", "framework"},
+          {"{\"text\": \"a\", \"issue\": \"a/b#1\"}", "issue"}
+        }) {
+      HttpResponse<String> response = post(server.base() + "/api/similar", bad[0]);
+      assertEquals(400, response.statusCode(), bad[0] + " -> " + response.body());
+      assertEquals(bad[1], json.readTree(response.body()).get("parameter").asText(), bad[0]);
+    }
+    // GET (and any other method) on the search is refused, saying POST is the one allowed
+    for (String method : List.of("GET", "PUT", "DELETE")) {
+      HttpResponse<String> response =
+          http.send(
+              HttpRequest.newBuilder(URI.create(server.base() + "/api/similar"))
+                  .method(method, HttpRequest.BodyPublishers.noBody())
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
+      assertEquals(405, response.statusCode(), method);
+      assertEquals("POST", response.headers().firstValue("Allow").orElse(""), method);
+    }
+  }
+
+  private JsonNode similar(String requestJson) throws Exception {
+    HttpResponse<String> response = post(server.base() + "/api/similar", requestJson);
+    assertEquals(200, response.statusCode(), requestJson + " -> " + response.body());
+    return json.readTree(response.body());
+  }
+
+  private HttpResponse<String> post(String url, String body) throws Exception {
+    return http.send(
+        HttpRequest.newBuilder(URI.create(url))
+            .timeout(Duration.ofSeconds(30))
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofString(body))
+            .build(),
+        HttpResponse.BodyHandlers.ofString());
   }
 
   @Test

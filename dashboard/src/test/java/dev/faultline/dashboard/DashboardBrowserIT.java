@@ -289,6 +289,18 @@ class DashboardBrowserIT {
     assertEquals(
         List.of("deepspeedai/DeepSpeed#110"),
         browser.attributes("#issue-similar > li:first-child li", "data-pr"));
+    // what resolved it: the merged fix with its title, fix pattern and changed lines
+    assertEquals("fixed", browser.attributes("#issue-similar > li", "data-resolution").get(0));
+    String fix = browser.cell("#issue-similar > li:first-child .resolution.fixed li");
+    assertTrue(
+        fix.contains("Raise the allgather timeout for ZeRO-3")
+            && fix.contains("fix pattern DISTRIBUTED_TUNING")
+            && fix.contains("4 changed lines (+3 −1)"),
+        fix);
+    assertTrue(
+        browser
+            .cell("#issue-similar > li:first-child pre.error-lines")
+            .startsWith("torch.distributed.DistBackendError: NCCL watchdog timeout"));
     browser.screenshot("issue");
 
     browser.open(
@@ -444,6 +456,56 @@ class DashboardBrowserIT {
         "the page was reloaded");
     assertTrue(browser.text("live").startsWith("live · updated"));
     browser.screenshot("issues-live-update");
+    browser.assertNoConsoleErrors();
+  }
+
+  @Test
+  @Order(10)
+  void findSimilarSearchesAPastedReportShowsWhatResolvedEachAndFollowsNewIssues()
+      throws IOException {
+    browser.open("#similar");
+    assertEquals(
+        List.of("", KnownGraph.DS, KnownGraph.PT),
+        browser.attributes("#similar-framework option", "value"));
+    browser.driver().findElement(By.id("similar-title")).sendKeys("Host OOM when offloading");
+    browser
+        .driver()
+        .findElement(By.id("similar-text"))
+        .sendKeys("The host runs out of memory with offload_optimizer and ZeRO-2.");
+    browser.driver().findElement(By.id("similar-submit")).click();
+    browser.await(
+        "the search never showed its results",
+        WAIT,
+        () -> "1".equals(browser.script("return document.body.dataset.searched || null")));
+    assertTrue(
+        browser.text("similar-summary").contains("by words and meaning"),
+        browser.text("similar-summary"));
+    assertEquals(
+        "deepspeedai/DeepSpeed#102",
+        browser.attributes("#paste-similar > li", "data-issue").get(0));
+    // open and unfixed, answered by a maintainer: the answer is shown
+    assertEquals("answered", browser.attributes("#paste-similar > li", "data-resolution").get(0));
+    String answer = browser.cell("#paste-similar > li:first-child .resolution.answer");
+    assertTrue(
+        answer.startsWith("Maintainer answer by ds-maintainer, 2024-02-12")
+            && answer.contains("Set pin_memory to false"),
+        answer);
+    browser.screenshot("similar");
+
+    // a bug report written now is found by the search already on the page, without a reload
+    graph.addBug(
+        "deepspeedai/DeepSpeed",
+        "DeepSpeed",
+        107,
+        "Host OOM when offloading the optimizer on 8 nodes",
+        "2024-06-02T00:00:00Z");
+    browser.await(
+        "the new issue never appeared among the results",
+        WAIT,
+        () ->
+            browser
+                .attributes("#paste-similar > li", "data-issue")
+                .contains("deepspeedai/DeepSpeed#107"));
     browser.assertNoConsoleErrors();
   }
 }

@@ -94,6 +94,33 @@ final class KnownGraph {
   static final String PROMPT = "prompt-test";
   static final String LLM_VERSION = LLM_SOURCE + "/" + PROMPT;
 
+  /**
+   * The bodies of the issues the similar-issues tests read (the others are "body of N"): DeepSpeed
+   * #101 and PyTorch #201 end in the same NCCL watchdog error, and #201 shares no word with #204.
+   */
+  static final Map<Integer, String> BODIES =
+      Map.of(
+          101,
+          "Every rank waits in allgather until the NCCL watchdog fires.\n\n"
+              + "Traceback (most recent call last):\n"
+              + "  File \"engine.py\", line 10, in step\n"
+              + "torch.distributed.DistBackendError: NCCL watchdog timeout: 1800000 ms elapsed",
+          201,
+          "DDP allreduce hangs once NCCL 2.20 is installed; the NCCL watchdog fires.\n\n"
+              + "Traceback (most recent call last):\n"
+              + "  File \"run_ddp.py\", line 5, in main\n"
+              + "torch.distributed.DistBackendError: NCCL watchdog timeout: 1800000 ms elapsed",
+          102,
+          "CUDA out of memory on the host when offload_optimizer is on with ZeRO-2.");
+
+  /** The maintainer's answer to DeepSpeed #102 (open, no fix): its resolution is "answered". */
+  static final IssueRow.Answer ANSWER_102 =
+      new IssueRow.Answer(
+          "ds-maintainer",
+          true,
+          millis("2024-02-12T09:00:00Z"),
+          "Set pin_memory to false under offload_optimizer: the pinned buffers take the host memory.");
+
   private final Driver driver;
 
   KnownGraph(Driver driver) {
@@ -570,13 +597,14 @@ final class KnownGraph {
                     ? dev.faultline.graph.LabelSource.MODEL
                     : dev.faultline.graph.LabelSource.RULES,
             number == 102 ? PROMPT : null);
+    String body = BODIES.getOrDefault(number, "body of " + number);
     return new IssueRow(
         repo + "#" + number,
         repo,
         framework,
         number,
         title,
-        "body of " + number,
+        body,
         closed == null ? "open" : "closed",
         "https://github.com/" + repo + "/issues/" + number,
         "someone",
@@ -587,7 +615,11 @@ final class KnownGraph {
         updated,
         1,
         null,
-        classification);
+        classification,
+        // the vector the stand-in encoder gives the text the pipeline encodes (title, body)
+        new IssueRow.TextVector(
+            "test:" + repo + "#" + number, WordVectors.INSTANCE.encode(title + "\n" + body)),
+        number == 102 && repo.equals(DS_REPO) ? ANSWER_102 : null);
   }
 
   private static PullRequestRow pr(

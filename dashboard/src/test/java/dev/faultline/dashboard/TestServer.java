@@ -14,9 +14,16 @@ final class TestServer implements AutoCloseable {
   final Dashboard dashboard;
   final Javalin app;
 
+  /** With the tests' stand-in encoder, {@link WordVectors}. */
   TestServer(Driver driver) {
+    this(driver, WordVectors.INSTANCE);
+  }
+
+  /** With this encoder for "find issues like this" (null: by words alone). */
+  TestServer(Driver driver, TextEncoder encoder) {
     this.dashboard =
-        new Dashboard(new QueryLibrary(driver, SharedNeo4j.DATABASE), Duration.ofMillis(300));
+        new Dashboard(
+            new QueryLibrary(driver, SharedNeo4j.DATABASE), Duration.ofMillis(300), encoder);
     this.app =
         Javalin.create(
                 cfg -> {

@@ -22,6 +22,8 @@ import java.util.Map;
  *     classification of a state, kept by its language-model upgrade, so that {@link LabelHistory}
  *     writes one state change once whether the two rows land in one sink batch or two; null for
  *     none (a row not from the issue pipeline)
+ * @param answer the reply a reader of a similar issue would look for first (see {@link Answer}),
+ *     else null
  */
 public record IssueRow(
     String id,
@@ -42,7 +44,8 @@ public record IssueRow(
     String transferredTo,
     ClassificationRow classification,
     TextVector textVector,
-    String pass) {
+    String pass,
+    Answer answer) {
 
   /** A row without a text vector. */
   public IssueRow(
@@ -81,6 +84,7 @@ public record IssueRow(
         commentCount,
         transferredTo,
         classification,
+        null,
         null,
         null);
   }
@@ -124,7 +128,130 @@ public record IssueRow(
         transferredTo,
         classification,
         textVector,
+        null,
         null);
+  }
+
+  /** A row with the answer a reader looks for and no particular classification. */
+  public IssueRow(
+      String id,
+      String repo,
+      String framework,
+      int number,
+      String title,
+      String body,
+      String state,
+      String url,
+      String author,
+      List<String> labels,
+      long createdAtMillis,
+      long updatedAtMillis,
+      Long closedAtMillis,
+      long stateVersion,
+      int commentCount,
+      String transferredTo,
+      ClassificationRow classification,
+      TextVector textVector,
+      Answer answer) {
+    this(
+        id,
+        repo,
+        framework,
+        number,
+        title,
+        body,
+        state,
+        url,
+        author,
+        labels,
+        createdAtMillis,
+        updatedAtMillis,
+        closedAtMillis,
+        stateVersion,
+        commentCount,
+        transferredTo,
+        classification,
+        textVector,
+        null,
+        answer);
+  }
+
+  /** A row of one classification pass (see {@link #pass()}) and no answer. */
+  public IssueRow(
+      String id,
+      String repo,
+      String framework,
+      int number,
+      String title,
+      String body,
+      String state,
+      String url,
+      String author,
+      List<String> labels,
+      long createdAtMillis,
+      long updatedAtMillis,
+      Long closedAtMillis,
+      long stateVersion,
+      int commentCount,
+      String transferredTo,
+      ClassificationRow classification,
+      TextVector textVector,
+      String pass) {
+    this(
+        id,
+        repo,
+        framework,
+        number,
+        title,
+        body,
+        state,
+        url,
+        author,
+        labels,
+        createdAtMillis,
+        updatedAtMillis,
+        closedAtMillis,
+        stateVersion,
+        commentCount,
+        transferredTo,
+        classification,
+        textVector,
+        pass,
+        null);
+  }
+
+  /**
+   * The reply to an issue that a maintainer reading it as a similar issue looks for: the newest
+   * comment of a maintainer (the repository's owner, a member or a collaborator), else the newest
+   * comment by someone other than the reporter ({@code maintainer} false). Written as {@code
+   * answerText} (cut at {@link #MAX_CHARS}), {@code answerAuthor}, {@code answerAt} and {@code
+   * answerByMaintainer}.
+   *
+   * @param author the commenter's login, may be empty
+   * @param maintainer whether the commenter is a maintainer
+   * @param createdAtMillis when the comment was written
+   * @param text the comment
+   */
+  public record Answer(String author, boolean maintainer, long createdAtMillis, String text) {
+    /** Characters of an answer the graph keeps. */
+    public static final int MAX_CHARS = 600;
+
+    public Answer {
+      author = author == null ? "" : author;
+      text = text == null ? "" : text.strip();
+      if (text.length() > MAX_CHARS) {
+        text = text.substring(0, MAX_CHARS);
+      }
+    }
+
+    Map<String, Object> toParameter() {
+      Map<String, Object> m = new HashMap<>();
+      m.put("author", author);
+      m.put("maintainer", maintainer);
+      m.put("at", createdAtMillis);
+      m.put("text", text);
+      return m;
+    }
   }
 
   /**
@@ -329,6 +456,8 @@ public record IssueRow(
     m.put("pass", pass);
     m.put("versions", versionRows);
     boolean vector = textVector != null && textVector.vector() != null;
+    m.put("errorLines", ErrorLines.of(body));
+    m.put("answer", answer == null ? null : answer.toParameter());
     m.put("textVectorKey", vector ? textVector.key() : null);
     m.put("textVector", vector ? textVector.asDoubles() : null);
     return m;

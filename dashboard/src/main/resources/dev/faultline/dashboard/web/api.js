@@ -22,3 +22,17 @@ export async function get(path, params = {}) {
   }
   return body;
 }
+
+/** POST /api/{path} with a JSON body (only the read-only similar-issues search); resolves to the JSON body. */
+export async function post(path, body) {
+  const response = await fetch('/api/' + path, {
+    method: 'POST',
+    headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const answer = await response.json().catch(() => ({}));
+  if (!response.ok) {
+    throw new ApiError(response.status, answer.error || response.statusText, answer.parameter || null);
+  }
+  return answer;
+}

@@ -4,7 +4,7 @@ import { get } from './api.js';
 import { el, text } from './dom.js';
 import * as views from './views.js';
 
-const VIEWS = ['overview', 'trends', 'fixes', 'alerts', 'issues', 'issue'];
+const VIEWS = ['overview', 'trends', 'fixes', 'alerts', 'issues', 'issue', 'similar'];
 const FILTERS = ['framework', 'release', 'from', 'to', 'minConfidence'];
 let catalog = { frameworks: [], dimensions: [] };
 let rendering = Promise.resolve();
@@ -123,7 +123,7 @@ function render() {
     const hash = location.hash;
     syncControls(s);
     try {
-      await Promise.all([views[s.view](s), views.labelMix(s)]);
+      await Promise.all([views[s.view](s, catalog), views.labelMix(s)]);
       showError(null);
       document.body.dataset.rendered = s.view;
       document.body.dataset.renderedHash = hash;
@@ -191,6 +191,13 @@ function wire() {
   document.getElementById('h-mode').addEventListener('change', () => render());
   document.getElementById('issues-prev').addEventListener('click', () => go('issues', { page: Math.max(0, state().page - 1) }));
   document.getElementById('issues-next').addEventListener('click', () => go('issues', { page: state().page + 1 }));
+  document.getElementById('similar-form').addEventListener('submit', (e) => {
+    e.preventDefault();
+    views.searchSimilar().then(() => {
+      showError(null);
+      document.body.dataset.searched = String(Number(document.body.dataset.searched || 0) + 1);
+    }, showError);
+  });
 }
 
 async function start() {

@@ -1,5 +1,5 @@
 // One render function per view. Each fetches its data for the current state and fills the view's elements.
-import { get } from './api.js';
+import { get, post } from './api.js';
 import { draw, color } from './charts.js';
 import { el, fill, text, githubLink, issueLink, percent, day, num } from './dom.js';
 
@@ -354,11 +354,94 @@ export async function issue(state) {
       el('td', { class: 'labelled-at nowrap', title: c.labelledAt || 'not recorded' }, c.labelledAt ? day(c.labelledAt) : '—'))));
   text('issue-gh-labels', i.labels.length ? 'GitHub labels: ' + i.labels.join(', ') : 'No GitHub labels');
   fill('issue-fixes', ...(i.fixes.length ? i.fixes.map(prItem) : [el('li', { class: 'muted' }, 'No linked fixing PR')]));
-  fill('issue-similar', ...(data.similar.length ? data.similar.map((s) => el('li', { dataset: { issue: s.id } },
-    issueLink(s.id), ' ', el('span', {}, s.title || ''),
-    el('div', { class: 'muted small' }, 'score ' + s.score + ' · ' + s.symptom + ' / ' + s.stage + ' · ' + s.state),
-    s.fixes.length ? el('ul', { class: 'plain small' }, ...s.fixes.map(prItem)) : el('div', { class: 'muted small' }, 'no fixing PR')))
-    : [el('li', { class: 'muted' }, 'No similar past issue')]));
+  fill('issue-similar', ...(data.similar.length ? data.similar.map(similarItem)
+    : [el('li', { class: 'muted' }, 'No similar issue')]));
+}
+
+/** One similar issue: what it is, how it was found, its error lines and what resolved it. */
+function similarItem(s) {
+  const how = [s.textRank ? 'words #' + s.textRank : null, s.vectorRank ? 'meaning #' + s.vectorRank : null]
+    .filter(Boolean).join(', ');
+  return el('li', { dataset: { issue: s.id, resolution: s.resolution } },
+    issueLink(s.id), ' ', el('span', { class: 'title' }, s.title || ''),
+    el('div', { class: 'muted small' }, [s.framework, s.state, 'opened ' + day(s.createdAt),
+      s.symptom && s.symptom !== 'UNKNOWN' ? s.symptom : null, how ? 'found by ' + how : null]
+      .filter(Boolean).join(' · ')),
+    s.errorLines ? el('pre', { class: 'error-lines small' }, s.errorLines) : null,
+    resolution(s));
+}
+
+/** What resolved an issue: its merged fixes first (title, fix pattern, changed lines), else the reply, else its state. */
+function resolution(s) {
+  const merged = s.fixes.filter((f) => f.merged);
+  const open = s.fixes.filter((f) => !f.merged);
+  const parts = [];
+  if (merged.length) {
+    parts.push(el('div', { class: 'resolution fixed small' }, 'Fixed by',
+      el('ul', { class: 'plain' }, ...merged.map(fixItem))));
+  }
+  if (s.answer) {
+    parts.push(el('div', { class: 'resolution answer small' },
+      (s.answer.maintainer ? 'Maintainer answer' : 'Last reply (not a maintainer)') + ' by ' + (s.answer.author || '?')
+        + ', ' + day(s.answer.at) + ': ',
+      el('q', {}, s.answer.text.length > 300 ? s.answer.text.slice(0, 300) + '…' : s.answer.text)));
+  }
+  if (open.length) {
+    parts.push(el('div', { class: 'resolution pending small' }, 'Unmerged pull requests',
+      el('ul', { class: 'plain' }, ...open.map(fixItem))));
+  }
+  if (!parts.length) {
+    parts.push(el('div', { class: 'resolution none muted small' }, s.state === 'closed'
+      ? 'Closed; no fix or reply in the graph'
+      : 'Open; no fix or reply yet'));
+  }
+  return parts;
+}
+
+/** A fixing pull request: link, title, its fix pattern, changed lines and when it was merged. */
+function fixItem(pr) {
+  const facts = [pr.fixPattern && pr.fixPattern !== 'UNKNOWN' ? 'fix pattern ' + pr.fixPattern : null,
+    pr.changedLines === null || pr.changedLines === undefined ? null
+      : pr.changedLines + ' changed lines (+' + pr.additions + ' −' + pr.deletions + ')',
+    pr.merged ? 'merged ' + day(pr.mergedAt) : 'not merged'].filter(Boolean).join(' · ');
+  return el('li', { dataset: { pr: pr.id } }, githubLink(pr.url, pr.id), ' ', el('span', {}, pr.title || ''),
+    el('span', { class: 'muted' }, ' · ' + facts));
+}
+
+let lastSearch = null;
+
+/** The "find issues like this" view: its framework choices; a search already made is run again (live updates). */
+export async function similar(state, catalog) {
+  const select = document.getElementById('similar-framework');
+  if (catalog && select.options.length <= 1) {
+    select.append(...catalog.frameworks.map((f) => el('option', { value: f.name }, f.name)));
+  }
+  if (lastSearch) await runSearch(lastSearch);
+}
+
+/** Searches by the pasted report in the form. */
+export async function searchSimilar() {
+  const request = {
+    title: document.getElementById('similar-title').value,
+    text: document.getElementById('similar-text').value,
+    framework: document.getElementById('similar-framework').value || null,
+    limit: 10,
+  };
+  if (!request.title.trim() && !request.text.trim()) {
+    text('similar-summary', 'Give a title or a text to search by');
+    return;
+  }
+  lastSearch = request;
+  await runSearch(request);
+}
+
+async function runSearch(request) {
+  const data = await post('similar', request);
+  text('similar-summary', data.similar.length
+    ? data.similar.length + ' issues like this, by words' + (data.byMeaning ? ' and meaning' : ' (no encoder: words only)')
+      + (data.errorLines ? '; error lines searched: ' + data.errorLines.split('\n')[0] : '')
+    : 'No issue like this in the graph');
+  fill('paste-similar', ...data.similar.map(similarItem));
 }
 
 function prItem(pr) {

@@ -65,7 +65,13 @@ public record QueryParameter(
      * Dimension(-kind|-phase)}: every dimension but those). A string in Cypher, for dynamic
      * property access such as {@code i[$dimension]}.
      */
-    DIMENSION("Dimension");
+    DIMENSION("Dimension"),
+    /**
+     * A vector of numbers, e.g. a text vector of the encoder: comma-separated, optionally in
+     * brackets ({@code [0.1, -0.2, 0.3]}), passed as a LIST&lt;FLOAT&gt; (Java {@code
+     * List<Double>}).
+     */
+    VECTOR("Vector");
 
     private final String headerName;
 
@@ -87,7 +93,8 @@ public record QueryParameter(
       throw new IllegalArgumentException(
           "unknown parameter type '"
               + text
-              + "': use one of String, Integer, Float, Boolean, DateTime, Confidence, Dimension");
+              + "': use one of String, Integer, Float, Boolean, DateTime, Confidence, Dimension,"
+              + " Vector");
     }
   }
 
@@ -134,6 +141,7 @@ public record QueryParameter(
         case BOOLEAN -> parseBoolean(text);
         case DATETIME -> parseDateTime(text);
         case CONFIDENCE -> parseConfidence(text, defaultPolicy);
+        case VECTOR -> parseVector(text);
       };
     } catch (NumberFormatException | DateTimeParseException e) {
       throw new IllegalArgumentException(
@@ -190,6 +198,7 @@ public record QueryParameter(
       case BOOLEAN -> "true or false";
       case DATETIME -> "a date or date-time such as 2024-05-01 or 2024-05-01T12:00:00Z";
       case CONFIDENCE -> "a number from 0 to 1, all, calibrated or default";
+      case VECTOR -> "comma-separated numbers such as 0.1,-0.2,0.3";
     };
   }
 
@@ -210,6 +219,25 @@ public record QueryParameter(
       throw new IllegalArgumentException(
           "parameter '" + name + "' is '" + text + "', not " + expected(), e);
     }
+  }
+
+  private static List<Double> parseVector(String text) {
+    String inner = text;
+    if (inner.startsWith("[") && inner.endsWith("]")) {
+      inner = inner.substring(1, inner.length() - 1);
+    }
+    if (inner.isBlank()) {
+      throw new NumberFormatException("no numbers");
+    }
+    List<Double> values = new java.util.ArrayList<>();
+    for (String part : inner.split(",")) {
+      double v = Double.parseDouble(part.strip());
+      if (!Double.isFinite(v)) {
+        throw new NumberFormatException("not finite: " + part.strip());
+      }
+      values.add(v);
+    }
+    return values;
   }
 
   private static ZonedDateTime parseDateTime(String text) {

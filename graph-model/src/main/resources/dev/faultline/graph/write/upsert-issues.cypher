@@ -40,6 +40,13 @@ SET i.stateVersion = row.stateVersion,
     i.closedAt = CASE WHEN row.closedAt IS NULL THEN null ELSE datetime({epochMillis: row.closedAt}) END,
     i.commentCount = row.commentCount,
     i.transferredTo = row.transferredTo,
+    // What the similar-issues search reads beside the title and body (migration V0007): the error lines of the
+    // first traceback (ErrorLines), and the reply a reader looks for first (IssueRow.Answer).
+    i.errorLines = row.errorLines,
+    i.answerText = row.answer.text,
+    i.answerAuthor = row.answer.author,
+    i.answerByMaintainer = row.answer.maintainer,
+    i.answerAt = CASE WHEN row.answer IS NULL THEN null ELSE datetime({epochMillis: row.answer.at}) END,
     // Every dimension's code, confidence, evidence, source, version, <key>Probabilities and <key>Calibration (what the
     // distribution rests on: cv:<version>, confusion:<model>/<prompt>, prior:<epsilon> or human); a null removes a
     // property an earlier classification left (IssueRow.toParameters()).

@@ -27,6 +27,16 @@ class QueryParameterTest {
   }
 
   @Test
+  void convertsAVectorOfCommaSeparatedNumbersWithOrWithoutBrackets() {
+    assertEquals(List.of(0.5, -1.0, 2.0E-3), of(QueryParameter.Type.VECTOR).convert("0.5,-1,2e-3"));
+    assertEquals(List.of(0.5, 1.0), of(QueryParameter.Type.VECTOR).convert(" [0.5, 1] "));
+    var e =
+        assertThrows(
+            IllegalArgumentException.class, () -> of(QueryParameter.Type.VECTOR).convert("0.5,x"));
+    assertTrue(e.getMessage().contains("'p' is '0.5,x'"), e.getMessage());
+  }
+
+  @Test
   void convertsBooleansInAnyCase() {
     assertEquals(Boolean.TRUE, of(QueryParameter.Type.BOOLEAN).convert("TRUE"));
     assertEquals(Boolean.FALSE, of(QueryParameter.Type.BOOLEAN).convert("false"));

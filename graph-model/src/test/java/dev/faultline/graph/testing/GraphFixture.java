@@ -211,9 +211,41 @@ public final class GraphFixture {
     private final Map<String, Map<String, Object>> edgeProps = new HashMap<>();
     private final Map<String, Double> confidence = new HashMap<>();
 
+    private String body;
+    private String errorLines;
+    private List<Double> vector;
+    private Map<String, Object> answer;
+
     private Issue(String id) {
       this.id = id;
       this.title = "Issue " + id;
+      this.body = "Body of " + id;
+    }
+
+    public Issue body(String v) {
+      body = v;
+      return this;
+    }
+
+    public Issue errorLines(String v) {
+      errorLines = v;
+      return this;
+    }
+
+    /** The stored text vector (384 numbers, as the vector index requires). */
+    public Issue vector(List<Double> v) {
+      vector = v;
+      return this;
+    }
+
+    /** The reply stored as answerText, answerAuthor, answerByMaintainer and answerAt. */
+    public Issue answer(String author, boolean maintainer, String at, String text) {
+      answer = new HashMap<>();
+      answer.put("answerAuthor", author);
+      answer.put("answerByMaintainer", maintainer);
+      answer.put("answerAt", at(at));
+      answer.put("answerText", text);
+      return this;
     }
 
     public Issue framework(String v) {
@@ -372,7 +404,12 @@ public final class GraphFixture {
       props.put("repo", repo);
       props.put("number", Long.parseLong(id.substring(hash + 1)));
       props.put("title", title);
-      props.put("body", "Body of " + id);
+      props.put("body", body);
+      props.put("errorLines", errorLines);
+      props.put("textVector", vector);
+      if (answer != null) {
+        props.putAll(answer);
+      }
       props.put("url", "https://github.com/" + repo + "/issues/" + id.substring(hash + 1));
       props.put("author", "reporter");
       props.put("state", state);
@@ -450,9 +487,22 @@ public final class GraphFixture {
     private Long additions = 5L;
     private Long deletions = 3L;
     private List<String> fixes = List.of();
+    private String fixPattern;
+    private String mergedAt = "2024-01-03T00:00:00Z";
 
     private PullRequest(String id) {
       this.id = id;
+    }
+
+    /** The change's own fix pattern (a merged bug fix the classifier labelled). */
+    public PullRequest fixPattern(String v) {
+      fixPattern = v;
+      return this;
+    }
+
+    public PullRequest mergedAt(String v) {
+      mergedAt = v;
+      return this;
     }
 
     public PullRequest merged(boolean v) {
@@ -481,7 +531,8 @@ public final class GraphFixture {
       props.put("url", "https://github.com/" + repo + "/pull/" + id.substring(hash + 1));
       props.put("state", merged ? "closed" : "open");
       props.put("merged", merged);
-      props.put("mergedAt", merged ? at("2024-01-03T00:00:00Z") : null);
+      props.put("mergedAt", merged ? at(mergedAt) : null);
+      props.put("fixPattern", fixPattern);
       props.put("createdAt", at("2024-01-02T00:00:00Z"));
       props.put("updatedAt", at("2024-01-03T00:00:00Z"));
       props.put("additions", additions);

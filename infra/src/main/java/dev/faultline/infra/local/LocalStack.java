@@ -102,7 +102,10 @@ public final class LocalStack implements AutoCloseable {
     new GraphSchema(driver, graph.database()).migrate();
     Dashboard dashboard =
         new Dashboard(
-            new QueryLibrary(driver, graph.database(), QueryLibrary.DEFAULT_TIMEOUT, confidence));
+            new QueryLibrary(driver, graph.database(), QueryLibrary.DEFAULT_TIMEOUT, confidence),
+            Dashboard.DEFAULT_POLL_INTERVAL,
+            // "find issues like this": the pipeline's encoder, loaded on the first search
+            text -> dev.faultline.classifier.learned.MiniLmEmbedder.shared().embed(text));
     started.add(dashboard);
 
     flink = LocalFlink.start(dataDir.resolve("flink"), 4, options.flinkRestPort());

@@ -331,7 +331,7 @@ class StackDashboardBrowserIT {
     assertEquals("HANG", browser.label("symptom"));
     assertEquals("COMMUNICATION", browser.label("stage"));
     assertEquals("GitHub labels: oncall: distributed", browser.text("issue-gh-labels"));
-    // The only earlier issue with its symptom and stage.
+    // The other NCCL watchdog hang: first by words and by meaning.
     assertEquals(DS + "4101", browser.attributes("#issue-similar > li", "data-issue").get(0));
     browser.screenshot("issue");
     browser.assertNoConsoleErrors();

@@ -9,6 +9,7 @@ import dev.faultline.classifier.LinkedPullRequest;
 import dev.faultline.classifier.learned.LearnedClassifier;
 import dev.faultline.classifier.learned.VectorStore;
 import dev.faultline.jobs.records.ClassifiedIssueEvent;
+import dev.faultline.jobs.records.CommentEvent;
 import dev.faultline.jobs.records.IssueEvent;
 import dev.faultline.jobs.records.PullRequestEvent;
 import java.util.ArrayList;
@@ -89,7 +90,31 @@ public final class IssueClassification {
     // another classification, whose history is written anew (LabelHistory).
     e.pass = Long.toHexString(java.util.concurrent.ThreadLocalRandom.current().nextLong());
     e.fixingPullRequests = new ArrayList<>(fixingPullRequests(acc));
+    e.answer = answerOf(acc);
     return e;
+  }
+
+  /**
+   * The reply a maintainer reading this issue as a similar one looks for first: the newest comment
+   * of a maintainer (the repository's owner, a member or a collaborator), else the newest comment
+   * by someone other than the reporter, else null. Blank comments do not count.
+   */
+  public static CommentEvent answerOf(IssueAccumulator acc) {
+    CommentEvent other = null;
+    String reporter = acc.issue == null ? null : acc.issue.author;
+    for (int i = acc.comments.size() - 1; i >= 0; i--) {
+      CommentEvent c = acc.comments.get(i);
+      if (c.body == null || c.body.isBlank()) {
+        continue;
+      }
+      if (c.maintainer) {
+        return c;
+      }
+      if (other == null && (reporter == null || !reporter.equals(c.author))) {
+        other = c;
+      }
+    }
+    return other;
   }
 
   /** Ids of the pull requests that say they fix the issue. */

@@ -315,6 +315,7 @@ public final class LlmUpgrader {
     e.deliveryId = offline.deliveryId;
     e.pass = offline.pass; // one classification: its history is written once (LabelHistory)
     e.fixingPullRequests = new ArrayList<>(offline.fixingPullRequests);
+    e.answer = offline.answer;
     return e;
   }
 }

@@ -56,6 +56,13 @@ public class ClassifiedIssueEvent {
    */
   public float[] textVector;
 
+  /**
+   * The reply a reader of this issue looks for first ({@link
+   * dev.faultline.jobs.classify.IssueClassification#answerOf}): the newest maintainer comment, else
+   * the newest comment by someone other than the reporter; null when there is none.
+   */
+  public CommentEvent answer;
+
   public ClassifiedIssueEvent() {}
 
   /** The framework's own reported version: the version extractor keys it by its package name. */

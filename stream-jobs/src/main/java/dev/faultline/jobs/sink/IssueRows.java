@@ -74,6 +74,10 @@ public final class IssueRows {
         i.transferredTo,
         row,
         e.textVectorKey == null ? null : new IssueRow.TextVector(e.textVectorKey, e.textVector),
-        e.pass);
+        e.pass,
+        e.answer == null
+            ? null
+            : new IssueRow.Answer(
+                e.answer.author, e.answer.maintainer, e.answer.createdAt, e.answer.body));
   }
 }
