@@ -250,6 +250,8 @@ class ReleaseAndTrendQueriesIT extends QueryITBase {
             "a1",
             "raisedAt",
             "2024-03-01T00:00:00Z",
+            "updatedAt",
+            "2024-03-01T00:00:00Z",
             "framework",
             "deepspeed",
             "dimension",
