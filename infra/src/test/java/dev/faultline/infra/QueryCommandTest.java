@@ -32,7 +32,8 @@ class QueryCommandTest {
         listing);
     assertTrue(
         listing.contains(
-            "columns: stage, symptomClass, symptom, issues, shareOfStage, inScope, labelled, coverage"),
+            "columns: code, code2, estimate, estimateLow, estimateHigh, share, shareLow, shareHigh, method,"
+                + " basis, note, labelled, sampleSize, inScope, coverage"),
         listing);
   }
 
