@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.faultline.classifier.Confusion;
 import dev.faultline.classifier.batch.JsonLines;
+import dev.faultline.classifier.cli.LlmCommand.Target;
 import dev.faultline.classifier.learned.TrainingData;
 import dev.faultline.classifier.llm.Answer;
 import dev.faultline.classifier.llm.AnswerCache;
@@ -91,9 +92,6 @@ final class LlmCalibrate extends CliCommand {
   double strength;
 
   @Mixin LlmOptions.ModelFlags model;
-
-  /** A model and the prompt version it was asked with. */
-  record Target(String model, String promptVersion) {}
 
   @Override
   public Integer call() {
@@ -287,21 +285,9 @@ final class LlmCalibrate extends CliCommand {
 
   static Optional<Map.Entry<Target, Map.Entry<String, Answer>>> resultLine(
       JsonNode rec, AnswerParser parser, Target flags) {
-    String[] parts = rec.path("custom_id").asText("").split("#", -1);
-    if (parts.length < 2) {
-      return Optional.empty();
-    }
-    // the same forms as llm import reads: <url>#<model>#<prompt version>#<as-of>#<key>,
-    // <url>#<model>#<prompt version>#<key> or <url>#<key>
-    boolean asOf = parts.length >= 5 && LlmCommand.instant(parts[parts.length - 2]) != null;
-    int tail = asOf ? 4 : 3; // the parts after the URL
-    Target target =
-        parts.length > tail && !parts[parts.length - tail].isEmpty()
-            ? new Target(parts[parts.length - tail], parts[parts.length - tail + 1])
-            : flags;
-    int urlParts = parts.length > tail ? parts.length - tail : parts.length - 1;
-    Optional<String> item =
-        AnswerCache.item(String.join("#", java.util.Arrays.copyOf(parts, urlParts)));
+    CustomId id = CustomId.parse(rec.path("custom_id").asText(""));
+    Target target = id.target() != null ? id.target() : flags;
+    Optional<String> item = Optional.ofNullable(id.item());
     JsonNode response = rec.path("response");
     JsonNode content =
         response.path("body").path("choices").path(0).path("message").path("content");

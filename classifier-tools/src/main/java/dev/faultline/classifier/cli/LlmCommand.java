@@ -530,24 +530,15 @@ public final class LlmCommand extends CliCommand {
   static String importOne(
       JsonNode rec, AnswerParser parser, AnswerCache cache, Target target, Imported n)
       throws IOException {
-    String customId = rec.path("custom_id").asText("");
-    // <url>#<model>#<prompt version>#<as-of>#<key> (this export), <url>#<model>#<prompt
-    // version>#<key> (an export that wrote no as-of), or <url>#<key> (exports before those, which
-    // take model and prompt version from the import's flags).
-    String[] parts = customId.split("#", -1);
-    String key = parts.length < 2 ? "" : parts[parts.length - 1];
-    Instant asOf = parts.length >= 5 ? instant(parts[parts.length - 2]) : null;
-    int tail = asOf != null ? 4 : 3; // the parts after the URL
-    int urlParts = parts.length > tail ? parts.length - tail : parts.length - 1;
-    if (parts.length > tail && !parts[parts.length - tail].isEmpty()) {
-      target = new Target(parts[parts.length - tail], parts[parts.length - tail + 1]);
+    CustomId id = CustomId.parse(rec.path("custom_id").asText(""));
+    String customId = id.raw();
+    String key = id.key();
+    Instant asOf = id.asOf();
+    String item = id.item();
+    if (id.target() != null) {
+      target = id.target();
       n.stored = target;
     }
-    String item =
-        parts.length < 2
-            ? null
-            : AnswerCache.item(String.join("#", java.util.Arrays.copyOf(parts, urlParts)))
-                .orElse(null);
     if (!AnswerCache.isKey(key)) {
       return "custom_id '"
           + customId
