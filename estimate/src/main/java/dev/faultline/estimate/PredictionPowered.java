@@ -98,41 +98,16 @@ public final class PredictionPowered {
       Interval interval,
       double level,
       long seed) {
-    codes.check(p);
     ClassifyAndCount.checkLevel(level);
-    List<Integer> sampled = sampled(codes, p, label);
+    Fitted fit = fit(codes, p, label, tuning);
     int bigN = p.length;
     int kk = codes.size();
-    int n = sampled.size();
+    int n = fit.n();
     double z = new NormalDistribution().inverseCumulativeProbability((1 + level) / 2);
     double fpc = 1 - n / (double) bigN;
-    Sample s = Sample.of(codes, p, label, sampled);
-    double[] meanF = new double[kk];
-    double meanFk = 0;
-    for (double[] row : p) {
-      for (int k = 0; k < kk; k++) {
-        meanF[k] += row[k] / bigN;
-        if (codes.known(k)) {
-          meanFk += row[k] / bigN;
-        }
-      }
-    }
-    boolean[] all = new boolean[kk];
-    boolean[] knownCodes = new boolean[kk];
-    for (int k = 0; k < kk; k++) {
-      all[k] = true;
-      knownCodes[k] = codes.known(k);
-    }
-    double lambdaMean = lambda(tuning, s.ys, s.ones, s.fs, s.ones, meanF, 1.0, all);
-    double lambdaShare = lambda(tuning, s.ys, s.yk, s.fs, s.fk, meanF, meanFk, knownCodes);
-    Ratio[] mean = new Ratio[kk];
-    Ratio[] share = new Ratio[kk];
-    for (int k = 0; k < kk; k++) {
-      mean[k] = new Ratio(s.ys[k], s.ones, s.fs[k], s.ones, meanF[k], 1.0, lambdaMean);
-      if (codes.known(k)) {
-        share[k] = new Ratio(s.ys[k], s.yk, s.fs[k], s.fk, meanF[k], meanFk, lambdaShare);
-      }
-    }
+    Sample s = fit.sample();
+    Ratio[] mean = fit.mean();
+    Ratio[] share = fit.share();
     double[][] meanCi = new double[kk][];
     double[][] shareCi = new double[kk][];
     if (interval == Interval.BOOTSTRAP) {
@@ -179,6 +154,26 @@ public final class PredictionPowered {
 
   /** See {@link Functions}. */
   public static Functions functions(Codes codes, double[][] p, int[] label, Tuning tuning) {
+    Fitted fit = fit(codes, p, label, tuning);
+    int kk = codes.size();
+    int[] seen = new int[kk];
+    for (int k = 0; k < kk; k++) {
+      for (double y : fit.sample().ys[k]) {
+        seen[k] += (int) y;
+      }
+    }
+    return new Functions(fit.n(), p.length, fit.mean(), fit.share(), seen);
+  }
+
+  /** The sample and, per code, the estimating functions of its mean and (known codes) share. */
+  private record Fitted(int n, Sample sample, Ratio[] mean, Ratio[] share) {}
+
+  /**
+   * Fits the rectified estimating functions of every code: the classifier's mean per code over the
+   * scope, λ for means and for shares (the same λ for every code of each), and one {@link Ratio}
+   * per code and (known codes) share.
+   */
+  private static Fitted fit(Codes codes, double[][] p, int[] label, Tuning tuning) {
     codes.check(p);
     List<Integer> sampled = sampled(codes, p, label);
     int bigN = p.length;
@@ -202,19 +197,15 @@ public final class PredictionPowered {
     }
     double lambdaMean = lambda(tuning, s.ys, s.ones, s.fs, s.ones, meanF, 1.0, all);
     double lambdaShare = lambda(tuning, s.ys, s.yk, s.fs, s.fk, meanF, meanFk, knownCodes);
-    EstimatingFunction[] mean = new EstimatingFunction[kk];
-    EstimatingFunction[] share = new EstimatingFunction[kk];
-    int[] seen = new int[kk];
+    Ratio[] mean = new Ratio[kk];
+    Ratio[] share = new Ratio[kk];
     for (int k = 0; k < kk; k++) {
       mean[k] = new Ratio(s.ys[k], s.ones, s.fs[k], s.ones, meanF[k], 1.0, lambdaMean);
       if (codes.known(k)) {
         share[k] = new Ratio(s.ys[k], s.yk, s.fs[k], s.fk, meanF[k], meanFk, lambdaShare);
       }
-      for (double y : s.ys[k]) {
-        seen[k] += (int) y;
-      }
     }
-    return new Functions(sampled.size(), bigN, mean, share, seen);
+    return new Fitted(sampled.size(), s, mean, share);
   }
 
   /** The items of the validation sample (label index >= 0), after checking every label slot. */
