@@ -83,32 +83,58 @@ public final class PriorShift {
     int k = trainingPrior.length;
     double alpha = strength * n;
     double[] pi = trainingPrior.clone();
-    double[][] q = new double[n][];
-    int it = 0;
-    while (true) {
-      reweight(p, trainingPrior, fixed, pi, q);
-      if (it == MAX_ITERATIONS || n == 0) {
-        break;
-      }
-      it++;
-      double[] next = new double[k];
-      for (double[] row : q) {
+    // The fixed items' part of the M-step's sum does not change between iterations.
+    double[] fixedSum = new double[k];
+    for (int i = 0; i < n; i++) {
+      if (fixed[i]) {
         for (int c = 0; c < k; c++) {
-          next[c] += row[c];
+          fixedSum[c] += p[i][c];
+        }
+      }
+    }
+    double[] ratio = new double[k];
+    double[] next = new double[k];
+    int it = 0;
+    while (it < MAX_ITERATIONS && n > 0) {
+      it++;
+      ratios(trainingPrior, pi, ratio);
+      System.arraycopy(fixedSum, 0, next, 0, k);
+      for (int i = 0; i < n; i++) {
+        if (!fixed[i]) {
+          accumulate(p[i], ratio, next);
         }
       }
       double moved = 0;
       for (int c = 0; c < k; c++) {
-        next[c] = (next[c] + alpha * trainingPrior[c]) / (n + alpha);
-        moved = Math.max(moved, Math.abs(next[c] - pi[c]));
+        double v = (next[c] + alpha * trainingPrior[c]) / (n + alpha);
+        moved = Math.max(moved, Math.abs(v - pi[c]));
+        pi[c] = v;
       }
-      pi = next;
       if (moved <= TOLERANCE) {
-        reweight(p, trainingPrior, fixed, pi, q);
         break;
       }
     }
+    double[][] q = new double[n][];
+    reweight(p, trainingPrior, fixed, pi, q);
     return new Result(q, pi, it);
+  }
+
+  /** π / π_t per code (1 where the training prior has no mass: the row's own value is kept). */
+  private static void ratios(double[] trainingPrior, double[] pi, double[] ratio) {
+    for (int c = 0; c < ratio.length; c++) {
+      ratio[c] = trainingPrior[c] > 0 ? pi[c] / trainingPrior[c] : 1;
+    }
+  }
+
+  /** Adds one adjustable item's re-weighted, renormalised row to {@code sum} (the E-step). */
+  private static void accumulate(double[] row, double[] ratio, double[] sum) {
+    double total = 0;
+    for (int c = 0; c < row.length; c++) {
+      total += row[c] * ratio[c];
+    }
+    for (int c = 0; c < row.length; c++) {
+      sum[c] += total > 0 ? row[c] * ratio[c] / total : row[c];
+    }
   }
 
   /** The E-step: every adjustable row re-weighted by π / π_t and renormalised. */
