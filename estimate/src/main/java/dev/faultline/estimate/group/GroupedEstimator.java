@@ -119,18 +119,11 @@ public final class GroupedEstimator {
     if (spec.mode() != Mode.ESTIMATE) {
       return Counted.rows(key, items, spec, expected);
     }
+    long[][] labelled = labelled(items, spec);
     if (codes2 == null) {
       List<Family.Cell> cells = single(items, spec, expected).estimate();
       for (int k = 0; k < codes.size(); k++) {
-        out.add(
-            row(
-                key,
-                codes.get(k),
-                null,
-                cells.get(k),
-                labelled(items, spec, k, -1),
-                items,
-                expected));
+        out.add(row(key, codes.get(k), null, cells.get(k), labelled[k][0], items, expected));
       }
       return out;
     }
@@ -138,14 +131,7 @@ public final class GroupedEstimator {
       List<Family.Cell> cells = paired(items, spec, a).estimate();
       for (int b = 0; b < codes2.size(); b++) {
         out.add(
-            row(
-                key,
-                codes.get(a),
-                codes2.get(b),
-                cells.get(b),
-                labelled(items, spec, a, b),
-                items,
-                expected));
+            row(key, codes.get(a), codes2.get(b), cells.get(b), labelled[a][b], items, expected));
       }
     }
     return out;
@@ -249,17 +235,25 @@ public final class GroupedEstimator {
                 == dev.faultline.estimate.item.Calibration.Basis.PRIOR);
   }
 
-  /** Items whose labels of the cell pass the bar (and whose kind is the kind, above its bar). */
-  static long labelled(List<Item> items, Spec spec, int a, int b) {
+  /**
+   * Per cell (code, and with a pair the second code), the items whose labels of the cell pass the
+   * bar and whose kind is the kind, above its bar; without a pair, one column.
+   */
+  static long[][] labelled(List<Item> items, Spec spec) {
     List<String> codes = spec.dimension().distributionCodes();
-    long n = 0;
+    List<String> codes2 = spec.pair() == null ? null : spec.pair().distributionCodes();
+    long[][] n = new long[codes.size()][codes2 == null ? 1 : codes2.size()];
     for (Item item : items) {
       boolean kindOk =
           spec.kind() == null || (spec.kind().equals(item.kindTop()) && item.kindPasses());
-      boolean first = codes.get(a).equals(item.top(0)) && item.passes(0);
-      boolean second =
-          b < 0 || (spec.pair().distributionCodes().get(b).equals(item.top(1)) && item.passes(1));
-      n += kindOk && first && second ? 1 : 0;
+      int a = item.passes(0) && item.top(0) != null ? codes.indexOf(item.top(0)) : -1;
+      int b =
+          codes2 == null
+              ? 0
+              : item.passes(1) && item.top(1) != null ? codes2.indexOf(item.top(1)) : -1;
+      if (kindOk && a >= 0 && b >= 0) {
+        n[a][b]++;
+      }
     }
     return n;
   }

@@ -81,6 +81,8 @@ public enum Dimension {
               java.util.stream.Stream.of(KIND, DISTRIBUTED_SPECIFIC))
           .toList();
 
+  private static final List<String> FLAG_CODES = List.of("true", "false", "null");
+
   private final String key;
   private final String field;
   private final Class<? extends Enum<?>> codes;
@@ -88,6 +90,7 @@ public enum Dimension {
   private final String nodeLabel;
   private final String labelOf;
   private final String statSymbol;
+  private final List<String> symbols;
 
   Dimension(
       String key,
@@ -104,6 +107,10 @@ public enum Dimension {
     this.nodeLabel = nodeLabel;
     this.labelOf = labelOf;
     this.statSymbol = statSymbol;
+    this.symbols =
+        codes == null
+            ? List.of()
+            : java.util.Arrays.stream(codes.getEnumConstants()).map(Enum::name).toList();
   }
 
   /**
@@ -273,10 +280,7 @@ public enum Dimension {
    * for the flag.
    */
   public List<String> symbols() {
-    if (codes == null) {
-      return List.of();
-    }
-    return java.util.Arrays.stream(codes.getEnumConstants()).map(Enum::name).toList();
+    return symbols;
   }
 
   /**
@@ -285,7 +289,7 @@ public enum Dimension {
    * tell). The graph's {@code <key>Probabilities} lists are aligned with it.
    */
   public List<String> distributionCodes() {
-    return codes == null ? List.of("true", "false", "null") : symbols();
+    return codes == null ? FLAG_CODES : symbols;
   }
 
   /** The distribution code of a value: its symbol, {@code "null"} for null. */
