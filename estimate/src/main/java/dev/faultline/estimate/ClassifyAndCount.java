@@ -68,7 +68,7 @@ public final class ClassifyAndCount {
       for (int i = 0; i < n; i++) {
         col[i] = Math.min(1, Math.max(0, p[i][k]));
       }
-      int[] ci = PoissonBinomial.of(col).interval(level);
+      int[] ci = PoissonBinomial.interval(col, level);
       double share = Double.NaN;
       double lo = Double.NaN;
       double hi = Double.NaN;

@@ -58,7 +58,7 @@ public final class JointTable {
           q[i] = Math.min(1, Math.max(0, pr[i][a] * pc[i][b]));
           sum += q[i];
         }
-        int[] ci = PoissonBinomial.of(q).interval(level);
+        int[] ci = PoissonBinomial.interval(q, level);
         out.add(new Cell(rows.codes().get(a), columns.codes().get(b), sum, ci[0], ci[1], METHOD));
       }
     }

@@ -3,6 +3,7 @@ package dev.faultline.estimate;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Arrays;
 import org.apache.commons.math3.distribution.BinomialDistribution;
@@ -44,5 +45,36 @@ class PoissonBinomialTest {
         assertThrows(
             IllegalArgumentException.class, () -> PoissonBinomial.of(new double[] {0.3, -0.1}));
     assertEquals("probability -0.1 is not in [0, 1]", e.getMessage());
+  }
+
+  /** The approximation's interval against the exact one on large scopes of uneven probabilities. */
+  @Test
+  void approximateIntervalMatchesTheExactOneWithinACount() {
+    java.util.SplittableRandom r = new java.util.SplittableRandom(5);
+    for (int trial = 0; trial < 20; trial++) {
+      int n = 2000 + r.nextInt(8000);
+      double[] p = new double[n];
+      double skew = 0.2 + 3 * r.nextDouble(); // from many likely trials to mostly unlikely ones
+      double var = 0;
+      for (int i = 0; i < n; i++) {
+        p[i] = Math.pow(r.nextDouble(), skew);
+        var += p[i] * (1 - p[i]);
+      }
+      assertTrue(Math.sqrt(var) >= PoissonBinomial.APPROXIMATE_FROM_SD, "approximated");
+      int[] exact = PoissonBinomial.of(p).interval(0.9);
+      int[] approx = PoissonBinomial.interval(p, 0.9);
+      assertTrue(
+          Math.abs(exact[0] - approx[0]) <= 1,
+          java.util.Arrays.toString(exact) + " vs " + java.util.Arrays.toString(approx));
+      assertTrue(
+          Math.abs(exact[1] - approx[1]) <= 1,
+          java.util.Arrays.toString(exact) + " vs " + java.util.Arrays.toString(approx));
+    }
+  }
+
+  @Test
+  void smallScopesStayExact() {
+    double[] p = {0.1, 0.5, 0.9, 0.3};
+    assertArrayEquals(PoissonBinomial.of(p).interval(0.9), PoissonBinomial.interval(p, 0.9));
   }
 }

@@ -321,7 +321,7 @@ final class Family {
       for (int j = 0; j < size; j++) {
         col[j] = Math.min(1, Math.max(0, q.get(members.get(j))[k]));
       }
-      int[] pb = PoissonBinomial.of(col).interval(level);
+      int[] pb = PoissonBinomial.interval(col, level);
       double sd = tau[k] * mass;
       double lo = e - Math.hypot(e - Math.min(pb[0], e), z * sd);
       double hi = e + Math.hypot(Math.max(pb[1], e) - e, z * sd);
