@@ -26,6 +26,12 @@ public class ClassifiedIssueEvent {
   /** The newest event time folded into this state. */
   public long stateVersion;
 
+  /**
+   * The issue's count of state changes in this job when classified ({@link
+   * dev.faultline.jobs.classify.IssueAccumulator#changes}): orders two states of one version.
+   */
+  public long stateChanges;
+
   public int commentCount;
   public Classification classification;
   public long classifiedAt;
