@@ -40,8 +40,9 @@ public class ClassifiedIssueEvent {
   public String deliveryId;
 
   /**
-   * The classification this event comes from: a token drawn for each classification of a state and
-   * kept by its language-model upgrade ({@link dev.faultline.graph.IssueRow#pass()}).
+   * The change this event belongs to: a token drawn for each classification of a state and kept by
+   * its language-model upgrade, or a replay's run token ({@link
+   * dev.faultline.graph.IssueRow#pass()}).
    */
   public String pass;
 
