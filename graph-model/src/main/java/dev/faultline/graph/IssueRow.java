@@ -18,10 +18,11 @@ import java.util.Map;
  * @param transferredTo the new id when the issue was transferred, else null
  * @param classification null when not classified
  * @param textVector the text vector the learned classifier used and its key, else null
- * @param pass the classification this row comes from: a token the pipeline draws for each
- *     classification of a state, kept by its language-model upgrade, so that {@link LabelHistory}
- *     writes one state change once whether the two rows land in one sink batch or two; null for
- *     none (a row not from the issue pipeline)
+ * @param pass the change this row belongs to: live, a token the pipeline draws for each
+ *     classification of a state, kept by its language-model upgrade; in a bounded replay, the run's
+ *     token, the same for every row of the run and its resumed attempts; so that {@link
+ *     LabelHistory} writes one change once whatever rows of it reach the graph in whatever batches;
+ *     null for none (a row not from the issue pipeline)
  * @param answer the reply a reader of a similar issue would look for first (see {@link Answer}),
  *     else null
  */

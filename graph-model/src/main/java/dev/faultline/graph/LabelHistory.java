@@ -23,18 +23,19 @@ import java.util.regex.Pattern;
  *       had versions) the node's {@code classifierVersion}. A label <b>changes</b> when its code or
  *       that version differs from the row's; only a change is stamped, so a second relabelling by
  *       the same classifier changes no property.
- *   <li><b>Once per state change.</b> With the language-model tier on, one state of an issue is
- *       written twice: its offline row at once, the model's upgrade of the same state when the
- *       answer arrives (same {@code stateVersion} and {@code classifiedAt}, a higher {@code
- *       labelRank}). When the two land in one sink batch only the upgrade is written; when they
- *       land in two, the offline label is a middle value. The upgrade then writes history as if the
- *       offline row had never been written: a label the offline row stamped (the node's {@link
- *       #STAMPED_BY} is the upgrade's {@code pass}, the same {@code stateVersion}, a lower {@code
- *       labelRank}, and the label's {@code <key>LabelledAt} is the node's {@link #STAMPED_AT}) does
- *       not become the previous one; and when the upgrade gives back the label from before the
- *       offline row, the offline row's stamp is undone (the previous label it displaced is kept for
- *       that, in {@code <key>PreviousUndo}, {@code <key>PreviousVersionUndo}, {@code
- *       <key>PreviousAtUndo}).
+ *   <li><b>Once per pass.</b> A row's {@code pass} names the change it belongs to: one
+ *       classification of a state live (its offline row, written at once, and the language model's
+ *       upgrade of the same state, written when the answer arrives, share it), one whole run in a
+ *       bounded replay ({@code faultline reclassify}: every row of the run, and of its resumed
+ *       attempts, carries the run's token). However the pass's rows land (one sink batch or
+ *       several, intermediate states of a replay or only its last, before or after a kill), its
+ *       history is written as if only its last row had been: a label stamped by an earlier row of
+ *       the pass (the node's {@link #STAMPED_BY} is the row's pass, and the label's {@code
+ *       <key>LabelledAt} is not before {@link #STAMPED_SINCE}) does not become the previous one, so
+ *       the previous label stays the one from before the pass; and when a row gives back that
+ *       label, the stamp is undone (the previous label it displaced is kept for that, in {@code
+ *       <key>PreviousUndo}, {@code <key>PreviousVersionUndo}, {@code <key>PreviousAtUndo}), as if
+ *       the pass had not changed it.
  * </ul>
  */
 public final class LabelHistory {
@@ -42,13 +43,24 @@ public final class LabelHistory {
   private static final Pattern FRAGMENT =
       Pattern.compile("@history\\(\\s*(?<node>[A-Za-z_][A-Za-z0-9_]*)\\s*\\)");
 
-  /** The classification ({@code row.pass}) of the last write that stamped a label of the node. */
+  /** The pass ({@code row.pass}) of the last write that stamped a label of the node. */
   public static final String STAMPED_BY = "labelsStampedBy";
 
   /** When that write was (the statement's time, as its labels' {@code <key>LabelledAt}). */
   public static final String STAMPED_AT = "labelsStampedAt";
 
+  /**
+   * When the node's labels were first stamped under {@link #STAMPED_BY}'s pass: a label whose
+   * {@code <key>LabelledAt} is not before it was given by an earlier write of the same change.
+   */
+  public static final String STAMPED_SINCE = "labelsStampedSince";
+
   private LabelHistory() {}
+
+  /** When the node's current pass first stamped (a node written before it was kept: its last). */
+  private static String since(String n) {
+    return "coalesce(" + n + "." + STAMPED_SINCE + ", " + n + "." + STAMPED_AT + ")";
+  }
 
   /**
    * The {@code history} parameter of a row labelling {@code dimensions}: per dimension the names of
@@ -96,12 +108,10 @@ public final class LabelHistory {
     String newVersion = "row.classification[h.version]";
     String labelled = "(" + n + "[h.code] IS NOT NULL OR " + n + "[h.at] IS NOT NULL)";
     String changed = "(" + code + " <> " + newCode + " OR " + stored + " <> " + newVersion + ")";
-    // The stored label was stamped by the lower-ranked row of this very classification.
+    // The stored label was stamped under this row's pass (an earlier write of the same change).
     String middle =
         ("(coalesce(" + n + "." + STAMPED_BY + " = row.pass, false)")
-            + (" AND coalesce(" + n + ".stateVersion = row.stateVersion, false)")
-            + (" AND coalesce(" + n + ".labelRank, 0) < coalesce(row.labelRank, 0)")
-            + (" AND coalesce(" + n + "[h.at] = " + n + "." + STAMPED_AT + ", false))");
+            + (" AND coalesce(" + n + "[h.at] >= " + since(n) + ", false))");
     String back =
         ("(coalesce(toString(" + n + "[h.previous]), '') = " + newCode)
             + (" AND coalesce(" + n + "[h.previousVersion], '') = " + newVersion + ")");
@@ -134,7 +144,10 @@ public final class LabelHistory {
         + ("      SET " + n + "[h.at] = datetime.statement()))\n")
         + "  FOREACH (_ IN CASE WHEN any(h IN flags WHERE h.doStamp OR h.doUndo OR h.doTouch)"
         + " THEN [1] ELSE [] END |\n"
-        + ("    SET " + n + "." + STAMPED_BY + " = row.pass, ")
+        + ("    SET " + n + "." + STAMPED_SINCE + " = CASE WHEN coalesce(")
+        + (n + "." + STAMPED_BY + " = row.pass, false) THEN coalesce(" + since(n) + ",")
+        + (" datetime.statement()) ELSE datetime.statement() END,\n")
+        + ("        " + n + "." + STAMPED_BY + " = row.pass, ")
         + (n + "." + STAMPED_AT + " = datetime.statement()))");
   }
 }

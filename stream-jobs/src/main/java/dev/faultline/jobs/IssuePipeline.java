@@ -73,6 +73,11 @@ public final class IssuePipeline {
    *     folded into their issues' state again, and neither classified nor written (pull requests
    *     and releases of those deliveries are not written again either); {@link ReplayResume#NONE}
    *     live and in a first attempt
+   * @param run the token of a bounded replay's run (its consumer group, which a resumed attempt
+   *     keeps): every classification of the run carries it as its {@code pass}, so the label
+   *     history writes the run as one change of each label, whatever intermediate states reach the
+   *     graph and whether the run was killed and resumed ({@link
+   *     dev.faultline.graph.LabelHistory}); null live, where each classification draws its own
    */
   public record Settings(
       ClassifierTier tier,
@@ -80,7 +85,8 @@ public final class IssuePipeline {
       AnswerStore.Factory answers,
       ReplayScope scope,
       GraphConfig storedVectors,
-      ReplayResume resume) {
+      ReplayResume resume,
+      String run) {
     public Settings {
       Objects.requireNonNull(tier, "tier");
       Objects.requireNonNull(scope, "scope");
@@ -90,7 +96,8 @@ public final class IssuePipeline {
 
     /** The offline classifier {@code tier} alone, every issue, every text encoded. */
     public static Settings offline(ClassifierTier tier) {
-      return new Settings(tier, LlmSettings.OFF, null, ReplayScope.ALL, null, ReplayResume.NONE);
+      return new Settings(
+          tier, LlmSettings.OFF, null, ReplayScope.ALL, null, ReplayResume.NONE, null);
     }
   }
 
@@ -144,7 +151,8 @@ public final class IssuePipeline {
                     settings.tier(),
                     llm.enabled() ? LLM_REQUESTS : null,
                     settings.scope(),
-                    settings.storedVectors()))
+                    settings.storedVectors(),
+                    settings.run()))
             .uid("classify-issues")
             .name("classify issues");
     if (!llm.enabled()) {

@@ -67,7 +67,8 @@ public record JobConfig(JobIo io, ClassifierTier tier, LlmSettings llm, Replay r
         answers,
         replay.scope(),
         replay.storedVectors() ? io.graph() : null,
-        replay.resume());
+        replay.resume(),
+        replay.bounded() ? "replay:" + io.groupId() : null);
   }
 
   /**

@@ -202,6 +202,63 @@ class LabelHistoryIT extends QueryITBase {
     assertEquals(4, split.get("symptomLabelledAt"));
   }
 
+  /**
+   * A replay's run is one pass: whichever of its states reach the graph, in however many writes
+   * (intermediate states, a kill and a resume), each label's history is that of the run's last row
+   * written over the label from before the run.
+   */
+  @Test
+  void aRunsIntermediateStatesLeaveTheHistoryOfItsLastRowAlone(Driver driver) throws Exception {
+    new TaxonomySeeder(driver, SharedNeo4j.DATABASE, Taxonomy.load()).seed();
+    Passes passes = new Passes(driver);
+    int alone = 5; // only the run's last row reaches the graph
+    int through = 6; // the run's states reach the graph one by one, one label through others
+    int back = 7; // ... and comes back to the label from before the run
+    int untouched = 8; // only the run's last row, the label from before the run
+    for (int n : List.of(alone, through, back, untouched)) {
+      passes.write(1, offline(n, 1_000, Symptom.HANG, Stage.COMMUNICATION, "rules-1"));
+    }
+    String run = "replay:group-of-the-run";
+    passes.write(
+        2, row(alone, 3_000, run, Symptom.RUNTIME_CRASH, Stage.COMMUNICATION, "learned-2", M));
+    passes.write(
+        2, row(through, 1_000, run, Symptom.OUT_OF_MEMORY, Stage.COMMUNICATION, "learned-2", M));
+    // one label changes while another, stamped by an earlier row of the run, does not
+    passes.write(
+        2, row(through, 2_000, run, Symptom.OUT_OF_MEMORY, Stage.FAULT_TOLERANCE, "learned-2", M));
+    // the resumed attempt of the run
+    passes.write(
+        3, row(through, 3_000, run, Symptom.RUNTIME_CRASH, Stage.COMMUNICATION, "learned-2", M));
+    // a run of the same classifier: an intermediate state labelled otherwise, the last as before
+    passes.write(
+        3, row(back, 2_000, run, Symptom.OUT_OF_MEMORY, Stage.COMMUNICATION, "rules-1", M));
+    passes.write(3, row(back, 3_000, run, Symptom.HANG, Stage.COMMUNICATION, "rules-1", M));
+    passes.write(3, row(untouched, 3_000, run, Symptom.HANG, Stage.COMMUNICATION, "rules-1", M));
+
+    Map<String, Object> through3 = passes.history(through);
+    assertEquals("RUNTIME_CRASH", through3.get("symptom"));
+    assertEquals("HANG", through3.get("symptomPrevious"), "the label from before the run");
+    assertEquals("rules-1", through3.get("symptomPreviousVersion"));
+    assertEquals(1, through3.get("symptomPreviousAt"));
+    assertEquals("COMMUNICATION", through3.get("stage"));
+    assertEquals("COMMUNICATION", through3.get("stagePrevious"), "the version changed");
+    assertEquals("rules-1", through3.get("stagePreviousVersion"));
+    assertEquals(without(passes.history(alone), "LabelledAt"), without(through3, "LabelledAt"));
+    assertEquals(
+        passes.history(untouched), passes.history(back), "given back: as if the run changed none");
+    assertNull(passes.history(back).get("symptomPrevious"));
+    assertEquals(1, passes.history(back).get("symptomLabelledAt"));
+  }
+
+  private static final String M = LabelSource.MODEL;
+
+  /** The history without the times whose property names end in {@code suffix}. */
+  private static Map<String, Object> without(Map<String, Object> history, String suffix) {
+    Map<String, Object> out = new TreeMap<>(history);
+    out.keySet().removeIf(k -> k.endsWith(suffix));
+    return out;
+  }
+
   @Test
   void anOfflineLabelThatStoodIsThePreviousLabelOfALaterClassificationsUpgradeOfTheSameState(
       Driver driver) throws Exception {

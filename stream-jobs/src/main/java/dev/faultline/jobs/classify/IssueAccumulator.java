@@ -32,6 +32,13 @@ public class IssueAccumulator {
   public long stateVersion;
 
   /**
+   * How many folds changed the state: with {@link #stateVersion}, the order of this issue's states
+   * in one job. A late fact with an older time (a fix-link read after a newer comment) changes the
+   * state without advancing its version; it advances this count.
+   */
+  public long changes;
+
+  /**
    * The key of the text vector last sent to the graph for this issue ({@link
    * dev.faultline.jobs.records.ClassifiedIssueEvent#textVectorKey}), else null.
    */
@@ -50,6 +57,9 @@ public class IssueAccumulator {
     }
     if (fact.type == GitHubEvent.Type.FIX_LINK && fact.pullRequest != null) {
       changed |= foldFix(fact.pullRequest);
+    }
+    if (changed) {
+      changes++;
     }
     return changed;
   }

@@ -81,6 +81,7 @@ public final class IssueClassification {
     e.issue = i; // the accumulator replaces its issue on change, never alters the one emitted
     e.framework = c.framework().value() != null ? c.framework().value() : i.repo;
     e.stateVersion = acc.stateVersion;
+    e.stateChanges = acc.changes;
     e.commentCount =
         i.comments != null ? Math.max(i.comments, acc.comments.size()) : acc.comments.size();
     e.classification = c;

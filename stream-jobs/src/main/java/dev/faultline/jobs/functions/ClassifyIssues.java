@@ -45,6 +45,7 @@ public final class ClassifyIssues
   private final OutputTag<LlmRequest> llmRequests;
   private final ReplayScope scope;
   private final GraphConfig vectors;
+  private final String run;
   private transient ValueState<IssueAccumulator> state;
 
   /** Set while an issue has had only refolded facts in this attempt. */
@@ -63,16 +64,20 @@ public final class ClassifyIssues
    * @param scope the issues classified and emitted ({@link ReplayScope#ALL} but in a scoped replay)
    * @param vectors the graph whose stored text vectors the learned classifier reads before it
    *     encodes ({@link Neo4jVectorStore}; a replay of history), else null
+   * @param run the pass every classification of a replay's run carries (its token), else null: each
+   *     classification draws its own (see {@link dev.faultline.jobs.IssuePipeline.Settings#run})
    */
   public ClassifyIssues(
       ClassifierTier tier,
       OutputTag<LlmRequest> llmRequests,
       ReplayScope scope,
-      GraphConfig vectors) {
+      GraphConfig vectors,
+      String run) {
     this.tier = tier;
     this.llmRequests = llmRequests;
     this.scope = scope;
     this.vectors = vectors;
+    this.run = run;
   }
 
   @Override
@@ -153,6 +158,9 @@ public final class ClassifyIssues
     if (acc.issue != null && scope.coversIssue(acc)) {
       String sentKey = acc.textVectorKey;
       ClassifiedIssueEvent event = classification.classify(acc, acc.stateVersion, fact.deliveryId);
+      if (run != null) {
+        event.pass = run; // one change of each label per run (LabelHistory)
+      }
       if (!java.util.Objects.equals(sentKey, acc.textVectorKey)) {
         state.update(acc); // the text vector key this classification sent
       }

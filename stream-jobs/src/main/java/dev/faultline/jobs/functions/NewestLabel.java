@@ -17,15 +17,27 @@ import org.apache.flink.util.Collector;
  * higher-ranked tier, went before it. So an upgrade that answers an issue's older state after its
  * newer state was classified is dropped (the newer state's own upgrade follows), and the graph and
  * the classified topic see, per issue, states in order and for one state the offline labels before
- * the model's. Ties pass (an exact redelivery is idempotent downstream).
+ * the model's. States are ordered by their version (the newest event time) and then by the issue's
+ * count of state changes ({@link ClassifiedIssueEvent#stateChanges}): a late fact with an older
+ * time makes a newer state of the same version, whose upgrade an older state's late upgrade does
+ * not overtake. Ties pass (an exact redelivery is idempotent downstream).
  */
 public final class NewestLabel
     extends KeyedProcessFunction<String, ClassifiedIssueEvent, ClassifiedIssueEvent> {
   private transient ValueState<long[]> newest;
 
-  /** Whether (version, rank) may follow (seenVersion, seenRank). */
+  /** Whether (version, rank) may follow (seenVersion, seenRank), of one count of changes. */
   public static boolean follows(long version, int rank, long seenVersion, int seenRank) {
-    return version > seenVersion || (version == seenVersion && rank >= seenRank);
+    return follows(version, 0, rank, seenVersion, 0, seenRank);
+  }
+
+  /** Whether (version, changes, rank) may follow (seenVersion, seenChanges, seenRank). */
+  public static boolean follows(
+      long version, long changes, int rank, long seenVersion, long seenChanges, int seenRank) {
+    if (version != seenVersion) {
+      return version > seenVersion;
+    }
+    return changes > seenChanges || (changes == seenChanges && rank >= seenRank);
   }
 
   @Override
@@ -46,10 +58,14 @@ public final class NewestLabel
             ? 0
             : LabelSource.rankOf(IssueRows.labelSource(e.classification.provenance()));
     long[] seen = newest.value();
-    if (seen != null && !follows(version, rank, seen[0], (int) seen[1])) {
+    // {version, rank} as kept before the count of changes: the count is not compared
+    long changes = seen != null && seen.length < 3 ? 0 : e.stateChanges;
+    if (seen != null
+        && !follows(
+            version, changes, rank, seen[0], seen.length < 3 ? 0 : seen[2], (int) seen[1])) {
       return;
     }
-    newest.update(new long[] {version, rank});
+    newest.update(new long[] {version, rank, e.stateChanges});
     out.collect(e);
   }
 }

@@ -309,6 +309,7 @@ public final class LlmUpgrader {
     e.issue = offline.issue;
     e.framework = offline.framework;
     e.stateVersion = offline.stateVersion;
+    e.stateChanges = offline.stateChanges;
     e.commentCount = offline.commentCount;
     e.classification = upgraded;
     e.classifiedAt = offline.classifiedAt;

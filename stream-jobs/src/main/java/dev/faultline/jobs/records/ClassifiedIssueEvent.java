@@ -26,6 +26,12 @@ public class ClassifiedIssueEvent {
   /** The newest event time folded into this state. */
   public long stateVersion;
 
+  /**
+   * The issue's count of state changes in this job when classified ({@link
+   * dev.faultline.jobs.classify.IssueAccumulator#changes}): orders two states of one version.
+   */
+  public long stateChanges;
+
   public int commentCount;
   public Classification classification;
   public long classifiedAt;
@@ -34,8 +40,9 @@ public class ClassifiedIssueEvent {
   public String deliveryId;
 
   /**
-   * The classification this event comes from: a token drawn for each classification of a state and
-   * kept by its language-model upgrade ({@link dev.faultline.graph.IssueRow#pass()}).
+   * The change this event belongs to: a token drawn for each classification of a state and kept by
+   * its language-model upgrade, or a replay's run token ({@link
+   * dev.faultline.graph.IssueRow#pass()}).
    */
   public String pass;
 

@@ -90,4 +90,26 @@ class IssueAccumulatorTest {
     assertFalse(acc.fold(link));
     assertEquals(50, acc.stateVersion);
   }
+
+  @Test
+  void aLateFactWithAnOlderTimeKeepsTheVersionAndCountsAsAChange() {
+    IssueAccumulator acc = new IssueAccumulator();
+    acc.fold(issue("t", 1));
+    acc.fold(comment(5, 30, false));
+    assertEquals(30, acc.stateVersion);
+    long changes = acc.changes;
+    PullRequestEvent pr = new PullRequestEvent();
+    pr.id = "a/b#2";
+    pr.title = "fix";
+    pr.updatedAt = 20; // older than the comment, read after it
+    GitHubEvent link = new GitHubEvent();
+    link.type = GitHubEvent.Type.FIX_LINK;
+    link.key = "a/b#1";
+    link.pullRequest = pr;
+    assertTrue(acc.fold(link));
+    assertEquals(30, acc.stateVersion, "the version is the newest time");
+    assertEquals(changes + 1, acc.changes, "a newer state of the same version");
+    assertFalse(acc.fold(link));
+    assertEquals(changes + 1, acc.changes, "a redelivery changes nothing");
+  }
 }

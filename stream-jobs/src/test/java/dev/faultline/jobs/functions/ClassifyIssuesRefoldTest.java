@@ -31,7 +31,7 @@ class ClassifyIssuesRefoldTest {
     harness =
         new KeyedOneInputStreamOperatorTestHarness<>(
             new KeyedProcessOperator<>(
-                new ClassifyIssues(ClassifierTier.RULES, null, ReplayScope.ALL, null)),
+                new ClassifyIssues(ClassifierTier.RULES, null, ReplayScope.ALL, null, null)),
             f -> f.key,
             Types.STRING);
     harness.open();

@@ -69,6 +69,38 @@ class NewestLabelTest {
     assertEquals(0, harness.numProcessingTimeTimers());
   }
 
+  /** An event of state {@code version} after {@code changes} changes of the issue's state. */
+  private static ClassifiedIssueEvent event(String id, long version, long changes, String source) {
+    ClassifiedIssueEvent e = event(id, version, source);
+    e.stateChanges = changes;
+    return e;
+  }
+
+  @Test
+  void aLateFactsStateOfTheSameVersionIsNewerAndAnOlderStatesLateUpgradeDoesNotOvertakeIt()
+      throws Exception {
+    harness.processElement(event("a#1", 10, 3, "model"), 0); // state 10 after 3 changes
+    harness.processElement(event("a#1", 10, 3, "llm:m"), 0); // its answer
+    // a fix-link older than the newest comment: a new state, version still 10
+    harness.processElement(event("a#1", 10, 4, "model"), 0);
+    harness.processElement(event("a#1", 10, 3, "llm:m"), 0); // the older answer again: dropped
+    harness.processElement(event("a#1", 10, 4, "llm:m"), 0);
+    harness.processElement(event("a#1", 10, 3, "llm:m"), 0); // ... after the newer one: dropped
+    harness.processElement(event("a#1", 10, 4, "model"), 0); // a replayed offline row: dropped
+    harness.processElement(event("a#1", 11, 2, "model"), 0); // a newer version (another job)
+    assertEquals(
+        List.of("10/3 model", "10/3 llm:m", "10/4 model", "10/4 llm:m", "11/2 model"),
+        harness.extractOutputValues().stream()
+            .map(
+                e ->
+                    e.stateVersion
+                        + "/"
+                        + e.stateChanges
+                        + " "
+                        + OfflineEvents.row(e).labelSource())
+            .toList());
+  }
+
   @Test
   void forgetsAnIssueAfterTheStateTtl() throws Exception {
     harness.setStateTtlProcessingTime(0);
@@ -85,5 +117,8 @@ class NewestLabelTest {
     assertTrue(NewestLabel.follows(1, 0, 1, 0), "ties pass");
     assertFalse(NewestLabel.follows(1, 0, 1, 1));
     assertFalse(NewestLabel.follows(1, 1, 2, 0));
+    assertTrue(NewestLabel.follows(1, 2, 0, 1, 1, 1), "more changes, same version: newer");
+    assertFalse(NewestLabel.follows(1, 1, 1, 1, 2, 0), "fewer changes: older, whatever the rank");
+    assertTrue(NewestLabel.follows(2, 0, 0, 1, 5, 1), "a newer version, whatever the changes");
   }
 }
