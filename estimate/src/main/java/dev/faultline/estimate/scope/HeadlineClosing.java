@@ -159,21 +159,31 @@ public final class HeadlineClosing implements ScopeEstimator {
     return sorted.get(sorted.size() - 1)[0];
   }
 
-  /** The 5th and 95th percentiles of the medians of seeded simulated labellings. */
+  /**
+   * The 5th and 95th percentiles of the medians of seeded simulated labellings: in each, every
+   * closed issue a bug report with its P(bug), the ordinary median of the drawn ones' days (no
+   * allocation per draw: a scope of 10,000 closed issues takes 2,000 passes of two loops).
+   */
   private static double[] drawnMedians(List<double[]> sorted) {
     SplittableRandom random = new SplittableRandom(SEED);
+    int n = sorted.size();
+    double[] days = new double[n];
+    double[] p = new double[n];
+    for (int k = 0; k < n; k++) {
+      days[k] = sorted.get(k)[0];
+      p[k] = sorted.get(k)[1];
+    }
+    boolean[] drawn = new boolean[n];
     double[] medians = new double[DRAWS];
     int kept = 0;
-    List<double[]> drawn = new ArrayList<>(sorted.size());
     for (int d = 0; d < DRAWS; d++) {
-      drawn.clear();
-      for (double[] c : sorted) {
-        if (random.nextDouble() < c[1]) {
-          drawn.add(new double[] {c[0], 1});
-        }
+      int count = 0;
+      for (int k = 0; k < n; k++) {
+        drawn[k] = random.nextDouble() < p[k];
+        count += drawn[k] ? 1 : 0;
       }
-      if (!drawn.isEmpty()) {
-        medians[kept++] = weightedMedian(drawn);
+      if (count > 0) {
+        medians[kept++] = middle(days, drawn, count);
       }
     }
     double[] m = Arrays.copyOf(medians, kept);
@@ -181,6 +191,30 @@ public final class HeadlineClosing implements ScopeEstimator {
     return new double[] {
       m[(int) Math.floor(0.05 * (kept - 1))], m[(int) Math.ceil(0.95 * (kept - 1))]
     };
+  }
+
+  /**
+   * The median of the drawn ones of ascending {@code days}: the middle one, or the middle two's
+   * mean.
+   */
+  private static double middle(double[] days, boolean[] drawn, int count) {
+    int lower = (count - 1) / 2;
+    int upper = count / 2;
+    int seen = 0;
+    double low = Double.NaN;
+    for (int k = 0; k < days.length; k++) {
+      if (!drawn[k]) {
+        continue;
+      }
+      if (seen == lower) {
+        low = days[k];
+      }
+      if (seen == upper) {
+        return (low + days[k]) / 2;
+      }
+      seen++;
+    }
+    return low;
   }
 
   /** The small-fix share: each change {lines, P(no issue it fixes is a bug report)}. */
