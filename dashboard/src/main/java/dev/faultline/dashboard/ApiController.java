@@ -155,15 +155,28 @@ final class ApiController {
    * {@code GET /api/release-shifts}: for each of the newest releases ({@code limit}, 12), the
    * categories of one dimension whose rate of bug reports in the 28 days from the release (or the
    * whole days elapsed so far, for a younger release: the row says "n days so far") differs from
-   * the 56 days before ({@link ReleaseShifts}), with the counts; read through the {@code
-   * new-bugs-per-release} and {@code category-trends} named queries.
+   * the 56 days before ({@link ReleaseShifts}). By default the counts are expected counts with
+   * their variances ({@code category-trends}' estimates), compared by the score test with the
+   * classification variance added; with the "Labels counted" switch ({@code minConfidence}, or
+   * {@code mode=labels}) labels are counted and compared by the exact conditional test. Read
+   * through the {@code new-bugs-per-release} and {@code category-trends} named queries.
    */
   void releaseShifts(Context ctx) {
-    ApiParams p = params(ctx, "framework", "dimension", "limit");
+    ApiParams p = params(ctx, "framework", "dimension", "limit", "minConfidence", "mode");
     String dimension = p.choice("dimension", DIMENSIONS).orElse("symptom");
     int limit = p.integer("limit", 12, 1, 100);
     Map<String, String> rq = new LinkedHashMap<>();
     p.framework("framework").ifPresent(v -> rq.put("framework", v));
+    boolean labels =
+        p.choice("mode", COUNTING)
+            .map("labels"::equals)
+            .orElse(p.text("minConfidence").isPresent());
+    Map<String, String> counting = new LinkedHashMap<>();
+    counting.put("mode", labels ? "confident" : "estimate");
+    if (p.text("minConfidence").isPresent()) {
+      counting.put(
+          "minConfidence", p.confidence("minConfidence", queries.defaultConfidence()).toText());
+    }
     List<Map<String, Object>> releases = new ArrayList<>(queries.run("new-bugs-per-release", rq));
     releases.sort(
         java.util.Comparator.comparing(
@@ -173,30 +186,37 @@ final class ApiController {
     List<Map<String, Object>> out = new ArrayList<>();
     for (Map<String, Object> r : releases.subList(0, Math.min(limit, releases.size()))) {
       if (r.get("publishedAt") != null) {
-        out.add(releaseShift(r, dimension, now));
+        out.add(releaseShift(r, dimension, counting, now));
       }
     }
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("dimension", dimension);
+    body.put("mode", labels ? "labels" : "estimate");
     body.put("daysBefore", SHIFT_DAYS_BEFORE);
     body.put("daysAfter", SHIFT_DAYS_AFTER);
     body.put(
         "test",
-        "exact conditional test of two Poisson rates, Bonferroni over each release's categories at 0.05");
+        labels
+            ? "labels counted: exact conditional test of two Poisson rates, Bonferroni over each"
+                + " release's categories at 0.05"
+            : "expected counts: score test of two Poisson rates with the estimates' variances added"
+                + " (the exact conditional test where both counts are whole and certain), Bonferroni"
+                + " over each release's categories at 0.05");
     body.put("releases", out);
     json(ctx, body);
   }
 
   /** One release's row of the release view, seen at {@code now}. */
-  private Map<String, Object> releaseShift(Map<String, Object> r, String dimension, Instant now) {
+  private Map<String, Object> releaseShift(
+      Map<String, Object> r, String dimension, Map<String, String> counting, Instant now) {
     Instant published = OffsetDateTime.parse(String.valueOf(r.get("publishedAt"))).toInstant();
     ReleaseShifts.Periods periods =
         ReleaseShifts.periods(published, now, SHIFT_DAYS_BEFORE, SHIFT_DAYS_AFTER);
     String framework = String.valueOf(r.get("framework"));
     List<ReleaseShifts.Shift> shifts =
         ReleaseShifts.compare(
-            categoryCounts(framework, dimension, periods.from(), periods.release()),
-            categoryCounts(framework, dimension, periods.release(), periods.to()),
+            categoryCounts(framework, dimension, counting, periods.from(), periods.release()),
+            categoryCounts(framework, dimension, counting, periods.release(), periods.to()),
             periods,
             0.05);
     Map<String, Object> row = new LinkedHashMap<>();
@@ -214,29 +234,35 @@ final class ApiController {
     return row;
   }
 
-  /** Bug reports per category of a framework opened in [from, to). */
-  private Map<String, Long> categoryCounts(
-      String framework, String dimension, Instant from, Instant to) {
-    Map<String, Long> counts = new java.util.TreeMap<>();
+  /**
+   * Bug reports per category of a framework opened in [from, to): the periods' expected counts and
+   * variances summed (the items of different months are independent), or labels counted.
+   */
+  private Map<String, ReleaseShifts.Count> categoryCounts(
+      String framework, String dimension, Map<String, String> counting, Instant from, Instant to) {
+    Map<String, ReleaseShifts.Count> counts = new java.util.TreeMap<>();
     if (!from.isBefore(to)) {
       return counts;
     }
-    Map<String, String> q = new LinkedHashMap<>();
+    Map<String, String> q = new LinkedHashMap<>(counting);
     q.put("dimension", dimension);
     q.put("bucket", "month");
     q.put("framework", framework);
     q.put("from", from.toString());
     q.put("to", to.toString());
-    // the exact Poisson test needs counts: labels above the bar, as before estimates (#31: the
-    // release view's estimates are the views' work)
-    q.put("mode", "confident");
     for (Map<String, Object> row : queries.run("category-trends", q)) {
-      counts.merge(
-          String.valueOf(row.get("code")),
-          Math.round(((Number) row.get("estimate")).doubleValue()),
-          Long::sum);
+      ReleaseShifts.Count c =
+          ReleaseShifts.Count.of(
+              ((Number) row.get("estimate")).doubleValue(),
+              number(row.get("estimateLow")),
+              number(row.get("estimateHigh")));
+      counts.merge(String.valueOf(row.get("code")), c, ReleaseShifts.Count::plus);
     }
     return counts;
+  }
+
+  private static Double number(Object value) {
+    return value == null ? null : ((Number) value).doubleValue();
   }
 
   /** {@code GET /api/trends}: issues per period and category of one dimension, as chart series. */
@@ -406,9 +432,11 @@ final class ApiController {
 
   /**
    * {@code GET /api/headline}: the scope's bug reports and open bug reports, each an expected count
-   * with its 90% interval, method and basis ({@code headline-summary}; labels counted with {@code
-   * mode=labels}). The seed studies' figures beside this data's are {@code /api/studies} (one
-   * table).
+   * with its 90% interval, method and basis ({@code headline-summary}), and under {@code closing}
+   * the median days to close of its closed bug reports and the small-fix share of the merged
+   * changes fixing them, estimates with intervals ({@code headline-closing}); labels counted with
+   * {@code mode=labels} or the "Labels counted" switch. The seed studies' figures beside this
+   * data's are {@code /api/studies} (one table).
    */
   void headline(Context ctx) {
     ApiParams p = scopedParams(ctx, "mode");
@@ -421,6 +449,11 @@ final class ApiController {
     body.put("mode", q.get("mode"));
     body.put("bugs", bugs);
     body.put("coverage", coverage((Number) bugs.get("inScope"), (Number) bugs.get("labelled")));
+    Map<String, Object> closing = new LinkedHashMap<>();
+    for (Map<String, Object> r : queries.run("headline-closing", q)) {
+      closing.put(String.valueOf(r.get("metric")), r);
+    }
+    body.put("closing", closing);
     body.put("studies", seeds.studies());
     body.put("seedSource", seeds.source());
     json(ctx, body);

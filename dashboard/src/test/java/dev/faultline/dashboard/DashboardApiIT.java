@@ -235,7 +235,23 @@ class DashboardApiIT {
     assertEquals(7, bugs.get("labelled").asInt());
     assertEquals("calibrated", headline.get("scope").get("confidence").get("mode").asText());
     assertEquals("≥ 90% precision", headline.get("scope").get("confidence").get("text").asText());
+    // how the bug reports end: closed bug reports take 10, 15 and 4 days (median 10); the merged
+    // fixes of 4, 25 and 4 lines and #211's 40 (it fixes #204, a bug report by its probabilities,
+    // below the bar by its label): 2 of 4 small by default, 2 of 3 with labels counted
+    JsonNode median = headline.get("closing").get("medianDaysToClose");
+    assertEquals(10.0, median.get("estimate").asDouble(), 0.01);
+    assertTrue(
+        median.get("low").asDouble() <= 10 && 10 <= median.get("high").asDouble(),
+        median.toString());
+    JsonNode small = headline.get("closing").get("smallFixShare");
+    assertEquals(0.5, small.get("estimate").asDouble(), 0.01);
+    assertTrue(
+        small.get("low").asDouble() <= 0.5 && 0.5 <= small.get("high").asDouble(),
+        small.toString());
     JsonNode confident = ok("/api/headline?minConfidence=default");
+    assertEquals(
+        0.6667, confident.get("closing").get("smallFixShare").get("estimate").asDouble(), 1e-9);
+    assertTrue(confident.get("closing").get("smallFixShare").get("low").isNull());
     assertEquals("confident", confident.get("mode").asText());
     assertEquals(7.0, confident.get("bugs").get("estimate").asDouble(), 1e-9);
     assertTrue(confident.get("bugs").get("estimateLow").isNull());
@@ -404,9 +420,24 @@ class DashboardApiIT {
             byCategory.get("HANG").get("after").asInt()));
     assertEquals(0.125, byCategory.get("HANG").get("beforePerWeek").asDouble(), 1e-12);
     assertEquals(0.25, byCategory.get("HANG").get("afterPerWeek").asDouble(), 1e-12);
+    // by default expected counts with their variances; the known graph's labels are calibrated
+    // point masses, so the expected counts are whole numbers with no variance and the comparison
+    // is the exact conditional test (ReleaseShiftsTest checks the score test of uncertain counts)
+    assertEquals("estimate", body.get("mode").asText());
+    assertTrue(
+        body.get("test").asText().startsWith("expected counts: score test"), body.toString());
+    JsonNode checkpoint = byCategory.get("CHECKPOINT_FAILURE");
+    assertEquals("exact", checkpoint.get("test").asText());
+    assertEquals(2.0 / 3, checkpoint.get("pValue").asDouble(), 1e-12);
+    // labels counted (the switch): the exact conditional test on the counts
+    JsonNode labels =
+        ok("/api/release-shifts?framework=DeepSpeed&minConfidence=all").get("releases").get(1);
+    java.util.Map<String, JsonNode> counted = new java.util.TreeMap<>();
+    labels.get("categories").forEach(c -> counted.put(c.get("category").asText(), c));
     // 1 of 1 after, P = 1/3 per issue: twice the upper tail = 2/3
-    assertEquals(2.0 / 3, byCategory.get("CHECKPOINT_FAILURE").get("pValue").asDouble(), 1e-12);
-    assertEquals(1.0, byCategory.get("OUT_OF_MEMORY").get("pValue").asDouble(), 1e-12);
+    assertEquals("exact", counted.get("CHECKPOINT_FAILURE").get("test").asText());
+    assertEquals(2.0 / 3, counted.get("CHECKPOINT_FAILURE").get("pValue").asDouble(), 1e-12);
+    assertEquals(1.0, counted.get("OUT_OF_MEMORY").get("pValue").asDouble(), 1e-12);
     assertBadParameter("/api/release-shifts?dimension=colour", "dimension");
   }
 
@@ -431,10 +462,22 @@ class DashboardApiIT {
     // two in the 10 days so far, not two in 28 of which 18 have not happened
     assertEquals(2 * 7 / 10.0, hang.get("afterPerWeek").asDouble(), 1e-12);
     assertEquals(1 * 7 / 56.0, hang.get("beforePerWeek").asDouble(), 1e-12);
-    // 2 of 3 after, P = 10/66 per issue when the rates are equal: twice the upper tail
+    // whole expected counts without variance (point masses): the exact test, as for labels
+    assertEquals("exact", hang.get("test").asText());
     double q = 10 / 66.0;
-    assertEquals(
-        Math.min(1, 2 * (3 * q * q * (1 - q) + q * q * q)), hang.get("pValue").asDouble(), 1e-12);
+    double exact = Math.min(1, 2 * (3 * q * q * (1 - q) + q * q * q));
+    assertEquals(exact, hang.get("pValue").asDouble(), 1e-12);
+    // labels counted: 2 of 3 after, P = 10/66 per issue when the rates are equal: twice the upper
+    // tail
+    JsonNode counted =
+        ok("/api/release-shifts?framework=DeepSpeed&minConfidence=all")
+            .get("releases")
+            .get(0)
+            .get("categories")
+            .get(0);
+    assertEquals("HANG", counted.get("category").asText());
+    assertEquals(2.0 * 7 / 10, counted.get("afterPerWeek").asDouble(), 1e-12);
+    assertEquals(exact, counted.get("pValue").asDouble(), 1e-12);
   }
 
   private static String at(java.time.Instant published, int days) {

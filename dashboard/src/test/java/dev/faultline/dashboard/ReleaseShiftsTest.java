@@ -35,7 +35,10 @@ class ReleaseShiftsTest {
         ReleaseShifts.periods(RELEASE, RELEASE.plus(Duration.ofDays(90)), 56, 28);
     List<ReleaseShifts.Shift> shifts =
         ReleaseShifts.compare(
-            Map.of("HANG", 2L, "OUT_OF_MEMORY", 2L), Map.of("OUT_OF_MEMORY", 10L), full, 0.05);
+            Map.of("HANG", exact(2), "OUT_OF_MEMORY", exact(2)),
+            Map.of("OUT_OF_MEMORY", exact(10)),
+            full,
+            0.05);
     assertEquals(List.of("OUT_OF_MEMORY", "HANG"), shifts.stream().map(s -> s.category()).toList());
     ReleaseShifts.Shift oom = shifts.get(0);
     assertEquals(2, oom.before());
@@ -62,7 +65,8 @@ class ReleaseShiftsTest {
     assertFalse(young.complete());
     assertEquals("10 days so far", young.soFar());
     ReleaseShifts.Shift oom =
-        ReleaseShifts.compare(Map.of("OUT_OF_MEMORY", 4L), Map.of("OUT_OF_MEMORY", 2L), young, 0.05)
+        ReleaseShifts.compare(
+                Map.of("OUT_OF_MEMORY", exact(4)), Map.of("OUT_OF_MEMORY", exact(2)), young, 0.05)
             .get(0);
     // 2 in 10 days is 1.4 a week, as 4 in 56 days is 0.5: not 2 in 28 days (0.5 a week)
     assertEquals(1.4, oom.afterPerWeek(), 1e-12);
@@ -81,7 +85,8 @@ class ReleaseShiftsTest {
     assertNull(full.soFar());
     ReleaseShifts.Periods today = ReleaseShifts.periods(RELEASE, RELEASE.plusSeconds(60), 56, 28);
     assertEquals(
-        List.of(), ReleaseShifts.compare(Map.of("HANG", 3L), Map.of("HANG", 1L), today, 0.05));
+        List.of(),
+        ReleaseShifts.compare(Map.of("HANG", exact(3)), Map.of("HANG", exact(1)), today, 0.05));
   }
 
   @Test
@@ -89,8 +94,8 @@ class ReleaseShiftsTest {
     // one HANG a day throughout: 56 in the 56 days before, 10 in the 10 days since the release
     ReleaseShifts.Periods young =
         ReleaseShifts.periods(RELEASE, RELEASE.plus(Duration.ofDays(10).plusHours(5)), 56, 28);
-    Map<String, Long> before = Map.of("HANG", 56L);
-    Map<String, Long> after = Map.of("HANG", 10L);
+    Map<String, ReleaseShifts.Count> before = Map.of("HANG", exact(56));
+    Map<String, ReleaseShifts.Count> after = Map.of("HANG", exact(10));
     ReleaseShifts.Shift hang = ReleaseShifts.compare(before, after, young, 0.05).get(0);
     assertEquals(7.0, hang.beforePerWeek(), 1e-12);
     assertEquals(7.0, hang.afterPerWeek(), 1e-12);
@@ -106,6 +111,75 @@ class ReleaseShiftsTest {
     assertEquals(2.5, misread.afterPerWeek(), 1e-12);
     assertTrue(misread.differs(), misread.toString());
     assertEquals(0.0014737, misread.pValue(), 1e-7);
+  }
+
+  @Test
+  void expectedCountsAreComparedByTheScoreTestWithTheirVariancesAdded() {
+    ReleaseShifts.Periods full =
+        ReleaseShifts.periods(RELEASE, RELEASE.plus(Duration.ofDays(90)), 56, 28);
+    // 8 expected before (variance 4), 10 after (variance 2): pooled rate 18/84 a day, so the
+    // variance of the difference of daily rates is 18/84 (1/28 + 1/56) + 2/28² + 4/56² = 3/196,
+    // the difference 10/28 - 8/56 = 3/14, z = (3/14) / sqrt(3/196) = sqrt(3)
+    ReleaseShifts.Shift oom =
+        ReleaseShifts.compare(
+                Map.of("OUT_OF_MEMORY", new ReleaseShifts.Count(8, 4)),
+                Map.of("OUT_OF_MEMORY", new ReleaseShifts.Count(10, 2)),
+                full,
+                0.05)
+            .get(0);
+    assertEquals("score", oom.test());
+    assertEquals(2 * (1 - PHI_SQRT3), oom.pValue(), 1e-6);
+    assertEquals(8.0, oom.before(), 1e-12);
+    assertEquals(2.5, oom.afterPerWeek(), 1e-12);
+    assertFalse(oom.differs(), oom.toString());
+    // the same expectations without classification variance: z = (3/14) / sqrt(18/84 * 3/56) = 2
+    ReleaseShifts.Shift certain =
+        ReleaseShifts.compare(
+                Map.of("OUT_OF_MEMORY", new ReleaseShifts.Count(8, 0)),
+                Map.of("OUT_OF_MEMORY", new ReleaseShifts.Count(10.0000001, 0)),
+                full,
+                0.05)
+            .get(0);
+    assertEquals("score", certain.test());
+    assertEquals(2 * (1 - PHI_2), certain.pValue(), 1e-6);
+    assertTrue(certain.differs(), certain.toString());
+  }
+
+  @Test
+  void categoriesWithLessThanHalfAnIssueExpectedAreNotTestedNorCountedInBonferroni() {
+    ReleaseShifts.Periods full =
+        ReleaseShifts.periods(RELEASE, RELEASE.plus(Duration.ofDays(90)), 56, 28);
+    List<ReleaseShifts.Shift> shifts =
+        ReleaseShifts.compare(
+            Map.of("HANG", exact(2), "CRASH", new ReleaseShifts.Count(0.2, 0.16)),
+            Map.of("HANG", exact(0), "CRASH", new ReleaseShifts.Count(0.2, 0.16)),
+            full,
+            0.05);
+    assertEquals(List.of("HANG"), shifts.stream().map(ReleaseShifts.Shift::category).toList());
+    // one category tested: the adjusted p is the p (0 of 2 after at P = 1/3: 2 (2/3)^2)
+    assertEquals(8.0 / 9, shifts.get(0).adjustedPValue(), 1e-12);
+    assertEquals("exact", shifts.get(0).test());
+  }
+
+  @Test
+  void anIntervalIsReadAsTheVarianceOfANormalOne() {
+    ReleaseShifts.Count c =
+        ReleaseShifts.Count.of(10, 10 - 2 * ReleaseShifts.Z90, 10 + 2 * ReleaseShifts.Z90);
+    assertEquals(4.0, c.variance(), 1e-12);
+    assertEquals(0.0, ReleaseShifts.Count.of(3, null, null).variance());
+    assertTrue(ReleaseShifts.Count.of(3, null, null).isExact());
+    assertFalse(c.isExact());
+    assertEquals(13.0, c.plus(ReleaseShifts.Count.exact(3)).expected(), 1e-12);
+    assertEquals(4.0, c.plus(ReleaseShifts.Count.exact(3)).variance(), 1e-12);
+  }
+
+  /** Φ(√3) and Φ(2), the standard normal's distribution function. */
+  private static final double PHI_SQRT3 = 0.9583677416682248;
+
+  private static final double PHI_2 = 0.9772498680518208;
+
+  private static ReleaseShifts.Count exact(long n) {
+    return ReleaseShifts.Count.exact(n);
   }
 
   private static double binomial(int n, int k) {

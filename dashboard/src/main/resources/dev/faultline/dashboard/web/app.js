@@ -187,8 +187,6 @@ function wire() {
   document.getElementById('f-reset').addEventListener('click', () => go(current(), { framework: '', release: '', from: '', to: '', minConfidence: '', page: 0 }));
   document.getElementById('t-dimension').addEventListener('change', (e) => go('trends', { dimension: e.target.value }));
   document.getElementById('t-bucket').addEventListener('change', (e) => go('trends', { bucket: e.target.value }));
-  document.getElementById('s-mode').addEventListener('change', () => render());
-  document.getElementById('h-mode').addEventListener('change', () => render());
   document.getElementById('issues-prev').addEventListener('click', () => go('issues', { page: Math.max(0, state().page - 1) }));
   document.getElementById('issues-next').addEventListener('click', () => go('issues', { page: state().page + 1 }));
   document.getElementById('similar-form').addEventListener('submit', (e) => {

@@ -6,6 +6,8 @@ import { el, fill, text, githubLink, issueLink, percent, day, num } from './dom.
 const FIGURE_NAMES = {
   bugs: 'Bug reports',
   openBugs: 'Still open',
+  medianDaysToClose: 'Median days to close (closed bug reports)',
+  smallFixShare: 'Small fixes (≤ 10 changed lines) among merged changes fixing bug reports',
 };
 
 /** The tooltip of an estimate: its method and what it rests on. */
@@ -43,7 +45,7 @@ export async function overview(state) {
     get('headline', filters),
     get('distributed-share', filters),
     get('releases', filters),
-    get('release-shifts', { framework: filters.framework }),
+    get('release-shifts', { framework: filters.framework, minConfidence: filters.minConfidence }),
     get('studies', filters),
   ]);
   renderStudies(studies);
@@ -55,23 +57,39 @@ export async function overview(state) {
 /** The headline figures: bug reports and open ones in scope, estimates with their intervals by default. */
 function renderHeadline(headline) {
   const b = headline.bugs || {};
+  const closing = headline.closing || {};
+  const estimated = headline.mode === 'estimate';
+  const how = (r) => (estimated
+    ? (r && r.method ? 'estimated (' + r.method + ')' : '')
+    : 'labels counted (the "Labels counted" switch)');
   const rows = [
-    { metric: 'bugs', value: b.estimate, low: b.estimateLow, high: b.estimateHigh },
-    { metric: 'openBugs', value: b.openEstimate, low: b.openLow, high: b.openHigh },
+    { metric: 'bugs', text: figureText(b.estimate, b.estimateLow, b.estimateHigh, b.note), row: b, coverage: true },
+    { metric: 'openBugs', text: figureText(b.openEstimate, b.openLow, b.openHigh, b.note), row: b, coverage: true },
+    { metric: 'medianDaysToClose', row: closing.medianDaysToClose,
+      text: closingText(closing.medianDaysToClose, (v) => v.toFixed(1) + ' days') },
+    { metric: 'smallFixShare', row: closing.smallFixShare,
+      text: closingText(closing.smallFixShare, (v) => (v * 100).toFixed(1) + '%') },
   ];
   document.querySelector('#headline-table tbody').replaceChildren(
     ...rows.map((f) =>
       el('tr', { dataset: { metric: f.metric } },
         el('td', {}, FIGURE_NAMES[f.metric]),
-        el('td', { class: 'num this', title: methodTitle(b) }, figureText(f.value, f.low, f.high, b.note)),
-        el('td', { class: 'muted small method' }, headline.mode === 'estimate'
-          ? (b.method ? 'estimated (' + b.method + ')' : '')
-          : 'labels counted (the "Labels counted" switch)'),
-        el('td', { class: 'num coverage', title: num(b.labelled) + ' of ' + num(b.inScope) + ' issues' },
-          wholePercent(b.coverage)))));
+        el('td', { class: 'num this', title: methodTitle(f.row) }, f.text),
+        el('td', { class: 'muted small method' }, how(f.row)),
+        el('td', { class: 'num coverage', title: f.coverage ? num(b.labelled) + ' of ' + num(b.inScope) + ' issues' : null },
+          f.coverage ? wholePercent(b.coverage) : (f.row && f.row.basis !== null && f.row.basis !== undefined
+            ? 'over ≈ ' + num(f.row.basis) : '')))));
   text('headline-coverage', coverageText(headline.coverage, headline.scope.confidence, 'issues'));
   text('headline-studies', 'Seeds from the codebook: ' +
     headline.studies.map((s) => s.id + ' — ' + s.title + ' (' + s.reference + '; ' + s.scope + ')').join(' · '));
+}
+
+/** A closing figure (a median, a share) with its interval, or "—" with the reason. */
+function closingText(r, format) {
+  if (!r) return '—';
+  if (r.estimate === null || r.estimate === undefined) return '— (' + (r.note || 'no figure') + ')';
+  if (r.low === null || r.low === undefined) return format(r.estimate);
+  return format(r.estimate) + ' (' + format(r.low) + '–' + format(r.high) + ')';
 }
 
 /** The distributed-specific share of this scope and of each framework beside P2's, with its 90% interval. */
@@ -139,9 +157,14 @@ function renderReleases(releases, shifts) {
       el('td', {}, r.framework + ' ' + r.version + ' (' + day(r.publishedAt)
         + (r.soFar ? ', ' + r.soFar : '') + ')'),
       el('td', {}, c.category),
-      el('td', { class: 'num' }, num(c.before) + ' (' + Number(c.beforePerWeek).toFixed(1) + ')'),
-      el('td', { class: 'num' }, num(c.after) + ' (' + Number(c.afterPerWeek).toFixed(1) + ')'),
+      el('td', { class: 'num' }, shiftCount(c.before, shifts.mode) + ' (' + Number(c.beforePerWeek).toFixed(1) + ')'),
+      el('td', { class: 'num' }, shiftCount(c.after, shifts.mode) + ' (' + Number(c.afterPerWeek).toFixed(1) + ')'),
       el('td', { class: 'num' }, Number(c.adjustedPValue).toPrecision(2)))));
+}
+
+/** A count of the release view: an expected count to one decimal ("≈ 3.4"), or a count of labels. */
+function shiftCount(v, mode) {
+  return mode === 'labels' ? num(v) : '≈ ' + Number(v).toFixed(1);
 }
 
 /** The low and high ends of 90% intervals as two point-only line datasets over a bar chart (none for counts). */
@@ -183,10 +206,9 @@ function renderStudies(studies) {
       el('td', { class: 'muted small' }, f.definition))));
 }
 
-/** The shares card of the trends view: one row per code of the dimension. */
+/** The shares card of the trends view: one row per code of the dimension; the global switch says how it counts. */
 async function renderShares(state) {
-  const mode = document.getElementById('s-mode').value || 'estimate';
-  const data = await get('shares', { ...state.filters, dimension: state.dimension, mode });
+  const data = await get('shares', { ...state.filters, dimension: state.dimension });
   const known = data.rows.filter((r) => r.share !== null && r.share !== undefined);
   text('shares-summary', (data.mode === 'estimate'
     ? '≈ ' + num(Math.round(data.expectedInScope)) + ' bug reports expected among ' + num(data.inScope) + ' issues in scope'
@@ -244,8 +266,8 @@ export async function trends(state) {
 
   await renderShares(state);
 
-  const heatMode = document.getElementById('h-mode').value || 'estimate';
-  const heat = await get('heatmap', { ...state.filters, mode: heatMode });
+  // the global "Labels counted" switch (a filter) is the one way to count labels
+  const heat = await get('heatmap', state.filters);
   text('heatmap-summary', heat.mode === 'estimate'
     ? '≈ ' + num(Math.round(heat.total)) + ' bug reports expected with a known stage and symptom (' + heat.method + ')'
     : num(heat.total) + ' bug reports with a known stage and symptom');

@@ -1,6 +1,7 @@
 package dev.faultline.estimate.query;
 
 import static dev.faultline.graph.testing.GraphFixture.issue;
+import static dev.faultline.graph.testing.GraphFixture.pr;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -253,5 +254,75 @@ class ViewQueriesIT extends EstimatedQueryITBase {
     Map<String, Object> counted = run("headline-summary", "mode", "confident").get(0);
     assertEquals(2.0, counted.get("estimate"));
     assertEquals(1.0, counted.get("openEstimate"));
+  }
+
+  @Test
+  void theHeadlineClosingFiguresWeighClosedIssuesAndFixingChangesByTheirProbabilityOfABug() {
+    // days to close 1 and 2 (questions, P(bug) .2), 3 (a bug report whose label is below the bar),
+    // 4, 10, 30 (bug reports), and one open bug report
+    String[][] closedAt = {
+      {"1", "2024-01-02T00:00:00Z"},
+      {"2", "2024-01-03T00:00:00Z"},
+      {"3", "2024-01-04T00:00:00Z"},
+      {"4", "2024-01-05T00:00:00Z"},
+      {"5", "2024-01-11T00:00:00Z"},
+      {"6", "2024-01-31T00:00:00Z"}
+    };
+    for (String[] c : closedAt) {
+      int n = Integer.parseInt(c[0]);
+      dev.faultline.graph.testing.GraphFixture.Issue i =
+          issue("o/c#" + n).createdAt("2024-01-01T00:00:00Z").state("closed").closedAt(c[1]);
+      if (n <= 2) {
+        i = i.kind("QUESTION");
+      }
+      if (n == 3) {
+        i = i.confidence("kind", low("kind"));
+      }
+      graph.create(i);
+    }
+    graph.create(issue("o/c#7").createdAt("2024-01-01T00:00:00Z"));
+    for (int n = 1; n <= 7; n++) {
+      probabilities(
+          "o/c#" + n,
+          Dimension.KIND,
+          n <= 2 ? Map.of("QUESTION", 0.8, "BUG", 0.2) : Map.of("BUG", 0.9, "QUESTION", 0.1));
+    }
+    graph.create(
+        pr("o/c#101").fixes("o/c#4").lines(5L, 3L),
+        pr("o/c#102").fixes("o/c#5", "o/c#1").lines(30L, 20L),
+        pr("o/c#103").fixes("o/c#6").lines(2L, 1L),
+        pr("o/c#104").fixes("o/c#2").lines(1L, 1L),
+        pr("o/c#105").fixes("o/c#3").lines(4L, 4L),
+        pr("o/c#106").fixes("o/c#5").lines(1L, 0L).merged(false));
+    List<Map<String, Object>> rows = run("headline-closing");
+    assertEquals(List.of("medianDaysToClose", "smallFixShare"), column(rows, "metric"));
+    Map<String, Object> median = rows.get(0);
+    // weights .2, .2, .9, .9, .9, .9 over 1, 2, 3, 4, 10, 30 days: half of 4.0 is first reached at
+    // 4
+    // (every closed issue's median: 3.5; the confident bug reports': 10; the BUG labels': 7)
+    assertEquals(4.0, median.get("estimate"));
+    assertTrue(number(median, "low") <= 4 && 4 <= number(median, "high"), median.toString());
+    assertEquals(4.0, number(median, "basis"), 0.05);
+    assertEquals(3L, median.get("labelled"));
+    assertEquals(0.5, median.get("coverage"));
+    Map<String, Object> small = rows.get(1);
+    // changes weighted .9, 1 - .1 x .8 = .92, .9, .2, .9; all small (<= 10 lines) but #102: 2.9 of
+    // 3.82 (the unmerged #106 left out)
+    assertEquals(2.9 / 3.82, number(small, "estimate"), 0.005);
+    double share = number(small, "estimate");
+    assertTrue(number(small, "low") <= share && share <= number(small, "high"), small.toString());
+    assertEquals(3L, small.get("labelled"));
+    assertEquals(
+        1.1 / 3.82, number(run("headline-closing", "maxLines", "4").get(1), "estimate"), 0.005);
+    // labels counted: the confident bug reports #4, #5, #6 and the changes fixing them
+    List<Map<String, Object>> counted = run("headline-closing", "mode", "confident");
+    assertEquals(10.0, counted.get(0).get("estimate"));
+    assertNull(counted.get(0).get("low"));
+    assertEquals(0.6667, counted.get(1).get("estimate"));
+    assertEquals(7.0, run("headline-closing", "mode", "all").get(0).get("estimate"));
+    // a scope with no closed bug report says so
+    Map<String, Object> none = run("headline-closing", "framework", "vllm").get(0);
+    assertNull(none.get("estimate"));
+    assertEquals("too few to estimate (≈ 0.0 in the base)", none.get("note"));
   }
 }

@@ -103,6 +103,7 @@ class BundledQueriesTest {
             "fix-pattern-per-symptom",
             "open-bugs-by-age",
             "headline-summary",
+            "headline-closing",
             "headline-top-categories",
             "label-sources");
     for (QueryDefinition q : queries) {

@@ -82,4 +82,23 @@ class HeadlineQueriesIT extends QueryITBase {
         column(run("headline-top-categories", "dimension", "rootCause"), "top")
             .contains("DISTRIBUTED_COMMUNICATION_ERROR"));
   }
+
+  @Test
+  void theClosingFiguresGetEveryIssueWithItsDaysToCloseAndTheMergedChangesFixingIt() {
+    // the weighted median and share: the estimate module's ViewQueriesIT
+    Map<String, Map<String, Object>> byId = new java.util.TreeMap<>();
+    run("headline-closing").forEach(r -> byId.put(String.valueOf(r.get("id")), r));
+    assertEquals(
+        List.of("o/ds#1", "o/ds#2", "o/ds#3", "o/ds#4", "o/ds#6", "o/mg#5"),
+        List.copyOf(byId.keySet()));
+    assertEquals(2.0, ((Number) byId.get("o/ds#1").get("daysToClose")).doubleValue(), 1e-9);
+    assertEquals(10.0, ((Number) byId.get("o/ds#4").get("daysToClose")).doubleValue(), 1e-9);
+    assertEquals(null, byId.get("o/ds#3").get("daysToClose"), "open");
+    assertEquals(List.of(Map.of("id", "o/ds#101", "lines", 8L)), byId.get("o/ds#1").get("fixes"));
+    // one change fixing two issues is listed with each; an unmerged one with none
+    assertEquals(List.of(Map.of("id", "o/ds#102", "lines", 50L)), byId.get("o/ds#3").get("fixes"));
+    assertEquals(List.of(), byId.get("o/ds#4").get("fixes"));
+    assertEquals(
+        List.of("o/mg#5"), column(run("headline-closing", "framework", "megatron-lm"), "id"));
+  }
 }
