@@ -29,15 +29,9 @@ final class Counted {
       if (kindSure && x >= 0 && y >= 0) {
         sure[x][y]++;
       }
-      boolean kindOk =
-          spec.kind() == null
-              || (spec.kind().equals(item.kindTop()) && (!confident || item.kindPasses()));
-      // a label below the bar counts as "cannot tell" (what the classifier answers below its own
-      // threshold)
-      int a = codes.indexOf(counted(item, 0, codes, confident));
-      int b = spec.pair() == null ? 0 : codes2.indexOf(counted(item, 1, codes2, confident));
-      if (kindOk && a >= 0 && b >= 0) {
-        count[a][b]++;
+      int[] cell = cell(item, spec);
+      if (cell != null) {
+        count[cell[0]][Math.max(0, cell[1])]++;
       }
     }
     String method = confident ? "count of labels above the bar" : "count of top labels";
@@ -67,6 +61,30 @@ final class Counted {
       }
     }
     return out;
+  }
+
+  /**
+   * The cell an item is counted in (the first code's index, the pair's second's or -1 without a
+   * pair), or null where it is not counted (not of the kind, or a code off the dimension's list).
+   */
+  static int[] cell(Item item, GroupedEstimator.Spec spec) {
+    boolean confident = spec.mode() == GroupedEstimator.Mode.CONFIDENT;
+    boolean kindOk =
+        spec.kind() == null
+            || (spec.kind().equals(item.kindTop()) && (!confident || item.kindPasses()));
+    List<String> codes = spec.dimension().distributionCodes();
+    // a label below the bar counts as "cannot tell" (what the classifier answers below its own
+    // threshold)
+    int a = codes.indexOf(counted(item, 0, codes, confident));
+    int b = -1;
+    if (spec.pair() != null) {
+      List<String> codes2 = spec.pair().distributionCodes();
+      b = codes2.indexOf(counted(item, 1, codes2, confident));
+      if (b < 0) {
+        return null;
+      }
+    }
+    return kindOk && a >= 0 ? new int[] {a, b} : null;
   }
 
   private static String counted(Item item, int f, List<String> codes, boolean confident) {

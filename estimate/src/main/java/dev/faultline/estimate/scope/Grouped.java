@@ -37,7 +37,10 @@ import java.util.Set;
  * // @estimate top $limit               -- optional: the n largest rows of each group (of each code)
  * // @estimate codes BUG                -- optional: only the rows of these codes (comma-separated)
  * // @estimate subset open              -- optional: also estimate over the items whose column open
- * //                                       is true: columns openEstimate, openLow, openHigh
+ * //                                       is true: columns openEstimate, openLow, openHigh (a
+ * //                                       comma-separated list gives each its three columns)
+ * // @estimate quantiles medianLines=lines@0.5  -- optional: weighted quantiles of a column over each
+ * //                                       row's items ({@link Quantiles})
  * </pre>
  *
  * <p>A statement row whose {@code id} column is there and null is no item: it only names its group,
@@ -86,7 +89,8 @@ public final class Grouped implements ScopeEstimator {
           "zeros",
           "top",
           "codes",
-          "subset");
+          "subset",
+          "quantiles");
 
   private static final List<String> SAMPLE_COLUMNS =
       List.of("sample", "sampleDrawn", "samplePopulation");
@@ -120,10 +124,10 @@ public final class Grouped implements ScopeEstimator {
       provided.add("code2");
     }
     provided.addAll(COLUMNS);
-    String subset = o.get("subset");
-    if (subset != null) {
+    for (String subset : subsets(query)) {
       provided.addAll(List.of(subset + "Estimate", subset + "Low", subset + "High"));
     }
+    Quantiles.parse(o.get("quantiles")).forEach(q -> provided.add(q.name()));
     for (String column : query.columnNames()) {
       if (!provided.contains(column)) {
         throw new IllegalArgumentException(
@@ -137,9 +141,11 @@ public final class Grouped implements ScopeEstimator {
     List<String> in = new ArrayList<>(model(query, Dimension.KIND, Dimension.KIND).inputs());
     in.addAll(groupColumns(query));
     in.addAll(SAMPLE_COLUMNS);
-    String subset = query.estimatorOptions().get("subset");
-    if (subset != null) {
-      in.add(subset);
+    in.addAll(subsets(query));
+    for (Quantiles.Spec q : Quantiles.parse(query.estimatorOptions().get("quantiles"))) {
+      if (!in.contains(q.column())) {
+        in.add(q.column());
+      }
     }
     return in;
   }
@@ -178,10 +184,17 @@ public final class Grouped implements ScopeEstimator {
     List<Row> kept = kept(estimated, o);
     List<Map<String, Object>> out =
         Output.rows(query, groupColumns, kept, ranks(kept), coverage(estimated, o));
-    String subset = query.estimatorOptions().get("subset");
-    if (subset != null) {
+    for (String subset : subsets(query)) {
       subset(subset, rows, items, groups, spec, kept, out);
     }
+    Quantiles.add(
+        Quantiles.parse(query.estimatorOptions().get("quantiles")),
+        rows,
+        items,
+        groups,
+        spec,
+        kept,
+        out);
     return out;
   }
 
@@ -227,6 +240,19 @@ public final class Grouped implements ScopeEstimator {
     return pair
         ? ItemModel.of(Field.primary(d), Field.secondary(d2))
         : ItemModel.of(Field.primary(d));
+  }
+
+  /** The {@code subset} option's columns (comma-separated), in order. */
+  static List<String> subsets(QueryDefinition query) {
+    String s = query.estimatorOptions().get("subset");
+    if (s == null || s.isBlank()) {
+      return List.of();
+    }
+    List<String> out = new ArrayList<>();
+    for (String c : s.split(",")) {
+      out.add(c.strip());
+    }
+    return out;
   }
 
   static List<String> groupColumns(QueryDefinition query) {
