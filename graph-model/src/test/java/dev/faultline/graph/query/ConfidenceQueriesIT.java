@@ -171,56 +171,12 @@ class ConfidenceQueriesIT extends QueryITBase {
                 "OUT_OF_MEMORY", "ALLOCATION_STRATEGY_ERROR", "CONDITIONAL_LOGIC", 1L, 3L, 0.6)),
         paths(run("symptom-cause-fix-paths", "minConfidence", "0")));
 
-    assertEquals(
-        List.of(
-            row(
-                "category",
-                "HANG",
-                "bugs",
-                1L,
-                "closed",
-                1L,
-                "medianDaysToClose",
-                2.0,
-                "fixingPrs",
-                1L,
-                "smallFixes",
-                1L,
-                "smallFixShare",
-                1.0,
-                "inScope",
-                5L,
-                "labelled",
-                2L,
-                "coverage",
-                0.4),
-            row(
-                "category",
-                "OUT_OF_MEMORY",
-                "bugs",
-                1L,
-                "closed",
-                0L,
-                "medianDaysToClose",
-                null,
-                "fixingPrs",
-                0L,
-                "smallFixes",
-                0L,
-                "smallFixShare",
-                null,
-                "inScope",
-                5L,
-                "labelled",
-                2L,
-                "coverage",
-                0.4)),
-        run("fix-effort-by-category"));
-    assertEquals(
-        List.of(List.of("HANG", 3L, 2L), List.of("OUT_OF_MEMORY", 1L, 0L)),
-        run("fix-effort-by-category", "minConfidence", "0").stream()
-            .map(r -> List.of(r.get("category"), r.get("bugs"), r.get("fixingPrs")))
-            .toList());
+    // fix-effort-by-category's counts of mode=confident from these columns: the estimate module's
+    // FixQueriesIT. c#2's symptom and c#3's BUG label are below the bar; c#4's symptom is a
+    // person's
+    assertEquals(2, passing(run("fix-effort-by-category"), false));
+    assertEquals(4, passing(run("fix-effort-by-category", "minConfidence", "0"), false));
+    assertEquals(5, run("fix-effort-by-category").size(), "every issue goes to the estimator");
   }
 
   @Test
