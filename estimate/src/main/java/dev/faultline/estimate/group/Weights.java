@@ -14,11 +14,16 @@ public final class Weights {
   private Weights() {}
 
   /**
-   * The item's weight in the cell {@code code} (and {@code code2} for a pair; null without one).
+   * The item's weight in the cell {@code code} (and {@code code2} for a pair, {@code code3} for a
+   * triple; null without one).
    */
-  public static double of(Item item, GroupedEstimator.Spec spec, String code, String code2) {
+  public static double of(
+      Item item, GroupedEstimator.Spec spec, String code, String code2, String code3) {
     int a = spec.dimension().distributionCodes().indexOf(code);
-    int b = spec.pair() == null ? -1 : spec.pair().distributionCodes().indexOf(code2);
+    int b =
+        spec.pair() == null
+            ? -1
+            : spec.cells().indexOf(spec.third() == null ? code2 : code2 + "|" + code3);
     if (a < 0 || (spec.pair() != null && b < 0)) {
       return 0;
     }
@@ -29,7 +34,11 @@ public final class Weights {
     if (spec.pair() == null) {
       return item.counted(0, spec.kind())[a];
     }
-    int k2 = spec.pair().distributionCodes().size();
-    return item.countedPair(0, 1, spec.kind())[a * k2 + b];
+    int k2 = spec.cells().size();
+    double[] p =
+        spec.third() == null
+            ? item.countedPair(0, 1, spec.kind())
+            : item.countedTriple(0, 1, 2, spec.kind());
+    return p[a * k2 + b];
   }
 }

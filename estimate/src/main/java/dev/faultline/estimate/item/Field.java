@@ -58,6 +58,14 @@ public record Field(
     return new Field(d, "top2", "p2", "calibration2", "passes2", "p2Kind");
   }
 
+  /**
+   * The columns of a triple's third dimension: {@code top3, p3, calibration3, passes3} (and the
+   * optional {@code p3Kind}).
+   */
+  public static Field tertiary(Dimension d) {
+    return new Field(d, "top3", "p3", "calibration3", "passes3", "p3Kind");
+  }
+
   /** The column names, for a statement's inputs ({@link #kindP} is optional and not among them). */
   public List<String> columns() {
     return List.of(top, p, calibration, passes);

@@ -107,7 +107,7 @@ final class Quantiles {
       List<Integer> members = byGroup.getOrDefault(row.group(), List.of());
       double[] w = new double[members.size()];
       for (int m = 0; m < w.length; m++) {
-        w[m] = Weights.of(items.get(members.get(m)), spec, row.code(), row.code2());
+        w[m] = Weights.of(items.get(members.get(m)), spec, row.code(), row.code2(), row.code3());
       }
       for (Spec s : specs) {
         double[] v = new double[members.size()];

@@ -34,7 +34,8 @@ class EstimatedRowsPropertyTest {
           "top-root-causes-per-stage",
           "fix-pattern-per-symptom",
           "fix-size-by-category",
-          "fix-effort-by-category");
+          "fix-effort-by-category",
+          "symptom-cause-fix-paths");
 
   /** The dimensions a query fixes (its counted one, its pair's), else null: the scope's. */
   private static final Map<String, List<Dimension>> FIXED =
@@ -46,7 +47,8 @@ class EstimatedRowsPropertyTest {
               List.of(Dimension.DISTRIBUTED_SPECIFIC, Dimension.DISTRIBUTED_SPECIFIC),
           "stage-symptom-matrix", List.of(Dimension.STAGE, Dimension.SYMPTOM),
           "top-root-causes-per-stage", List.of(Dimension.STAGE, Dimension.ROOT_CAUSE),
-          "fix-pattern-per-symptom", List.of(Dimension.SYMPTOM, Dimension.FIX_PATTERN));
+          "fix-pattern-per-symptom", List.of(Dimension.SYMPTOM, Dimension.FIX_PATTERN),
+          "symptom-cause-fix-paths", List.of(Dimension.SYMPTOM, Dimension.ROOT_CAUSE));
 
   private static final List<Dimension> DIMENSIONS =
       List.of(
@@ -94,6 +96,7 @@ class EstimatedRowsPropertyTest {
         p.put("mode", "estimate");
         p.put("includeUnknown", true);
         p.put("limit", 1L + r.nextInt(5));
+        p.put("minIssues", 0.05);
         for (Map<String, Object> out : grouped.estimate(q, items, p)) {
           check(out, name + " " + d + "/" + d2 + " kind " + kind, !anyHuman);
           checked++;
@@ -194,6 +197,9 @@ class EstimatedRowsPropertyTest {
             Dimension.DISTRIBUTED_SPECIFIC)) {
       label(m, r, x, x.key(), x.key() + "P", x.key() + "Calibration", anyHuman, human);
     }
+    // a triple's third dimension (symptom-cause-fix-paths)
+    label(m, r, Dimension.FIX_PATTERN, "top3", "p3", "calibration3", anyHuman, human);
+    m.put("passes3", r.nextBoolean());
     m.put("symptomClass", "UNKNOWN");
     m.put("humanGiven", human);
     m.put("passes", r.nextBoolean());

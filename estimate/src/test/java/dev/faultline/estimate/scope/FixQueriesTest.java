@@ -176,4 +176,77 @@ class FixQueriesTest {
     assertEquals(1.0, number(hang, "medianFiles"), 1e-9);
     assertEquals(1.0, number(Rows.row(est, "OUT_OF_MEMORY"), "estimate"), 1e-9);
   }
+
+  /** An issue for the paths: P(bug), HANG given a bug, root causes and fix patterns as stored. */
+  private static Map<String, Object> path(
+      String id, double bug, Map<String, Double> rootCause, Map<String, Double> fixPattern) {
+    Map<String, Object> m = change(id, bug, "HANG", fixPattern, null, true, false, 1);
+    m.put("top2", "CONFIGURATION_ERROR");
+    m.put("p2", over(Dimension.ROOT_CAUSE, rootCause));
+    m.put("calibration2", "cv:test");
+    m.put("passes2", true);
+    m.put("top3", "DISTRIBUTED_TUNING");
+    m.put("p3", over(Dimension.FIX_PATTERN, fixPattern));
+    m.put("calibration3", "cv:test");
+    m.put("passes3", true);
+    return m;
+  }
+
+  @Test
+  void pathsAreExpectedCountsOfTriplesWithSharesAmongTheSymptomsPaths() {
+    List<Map<String, Object>> items = new java.util.ArrayList<>();
+    for (int copy = 0; copy < 4; copy++) {
+      items.addAll(pathItems(copy));
+    }
+    Map<String, Object> p = new HashMap<>();
+    p.put("mode", "estimate");
+    p.put("minIssues", 0.05);
+    p.put("limit", 50L);
+    QueryDefinition paths = query("symptom-cause-fix-paths");
+    List<Map<String, Object>> est = grouped.estimate(paths, items, p);
+    // HANG / CONFIGURATION_ERROR / DISTRIBUTED_TUNING: 4 x (.5 + .5); HANG / API_MISUSE / ...: 4 x
+    // .5
+    assertEquals(2, est.size(), est.toString());
+    Map<String, Object> first =
+        est.get(0).get("code2").equals("CONFIGURATION_ERROR") ? est.get(0) : est.get(1);
+    Map<String, Object> other = first == est.get(0) ? est.get(1) : est.get(0);
+    assertEquals("DISTRIBUTED_TUNING", first.get("code3"));
+    assertEquals(4.0, number(first, "estimate"), 1e-9);
+    assertEquals(2.0, number(other, "estimate"), 1e-9);
+    assertEquals(4.0 / 6, number(first, "share"), 1e-4);
+    assertEquals(1L, first.get("rank"));
+    for (Map<String, Object> r : est) {
+      assertTrue(number(r, "estimateLow") <= number(r, "estimate"), r.toString());
+      assertTrue(number(r, "estimate") <= number(r, "estimateHigh"), r.toString());
+      assertTrue(number(r, "shareLow") <= number(r, "share"), r.toString());
+      assertTrue(number(r, "share") <= number(r, "shareHigh"), r.toString());
+    }
+    p.put("mode", "confident");
+    List<Map<String, Object>> sure = grouped.estimate(paths, items, p);
+    // only the sure bugs are labelled bugs; their labels are the top ones
+    assertEquals(1, sure.size(), sure.toString());
+    assertEquals(
+        List.of("HANG", "CONFIGURATION_ERROR", "DISTRIBUTED_TUNING", 4.0),
+        List.of(
+            sure.get(0).get("code"),
+            sure.get(0).get("code2"),
+            sure.get(0).get("code3"),
+            sure.get(0).get("estimate")));
+  }
+
+  private static List<Map<String, Object>> pathItems(int copy) {
+    return List.of(
+        // a sure bug: CONFIGURATION_ERROR or API_MISUSE evenly, DISTRIBUTED_TUNING
+        path(
+            "o/r#1" + copy,
+            1.0,
+            Map.of("CONFIGURATION_ERROR", 0.5, "API_MISUSE", 0.5),
+            Map.of("DISTRIBUTED_TUNING", 1.0)),
+        // half a bug (labelled a question): both codes sure given a bug (stored .5 / P(bug) .5)
+        path(
+            "o/r#2" + copy,
+            0.5,
+            Map.of("CONFIGURATION_ERROR", 0.5, "UNKNOWN", 0.5),
+            Map.of("DISTRIBUTED_TUNING", 0.5, "UNKNOWN", 0.5)));
+  }
 }

@@ -128,71 +128,23 @@ class ClassificationQueriesIT extends QueryITBase {
   }
 
   @Test
-  void countsSymptomCauseFixPathsMostFrequentFirst() {
+  void pathsGiveTheirEstimatorEveryIssueWithItsSymptomRootCauseAndFixPattern() {
+    // the estimates and the counts of mode=confident: the estimate module's FixQueriesTest
+    List<List<Object>> rows =
+        run("symptom-cause-fix-paths").stream()
+            .map(r -> List.of(r.get("id"), r.get("top"), r.get("top2"), r.get("top3")))
+            .sorted(java.util.Comparator.comparing(Object::toString))
+            .toList();
+    assertEquals(7, rows.size(), "every issue but the deleted one");
     assertEquals(
-        List.of(
-            row(
-                "symptomClass",
-                "HANG",
-                "symptom",
-                "HANG",
-                "rootCause",
-                "DISTRIBUTED_COMMUNICATION_ERROR",
-                "fixPattern",
-                "DISTRIBUTED_TUNING",
-                "issues",
-                2L,
-                "shareOfSymptom",
-                0.6667),
-            row(
-                "symptomClass",
-                "CRASH",
-                "symptom",
-                "COMMUNICATION_FAILURE",
-                "rootCause",
-                "CONFIGURATION_ERROR",
-                "fixPattern",
-                "PARAMETER_HANDLING",
-                "issues",
-                1L,
-                "shareOfSymptom",
-                1.0),
-            row(
-                "symptomClass",
-                "HANG",
-                "symptom",
-                "HANG",
-                "rootCause",
-                "CONFIGURATION_ERROR",
-                "fixPattern",
-                "DISTRIBUTED_TUNING",
-                "issues",
-                1L,
-                "shareOfSymptom",
-                0.3333),
-            row(
-                "symptomClass",
-                "CRASH",
-                "symptom",
-                "OUT_OF_MEMORY",
-                "rootCause",
-                "ALLOCATION_STRATEGY_ERROR",
-                "fixPattern",
-                "CONDITIONAL_LOGIC",
-                "issues",
-                1L,
-                "shareOfSymptom",
-                1.0)),
-        counts("symptom-cause-fix-paths"));
-  }
-
-  @Test
-  void dropsRarePathsAndCutsAtTheLimit() {
+        List.of("o/ds#1", "HANG", "DISTRIBUTED_COMMUNICATION_ERROR", "DISTRIBUTED_TUNING"),
+        rows.get(0));
     assertEquals(
-        List.of(2L), column(counts("symptom-cause-fix-paths", "minIssues", "2"), "issues"));
+        List.of("o/mg#6", "HANG", "CONFIGURATION_ERROR", "DISTRIBUTED_TUNING"), rows.get(6));
     assertEquals(
-        List.of("HANG", "COMMUNICATION_FAILURE"),
-        column(counts("symptom-cause-fix-paths", "limit", "2"), "symptom"));
+        List.of(),
+        run("symptom-cause-fix-paths", "from", "2024-02-01"),
+        "the filters restrict the issues");
   }
 
   @Test
