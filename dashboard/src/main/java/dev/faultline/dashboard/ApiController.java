@@ -361,19 +361,27 @@ final class ApiController {
 
   /**
    * {@code GET /api/fix-patterns}: merged fixes per symptom and fix pattern (P1's fix analysis) as
-   * a matrix, with the rows' fix sizes; {@code includeUnknown} also counts fixes of unknown
-   * pattern.
+   * a matrix, with the rows' fix sizes: expected fixes with 90% intervals, or labels counted with
+   * {@code mode=labels} (or a bar); {@code includeUnknown} also counts fixes of unknown pattern.
    */
   void fixPatterns(Context ctx) {
-    ApiParams p = scopedParams(ctx, "includeUnknown");
+    ApiParams p = scopedParams(ctx, "includeUnknown", "mode");
     Scope scope = scope(p);
     Map<String, Object> body = scoped(scope);
     Map<String, String> q = scope.queryParameters();
     q.put("includeUnknown", String.valueOf(p.bool("includeUnknown", false)));
     q.put("limit", String.valueOf(MAX_FIX_PATTERN_ROWS));
+    // expected fixes from the bug reports' and the changes' distributions (#31), or labels counted
+    q.put("mode", queryMode(p, scope));
     List<Map<String, Object>> rows = queries.run("fix-pattern-per-symptom", q);
     body.putAll(Shapes.fixPatterns(rows));
-    body.put("coverage", scopeCoverage("fix-pattern-per-symptom", q, rows));
+    body.put("mode", countsLabels(p, scope) ? "labels" : "estimate");
+    // each change's labels are one cell: the labelled changes are the cells' labelled summed
+    body.put(
+        "coverage",
+        rows.isEmpty()
+            ? scopeCoverage("fix-pattern-per-symptom", q, rows)
+            : coverage((Number) rows.get(0).get("inScope"), sum(rows, "labelled")));
     json(ctx, body);
   }
 

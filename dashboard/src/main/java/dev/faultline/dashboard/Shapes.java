@@ -227,41 +227,46 @@ final class Shapes {
   }
 
   /**
-   * {@code fix-pattern-per-symptom} rows ({@code symptom, fixPattern, fixes, fromIssues,
-   * shareOfSymptom, medianLines}) as a matrix: symptoms and fix patterns ordered by their totals
-   * (largest first, ties by code), {@code cells[symptom][fixPattern]} counts, 0 for empty cells;
-   * the rows themselves kept as {@code rows} (fix sizes, shares).
+   * {@code fix-pattern-per-symptom} rows ({@code code} the symptom, {@code code2} the fix pattern,
+   * {@code estimate} the expected number of merged fixes, or the count of labels with
+   * mode=confident; issue #31) as a matrix: symptoms and fix patterns ordered by their totals
+   * (largest first, ties by code), {@code cells[symptom][fixPattern]} expected fixes to 1 decimal,
+   * 0 for empty cells; the rows kept as {@code rows} under the panel's names ({@code symptom,
+   * fixPattern, fixes, fixesLow, fixesHigh, fromIssues, shareOfSymptom, medianLines}).
    */
   static Map<String, Object> fixPatterns(List<Map<String, Object>> rows) {
-    Map<String, Long> symptomTotals = new LinkedHashMap<>();
-    Map<String, Long> patternTotals = new LinkedHashMap<>();
-    Map<String, Long> cell = new LinkedHashMap<>();
+    Map<String, Double> symptomTotals = new LinkedHashMap<>();
+    Map<String, Double> patternTotals = new LinkedHashMap<>();
+    Map<String, Double> cell = new LinkedHashMap<>();
     List<Map<String, Object>> kept = new ArrayList<>();
     for (Map<String, Object> row : rows) {
-      String symptom = String.valueOf(row.get("symptom"));
-      String pattern = String.valueOf(row.get("fixPattern"));
-      long fixes = ((Number) row.get("fixes")).longValue();
-      symptomTotals.merge(symptom, fixes, Long::sum);
-      patternTotals.merge(pattern, fixes, Long::sum);
-      cell.merge(symptom + "\u0000" + pattern, fixes, Long::sum);
+      String symptom = String.valueOf(row.get("code"));
+      String pattern = String.valueOf(row.get("code2"));
+      double fixes = ((Number) row.get("estimate")).doubleValue();
+      symptomTotals.merge(symptom, fixes, Double::sum);
+      patternTotals.merge(pattern, fixes, Double::sum);
+      cell.merge(symptom + "\u0000" + pattern, fixes, Double::sum);
       Map<String, Object> r = new LinkedHashMap<>();
-      for (String column :
-          List.of(
-              "symptom", "fixPattern", "fixes", "fromIssues", "shareOfSymptom", "medianLines")) {
-        r.put(column, row.get(column));
-      }
+      r.put("symptom", symptom);
+      r.put("fixPattern", pattern);
+      r.put("fixes", row.get("estimate"));
+      r.put("fixesLow", row.get("estimateLow"));
+      r.put("fixesHigh", row.get("estimateHigh"));
+      r.put("fromIssues", row.get("fromIssueEstimate"));
+      r.put("shareOfSymptom", row.get("share"));
+      r.put("medianLines", row.get("medianLines"));
       kept.add(r);
     }
     List<String> symptoms = byTotal(symptomTotals);
     List<String> patterns = byTotal(patternTotals);
-    List<List<Long>> cells = new ArrayList<>();
-    long max = 0;
+    List<List<Double>> cells = new ArrayList<>();
+    double max = 0;
     for (String sy : symptoms) {
-      List<Long> line = new ArrayList<>();
+      List<Double> line = new ArrayList<>();
       for (String fp : patterns) {
-        long v = cell.getOrDefault(sy + "\u0000" + fp, 0L);
+        double v = cell.getOrDefault(sy + "\u0000" + fp, 0.0);
         max = Math.max(max, v);
-        line.add(v);
+        line.add(oneDecimal(v));
       }
       cells.add(line);
     }
@@ -269,18 +274,25 @@ final class Shapes {
     out.put("symptoms", symptoms);
     out.put("fixPatterns", patterns);
     out.put("cells", cells);
-    out.put("symptomTotals", symptoms.stream().map(symptomTotals::get).toList());
-    out.put("fixPatternTotals", patterns.stream().map(patternTotals::get).toList());
-    out.put("max", max);
-    out.put("total", symptomTotals.values().stream().mapToLong(Long::longValue).sum());
+    out.put("symptomTotals", symptoms.stream().map(k -> oneDecimal(symptomTotals.get(k))).toList());
+    out.put(
+        "fixPatternTotals", patterns.stream().map(k -> oneDecimal(patternTotals.get(k))).toList());
+    out.put("max", oneDecimal(max));
+    out.put(
+        "total",
+        oneDecimal(symptomTotals.values().stream().mapToDouble(Double::doubleValue).sum()));
     out.put("rows", kept);
     return out;
   }
 
-  private static List<String> byTotal(Map<String, Long> totals) {
+  private static double oneDecimal(double v) {
+    return Math.round(v * 10) / 10.0;
+  }
+
+  private static List<String> byTotal(Map<String, Double> totals) {
     return totals.entrySet().stream()
         .sorted(
-            Map.Entry.<String, Long>comparingByValue(Comparator.reverseOrder())
+            Map.Entry.<String, Double>comparingByValue(Comparator.reverseOrder())
                 .thenComparing(Map.Entry.comparingByKey()))
         .map(Map.Entry::getKey)
         .toList();

@@ -73,38 +73,41 @@ class ShapesTest {
     Map<String, Object> out =
         Shapes.fixPatterns(
             List.of(
-                fixRow("CHECKPOINT_FAILURE", "CONDITIONAL_LOGIC", 1L, 25.0),
-                fixRow("HANG", "DISTRIBUTED_TUNING", 2L, 4.0),
-                fixRow("HANG", "VERSION_DEPENDENCY_MANAGEMENT", 1L, 4.0)));
+                fixRow("CHECKPOINT_FAILURE", "CONDITIONAL_LOGIC", 1.3, 25.0),
+                fixRow("HANG", "DISTRIBUTED_TUNING", 2.4, 4.0),
+                fixRow("HANG", "VERSION_DEPENDENCY_MANAGEMENT", 0.7, 4.0)));
     assertEquals(List.of("HANG", "CHECKPOINT_FAILURE"), out.get("symptoms"));
     assertEquals(
         List.of("DISTRIBUTED_TUNING", "CONDITIONAL_LOGIC", "VERSION_DEPENDENCY_MANAGEMENT"),
         out.get("fixPatterns"));
-    assertEquals(List.of(List.of(2L, 0L, 1L), List.of(0L, 1L, 0L)), out.get("cells"));
-    assertEquals(List.of(3L, 1L), out.get("symptomTotals"));
-    assertEquals(List.of(2L, 1L, 1L), out.get("fixPatternTotals"));
-    assertEquals(2L, out.get("max"));
-    assertEquals(4L, out.get("total"));
-    assertEquals(3, ((List<?>) out.get("rows")).size());
+    assertEquals(List.of(List.of(2.4, 0.0, 0.7), List.of(0.0, 1.3, 0.0)), out.get("cells"));
+    assertEquals(List.of(3.1, 1.3), out.get("symptomTotals"));
+    assertEquals(List.of(2.4, 1.3, 0.7), out.get("fixPatternTotals"));
+    assertEquals(2.4, out.get("max"));
+    assertEquals(4.4, out.get("total"));
+    List<?> rows = (List<?>) out.get("rows");
+    assertEquals(3, rows.size());
+    Map<?, ?> hang = (Map<?, ?>) rows.get(1);
+    assertEquals("HANG", hang.get("symptom"));
+    assertEquals(2.4, hang.get("fixes"));
+    assertEquals(1.0, hang.get("fixesLow"));
+    assertEquals(0.5, hang.get("shareOfSymptom"));
   }
 
+  /** A fix-pattern-per-symptom row as the grouped estimator gives it. */
   private static Map<String, Object> fixRow(
-      String symptom, String fixPattern, long fixes, double medianLines) {
-    return Map.of(
-        "symptom",
-        symptom,
-        "fixPattern",
-        fixPattern,
-        "fixes",
-        fixes,
-        "fromIssues",
-        fixes,
-        "shareOfSymptom",
-        0.5,
-        "medianLines",
-        medianLines,
-        "inScope",
-        4L);
+      String symptom, String fixPattern, double fixes, double medianLines) {
+    Map<String, Object> m = new java.util.HashMap<>();
+    m.put("code", symptom);
+    m.put("code2", fixPattern);
+    m.put("estimate", fixes);
+    m.put("estimateLow", 1.0);
+    m.put("estimateHigh", 4.0);
+    m.put("fromIssueEstimate", fixes);
+    m.put("share", 0.5);
+    m.put("medianLines", medianLines);
+    m.put("inScope", 4L);
+    return m;
   }
 
   @Test

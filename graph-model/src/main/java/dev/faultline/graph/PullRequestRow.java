@@ -50,13 +50,28 @@ public record PullRequestRow(
    * @param classifierVersion the classifier version that gave them
    * @param calibration per dimension, what its label's distribution rests on (written as {@code
    *     <key>Calibration}, as on an issue; {@code Calibrations} in the classifier)
+   * @param probabilities per dimension, the probability of each code aligned with {@link
+   *     Dimension#distributionCodes()} (written as {@code <key>Probabilities}, as on an issue, so
+   *     the fix figures are estimates: issue #31); a dimension of {@code codes} without one has its
+   *     stored distribution removed, so a distribution always belongs to the code beside it
    */
   public record Classification(
-      Map<Dimension, Object> codes, String classifierVersion, Map<Dimension, String> calibration) {
+      Map<Dimension, Object> codes,
+      String classifierVersion,
+      Map<Dimension, String> calibration,
+      Map<Dimension, List<Double>> probabilities) {
 
-    /** A classification without calibration markers. */
+    /** A classification without calibration markers or distributions. */
     public Classification(Map<Dimension, Object> codes, String classifierVersion) {
-      this(codes, classifierVersion, Map.of());
+      this(codes, classifierVersion, Map.of(), Map.of());
+    }
+
+    /** A classification without distributions. */
+    public Classification(
+        Map<Dimension, Object> codes,
+        String classifierVersion,
+        Map<Dimension, String> calibration) {
+      this(codes, classifierVersion, calibration, Map.of());
     }
 
     public Classification {
@@ -65,12 +80,24 @@ public record PullRequestRow(
           calibration == null || calibration.isEmpty()
               ? Map.of()
               : java.util.Collections.unmodifiableMap(new java.util.EnumMap<>(calibration));
+      probabilities =
+          probabilities == null || probabilities.isEmpty()
+              ? Map.of()
+              : java.util.Collections.unmodifiableMap(new java.util.EnumMap<>(probabilities));
+      for (Map.Entry<Dimension, List<Double>> e : probabilities.entrySet()) {
+        int size = e.getKey().distributionCodes().size();
+        if (e.getValue() == null || e.getValue().size() != size) {
+          throw new IllegalArgumentException(
+              e.getKey().key() + " probabilities must have " + size + " entries: " + e.getValue());
+        }
+      }
     }
 
     Map<String, Object> toProperties() {
       Map<String, Object> m = new LinkedHashMap<>();
       codes.forEach((d, code) -> m.put(d.property(), Dimension.symbol(code)));
       codes.keySet().forEach(d -> m.put(d.calibrationProperty(), calibration.get(d)));
+      codes.keySet().forEach(d -> m.put(d.probabilitiesProperty(), probabilities.get(d)));
       for (Dimension d : labelled()) {
         m.put(d.versionProperty(), classifierVersion);
       }

@@ -62,10 +62,26 @@ public final class GroupedEstimator {
    * @param kind count items of this kind (null: every kind)
    * @param mode estimate, or count labels
    * @param modelError the calibration error added to the classifier's per-item uncertainty
+   * @param third the third dimension of a triple (field 2; needs a pair), or null: a family is then
+   *     a code of the first dimension, its cells the pairs of the second's and third's codes
    */
   public record Spec(
-      Dimension dimension, Dimension pair, String kind, Mode mode, ModelError modelError) {
+      Dimension dimension,
+      Dimension pair,
+      String kind,
+      Mode mode,
+      ModelError modelError,
+      Dimension third) {
+    /** One dimension or a pair. */
+    public Spec(
+        Dimension dimension, Dimension pair, String kind, Mode mode, ModelError modelError) {
+      this(dimension, pair, kind, mode, modelError, null);
+    }
+
     public Spec {
+      if (third != null && pair == null) {
+        throw new IllegalArgumentException("a third dimension needs a pair");
+      }
       Objects.requireNonNull(dimension, "dimension");
       Objects.requireNonNull(mode, "mode");
       Objects.requireNonNull(modelError, "modelError");
@@ -73,6 +89,24 @@ public final class GroupedEstimator {
         throw new IllegalArgumentException(
             "unknown kind '" + kind + "' (kinds: " + ItemModel.KIND_CODES + ")");
       }
+    }
+
+    /**
+     * The cells of a family of the second dimension (of a triple: each pair of the second's and
+     * third's codes, named {@code second|third}, the second's outer).
+     */
+    public List<String> cells() {
+      List<String> codes2 = pair.distributionCodes();
+      if (third == null) {
+        return codes2;
+      }
+      List<String> out = new ArrayList<>();
+      for (String b : codes2) {
+        for (String c : third.distributionCodes()) {
+          out.add(b + "|" + c);
+        }
+      }
+      return out;
     }
 
     /** One dimension, items of a kind, estimated with the shipped calibration error. */
@@ -110,7 +144,7 @@ public final class GroupedEstimator {
 
   private static List<Row> group(List<Object> key, List<Item> items, Spec spec) {
     List<String> codes = spec.dimension().distributionCodes();
-    List<String> codes2 = spec.pair() == null ? null : spec.pair().distributionCodes();
+    List<String> codes2 = spec.pair() == null ? null : spec.cells();
     double expected = 0;
     for (Item item : items) {
       expected += item.kind(spec.kind());
@@ -130,8 +164,9 @@ public final class GroupedEstimator {
     for (int a = 0; a < codes.size(); a++) {
       List<Family.Cell> cells = paired(items, spec, a).estimate();
       for (int b = 0; b < codes2.size(); b++) {
-        out.add(
-            row(key, codes.get(a), codes2.get(b), cells.get(b), labelled[a][b], items, expected));
+        String[] parts = codes2.get(b).split("\\|", 2);
+        Row r = row(key, codes.get(a), parts[0], cells.get(b), labelled[a][b], items, expected);
+        out.add(parts.length == 1 ? r : withThird(r, parts[1]));
       }
     }
     return out;
@@ -164,6 +199,27 @@ public final class GroupedEstimator {
         expected);
   }
 
+  static Row withThird(Row r, String code3) {
+    return new Row(
+        r.group(),
+        r.code(),
+        r.code2(),
+        r.estimate(),
+        r.estimateLow(),
+        r.estimateHigh(),
+        r.share(),
+        r.shareLow(),
+        r.shareHigh(),
+        r.method(),
+        r.basis(),
+        r.note(),
+        r.labelled(),
+        r.sampleSize(),
+        r.items(),
+        r.expected(),
+        code3);
+  }
+
   /**
    * The family of one dimension's codes; where {@link ScopeMix} applies, the learned items'
    * probabilities corrected for the scope's mix of codes.
@@ -189,23 +245,46 @@ public final class GroupedEstimator {
     return f;
   }
 
-  /** The family of the second dimension's codes paired with the first's code {@code a}. */
+  /**
+   * The family of the second dimension's codes (of a triple: pairs of the second's and third's)
+   * with the first's code {@code a}.
+   */
   private static Family paired(List<Item> items, Spec spec, int a) {
-    Dimension d2 = spec.pair();
-    List<String> codes2 = d2.distributionCodes();
-    Family f = family(d2, codes2, spec);
+    List<String> codes2 = spec.cells();
+    boolean triple = spec.third() != null;
+    Family f = triple ? tripleFamily(spec) : family(spec.pair(), codes2, spec);
     for (Item item : items) {
-      double[] p = item.countedPair(0, 1, spec.kind());
-      double[] row = new double[codes2.size()];
-      System.arraycopy(p, a * codes2.size(), row, 0, codes2.size());
+      double[] row = item.countedSlice(0, a, 1, triple ? 2 : -1, spec.kind());
       f.add(
           row,
-          exact(item, 0, spec) && exact(item, 1, spec),
-          uncalibrated(item, 0, spec) || uncalibrated(item, 1, spec),
+          exact(item, 0, spec) && exact(item, 1, spec) && (!triple || exact(item, 2, spec)),
+          uncalibrated(item, 0, spec)
+              || uncalibrated(item, 1, spec)
+              || (triple && uncalibrated(item, 2, spec)),
           Samples.label(item, spec, codes2, a),
           item.inSamplePopulation());
     }
     return f;
+  }
+
+  /**
+   * A triple's family: a cell is known when both its codes are; its calibration error the sum of
+   * the two codes' (conservative: the errors of two labels can add up).
+   */
+  private static Family tripleFamily(Spec spec) {
+    List<String> cells = spec.cells();
+    boolean[] known = new boolean[cells.size()];
+    double[] tau = new double[cells.size()];
+    for (int k = 0; k < cells.size(); k++) {
+      String[] parts = cells.get(k).split("\\|", 2);
+      known[k] = !Codes.NOT_KNOWN.contains(parts[0]) && !Codes.NOT_KNOWN.contains(parts[1]);
+      tau[k] =
+          spec.modelError().tau(spec.pair(), parts[0])
+              + spec.modelError().tau(spec.third(), parts[1]);
+    }
+    double tauKnown =
+        spec.modelError().tauKnown(spec.pair()) + spec.modelError().tauKnown(spec.third());
+    return new Family(cells, known, tau, tauKnown, LEVEL, Z, noun(spec.kind()), false);
   }
 
   private static Family family(Dimension d, List<String> codes, Spec spec) {
@@ -236,26 +315,33 @@ public final class GroupedEstimator {
   }
 
   /**
-   * Per cell (code, and with a pair the second code), the items whose labels of the cell pass the
-   * bar and whose kind is the kind, above its bar; without a pair, one column.
+   * Per cell, the items whose labels of the cell pass the bar and whose kind is the kind, above its
+   * bar: indexed by the first dimension's code and the family's cell (one column without a pair; of
+   * a triple, the pair of the second's and third's codes, the second's outer, as {@link
+   * Spec#cells()}), counted in one pass.
    */
   static long[][] labelled(List<Item> items, Spec spec) {
     List<String> codes = spec.dimension().distributionCodes();
     List<String> codes2 = spec.pair() == null ? null : spec.pair().distributionCodes();
-    long[][] n = new long[codes.size()][codes2 == null ? 1 : codes2.size()];
+    List<String> codes3 = spec.third() == null ? null : spec.third().distributionCodes();
+    int n3 = codes3 == null ? 1 : codes3.size();
+    long[][] n = new long[codes.size()][codes2 == null ? 1 : codes2.size() * n3];
     for (Item item : items) {
       boolean kindOk =
           spec.kind() == null || (spec.kind().equals(item.kindTop()) && item.kindPasses());
-      int a = item.passes(0) && item.top(0) != null ? codes.indexOf(item.top(0)) : -1;
-      int b =
-          codes2 == null
-              ? 0
-              : item.passes(1) && item.top(1) != null ? codes2.indexOf(item.top(1)) : -1;
-      if (kindOk && a >= 0 && b >= 0) {
-        n[a][b]++;
+      int a = index(codes, item, 0);
+      int b = codes2 == null ? 0 : index(codes2, item, 1);
+      int c = codes3 == null ? 0 : index(codes3, item, 2);
+      if (kindOk && a >= 0 && b >= 0 && c >= 0) {
+        n[a][b * n3 + c]++;
       }
     }
     return n;
+  }
+
+  /** The index of field {@code f}'s label among the codes when it passes its bar, else -1. */
+  private static int index(List<String> codes, Item item, int f) {
+    return item.passes(f) && item.top(f) != null ? codes.indexOf(item.top(f)) : -1;
   }
 
   /** What the items of a kind are called in a row's basis. */

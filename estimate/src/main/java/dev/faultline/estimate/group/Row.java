@@ -27,6 +27,9 @@ import java.util.List;
  * @param items items in the group, of any kind
  * @param expected expected number of items of the kind (and, for a pair, of {@code code}) in the
  *     group
+ * @param code3 the code of a triple's third dimension (null without one): then {@code code2} and
+ *     {@code code3} are one cell of the family of {@code code}, and the share is of the pair among
+ *     the known pairs with {@code code}
  */
 public record Row(
     List<Object> group,
@@ -44,7 +47,46 @@ public record Row(
     long labelled,
     int sampleSize,
     int items,
-    double expected) {
+    double expected,
+    String code3) {
+
+  /** A row of one dimension or a pair (no third code). */
+  public Row(
+      List<Object> group,
+      String code,
+      String code2,
+      double estimate,
+      double estimateLow,
+      double estimateHigh,
+      double share,
+      double shareLow,
+      double shareHigh,
+      String method,
+      String basis,
+      String note,
+      long labelled,
+      int sampleSize,
+      int items,
+      double expected) {
+    this(
+        group,
+        code,
+        code2,
+        estimate,
+        estimateLow,
+        estimateHigh,
+        share,
+        shareLow,
+        shareHigh,
+        method,
+        basis,
+        note,
+        labelled,
+        sampleSize,
+        items,
+        expected,
+        null);
+  }
 
   /** Whether the count's interval contains a value (false when there is no interval). */
   public boolean countCovers(double truth) {

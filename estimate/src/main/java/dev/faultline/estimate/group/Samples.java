@@ -45,7 +45,14 @@ final class Samples {
       return outside;
     }
     String second = code(sample, spec.pair(), kind);
-    return second == null ? Family.MISSING : codes.indexOf(second);
+    if (second == null) {
+      return Family.MISSING;
+    }
+    if (spec.third() == null) {
+      return codes.indexOf(second);
+    }
+    String third = code(sample, spec.third(), kind);
+    return third == null ? Family.MISSING : codes.indexOf(second + "|" + third);
   }
 
   /** A person's code of a dimension, given their kind (null: left empty or not a code). */

@@ -14,8 +14,18 @@ import java.util.Objects;
  * @param p column of the distribution, a list aligned with {@link Dimension#distributionCodes()}
  * @param calibration column of the {@code <key>Calibration} marker
  * @param passes column of whether the label passes the bar (for the {@code labelled} counts)
+ * @param kindP optional column of the kind distribution the field's distribution was written with,
+ *     where it comes from another node than the item's kind (a merged change's own fix pattern
+ *     beside the kind of the bug report it fixes); null, or the column absent or null in a row: the
+ *     item's kind distribution
  */
-public record Field(Dimension dimension, String top, String p, String calibration, String passes) {
+public record Field(
+    Dimension dimension, String top, String p, String calibration, String passes, String kindP) {
+  /** A field whose distribution was written with the item's kind distribution. */
+  public Field(Dimension dimension, String top, String p, String calibration, String passes) {
+    this(dimension, top, p, calibration, passes, null);
+  }
+
   public Field {
     Objects.requireNonNull(dimension, "dimension");
     Objects.requireNonNull(top, "top");
@@ -33,18 +43,30 @@ public record Field(Dimension dimension, String top, String p, String calibratio
   }
 
   /**
-   * The columns of the counted dimension of a grouped query: {@code top, p, calibration, passes}.
+   * The columns of the counted dimension of a grouped query: {@code top, p, calibration, passes}
+   * (and the optional {@code pKind}).
    */
   public static Field primary(Dimension d) {
-    return new Field(d, "top", "p", "calibration", "passes");
+    return new Field(d, "top", "p", "calibration", "passes", "pKind");
   }
 
-  /** The columns of a pair's second dimension: {@code top2, p2, calibration2, passes2}. */
+  /**
+   * The columns of a pair's second dimension: {@code top2, p2, calibration2, passes2} (and the
+   * optional {@code p2Kind}).
+   */
   public static Field secondary(Dimension d) {
-    return new Field(d, "top2", "p2", "calibration2", "passes2");
+    return new Field(d, "top2", "p2", "calibration2", "passes2", "p2Kind");
   }
 
-  /** The column names, for a statement's inputs. */
+  /**
+   * The columns of a triple's third dimension: {@code top3, p3, calibration3, passes3} (and the
+   * optional {@code p3Kind}).
+   */
+  public static Field tertiary(Dimension d) {
+    return new Field(d, "top3", "p3", "calibration3", "passes3", "p3Kind");
+  }
+
+  /** The column names, for a statement's inputs ({@link #kindP} is optional and not among them). */
   public List<String> columns() {
     return List.of(top, p, calibration, passes);
   }

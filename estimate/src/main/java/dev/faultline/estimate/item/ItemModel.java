@@ -29,7 +29,10 @@ import java.util.Set;
  *       renormalised. Where it has none (root cause, fix pattern, distributed-specific, written
  *       before the tiers conditioned them), the other kinds' mass sits in its "cannot tell" code:
  *       P(code | bug) = P(bug and code) / P(bug) for the known codes, with P(bug) the stored kind
- *       distribution's (the one the classifier wrote them with), the rest "cannot tell".
+ *       distribution's (the one the classifier wrote them with), the rest "cannot tell". A field
+ *       whose distribution comes from another node than the kind's (a merged change's own fix
+ *       pattern beside the kind of the bug report it fixes) names that node's kind distribution
+ *       ({@link Field#kindP}): its P(bug) is the one divided by.
  *   <li>Stage and phase: as stored, for every kind.
  *   <li>The symptom class: the symptom's distribution summed by class (the taxonomy), so the two
  *       never disagree.
@@ -118,7 +121,7 @@ public final class ItemModel {
       Read r = read(row, field, human.contains(d.labelDimension().key()));
       given[f] = r.given;
       if (bugOnly(d) && !r.calibration.human() && r.stored != null) {
-        given[f] = givenBug(d, r.stored, piStored);
+        given[f] = givenBug(d, r.stored, ownBug(row, field, piStored));
       }
       calibration[f] = r.calibration;
       top[f] = r.top;
@@ -147,6 +150,18 @@ public final class ItemModel {
         sampleLabels(row.get("sample")),
         Boolean.TRUE.equals(row.get("sampleDrawn")),
         !Boolean.FALSE.equals(row.get("samplePopulation")));
+  }
+
+  /**
+   * P(bug) of the kind distribution a field's distribution was written with: the field's own kind
+   * column ({@link Field#kindP}) where the row has one, else the item's ({@code piStored}).
+   */
+  private static double ownBug(Map<String, Object> row, Field field, double piStored) {
+    if (field.kindP() == null) {
+      return piStored;
+    }
+    double[] own = stored(Dimension.KIND, row.get(field.kindP()));
+    return own == null ? piStored : own[KIND_CODES.indexOf("BUG")];
   }
 
   /** One label as read: its code, stored distribution (null for none), given one, calibration. */

@@ -28,6 +28,8 @@ import java.util.Set;
  * // @estimator grouped
  * // @estimate dimension $dimension     -- the counted dimension (a parameter or a dimension key)
  * // @estimate pair $columns            -- optional: a second dimension; rows are code pairs
+ * // @estimate third fixPattern         -- optional (with a pair): a third dimension; rows are
+ * //                                       triples, a family a first code (column code3)
  * // @estimate group period             -- optional: statement columns that group the items
  * // @estimate kind $kind               -- optional: items of this kind (default every kind)
  * // @estimate mode $mode               -- optional: estimate (default), confident or all
@@ -37,7 +39,10 @@ import java.util.Set;
  * // @estimate top $limit               -- optional: the n largest rows of each group (of each code)
  * // @estimate codes BUG                -- optional: only the rows of these codes (comma-separated)
  * // @estimate subset open              -- optional: also estimate over the items whose column open
- * //                                       is true: columns openEstimate, openLow, openHigh
+ * //                                       is true: columns openEstimate, openLow, openHigh (a
+ * //                                       comma-separated list gives each its three columns)
+ * // @estimate quantiles medianLines=lines@0.5  -- optional: weighted quantiles of a column over each
+ * //                                       row's items ({@link Quantiles})
  * </pre>
  *
  * <p>A statement row whose {@code id} column is there and null is no item: it only names its group,
@@ -78,6 +83,7 @@ public final class Grouped implements ScopeEstimator {
       Set.of(
           "dimension",
           "pair",
+          "third",
           "group",
           "kind",
           "mode",
@@ -86,7 +92,8 @@ public final class Grouped implements ScopeEstimator {
           "zeros",
           "top",
           "codes",
-          "subset");
+          "subset",
+          "quantiles");
 
   private static final List<String> SAMPLE_COLUMNS =
       List.of("sample", "sampleDrawn", "samplePopulation");
@@ -119,11 +126,14 @@ public final class Grouped implements ScopeEstimator {
     if (o.containsKey("pair")) {
       provided.add("code2");
     }
+    if (o.containsKey("third")) {
+      provided.add("code3");
+    }
     provided.addAll(COLUMNS);
-    String subset = o.get("subset");
-    if (subset != null) {
+    for (String subset : subsets(query)) {
       provided.addAll(List.of(subset + "Estimate", subset + "Low", subset + "High"));
     }
+    Quantiles.parse(o.get("quantiles")).forEach(q -> provided.add(q.name()));
     for (String column : query.columnNames()) {
       if (!provided.contains(column)) {
         throw new IllegalArgumentException(
@@ -134,12 +144,15 @@ public final class Grouped implements ScopeEstimator {
 
   @Override
   public List<String> inputs(QueryDefinition query) {
-    List<String> in = new ArrayList<>(model(query, Dimension.KIND, Dimension.KIND).inputs());
+    List<String> in =
+        new ArrayList<>(model(query, Dimension.KIND, Dimension.KIND, Dimension.KIND).inputs());
     in.addAll(groupColumns(query));
     in.addAll(SAMPLE_COLUMNS);
-    String subset = query.estimatorOptions().get("subset");
-    if (subset != null) {
-      in.add(subset);
+    in.addAll(subsets(query));
+    for (Quantiles.Spec q : Quantiles.parse(query.estimatorOptions().get("quantiles"))) {
+      if (!in.contains(q.column())) {
+        in.add(q.column());
+      }
     }
     return in;
   }
@@ -159,7 +172,7 @@ public final class Grouped implements ScopeEstimator {
   public List<Map<String, Object>> estimate(
       QueryDefinition query, List<Map<String, Object>> rows, Map<String, Object> parameters) {
     Options o = Options.of(query, parameters);
-    ItemModel model = model(query, o.dimension(), o.pair());
+    ItemModel model = model(query, o.dimension(), o.pair(), o.third());
     List<Item> items = new ArrayList<>(rows.size());
     for (Map<String, Object> r : rows) {
       items.add(r.containsKey("id") && r.get("id") == null ? null : model.item(r));
@@ -173,15 +186,22 @@ public final class Grouped implements ScopeEstimator {
     }
     GroupedEstimator.Spec spec =
         new GroupedEstimator.Spec(
-            o.dimension(), o.pair(), o.kind(), o.mode(), ModelError.shipped());
+            o.dimension(), o.pair(), o.kind(), o.mode(), ModelError.shipped(), o.third());
     List<Row> estimated = GroupedEstimator.estimate(items, groups, spec);
     List<Row> kept = kept(estimated, o);
     List<Map<String, Object>> out =
         Output.rows(query, groupColumns, kept, ranks(kept), coverage(estimated, o));
-    String subset = query.estimatorOptions().get("subset");
-    if (subset != null) {
+    for (String subset : subsets(query)) {
       subset(subset, rows, items, groups, spec, kept, out);
     }
+    Quantiles.add(
+        Quantiles.parse(query.estimatorOptions().get("quantiles")),
+        rows,
+        items,
+        groups,
+        spec,
+        kept,
+        out);
     return out;
   }
 
@@ -219,14 +239,31 @@ public final class Grouped implements ScopeEstimator {
     List<Object> key = new ArrayList<>(r.group());
     key.add(r.code());
     key.add(r.code2());
+    key.add(r.code3());
     return key;
   }
 
-  private static ItemModel model(QueryDefinition query, Dimension d, Dimension d2) {
+  private static ItemModel model(QueryDefinition query, Dimension d, Dimension d2, Dimension d3) {
     boolean pair = query.estimatorOptions().containsKey("pair");
+    if (pair && query.estimatorOptions().containsKey("third")) {
+      return ItemModel.of(Field.primary(d), Field.secondary(d2), Field.tertiary(d3));
+    }
     return pair
         ? ItemModel.of(Field.primary(d), Field.secondary(d2))
         : ItemModel.of(Field.primary(d));
+  }
+
+  /** The {@code subset} option's columns (comma-separated), in order. */
+  static List<String> subsets(QueryDefinition query) {
+    String s = query.estimatorOptions().get("subset");
+    if (s == null || s.isBlank()) {
+      return List.of();
+    }
+    List<String> out = new ArrayList<>();
+    for (String c : s.split(",")) {
+      out.add(c.strip());
+    }
+    return out;
   }
 
   static List<String> groupColumns(QueryDefinition query) {
@@ -245,9 +282,7 @@ public final class Grouped implements ScopeEstimator {
   private static List<Row> kept(List<Row> rows, Options o) {
     List<Row> out = new ArrayList<>();
     for (Row r : rows) {
-      boolean known =
-          !Codes.NOT_KNOWN.contains(r.code())
-              && (r.code2() == null || !Codes.NOT_KNOWN.contains(r.code2()));
+      boolean known = known(r);
       boolean counted = o.mode() != Mode.ESTIMATE;
       if ((!o.unknown() && !known)
           || (o.codes() != null && !o.codes().contains(r.code()))
@@ -268,6 +303,13 @@ public final class Grouped implements ScopeEstimator {
           .forEach(top::add);
     }
     return top;
+  }
+
+  /** Whether a row's codes are all known (not UNKNOWN, NONE or null). */
+  private static boolean known(Row r) {
+    return !Codes.NOT_KNOWN.contains(r.code())
+        && (r.code2() == null || !Codes.NOT_KNOWN.contains(r.code2()))
+        && (r.code3() == null || !Codes.NOT_KNOWN.contains(r.code3()));
   }
 
   /** The rows by family: a group's, for a pair a group's and first code's, in order. */
@@ -301,9 +343,7 @@ public final class Grouped implements ScopeEstimator {
     Map<List<Object>, long[]> sums = new LinkedHashMap<>();
     for (Row r : rows) {
       long[] s = sums.computeIfAbsent(r.group(), g -> new long[] {0, r.items()});
-      boolean known =
-          !Codes.NOT_KNOWN.contains(r.code())
-              && (r.code2() == null || !Codes.NOT_KNOWN.contains(r.code2()));
+      boolean known = known(r);
       s[0] += known ? r.labelled() : 0;
     }
     Map<List<Object>, Double> out = new LinkedHashMap<>();
@@ -315,6 +355,7 @@ public final class Grouped implements ScopeEstimator {
   record Options(
       Dimension dimension,
       Dimension pair,
+      Dimension third,
       String kind,
       Mode mode,
       boolean unknown,
@@ -326,6 +367,7 @@ public final class Grouped implements ScopeEstimator {
       Map<String, String> o = query.estimatorOptions();
       Dimension d = dimension(value(o.get("dimension"), parameters));
       Dimension d2 = o.containsKey("pair") ? dimension(value(o.get("pair"), parameters)) : null;
+      Dimension d3 = o.containsKey("third") ? dimension(value(o.get("third"), parameters)) : null;
       Object kind = value(o.get("kind"), parameters);
       Object mode = value(o.get("mode"), parameters);
       Object unknown = value(o.get("unknown"), parameters);
@@ -335,6 +377,7 @@ public final class Grouped implements ScopeEstimator {
       return new Options(
           d,
           d2,
+          d3,
           kind == null || kind.equals("null") ? null : String.valueOf(kind),
           Mode.parse(mode == null ? null : String.valueOf(mode)),
           unknown == null || Boolean.parseBoolean(String.valueOf(unknown)),

@@ -29,6 +29,7 @@ final class Output {
       }
       all.put("code", r.code());
       all.put("code2", r.code2());
+      all.put("code3", r.code3());
       all.put("rank", ranks.get(r) == null ? null : (long) ranks.get(r));
       all.put("estimate", round(r.estimate(), 1));
       all.put("estimateLow", round(r.estimateLow(), 1));

@@ -20,9 +20,11 @@ import org.neo4j.driver.Driver;
 public abstract class EstimatedQueryITBase {
   protected GraphFixture graph;
   protected QueryLibrary library;
+  protected Driver driver;
 
   @BeforeEach
   void emptyGraph(Driver driver) {
+    this.driver = driver;
     graph = new GraphFixture(driver, SharedNeo4j.DATABASE);
     graph.clear();
     library = new QueryLibrary(driver, SharedNeo4j.DATABASE);

@@ -31,7 +31,11 @@ class EstimatedRowsPropertyTest {
           "open-bugs-by-age",
           "distributed-specific-share",
           "stage-symptom-matrix",
-          "top-root-causes-per-stage");
+          "top-root-causes-per-stage",
+          "fix-pattern-per-symptom",
+          "fix-size-by-category",
+          "fix-effort-by-category",
+          "symptom-cause-fix-paths");
 
   /** The dimensions a query fixes (its counted one, its pair's), else null: the scope's. */
   private static final Map<String, List<Dimension>> FIXED =
@@ -42,7 +46,9 @@ class EstimatedRowsPropertyTest {
           "distributed-specific-share",
               List.of(Dimension.DISTRIBUTED_SPECIFIC, Dimension.DISTRIBUTED_SPECIFIC),
           "stage-symptom-matrix", List.of(Dimension.STAGE, Dimension.SYMPTOM),
-          "top-root-causes-per-stage", List.of(Dimension.STAGE, Dimension.ROOT_CAUSE));
+          "top-root-causes-per-stage", List.of(Dimension.STAGE, Dimension.ROOT_CAUSE),
+          "fix-pattern-per-symptom", List.of(Dimension.SYMPTOM, Dimension.FIX_PATTERN),
+          "symptom-cause-fix-paths", List.of(Dimension.SYMPTOM, Dimension.ROOT_CAUSE));
 
   private static final List<Dimension> DIMENSIONS =
       List.of(
@@ -90,6 +96,7 @@ class EstimatedRowsPropertyTest {
         p.put("mode", "estimate");
         p.put("includeUnknown", true);
         p.put("limit", 1L + r.nextInt(5));
+        p.put("minIssues", 0.05);
         for (Map<String, Object> out : grouped.estimate(q, items, p)) {
           check(out, name + " " + d + "/" + d2 + " kind " + kind, !anyHuman);
           checked++;
@@ -114,10 +121,15 @@ class EstimatedRowsPropertyTest {
     assertTrue(
         (Double) out.get("estimateLow") <= e && e <= (Double) out.get("estimateHigh"),
         what + ": " + out);
-    if (out.containsKey("openEstimate")) {
-      double o = (Double) out.get("openEstimate");
-      assertTrue(
-          (Double) out.get("openLow") <= o && o <= (Double) out.get("openHigh"), what + ": " + out);
+    for (String column : out.keySet()) {
+      if (column.endsWith("Estimate")) {
+        // a subset's estimate (open bugs, small fixes, closed reports, ...)
+        String subset = column.substring(0, column.length() - "Estimate".length());
+        double o = (Double) out.get(column);
+        assertTrue(
+            (Double) out.get(subset + "Low") <= o && o <= (Double) out.get(subset + "High"),
+            what + ": " + out);
+      }
     }
     Object share = out.get("share");
     String code = String.valueOf(out.containsKey("code2") ? out.get("code2") : out.get("code"));
@@ -157,6 +169,21 @@ class EstimatedRowsPropertyTest {
     m.put("fromDays", (long) bucket * 7);
     m.put("toDays", bucket == 4 ? null : (long) (bucket + 1) * 7);
     m.put("open", r.nextBoolean());
+    // the fix queries' columns: a change's source, size and fix; a report's closing and fixes
+    m.put("fromIssue", r.nextBoolean());
+    long lines = r.nextInt(60);
+    m.put("lines", lines);
+    m.put("small", lines <= 10);
+    m.put("files", (long) 1 + r.nextInt(5));
+    boolean closed = r.nextBoolean();
+    m.put("closed", closed);
+    m.put("days", closed ? r.nextDouble() * 90 : null);
+    m.put("fixed", r.nextBoolean());
+    m.put("smallFix", r.nextInt(3) == 0);
+    // a fix pattern written with another node's kind distribution (the change's own)
+    Map<String, Object> own = new HashMap<>();
+    label(own, r, Dimension.KIND, "k", "kp", "kc", false, new ArrayList<>());
+    m.put("p2Kind", own.get("kp"));
     List<String> human = new ArrayList<>();
     label(m, r, Dimension.KIND, "kind", "kindP", "kindCalibration", anyHuman, human);
     label(m, r, d, "top", "p", "calibration", anyHuman, human);
@@ -170,6 +197,9 @@ class EstimatedRowsPropertyTest {
             Dimension.DISTRIBUTED_SPECIFIC)) {
       label(m, r, x, x.key(), x.key() + "P", x.key() + "Calibration", anyHuman, human);
     }
+    // a triple's third dimension (symptom-cause-fix-paths)
+    label(m, r, Dimension.FIX_PATTERN, "top3", "p3", "calibration3", anyHuman, human);
+    m.put("passes3", r.nextBoolean());
     m.put("symptomClass", "UNKNOWN");
     m.put("humanGiven", human);
     m.put("passes", r.nextBoolean());

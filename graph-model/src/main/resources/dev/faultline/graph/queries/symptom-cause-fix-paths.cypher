@@ -1,49 +1,61 @@
 // @name symptom-cause-fix-paths
-// @description Symptom -> root cause -> fix pattern paths through the classification edges (HAS_SYMPTOM,
-// @description CAUSED_BY, RESOLVED_BY) with the number of issues that follow each, most frequent first. An issue
-// @description counts when all three edges' confidence passes minConfidence (or the label is human-given).
+// @estimator grouped
+// @estimate dimension symptom
+// @estimate pair rootCause
+// @estimate third fixPattern
+// @estimate kind BUG
+// @estimate mode $mode
+// @estimate unknown false
+// @estimate minimum $minIssues
+// @estimate zeros drop
+// @estimate top $limit
+// @description Symptom -> root cause -> fix pattern paths of bug reports, the most frequent of each symptom first. By
+// @description default (mode=estimate) a row is an estimate with a 90% interval (the grouped estimator,
+// @description estimate/README.md): the expected number of bug reports with the symptom, root cause and fix pattern
+// @description (each issue's P(bug) x P(symptom | bug) x P(root cause | bug) x P(fix pattern | bug), the three taken
+// @description as independent given the kind; a cell's calibration error the sum of the root cause's and the fix
+// @description pattern's), and the path's share among the symptom's known paths. mode=confident counts bug reports
+// @description whose BUG, symptom, root-cause and fix-pattern labels all pass minConfidence (a person's label always
+// @description passes), mode=all every top label. Known codes only; paths below minIssues expected issues (labels
+// @description counted: with no label) are left out.
 // @param framework String = null  -- framework name; null = every framework
 // @param from DateTime = null  -- issues opened at or after this instant; null = from the start
 // @param to DateTime = null  -- issues opened before this instant; null = up to now
-// @param minIssues Integer = 1  -- leave out paths with fewer issues
-// @param limit Integer = 50  -- at most this many paths
-// @param minConfidence Confidence = default  -- bar a label must pass to count: 0..1, all (= 0), calibrated (per-dimension bars for 90% precision) or default (the library's)
-// @column symptomClass String  -- top-level class of the symptom
-// @column symptom String  -- symptom code
-// @column rootCause String  -- root-cause code
-// @column fixPattern String  -- fix-pattern code
-// @column issues Integer  -- issues with that symptom, root cause and fix pattern
-// @column shareOfSymptom Float  -- issues / issues of the symptom on a complete path, 4 decimals
-// @column inScope Integer  -- issues in the filters, whatever their labels (same on every row)
-// @column labelled Integer  -- of those, on a complete path whose three labels pass minConfidence (same on every row)
-// @column coverage Float  -- labelled / inScope, 4 decimals (same on every row)
+// @param minIssues Float = 0.05  -- leave out paths with fewer expected issues
+// @param limit Integer = 50  -- at most this many paths per symptom, the largest
+// @param mode String(estimate|confident|all) = estimate  -- estimate (expected counts with intervals), confident (labels above the bar) or all (every top label)
+// @param minConfidence Confidence = default  -- the bar of the labelled column and of mode=confident: 0..1, all (= 0), calibrated (per-dimension bars for 90% precision) or default (the library's)
+// @column code String  -- symptom code
+// @column code2 String  -- root-cause code
+// @column code3 String  -- fix-pattern code
+// @column rank Integer  -- 1 = the symptom's largest expected count (mode=confident/all: most labels)
+// @column estimate Float  -- expected number of bug reports on the path (mode=confident/all: the count of labels), 1 decimal
+// @column estimateLow Float  -- lower end of its 90% interval (null for counts of labels)
+// @column estimateHigh Float  -- upper end of its 90% interval
+// @column share Float  -- share of the path among the symptom's known paths, 4 decimals (null where too few to estimate)
+// @column shareLow Float  -- lower end of the share's 90% interval
+// @column shareHigh Float  -- upper end of the share's 90% interval
+// @column method String  -- the estimator (see category-shares)
+// @column basis String  -- what the figure rests on
+// @column note String  -- null, or why a number is missing
+// @column labelled Integer  -- bug reports whose three labels are these codes, all and the BUG label above the bar
+// @column sampleSize Integer  -- validation-sample issues the estimate used (0: none)
+// @column inScope Integer  -- issues in the filters, of any kind (same on every row)
+// @column coverage Float  -- issues with the three labels and the BUG label above the bar and known / inScope, 4 decimals (same on every row)
+@serving(s, i)
 MATCH (i:Issue)
 WHERE i.state <> 'deleted' AND i.transferredTo IS NULL
   AND ($framework IS NULL OR i.framework = $framework)
   AND ($from IS NULL OR i.createdAt >= $from)
   AND ($to IS NULL OR i.createdAt < $to)
-WITH i, coalesce(i.humanGiven, []) AS human,
-     head([(i)-[r:HAS_SYMPTOM]->(s:Symptom) | {node: s, confidence: r.confidence}]) AS symptom,
-     head([(i)-[r:CAUSED_BY]->(rc:RootCause) | {code: rc.code, confidence: r.confidence}]) AS cause,
-     head([(i)-[r:RESOLVED_BY]->(fp:FixPattern) | {code: fp.code, confidence: r.confidence}]) AS fix
-WITH count(i) AS inScope,
-     collect(
-       CASE WHEN symptom IS NOT NULL AND cause IS NOT NULL AND fix IS NOT NULL
-         AND (@passes(i, 'symptom'))
-         AND (@passes(i, 'rootCause'))
-         AND (@passes(i, 'fixPattern'))
-       THEN {symptom: symptom.node, rootCause: cause.code, fixPattern: fix.code} END) AS counted
-WITH inScope, size(counted) AS labelled, counted
-UNWIND counted AS c
-WITH inScope, labelled, c.symptom AS s, c.rootCause AS rootCause, c.fixPattern AS fixPattern, count(*) AS issues
-WITH inScope, labelled, s, collect({rootCause: rootCause, fixPattern: fixPattern, issues: issues}) AS paths,
-     sum(issues) AS symptomTotal
-UNWIND paths AS p
-WITH inScope, labelled, s, p, symptomTotal
-WHERE p.issues >= $minIssues
-OPTIONAL MATCH (s)-[:IS_A]->(sc:SymptomClass)
-RETURN sc.code AS symptomClass, s.code AS symptom, p.rootCause AS rootCause, p.fixPattern AS fixPattern,
-       p.issues AS issues, round(toFloat(p.issues) / symptomTotal, 4) AS shareOfSymptom,
-       inScope, labelled, round(toFloat(labelled) / inScope, 4) AS coverage
-ORDER BY issues DESC, symptom, rootCause, fixPattern
-LIMIT $limit
+RETURN i.id AS id,
+       i.kind AS kind, i[$dimensions.kind.probabilitiesProperty] AS kindP, i[$dimensions.kind.calibrationProperty] AS kindCalibration,
+       @passes(i, 'kind') AS kindPasses,
+       i.humanGiven AS humanGiven,
+       @value(i, 'symptom') AS top, i[$dimensions.symptom.probabilitiesProperty] AS p,
+       i[$dimensions.symptom.calibrationProperty] AS calibration, @passes(i, 'symptom') AS passes,
+       @value(i, 'rootCause') AS top2, i[$dimensions.rootCause.probabilitiesProperty] AS p2,
+       i[$dimensions.rootCause.calibrationProperty] AS calibration2, @passes(i, 'rootCause') AS passes2,
+       @value(i, 'fixPattern') AS top3, i[$dimensions.fixPattern.probabilitiesProperty] AS p3,
+       i[$dimensions.fixPattern.calibrationProperty] AS calibration3, @passes(i, 'fixPattern') AS passes3,
+       @sampled(i, s)

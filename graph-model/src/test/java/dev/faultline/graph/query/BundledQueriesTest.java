@@ -100,6 +100,7 @@ class BundledQueriesTest {
             "symptom-cause-fix-paths",
             "distributed-specific-share",
             "fix-effort-by-category",
+            "fix-size-by-category",
             "fix-pattern-per-symptom",
             "open-bugs-by-age",
             "headline-summary",

@@ -128,71 +128,23 @@ class ClassificationQueriesIT extends QueryITBase {
   }
 
   @Test
-  void countsSymptomCauseFixPathsMostFrequentFirst() {
+  void pathsGiveTheirEstimatorEveryIssueWithItsSymptomRootCauseAndFixPattern() {
+    // the estimates and the counts of mode=confident: the estimate module's FixQueriesTest
+    List<List<Object>> rows =
+        run("symptom-cause-fix-paths").stream()
+            .map(r -> List.of(r.get("id"), r.get("top"), r.get("top2"), r.get("top3")))
+            .sorted(java.util.Comparator.comparing(Object::toString))
+            .toList();
+    assertEquals(7, rows.size(), "every issue but the deleted one");
     assertEquals(
-        List.of(
-            row(
-                "symptomClass",
-                "HANG",
-                "symptom",
-                "HANG",
-                "rootCause",
-                "DISTRIBUTED_COMMUNICATION_ERROR",
-                "fixPattern",
-                "DISTRIBUTED_TUNING",
-                "issues",
-                2L,
-                "shareOfSymptom",
-                0.6667),
-            row(
-                "symptomClass",
-                "CRASH",
-                "symptom",
-                "COMMUNICATION_FAILURE",
-                "rootCause",
-                "CONFIGURATION_ERROR",
-                "fixPattern",
-                "PARAMETER_HANDLING",
-                "issues",
-                1L,
-                "shareOfSymptom",
-                1.0),
-            row(
-                "symptomClass",
-                "HANG",
-                "symptom",
-                "HANG",
-                "rootCause",
-                "CONFIGURATION_ERROR",
-                "fixPattern",
-                "DISTRIBUTED_TUNING",
-                "issues",
-                1L,
-                "shareOfSymptom",
-                0.3333),
-            row(
-                "symptomClass",
-                "CRASH",
-                "symptom",
-                "OUT_OF_MEMORY",
-                "rootCause",
-                "ALLOCATION_STRATEGY_ERROR",
-                "fixPattern",
-                "CONDITIONAL_LOGIC",
-                "issues",
-                1L,
-                "shareOfSymptom",
-                1.0)),
-        counts("symptom-cause-fix-paths"));
-  }
-
-  @Test
-  void dropsRarePathsAndCutsAtTheLimit() {
+        List.of("o/ds#1", "HANG", "DISTRIBUTED_COMMUNICATION_ERROR", "DISTRIBUTED_TUNING"),
+        rows.get(0));
     assertEquals(
-        List.of(2L), column(counts("symptom-cause-fix-paths", "minIssues", "2"), "issues"));
+        List.of("o/mg#6", "HANG", "CONFIGURATION_ERROR", "DISTRIBUTED_TUNING"), rows.get(6));
     assertEquals(
-        List.of("HANG", "COMMUNICATION_FAILURE"),
-        column(counts("symptom-cause-fix-paths", "limit", "2"), "symptom"));
+        List.of(),
+        run("symptom-cause-fix-paths", "from", "2024-02-01"),
+        "the filters restrict the issues");
   }
 
   @Test
@@ -216,99 +168,49 @@ class ClassificationQueriesIT extends QueryITBase {
             .toList());
   }
 
-  @Test
-  void measuresMedianDaysToCloseAndSmallMergedFixesPerSymptom() {
-    assertEquals(
-        List.of(
-            row(
-                "category",
-                "HANG",
-                "bugs",
-                3L,
-                "closed",
-                3L,
-                "medianDaysToClose",
-                6.0,
-                "fixingPrs",
-                2L,
-                "smallFixes",
-                2L,
-                "smallFixShare",
-                1.0),
-            row(
-                "category",
-                "OUT_OF_MEMORY",
-                "bugs",
-                2L,
-                "closed",
-                1L,
-                "medianDaysToClose",
-                4.0,
-                "fixingPrs",
-                1L,
-                "smallFixes",
-                0L,
-                "smallFixShare",
-                0.0),
-            row(
-                "category",
-                "COMMUNICATION_FAILURE",
-                "bugs",
-                1L,
-                "closed",
-                0L,
-                "medianDaysToClose",
-                null,
-                "fixingPrs",
-                0L,
-                "smallFixes",
-                0L,
-                "smallFixShare",
-                null)),
-        counts("fix-effort-by-category"));
+  /** The columns of fix-effort-by-category's statement rows a test reads, by id. */
+  private List<List<Object>> effort(String... params) {
+    return run("fix-effort-by-category", params).stream()
+        .map(
+            r ->
+                java.util.Arrays.asList(
+                    r.get("id"),
+                    r.get("kind"),
+                    r.get("top"),
+                    r.get("closed"),
+                    r.get("days"),
+                    r.get("fixed"),
+                    r.get("smallFix")))
+        .sorted(java.util.Comparator.comparing(Object::toString))
+        .toList();
   }
 
   @Test
-  void measuresFixEffortPerStageForOneFrameworkWithAnotherLineLimit() {
+  void fixEffortGivesItsEstimatorEveryIssueWithItsDaysToCloseAndWhetherASmallMergedChangeFixesIt() {
+    // the estimates and the counts of mode=confident: the estimate module's FixQueriesIT. #101
+    // (8 lines) fixes #1 and #2, #102 (60) #4, #103 (not merged) #3, #104 (4) mg#6, #105 (no size)
+    // #1
     assertEquals(
         List.of(
-            row(
-                "category",
-                "COMMUNICATION",
-                "bugs",
-                3L,
-                "closed",
-                2L,
-                "medianDaysToClose",
-                6.0,
-                "fixingPrs",
-                1L,
-                "smallFixes",
-                1L,
-                "smallFixShare",
-                1.0),
-            row(
-                "category",
-                "MEMORY",
-                "bugs",
-                2L,
-                "closed",
-                1L,
-                "medianDaysToClose",
-                4.0,
-                "fixingPrs",
-                1L,
-                "smallFixes",
-                1L,
-                "smallFixShare",
-                1.0)),
-        counts(
-            "fix-effort-by-category",
-            "dimension",
-            "stage",
-            "framework",
-            "deepspeed",
-            "maxLines",
-            "100"));
+            java.util.Arrays.asList("o/ds#1", "BUG", "HANG", true, 10.0, true, true),
+            java.util.Arrays.asList("o/ds#2", "BUG", "HANG", true, 2.0, true, true),
+            java.util.Arrays.asList(
+                "o/ds#3", "BUG", "COMMUNICATION_FAILURE", false, null, false, false),
+            java.util.Arrays.asList("o/ds#4", "BUG", "OUT_OF_MEMORY", true, 4.0, true, false),
+            java.util.Arrays.asList("o/ds#5", "BUG", "OUT_OF_MEMORY", false, null, false, false),
+            java.util.Arrays.asList("o/ds#8", "QUESTION", "NONE", false, null, false, false),
+            java.util.Arrays.asList("o/mg#6", "BUG", "HANG", true, 6.0, true, true)),
+        effort());
+  }
+
+  @Test
+  void fixEffortPerStageForOneFrameworkWithAnotherLineLimit() {
+    List<List<Object>> rows =
+        effort("dimension", "stage", "framework", "deepspeed", "maxLines", "100");
+    assertEquals(6, rows.size(), "deepspeed's issues but the deleted one");
+    assertEquals(
+        java.util.Arrays.asList("o/ds#4", "BUG", "MEMORY", true, 4.0, true, true),
+        rows.get(3),
+        "60 lines is small with maxLines 100");
   }
 }

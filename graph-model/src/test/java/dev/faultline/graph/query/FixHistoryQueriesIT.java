@@ -2,6 +2,7 @@ package dev.faultline.graph.query;
 
 import static dev.faultline.graph.testing.GraphFixture.issue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.faultline.graph.IssueWriter;
 import dev.faultline.graph.PullRequestRow;
@@ -125,106 +126,124 @@ class FixHistoryQueriesIT extends QueryITBase {
             change("o/ds#105", 100, 4, List.of(), null, MERGED, true)));
   }
 
+  /** Some columns of an estimated query's statement rows, sorted by id. */
+  private List<List<Object>> items(String query, List<String> columns, String... params) {
+    return run(query, params).stream()
+        .map(
+            r -> {
+              List<Object> out = new java.util.ArrayList<>();
+              columns.forEach(c -> out.add(r.get(c)));
+              return out;
+            })
+        .sorted(java.util.Comparator.comparing(Object::toString))
+        .toList();
+  }
+
   @Test
-  void reportsFixSizePerRootCauseFromTheFixedReportsOrTheChangeItself() {
+  void fixSizeGivesItsEstimatorEveryMergedChangeOfKnownSizeCategorisedByItsReportOrItself() {
     history();
+    // the estimates and the counts of mode=confident/all: the estimate module's FixQueriesIT.
+    // #104 closes a question (its estimate weighs its P(bug)); #105 is unclassified and closes
+    // nothing.
+    List<String> columns = List.of("id", "kind", "top", "fromIssue", "lines", "small", "files");
     assertEquals(
         List.of(
-            row(
-                "category",
-                "ALLOCATION_STRATEGY_ERROR",
-                "fixes",
-                1L,
-                "fromIssues",
-                1L,
-                "medianLines",
-                50.0,
-                "p90Lines",
-                50.0,
-                "medianFiles",
-                3.0,
-                "smallFixes",
-                0L,
-                "smallFixShare",
-                0.0),
-            row(
-                "category",
+            List.of("o/ds#101", "BUG", "DISTRIBUTED_COMMUNICATION_ERROR", true, 6L, true, 1L),
+            List.of("o/ds#102", "BUG", "ALLOCATION_STRATEGY_ERROR", true, 50L, false, 3L),
+            List.of("o/ds#104", "QUESTION", "UNKNOWN", true, 2L, true, 1L),
+            List.of(
+                "o/ds@0123456789abcdef0123456789abcdef01234567",
+                "BUG",
                 "CONFIGURATION_ERROR",
-                "fixes",
-                1L,
-                "fromIssues",
-                0L,
-                "medianLines",
-                2.0,
-                "p90Lines",
-                2.0,
-                "medianFiles",
-                1.0,
-                "smallFixes",
-                1L,
-                "smallFixShare",
-                1.0),
-            row(
-                "category",
-                "DISTRIBUTED_COMMUNICATION_ERROR",
-                "fixes",
-                1L,
-                "fromIssues",
-                1L,
-                "medianLines",
-                6.0,
-                "p90Lines",
-                6.0,
-                "medianFiles",
-                1.0,
-                "smallFixes",
-                1L,
-                "smallFixShare",
-                1.0)),
-        run("fix-size-by-category"));
+                false,
+                2L,
+                true,
+                1L)),
+        items("fix-size-by-category", columns));
     assertEquals(
-        List.of("COMMUNICATION", "INITIALIZATION", "MEMORY"),
-        column(run("fix-size-by-category", "dimension", "stage"), "category"));
+        List.of("COMMUNICATION", "MEMORY", "UNKNOWN", "INITIALIZATION"),
+        column(
+            items("fix-size-by-category", List.of("id", "top"), "dimension", "stage").stream()
+                .map(r -> java.util.Map.of("top", r.get(1)))
+                .toList(),
+            "top"));
     assertEquals(List.of(), run("fix-size-by-category", "framework", "vllm"));
   }
 
   @Test
-  void reportsFixPatternsPerSymptomFillingAReportsUnknownPatternFromItsFix() {
+  void fixPatternsGiveTheirEstimatorEachChangeFillingAReportsUnknownPatternFromTheChange() {
     history();
+    // #101's report has no fix pattern: the change's own (and its kind distribution, p2Kind)
+    List<String> columns = List.of("id", "kind", "top", "top2", "passes2", "fromIssue", "lines");
     assertEquals(
         List.of(
-            row(
-                "symptom",
+            List.of("o/ds#101", "BUG", "HANG", "DISTRIBUTED_TUNING", true, true, 6L),
+            List.of("o/ds#102", "BUG", "OUT_OF_MEMORY", "CONDITIONAL_LOGIC", true, true, 50L),
+            List.of("o/ds#104", "QUESTION", "NONE", "UNKNOWN", false, true, 2L),
+            List.of(
+                "o/ds@0123456789abcdef0123456789abcdef01234567",
+                "BUG",
                 "HANG",
-                "fixPattern",
                 "DISTRIBUTED_TUNING",
-                "fixes",
-                2L,
-                "fromIssues",
-                1L,
-                "shareOfSymptom",
-                1.0,
-                "medianLines",
-                4.0),
-            row(
-                "symptom",
-                "OUT_OF_MEMORY",
-                "fixPattern",
-                "CONDITIONAL_LOGIC",
-                "fixes",
-                1L,
-                "fromIssues",
-                1L,
-                "shareOfSymptom",
-                1.0,
-                "medianLines",
-                50.0)),
-        counts("fix-pattern-per-symptom"));
-    // #101, #102 and the direct commit are fixes; #104 closes a question, #105 is unclassified.
-    Map<String, Object> first = run("fix-pattern-per-symptom").get(0);
-    assertEquals(
-        List.of(3L, 3L, 1.0),
-        List.of(first.get("inScope"), first.get("labelled"), first.get("coverage")));
+                true,
+                false,
+                2L)),
+        items("fix-pattern-per-symptom", columns));
+  }
+
+  @Test
+  void aChangesDistributionsAreWrittenWithItsLabelsAndLeaveWithThem() {
+    List<Double> kind = over(Dimension.KIND, "BUG", 0.7, "FEATURE_REQUEST", 0.3);
+    List<Double> pattern = over(Dimension.FIX_PATTERN, "DISTRIBUTED_TUNING", 0.6, "UNKNOWN", 0.4);
+    PullRequestRow.Classification first =
+        new PullRequestRow.Classification(
+            Map.of(Dimension.KIND, Kind.BUG, Dimension.FIX_PATTERN, FixPattern.DISTRIBUTED_TUNING),
+            "learned-test",
+            Map.of(Dimension.KIND, "cv:learned-test", Dimension.FIX_PATTERN, "cv:learned-test"),
+            Map.of(Dimension.KIND, kind, Dimension.FIX_PATTERN, pattern));
+    prs.write(List.of(change("o/ds#401", 4, 1, List.of(), first, MERGED, true)));
+    Map<String, Object> p =
+        single(
+            "MATCH (p:PullRequest {id: 'o/ds#401'}) RETURN p.kindProbabilities AS kind,"
+                + " p.fixPatternProbabilities AS pattern, p.fixPatternCalibration AS marker");
+    assertEquals(kind, p.get("kind"));
+    assertEquals(pattern, p.get("pattern"));
+    assertEquals("cv:learned-test", p.get("marker"));
+    // reclassified by a tier that gives the fix pattern no distribution: the old one goes
+    PullRequestRow.Classification second =
+        new PullRequestRow.Classification(
+            Map.of(Dimension.KIND, Kind.BUG, Dimension.FIX_PATTERN, FixPattern.CONDITIONAL_LOGIC),
+            "rules-test",
+            Map.of(),
+            Map.of(Dimension.KIND, over(Dimension.KIND, "BUG", 1.0)));
+    prs.write(List.of(change("o/ds#401", 4, 1, List.of(), second, MERGED + 1, true)));
+    p =
+        single(
+            "MATCH (p:PullRequest {id: 'o/ds#401'}) RETURN p.kindProbabilities AS kind,"
+                + " p.fixPatternProbabilities AS pattern, p.fixPatternCalibration AS marker");
+    assertEquals(over(Dimension.KIND, "BUG", 1.0), p.get("kind"));
+    assertEquals(null, p.get("pattern"), "a distribution never outlives its label");
+    assertEquals(null, p.get("marker"));
+    assertThrows(
+        IllegalArgumentException.class,
+        () ->
+            new PullRequestRow.Classification(
+                Map.of(Dimension.KIND, Kind.BUG),
+                "x",
+                Map.of(),
+                Map.of(Dimension.KIND, List.of(1.0))),
+        "a distribution of another length than the dimension's codes");
+  }
+
+  /** A distribution over a dimension's codes from code, probability pairs (the rest 0). */
+  private static List<Double> over(Dimension d, Object... codeProbability) {
+    Map<String, Double> p = new java.util.HashMap<>();
+    for (int i = 0; i < codeProbability.length; i += 2) {
+      p.put((String) codeProbability[i], ((Number) codeProbability[i + 1]).doubleValue());
+    }
+    List<Double> out = new java.util.ArrayList<>();
+    d.distributionCodes().forEach(c -> out.add(p.getOrDefault(c, 0.0)));
+    return out;
   }
 
   @Test

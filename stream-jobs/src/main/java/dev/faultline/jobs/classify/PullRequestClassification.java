@@ -3,6 +3,7 @@ package dev.faultline.jobs.classify;
 import dev.faultline.classifier.ChangeDetails;
 import dev.faultline.classifier.Classification;
 import dev.faultline.classifier.DefectClassifier;
+import dev.faultline.classifier.Distributions;
 import dev.faultline.classifier.IssueText;
 import dev.faultline.classifier.rules.Classifier;
 import dev.faultline.graph.PullRequestRow;
@@ -23,6 +24,10 @@ import java.util.regex.Pattern;
  * changes are features, docs and chores: on DeepSpeed's history since 2025 it called 662 of 692
  * changes bugs, 249 of whose titles say fix, bug, crash, hang, error, …. The others get no
  * classification.
+ *
+ * <p>A classification carries every dimension's distribution ({@link Distributions#aligned}, the
+ * same as an issue's), written on the PullRequest node as {@code <key>Probabilities} beside its
+ * {@code <key>Calibration}, so the fix queries estimate from them (issue #31).
  */
 public final class PullRequestClassification {
   /**
@@ -92,6 +97,7 @@ public final class PullRequestClassification {
     }
     java.util.Map<Dimension, Object> codes = new java.util.EnumMap<>(Dimension.class);
     java.util.Map<Dimension, String> calibration = new java.util.EnumMap<>(Dimension.class);
+    java.util.Map<Dimension, List<Double>> probabilities = new java.util.EnumMap<>(Dimension.class);
     c.labels()
         .forEach(
             (d, l) -> {
@@ -99,7 +105,10 @@ public final class PullRequestClassification {
               if (l.calibration() != null) {
                 calibration.put(d, l.calibration());
               }
+              // the distribution the fix figures estimate from (as an issue's: Distributions)
+              probabilities.put(d, Distributions.aligned(d, l));
             });
-    return new PullRequestRow.Classification(codes, c.classifierVersion(), calibration);
+    return new PullRequestRow.Classification(
+        codes, c.classifierVersion(), calibration, probabilities);
   }
 }

@@ -48,7 +48,16 @@ class PullRequestClassificationTest {
           "cv:" + Classifier.VERSION,
           c.calibration().get(d),
           d + ": the rules' labels rest on their cross-validated confusion");
+      java.util.List<Double> p = c.probabilities().get(d);
+      assertNotNull(p, d + ": every label carries its distribution for the estimates");
+      assertEquals(d.distributionCodes().size(), p.size(), d.key());
+      assertEquals(1.0, p.stream().mapToDouble(Double::doubleValue).sum(), 0.002, d.key());
     }
+    // the kind's distribution puts its largest mass on the code the change is classified as
+    java.util.List<Double> kind =
+        c.probabilities().get(dev.faultline.schemas.taxonomy.Dimension.KIND);
+    int bug = dev.faultline.schemas.taxonomy.Dimension.KIND.distributionCodes().indexOf("BUG");
+    assertEquals(java.util.Collections.max(kind), kind.get(bug), 1e-12, kind.toString());
   }
 
   @Test
