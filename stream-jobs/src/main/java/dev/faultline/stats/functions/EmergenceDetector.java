@@ -220,8 +220,10 @@ public final class EmergenceDetector extends KeyedProcessFunction<String, AlertC
   }
 
   private void addCount(long day, AlertCount c) throws Exception {
+    // Changed in place, then put: on the heap backend a get already returns a private copy while a
+    // snapshot holds the state (copy on write), and on RocksDB a get deserialises a copy.
     Map<String, Integer> m = counts.get(day);
-    m = m == null ? new HashMap<>() : new HashMap<>(m);
+    m = m == null ? new HashMap<>() : m;
     int now = m.getOrDefault(c.key, 0) + c.delta;
     if (now == 0) {
       m.remove(c.key);
@@ -235,7 +237,7 @@ public final class EmergenceDetector extends KeyedProcessFunction<String, AlertC
     }
     if (c.issueId != null) {
       Map<String, String> e = examples.get(day);
-      e = e == null ? new HashMap<>() : new HashMap<>(e);
+      e = e == null ? new HashMap<>() : e;
       String[] ids = e.containsKey(c.key) ? e.get(c.key).split(" ") : new String[0];
       String[] after = Examples.applySmallest(ids, c.delta, c.issueId, KEPT_PER_DAY);
       if (after.length == 0) {
