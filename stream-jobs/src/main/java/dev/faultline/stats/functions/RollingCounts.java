@@ -57,6 +57,13 @@ public final class RollingCounts
   private transient ValueState<DayTable> table;
 
   /**
+   * Per key, the last day whose window-end timers this instance registered: its timers that are
+   * still ahead of the watermark are all in place, so a further change to that day registers none
+   * again (a timer is never deleted; a restore starts a new instance with this map empty).
+   */
+  private transient java.util.Map<StatKey, Long> timersOf;
+
+  /**
    * @param slide how far the windows move at a time
    * @param windows the rolling window lengths
    * @param maxSlides the most slides one day's count is emitted for
@@ -87,6 +94,7 @@ public final class RollingCounts
         new ValueStateDescriptor<>("day-table", TypeInformation.of(DayTable.class));
     d.enableTimeToLive(ttl);
     table = getRuntimeContext().getState(d);
+    timersOf = new java.util.HashMap<>();
   }
 
   /** This key's days (a new, empty table when it has none). */
@@ -109,7 +117,7 @@ public final class RollingCounts
     s.windowExpected += daily.expected;
     s.windowVariance += daily.variance;
     s.windowExamples = daily.examples == null ? s.windowExamples : daily.examples;
-    touched(t, daily.day, ctx.timerService());
+    touched(t, daily.day, ctx.getCurrentKey(), ctx.timerService());
     t.put(daily.day, s, now, ttl());
     table.update(t);
     flushIfFinal(ctx, out);
@@ -128,7 +136,7 @@ public final class RollingCounts
       s.lateCount += late.delta;
       s.lateExpected += late.expected;
       s.lateVariance += late.variance;
-      touched(t, day, ctx.timerService());
+      touched(t, day, ctx.getCurrentKey(), ctx.timerService());
       t.put(day, s, now, ttl());
       table.update(t);
       flushIfFinal(ctx, out);
@@ -200,7 +208,7 @@ public final class RollingCounts
     s.pendingLateExpected = 0;
     s.lateVariance += s.pendingLateVariance;
     s.pendingLateVariance = 0;
-    touched(t, day, ctx.timerService()); // the caller flushes
+    touched(t, day, ctx.getCurrentKey(), ctx.timerService()); // the caller flushes
     t.put(day, s, now, ttl());
     table.update(t);
   }
@@ -241,14 +249,19 @@ public final class RollingCounts
    * are registered on every change, not only on a day's first: after a restore the watermark starts
    * again from the beginning (it is not checkpointed), and a window whose timer fired before the
    * checkpoint must be emitted again when the watermark passes. (Registering only when the
-   * watermark went backwards is not enough: timers also fire between changes.)
+   * watermark went backwards is not enough: timers also fire between changes.) Within one instance
+   * the watermark only rises, so the timers of a day registered before and not yet fired are still
+   * there: the day's second change in a row registers nothing ({@link #timersOf}).
    */
-  private void touched(DayTable t, long day, TimerService timers) {
+  private void touched(DayTable t, long day, StatKey key, TimerService timers) {
     long watermark = timers.currentWatermark();
-    for (int k = 1; k <= maxSlides; k++) {
-      long end = day + k * slide;
-      if (end - 1 > watermark) {
-        timers.registerEventTimeTimer(end - 1);
+    Long registered = timersOf.put(key, day);
+    if (registered == null || registered != day) {
+      for (int k = 1; k <= maxSlides; k++) {
+        long end = day + k * slide;
+        if (end - 1 > watermark) {
+          timers.registerEventTimeTimer(end - 1);
+        }
       }
     }
     if (day + slide - 1 <= watermark) {
