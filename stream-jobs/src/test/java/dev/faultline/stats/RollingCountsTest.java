@@ -107,6 +107,20 @@ class RollingCountsTest {
   }
 
   @Test
+  void everyDayOfAKeyGetsItsWindowsNotOnlyTheFirstItSaw() throws Exception {
+    harness.processElement1(daily("HANG", T0, 1, "ds#1"), T0 + DAY - 1);
+    harness.processElement1(daily("HANG", T0 + 40 * DAY, 2, "ds#2"), T0 + 41 * DAY - 1);
+    harness.processElement1(daily("HANG", T0, 1, "ds#3"), T0 + DAY - 1);
+    harness.processElement1(daily("HANG", T0 + 40 * DAY, 1, "ds#4"), T0 + 41 * DAY - 1);
+    harness.processBothWatermarks(new Watermark(Long.MAX_VALUE));
+    Map<String, CategoryStat> all = Fixtures.latest(harness.extractOutputValues());
+    assertEquals(2 * (7 + 30), all.size(), "every window holding either day (40 days apart)");
+    assertEquals(2, all.get(FW + "/symptom/HANG/P7D/2024-02-24").count);
+    assertEquals(3, all.get(FW + "/symptom/HANG/P7D/2024-04-04").count);
+    assertEquals(0, harness.numEventTimeTimers());
+  }
+
+  @Test
   void aTooLateDeltaThatOvertakesTheWindowResultWaitsForItsCleanupTime() throws Exception {
     // The retraction of an issue, too late for the daily window, arrives before that window's
     // result holding the

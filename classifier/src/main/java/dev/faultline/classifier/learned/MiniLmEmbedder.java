@@ -239,10 +239,51 @@ public final class MiniLmEmbedder implements TextEmbedder {
    * tokenizer and encodes exactly those pieces, so two texts with the same key get the same vector
    * (on one machine). Costs one tokenizer call (about a tenth of a millisecond), against about 8 ms
    * for the encoder.
+   *
+   * <p>A long text is tokenised only as far as its first {@link #MAX_TOKENS} words: the tokenizer
+   * normalises character by character and splits at every whitespace, and every word gives at least
+   * one piece, so the pieces of a prefix cut at a whitespace are the first pieces of the whole
+   * text. When the prefix does not fill the window (words the normaliser removes entirely), the
+   * whole text is tokenised.
    */
   @Override
   public Object inputKey(String text) {
+    String t = encoderText(text);
+    int cut = wordPrefixEnd(t, MAX_TOKENS);
+    if (cut < t.length()) {
+      java.util.List<String> pieces = keyTokenizer.tokenize(t.substring(0, cut));
+      if (pieces.size() >= MAX_TOKENS) {
+        return String.join("\0", pieces);
+      }
+    }
+    return String.join("\0", keyTokenizer.tokenize(t));
+  }
+
+  /** {@link #inputKey} by tokenising the whole text, for tests that compare the two. */
+  Object inputKeyOfWholeText(String text) {
     return String.join("\0", keyTokenizer.tokenize(encoderText(text)));
+  }
+
+  /**
+   * Where the first {@code words} whitespace-separated words of {@code t} end (at a whitespace), or
+   * its length when it has no more words.
+   */
+  static int wordPrefixEnd(String t, int words) {
+    int seen = 0;
+    boolean inWord = false;
+    for (int i = 0; i < t.length(); i++) {
+      boolean space = isSpace(t.charAt(i));
+      if (space && inWord && ++seen == words) {
+        return i;
+      }
+      inWord = !space;
+    }
+    return t.length();
+  }
+
+  /** The whitespace the tokenizer splits at (a subset of what it treats as whitespace). */
+  private static boolean isSpace(char c) {
+    return c == ' ' || c == '\n' || c == '\t' || c == '\r';
   }
 
   @Override

@@ -70,4 +70,29 @@ class MiniLmEmbedderTest {
     assertEquals(e.inputKey(x), e.inputKey(y));
     assertArrayEquals(e.embed(x), e.embed(y));
   }
+
+  @Test
+  void theKeyOfAWordPrefixIsTheKeyOfTheWholeText() {
+    MiniLmEmbedder e = MiniLmEmbedder.shared();
+    java.util.Random random = new java.util.Random(34);
+    String[] words = {
+      "hang", "NCCL", "all_reduce()", "out-of-memory", "deepspeed.zero.stage3", "??", "naïve",
+      "训练", "卡住", "0x7f3a", "\u0001\u0002", "Segfault:", "ZeRO-3", "CUDA_VISIBLE_DEVICES=0,1"
+    };
+    String[] spaces = {" ", "  ", "\n", "\t", " \r\n"};
+    for (int n = 0; n < 300; n++) {
+      StringBuilder b = new StringBuilder();
+      int length = random.nextInt(400);
+      for (int w = 0; w < length; w++) {
+        b.append(words[random.nextInt(words.length)]).append(spaces[random.nextInt(spaces.length)]);
+      }
+      String text = b.toString();
+      assertEquals(e.inputKeyOfWholeText(text), e.inputKey(text), "text " + n);
+    }
+    // Words the tokenizer removes entirely give no piece: the prefix cannot fill the window.
+    String vanishing = String.join(" ", java.util.Collections.nCopies(150, "\u0001"));
+    String text = vanishing + " " + String.join(" ", java.util.Collections.nCopies(150, "hang"));
+    assertEquals(e.inputKeyOfWholeText(text), e.inputKey(text));
+    assertEquals(MiniLmEmbedder.MAX_TOKENS, ((String) e.inputKey(text)).split("\0").length);
+  }
 }

@@ -78,6 +78,13 @@ public final class EmergenceDetector extends KeyedProcessFunction<String, AlertC
   private transient MapState<String, StatAlert> groupsInForce;
 
   /**
+   * Per framework, the last day whose CUSUM-run timers this instance registered: those still ahead
+   * of the watermark are in place (a timer is never deleted, the watermark only rises within an
+   * instance, a restore starts with this map empty), so the day's next record registers none.
+   */
+  private transient Map<String, Long> timersOf;
+
+  /**
    * @param retention how much event-time history is kept before the newest tested day end (at least
    *     the model's look-back); records for older days are ignored
    */
@@ -124,6 +131,7 @@ public final class EmergenceDetector extends KeyedProcessFunction<String, AlertC
     groupsInForce =
         getRuntimeContext()
             .getMapState(new MapStateDescriptor<>("alert-groups-in-force", Types.STRING, alert));
+    timersOf = new HashMap<>();
   }
 
   /**
@@ -190,8 +198,11 @@ public final class EmergenceDetector extends KeyedProcessFunction<String, AlertC
         markPending(day + 1, first + model.lookbackDays() + model.warmupDays());
       }
     }
-    for (int k = 1; k <= model.runDays(); k++) {
-      register(ctx, day + k, watermark); // every end whose CUSUM run may hold this day
+    Long registered = timersOf.put(ctx.getCurrentKey(), day);
+    if (registered == null || registered != day) {
+      for (int k = 1; k <= model.runDays(); k++) {
+        register(ctx, day + k, watermark); // every end whose CUSUM run may hold this day
+      }
     }
     if (c.release != null) {
       register(ctx, day + model.releaseAfterDays(), watermark);
@@ -220,8 +231,10 @@ public final class EmergenceDetector extends KeyedProcessFunction<String, AlertC
   }
 
   private void addCount(long day, AlertCount c) throws Exception {
+    // Changed in place, then put: on the heap backend a get already returns a private copy while a
+    // snapshot holds the state (copy on write), and on RocksDB a get deserialises a copy.
     Map<String, Integer> m = counts.get(day);
-    m = m == null ? new HashMap<>() : new HashMap<>(m);
+    m = m == null ? new HashMap<>() : m;
     int now = m.getOrDefault(c.key, 0) + c.delta;
     if (now == 0) {
       m.remove(c.key);
@@ -235,7 +248,7 @@ public final class EmergenceDetector extends KeyedProcessFunction<String, AlertC
     }
     if (c.issueId != null) {
       Map<String, String> e = examples.get(day);
-      e = e == null ? new HashMap<>() : new HashMap<>(e);
+      e = e == null ? new HashMap<>() : e;
       String[] ids = e.containsKey(c.key) ? e.get(c.key).split(" ") : new String[0];
       String[] after = Examples.applySmallest(ids, c.delta, c.issueId, KEPT_PER_DAY);
       if (after.length == 0) {

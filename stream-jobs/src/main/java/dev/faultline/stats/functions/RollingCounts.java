@@ -5,19 +5,16 @@ import dev.faultline.stats.records.CategoryStat;
 import dev.faultline.stats.records.ContributionDelta;
 import dev.faultline.stats.records.DailyCount;
 import dev.faultline.stats.records.DayState;
+import dev.faultline.stats.records.DayTable;
 import dev.faultline.stats.records.StatKey;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.TreeSet;
 import org.apache.flink.api.common.functions.OpenContext;
-import org.apache.flink.api.common.state.MapState;
-import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.state.StateTtlConfig;
+import org.apache.flink.api.common.state.ValueState;
+import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
-import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.api.TimerService;
 import org.apache.flink.streaming.api.functions.co.KeyedCoProcessFunction;
 import org.apache.flink.util.Collector;
@@ -42,9 +39,12 @@ import org.apache.flink.util.Collector;
  * and again at the next watermark after later changes touched a day inside it (updated results,
  * coalesced per watermark).
  *
- * <p>State: one {@link DayState} per day with data and the days awaiting re-emission, all under a
- * TTL refreshed on write. Timers: one per window end for the {@code longest window / slide} ends
- * after each day with data; all fire as the watermark passes, none is left behind.
+ * <p>State: one {@link DayTable} per key: a {@link DayState} per day with data and the days
+ * awaiting re-emission, each day forgotten a TTL after its last write (processing time), the whole
+ * table a TTL after the key's last write (Flink's state TTL). One value per key rather than a map
+ * state: Flink's TTL cleanup copies a whole map state on the heap backend at every access (see
+ * {@link DayTable}). Timers: one per window end for the {@code longest window / slide} ends after
+ * each day with data; all fire as the watermark passes, none is left behind.
  */
 public final class RollingCounts
     extends KeyedCoProcessFunction<StatKey, DailyCount, ContributionDelta, CategoryStat> {
@@ -54,8 +54,14 @@ public final class RollingCounts
   private final int maxSlides;
   private final Duration stateTtl;
   private final long allowedLateness;
-  private transient MapState<Long, DayState> days;
-  private transient MapState<Long, Boolean> dirty;
+  private transient ValueState<DayTable> table;
+
+  /**
+   * Per key, the last day whose window-end timers this instance registered: its timers that are
+   * still ahead of the watermark are all in place, so a further change to that day registers none
+   * again (a timer is never deleted; a restore starts a new instance with this map empty).
+   */
+  private transient java.util.Map<StatKey, Long> timersOf;
 
   /**
    * @param slide how far the windows move at a time
@@ -84,26 +90,36 @@ public final class RollingCounts
         StateTtlConfig.newBuilder(stateTtl)
             .setUpdateType(StateTtlConfig.UpdateType.OnCreateAndWrite)
             .build();
-    MapStateDescriptor<Long, DayState> d =
-        new MapStateDescriptor<>("days", Types.LONG, TypeInformation.of(DayState.class));
+    ValueStateDescriptor<DayTable> d =
+        new ValueStateDescriptor<>("day-table", TypeInformation.of(DayTable.class));
     d.enableTimeToLive(ttl);
-    days = getRuntimeContext().getMapState(d);
-    MapStateDescriptor<Long, Boolean> dd =
-        new MapStateDescriptor<>("dirty-days", Types.LONG, Types.BOOLEAN);
-    dd.enableTimeToLive(ttl);
-    dirty = getRuntimeContext().getMapState(dd);
+    table = getRuntimeContext().getState(d);
+    timersOf = new java.util.HashMap<>();
+  }
+
+  /** This key's days (a new, empty table when it has none). */
+  private DayTable table() throws Exception {
+    DayTable t = table.value();
+    return t == null ? new DayTable() : t;
+  }
+
+  private long ttl() {
+    return stateTtl.toMillis();
   }
 
   @Override
   public void processElement1(DailyCount daily, Context ctx, Collector<CategoryStat> out)
       throws Exception {
-    DayState s = dayFor(daily.day);
+    DayTable t = table();
+    long now = ctx.timerService().currentProcessingTime();
+    DayState s = dayFor(t, daily.day, now);
     s.windowCount += daily.count;
     s.windowExpected += daily.expected;
     s.windowVariance += daily.variance;
     s.windowExamples = daily.examples == null ? s.windowExamples : daily.examples;
-    touched(daily.day, s, ctx.timerService());
-    days.put(daily.day, s);
+    touched(t, daily.day, ctx.getCurrentKey(), ctx.timerService());
+    t.put(daily.day, s, now, ttl());
+    table.update(t);
     flushIfFinal(ctx, out);
   }
 
@@ -111,21 +127,25 @@ public final class RollingCounts
   public void processElement2(ContributionDelta late, Context ctx, Collector<CategoryStat> out)
       throws Exception {
     long day = bucketOf(late.time);
-    DayState s = dayFor(day);
+    DayTable t = table();
+    long now = ctx.timerService().currentProcessingTime();
+    DayState s = dayFor(t, day, now);
     s.lateExamples = Examples.apply(s.lateExamples, late.delta, late.issueId);
     long ready = readyAt(day);
     if (ctx.timerService().currentWatermark() >= ready) {
       s.lateCount += late.delta;
       s.lateExpected += late.expected;
       s.lateVariance += late.variance;
-      touched(day, s, ctx.timerService());
-      days.put(day, s);
+      touched(t, day, ctx.getCurrentKey(), ctx.timerService());
+      t.put(day, s, now, ttl());
+      table.update(t);
       flushIfFinal(ctx, out);
     } else {
       s.pendingLate += late.delta;
       s.pendingLateExpected += late.expected;
       s.pendingLateVariance += late.variance;
-      days.put(day, s);
+      t.put(day, s, now, ttl());
+      table.update(t);
       ctx.timerService().registerEventTimeTimer(ready);
     }
   }
@@ -138,23 +158,28 @@ public final class RollingCounts
     return day + slide - 1 + allowedLateness;
   }
 
-  private DayState dayFor(long day) throws Exception {
-    DayState s = days.get(day);
+  private DayState dayFor(DayTable t, long day, long now) {
+    DayState s = t.get(day, now, ttl());
     return s == null ? new DayState() : s;
   }
 
   @Override
   public void onTimer(long timestamp, OnTimerContext ctx, Collector<CategoryStat> out)
       throws Exception {
-    applyPending(timestamp, ctx);
-    flushDirty(ctx, ctx.timerService().currentWatermark(), out);
+    DayTable t = table.value();
+    if (t == null) {
+      return; // the key's days expired
+    }
+    long now = ctx.timerService().currentProcessingTime();
+    applyPending(t, timestamp, ctx, now);
+    flushDirty(t, ctx, ctx.timerService().currentWatermark(), out, now);
     long end = timestamp + 1;
     if (Math.floorMod(end, slide) != 0) {
       return; // only a pending-delta timer
     }
     StatKey key = ctx.getCurrentKey();
     long from = end - windows[windows.length - 1];
-    Range r = load(from, end);
+    Range r = load(t, from, end, now);
     for (int w = 0; w < windows.length; w++) {
       if (r.any(end - windows[w], end)) {
         out.collect(stat(key, w, end, r.totals(end - windows[w], end)));
@@ -166,12 +191,13 @@ public final class RollingCounts
    * Applies the too-late deltas of the day whose cleanup time is {@code timestamp}, and re-emits
    * its closed windows.
    */
-  private void applyPending(long timestamp, OnTimerContext ctx) throws Exception {
+  private void applyPending(DayTable t, long timestamp, OnTimerContext ctx, long now)
+      throws Exception {
     long day = timestamp + 1 - slide - allowedLateness;
     if (Math.floorMod(day, slide) != 0) {
       return;
     }
-    DayState s = days.get(day);
+    DayState s = t.get(day, now, ttl());
     if (s == null
         || (s.pendingLate == 0 && s.pendingLateExpected == 0 && s.pendingLateVariance == 0)) {
       return;
@@ -182,8 +208,9 @@ public final class RollingCounts
     s.pendingLateExpected = 0;
     s.lateVariance += s.pendingLateVariance;
     s.pendingLateVariance = 0;
-    touched(day, s, ctx.timerService()); // the caller flushes
-    days.put(day, s);
+    touched(t, day, ctx.getCurrentKey(), ctx.timerService()); // the caller flushes
+    t.put(day, s, now, ttl());
+    table.update(t);
   }
 
   /** Sums of the day counts, expected counts and variances in [start, end). */
@@ -222,18 +249,23 @@ public final class RollingCounts
    * are registered on every change, not only on a day's first: after a restore the watermark starts
    * again from the beginning (it is not checkpointed), and a window whose timer fired before the
    * checkpoint must be emitted again when the watermark passes. (Registering only when the
-   * watermark went backwards is not enough: timers also fire between changes.)
+   * watermark went backwards is not enough: timers also fire between changes.) Within one instance
+   * the watermark only rises, so the timers of a day registered before and not yet fired are still
+   * there: the day's second change in a row registers nothing ({@link #timersOf}).
    */
-  private void touched(long day, DayState s, TimerService timers) throws Exception {
+  private void touched(DayTable t, long day, StatKey key, TimerService timers) {
     long watermark = timers.currentWatermark();
-    for (int k = 1; k <= maxSlides; k++) {
-      long end = day + k * slide;
-      if (end - 1 > watermark) {
-        timers.registerEventTimeTimer(end - 1);
+    Long registered = timersOf.put(key, day);
+    if (registered == null || registered != day) {
+      for (int k = 1; k <= maxSlides; k++) {
+        long end = day + k * slide;
+        if (end - 1 > watermark) {
+          timers.registerEventTimeTimer(end - 1);
+        }
       }
     }
     if (day + slide - 1 <= watermark) {
-      dirty.put(day, Boolean.TRUE);
+      t.markDirty(day);
       if (watermark < Long.MAX_VALUE) {
         timers.registerEventTimeTimer(watermark + 1);
       }
@@ -243,31 +275,21 @@ public final class RollingCounts
   /** After the final watermark no timer fires again: flush now. */
   private void flushIfFinal(Context ctx, Collector<CategoryStat> out) throws Exception {
     if (ctx.timerService().currentWatermark() == Long.MAX_VALUE) {
-      flushDirty(ctx, Long.MAX_VALUE, out);
+      flushDirty(table(), ctx, Long.MAX_VALUE, out, ctx.timerService().currentProcessingTime());
     }
   }
 
   /** Re-emits, once each, the closed windows that contain a dirty day. */
-  private void flushDirty(Context ctx, long watermark, Collector<CategoryStat> out)
+  private void flushDirty(
+      DayTable t, Context ctx, long watermark, Collector<CategoryStat> out, long now)
       throws Exception {
-    if (dirty.isEmpty()) {
+    if (t.dirty.length == 0) {
       return;
     }
-    List<Long> dirtyDays = new ArrayList<>();
-    for (Long d : dirty.keys()) {
-      dirtyDays.add(d);
-    }
-    dirty.clear();
+    long[] dirtyDays = t.takeDirty();
+    table.update(t);
     StatKey key = ctx.getCurrentKey();
-    Map<Long, DayState> cache = new HashMap<>();
-    Sums sums =
-        (start, end) -> {
-          Totals sum = new Totals(0, 0, 0);
-          for (long d = start; d < end; d += slide) {
-            sum = sum.plus(cache.computeIfAbsent(d, this::dayOrNull));
-          }
-          return sum;
-        };
+    Sums sums = (start, end) -> load(t, start, end, now).totals(start, end);
     for (int w = 0; w < windows.length; w++) {
       TreeSet<Long> ends = new TreeSet<>();
       for (long day : dirtyDays) {
@@ -283,24 +305,16 @@ public final class RollingCounts
     }
   }
 
-  private DayState dayOrNull(long day) {
-    try {
-      return days.get(day);
-    } catch (Exception e) {
-      throw new IllegalStateException("Could not read the count state of day " + day, e);
-    }
-  }
-
   private long bucketOf(long time) {
     return Math.floorDiv(time, slide) * slide;
   }
 
   /** Day states of [from, to), loaded once for several window sums. */
-  private Range load(long from, long to) throws Exception {
+  private Range load(DayTable t, long from, long to, long now) {
     int n = (int) ((to - from) / slide);
     DayState[] loaded = new DayState[n];
     for (int i = 0; i < n; i++) {
-      loaded[i] = days.get(from + i * slide);
+      loaded[i] = t.get(from + i * slide, now, ttl());
     }
     return new Range(from, slide, loaded);
   }
