@@ -399,6 +399,11 @@ class DashboardBrowserIT {
     // by default expected fixes (#31): every fix weighs its probabilities, so the cells are filled
     browser.open("#fixes");
     assertTrue(!browser.fixPattern("HANG", "DISTRIBUTED_TUNING").isEmpty());
+    String estimated = browser.text("fixes-summary");
+    assertTrue(
+        estimated.matches(
+            "≈ \\d+\\.\\d merged fixes expected over \\d+ symptoms and \\d+ fix patterns"),
+        estimated);
     // labels counted at the default bar (the "Labels counted" switch)
     browser.open("#fixes?minConfidence=default");
     assertEquals(List.of("HANG", "CHECKPOINT_FAILURE"), browser.fixPatternSymptoms());

@@ -302,7 +302,8 @@ export async function fixes(state) {
   const data = await get('fix-patterns', state.filters);
   text('fixes-summary', data.total === 0
     ? 'No merged fixes with a known symptom and fix pattern'
-    : num(data.total) + ' merged fixes over ' + num(data.symptoms.length) + ' symptoms and '
+    : (data.mode === 'estimate' ? '≈ ' + Number(data.total).toFixed(1) + ' merged fixes expected'
+      : num(data.total) + ' merged fixes') + ' over ' + num(data.symptoms.length) + ' symptoms and '
       + num(data.fixPatterns.length) + ' fix patterns');
   text('fixes-coverage', coverageText(data.coverage, data.scope.confidence, 'merged fixes'));
   const lines = {};
