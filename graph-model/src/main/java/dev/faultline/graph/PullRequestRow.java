@@ -74,16 +74,13 @@ public record PullRequestRow(
       this(codes, classifierVersion, calibration, Map.of());
     }
 
+    // Plain maps in the dimensions' order: the row travels between Flink operators, whose Kryo
+    // fallback copies a map by creating one of its class and putting every entry (an unmodifiable
+    // wrapper refuses the puts; an EnumMap has no key type then).
     public Classification {
-      codes = java.util.Collections.unmodifiableMap(new java.util.EnumMap<>(codes));
-      calibration =
-          calibration == null || calibration.isEmpty()
-              ? Map.of()
-              : java.util.Collections.unmodifiableMap(new java.util.EnumMap<>(calibration));
-      probabilities =
-          probabilities == null || probabilities.isEmpty()
-              ? Map.of()
-              : java.util.Collections.unmodifiableMap(new java.util.EnumMap<>(probabilities));
+      codes = inOrder(codes);
+      calibration = inOrder(calibration);
+      probabilities = inOrder(probabilities);
       for (Map.Entry<Dimension, List<Double>> e : probabilities.entrySet()) {
         int size = e.getKey().distributionCodes().size();
         if (e.getValue() == null || e.getValue().size() != size) {
@@ -91,6 +88,12 @@ public record PullRequestRow(
               e.getKey().key() + " probabilities must have " + size + " entries: " + e.getValue());
         }
       }
+    }
+
+    private static <V> Map<Dimension, V> inOrder(Map<Dimension, V> m) {
+      return m == null || m.isEmpty()
+          ? new LinkedHashMap<>()
+          : new LinkedHashMap<>(new java.util.EnumMap<>(m));
     }
 
     Map<String, Object> toProperties() {

@@ -60,6 +60,28 @@ class PullRequestClassificationTest {
     assertEquals(java.util.Collections.max(kind), kind.get(bug), 1e-12, kind.toString());
   }
 
+  /**
+   * The row crosses Flink's operator chain, which copies it with the type's serializer (Kryo for
+   * its maps): a classification with labels, markers and distributions must survive the copy.
+   */
+  @Test
+  void aClassifiedRowSurvivesFlinksCopy() {
+    PullRequestRow.Classification c =
+        classification.classify(
+            change(
+                "Fix deadlock in the NCCL barrier when a rank restarts",
+                "Ranks wait forever at the barrier after an elastic restart; reset the group.",
+                true));
+    assertNotNull(c, "classified");
+    org.apache.flink.api.common.typeutils.TypeSerializer<PullRequestRow.Classification> serializer =
+        org.apache.flink.api.common.typeinfo.TypeInformation.of(PullRequestRow.Classification.class)
+            .createSerializer(new org.apache.flink.api.common.serialization.SerializerConfigImpl());
+    PullRequestRow.Classification copy = serializer.copy(c);
+    assertEquals(c.codes(), copy.codes());
+    assertEquals(c.calibration(), copy.calibration());
+    assertEquals(c.probabilities(), copy.probabilities());
+  }
+
   @Test
   void leavesOpenPullRequestsAndNonFixesUnclassified() {
     assertNull(
