@@ -619,6 +619,7 @@ final class KnownGraph {
         // the vector the stand-in encoder gives the text the pipeline encodes (title, body)
         new IssueRow.TextVector(
             "test:" + repo + "#" + number, WordVectors.INSTANCE.encode(title + "\n" + body)),
+        null,
         number == 102 && repo.equals(DS_REPO) ? ANSWER_102 : null);
   }
 

@@ -85,7 +85,8 @@ class LabelHistoryIT extends QueryITBase {
         null,
         labelled,
         null,
-        pass);
+        pass,
+        null);
   }
 
   /** The offline row of the live classification of issue {@code number}'s state. */

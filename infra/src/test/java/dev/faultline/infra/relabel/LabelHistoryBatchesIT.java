@@ -223,7 +223,8 @@ class LabelHistoryBatchesIT {
         null,
         c,
         null,
-        pass);
+        pass,
+        null);
   }
 
   private static Map<Integer, Map<String, String>> byNumber(List<RelabelReport.Labels> labels) {
