@@ -25,9 +25,19 @@ public final class PoissonBinomial {
 
   /** The distribution of the number of successes. */
   public static PoissonBinomial of(double[] p) {
+    return of(p, p.length);
+  }
+
+  /**
+   * The distribution up to {@code cap} uncertain successes (the trials with p = 1 come on top): P(X
+   * = k) is exact for every k up to the cap, as the recursion's cell k reads only cells k and k −
+   * 1; the mass above the cap is left out, so the total may be below 1.
+   */
+  static PoissonBinomial of(double[] p, int cap) {
     int sure = 0;
-    double[] cur = new double[p.length + 1];
-    double[] next = new double[p.length + 1];
+    int width = Math.min(p.length, Math.max(0, cap)) + 1;
+    double[] cur = new double[width + 1];
+    double[] next = new double[width + 1];
     cur[0] = 1;
     int lo = 0;
     int hi = 0; // support of cur is [lo, hi] (relative to sure)
@@ -46,8 +56,10 @@ public final class PoissonBinomial {
       for (int k = lo + 1; k <= hi; k++) {
         next[k] = cur[k] * (1 - q) + cur[k - 1] * q;
       }
-      next[hi + 1] = cur[hi] * q;
-      hi++;
+      if (hi + 1 < width) {
+        next[hi + 1] = cur[hi] * q;
+        hi++;
+      }
       while (hi > lo && next[hi] < NEGLIGIBLE) {
         hi--;
       }
@@ -92,7 +104,7 @@ public final class PoissonBinomial {
       third += q * (1 - q) * (1 - 2 * q);
     }
     if (Math.sqrt(var) < APPROXIMATE_FROM_SD) {
-      return of(p).interval(level);
+      return of(p, upperBound(p, mu, var, level)).interval(level);
     }
     double sd = Math.sqrt(var);
     double gamma = third / (var * sd);
@@ -100,6 +112,22 @@ public final class PoissonBinomial {
       rnaQuantile((1 - level) / 2, mu, sd, gamma, p.length),
       rnaQuantile((1 + level) / 2, mu, sd, gamma, p.length)
     };
+  }
+
+  /**
+   * A number of uncertain successes (those of the trials with p &lt; 1) that the interval's upper
+   * end cannot exceed: by Cantelli's inequality P(X − μ ≥ t) ≤ σ² / (σ² + t²), so with t = σ √(u /
+   * (1 − u)), u = (1 + level) / 2, at least u of the mass lies below μ + t. The exact recursion
+   * then stops there instead of at the support's negligible tail.
+   */
+  static int upperBound(double[] p, double mu, double var, double level) {
+    int sure = 0;
+    for (double q : p) {
+      sure += q == 1 ? 1 : 0;
+    }
+    double u = (1 + level) / 2;
+    double t = Math.sqrt(var * u / (1 - u));
+    return (int) Math.ceil(mu - sure + t) + 1;
   }
 
   /** The smallest k with G((k + ½ − μ)/σ) ≥ q, within [0, n]. */

@@ -77,4 +77,39 @@ class PoissonBinomialTest {
     double[] p = {0.1, 0.5, 0.9, 0.3};
     assertArrayEquals(PoissonBinomial.of(p).interval(0.9), PoissonBinomial.interval(p, 0.9));
   }
+
+  /**
+   * Below the approximation's threshold the interval stops the recursion at a bound on its upper
+   * end: on scopes of rare cells (the paths query's), uneven ones, ones with sure trials and tiny
+   * ones it must be the full distribution's interval, at 90% and at other levels.
+   */
+  @Test
+  void theCappedRecursionGivesTheFullDistributionsInterval() {
+    java.util.SplittableRandom r = new java.util.SplittableRandom(11);
+    int checked = 0;
+    for (int trial = 0; trial < 400; trial++) {
+      int n = 1 + r.nextInt(trial % 4 == 0 ? 6 : 3000);
+      double scale = Math.pow(10, -4 * r.nextDouble()); // mean from about n down to n / 10,000
+      double[] p = new double[n];
+      for (int i = 0; i < n; i++) {
+        double u = r.nextDouble();
+        p[i] = u < 0.02 ? 1 : u < 0.05 ? 0 : scale * Math.pow(r.nextDouble(), 1 + 2 * u);
+      }
+      double var = 0;
+      for (double q : p) {
+        var += q * (1 - q);
+      }
+      if (Math.sqrt(var) >= PoissonBinomial.APPROXIMATE_FROM_SD) {
+        continue;
+      }
+      for (double level : new double[] {0.9, 0.5, 0.99}) {
+        assertArrayEquals(
+            PoissonBinomial.of(p).interval(level),
+            PoissonBinomial.interval(p, level),
+            "n=" + n + " scale=" + scale + " level=" + level);
+      }
+      checked++;
+    }
+    assertTrue(checked > 300, checked + " scopes checked");
+  }
 }

@@ -131,6 +131,14 @@ final class Family {
 
   /** The figures of every cell, in the order of {@code cells}. */
   List<Cell> estimate() {
+    return estimate(Keep.ALL);
+  }
+
+  /**
+   * The figures of every cell, in the order of {@code cells}; the cells {@code keep} leaves out get
+   * their expected count only ({@link Keep#NOTE}).
+   */
+  List<Cell> estimate(Keep keep) {
     int labelled = 0;
     int missing = 0;
     for (int i = 0; i < q.size(); i++) {
@@ -142,11 +150,34 @@ final class Family {
     boolean ppi = labelled >= MIN_SAMPLE && countPopulation() > labelled;
     Pcc pcc = new Pcc(ppi);
     Ppi rect = ppi ? new Ppi(labelled, missing) : null;
+    double[] counts = new double[cells.size()];
+    for (int k = 0; k < counts.length; k++) {
+      counts[k] = rect == null ? pcc.expected[k] : rect.count(rect.base, k) + pcc.expected[k];
+    }
+    boolean[] chosen = keep.select(counts, known);
     List<Cell> out = new ArrayList<>();
     for (int k = 0; k < cells.size(); k++) {
-      out.add(rect == null ? pccCell(pcc, k) : ppiCell(rect, pcc, k));
+      if (!chosen[k]) {
+        out.add(leftOut(counts[k]));
+      } else {
+        out.add(rect == null ? pccCell(pcc, k) : ppiCell(rect, pcc, k));
+      }
     }
     return out;
+  }
+
+  private static Cell leftOut(double count) {
+    return new Cell(
+        count,
+        Double.NaN,
+        Double.NaN,
+        Double.NaN,
+        Double.NaN,
+        Double.NaN,
+        "not estimated",
+        "",
+        Keep.NOTE,
+        0);
   }
 
   private int countPopulation() {
@@ -277,6 +308,7 @@ final class Family {
     double mass;
     int uncalibratedItems;
     final List<Integer> members = new ArrayList<>();
+    private String basis;
 
     Pcc(boolean onlyOutsidePopulation) {
       int m = cells.size();
@@ -353,6 +385,13 @@ final class Family {
     }
 
     String basis() {
+      if (basis == null) {
+        basis = describe();
+      }
+      return basis;
+    }
+
+    private String describe() {
       return String.format(
               Locale.ROOT,
               "pcc over ≈ %.1f %s (%d item%s)",

@@ -126,6 +126,15 @@ public final class GroupedEstimator {
    * @param groups each item's group key (same order as {@code items})
    */
   public static List<Row> estimate(List<Item> items, List<List<Object>> groups, Spec spec) {
+    return estimate(items, groups, spec, Keep.ALL);
+  }
+
+  /**
+   * The rows, as {@link #estimate(List, List, Spec)}, with intervals only for the cells {@code
+   * keep} selects in each family (the others: expected count only, {@link Keep#NOTE}).
+   */
+  public static List<Row> estimate(
+      List<Item> items, List<List<Object>> groups, Spec spec, Keep keep) {
     if (items.size() != groups.size()) {
       throw new IllegalArgumentException(
           items.size() + " items but " + groups.size() + " group keys");
@@ -138,11 +147,11 @@ public final class GroupedEstimator {
       }
     }
     List<Row> out = new ArrayList<>();
-    byGroup.forEach((g, members) -> out.addAll(group(g, members, spec)));
+    byGroup.forEach((g, members) -> out.addAll(group(g, members, spec, keep)));
     return out;
   }
 
-  private static List<Row> group(List<Object> key, List<Item> items, Spec spec) {
+  private static List<Row> group(List<Object> key, List<Item> items, Spec spec, Keep keep) {
     List<String> codes = spec.dimension().distributionCodes();
     List<String> codes2 = spec.pair() == null ? null : spec.cells();
     double expected = 0;
@@ -155,14 +164,14 @@ public final class GroupedEstimator {
     }
     long[][] labelled = labelled(items, spec);
     if (codes2 == null) {
-      List<Family.Cell> cells = single(items, spec, expected).estimate();
+      List<Family.Cell> cells = single(items, spec, expected).estimate(keep);
       for (int k = 0; k < codes.size(); k++) {
         out.add(row(key, codes.get(k), null, cells.get(k), labelled[k][0], items, expected));
       }
       return out;
     }
     for (int a = 0; a < codes.size(); a++) {
-      List<Family.Cell> cells = paired(items, spec, a).estimate();
+      List<Family.Cell> cells = paired(items, spec, a).estimate(keep);
       for (int b = 0; b < codes2.size(); b++) {
         String[] parts = codes2.get(b).split("\\|", 2);
         Row r = row(key, codes.get(a), parts[0], cells.get(b), labelled[a][b], items, expected);

@@ -3,6 +3,7 @@ package dev.faultline.estimate.scope;
 import dev.faultline.estimate.Codes;
 import dev.faultline.estimate.group.GroupedEstimator;
 import dev.faultline.estimate.group.GroupedEstimator.Mode;
+import dev.faultline.estimate.group.Keep;
 import dev.faultline.estimate.group.ModelError;
 import dev.faultline.estimate.group.Row;
 import dev.faultline.estimate.item.Field;
@@ -187,7 +188,7 @@ public final class Grouped implements ScopeEstimator {
     GroupedEstimator.Spec spec =
         new GroupedEstimator.Spec(
             o.dimension(), o.pair(), o.kind(), o.mode(), ModelError.shipped(), o.third());
-    List<Row> estimated = GroupedEstimator.estimate(items, groups, spec);
+    List<Row> estimated = GroupedEstimator.estimate(items, groups, spec, keep(o));
     List<Row> kept = kept(estimated, o);
     List<Map<String, Object>> out =
         Output.rows(query, groupColumns, kept, ranks(kept), coverage(estimated, o));
@@ -278,6 +279,18 @@ public final class Grouped implements ScopeEstimator {
     return out;
   }
 
+  /**
+   * The cells whose intervals the query can show ({@link #kept}'s rules): the estimator computes
+   * only those. A filter of codes can drop a family's larger cells, so with one the top is not
+   * passed on.
+   */
+  static Keep keep(Options o) {
+    if (o.mode() != Mode.ESTIMATE) {
+      return Keep.ALL;
+    }
+    return new Keep(o.minimum(), o.codes() == null ? o.top() : null, !o.unknown());
+  }
+
   /** The rows a query keeps: known codes only if asked, above the minimum, the top n. */
   private static List<Row> kept(List<Row> rows, Options o) {
     List<Row> out = new ArrayList<>();
@@ -292,15 +305,20 @@ public final class Grouped implements ScopeEstimator {
       }
       out.add(r);
     }
-    if (o.top() == null) {
-      return out;
+    List<Row> top = out;
+    if (o.top() != null) {
+      top = new ArrayList<>();
+      for (List<Row> family : families(out).values()) {
+        family.stream()
+            .sorted(Comparator.comparingDouble(Row::estimate).reversed())
+            .limit(o.top())
+            .forEach(top::add);
+      }
     }
-    List<Row> top = new ArrayList<>();
-    for (List<Row> family : families(out).values()) {
-      family.stream()
-          .sorted(Comparator.comparingDouble(Row::estimate).reversed())
-          .limit(o.top())
-          .forEach(top::add);
+    for (Row r : top) {
+      if (Keep.NOTE.equals(r.note())) {
+        throw new IllegalStateException("a kept row was left without intervals: " + r);
+      }
     }
     return top;
   }

@@ -44,9 +44,10 @@ import org.neo4j.driver.SessionConfig;
  * </pre>
  *
  * System properties: {@code faultline.bench.issues} (100000), {@code faultline.bench.runs} (timed
- * runs per query, 20), {@code faultline.bench.seed} (42), {@code faultline.bench.out} (a file: also
- * write the figures there as one flat JSON object, for {@code faultline bench}). It takes about
- * five minutes on two cores.
+ * runs per query, 20), {@code faultline.bench.seed} (42), {@code faultline.bench.only} (query
+ * names, comma-separated: time only these), {@code faultline.bench.out} (a file: also write the
+ * figures there as one flat JSON object, for {@code faultline bench}). It takes about five minutes
+ * on two cores.
  *
  * <p>The synthetic graph follows {@code graph-model/README.md} and is written with the test
  * fixture's statements in UNWIND batches of 1000: six frameworks with skewed shares, about 40
@@ -175,7 +176,12 @@ public final class QueryLatencyBenchmark {
           os.getSystemLoadAverage());
       System.out.printf(
           Locale.ROOT, "  %-28s %8s %8s %8s %8s%n", "query", "p50", "p95", "max", "rows");
+      String only = System.getProperty("faultline.bench.only");
+      List<String> chosen = only == null ? null : Arrays.asList(only.split(","));
       for (QueryDefinition q : library.list()) {
+        if (chosen != null && !chosen.contains(q.name())) {
+          continue;
+        }
         long[] nanos = new long[runs];
         int rows = 0;
         for (int r = -3; r < runs; r++) {
