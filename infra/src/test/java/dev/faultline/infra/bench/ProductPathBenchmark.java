@@ -101,6 +101,7 @@ public final class ProductPathBenchmark {
   private final Map<String, String> opt;
   private final Map<String, Gold> byId = new LinkedHashMap<>();
   private final Map<String, Tally> tallies = new TreeMap<>();
+  private final Map<String, TrendTally> trendTallies = new TreeMap<>();
   private final StringBuilder log = new StringBuilder();
   private Map<String, String> env;
   private String[] conn;
@@ -482,6 +483,12 @@ public final class ProductPathBenchmark {
     for (String f : frameworks()) {
       scopes.add(scope("framework", f, "2025-01-01", "2026-01-01"));
     }
+    Map<String, String> year = scopes.get(0);
+    JsonNode trend = trends(year);
+    String trendKey = phase + "|" + (sampled ? "sample " + opt.get("--sample") : "no sample");
+    trendTallies
+        .computeIfAbsent(trendKey, x -> new TrendTally())
+        .add(trend, TrendScore.truth(members(year), trend));
     for (Map<String, String> s : scopes) {
       List<Gold> members = members(s);
       for (String dim : DIMENSIONS) {
@@ -532,6 +539,23 @@ public final class ProductPathBenchmark {
       }
     }
     return out;
+  }
+
+  /** {@code category-trends} of the symptom per month over a scope (every framework). */
+  private JsonNode trends(Map<String, String> s) throws Exception {
+    String out =
+        cli(
+            "query",
+            "category-trends",
+            "--format",
+            "json",
+            "-p",
+            "dimension=symptom",
+            "-p",
+            "from=" + s.get("from") + "T00:00:00Z",
+            "-p",
+            "to=" + s.get("to") + "T00:00:00Z");
+    return JSON.readTree(out.substring(out.indexOf('[')));
   }
 
   private JsonNode query(String dim, Map<String, String> s) throws Exception {
@@ -615,6 +639,13 @@ public final class ProductPathBenchmark {
             + " Coverage: share of (code, scope, draw) whose 90% share interval holds the true"
             + " share, by band of the true share (\"absent\": the code has no gold bug report in"
             + " the scope); '–' no such code; rows without an interval count as misses.\n");
+    md.append(TrendTally.header());
+    trendTallies.forEach((k, t) -> md.append(t.row(k)));
+    md.append(
+        "\n`category-trends`, symptom per month over the year: coverage is the share of (month,"
+            + " symptom, draw) cells whose 90% count interval holds the true number of gold bug"
+            + " reports with the symptom opened in the month (the graph's months), by the true"
+            + " count; zero cells included; rows without an interval count as misses.\n");
     return md.toString();
   }
 
@@ -625,6 +656,7 @@ public final class ProductPathBenchmark {
     final long[] hits = new long[4];
     final long[] total = new long[4];
     final double[] width = new double[4];
+    final long[] withoutInterval = new long[4];
     final Set<String> methods = new java.util.TreeSet<>();
 
     void add(JsonNode rows, double[] truth) {
@@ -642,6 +674,7 @@ public final class ProductPathBenchmark {
         double lo = r.path("shareLow").asDouble();
         double hi = r.path("shareHigh").asDouble();
         total[b]++;
+        withoutInterval[b] += hasInterval ? 0 : 1;
         // the rows print shares to 4 decimals: a true share within rounding of an end is inside
         if (hasInterval && lo - 5e-5 <= t && t <= hi + 5e-5) {
           hits[b]++;
@@ -652,7 +685,8 @@ public final class ProductPathBenchmark {
 
     static String header() {
       return "| phase | sample | scopes | dimension | n | share error | coverage absent | < 5% | 5–15% |"
-          + " ≥ 15% | mean width ≥ 15% | methods |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n";
+          + " ≥ 15% | mean width ≥ 15% | rows without an interval | coverage of rows with one |"
+          + " methods |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
     }
 
     String row(String key) {
@@ -676,7 +710,119 @@ public final class ProductPathBenchmark {
                     Locale.ROOT, " %.2f (%d) |", hits[i] / (double) total[i], total[i]));
       }
       b.append(total[3] == 0 ? " – |" : String.format(Locale.ROOT, " %.3f |", width[3] / total[3]));
+      long all = Arrays.stream(total).sum();
+      long without = Arrays.stream(withoutInterval).sum();
+      long hit = Arrays.stream(hits).sum();
+      b.append(String.format(Locale.ROOT, " %d of %d |", without, all));
+      b.append(
+          all == without
+              ? " – |"
+              : String.format(
+                  Locale.ROOT, " %.2f (%d) |", hit / (double) (all - without), all - without));
       b.append(' ').append(String.join(", ", methods)).append(" |\n");
+      return b.toString();
+    }
+  }
+
+  /** The true monthly counts of a trend's rows. */
+  static final class TrendScore {
+    private TrendScore() {}
+
+    /**
+     * Per row of the trend (in its order), the number of gold bug reports among the members with
+     * the row's symptom opened in the row's month; NaN for codes that are not known.
+     */
+    static double[] truth(List<Gold> members, JsonNode rows) {
+      Map<String, Integer> count = new HashMap<>();
+      for (Gold g : members) {
+        if ("BUG".equals(g.gold().path("kind").asText())) {
+          String month = g.created().withDayOfMonth(1).toString();
+          count.merge(month + "|" + g.gold().path("symptom").asText(), 1, Integer::sum);
+        }
+      }
+      double[] t = new double[rows.size()];
+      int k = 0;
+      for (JsonNode r : rows) {
+        String c = r.path("code").asText();
+        String month = r.path("period").asText();
+        t[k++] =
+            ShareScore.NOT_KNOWN.contains(c)
+                ? Double.NaN
+                : count.getOrDefault(month.substring(0, Math.min(10, month.length())) + "|" + c, 0);
+      }
+      return t;
+    }
+
+    /** Bands of the true monthly count: 0, 1–2, 3 or more. */
+    static int band(double count) {
+      return count == 0 ? 0 : count < 3 ? 1 : 2;
+    }
+  }
+
+  /** Count coverage of a trend's month × symptom cells. */
+  static final class TrendTally {
+    int runs;
+    final long[] hits = new long[3];
+    final long[] total = new long[3];
+    final double[] width = new double[3];
+    long withoutInterval;
+
+    void add(JsonNode rows, double[] truth) {
+      runs++;
+      int k = 0;
+      for (JsonNode r : rows) {
+        double t = truth[k++];
+        if (Double.isNaN(t)) {
+          continue;
+        }
+        int b = TrendScore.band(t);
+        boolean hasInterval = r.path("estimateLow").isNumber() && r.path("estimateHigh").isNumber();
+        double lo = r.path("estimateLow").asDouble();
+        double hi = r.path("estimateHigh").asDouble();
+        total[b]++;
+        withoutInterval += hasInterval ? 0 : 1;
+        // the rows print counts to 1 decimal
+        if (hasInterval && lo - 0.05 <= t && t <= hi + 0.05) {
+          hits[b]++;
+        }
+        width[b] += hasInterval ? hi - lo : 0;
+      }
+    }
+
+    static String header() {
+      return "\n| phase | sample | runs | cells | coverage all | true count 0 | 1–2 | ≥ 3 |"
+          + " mean width 0 / 1–2 / ≥ 3 | cells without an interval |\n"
+          + "|---|---|---|---|---|---|---|---|---|---|\n";
+    }
+
+    String row(String key) {
+      String[] k = key.split("\\|");
+      long all = Arrays.stream(total).sum();
+      StringBuilder b = new StringBuilder();
+      b.append(
+          String.format(
+              Locale.ROOT,
+              "| %s | %s | %d | %d | %s |",
+              k[0],
+              k[1],
+              runs,
+              all,
+              all == 0
+                  ? "–"
+                  : String.format(Locale.ROOT, "%.2f", Arrays.stream(hits).sum() / (double) all)));
+      for (int i = 0; i < 3; i++) {
+        b.append(
+            total[i] == 0
+                ? " – |"
+                : String.format(
+                    Locale.ROOT, " %.2f (%d) |", hits[i] / (double) total[i], total[i]));
+      }
+      b.append(' ');
+      for (int i = 0; i < 3; i++) {
+        b.append(total[i] == 0 ? "–" : String.format(Locale.ROOT, "%.1f", width[i] / total[i]));
+        b.append(i < 2 ? " / " : " |");
+      }
+      b.append(String.format(Locale.ROOT, " %d |%n", withoutInterval));
       return b.toString();
     }
   }

@@ -69,6 +69,45 @@ class ProductPathBenchmarkTest {
   }
 
   @Test
+  void aTrendsTruthIsTheMonthsGoldBugReportsWithTheSymptomZeroCellsIncluded() throws Exception {
+    List<ProductPathBenchmark.Gold> scope =
+        List.of(
+            dated(gold("BUG", "HANG", "COMMUNICATION"), "2025-03-04"),
+            dated(gold("BUG", "HANG", "UNKNOWN"), "2025-03-30"),
+            dated(gold("BUG", "HANG", "UNKNOWN"), "2025-04-01"),
+            dated(gold("QUESTION", "HANG", "UNKNOWN"), "2025-03-05"),
+            dated(gold("BUG", "OUT_OF_MEMORY", "MEMORY"), "2025-03-10"));
+    JsonNode r =
+        rows(
+            "[{\"period\":\"2025-03-01\",\"code\":\"HANG\",\"estimateLow\":1.0,\"estimateHigh\":3.0},"
+                + "{\"period\":\"2025-03-01\",\"code\":\"OUT_OF_MEMORY\",\"estimateLow\":1.1,\"estimateHigh\":2.0},"
+                + "{\"period\":\"2025-03-01\",\"code\":\"CRASH\",\"estimateLow\":0.0,\"estimateHigh\":0.6},"
+                + "{\"period\":\"2025-04-01\",\"code\":\"HANG\",\"estimateLow\":null,\"estimateHigh\":null},"
+                + "{\"period\":\"2025-04-01\",\"code\":\"UNKNOWN\",\"estimateLow\":0.0,\"estimateHigh\":1.0}]");
+    double[] t = ProductPathBenchmark.TrendScore.truth(scope, r);
+    // March: two bug reports with HANG (the question does not count), one OUT_OF_MEMORY, no CRASH
+    assertEquals(2, t[0], 0);
+    assertEquals(1, t[1], 0);
+    assertEquals(0, t[2], 0);
+    assertEquals(1, t[3], 0);
+    assertTrue(Double.isNaN(t[4]));
+    ProductPathBenchmark.TrendTally tally = new ProductPathBenchmark.TrendTally();
+    tally.add(r, t);
+    // HANG March covered; OUT_OF_MEMORY (1 < 1.1 - 0.05) not; CRASH (0) covered; April HANG has
+    // no interval: a miss
+    assertEquals(1, tally.hits[0]);
+    assertEquals(1, tally.total[0]);
+    assertEquals(1, tally.hits[1]);
+    assertEquals(3, tally.total[1]);
+    assertEquals(1, tally.withoutInterval);
+  }
+
+  private static ProductPathBenchmark.Gold dated(ProductPathBenchmark.Gold g, String day) {
+    return new ProductPathBenchmark.Gold(
+        g.url(), g.id(), g.record(), g.gold(), java.time.LocalDate.parse(day));
+  }
+
+  @Test
   void theLanguageModelsAnswersAreWrongAtTheStatedRate() {
     SplittableRandom rnd = new SplittableRandom(3);
     JsonNode g = gold("BUG", "HANG", "COMMUNICATION").gold();
