@@ -128,39 +128,43 @@ public final class PriorShift {
 
   /** Adds one adjustable item's re-weighted, renormalised row to {@code sum} (the E-step). */
   private static void accumulate(double[] row, double[] ratio, double[] sum) {
+    double total = total(row, ratio);
+    for (int c = 0; c < row.length; c++) {
+      sum[c] += reweighted(row, ratio, total, c);
+    }
+  }
+
+  /** The E-step's rows: every adjustable row re-weighted by π / π_t and renormalised. */
+  private static void reweight(
+      double[][] p, double[] trainingPrior, boolean[] fixed, double[] pi, double[][] q) {
+    double[] ratio = new double[trainingPrior.length];
+    ratios(trainingPrior, pi, ratio);
+    for (int i = 0; i < p.length; i++) {
+      double[] row = p[i].clone();
+      if (!fixed[i]) {
+        double total = total(p[i], ratio);
+        for (int c = 0; c < row.length; c++) {
+          row[c] = reweighted(p[i], ratio, total, c);
+        }
+      }
+      q[i] = row;
+    }
+  }
+
+  private static double total(double[] row, double[] ratio) {
     double total = 0;
     for (int c = 0; c < row.length; c++) {
       total += row[c] * ratio[c];
     }
-    for (int c = 0; c < row.length; c++) {
-      sum[c] += total > 0 ? row[c] * ratio[c] / total : row[c];
-    }
+    return total;
   }
 
-  /** The E-step: every adjustable row re-weighted by π / π_t and renormalised. */
-  private static void reweight(
-      double[][] p, double[] trainingPrior, boolean[] fixed, double[] pi, double[][] q) {
-    int k = trainingPrior.length;
-    for (int i = 0; i < p.length; i++) {
-      if (fixed[i]) {
-        q[i] = p[i].clone();
-        continue;
-      }
-      double[] row = new double[k];
-      double sum = 0;
-      for (int c = 0; c < k; c++) {
-        row[c] = trainingPrior[c] > 0 ? p[i][c] * pi[c] / trainingPrior[c] : p[i][c];
-        sum += row[c];
-      }
-      if (sum > 0) {
-        for (int c = 0; c < k; c++) {
-          row[c] /= sum;
-        }
-      } else {
-        row = p[i].clone(); // all its mass on codes the scope's prior has emptied: keep it
-      }
-      q[i] = row;
-    }
+  /**
+   * Code c's probability in the re-weighted, renormalised row; a row whose mass is all on codes the
+   * scope's prior has emptied is kept as it is.
+   */
+  private static double reweighted(double[] row, double[] ratio, double total, int c) {
+    return total > 0 ? row[c] * ratio[c] / total : row[c];
   }
 
   private static void check(double[][] p, double[] prior, double strength, boolean[] fixed) {
