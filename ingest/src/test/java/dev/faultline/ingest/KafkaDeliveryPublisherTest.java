@@ -22,7 +22,7 @@ class KafkaDeliveryPublisherTest {
 
     // What arrives while a request is acknowledged goes out together in the next one: one append
     // (and one fsync on a broker that fsyncs) per group instead of one per few deliveries.
-    assertEquals(1, props.get(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION_CONFIG));
+    assertEquals(1, props.get(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION));
     assertEquals("all", props.get(ProducerConfig.ACKS_CONFIG));
     assertEquals(true, props.get(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG));
   }
@@ -33,6 +33,6 @@ class KafkaDeliveryPublisherTest {
         KafkaDeliveryPublisher.producerProperties(
             config(Map.of("max.in.flight.requests.per.connection", "5")));
 
-    assertEquals("5", props.get(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION_CONFIG));
+    assertEquals("5", props.get(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION));
   }
 }
