@@ -119,6 +119,17 @@ public final class ReceiverBenchmark {
       targets.put("receiver", receiver(kafka, dir, payload, false));
       targets.put("receiver_noop", receiver(kafka, dir, payload, true));
       targets.put("bare_producer", bareProducer(kafka, payload));
+      // -Dfaultline.bench.targets=receiver: only some of the three (e.g. one per JVM), for
+      // profiles.
+      String only = System.getProperty("faultline.bench.targets");
+      if (only != null) {
+        List<String> keep = List.of(only.split(","));
+        for (String name : List.copyOf(targets.keySet())) {
+          if (!keep.contains(name)) {
+            targets.remove(name).close();
+          }
+        }
+      }
       // Warm-up: WARM_UP_PASSES passes over the three (they share the HTTP and Kafka client code),
       // so that the measured rounds see little of the JIT (with one pass of 3,000 the C2 compiler
       // still took about 0.8-1.1 CPU-ms of each receiver request in the measured rounds).
