@@ -62,7 +62,11 @@ import org.apache.kafka.common.serialization.StringSerializer;
  *
  * <p>System properties: {@code faultline.bench.out} (a file: also write the figures there as one
  * flat JSON object, for {@code faultline bench}), {@code faultline.bench.backfillEvents} (events
- * per generated GH Archive file, 200000), {@code bench.skipBackfill}, {@code bench.skipReceiver}.
+ * per generated GH Archive file, 200000), {@code bench.skipBackfill}, {@code bench.skipReceiver},
+ * {@code faultline.bench.warmUpPasses} (3), {@code faultline.bench.targets} (some of {@code
+ * receiver,receiver_noop,bare_producer}), {@code faultline.bench.producer.<property>} (a producer
+ * setting for both sides), {@code faultline.bench.profile} and {@code faultline.bench.profileLib}
+ * (CPU profiles of the measured parts, see {@link Profiler}).
  */
 public final class ReceiverBenchmark {
   private static final String SECRET = "bench-secret";
