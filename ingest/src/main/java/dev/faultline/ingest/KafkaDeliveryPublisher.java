@@ -61,7 +61,12 @@ public final class KafkaDeliveryPublisher implements DeliveryPublisher {
     props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
     props.put(ProducerConfig.ACKS_CONFIG, "all");
     props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-    props.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 5);
+    // One produce request at a time: what arrives while one is acknowledged (appended and, on a
+    // broker that fsyncs, fsynced) goes out together in the next, a group commit that grows with
+    // the load. With 5 in flight, deliveries arriving one by one over HTTP left in requests of ~5
+    // records each, every one its own append and fsync on the broker (which handles a connection's
+    // requests one after another anyway).
+    props.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1);
     props.put(ProducerConfig.LINGER_MS_CONFIG, linger);
     // A burst of deliveries to one partition travels as one batch (one request, one append and, on
     // a broker that fsyncs, one fsync), instead of 16 KB batches of one or two 12 KB payloads.

@@ -62,10 +62,16 @@ import org.apache.kafka.common.serialization.StringSerializer;
  *
  * <p>System properties: {@code faultline.bench.out} (a file: also write the figures there as one
  * flat JSON object, for {@code faultline bench}), {@code faultline.bench.backfillEvents} (events
- * per generated GH Archive file, 200000), {@code bench.skipBackfill}, {@code bench.skipReceiver}.
+ * per generated GH Archive file, 200000), {@code bench.skipBackfill}, {@code bench.skipReceiver},
+ * {@code faultline.bench.warmUpPasses} (3), {@code faultline.bench.targets} (some of {@code
+ * receiver,receiver_noop,bare_producer}), {@code faultline.bench.producer.<property>} (a producer
+ * setting for both sides), {@code faultline.bench.profile} and {@code faultline.bench.profileLib}
+ * (CPU profiles of the measured parts, see {@link Profiler}).
  */
 public final class ReceiverBenchmark {
   private static final String SECRET = "bench-secret";
+  private static final int COMMAND_RUNS = 3;
+  private static final int WARM_UP_PASSES = Integer.getInteger("faultline.bench.warmUpPasses", 3);
 
   public static void main(String[] args) throws Exception {
     int concurrency = args.length > 0 ? Integer.parseInt(args[0]) : 32;
@@ -78,6 +84,7 @@ public final class ReceiverBenchmark {
         concurrency,
         requests);
     try (EmbeddedKafka kafka = EmbeddedKafka.start(dir.resolve("kafka"), 0)) {
+      rememberBrokerThreads();
       kafka.createTopics(3, List.of("bench-receiver", "bench-bare", "bench-backfill"));
       byte[] payload = payload12k();
       Map<String, Double> results = new TreeMap<>();
@@ -116,16 +123,45 @@ public final class ReceiverBenchmark {
       targets.put("receiver", receiver(kafka, dir, payload, false));
       targets.put("receiver_noop", receiver(kafka, dir, payload, true));
       targets.put("bare_producer", bareProducer(kafka, payload));
-      for (Map.Entry<String, Target> t : targets.entrySet()) {
-        run(t.getValue().sender(), concurrency, Math.min(requests, 3000));
+      // -Dfaultline.bench.targets=receiver: only some of the three (e.g. one per JVM), for
+      // profiles.
+      String only = System.getProperty("faultline.bench.targets");
+      if (only != null) {
+        List<String> keep = List.of(only.split(","));
+        for (String name : List.copyOf(targets.keySet())) {
+          if (!keep.contains(name)) {
+            targets.remove(name).close();
+          }
+        }
+      }
+      // Warm-up: WARM_UP_PASSES passes over the three (they share the HTTP and Kafka client code),
+      // so that the measured rounds see little of the JIT (with one pass of 3,000 the C2 compiler
+      // still took about 0.8-1.1 CPU-ms of each receiver request in the measured rounds).
+      for (int pass = 0; pass < WARM_UP_PASSES; pass++) {
+        for (Map.Entry<String, Target> t : targets.entrySet()) {
+          run(t.getValue().sender(), concurrency, Math.min(requests, 3000));
+        }
       }
       Map<String, List<long[]>> rounds = new java.util.LinkedHashMap<>();
       List<String> order = new java.util.ArrayList<>(targets.keySet());
       for (int round = 0; round < 2; round++) {
         for (String name : order) {
-          rounds
-              .computeIfAbsent(name, k -> new java.util.ArrayList<>())
-              .add(run(targets.get(name).sender(), concurrency, requests));
+          String clientId = name.equals("bare_producer") ? "bench-bare" : "bench-receiver";
+          double[] before = producerTotals(clientId);
+          Profiler.start();
+          long[] measured = run(targets.get(name).sender(), concurrency, requests);
+          Profiler.stop(name + "-" + round);
+          double[] after = producerTotals(clientId);
+          if (!name.equals("receiver_noop")) {
+            System.out.printf(
+                Locale.ROOT,
+                "  %s round %d: %.0f produce requests, %.1f records per request%n",
+                name,
+                round,
+                after[0] - before[0],
+                (after[1] - before[1]) / (after[0] - before[0]));
+          }
+          rounds.computeIfAbsent(name, k -> new java.util.ArrayList<>()).add(measured);
         }
         java.util.Collections.reverse(order);
       }
@@ -136,6 +172,38 @@ public final class ReceiverBenchmark {
       for (Target t : targets.values()) {
         t.close();
       }
+    }
+  }
+
+  /**
+   * Optional CPU profiles of the measured parts: with {@code -Dfaultline.bench.profile=DIR} and
+   * async-profiler's native library in {@code faultline.bench.profileLib} (the {@code
+   * tools.profiler:async-profiler} jar carries it; its classes on the class path), each measured
+   * round is written to {@code DIR/<part>.collapsed} (collapsed stacks, per thread).
+   */
+  static final class Profiler {
+    private static final String DIR = System.getProperty("faultline.bench.profile");
+
+    private Profiler() {}
+
+    static void start() throws Exception {
+      if (DIR != null) {
+        execute("start,event=cpu,interval=2ms,threads");
+      }
+    }
+
+    static void stop(String part) throws Exception {
+      if (DIR != null) {
+        execute("stop,file=" + Path.of(DIR, part + ".collapsed") + ",collapsed");
+      }
+    }
+
+    private static void execute(String command) throws Exception {
+      Class<?> api = Class.forName("one.profiler.AsyncProfiler");
+      Object profiler =
+          api.getMethod("getInstance", String.class)
+              .invoke(null, System.getProperty("faultline.bench.profileLib"));
+      api.getMethod("execute", String.class).invoke(profiler, command);
     }
   }
 
@@ -201,6 +269,7 @@ public final class ReceiverBenchmark {
             .deliveryTopic("bench-receiver")
             .spoolDir(dir.resolve(noKafka ? "spool-noop" : "spool"))
             .maxDeliveryAge(Duration.ZERO)
+            .producerProperties(producerOverrides("bench-receiver"))
             .build();
     String signature = WebhookSignature.sign(SECRET, payload);
     dev.faultline.ingest.DeliveryPublisher publisher =
@@ -248,7 +317,11 @@ public final class ReceiverBenchmark {
 
   private static Target bareProducer(EmbeddedKafka kafka, byte[] payload) throws Exception {
     IngestConfig config =
-        IngestConfig.builder().secret(SECRET).bootstrapServers(kafka.bootstrapServers()).build();
+        IngestConfig.builder()
+            .secret(SECRET)
+            .bootstrapServers(kafka.bootstrapServers())
+            .producerProperties(producerOverrides("bench-bare"))
+            .build();
     AvroCodec<Delivery> codec = AvroCodec.deliveries();
     String json = new String(payload, StandardCharsets.UTF_8);
     String key = DeliveryKey.of("issues", new ObjectMapper().readTree(payload));
@@ -283,6 +356,41 @@ public final class ReceiverBenchmark {
           return done;
         };
     return new Target("baseline  bare KafkaProducer acks=all", send, producer::close);
+  }
+
+  /**
+   * The same producer settings for the receiver and the bare producer: the receiver's defaults,
+   * then any {@code -Dfaultline.bench.producer.<property>=<value>} (to try a setting on both
+   * sides), and a client id of each side's own (for its producer metrics).
+   */
+  private static Map<String, String> producerOverrides(String clientId) {
+    Map<String, String> props = new TreeMap<>();
+    String prefix = "faultline.bench.producer.";
+    System.getProperties()
+        .stringPropertyNames()
+        .forEach(
+            n -> {
+              if (n.startsWith(prefix)) {
+                props.put(n.substring(prefix.length()), System.getProperty(n));
+              }
+            });
+    props.put("client.id", clientId);
+    return props;
+  }
+
+  /** Records per produce request and requests so far of the producer with this client id. */
+  private static double[] producerTotals(String clientId) {
+    try {
+      javax.management.MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+      javax.management.ObjectName name =
+          new javax.management.ObjectName(
+              "kafka.producer:type=producer-metrics,client-id=" + clientId);
+      double requests = ((Number) server.getAttribute(name, "request-total")).doubleValue();
+      double records = ((Number) server.getAttribute(name, "record-send-total")).doubleValue();
+      return new double[] {requests, records};
+    } catch (Exception e) {
+      return new double[] {Double.NaN, Double.NaN};
+    }
   }
 
   interface Sender {
@@ -384,15 +492,23 @@ public final class ReceiverBenchmark {
         if (print) {
           results.put("parse_events_per_s" + suffix, parse[0]);
           results.put("parse_events_per_cpu_s" + suffix, parse[1]);
+          results.put("parse_events_per_process_cpu_s" + suffix, parse[2]);
+          results.put("reader_events_per_process_cpu_s" + suffix, reader[2]);
           results.put("reader_events_per_s" + suffix, reader[0]);
           results.put("reader_events_per_cpu_s" + suffix, reader[1]);
         }
       }
-      // End to end through the command, real Kafka, acks=all; twice, the second counted, as its
-      // baseline and the reader above are (the first run pays for compiling the command's path).
-      for (int round = 0; round < 2; round++) {
+      // End to end through the command, real Kafka, acks=all; three times, the last counted (the
+      // first runs pay for compiling the command's path: on the second run the C2 compiler still
+      // took about 40% of the command's CPU).
+      for (int round = 0; round < COMMAND_RUNS; round++) {
+        boolean counted = round == COMMAND_RUNS - 1;
+        if (counted) {
+          Profiler.start();
+        }
         long t0 = System.nanoTime();
         long cpu0 = processCpu();
+        long own0 = ownCpu();
         int code =
             BackfillCommand.run(
                 new String[] {
@@ -408,22 +524,57 @@ public final class ReceiverBenchmark {
                 System.err);
         double wall = (System.nanoTime() - t0) / 1e9;
         double cpu = (processCpu() - cpu0) / 1e9;
-        if (round == 0) {
+        double own = (ownCpu() - own0) / 1e9;
+        if (!counted) {
           continue;
         }
+        Profiler.stop("backfill-command" + suffix);
         System.out.printf(
             Locale.ROOT,
-            "  %-44s %9.0f events/s wall, %9.0f events per CPU-second (exit %d)%n",
+            "  %-44s %9.0f events/s wall, %9.0f events per CPU-second; %9.0f with the broker's"
+                + " CPU (exit %d)%n",
             "backfill command → Kafka acks=all",
             events / wall,
+            events / own,
             events / cpu,
             code);
         if (code == 0) {
           results.put("command_events_per_s" + suffix, events / wall);
-          results.put("command_events_per_cpu_s" + suffix, events / cpu);
+          results.put("command_events_per_cpu_s" + suffix, events / own);
+          results.put("command_events_per_cpu_s_with_broker" + suffix, events / cpu);
         }
       }
     }
+  }
+
+  /**
+   * The threads the embedded broker started (every live thread but this one, right after the broker
+   * started): their CPU is Kafka's, not the command's, and comes off {@link #ownCpu()}.
+   */
+  private static final java.util.Set<Long> BROKER_THREADS = new java.util.HashSet<>();
+
+  private static void rememberBrokerThreads() {
+    long self = Thread.currentThread().getId();
+    for (long id : ManagementFactory.getThreadMXBean().getAllThreadIds()) {
+      if (id != self) {
+        BROKER_THREADS.add(id);
+      }
+    }
+  }
+
+  /**
+   * Process CPU time (every thread of this JVM, the JIT compiler's and the garbage collector's
+   * included) less the embedded broker's threads: the command's measure, without Kafka's side (a
+   * separate server in production) but with its own compilation and collection, which the
+   * one-thread baseline's CPU time does not count (it is also reported by this measure).
+   */
+  private static long ownCpu() {
+    ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    long broker = 0;
+    for (long id : BROKER_THREADS) {
+      broker += Math.max(0, threads.getThreadCpuTime(id));
+    }
+    return processCpu() - broker;
   }
 
   private static long processCpu() {
@@ -431,10 +582,14 @@ public final class ReceiverBenchmark {
         .getProcessCpuTime();
   }
 
-  /** Returns events per wall second and per CPU second. */
+  /**
+   * Returns events per wall second, per CPU second of this thread, and per CPU second of the
+   * process less the broker ({@link #ownCpu()}, the command's measure).
+   */
   private static double[] baselineParse(Path file, int events, boolean print) throws Exception {
-    ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     ObjectMapper mapper = new ObjectMapper();
+    ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    long own0 = ownCpu();
     long cpu0 = threads.getCurrentThreadCpuTime();
     long t0 = System.nanoTime();
     long n = 0;
@@ -452,6 +607,7 @@ public final class ReceiverBenchmark {
       }
     }
     double cpu = (threads.getCurrentThreadCpuTime() - cpu0) / 1e9;
+    double own = (ownCpu() - own0) / 1e9;
     double wall = (System.nanoTime() - t0) / 1e9;
     if (print) {
       System.out.printf(
@@ -461,16 +617,20 @@ public final class ReceiverBenchmark {
           n / wall,
           n / cpu);
     }
-    return new double[] {n / wall, n / cpu};
+    return new double[] {n / wall, n / cpu, n / own};
   }
 
-  /** Returns events per wall second and per CPU second. */
+  /**
+   * Returns events per wall second, per CPU second of this thread, and per CPU second of the
+   * process less the broker ({@link #ownCpu()}, the command's measure).
+   */
   private static double[] readerOnly(Path file, boolean print) throws Exception {
-    ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     AtomicLong encodedBytes = new AtomicLong();
     AvroCodec<Delivery> codec = AvroCodec.deliveries();
     GhArchiveReader reader =
         new GhArchiveReader(new ObjectMapper(), RepositoryFilter.defaults(), Clock.systemUTC());
+    ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    long own0 = ownCpu();
     long cpu0 = threads.getCurrentThreadCpuTime();
     long t0 = System.nanoTime();
     GhArchiveReader.Counts counts;
@@ -480,6 +640,7 @@ public final class ReceiverBenchmark {
       counts = reader.read(in, d -> encodedBytes.addAndGet(codec.encode(d.delivery()).length));
     }
     double cpu = (threads.getCurrentThreadCpuTime() - cpu0) / 1e9;
+    double own = (ownCpu() - own0) / 1e9;
     double wall = (System.nanoTime() - t0) / 1e9;
     if (print) {
       System.out.printf(
@@ -490,7 +651,7 @@ public final class ReceiverBenchmark {
           counts.events() / cpu,
           counts.kept());
     }
-    return new double[] {counts.events() / wall, counts.events() / cpu};
+    return new double[] {counts.events() / wall, counts.events() / cpu, counts.events() / own};
   }
 
   /** A GH Archive-like hour: mostly other repositories and event types, ~1-3 KB a line. */
