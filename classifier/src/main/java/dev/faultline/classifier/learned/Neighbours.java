@@ -27,6 +27,25 @@ public final class Neighbours {
 
   private final int dimension;
 
+  /** Answers kept, by the quantised vector and k: re-classifying an issue reuses its answer. */
+  static final int REMEMBERED = 2048;
+
+  /**
+   * The recent answers by quantised query vector and k (the answer depends on nothing else): a
+   * comment or label edit that leaves an issue's text vector unchanged does not scan the items
+   * again. Least recently used first out; the lists are unmodifiable.
+   */
+  private final Map<Query, List<Near>> recent =
+      new java.util.LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Query, List<Near>> eldest) {
+          return size() > REMEMBERED;
+        }
+      };
+
+  /** A query's key: the quantised vector (compared by content) and k. */
+  private record Query(java.nio.ByteBuffer vector, int k) {}
+
   public Neighbours(List<String> ids, List<Map<String, String>> labels, byte[][] vectors) {
     this.ids = ids;
     this.labels = labels;
@@ -75,9 +94,27 @@ public final class Neighbours {
     return b;
   }
 
-  /** The k items most similar (cosine) to a vector, most similar first. */
+  /**
+   * The k items most similar (cosine) to a vector, most similar first (unmodifiable; the same list
+   * for the same quantised vector while it is remembered).
+   */
   public List<Near> nearest(float[] v, int k) {
     byte[] qb = quantise(v);
+    Query query = new Query(java.nio.ByteBuffer.wrap(qb), k);
+    List<Near> out;
+    synchronized (recent) {
+      out = recent.get(query);
+    }
+    if (out == null) {
+      out = List.copyOf(scan(qb, k)); // outside the lock: two threads may both scan (same answer)
+      synchronized (recent) {
+        recent.put(query, out);
+      }
+    }
+    return out;
+  }
+
+  private List<Near> scan(byte[] qb, int k) {
     double qn = norm(qb);
     short[] q = new short[qb.length];
     for (int j = 0; j < q.length && j < dimension; j++) {

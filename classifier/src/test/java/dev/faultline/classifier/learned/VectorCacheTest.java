@@ -18,6 +18,7 @@ class VectorCacheTest {
   /** A stand-in encoder that reads only a text's first word and counts its calls. */
   static final class FirstWordEncoder implements TextEmbedder {
     final AtomicInteger calls = new AtomicInteger();
+    final AtomicInteger keyCalls = new AtomicInteger();
     private final SeededEmbedder hashing = new SeededEmbedder();
 
     @Override
@@ -28,6 +29,7 @@ class VectorCacheTest {
 
     @Override
     public Object inputKey(String text) {
+      keyCalls.incrementAndGet();
       return firstWord(text);
     }
 
@@ -59,6 +61,32 @@ class VectorCacheTest {
     assertEquals(3, inner.calls.get(), "a different encoded input is encoded (our check was one)");
     assertEquals(1, cache.hits());
     assertEquals(2, cache.misses());
+  }
+
+  @Test
+  void aTextSeenBeforeCostsNoTokenizerCallAndADifferentTextDoes() {
+    FirstWordEncoder inner = new FirstWordEncoder();
+    VectorCache cache = new VectorCache(inner, 2);
+    String text = "hang in all_reduce";
+    assertEquals("hang", cache.inputKey(text));
+    cache.embed(text);
+    assertEquals("hang", cache.inputKey(new String(text.toCharArray())), "an equal text");
+    assertEquals(1, inner.keyCalls.get(), "the text was tokenised once");
+    assertEquals(2, cache.keyHits());
+    assertEquals("crash", cache.inputKey("crash at step 3"));
+    assertEquals(2, inner.keyCalls.get(), "another text is tokenised");
+    cache.inputKey("oom b");
+    cache.inputKey("nan c"); // the two most recent texts are kept: "hang in all_reduce" is out
+    assertEquals("hang", cache.inputKey(text));
+    assertEquals(5, inner.keyCalls.get(), "the bound holds for the texts too");
+    String longText = "long " + "x".repeat(VectorCache.KEYED_TEXT_LIMIT);
+    cache.inputKey(longText);
+    cache.inputKey(longText);
+    assertEquals(7, inner.keyCalls.get(), "a text over the limit is not kept");
+    VectorCache off = new VectorCache(inner, 0);
+    off.inputKey(text);
+    off.inputKey(text);
+    assertEquals(9, inner.keyCalls.get(), "zero capacity keeps nothing");
   }
 
   @Test

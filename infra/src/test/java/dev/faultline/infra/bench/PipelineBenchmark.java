@@ -125,9 +125,18 @@ public final class PipelineBenchmark {
       long cpu = processCpuNanos();
       double discard = timed(events, () -> discardJob(kafka));
       double discardCpuMs = (processCpuNanos() - cpu) / 1e6 / events;
+      boolean queryStats = Boolean.getBoolean("faultline.bench.queryStats");
+      if (queryStats) {
+        driver
+            .executableQuery("CALL db.stats.collect('QUERIES', {durationSeconds: 3600})")
+            .execute();
+      }
       cpu = processCpuNanos();
       double pipeline = timed(events, () -> pipelineJob(kafka, neo4j));
       double pipelineCpuMs = (processCpuNanos() - cpu) / 1e6 / events;
+      if (queryStats) {
+        printQueryStats(driver);
+      }
       results.put("kafka_discard_events_per_s", discard);
       results.put("pipeline_events_per_s", pipeline);
       results.put("kafka_discard_cpu_ms_per_event", discardCpuMs);
@@ -157,6 +166,40 @@ public final class PipelineBenchmark {
 
   interface Work {
     void run() throws Exception;
+  }
+
+  /**
+   * The statements the pipeline job ran (Neo4j's query collection, {@code
+   * -Dfaultline.bench.queryStats=true}): invocations, how many were planned (compiled) again, and
+   * the planning time, most planning first. Finds which statement Neo4j keeps re-planning.
+   */
+  private static void printQueryStats(Driver driver) {
+    var rows =
+        driver
+            .executableQuery(
+                """
+                CALL db.stats.retrieve('QUERIES') YIELD data
+                WITH data.query AS q, data.invocations AS inv
+                RETURN left(replace(q, '\n', ' '), 140) AS query, size(inv) AS runs,
+                       size([i IN inv WHERE i.elapsedCompileTimeInUs > 0]) AS planned,
+                       reduce(t = 0, i IN inv | t + coalesce(i.elapsedCompileTimeInUs, 0))
+                         AS compileMicros, keys(inv[0]) AS fields
+                ORDER BY compileMicros DESC LIMIT 15
+                """)
+            .execute()
+            .records();
+    System.out.println("statements of the pipeline job, most planning time first:");
+    for (var r : rows) {
+      System.out.printf(
+          "  %,8d ms planning  %,6d planned of %,6d runs  %s%n",
+          r.get("compileMicros").asLong() / 1000,
+          r.get("planned").asLong(),
+          r.get("runs").asLong(),
+          r.get("query").asString());
+    }
+    if (!rows.isEmpty()) {
+      System.out.println("  (invocation fields: " + rows.get(0).get("fields") + ")");
+    }
   }
 
   private static double timed(int items, Work work) throws Exception {
