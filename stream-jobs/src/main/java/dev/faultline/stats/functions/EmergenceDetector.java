@@ -4,6 +4,7 @@ import dev.faultline.stats.alerts.EpisodeModel;
 import dev.faultline.stats.detect.AlertModel;
 import dev.faultline.stats.detect.DailyTable;
 import dev.faultline.stats.records.AlertCount;
+import dev.faultline.stats.records.DailyExamples;
 import dev.faultline.stats.records.DailySeries;
 import dev.faultline.stats.records.StatAlert;
 import java.time.Duration;
@@ -68,11 +69,17 @@ public final class EmergenceDetector extends KeyedProcessFunction<String, AlertC
    */
   public static final String DAY_COUNTS = "alert-day-series";
 
+  /**
+   * Name of the example-id state (key to its {@link DailyExamples}); an earlier build kept {@code
+   * alert-day-examples} (day to key to the ids joined by spaces).
+   */
+  public static final String DAY_EXAMPLES = "alert-day-example-ids";
+
   private final AlertModel model;
   private final EpisodeModel episodes;
   private final long retentionDays;
   private transient MapState<String, DailySeries> counts;
-  private transient MapState<Long, Map<String, String>> examples;
+  private transient MapState<String, DailyExamples> examples;
   private transient MapState<String, Integer> releases;
   private transient ValueState<Long> firstDay;
   private transient ValueState<Long> cleanedTo;
@@ -114,7 +121,7 @@ public final class EmergenceDetector extends KeyedProcessFunction<String, AlertC
         getRuntimeContext()
             .getMapState(
                 new MapStateDescriptor<>(
-                    "alert-day-examples", Types.LONG, Types.MAP(Types.STRING, Types.STRING)));
+                    DAY_EXAMPLES, Types.STRING, TypeInformation.of(DailyExamples.class)));
     releases =
         getRuntimeContext()
             .getMapState(new MapStateDescriptor<>("release-reports", Types.STRING, Types.INT));
@@ -153,10 +160,10 @@ public final class EmergenceDetector extends KeyedProcessFunction<String, AlertC
       return;
     }
     for (long d = from; d < horizon; d++) {
-      examples.remove(d);
       alerting.remove(d);
     }
     dropCountsBefore(horizon);
+    dropExamplesBefore(horizon);
     cleanedTo.update(horizon);
     List<String> old = new ArrayList<>();
     for (Map.Entry<String, StatAlert> e : inForce.entries()) {
@@ -200,6 +207,29 @@ public final class EmergenceDetector extends KeyedProcessFunction<String, AlertC
       counts.remove(k);
     }
     counts.putAll(kept);
+  }
+
+  /**
+   * Forgets every key's example ids of the days before {@code horizon}, and the keys left empty.
+   */
+  private void dropExamplesBefore(long horizon) throws Exception {
+    Map<String, DailyExamples> kept = new HashMap<>();
+    List<String> empty = new ArrayList<>();
+    for (Map.Entry<String, DailyExamples> e : examples.entries()) {
+      DailyExamples x = e.getValue();
+      if (x.firstDay < horizon) {
+        x.dropBefore(horizon);
+        if (x.isEmpty()) {
+          empty.add(e.getKey());
+        } else {
+          kept.put(e.getKey(), x);
+        }
+      }
+    }
+    for (String k : empty) {
+      examples.remove(k);
+    }
+    examples.putAll(kept);
   }
 
   @Override
@@ -267,16 +297,23 @@ public final class EmergenceDetector extends KeyedProcessFunction<String, AlertC
       counts.put(c.key, s);
     }
     if (c.issueId != null) {
-      Map<String, String> e = examples.get(day);
-      e = e == null ? new HashMap<>() : e;
-      String[] ids = e.containsKey(c.key) ? e.get(c.key).split(" ") : new String[0];
-      String[] after = Examples.applySmallest(ids, c.delta, c.issueId, KEPT_PER_DAY);
-      if (after.length == 0) {
-        e.remove(c.key);
-      } else {
-        e.put(c.key, String.join(" ", after));
-      }
-      examples.put(day, e);
+      addExample(day, c);
+    }
+  }
+
+  private void addExample(long day, AlertCount c) throws Exception {
+    DailyExamples x = examples.get(c.key);
+    x = x == null ? new DailyExamples() : x;
+    String[] ids = x.at(day);
+    String[] after = Examples.applySmallest(ids, c.delta, c.issueId, KEPT_PER_DAY);
+    if (after == ids) {
+      return; // unchanged (a duplicate, a full day's larger id, a retraction of an id not kept)
+    }
+    x.set(day, after);
+    if (after.length == 0 && x.isEmpty()) {
+      examples.remove(c.key);
+    } else {
+      examples.put(c.key, x);
     }
   }
 
@@ -338,6 +375,8 @@ public final class EmergenceDetector extends KeyedProcessFunction<String, AlertC
     Set<String> touched = new HashSet<>();
     List<StatAlert> releaseAlerts = new ArrayList<>();
     Set<Long> releaseTested = new HashSet<>();
+    Map<String, DailyExamples> read = new HashMap<>();
+    EpisodeModel.ExampleDays exampleDays = (key, day) -> examplesOf(read, key).at(day);
     for (long end : ends) {
       if (end * DAY - 1 > watermark) {
         continue;
@@ -345,12 +384,7 @@ public final class EmergenceDetector extends KeyedProcessFunction<String, AlertC
       releaseTested.add(end);
       EpisodeModel.Tested tested =
           episodes.test(
-              framework,
-              table,
-              end,
-              first,
-              releaseEnds.getOrDefault(end, List.of()),
-              examples::get);
+              framework, table, end, first, releaseEnds.getOrDefault(end, List.of()), exampleDays);
       releaseAlerts.addAll(tested.releaseAlerts());
       Map<String, StatAlert> before = alerting.get(end);
       touched.addAll(EpisodeModel.changed(before == null ? Map.of() : before, tested.alerting()));
@@ -404,6 +438,17 @@ public final class EmergenceDetector extends KeyedProcessFunction<String, AlertC
         out.collect(g.copy());
       }
     }
+  }
+
+  /** The key's example ids, read from the state once per re-test. */
+  private DailyExamples examplesOf(Map<String, DailyExamples> read, String key) throws Exception {
+    DailyExamples x = read.get(key);
+    if (x == null) {
+      x = examples.get(key);
+      x = x == null ? new DailyExamples() : x;
+      read.put(key, x);
+    }
+    return x;
   }
 
   /** The framework's daily counts of the days [from, hi). */
