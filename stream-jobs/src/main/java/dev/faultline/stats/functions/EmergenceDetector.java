@@ -47,11 +47,11 @@ import org.apache.flink.util.Collector;
  * the release.
  *
  * <p><b>State.</b> Daily counts (per key, a {@link DailySeries}: a re-test reads slices of arrays)
- * and example issues, releases' daily report counts, the framework's first day, the pending re-test
- * range, the alerting ends and the alerts in force; all of it older than the retention (in event
- * time, before the newest day end tested) is dropped. Timers: one per day end within the longest
- * window after a day with data (and at each release's comparison end); all fire as the watermark
- * passes.
+ * and example issues (per key, a {@link DailyExamples}), releases' daily report counts, the
+ * framework's first day, the pending re-test range, the alerting ends and the alerts in force; all
+ * of it older than the retention (in event time, before the newest day end tested) is dropped.
+ * Timers: one per day end within the longest window after a day with data (and at each release's
+ * comparison end); all fire as the watermark passes.
  */
 public final class EmergenceDetector extends KeyedProcessFunction<String, AlertCount, StatAlert> {
   private static final long DAY = Duration.ofDays(1).toMillis();
