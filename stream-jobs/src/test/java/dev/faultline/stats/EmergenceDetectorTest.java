@@ -12,6 +12,7 @@ import dev.faultline.stats.detect.AlertModel;
 import dev.faultline.stats.functions.EmergenceDetector;
 import dev.faultline.stats.records.AlertCount;
 import dev.faultline.stats.records.AlertMove;
+import dev.faultline.stats.records.DailySeries;
 import dev.faultline.stats.records.StatAlert;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -22,6 +23,7 @@ import java.util.Map;
 import java.util.Random;
 import org.apache.flink.api.common.state.MapState;
 import org.apache.flink.api.common.state.MapStateDescriptor;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.runtime.state.VoidNamespace;
 import org.apache.flink.runtime.state.VoidNamespaceSerializer;
@@ -77,19 +79,26 @@ class EmergenceDetectorTest {
   private static int days(DetectorHarness h) throws Exception {
     AbstractStreamOperator<?> operator = (AbstractStreamOperator<?>) h.harness.getOperator();
     operator.setCurrentKey(FW);
-    MapState<Long, Map<String, Integer>> state =
+    MapState<String, DailySeries> state =
         operator
             .getKeyedStateBackend()
             .getPartitionedState(
                 VoidNamespace.INSTANCE,
                 VoidNamespaceSerializer.INSTANCE,
                 new MapStateDescriptor<>(
-                    EmergenceDetector.DAY_COUNTS, Types.LONG, Types.MAP(Types.STRING, Types.INT)));
-    int n = 0;
-    for (Long ignored : state.keys()) {
-      n++;
+                    EmergenceDetector.DAY_COUNTS,
+                    Types.STRING,
+                    TypeInformation.of(DailySeries.class)));
+    // the days with a count of any key
+    java.util.Set<Long> days = new java.util.HashSet<>();
+    for (DailySeries s : state.values()) {
+      for (int i = 0; i < s.counts.length; i++) {
+        if (s.counts[i] != 0) {
+          days.add(s.firstDay + i);
+        }
+      }
     }
-    return n;
+    return days.size();
   }
 
   private static java.util.Optional<AlertMove> checkpointFailures(StatAlert a) {

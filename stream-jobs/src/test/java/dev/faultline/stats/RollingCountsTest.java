@@ -210,6 +210,68 @@ class RollingCountsTest {
     assertEquals(0.16, onlyTheChange.variance, 1e-9);
   }
 
+  /**
+   * Days of one key spread with gaps longer than the longest window, some arriving after the
+   * watermark passed their first window ends: after every watermark, the windows emitted so far are
+   * exactly those ending by then that hold a day with data, each with the sum of its days.
+   */
+  @Test
+  void afterEachWatermarkEveryClosedWindowHoldingDataIsOutWithItsSum() throws Exception {
+    java.util.Random r = new java.util.Random(5);
+    Map<Long, Long> counts = new java.util.TreeMap<>();
+    long watermark = T0;
+    for (int step = 0; step < 60; step++) {
+      long day = T0 + (r.nextInt(6) == 0 ? 60 + r.nextInt(60) : r.nextInt(20)) * DAY;
+      day = step > 30 ? day + 100 * DAY : day; // a second stretch after a gap of months
+      harness.processElement1(daily("HANG", day, 1, "ds#" + step), day + DAY - 1);
+      counts.merge(day, 1L, Long::sum);
+      if (r.nextInt(4) == 0) {
+        watermark += (1 + r.nextInt(25)) * DAY;
+        harness.processBothWatermarks(new Watermark(watermark - 1));
+        assertClosedWindows(counts, watermark - 1);
+      }
+    }
+    // a lone day arriving after some of its windows closed: those are re-emitted at the next
+    // watermark, the open ones follow from its first open end on
+    harness.processBothWatermarks(new Watermark(T0 + 310 * DAY - 1));
+    harness.processElement1(daily("HANG", T0 + 305 * DAY, 1, "ds#lone"), T0 + 306 * DAY - 1);
+    counts.merge(T0 + 305 * DAY, 1L, Long::sum);
+    harness.processBothWatermarks(new Watermark(T0 + 310 * DAY));
+    assertClosedWindows(counts, T0 + 310 * DAY);
+    harness.processBothWatermarks(new Watermark(T0 + 400 * DAY));
+    assertClosedWindows(counts, T0 + 400 * DAY);
+    harness.processBothWatermarks(new Watermark(Long.MAX_VALUE));
+    assertEquals(0, harness.numEventTimeTimers());
+  }
+
+  private void assertClosedWindows(Map<Long, Long> counts, long watermark) {
+    Map<String, Long> expected = new java.util.TreeMap<>();
+    for (java.time.Duration w : config.windows()) {
+      for (long end = T0 + DAY; end - 1 <= watermark && end <= T0 + 400 * DAY; end += DAY) {
+        long start = end - w.toMillis();
+        long sum = 0;
+        boolean any = false;
+        for (Map.Entry<Long, Long> e : counts.entrySet()) {
+          if (e.getKey() >= start && e.getKey() < end) {
+            sum += e.getValue();
+            any = true;
+          }
+        }
+        if (any) {
+          expected.put(w + "@" + end, sum);
+        }
+      }
+    }
+    Map<String, Long> seen = new java.util.TreeMap<>();
+    for (CategoryStat s : Fixtures.latest(harness.extractOutputValues()).values()) {
+      if (s.windowEnd - 1 <= watermark) {
+        seen.put(
+            java.time.Duration.ofMillis(s.windowEnd - s.windowStart) + "@" + s.windowEnd, s.count);
+      }
+    }
+    assertEquals(expected, seen, "the windows closed by watermark " + watermark);
+  }
+
   private static DailyCount daily(String category, long day, long count, String... examples) {
     return new DailyCount(FW, Dimension.SYMPTOM, category, day, count, examples);
   }

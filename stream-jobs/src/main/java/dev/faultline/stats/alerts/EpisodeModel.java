@@ -65,10 +65,12 @@ public final class EpisodeModel implements Serializable {
     Map<String, StatAlert> at(long endDay) throws Exception;
   }
 
-  /** The example issues per key of a day, space-separated, as the operator's state holds them. */
+  /**
+   * The example issues of a key on a day (sorted, never null), as the operator's state holds them.
+   */
   @FunctionalInterface
   public interface ExampleDays {
-    Map<String, String> at(long day) throws Exception;
+    String[] at(String key, long day) throws Exception;
   }
 
   /** What one day end's family test found: the alerting keys and the release alerts. */
@@ -299,13 +301,9 @@ public final class EpisodeModel implements Serializable {
       throws Exception {
     Set<String> ids = new LinkedHashSet<>();
     for (long d = toDay - 1; d >= fromDay && ids.size() < maxExamples; d--) {
-      Map<String, String> m = examples.at(d);
-      String s = m == null ? null : m.get(key);
-      if (s != null) {
-        for (String id : s.split(" ")) {
-          if (ids.size() < maxExamples) {
-            ids.add(id);
-          }
+      for (String id : examples.at(key, d)) {
+        if (ids.size() < maxExamples) {
+          ids.add(id);
         }
       }
     }

@@ -50,6 +50,25 @@ public final class DailyTable {
       return this;
     }
 
+    /**
+     * Adds the daily counts of {@code key} from {@code seriesFirstDay} ({@code counts[i]} on day
+     * {@code seriesFirstDay + i}); days outside the range are ignored, and a key without a count in
+     * the range is not added.
+     */
+    public Builder addSeries(String key, long seriesFirstDay, int[] counts) {
+      long from = Math.max(firstDay, seriesFirstDay);
+      long to = Math.min(firstDay + days, seriesFirstDay + counts.length);
+      long[] row = null;
+      for (long day = from; day < to; day++) {
+        int c = counts[(int) (day - seriesFirstDay)];
+        if (c != 0) {
+          row = row != null ? row : daily.computeIfAbsent(key, k -> new long[days]);
+          row[(int) (day - firstDay)] += c;
+        }
+      }
+      return this;
+    }
+
     public DailyTable build() {
       DailyTable t = new DailyTable(firstDay, days);
       for (Map.Entry<String, long[]> e : daily.entrySet()) {

@@ -4,6 +4,8 @@ import dev.faultline.stats.alerts.EpisodeModel;
 import dev.faultline.stats.detect.AlertModel;
 import dev.faultline.stats.detect.DailyTable;
 import dev.faultline.stats.records.AlertCount;
+import dev.faultline.stats.records.DailyExamples;
+import dev.faultline.stats.records.DailySeries;
 import dev.faultline.stats.records.StatAlert;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -44,11 +46,12 @@ import org.apache.flink.util.Collector;
  * order, each episode is emitted once. Release comparisons are one test each, under an id naming
  * the release.
  *
- * <p><b>State.</b> Daily counts and example issues, releases' daily report counts, the framework's
- * first day, the pending re-test range, the alerting ends and the alerts in force; all of it older
- * than the retention (in event time, before the newest day end tested) is dropped. Timers: one per
- * day end within the longest window after a day with data (and at each release's comparison end);
- * all fire as the watermark passes.
+ * <p><b>State.</b> Daily counts (per key, a {@link DailySeries}: a re-test reads slices of arrays)
+ * and example issues (per key, a {@link DailyExamples}), releases' daily report counts, the
+ * framework's first day, the pending re-test range, the alerting ends and the alerts in force; all
+ * of it older than the retention (in event time, before the newest day end tested) is dropped.
+ * Timers: one per day end within the longest window after a day with data (and at each release's
+ * comparison end); all fire as the watermark passes.
  */
 public final class EmergenceDetector extends KeyedProcessFunction<String, AlertCount, StatAlert> {
   private static final long DAY = Duration.ofDays(1).toMillis();
@@ -60,14 +63,23 @@ public final class EmergenceDetector extends KeyedProcessFunction<String, AlertC
    */
   static final int KEPT_PER_DAY = 20;
 
-  /** Name of the daily-count state (day to key to count). */
-  public static final String DAY_COUNTS = "alert-day-counts";
+  /**
+   * Name of the daily-count state (key to its {@link DailySeries}); an earlier build kept {@code
+   * alert-day-counts} (day to key to count).
+   */
+  public static final String DAY_COUNTS = "alert-day-series";
+
+  /**
+   * Name of the example-id state (key to its {@link DailyExamples}); an earlier build kept {@code
+   * alert-day-examples} (day to key to the ids joined by spaces).
+   */
+  public static final String DAY_EXAMPLES = "alert-day-example-ids";
 
   private final AlertModel model;
   private final EpisodeModel episodes;
   private final long retentionDays;
-  private transient MapState<Long, Map<String, Integer>> counts;
-  private transient MapState<Long, Map<String, String>> examples;
+  private transient MapState<String, DailySeries> counts;
+  private transient MapState<String, DailyExamples> examples;
   private transient MapState<String, Integer> releases;
   private transient ValueState<Long> firstDay;
   private transient ValueState<Long> cleanedTo;
@@ -104,12 +116,12 @@ public final class EmergenceDetector extends KeyedProcessFunction<String, AlertC
         getRuntimeContext()
             .getMapState(
                 new MapStateDescriptor<>(
-                    DAY_COUNTS, Types.LONG, Types.MAP(Types.STRING, Types.INT)));
+                    DAY_COUNTS, Types.STRING, TypeInformation.of(DailySeries.class)));
     examples =
         getRuntimeContext()
             .getMapState(
                 new MapStateDescriptor<>(
-                    "alert-day-examples", Types.LONG, Types.MAP(Types.STRING, Types.STRING)));
+                    DAY_EXAMPLES, Types.STRING, TypeInformation.of(DailyExamples.class)));
     releases =
         getRuntimeContext()
             .getMapState(new MapStateDescriptor<>("release-reports", Types.STRING, Types.INT));
@@ -148,10 +160,10 @@ public final class EmergenceDetector extends KeyedProcessFunction<String, AlertC
       return;
     }
     for (long d = from; d < horizon; d++) {
-      counts.remove(d);
-      examples.remove(d);
       alerting.remove(d);
     }
+    dropCountsBefore(horizon);
+    dropExamplesBefore(horizon);
     cleanedTo.update(horizon);
     List<String> old = new ArrayList<>();
     for (Map.Entry<String, StatAlert> e : inForce.entries()) {
@@ -174,6 +186,50 @@ public final class EmergenceDetector extends KeyedProcessFunction<String, AlertC
       releases.remove(k);
       groupsInForce.remove(k);
     }
+  }
+
+  /** Forgets every key's counts of the days before {@code horizon}, and the keys left empty. */
+  private void dropCountsBefore(long horizon) throws Exception {
+    Map<String, DailySeries> kept = new HashMap<>();
+    List<String> empty = new ArrayList<>();
+    for (Map.Entry<String, DailySeries> e : counts.entries()) {
+      DailySeries s = e.getValue();
+      if (s.firstDay < horizon) {
+        s.dropBefore(horizon);
+        if (s.isEmpty()) {
+          empty.add(e.getKey());
+        } else {
+          kept.put(e.getKey(), s);
+        }
+      }
+    }
+    for (String k : empty) {
+      counts.remove(k);
+    }
+    counts.putAll(kept);
+  }
+
+  /**
+   * Forgets every key's example ids of the days before {@code horizon}, and the keys left empty.
+   */
+  private void dropExamplesBefore(long horizon) throws Exception {
+    Map<String, DailyExamples> kept = new HashMap<>();
+    List<String> empty = new ArrayList<>();
+    for (Map.Entry<String, DailyExamples> e : examples.entries()) {
+      DailyExamples x = e.getValue();
+      if (x.firstDay < horizon) {
+        x.dropBefore(horizon);
+        if (x.isEmpty()) {
+          empty.add(e.getKey());
+        } else {
+          kept.put(e.getKey(), x);
+        }
+      }
+    }
+    for (String k : empty) {
+      examples.remove(k);
+    }
+    examples.putAll(kept);
   }
 
   @Override
@@ -233,30 +289,31 @@ public final class EmergenceDetector extends KeyedProcessFunction<String, AlertC
   private void addCount(long day, AlertCount c) throws Exception {
     // Changed in place, then put: on the heap backend a get already returns a private copy while a
     // snapshot holds the state (copy on write), and on RocksDB a get deserialises a copy.
-    Map<String, Integer> m = counts.get(day);
-    m = m == null ? new HashMap<>() : m;
-    int now = m.getOrDefault(c.key, 0) + c.delta;
-    if (now == 0) {
-      m.remove(c.key);
+    DailySeries s = counts.get(c.key);
+    s = s == null ? new DailySeries() : s;
+    if (s.add(day, c.delta) == 0 && s.isEmpty()) {
+      counts.remove(c.key);
     } else {
-      m.put(c.key, now);
-    }
-    if (m.isEmpty()) {
-      counts.remove(day);
-    } else {
-      counts.put(day, m);
+      counts.put(c.key, s);
     }
     if (c.issueId != null) {
-      Map<String, String> e = examples.get(day);
-      e = e == null ? new HashMap<>() : e;
-      String[] ids = e.containsKey(c.key) ? e.get(c.key).split(" ") : new String[0];
-      String[] after = Examples.applySmallest(ids, c.delta, c.issueId, KEPT_PER_DAY);
-      if (after.length == 0) {
-        e.remove(c.key);
-      } else {
-        e.put(c.key, String.join(" ", after));
-      }
-      examples.put(day, e);
+      addExample(day, c);
+    }
+  }
+
+  private void addExample(long day, AlertCount c) throws Exception {
+    DailyExamples x = examples.get(c.key);
+    x = x == null ? new DailyExamples() : x;
+    String[] ids = x.at(day);
+    String[] after = Examples.applySmallest(ids, c.delta, c.issueId, KEPT_PER_DAY);
+    if (after == ids) {
+      return; // unchanged (a duplicate, a full day's larger id, a retraction of an id not kept)
+    }
+    x.set(day, after);
+    if (after.length == 0 && x.isEmpty()) {
+      examples.remove(c.key);
+    } else {
+      examples.put(c.key, x);
     }
   }
 
@@ -318,6 +375,8 @@ public final class EmergenceDetector extends KeyedProcessFunction<String, AlertC
     Set<String> touched = new HashSet<>();
     List<StatAlert> releaseAlerts = new ArrayList<>();
     Set<Long> releaseTested = new HashSet<>();
+    Map<String, DailyExamples> read = new HashMap<>();
+    EpisodeModel.ExampleDays exampleDays = (key, day) -> examplesOf(read, key).at(day);
     for (long end : ends) {
       if (end * DAY - 1 > watermark) {
         continue;
@@ -325,12 +384,7 @@ public final class EmergenceDetector extends KeyedProcessFunction<String, AlertC
       releaseTested.add(end);
       EpisodeModel.Tested tested =
           episodes.test(
-              framework,
-              table,
-              end,
-              first,
-              releaseEnds.getOrDefault(end, List.of()),
-              examples::get);
+              framework, table, end, first, releaseEnds.getOrDefault(end, List.of()), exampleDays);
       releaseAlerts.addAll(tested.releaseAlerts());
       Map<String, StatAlert> before = alerting.get(end);
       touched.addAll(EpisodeModel.changed(before == null ? Map.of() : before, tested.alerting()));
@@ -386,16 +440,22 @@ public final class EmergenceDetector extends KeyedProcessFunction<String, AlertC
     }
   }
 
+  /** The key's example ids, read from the state once per re-test. */
+  private DailyExamples examplesOf(Map<String, DailyExamples> read, String key) throws Exception {
+    DailyExamples x = read.get(key);
+    if (x == null) {
+      x = examples.get(key);
+      x = x == null ? new DailyExamples() : x;
+      read.put(key, x);
+    }
+    return x;
+  }
+
   /** The framework's daily counts of the days [from, hi). */
   private DailyTable table(long from, long hi) throws Exception {
     DailyTable.Builder b = DailyTable.builder(from, (int) Math.max(0, hi - from));
-    for (long d = from; d < hi; d++) {
-      Map<String, Integer> m = counts.get(d);
-      if (m != null) {
-        for (Map.Entry<String, Integer> e : m.entrySet()) {
-          b.add(e.getKey(), d, e.getValue());
-        }
-      }
+    for (Map.Entry<String, DailySeries> e : counts.entries()) {
+      b.addSeries(e.getKey(), e.getValue().firstDay, e.getValue().counts);
     }
     return b.build();
   }

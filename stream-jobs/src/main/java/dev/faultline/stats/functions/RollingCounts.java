@@ -8,6 +8,7 @@ import dev.faultline.stats.records.DayState;
 import dev.faultline.stats.records.DayTable;
 import dev.faultline.stats.records.StatKey;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeSet;
 import org.apache.flink.api.common.functions.OpenContext;
@@ -43,8 +44,10 @@ import org.apache.flink.util.Collector;
  * awaiting re-emission, each day forgotten a TTL after its last write (processing time), the whole
  * table a TTL after the key's last write (Flink's state TTL). One value per key rather than a map
  * state: Flink's TTL cleanup copies a whole map state on the heap backend at every access (see
- * {@link DayTable}). Timers: one per window end for the {@code longest window / slide} ends after
- * each day with data; all fire as the watermark passes, none is left behind.
+ * {@link DayTable}). Timers: a chain over the window ends of the {@code longest window / slide}
+ * ends after each day with data: a change registers the first open end, and each end's timer the
+ * next while a day with data is inside its longest window (one registration per end, not one per
+ * end and changed day); all fire as the watermark passes, none is left behind.
  */
 public final class RollingCounts
     extends KeyedCoProcessFunction<StatKey, DailyCount, ContributionDelta, CategoryStat> {
@@ -185,6 +188,12 @@ public final class RollingCounts
         out.collect(stat(key, w, end, r.totals(end - windows[w], end)));
       }
     }
+    // the next window end, while a day with data is inside its longest window
+    if (r.any(end + slide - maxSlides * slide, end) || t.get(end, now, ttl()) != null) {
+      ctx.timerService().registerEventTimeTimer(end + slide - 1);
+    } else {
+      timersOf.remove(key); // the chain ends: the key's next change starts one again
+    }
   }
 
   /**
@@ -213,11 +222,6 @@ public final class RollingCounts
     table.update(t);
   }
 
-  /** Sums of the day counts, expected counts and variances in [start, end). */
-  private interface Sums {
-    Totals sum(long start, long end) throws Exception;
-  }
-
   /** A window's count, expected count and variance. */
   private record Totals(long count, double expected, double variance) {
     Totals plus(DayState s) {
@@ -242,26 +246,32 @@ public final class RollingCounts
   }
 
   /**
-   * After a change to {@code day}: registers a timer at the end of each window containing it that
-   * is still open, and marks the day dirty when windows containing it have closed, for one
-   * re-emission at the next watermark (updated results, coalesced: each allowed-late delta fires
-   * the daily window again, and re-emitting every window per firing multiplied the output). Timers
-   * are registered on every change, not only on a day's first: after a restore the watermark starts
-   * again from the beginning (it is not checkpointed), and a window whose timer fired before the
-   * checkpoint must be emitted again when the watermark passes. (Registering only when the
-   * watermark went backwards is not enough: timers also fire between changes.) Within one instance
-   * the watermark only rises, so the timers of a day registered before and not yet fired are still
-   * there: the day's second change in a row registers nothing ({@link #timersOf}).
+   * After a change to {@code day}: registers a timer at the first end of a window containing it
+   * that is still open (that timer registers the next end, and so on while a day with data is
+   * inside the longest window: {@link #onTimer}), and marks the day dirty when windows containing
+   * it have closed, for one re-emission at the next watermark (updated results, coalesced: each
+   * allowed-late delta fires the daily window again, and re-emitting every window per firing
+   * multiplied the output). Timers are registered on every change, not only on a day's first: after
+   * a restore the watermark starts again from the beginning (it is not checkpointed), and a window
+   * whose timer fired before the checkpoint must be emitted again when the watermark passes.
+   * (Registering only when the watermark went backwards is not enough: timers also fire between
+   * changes.) Within one instance the watermark only rises, so the timers of a day registered
+   * before and not yet fired are still there: the day's second change in a row registers nothing
+   * ({@link #timersOf}).
    */
   private void touched(DayTable t, long day, StatKey key, TimerService timers) {
     long watermark = timers.currentWatermark();
     Long registered = timersOf.put(key, day);
     if (registered == null || registered != day) {
-      for (int k = 1; k <= maxSlides; k++) {
-        long end = day + k * slide;
-        if (end - 1 > watermark) {
-          timers.registerEventTimeTimer(end - 1);
-        }
+      // the first still-open end of a window holding the day; each end's timer registers the next
+      long first = day + slide;
+      if (watermark == Long.MAX_VALUE) {
+        first = Long.MAX_VALUE; // no window end is open
+      } else if (first - 1 <= watermark) {
+        first = bucketOf(watermark + 1) + slide;
+      }
+      if (first <= day + (long) maxSlides * slide) {
+        timers.registerEventTimeTimer(first - 1);
       }
     }
     if (day + slide - 1 <= watermark) {
@@ -289,7 +299,9 @@ public final class RollingCounts
     long[] dirtyDays = t.takeDirty();
     table.update(t);
     StatKey key = ctx.getCurrentKey();
-    Sums sums = (start, end) -> load(t, start, end, now).totals(start, end);
+    List<TreeSet<Long>> endsOf = new ArrayList<>();
+    long from = Long.MAX_VALUE;
+    long to = Long.MIN_VALUE;
     for (int w = 0; w < windows.length; w++) {
       TreeSet<Long> ends = new TreeSet<>();
       for (long day : dirtyDays) {
@@ -299,8 +311,19 @@ public final class RollingCounts
           ends.add(end);
         }
       }
-      for (long end : ends) {
-        out.collect(stat(key, w, end, sums.sum(end - windows[w], end)));
+      endsOf.add(ends);
+      if (!ends.isEmpty()) {
+        from = Math.min(from, ends.first() - windows[w]);
+        to = Math.max(to, ends.last());
+      }
+    }
+    if (from >= to) {
+      return;
+    }
+    Range r = load(t, from, to, now); // the days of every window re-emitted, read once
+    for (int w = 0; w < windows.length; w++) {
+      for (long end : endsOf.get(w)) {
+        out.collect(stat(key, w, end, r.totals(end - windows[w], end)));
       }
     }
   }
