@@ -4,7 +4,7 @@
 // graph get a stub the issue pipeline fills in later (MERGE on the constrained Issue.id). updatedAt is when the
 // graph took a row whose text, members or withdrawal differ from the node's (a member joined or left a grouped
 // alert): what a feed reader follows; a replay writing the same alert again leaves it.
-UNWIND $rows AS row
+UNWIND $batch.rows AS row
 MERGE (a:Alert {id: row.id})
 WITH a, row,
      a.explanation IS NULL OR a.explanation <> row.explanation

@@ -1,7 +1,7 @@
 // CategoryCount rows of the category-stats job. MERGE on the constrained id; the newest count replaces the old
 // (the job orders updates of one id, and replays converge on the same final value). A rolling window also carries
 // its expected count of bug reports (the issues' summed probabilities) and that count's variance; null for releases.
-UNWIND $rows AS row
+UNWIND $batch.rows AS row
 MERGE (c:CategoryCount {id: row.id})
 SET c.framework = row.framework,
     c.dimension = row.dimension,

@@ -4,14 +4,14 @@
 // kind. Otherwise an issue written while a newer release is being written reads the releases without it, the release
 // reads the issues without this one, and the issue stays filed against the older release.
 CALL () {
-  UNWIND $rows AS row
+  UNWIND $batch.rows AS row
   WITH DISTINCT row.framework AS name
   ORDER BY name
   MERGE (f:Framework {name: name})
   SET f.writeLock = true
   REMOVE f.writeLock
 }
-UNWIND $rows AS row
+UNWIND $batch.rows AS row
 MERGE (f:Framework {name: row.framework})
 MERGE (r:Repository {fullName: row.repo})
 MERGE (r)-[:OF]->(f)

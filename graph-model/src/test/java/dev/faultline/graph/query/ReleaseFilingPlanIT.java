@@ -3,6 +3,7 @@ package dev.faultline.graph.query;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.faultline.graph.BatchWriter;
 import dev.faultline.graph.CypherResources;
 import dev.faultline.graph.IssueRow;
 import dev.faultline.graph.IssueWriter;
@@ -58,7 +59,7 @@ class ReleaseFilingPlanIT {
               tx ->
                   tx.run(
                           "PROFILE " + statement,
-                          Map.of("rows", List.of(releases.toParameters(row))))
+                          BatchWriter.parameters(List.of(releases.toParameters(row))))
                       .consume()
                       .profile());
       long filed =
