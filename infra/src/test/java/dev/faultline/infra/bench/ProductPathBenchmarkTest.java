@@ -140,6 +140,10 @@ class ProductPathBenchmarkTest {
 
   /** A synthetic excerpt in the corpus's layout: header, labels, title, three posts. */
   static ProductPathBenchmark.Gold thread(String state) {
+    return thread(state, "2021-05-07");
+  }
+
+  static ProductPathBenchmark.Gold thread(String state, String lastComment) {
     ObjectNode r = JSON.createObjectNode();
     r.put("url", "https://github.com/acme/widget/issues/7");
     r.put("repo", "acme/widget");
@@ -159,7 +163,9 @@ class ProductPathBenchmarkTest {
             "bob · comment · 2021-05-03",
             "Same here with the second release.",
             "alice · comment · 2021-05-06",
-            "Upgrading the driver fixed it."));
+            "Upgrading the driver fixed it.",
+            "carol · comment · " + lastComment,
+            "Still fine a year later."));
     ObjectNode g = JSON.createObjectNode().put("kind", "BUG");
     return new ProductPathBenchmark.Gold(
         r.path("url").asText(), "acme/widget#7", r, g, LocalDate.of(2025, 3, 10));
@@ -170,7 +176,12 @@ class ProductPathBenchmarkTest {
     List<dev.faultline.schemas.Delivery> d = ProductPathBenchmark.deliveries(thread("closed"));
     List<String> events = d.stream().map(x -> x.getEvent() + "/" + x.getAction()).toList();
     assertEquals(
-        List.of("issues/opened", "issue_comment/created", "issue_comment/created", "issues/closed"),
+        List.of(
+            "issues/opened",
+            "issue_comment/created",
+            "issue_comment/created",
+            "issue_comment/created",
+            "issues/closed"),
         events);
     JsonNode opened = JSON.readTree(d.get(0).getPayloadJson()).path("issue");
     assertEquals("The widget stalls before the first frame.", opened.path("body").asText());
@@ -193,6 +204,22 @@ class ProductPathBenchmarkTest {
               .asText()
               .startsWith("2025-03-10"));
     }
-    assertEquals(3, ProductPathBenchmark.deliveries(thread("open")).size(), "no closing");
+    assertEquals(4, ProductPathBenchmark.deliveries(thread("open")).size(), "no closing");
+  }
+
+  @Test
+  void noPostOfAMovedThreadIsDatedAfterTheEndOfItsOpeningYear() throws Exception {
+    // the last comment a year after the opening: moved to 2026-05, past the end of 2025
+    List<dev.faultline.schemas.Delivery> d =
+        ProductPathBenchmark.deliveries(thread("open", "2022-05-01"));
+    String at =
+        JSON.readTree(d.get(d.size() - 1).getPayloadJson())
+            .path("comment")
+            .path("created_at")
+            .asText();
+    assertTrue(at.startsWith("2025-12-31"), at);
+    assertTrue(
+        ProductPathBenchmark.changedAt(d.get(d.size() - 1))
+            > ProductPathBenchmark.changedAt(d.get(d.size() - 2)));
   }
 }
