@@ -55,11 +55,12 @@ import org.neo4j.driver.GraphDatabase;
  *
  * <p>The issues of {@code ../shared/eval/dev.jsonl} (the learned layer never saw them; the merged
  * pull requests of the file are left out: they become PullRequest nodes, which {@code
- * category-shares} does not count) are delivered as GitHub "opened" webhooks to the real stack in
- * this JVM (Kafka, Neo4j, the live issue pipeline on a Flink MiniCluster), each with a creation day
- * of 2025 drawn by this harness. Then, phase by phase, the library's {@code category-shares} query
- * is run through the CLI ({@code faultline query}) over the whole year, each framework, and the
- * first half-year, for symptom and stage, without a validation sample and with {@code --draws}
+ * category-shares} does not count) are delivered as GitHub would have sent them ({@link
+ * #deliveries}: opened with the opening post, a comment event per later post, closed) to the real
+ * stack in this JVM (Kafka, Neo4j, the live issue pipeline on a Flink MiniCluster), each opened on
+ * a day of 2025 drawn by this harness. Then, phase by phase, the library's {@code category-shares}
+ * query is run through the CLI ({@code faultline query}) over the whole year, each framework, and
+ * the first half-year, for symptom and stage, without a validation sample and with {@code --draws}
  * samples of {@code --sample} issues drawn by {@code faultline sample draw} (a new seed each),
  * labelled by this harness from the gold file and recorded with {@code faultline sample import}:
  *
