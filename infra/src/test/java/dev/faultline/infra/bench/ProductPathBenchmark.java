@@ -11,11 +11,10 @@ import dev.faultline.embedded.EmbeddedKafka;
 import dev.faultline.embedded.EmbeddedNeo4j;
 import dev.faultline.graph.GraphSchema;
 import dev.faultline.infra.Faultline;
+import dev.faultline.infra.relabel.ScopedHistory;
 import dev.faultline.jobs.IssuePipelineJob;
 import dev.faultline.jobs.JobConfig;
-import dev.faultline.schemas.AvroCodec;
 import dev.faultline.schemas.Delivery;
-import dev.faultline.schemas.DeliveryKey;
 import dev.faultline.schemas.DeliverySource;
 import dev.faultline.schemas.Topic;
 import dev.faultline.schemas.taxonomy.Dimension;
@@ -42,7 +41,6 @@ import java.util.TreeMap;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.neo4j.driver.AuthTokens;
@@ -262,12 +260,7 @@ public final class ProductPathBenchmark {
     for (Gold g : issues) {
       byId.put(g.id().toLowerCase(Locale.ROOT), g);
       for (Delivery d : deliveries(g)) {
-        String key = DeliveryKey.of(d.getEvent(), JSON.readTree(d.getPayloadJson()));
-        producer
-            .send(
-                new ProducerRecord<>(
-                    Topic.DELIVERIES.topicName(), key, AvroCodec.deliveries().encode(d)))
-            .get();
+        ScopedHistory.send(producer, d);
       }
     }
     long want = byId.size();
