@@ -20,6 +20,19 @@ public interface DeliveryPublisher extends AutoCloseable {
   CompletableFuture<Void> publish(String key, Delivery delivery);
 
   /**
+   * Like {@link #publish}, the delivery given as its Avro single-object encoding ({@link
+   * dev.faultline.schemas.AvroCodec#deliveries()}) and its id: publishers that send bytes override
+   * it to send them as they are; this default decodes them.
+   */
+  default CompletableFuture<Void> publishEncoded(String key, String deliveryId, byte[] value) {
+    try {
+      return publish(key, dev.faultline.schemas.AvroCodec.deliveries().decode(value));
+    } catch (java.io.IOException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+  }
+
+  /**
    * Like {@link #publish}, telling where the delivery went; publishers that can spool override it.
    */
   default CompletableFuture<Handoff> handOff(String key, Delivery delivery) {
