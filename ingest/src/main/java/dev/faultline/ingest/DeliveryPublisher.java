@@ -1,6 +1,8 @@
 package dev.faultline.ingest;
 
+import dev.faultline.schemas.AvroCodec;
 import dev.faultline.schemas.Delivery;
+import java.io.IOException;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -21,13 +23,13 @@ public interface DeliveryPublisher extends AutoCloseable {
 
   /**
    * Like {@link #publish}, the delivery given as its Avro single-object encoding ({@link
-   * dev.faultline.schemas.AvroCodec#deliveries()}) and its id: publishers that send bytes override
-   * it to send them as they are; this default decodes them.
+   * AvroCodec#deliveries()}) and its id: publishers that send bytes override it to send them as
+   * they are; this default decodes them.
    */
   default CompletableFuture<Void> publishEncoded(String key, String deliveryId, byte[] value) {
     try {
-      return publish(key, dev.faultline.schemas.AvroCodec.deliveries().decode(value));
-    } catch (java.io.IOException e) {
+      return publish(key, AvroCodec.deliveries().decode(value));
+    } catch (IOException e) {
       return CompletableFuture.failedFuture(e);
     }
   }
