@@ -14,8 +14,6 @@ import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.api.common.typeutils.base.StringSerializer;
-import org.apache.flink.api.java.typeutils.PojoField;
-import org.apache.flink.api.java.typeutils.PojoTypeInfo;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
@@ -33,15 +31,7 @@ class DailyExamplesRestoreTest {
 
   @Test
   void stateThePojoSerializerWroteRestoresAndCheckpointsAgain() throws Exception {
-    TypeSerializer<DailyExamples> pojo =
-        new PojoTypeInfo<>(
-                DailyExamples.class,
-                List.of(
-                    new PojoField(DailyExamples.class.getField("firstDay"), Types.LONG),
-                    new PojoField(
-                        DailyExamples.class.getField("ids"),
-                        Types.OBJECT_ARRAY(Types.OBJECT_ARRAY(Types.STRING)))))
-            .createSerializer(new SerializerConfigImpl());
+    TypeSerializer<DailyExamples> pojo = DailyExamplesTest.pojoSerializer();
     TypeSerializer<DailyExamples> now =
         TypeInformation.of(DailyExamples.class).createSerializer(new SerializerConfigImpl());
     OperatorSubtaskState old;

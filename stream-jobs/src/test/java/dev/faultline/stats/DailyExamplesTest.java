@@ -116,7 +116,7 @@ class DailyExamplesTest {
   }
 
   /** The POJO serializer of earlier builds, for the values and snapshots it wrote. */
-  private static TypeSerializer<DailyExamples> pojoSerializer() throws Exception {
+  static TypeSerializer<DailyExamples> pojoSerializer() throws Exception {
     return new PojoTypeInfo<>(
             DailyExamples.class,
             List.of(
