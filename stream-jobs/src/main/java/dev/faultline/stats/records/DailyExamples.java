@@ -70,20 +70,8 @@ public class DailyExamples {
 
   /** Grows the array (with room ahead for the days to come) so that it holds {@code day}. */
   private void cover(long day) {
-    if (ids.length == 0) {
-      firstDay = day;
-      ids = new String[16][];
-      return;
-    }
-    if (day < firstDay) {
-      int shift = (int) (firstDay - day);
-      String[][] grown = new String[ids.length + shift][];
-      System.arraycopy(ids, 0, grown, shift, ids.length);
-      ids = grown;
-      firstDay = day;
-    } else if (day - firstDay >= ids.length) {
-      int needed = (int) (day - firstDay + 1);
-      ids = Arrays.copyOf(ids, Math.max(needed, ids.length + ids.length / 2));
-    }
+    int length = ids.length;
+    ids = DayArrays.cover(ids, length, firstDay, day, String[][]::new);
+    firstDay = DayArrays.firstDay(length, firstDay, day);
   }
 }

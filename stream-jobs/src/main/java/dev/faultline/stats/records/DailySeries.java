@@ -58,20 +58,8 @@ public class DailySeries {
 
   /** Grows the array (with room ahead for the days to come) so that it holds {@code day}. */
   private void cover(long day) {
-    if (counts.length == 0) {
-      firstDay = day;
-      counts = new int[16];
-      return;
-    }
-    if (day < firstDay) {
-      int shift = (int) (firstDay - day);
-      int[] grown = new int[counts.length + shift];
-      System.arraycopy(counts, 0, grown, shift, counts.length);
-      counts = grown;
-      firstDay = day;
-    } else if (day - firstDay >= counts.length) {
-      int needed = (int) (day - firstDay + 1);
-      counts = Arrays.copyOf(counts, Math.max(needed, counts.length + counts.length / 2));
-    }
+    int length = counts.length;
+    counts = DayArrays.cover(counts, length, firstDay, day, int[]::new);
+    firstDay = DayArrays.firstDay(length, firstDay, day);
   }
 }
