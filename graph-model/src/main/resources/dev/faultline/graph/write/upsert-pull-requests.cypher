@@ -1,6 +1,7 @@
 // One row per pull request, or per change a clone's history shows on the default branch (PullRequestRow.toParameters());
 // FIXES edges from its closing keywords. An issue not seen yet gets its node now (its own events fill it in later),
 // so an edge never waits for, nor is lost by, the order in which the PR and the issue arrive.
+CYPHER replan=skip
 UNWIND $batch.rows AS row
 MERGE (f:Framework {name: row.framework})
 MERGE (r:Repository {fullName: row.repo})
