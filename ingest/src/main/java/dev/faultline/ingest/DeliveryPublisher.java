@@ -1,6 +1,8 @@
 package dev.faultline.ingest;
 
+import dev.faultline.schemas.AvroCodec;
 import dev.faultline.schemas.Delivery;
+import java.io.IOException;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -18,6 +20,19 @@ public interface DeliveryPublisher extends AutoCloseable {
    *     record header
    */
   CompletableFuture<Void> publish(String key, Delivery delivery);
+
+  /**
+   * Like {@link #publish}, the delivery given as its Avro single-object encoding ({@link
+   * AvroCodec#deliveries()}) and its id: publishers that send bytes override it to send them as
+   * they are; this default decodes them.
+   */
+  default CompletableFuture<Void> publishEncoded(String key, String deliveryId, byte[] value) {
+    try {
+      return publish(key, AvroCodec.deliveries().decode(value));
+    } catch (IOException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+  }
 
   /**
    * Like {@link #publish}, telling where the delivery went; publishers that can spool override it.

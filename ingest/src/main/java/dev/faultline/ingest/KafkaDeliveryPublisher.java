@@ -86,6 +86,12 @@ public final class KafkaDeliveryPublisher implements DeliveryPublisher {
 
   @Override
   public CompletableFuture<Void> publish(String key, Delivery delivery) {
+    return publishEncoded(key, delivery.getDeliveryId(), codec.encode(delivery));
+  }
+
+  /** Sends {@code value} as it is (the Avro single-object encoding of a delivery). */
+  @Override
+  public CompletableFuture<Void> publishEncoded(String key, String deliveryId, byte[] value) {
     CompletableFuture<Void> done = new CompletableFuture<>();
     try {
       ProducerRecord<String, byte[]> record =
@@ -93,11 +99,10 @@ public final class KafkaDeliveryPublisher implements DeliveryPublisher {
               topic,
               null,
               key,
-              codec.encode(delivery),
+              value,
               List.of(
                   new RecordHeader(
-                      DELIVERY_ID_HEADER,
-                      delivery.getDeliveryId().getBytes(StandardCharsets.UTF_8))));
+                      DELIVERY_ID_HEADER, deliveryId.getBytes(StandardCharsets.UTF_8))));
       producer.send(
           record,
           (metadata, error) -> {

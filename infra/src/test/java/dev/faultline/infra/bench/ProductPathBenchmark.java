@@ -2,7 +2,6 @@ package dev.faultline.infra.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpServer;
 import dev.faultline.classifier.llm.AnswerCache;
@@ -12,11 +11,10 @@ import dev.faultline.embedded.EmbeddedKafka;
 import dev.faultline.embedded.EmbeddedNeo4j;
 import dev.faultline.graph.GraphSchema;
 import dev.faultline.infra.Faultline;
+import dev.faultline.infra.relabel.ScopedHistory;
 import dev.faultline.jobs.IssuePipelineJob;
 import dev.faultline.jobs.JobConfig;
-import dev.faultline.schemas.AvroCodec;
 import dev.faultline.schemas.Delivery;
-import dev.faultline.schemas.DeliveryKey;
 import dev.faultline.schemas.DeliverySource;
 import dev.faultline.schemas.Topic;
 import dev.faultline.schemas.taxonomy.Dimension;
@@ -29,7 +27,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.LocalDate;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -41,11 +38,9 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
-import java.util.UUID;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.neo4j.driver.AuthTokens;
@@ -58,11 +53,12 @@ import org.neo4j.driver.GraphDatabase;
  *
  * <p>The issues of {@code ../shared/eval/dev.jsonl} (the learned layer never saw them; the merged
  * pull requests of the file are left out: they become PullRequest nodes, which {@code
- * category-shares} does not count) are delivered as GitHub "opened" webhooks to the real stack in
- * this JVM (Kafka, Neo4j, the live issue pipeline on a Flink MiniCluster), each with a creation day
- * of 2025 drawn by this harness. Then, phase by phase, the library's {@code category-shares} query
- * is run through the CLI ({@code faultline query}) over the whole year, each framework, and the
- * first half-year, for symptom and stage, without a validation sample and with {@code --draws}
+ * category-shares} does not count) are delivered as GitHub would have sent them ({@link
+ * #deliveries}: opened with the opening post, a comment event per later post, closed) to the real
+ * stack in this JVM (Kafka, Neo4j, the live issue pipeline on a Flink MiniCluster), each opened on
+ * a day of 2025 drawn by this harness. Then, phase by phase, the library's {@code category-shares}
+ * query is run through the CLI ({@code faultline query}) over the whole year, each framework, and
+ * the first half-year, for symptom and stage, without a validation sample and with {@code --draws}
  * samples of {@code --sample} issues drawn by {@code faultline sample draw} (a new seed each),
  * labelled by this harness from the gold file and recorded with {@code faultline sample import}:
  *
@@ -120,6 +116,7 @@ public final class ProductPathBenchmark {
     opt.put("--llm-error", "0.15");
     opt.put("--seed", "31");
     opt.put("--output", "target/product-path-bench.md");
+    opt.put("--dump", "");
     for (int i = 0; i + 1 < args.length; i += 2) {
       if (!opt.containsKey(args[i])) {
         throw new IllegalArgumentException("unknown option " + args[i] + " (" + opt.keySet() + ")");
@@ -156,6 +153,7 @@ public final class ProductPathBenchmark {
       JobClient live = liveJob();
       deliver(producer, first);
       progress("phase learned: %d issues delivered and labelled", first.size());
+      dump(opt.get("--dump"));
       phase("learned", draws, List.of(), producer);
       List<String> frameworks = frameworks();
       String rules = frameworks.size() > 1 ? frameworks.get(1) : null;
@@ -261,63 +259,108 @@ public final class ProductPathBenchmark {
   private void deliver(KafkaProducer<String, byte[]> producer, List<Gold> issues) throws Exception {
     for (Gold g : issues) {
       byId.put(g.id().toLowerCase(Locale.ROOT), g);
-      Delivery d = opened(g);
-      String key = DeliveryKey.of(d.getEvent(), JSON.readTree(d.getPayloadJson()));
-      producer
-          .send(
-              new ProducerRecord<>(
-                  Topic.DELIVERIES.topicName(), key, AvroCodec.deliveries().encode(d)))
-          .get();
+      for (Delivery d : deliveries(g)) {
+        ScopedHistory.send(producer, d);
+      }
     }
     long want = byId.size();
     long deadline = System.nanoTime() + 600_000_000_000L;
-    while (labelled() < want) {
+    while (settled() < want) {
       if (System.nanoTime() > deadline) {
-        throw new IllegalStateException(labelled() + " of " + want + " issues labelled in 10 min");
+        throw new IllegalStateException(settled() + " of " + want + " issues settled in 10 min");
       }
       Thread.sleep(500);
     }
   }
 
-  private long labelled() {
+  /**
+   * Writes, per issue in the graph, the stored kind, symptom and stage distributions and what they
+   * rest on (one JSON object a line), for a comparison with the classifier's direct output ({@code
+   * ProductScopeCheck} in the estimate module's benchmarks); nothing when {@code file} is empty.
+   */
+  private void dump(String file) throws Exception {
+    if (file.isEmpty()) {
+      return;
+    }
+    StringBuilder b = new StringBuilder();
+    for (Map<String, Object> r :
+        driver
+            .session()
+            .run(
+                "MATCH (i:Issue) RETURN i.id AS id, i.kind AS kind,"
+                    + " i.kindProbabilities AS kindP, i.kindCalibration AS kindCal,"
+                    + " i.symptomProbabilities AS symptomP, i.symptomCalibration AS symptomCal,"
+                    + " i.stageProbabilities AS stageP, i.stageCalibration AS stageCal ORDER BY id")
+            .list(r -> r.asMap())) {
+      b.append(JSON.writeValueAsString(r)).append('\n');
+    }
+    Path out = Path.of(file);
+    Files.createDirectories(out.toAbsolutePath().getParent());
+    Files.writeString(out, b, StandardCharsets.UTF_8);
+    progress("graph's distributions written to %s", out);
+  }
+
+  /**
+   * Issues labelled after their last delivery (the issue's state version, the newest change the
+   * pipeline folded, at its last comment or its closing): a label of the opening post alone is not
+   * scored.
+   */
+  private long settled() {
+    List<Map<String, Object>> rows = new ArrayList<>();
+    for (Gold g : byId.values()) {
+      List<Delivery> d = deliveries(g);
+      long last = changedAt(d.get(d.size() - 1));
+      rows.add(Map.of("id", g.id().toLowerCase(Locale.ROOT), "last", last));
+    }
     return driver
         .session()
-        .run("MATCH (i:Issue) WHERE i.kind IS NOT NULL RETURN count(i) AS n")
+        .run(
+            "UNWIND $rows AS r MATCH (i:Issue) WHERE toLower(i.id) = r.id AND i.kind IS NOT NULL"
+                + " AND i.stateVersion >= r.last RETURN count(i) AS n",
+            Map.of("rows", rows))
         .single()
         .get("n")
         .asLong();
   }
 
-  /** An "opened" webhook of a gold issue: its title, its thread excerpt as the body, its labels. */
-  static Delivery opened(Gold g) {
-    JsonNode r = g.record();
-    String created = g.created().atStartOfDay(ZoneOffset.UTC).plusHours(10).toInstant().toString();
-    ObjectNode payload = JSON.createObjectNode();
-    payload.put("action", "opened");
-    ObjectNode issue = payload.putObject("issue");
-    issue.put("number", r.path("number").asInt());
-    issue.put("title", r.path("title").asText());
-    issue.put("body", r.path("text").asText());
-    issue.put("state", "open");
-    issue.put("html_url", g.url());
-    issue.putObject("user").put("login", "reporter");
-    ArrayNode labels = issue.putArray("labels");
-    for (JsonNode l : r.path("labels")) {
-      labels.addObject().put("name", l.asText());
+  /** When a delivery changed its issue: the payload's issue {@code updated_at}, in milliseconds. */
+  static long changedAt(Delivery d) {
+    try {
+      String at = JSON.readTree(d.getPayloadJson()).path("issue").path("updated_at").asText();
+      return Instant.parse(at).toEpochMilli();
+    } catch (java.io.IOException e) {
+      throw new IllegalStateException(e);
     }
-    issue.put("created_at", created);
-    issue.put("updated_at", created);
-    issue.putNull("closed_at");
-    String repo = r.path("repo").asText();
-    payload.putObject("repository").put("full_name", repo);
-    return new Delivery(
-        "d-" + UUID.randomUUID(),
-        "issues",
-        "opened",
-        repo,
-        Instant.now(),
-        DeliverySource.WEBHOOK,
-        payload.toString());
+  }
+
+  /**
+   * A gold issue as GitHub would have delivered it ({@link CorpusDeliveries}): "opened" with the
+   * title, labels and opening post as the body, one "issue_comment created" per later post and
+   * "closed" when the issue is closed, the thread moved to open on the day this harness drew. The
+   * classifier then reads the thread as {@code faultline classify} reads the record (the opening
+   * post, the comments, the state), not the whole excerpt as one body.
+   */
+  static List<Delivery> deliveries(Gold g) {
+    List<Delivery> out = new ArrayList<>();
+    for (CorpusDeliveries.Delivery d :
+        new CorpusDeliveries(JSON).issueOpenedOn(g.record(), g.created()).deliveries()) {
+      JsonNode payload;
+      try {
+        payload = JSON.readTree(d.body());
+      } catch (java.io.IOException e) {
+        throw new IllegalStateException(e);
+      }
+      out.add(
+          new Delivery(
+              d.id(),
+              d.event(),
+              payload.path("action").asText(),
+              g.record().path("repo").asText(),
+              Instant.now(),
+              DeliverySource.WEBHOOK,
+              new String(d.body(), StandardCharsets.UTF_8)));
+    }
+    return out;
   }
 
   /** Frameworks by their number of issues in the graph, largest first. */

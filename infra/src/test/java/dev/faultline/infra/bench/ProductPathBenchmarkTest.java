@@ -137,4 +137,89 @@ class ProductPathBenchmarkTest {
     assertEquals("QUESTION", line.path("kind").asText());
     assertTrue(line.path("distributed_specific").isNull());
   }
+
+  /** A synthetic excerpt in the corpus's layout: header, labels, title, three posts. */
+  static ProductPathBenchmark.Gold thread(String state) {
+    return thread(state, "2021-05-07");
+  }
+
+  static ProductPathBenchmark.Gold thread(String state, String lastComment) {
+    ObjectNode r = JSON.createObjectNode();
+    r.put("url", "https://github.com/acme/widget/issues/7");
+    r.put("repo", "acme/widget");
+    r.put("number", 7);
+    r.put("title", "Widget stalls on start");
+    r.put("state", state);
+    r.putArray("labels").add("bug");
+    r.put(
+        "text",
+        String.join(
+            "\n",
+            "acme/widget#7 · issue · " + state,
+            "labels: bug",
+            "# Widget stalls on start",
+            "alice · description · 2021-05-02",
+            "The widget stalls before the first frame.",
+            "bob · comment · 2021-05-03",
+            "Same here with the second release.",
+            "alice · comment · 2021-05-06",
+            "Upgrading the driver fixed it.",
+            "carol · comment · " + lastComment,
+            "Still fine a year later."));
+    ObjectNode g = JSON.createObjectNode().put("kind", "BUG");
+    return new ProductPathBenchmark.Gold(
+        r.path("url").asText(), "acme/widget#7", r, g, LocalDate.of(2025, 3, 10));
+  }
+
+  @Test
+  void anIssueArrivesAsGitHubWouldSendItNotAsOneBodyHoldingTheWholeExcerpt() throws Exception {
+    List<dev.faultline.schemas.Delivery> d = ProductPathBenchmark.deliveries(thread("closed"));
+    List<String> events = d.stream().map(x -> x.getEvent() + "/" + x.getAction()).toList();
+    assertEquals(
+        List.of(
+            "issues/opened",
+            "issue_comment/created",
+            "issue_comment/created",
+            "issue_comment/created",
+            "issues/closed"),
+        events);
+    JsonNode opened = JSON.readTree(d.get(0).getPayloadJson()).path("issue");
+    assertEquals("The widget stalls before the first frame.", opened.path("body").asText());
+    assertEquals("Widget stalls on start", opened.path("title").asText());
+    assertEquals("bug", opened.path("labels").path(0).path("name").asText());
+    assertEquals("open", opened.path("state").asText());
+    // opened on the day the harness drew, the comments keep their order after it
+    assertTrue(opened.path("created_at").asText().startsWith("2025-03-10"), opened.toString());
+    JsonNode second = JSON.readTree(d.get(2).getPayloadJson());
+    assertEquals("Upgrading the driver fixed it.", second.path("comment").path("body").asText());
+    assertEquals("alice", second.path("comment").path("user").path("login").asText());
+    long prev = 0;
+    for (dev.faultline.schemas.Delivery x : d) {
+      assertTrue(ProductPathBenchmark.changedAt(x) > prev, "changes in order");
+      prev = ProductPathBenchmark.changedAt(x);
+      assertTrue(
+          JSON.readTree(x.getPayloadJson())
+              .path("issue")
+              .path("created_at")
+              .asText()
+              .startsWith("2025-03-10"));
+    }
+    assertEquals(4, ProductPathBenchmark.deliveries(thread("open")).size(), "no closing");
+  }
+
+  @Test
+  void noPostOfAMovedThreadIsDatedAfterTheEndOfItsOpeningYear() throws Exception {
+    // the last comment a year after the opening: moved to 2026-05, past the end of 2025
+    List<dev.faultline.schemas.Delivery> d =
+        ProductPathBenchmark.deliveries(thread("open", "2022-05-01"));
+    String at =
+        JSON.readTree(d.get(d.size() - 1).getPayloadJson())
+            .path("comment")
+            .path("created_at")
+            .asText();
+    assertTrue(at.startsWith("2025-12-31"), at);
+    assertTrue(
+        ProductPathBenchmark.changedAt(d.get(d.size() - 1))
+            > ProductPathBenchmark.changedAt(d.get(d.size() - 2)));
+  }
 }

@@ -209,7 +209,7 @@ public final class ScopedHistory {
   }
 
   /** Sends a delivery under its delivery key, as the receiver does, and waits for the ack. */
-  static void send(KafkaProducer<String, byte[]> producer, Delivery d) throws Exception {
+  public static void send(KafkaProducer<String, byte[]> producer, Delivery d) throws Exception {
     String key = DeliveryKey.of(d.getEvent(), JSON.readTree(d.getPayloadJson()));
     producer
         .send(

@@ -1,9 +1,8 @@
 package dev.faultline.ingest.backfill;
 
-import static java.nio.charset.StandardCharsets.UTF_8;
-
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -12,21 +11,22 @@ import dev.faultline.schemas.Delivery;
 import dev.faultline.schemas.DeliveryKey;
 import dev.faultline.schemas.DeliverySource;
 import dev.faultline.schemas.UsedEvent;
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.time.Clock;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Deque;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.function.Consumer;
+import java.util.stream.Collectors;
 
 /**
  * Reads GH Archive hourly files (gzipped, one event per line) as webhook-shaped deliveries,
@@ -41,6 +41,11 @@ import java.util.function.Consumer;
  * {@code created_at}. The delivery id is {@code gharchive-<event id>}, so a replayed file dedupes.
  */
 public final class GhArchiveReader {
+  /** {@link UsedEvent} by GH Archive type, looked up once per event. */
+  private static final Map<String, UsedEvent> BY_ARCHIVE_TYPE =
+      Arrays.stream(UsedEvent.values())
+          .collect(Collectors.toUnmodifiableMap(UsedEvent::archiveType, e -> e));
+
   private final ObjectMapper mapper;
   private final JsonFactory factory;
   private final RepositoryFilter filter;
@@ -80,7 +85,7 @@ public final class GhArchiveReader {
    */
   public Counts read(InputStream json, Consumer<BackfillDelivery> sink, int threads)
       throws IOException {
-    BufferedReader lines = new BufferedReader(new InputStreamReader(json, UTF_8), 1 << 16);
+    Lines lines = new Lines(json);
     if (threads <= 1) {
       return readInline(lines, sink);
     }
@@ -99,15 +104,14 @@ public final class GhArchiveReader {
     }
   }
 
-  private Counts readInline(BufferedReader lines, Consumer<BackfillDelivery> sink)
-      throws IOException {
+  private Counts readInline(Lines lines, Consumer<BackfillDelivery> sink) throws IOException {
     long events = 0;
     long kept = 0;
     long lineNumber = 0;
-    String line;
-    while ((line = lines.readLine()) != null) {
+    byte[] line;
+    while ((line = lines.next()) != null) {
       lineNumber++;
-      if (line.isBlank()) {
+      if (Lines.isBlank(line)) {
         continue;
       }
       events++;
@@ -124,26 +128,23 @@ public final class GhArchiveReader {
   private record Chunk(long events, List<BackfillDelivery> kept) {}
 
   private Counts readParallel(
-      BufferedReader lines,
-      Consumer<BackfillDelivery> sink,
-      ExecutorService decoders,
-      int readAhead)
+      Lines lines, Consumer<BackfillDelivery> sink, ExecutorService decoders, int readAhead)
       throws IOException {
     Deque<Future<Chunk>> pending = new ArrayDeque<>();
     long events = 0;
     long kept = 0;
     long lineNumber = 0;
-    List<String> chunk = new ArrayList<>(CHUNK_LINES);
-    String line;
+    List<byte[]> chunk = new ArrayList<>(CHUNK_LINES);
+    byte[] line;
     boolean more = true;
     while (more) {
-      line = lines.readLine();
+      line = lines.next();
       more = line != null;
       if (more) {
         chunk.add(line);
       }
       if (chunk.size() == CHUNK_LINES || (!more && !chunk.isEmpty())) {
-        List<String> batch = chunk;
+        List<byte[]> batch = chunk;
         long first = lineNumber + 1;
         lineNumber += batch.size();
         pending.add(decoders.submit(() -> decode(batch, first)));
@@ -159,12 +160,12 @@ public final class GhArchiveReader {
     return new Counts(events, kept);
   }
 
-  private Chunk decode(List<String> batch, long firstLine) throws IOException {
+  private Chunk decode(List<byte[]> batch, long firstLine) throws IOException {
     List<BackfillDelivery> kept = new ArrayList<>();
     long events = 0;
     for (int i = 0; i < batch.size(); i++) {
-      String line = batch.get(i);
-      if (line.isBlank()) {
+      byte[] line = batch.get(i);
+      if (Lines.isBlank(line)) {
         continue;
       }
       events++;
@@ -191,30 +192,32 @@ public final class GhArchiveReader {
   }
 
   /** One line's event as a delivery, or null when it is not kept. */
-  private BackfillDelivery readLine(String line, long lineNumber) throws IOException {
+  private BackfillDelivery readLine(byte[] line, long lineNumber) throws IOException {
     try (JsonParser p = factory.createParser(line)) {
       JsonToken token = p.nextToken();
       if (token != JsonToken.START_OBJECT) {
         throw new IOException(
             "Expected one JSON object per line, found " + token + " at line " + lineNumber);
       }
-      BackfillDelivery d = readEvent(p);
+      BackfillDelivery d = readEvent(p, line);
       if (p.nextToken() != null) {
         throw new IOException(
             "Expected one JSON object per line, line " + lineNumber + " has more");
       }
       return d;
+    } catch (JsonProcessingException e) {
+      throw new IOException("Not JSON at line " + lineNumber + ": " + e.getOriginalMessage(), e);
     }
   }
 
-  private BackfillDelivery readEvent(JsonParser p) throws IOException {
+  private BackfillDelivery readEvent(JsonParser p, byte[] line) throws IOException {
     String id = null;
-    String type = null;
+    UsedEvent type = null;
     String createdAt = null;
     JsonNode repo = null;
-    JsonNode actor = null;
-    JsonNode org = null;
-    JsonNode payload = null;
+    JsonSlice actor = null;
+    JsonSlice org = null;
+    PayloadScan payload = null;
     boolean skip = false;
     while (p.nextToken() == JsonToken.FIELD_NAME) {
       String field = p.currentName();
@@ -222,58 +225,106 @@ public final class GhArchiveReader {
       switch (field) {
         case "id" -> id = p.getValueAsString();
         case "type" -> {
-          type = p.getValueAsString();
-          skip |= UsedEvent.ofArchiveType(type).isEmpty();
+          String archiveType = p.getValueAsString();
+          type = archiveType == null ? null : BY_ARCHIVE_TYPE.get(archiveType);
+          skip |= type == null;
         }
         case "repo" -> {
           repo = mapper.readTree(p);
           skip |= !filter.matches(repo.path("name").asText(null));
         }
         case "created_at" -> createdAt = p.getValueAsString();
-        case "actor" -> actor = skip ? skipValue(p) : mapper.readTree(p);
-        case "org" -> org = skip ? skipValue(p) : mapper.readTree(p);
-        // Most events are of other repositories: skip their payloads without building them.
-        case "payload" -> payload = skip ? skipValue(p) : mapper.readTree(p);
+        case "actor" -> actor = skip ? skipValue(p) : JsonSlice.of(p, line, mapper);
+        case "org" -> org = skip ? skipValue(p) : JsonSlice.of(p, line, mapper);
+        // Most events are of other repositories: skip their payloads without looking into them.
+        case "payload" -> payload = skip ? skipValue(p) : PayloadScan.of(p);
         default -> p.skipChildren();
       }
     }
-    if (skip
-        || type == null
-        || repo == null
-        || payload == null
-        || !payload.isObject()
-        || id == null) {
+    if (skip || type == null || repo == null || payload == null || id == null) {
       return null;
     }
-    return toDelivery(
-        id,
-        UsedEvent.ofArchiveType(type).orElseThrow().eventName(),
-        createdAt,
-        repo,
-        actor,
-        org,
-        (ObjectNode) payload);
+    Event event = new Event(id, type.eventName(), createdAt, repo, actor, org);
+    return payload.odd()
+        ? treeDelivery(event, line, payload)
+        : splicedDelivery(event, line, payload);
   }
 
-  private static JsonNode skipValue(JsonParser p) throws IOException {
+  private static <T> T skipValue(JsonParser p) throws IOException {
     p.skipChildren();
     return null;
   }
 
-  private BackfillDelivery toDelivery(
-      String id,
-      String event,
-      String createdAt,
-      JsonNode repo,
-      JsonNode actor,
-      JsonNode org,
-      ObjectNode payload)
+  /** The event's fields besides its payload. */
+  private record Event(
+      String id, String event, String createdAt, JsonNode repo, JsonSlice actor, JsonSlice org) {
+    String fullName() {
+      return repo.path("name").asText();
+    }
+  }
+
+  /**
+   * The delivery with the payload's bytes as they are in the line and the added fields written
+   * after them: the payload is never built as a tree nor written back.
+   */
+  private BackfillDelivery splicedDelivery(Event e, byte[] line, PayloadScan payload)
       throws IOException {
-    String fullName = repo.path("name").asText();
+    String fullName = e.fullName();
+    JsonAppender tail = new JsonAppender(payload.fields() > 0);
+    if (!payload.has("repository")) {
+      tail.field("repository").raw('{');
+      JsonNode repoId = e.repo().get("id");
+      if (repoId != null) {
+        tail.raw("\"id\":").raw(JsonSlice.of(repoId, mapper)).raw(',');
+      }
+      int slash = fullName.indexOf('/');
+      String owner = fullName.substring(0, slash);
+      tail.raw("\"name\":").string(fullName.substring(slash + 1));
+      tail.raw(",\"full_name\":").string(fullName);
+      tail.raw(",\"owner\":{\"login\":").string(owner).raw('}');
+      tail.raw(",\"html_url\":").string("https://github.com/" + fullName).raw('}');
+    }
+    if (!payload.has("sender") && e.actor() != null) {
+      tail.field("sender").raw(e.actor());
+    }
+    if (!payload.has("organization") && e.org() != null) {
+      tail.field("organization").raw(e.org());
+    }
+    tail.field("_backfill").raw("{\"event_id\":").string(e.id());
+    if (e.createdAt() != null) {
+      tail.raw(",\"created_at\":").string(e.createdAt());
+    }
+    tail.raw("}}");
+    String key = DeliveryKey.of(e.event(), payload.keyFields(fullName));
+    String deliveryId = "gharchive-" + e.id();
+    byte[] value =
+        EncodedDelivery.encode(
+            new EncodedDelivery.Fields(
+                deliveryId,
+                e.event(),
+                payload.action(),
+                fullName,
+                clock.instant().truncatedTo(ChronoUnit.MILLIS),
+                DeliverySource.GH_ARCHIVE),
+            line,
+            payload.start(),
+            payload.end() - 1,
+            tail.toByteArray());
+    return BackfillDelivery.encoded(key, deliveryId, value);
+  }
+
+  /**
+   * The delivery built as a tree and written back: for the odd payload the splice would not
+   * reproduce (a repeated top-level name, or a {@code _backfill} of its own, which is replaced).
+   */
+  private BackfillDelivery treeDelivery(Event e, byte[] line, PayloadScan scan) throws IOException {
+    ObjectNode payload =
+        (ObjectNode) mapper.readTree(line, scan.start(), scan.end() - scan.start());
+    String fullName = e.fullName();
     if (!payload.has("repository")) {
       ObjectNode repository = payload.putObject("repository");
-      if (repo.has("id")) {
-        repository.set("id", repo.get("id"));
+      if (e.repo().has("id")) {
+        repository.set("id", e.repo().get("id"));
       }
       int slash = fullName.indexOf('/');
       repository.put("name", fullName.substring(slash + 1));
@@ -281,28 +332,28 @@ public final class GhArchiveReader {
       repository.putObject("owner").put("login", fullName.substring(0, slash));
       repository.put("html_url", "https://github.com/" + fullName);
     }
-    if (!payload.has("sender") && actor != null) {
-      payload.set("sender", actor);
+    if (!payload.has("sender") && e.actor() != null) {
+      payload.set("sender", e.actor().tree(mapper));
     }
-    if (!payload.has("organization") && org != null) {
-      payload.set("organization", org);
+    if (!payload.has("organization") && e.org() != null) {
+      payload.set("organization", e.org().tree(mapper));
     }
     ObjectNode meta = payload.putObject("_backfill");
-    meta.put("event_id", id);
-    if (createdAt != null) {
-      meta.put("created_at", createdAt);
+    meta.put("event_id", e.id());
+    if (e.createdAt() != null) {
+      meta.put("created_at", e.createdAt());
     }
     JsonNode action = payload.path("action");
     Delivery delivery =
         Delivery.newBuilder()
-            .setDeliveryId("gharchive-" + id)
-            .setEvent(event)
+            .setDeliveryId("gharchive-" + e.id())
+            .setEvent(e.event())
             .setAction(action.isTextual() ? action.asText() : null)
             .setRepository(fullName)
             .setReceivedAt(clock.instant().truncatedTo(ChronoUnit.MILLIS))
             .setSource(DeliverySource.GH_ARCHIVE)
             .setPayloadJson(mapper.writeValueAsString(payload))
             .build();
-    return new BackfillDelivery(DeliveryKey.of(event, payload), delivery);
+    return new BackfillDelivery(DeliveryKey.of(e.event(), payload), delivery);
   }
 }

@@ -41,7 +41,7 @@ final class Publishing implements Consumer<BackfillDelivery> {
       throw new IllegalStateException("Interrupted", e);
     }
     publisher
-        .publish(d.key(), d.delivery())
+        .publishEncoded(d.key(), d.deliveryId(), d.value())
         .whenComplete(
             (v, e) -> {
               if (e != null) {
