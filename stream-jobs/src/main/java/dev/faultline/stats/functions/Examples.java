@@ -28,21 +28,31 @@ final class Examples {
   }
 
   /**
-   * {@code examples} (sorted) with {@code issueId} added or removed, keeping the {@code max}
-   * smallest ids when full: the set kept depends on the ids, not on the order they came in.
+   * {@code examples} (sorted, distinct) with {@code issueId} added or removed, keeping the {@code
+   * max} smallest ids when full: the set kept depends on the ids, not on the order they came in.
+   * Found by binary search and copied around it; {@code examples} itself when the set does not
+   * change (a duplicate, a retraction of an id not kept, an id larger than a full set's).
    */
   static String[] applySmallest(String[] examples, int delta, String issueId, int max) {
-    boolean present = Arrays.asList(examples).contains(issueId);
-    if (delta < 0 && present) {
-      return Arrays.stream(examples).filter(e -> !e.equals(issueId)).toArray(String[]::new);
+    int at = Arrays.binarySearch(examples, issueId);
+    if (at >= 0) {
+      if (delta >= 0) {
+        return examples;
+      }
+      String[] out = new String[examples.length - 1];
+      System.arraycopy(examples, 0, out, 0, at);
+      System.arraycopy(examples, at + 1, out, at, examples.length - at - 1);
+      return out;
     }
-    if (delta <= 0 || present) {
+    int insert = -at - 1;
+    if (delta <= 0 || insert >= max) {
       return examples;
     }
-    String[] out = Arrays.copyOf(examples, examples.length + 1);
-    out[examples.length] = issueId;
-    Arrays.sort(out);
-    return out.length > max ? Arrays.copyOf(out, max) : out;
+    String[] out = new String[Math.min(examples.length + 1, max)];
+    System.arraycopy(examples, 0, out, 0, insert);
+    out[insert] = issueId;
+    System.arraycopy(examples, insert, out, insert + 1, out.length - insert - 1);
+    return out;
   }
 
   /** Up to {@code max} distinct ids from the arrays, in order. */
