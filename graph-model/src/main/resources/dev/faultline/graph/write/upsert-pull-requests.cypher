@@ -1,6 +1,9 @@
 // One row per pull request, or per change a clone's history shows on the default branch (PullRequestRow.toParameters());
 // FIXES edges from its closing keywords. An issue not seen yet gets its node now (its own events fill it in later),
 // so an edge never waits for, nor is lost by, the order in which the PR and the issue arrive.
+// Planned once (replan=skip): every node is found by an index seek, so the plan does not depend on the graph's
+// statistics and a re-plan as the graph grows only stalls the sink (FrozenWriterPlansIT, docs/performance.md).
+CYPHER replan=skip
 UNWIND $batch.rows AS row
 MERGE (f:Framework {name: row.framework})
 MERGE (r:Repository {fullName: row.repo})

@@ -123,8 +123,10 @@ public final class PipelineBenchmark {
       System.out.printf("event mix: %s%n", kinds);
 
       long cpu = processCpuNanos();
+      long jit = jitMillis();
       double discard = timed(events, () -> discardJob(kafka));
       double discardCpuMs = (processCpuNanos() - cpu) / 1e6 / events;
+      double discardJitMs = (jitMillis() - jit) / (double) events;
       boolean queryStats = Boolean.getBoolean("faultline.bench.queryStats");
       if (queryStats) {
         driver
@@ -132,8 +134,10 @@ public final class PipelineBenchmark {
             .execute();
       }
       cpu = processCpuNanos();
+      jit = jitMillis();
       double pipeline = timed(events, () -> pipelineJob(kafka, neo4j));
       double pipelineCpuMs = (processCpuNanos() - cpu) / 1e6 / events;
+      double pipelineJitMs = (jitMillis() - jit) / (double) events;
       if (queryStats) {
         printQueryStats(driver);
       }
@@ -141,6 +145,8 @@ public final class PipelineBenchmark {
       results.put("pipeline_events_per_s", pipeline);
       results.put("kafka_discard_cpu_ms_per_event", discardCpuMs);
       results.put("pipeline_cpu_ms_per_event", pipelineCpuMs);
+      results.put("kafka_discard_jit_ms_per_event", discardJitMs);
+      results.put("pipeline_jit_ms_per_event", pipelineJitMs);
       System.out.printf(
           "Kafka -> decode -> discard      %,10.0f events/s  %6.2f CPU-ms/event%n",
           discard, discardCpuMs);
@@ -148,6 +154,9 @@ public final class PipelineBenchmark {
           "Kafka -> classify -> Neo4j      %,10.0f events/s  %6.2f CPU-ms/event  (%.1f%% of"
               + " discard)%n",
           pipeline, pipelineCpuMs, 100 * pipeline / discard);
+      System.out.printf(
+          "  of which the JIT compiler threads (CPU-ms per event): discard %.2f, pipeline %.2f%n",
+          discardJitMs, pipelineJitMs);
 
       save(out);
       if (!Boolean.getBoolean("faultline.bench.skipWriter")) {
@@ -446,6 +455,42 @@ public final class PipelineBenchmark {
               framework, repo, version, "v" + version, null, published, false, false));
     }
     return out;
+  }
+
+  /**
+   * CPU time of the JIT compiler threads so far, in ms (Linux: {@code /proc/self/task/*}, threads
+   * named {@code C1/C2 CompilerThre…}; -1 elsewhere). In a bounded job of a few thousand events the
+   * JIT is a large part of the process's CPU (docs/performance.md, "Pipeline").
+   */
+  static long jitMillis() {
+    Path tasks = Path.of("/proc/self/task");
+    if (!Files.isDirectory(tasks)) {
+      return -1;
+    }
+    long ticks = 0;
+    try (var threads = Files.list(tasks)) {
+      for (Path task : threads.toList()) {
+        ticks += compilerTicks(task);
+      }
+    } catch (java.io.IOException e) {
+      return -1;
+    }
+    return ticks * 10; // USER_HZ is 100 on Linux
+  }
+
+  /** utime + stime of one thread if it is a JIT compiler thread, else 0 (a thread gone: 0). */
+  private static long compilerTicks(Path task) {
+    try {
+      String name = Files.readString(task.resolve("comm")).trim();
+      if (!name.startsWith("C1 CompilerThre") && !name.startsWith("C2 CompilerThre")) {
+        return 0;
+      }
+      String stat = Files.readString(task.resolve("stat"));
+      String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+      return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+    } catch (java.io.IOException | RuntimeException e) {
+      return 0;
+    }
   }
 
   private static long processCpuNanos() {
