@@ -1,8 +1,10 @@
 package dev.faultline.schemas;
 
 import java.util.Arrays;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * The one table of the GitHub events and actions faultline uses: those the issue pipeline's
@@ -68,7 +70,14 @@ public enum UsedEvent {
 
   /** The row of a GH Archive event type, if faultline uses the event at all. */
   public static Optional<UsedEvent> ofArchiveType(String archiveType) {
-    return Arrays.stream(values()).filter(e -> e.archiveType.equals(archiveType)).findFirst();
+    return Optional.ofNullable(archiveType == null ? null : ByArchiveType.MAP.get(archiveType));
+  }
+
+  /** The rows by GH Archive type, built once (the backfill looks one up per archived event). */
+  private static final class ByArchiveType {
+    private static final Map<String, UsedEvent> MAP =
+        Arrays.stream(values())
+            .collect(Collectors.toUnmodifiableMap(UsedEvent::archiveType, e -> e));
   }
 
   /** True when faultline uses this event and action. */

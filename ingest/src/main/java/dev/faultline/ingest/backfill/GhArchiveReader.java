@@ -17,16 +17,13 @@ import java.time.Clock;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Deque;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.function.Consumer;
-import java.util.stream.Collectors;
 
 /**
  * Reads GH Archive hourly files (gzipped, one event per line) as webhook-shaped deliveries,
@@ -41,11 +38,6 @@ import java.util.stream.Collectors;
  * {@code created_at}. The delivery id is {@code gharchive-<event id>}, so a replayed file dedupes.
  */
 public final class GhArchiveReader {
-  /** {@link UsedEvent} by GH Archive type, looked up once per event. */
-  private static final Map<String, UsedEvent> BY_ARCHIVE_TYPE =
-      Arrays.stream(UsedEvent.values())
-          .collect(Collectors.toUnmodifiableMap(UsedEvent::archiveType, e -> e));
-
   private final ObjectMapper mapper;
   private final JsonFactory factory;
   private final RepositoryFilter filter;
@@ -226,7 +218,7 @@ public final class GhArchiveReader {
         case "id" -> id = p.getValueAsString();
         case "type" -> {
           String archiveType = p.getValueAsString();
-          type = archiveType == null ? null : BY_ARCHIVE_TYPE.get(archiveType);
+          type = UsedEvent.ofArchiveType(archiveType).orElse(null);
           skip |= type == null;
         }
         case "repo" -> {
