@@ -3,15 +3,19 @@ package dev.faultline.ingest.backfill;
 import dev.faultline.schemas.AvroCodec;
 import dev.faultline.schemas.Delivery;
 import dev.faultline.schemas.DeliverySource;
-import java.nio.charset.StandardCharsets;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.time.Instant;
 import java.util.Arrays;
+import org.apache.avro.io.BinaryEncoder;
+import org.apache.avro.io.EncoderFactory;
 
 /**
  * Writes a {@link Delivery}'s Avro single-object encoding (the bytes {@link AvroCodec#deliveries()}
- * writes) from its fields, the payload given as UTF-8 bytes in two pieces, so a payload never
- * becomes a {@code String} on its way to Kafka. The field order is the schema's ({@code
- * delivery.avsc}); {@code GhArchiveSpliceTest} checks it against the codec.
+ * writes) from its fields with Avro's own binary encoder, the payload given as UTF-8 bytes in two
+ * pieces, so a payload never becomes a {@code String} on its way to Kafka. The field order is the
+ * schema's ({@code delivery.avsc}); {@code GhArchiveSpliceTest} checks it against the codec.
  */
 final class EncodedDelivery {
   /** The single-object header: marker and the writer schema's fingerprint. */
@@ -42,98 +46,35 @@ final class EncodedDelivery {
       DeliverySource source) {}
 
   static byte[] encode(Fields f, byte[] head, int headFrom, int headTo, byte[] tail) {
-    byte[] id = utf8(f.deliveryId());
-    byte[] event = utf8(f.event());
-    byte[] action = utf8(f.action());
-    byte[] repository = utf8(f.repository());
-    long millis = f.receivedAt().toEpochMilli();
     int payloadLength = headTo - headFrom + tail.length;
-    int size =
-        HEADER.length
-            + stringSize(id)
-            + stringSize(event)
-            + optionalSize(action)
-            + optionalSize(repository)
-            + varLongSize(zigZag(millis))
-            + varLongSize(zigZag(f.source().ordinal()))
-            + varLongSize(zigZag(payloadLength))
-            + payloadLength;
-    Writer out = new Writer(new byte[size]);
-    out.bytes(HEADER, 0, HEADER.length);
-    out.string(id);
-    out.string(event);
-    out.optional(action);
-    out.optional(repository);
-    out.varLong(millis);
-    out.varLong(f.source().ordinal());
-    out.varLong(payloadLength);
-    out.bytes(head, headFrom, headTo - headFrom);
-    out.bytes(tail, 0, tail.length);
-    return out.buffer;
-  }
-
-  private static byte[] utf8(String s) {
-    return s == null ? null : s.getBytes(StandardCharsets.UTF_8);
-  }
-
-  private static long zigZag(long n) {
-    return (n << 1) ^ (n >> 63);
-  }
-
-  private static int varLongSize(long zigZagged) {
-    int size = 1;
-    while ((zigZagged & ~0x7FL) != 0) {
-      zigZagged >>>= 7;
-      size++;
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream(HEADER.length + 160 + payloadLength);
+    bytes.writeBytes(HEADER);
+    BinaryEncoder out = EncoderFactory.get().directBinaryEncoder(bytes, null);
+    try {
+      out.writeString(f.deliveryId());
+      out.writeString(f.event());
+      optional(out, f.action());
+      optional(out, f.repository());
+      out.writeLong(f.receivedAt().toEpochMilli());
+      out.writeEnum(f.source().ordinal());
+      // A string is its length and its UTF-8 bytes: the payload's two pieces, as they are.
+      out.writeLong(payloadLength);
+      out.writeFixed(head, headFrom, headTo - headFrom);
+      out.writeFixed(tail);
+      out.flush();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e); // a ByteArrayOutputStream does not fail
     }
-    return size;
-  }
-
-  private static int stringSize(byte[] s) {
-    return varLongSize(zigZag(s.length)) + s.length;
+    return bytes.toByteArray();
   }
 
   /** A {@code ["null", "string"]} union: the branch's index, then the string. */
-  private static int optionalSize(byte[] s) {
-    return s == null ? 1 : 1 + stringSize(s);
-  }
-
-  /** Avro's binary encoding into an array of the exact size. */
-  private static final class Writer {
-    private final byte[] buffer;
-    private int position;
-
-    Writer(byte[] buffer) {
-      this.buffer = buffer;
-    }
-
-    void bytes(byte[] b, int from, int length) {
-      System.arraycopy(b, from, buffer, position, length);
-      position += length;
-    }
-
-    /** A long (and an int, an enum's index, a union's branch, a length): zig-zag, base 128. */
-    void varLong(long n) {
-      long v = zigZag(n);
-      while ((v & ~0x7FL) != 0) {
-        buffer[position++] = (byte) ((v & 0x7F) | 0x80);
-        v >>>= 7;
-      }
-      buffer[position++] = (byte) v;
-    }
-
-    void string(byte[] s) {
-      varLong(s.length);
-      bytes(s, 0, s.length);
-    }
-
-    void optional(byte[] s) {
-      if (s == null) {
-        varLong(0);
-      } else {
-        varLong(1);
-        string(s);
-      }
+  private static void optional(BinaryEncoder out, String s) throws IOException {
+    if (s == null) {
+      out.writeIndex(0);
+    } else {
+      out.writeIndex(1);
+      out.writeString(s);
     }
   }
 }
