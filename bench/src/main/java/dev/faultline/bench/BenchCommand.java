@@ -101,7 +101,7 @@ public final class BenchCommand extends CliCommand {
       int soakSeconds) {
     static final Sizes DEFAULT =
         new Sizes(
-            "-f 1 -wi 2 -w 1s -i 3 -r 1s -t 1", 2000, 20_000, 60_000, 10_000, 10, 2000, 200, 600);
+            "-f 1 -wi 2 -w 1s -i 3 -r 1s -t 1", 2000, 100_000, 60_000, 10_000, 10, 2000, 200, 600);
     static final Sizes QUICK =
         new Sizes("-f 1 -wi 1 -w 1s -i 2 -r 1s -t 1", 500, 5_000, 20_000, 2000, 3, 500, 100, 60);
   }
