@@ -177,16 +177,8 @@ public final class ProductPathBenchmark {
             .toList());
     new GraphSchema(driver, "neo4j").migrate();
     conn =
-        new String[] {
-          "--kafka-bootstrap",
-          kafka.bootstrapServers(),
-          "--neo4j-uri",
-          neo4j.boltUri().toString(),
-          "--neo4j-user",
-          EmbeddedNeo4j.USER,
-          "--neo4j-password",
-          PASSWORD
-        };
+        ScopedHistory.conn(
+            kafka.bootstrapServers(), neo4j.boltUri().toString(), EmbeddedNeo4j.USER, PASSWORD);
     env = new HashMap<>();
     env.put("FAULTLINE_NEO4J_URI", neo4j.boltUri().toString());
     env.put("FAULTLINE_NEO4J_USER", EmbeddedNeo4j.USER);

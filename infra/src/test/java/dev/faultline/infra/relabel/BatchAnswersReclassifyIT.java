@@ -1,5 +1,9 @@
 package dev.faultline.infra.relabel;
 
+import static dev.faultline.infra.relabel.RelabelFixtures.cli;
+import static dev.faultline.infra.relabel.RelabelFixtures.count;
+import static dev.faultline.infra.relabel.RelabelFixtures.delivery;
+import static dev.faultline.infra.relabel.RelabelFixtures.mergedPullRequest;
 import static dev.faultline.infra.relabel.ScopedHistory.concat;
 import static dev.faultline.infra.relabel.ScopedHistory.liveJob;
 import static dev.faultline.infra.relabel.ScopedHistory.producer;
@@ -13,33 +17,28 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpServer;
 import dev.faultline.classifier.llm.AnswerCache;
 import dev.faultline.classifier.llm.Prompt;
-import dev.faultline.cli.Cli;
 import dev.faultline.embedded.EmbeddedKafka;
 import dev.faultline.embedded.EmbeddedNeo4j;
 import dev.faultline.embedded.testing.Poll;
 import dev.faultline.graph.GraphSchema;
-import dev.faultline.infra.Faultline;
+import dev.faultline.infra.relabel.RelabelFixtures.MergedChange;
 import dev.faultline.jobs.classify.ClassifierTier;
 import dev.faultline.jobs.llm.KafkaAnswerStore;
 import dev.faultline.schemas.Delivery;
-import dev.faultline.schemas.DeliverySource;
 import dev.faultline.schemas.Topic;
 import dev.faultline.schemas.taxonomy.Dimension;
 import dev.faultline.schemas.taxonomy.Taxonomy;
 import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Properties;
-import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.flink.core.execution.JobClient;
@@ -188,16 +187,9 @@ class BatchAnswersReclassifyIT {
               .map(Topic::topicName)
               .toList());
       new GraphSchema(driver, "neo4j").migrate();
-      String[] conn = {
-        "--kafka-bootstrap",
-        kafka.bootstrapServers(),
-        "--neo4j-uri",
-        neo4j.boltUri().toString(),
-        "--neo4j-user",
-        EmbeddedNeo4j.USER,
-        "--neo4j-password",
-        PASSWORD
-      };
+      String[] conn =
+          ScopedHistory.conn(
+              kafka.bootstrapServers(), neo4j.boltUri().toString(), EmbeddedNeo4j.USER, PASSWORD);
 
       // 1. History labelled by the offline tier: each issue opened, then commented on.
       JobClient live = liveJob(conn, ClassifierTier.RULES); // the offline tier, quickly
@@ -229,7 +221,7 @@ class BatchAnswersReclassifyIT {
       ByteArrayOutputStream out = new ByteArrayOutputStream();
       assertEquals(
           0,
-          run(
+          cli(
               env,
               out,
               "llm",
@@ -243,7 +235,7 @@ class BatchAnswersReclassifyIT {
       assertTrue(out.toString().contains("3 with their issue"), out.toString());
       assertEquals(
           0,
-          run(env, out, "llm", "push", "--cache", cache.toString(), "--kafka-bootstrap", conn[1]),
+          cli(env, out, "llm", "push", "--cache", cache.toString(), "--kafka-bootstrap", conn[1]),
           out.toString());
 
       // A later backfill answered issue 1 again, for yet another text: pushed after, it wins. Its
@@ -254,7 +246,7 @@ class BatchAnswersReclassifyIT {
       Path laterCache = tmp.resolve("cache-later");
       assertEquals(
           0,
-          run(
+          cli(
               env,
               out,
               "llm",
@@ -268,7 +260,7 @@ class BatchAnswersReclassifyIT {
           out.toString());
       assertEquals(
           0,
-          run(
+          cli(
               env,
               out,
               "llm",
@@ -297,7 +289,7 @@ class BatchAnswersReclassifyIT {
       Path report = tmp.resolve("report");
       assertEquals(
           0,
-          run(
+          cli(
               env,
               out,
               concat(new String[] {"reclassify", "--report-dir", report.toString()}, conn)),
@@ -461,16 +453,6 @@ class BatchAnswersReclassifyIT {
     return o + "\n";
   }
 
-  private static int run(Map<String, String> env, ByteArrayOutputStream out, String... args) {
-    out.reset();
-    PrintStream p = new PrintStream(out, true, StandardCharsets.UTF_8);
-    return Cli.execute(Faultline.commandLine(env), args, p, p);
-  }
-
-  private static long count(Driver driver, String match) {
-    return driver.session().run(match + " RETURN count(i) AS n").single().get("n").asLong();
-  }
-
   private static final String[] TITLES = {
     "",
     "Saving a sharded checkpoint never finishes on rank 5",
@@ -478,23 +460,14 @@ class BatchAnswersReclassifyIT {
     "Segfault inside the collective library when the ring is rebuilt",
   };
 
+  private static final String BODY =
+      "Seen on 4 nodes with 8 GPUs each; the steps to reproduce follow in a comment.";
+
   private static Delivery opened(int n) {
     ObjectNode payload = JSON.createObjectNode();
     payload.put("action", "opened");
-    ObjectNode issue = payload.putObject("issue");
-    issue.put("number", n);
-    issue.put("title", TITLES[n]);
-    issue.put(
-        "body", "Seen on 4 nodes with 8 GPUs each; the steps to reproduce follow in a comment.");
-    issue.put("state", "open");
-    issue.put("html_url", "https://github.com/" + REPO + "/issues/" + n);
-    issue.putObject("user").put("login", "reporter");
-    issue.putArray("labels");
-    issue.put("created_at", "2025-05-01T10:00:00Z");
-    issue.put("updated_at", "2025-05-01T10:00:00Z");
-    issue.putNull("closed_at");
-    payload.putObject("repository").put("full_name", REPO);
-    return delivery("issues", "opened", payload);
+    issue(payload, n, BODY, "2025-05-01T10:00:00Z").putNull("closed_at");
+    return delivery("issues", "opened", REPO, payload);
   }
 
   private static Delivery comment(int n) {
@@ -515,87 +488,61 @@ class BatchAnswersReclassifyIT {
     comment.put("created_at", "2025-05-01T11:00:00Z");
     comment.put("updated_at", "2025-05-01T11:00:00Z");
     payload.putObject("repository").put("full_name", REPO);
-    return delivery("issue_comment", "created", payload);
+    return delivery("issue_comment", "created", REPO, payload);
   }
 
   /** Issue {@code n} closed at {@code at}. */
   private static Delivery closed(int n, String at) {
     ObjectNode payload = JSON.createObjectNode();
     payload.put("action", "closed");
-    ObjectNode issue = payload.putObject("issue");
-    issue.put("number", n);
-    issue.put("title", TITLES[n]);
-    issue.put(
-        "body", "Seen on 4 nodes with 8 GPUs each; the steps to reproduce follow in a comment.");
+    ObjectNode issue = issue(payload, n, BODY, at);
     issue.put("state", "closed");
-    issue.put("html_url", "https://github.com/" + REPO + "/issues/" + n);
-    issue.putObject("user").put("login", "reporter");
-    issue.putArray("labels");
     issue.put("comments", 1);
-    issue.put("created_at", "2025-05-01T10:00:00Z");
-    issue.put("updated_at", at);
     issue.put("closed_at", at);
-    payload.putObject("repository").put("full_name", REPO);
-    return delivery("issues", "closed", payload);
+    return delivery("issues", "closed", REPO, payload);
   }
 
   /** Issue {@code n}'s fix (pull request {@code 100 + n}), merged at {@code at}. */
   private static Delivery mergedFix(int n, String at) {
-    ObjectNode payload = JSON.createObjectNode();
-    payload.put("action", "closed");
-    ObjectNode pr = payload.putObject("pull_request");
-    pr.put("number", 100 + n);
-    pr.put("title", FIX_TITLE);
-    pr.put(
-        "body",
+    return mergedPullRequest(
+        REPO,
+        100 + n,
+        FIX_TITLE,
         "Fixes #"
             + n
             + ". Ranks still inside the collective read the ring while it was rebuilt; the rebuild"
-            + " now waits on a barrier.");
-    pr.put("html_url", "https://github.com/" + REPO + "/pull/" + (100 + n));
-    pr.put("state", "closed");
-    pr.put("merged", true);
-    pr.put("merged_at", at);
-    pr.put("created_at", "2025-07-01T00:00:00Z");
-    pr.put("updated_at", at);
-    pr.put("additions", 20);
-    pr.put("deletions", 4);
-    pr.put("changed_files", 2);
-    pr.putObject("user").put("login", "maintainer");
-    payload.putObject("repository").put("full_name", REPO);
-    return delivery("pull_request", "closed", payload);
+            + " now waits on a barrier.",
+        new MergedChange("2025-07-01T00:00:00Z", at, 20, 4, 2));
   }
 
   /** Issue {@code n} edited at {@code at}: a new body. */
   private static Delivery edited(int n, String at) {
     ObjectNode payload = JSON.createObjectNode();
     payload.put("action", "edited");
+    ObjectNode issue =
+        issue(
+            payload,
+            n,
+            "Edited: the process runs out of device memory while the launcher starts the workers.",
+            at);
+    issue.put("comments", 1);
+    issue.putNull("closed_at");
+    return delivery("issues", "edited", REPO, payload);
+  }
+
+  /** Issue {@code n} of {@link #REPO}, open, by its reporter, last updated at {@code updatedAt}. */
+  private static ObjectNode issue(ObjectNode payload, int n, String body, String updatedAt) {
     ObjectNode issue = payload.putObject("issue");
     issue.put("number", n);
     issue.put("title", TITLES[n]);
-    issue.put(
-        "body",
-        "Edited: the process runs out of device memory while the launcher starts the workers.");
+    issue.put("body", body);
     issue.put("state", "open");
     issue.put("html_url", "https://github.com/" + REPO + "/issues/" + n);
     issue.putObject("user").put("login", "reporter");
     issue.putArray("labels");
-    issue.put("comments", 1);
     issue.put("created_at", "2025-05-01T10:00:00Z");
-    issue.put("updated_at", at);
-    issue.putNull("closed_at");
+    issue.put("updated_at", updatedAt);
     payload.putObject("repository").put("full_name", REPO);
-    return delivery("issues", "edited", payload);
-  }
-
-  private static Delivery delivery(String event, String action, ObjectNode payload) {
-    return new Delivery(
-        "d-" + UUID.randomUUID(),
-        event,
-        action,
-        REPO,
-        Instant.now(),
-        DeliverySource.WEBHOOK,
-        payload.toString());
+    return issue;
   }
 }

@@ -1,5 +1,8 @@
 package dev.faultline.infra.relabel;
 
+import static dev.faultline.infra.relabel.RelabelFixtures.cli;
+import static dev.faultline.infra.relabel.RelabelFixtures.count;
+import static dev.faultline.infra.relabel.RelabelFixtures.delivery;
 import static dev.faultline.infra.relabel.ScopedHistory.concat;
 import static dev.faultline.infra.relabel.ScopedHistory.liveJob;
 import static dev.faultline.infra.relabel.ScopedHistory.producer;
@@ -12,31 +15,24 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.faultline.classifier.Distributions;
 import dev.faultline.classifier.llm.AnswerCache;
 import dev.faultline.classifier.llm.Prompt;
-import dev.faultline.cli.Cli;
 import dev.faultline.embedded.EmbeddedKafka;
 import dev.faultline.embedded.EmbeddedNeo4j;
 import dev.faultline.embedded.testing.Poll;
 import dev.faultline.graph.GraphSchema;
-import dev.faultline.infra.Faultline;
 import dev.faultline.jobs.classify.ClassifierTier;
 import dev.faultline.schemas.Delivery;
-import dev.faultline.schemas.DeliverySource;
 import dev.faultline.schemas.Topic;
 import dev.faultline.schemas.taxonomy.Dimension;
 import dev.faultline.schemas.taxonomy.Taxonomy;
 import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.junit.jupiter.api.Test;
@@ -173,16 +169,9 @@ class CalibratedBatchAnswersIT {
               .map(Topic::topicName)
               .toList());
       new GraphSchema(driver, "neo4j").migrate();
-      String[] conn = {
-        "--kafka-bootstrap",
-        kafka.bootstrapServers(),
-        "--neo4j-uri",
-        neo4j.boltUri().toString(),
-        "--neo4j-user",
-        EmbeddedNeo4j.USER,
-        "--neo4j-password",
-        PASSWORD
-      };
+      String[] conn =
+          ScopedHistory.conn(
+              kafka.bootstrapServers(), neo4j.boltUri().toString(), EmbeddedNeo4j.USER, PASSWORD);
       JobClient live = liveJob(conn, ClassifierTier.LEARNED);
       for (int n = 1; n <= 3; n++) {
         send(producer, opened(n));
@@ -211,7 +200,7 @@ class CalibratedBatchAnswersIT {
       ByteArrayOutputStream out = new ByteArrayOutputStream();
       assertEquals(
           0,
-          run(
+          cli(
               env,
               out,
               "llm",
@@ -239,7 +228,7 @@ class CalibratedBatchAnswersIT {
       Files.writeString(results, lines);
       assertEquals(
           0,
-          run(
+          cli(
               env,
               out,
               "llm",
@@ -251,7 +240,7 @@ class CalibratedBatchAnswersIT {
           out.toString());
       assertEquals(
           0,
-          run(env, out, "llm", "push", "--cache", cache.toString(), "--kafka-bootstrap", conn[1]),
+          cli(env, out, "llm", "push", "--cache", cache.toString(), "--kafka-bootstrap", conn[1]),
           out.toString());
       assertTrue(out.toString().contains("1 calibrations: 1 sent"), out.toString());
 
@@ -261,7 +250,7 @@ class CalibratedBatchAnswersIT {
       env.put("FAULTLINE_LLM_MAX_RETRIES", "0");
       assertEquals(
           0,
-          run(
+          cli(
               env,
               out,
               concat(
@@ -377,16 +366,6 @@ class CalibratedBatchAnswersIT {
     return o + "\n";
   }
 
-  private static int run(Map<String, String> env, ByteArrayOutputStream out, String... args) {
-    out.reset();
-    PrintStream p = new PrintStream(out, true, StandardCharsets.UTF_8);
-    return Cli.execute(Faultline.commandLine(env), args, p, p);
-  }
-
-  private static long count(Driver driver, String match) {
-    return driver.session().run(match + " RETURN count(i) AS n").single().get("n").asLong();
-  }
-
   private static final String[] TITLES = {
     "",
     "Saving a sharded checkpoint never finishes on rank 5",
@@ -412,13 +391,6 @@ class CalibratedBatchAnswersIT {
     issue.put("updated_at", "2025-05-01T10:00:00Z");
     issue.putNull("closed_at");
     payload.putObject("repository").put("full_name", REPO);
-    return new Delivery(
-        "d-" + UUID.randomUUID(),
-        "issues",
-        "opened",
-        REPO,
-        Instant.now(),
-        DeliverySource.WEBHOOK,
-        payload.toString());
+    return delivery("issues", "opened", REPO, payload);
   }
 }

@@ -70,16 +70,9 @@ class ReclassifyIT {
         KafkaProducer<String, byte[]> producer = producer(kafka.bootstrapServers())) {
       kafka.createTopics(2, Arrays.stream(Topic.values()).map(Topic::topicName).toList());
       new GraphSchema(driver, "neo4j").migrate();
-      String[] conn = {
-        "--kafka-bootstrap",
-        kafka.bootstrapServers(),
-        "--neo4j-uri",
-        neo4j.boltUri().toString(),
-        "--neo4j-user",
-        EmbeddedNeo4j.USER,
-        "--neo4j-password",
-        PASSWORD
-      };
+      String[] conn =
+          ScopedHistory.conn(
+              kafka.bootstrapServers(), neo4j.boltUri().toString(), EmbeddedNeo4j.USER, PASSWORD);
 
       // 1. History labelled by the rules tier.
       JobClient live = liveJob(conn, ClassifierTier.RULES);

@@ -19,7 +19,6 @@ import dev.faultline.jobs.classify.ClassifierTier;
 import dev.faultline.jobs.classify.ReplayResume;
 import dev.faultline.jobs.classify.ReplayScope;
 import dev.faultline.schemas.Delivery;
-import dev.faultline.schemas.DeliverySource;
 import dev.faultline.schemas.Topic;
 import dev.faultline.schemas.taxonomy.Dimension;
 import java.io.ByteArrayOutputStream;
@@ -440,41 +439,19 @@ class ReclassifyResumeIT {
 
   /** Issue {@code n}'s merged fix (PR {@code 1000 + n}), merged after its last comment. */
   private static Delivery mergedFix(int n) {
-    ObjectNode payload = JSON.createObjectNode();
-    payload.put("action", "closed");
-    ObjectNode pr = payload.putObject("pull_request");
-    pr.put("number", 1000 + n);
-    pr.put("title", "Synchronise the stream before the collective");
-    pr.put(
-        "body",
+    return RelabelFixtures.mergedPullRequest(
+        REPO,
+        1000 + n,
+        "Synchronise the stream before the collective",
         "Fixes #"
             + n
             + ". The collective waited on a stream that was never synchronised; this synchronises"
-            + " it before the call.");
-    pr.put("html_url", "https://github.com/" + REPO + "/pull/" + (1000 + n));
-    pr.put("state", "closed");
-    pr.put("merged", true);
-    String merged = at(n, COMMENTS + 1);
-    pr.put("merged_at", merged);
-    pr.put("created_at", at(n, COMMENTS));
-    pr.put("updated_at", merged);
-    pr.put("additions", 12);
-    pr.put("deletions", 3);
-    pr.put("changed_files", 1);
-    pr.putObject("user").put("login", "maintainer");
-    payload.putObject("repository").put("full_name", REPO);
-    return delivery("pull_request", "closed", payload);
+            + " it before the call.",
+        new RelabelFixtures.MergedChange(at(n, COMMENTS), at(n, COMMENTS + 1), 12, 3, 1));
   }
 
   private static Delivery delivery(String event, String action, ObjectNode payload) {
-    return new Delivery(
-        "d-" + UUID.randomUUID(),
-        event,
-        action,
-        REPO,
-        Instant.now(),
-        DeliverySource.WEBHOOK,
-        payload.toString());
+    return RelabelFixtures.delivery(event, action, REPO, payload);
   }
 
   private static Driver driver(EmbeddedNeo4j neo4j) {

@@ -14,10 +14,8 @@ import dev.faultline.jobs.classify.ReplayScope;
 import dev.faultline.schemas.AvroCodec;
 import dev.faultline.schemas.Delivery;
 import dev.faultline.schemas.DeliveryKey;
-import dev.faultline.schemas.DeliverySource;
 import dev.faultline.schemas.Topic;
 import java.nio.file.Path;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -234,43 +232,18 @@ public final class ScopedHistory {
     issue.put("updated_at", created);
     issue.putNull("closed_at");
     payload.putObject("repository").put("full_name", repo);
-    return delivery("issues", "opened", repo, payload);
+    return RelabelFixtures.delivery("issues", "opened", repo, payload);
   }
 
   private static Delivery mergedFix(String repo, int number, String title, int fixes) {
-    ObjectNode payload = JSON.createObjectNode();
-    payload.put("action", "closed");
-    ObjectNode pr = payload.putObject("pull_request");
-    pr.put("number", number);
-    pr.put("title", title);
-    pr.put(
-        "body",
+    return RelabelFixtures.mergedPullRequest(
+        repo,
+        number,
+        title,
         "Fixes #"
             + fixes
             + ". The collective waited on a stream that was never synchronised; this synchronises"
-            + " it before the call.");
-    pr.put("html_url", "https://github.com/" + repo + "/pull/" + number);
-    pr.put("state", "closed");
-    pr.put("merged", true);
-    pr.put("merged_at", "2024-03-05T10:00:00Z");
-    pr.put("created_at", "2024-03-02T10:00:00Z");
-    pr.put("updated_at", "2024-03-05T10:00:00Z");
-    pr.put("additions", 12);
-    pr.put("deletions", 3);
-    pr.put("changed_files", 1);
-    pr.putObject("user").put("login", "maintainer");
-    payload.putObject("repository").put("full_name", repo);
-    return delivery("pull_request", "closed", repo, payload);
-  }
-
-  private static Delivery delivery(String event, String action, String repo, ObjectNode payload) {
-    return new Delivery(
-        "d-" + UUID.randomUUID(),
-        event,
-        action,
-        repo,
-        Instant.now(),
-        DeliverySource.WEBHOOK,
-        payload.toString());
+            + " it before the call.",
+        new RelabelFixtures.MergedChange("2024-03-02T10:00:00Z", "2024-03-05T10:00:00Z", 12, 3, 1));
   }
 }
