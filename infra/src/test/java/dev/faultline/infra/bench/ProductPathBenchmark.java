@@ -680,7 +680,9 @@ public final class ProductPathBenchmark {
         "\n`category-trends`, symptom per month over the year: coverage is the share of (month,"
             + " symptom, draw) cells whose 90% count interval holds the true number of gold bug"
             + " reports with the symptom opened in the month (the graph's months), by the true"
-            + " count; zero cells included; rows without an interval count as misses.\n");
+            + " count and by the expected count (the row's estimate; banding by the true count"
+            + " selects on the outcome, see TrendScore.estimateBand); zero cells included; rows"
+            + " without an interval count as misses.\n");
     return md.toString();
   }
 
@@ -792,6 +794,16 @@ public final class ProductPathBenchmark {
     static int band(double count) {
       return count == 0 ? 0 : count < 3 ? 1 : 2;
     }
+
+    /**
+     * Bands of the expected monthly count (the row's estimate): under 1, 1 to under 3, 3 or more.
+     * Banding by the true count selects on the outcome: a cell lands in "3 or more" more often when
+     * its count came out above its expectation, so even exact intervals of calibrated probabilities
+     * cover those cells well under 90%; banding by the estimate does not select on the outcome.
+     */
+    static int estimateBand(double estimate) {
+      return estimate < 1 ? 0 : estimate < 3 ? 1 : 2;
+    }
   }
 
   /** Count coverage of a trend's month × symptom cells. */
@@ -800,6 +812,8 @@ public final class ProductPathBenchmark {
     final long[] hits = new long[3];
     final long[] total = new long[3];
     final double[] width = new double[3];
+    final long[] hitsByEstimate = new long[3];
+    final long[] totalByEstimate = new long[3];
     long withoutInterval;
 
     void add(JsonNode rows, double[] truth) {
@@ -814,11 +828,14 @@ public final class ProductPathBenchmark {
         boolean hasInterval = r.path("estimateLow").isNumber() && r.path("estimateHigh").isNumber();
         double lo = r.path("estimateLow").asDouble();
         double hi = r.path("estimateHigh").asDouble();
+        int e = TrendScore.estimateBand(r.path("estimate").asDouble());
         total[b]++;
+        totalByEstimate[e]++;
         withoutInterval += hasInterval ? 0 : 1;
         // the rows print counts to 1 decimal
         if (hasInterval && lo - 0.05 <= t && t <= hi + 0.05) {
           hits[b]++;
+          hitsByEstimate[e]++;
         }
         width[b] += hasInterval ? hi - lo : 0;
       }
@@ -826,8 +843,9 @@ public final class ProductPathBenchmark {
 
     static String header() {
       return "\n| phase | sample | runs | cells | coverage all | true count 0 | 1–2 | ≥ 3 |"
-          + " mean width 0 / 1–2 / ≥ 3 | cells without an interval |\n"
-          + "|---|---|---|---|---|---|---|---|---|---|\n";
+          + " mean width 0 / 1–2 / ≥ 3 | expected count < 1 | 1–3 | ≥ 3 |"
+          + " cells without an interval |\n"
+          + "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
     }
 
     String row(String key) {
@@ -856,6 +874,16 @@ public final class ProductPathBenchmark {
       for (int i = 0; i < 3; i++) {
         b.append(total[i] == 0 ? "–" : String.format(Locale.ROOT, "%.1f", width[i] / total[i]));
         b.append(i < 2 ? " / " : " |");
+      }
+      for (int i = 0; i < 3; i++) {
+        b.append(
+            totalByEstimate[i] == 0
+                ? " – |"
+                : String.format(
+                    Locale.ROOT,
+                    " %.2f (%d) |",
+                    hitsByEstimate[i] / (double) totalByEstimate[i],
+                    totalByEstimate[i]));
       }
       b.append(String.format(Locale.ROOT, " %d |%n", withoutInterval));
       return b.toString();

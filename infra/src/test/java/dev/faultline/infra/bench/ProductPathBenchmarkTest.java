@@ -79,9 +79,9 @@ class ProductPathBenchmarkTest {
             dated(gold("BUG", "OUT_OF_MEMORY", "MEMORY"), "2025-03-10"));
     JsonNode r =
         rows(
-            "[{\"period\":\"2025-03-01\",\"code\":\"HANG\",\"estimateLow\":1.0,\"estimateHigh\":3.0},"
-                + "{\"period\":\"2025-03-01\",\"code\":\"OUT_OF_MEMORY\",\"estimateLow\":1.1,\"estimateHigh\":2.0},"
-                + "{\"period\":\"2025-03-01\",\"code\":\"CRASH\",\"estimateLow\":0.0,\"estimateHigh\":0.6},"
+            "[{\"period\":\"2025-03-01\",\"code\":\"HANG\",\"estimate\":3.4,\"estimateLow\":1.0,\"estimateHigh\":3.0},"
+                + "{\"period\":\"2025-03-01\",\"code\":\"OUT_OF_MEMORY\",\"estimate\":1.5,\"estimateLow\":1.1,\"estimateHigh\":2.0},"
+                + "{\"period\":\"2025-03-01\",\"code\":\"CRASH\",\"estimate\":0.2,\"estimateLow\":0.0,\"estimateHigh\":0.6},"
                 + "{\"period\":\"2025-04-01\",\"code\":\"HANG\",\"estimateLow\":null,\"estimateHigh\":null},"
                 + "{\"period\":\"2025-04-01\",\"code\":\"UNKNOWN\",\"estimateLow\":0.0,\"estimateHigh\":1.0}]");
     double[] t = ProductPathBenchmark.TrendScore.truth(scope, r);
@@ -100,6 +100,14 @@ class ProductPathBenchmarkTest {
     assertEquals(1, tally.hits[1]);
     assertEquals(3, tally.total[1]);
     assertEquals(1, tally.withoutInterval);
+    // by the expected count: CRASH (0.2) and April's HANG (no estimate: 0) under 1, one covered;
+    // OUT_OF_MEMORY (1.5) 1–3, not covered; March's HANG (3.4) 3 or more, covered
+    assertEquals(1, tally.hitsByEstimate[0]);
+    assertEquals(2, tally.totalByEstimate[0]);
+    assertEquals(0, tally.hitsByEstimate[1]);
+    assertEquals(1, tally.totalByEstimate[1]);
+    assertEquals(1, tally.hitsByEstimate[2]);
+    assertEquals(1, tally.totalByEstimate[2]);
   }
 
   private static ProductPathBenchmark.Gold dated(ProductPathBenchmark.Gold g, String day) {
