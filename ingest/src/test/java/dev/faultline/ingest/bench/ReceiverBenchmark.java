@@ -63,7 +63,11 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * <p>System properties: {@code faultline.bench.out} (a file: also write the figures there as one
  * flat JSON object, for {@code faultline bench}), {@code faultline.bench.backfillEvents} (events
  * per generated GH Archive file, 200000), {@code bench.skipBackfill}, {@code bench.skipReceiver},
- * {@code faultline.bench.warmUpPasses} (3), {@code faultline.bench.targets} (some of {@code
+ * {@code faultline.bench.warmUpPasses} (3, at least), {@code faultline.bench.maxWarmUpPasses} (15:
+ * more while the JIT is still busy), {@code faultline.bench.client} ({@code lean}, the default, or
+ * {@code jdk}: the HTTP targets' load generator), {@code faultline.bench.threads} (print each
+ * thread group's CPU per request), {@code faultline.bench.marks} (print the measured rounds' bounds
+ * in JVM uptime), {@code faultline.bench.targets} (some of {@code
  * receiver,receiver_noop,bare_producer}), {@code faultline.bench.producer.<property>} (a producer
  * setting for both sides), {@code faultline.bench.profile} and {@code faultline.bench.profileLib}
  * (CPU profiles of the measured parts, see {@link Profiler}).
@@ -72,6 +76,9 @@ public final class ReceiverBenchmark {
   private static final String SECRET = "bench-secret";
   private static final int COMMAND_RUNS = 3;
   private static final int WARM_UP_PASSES = Integer.getInteger("faultline.bench.warmUpPasses", 3);
+  private static final int MAX_WARM_UP_PASSES =
+      Math.max(WARM_UP_PASSES, Integer.getInteger("faultline.bench.maxWarmUpPasses", 15));
+  private static final double QUIET_JIT_SHARE = 0.05;
 
   /**
    * The load generator of the HTTP targets: {@code lean} ({@link LeanHttpClient}, raw keep-alive
@@ -140,14 +147,10 @@ public final class ReceiverBenchmark {
           }
         }
       }
-      // Warm-up: WARM_UP_PASSES passes over the three (they share the HTTP and Kafka client code),
-      // so that the measured rounds see little of the JIT (with one pass of 3,000 the C2 compiler
-      // still took about 0.8-1.1 CPU-ms of each receiver request in the measured rounds).
-      for (int pass = 0; pass < WARM_UP_PASSES; pass++) {
-        for (Map.Entry<String, Target> t : targets.entrySet()) {
-          run(t.getValue().sender(), concurrency, Math.min(requests, 3000));
-        }
-      }
+      // Warm-up passes over the three (they share the HTTP and Kafka client code) until the JIT is
+      // nearly quiet, so that the measured rounds see little of it (after three passes of 2,000
+      // the C2 compiler still took over half of the receiver's CPU in the measured rounds).
+      warmUp(targets, concurrency, Math.min(requests, 3000));
       Map<String, List<Measured>> rounds = new java.util.LinkedHashMap<>();
       List<String> order = new java.util.ArrayList<>(targets.keySet());
       for (int round = 0; round < 2; round++) {
@@ -155,7 +158,9 @@ public final class ReceiverBenchmark {
           String clientId = name.equals("bare_producer") ? "bench-bare" : "bench-receiver";
           double[] before = producerTotals(clientId);
           Profiler.start();
+          mark("start " + name + "-" + round);
           Measured measured = run(targets.get(name).sender(), concurrency, requests);
+          mark("end " + name + "-" + round);
           Profiler.stop(name + "-" + round);
           double[] after = producerTotals(clientId);
           if (!name.equals("receiver_noop")) {
@@ -214,6 +219,50 @@ public final class ReceiverBenchmark {
           api.getMethod("getInstance", String.class)
               .invoke(null, System.getProperty("faultline.bench.profileLib"));
       api.getMethod("execute", String.class).invoke(profiler, command);
+    }
+  }
+
+  /**
+   * At least {@link #WARM_UP_PASSES} passes over the targets, then more (up to {@link
+   * #MAX_WARM_UP_PASSES}) while the JIT still compiled for more than {@link #QUIET_JIT_SHARE} of a
+   * pass's elapsed time: a method run once per request reaches C2's thresholds only after several
+   * thousand requests, later still while C2's queue is long (its thresholds scale with the queue),
+   * so after three passes of 2,000 requests the compiler took over half the receiver's CPU in the
+   * measured rounds. The measured rounds are to show the receiver as it runs for days, not its
+   * first minute.
+   */
+  private static void warmUp(Map<String, Target> targets, int concurrency, int requests)
+      throws Exception {
+    java.lang.management.CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+    for (int pass = 1; pass <= MAX_WARM_UP_PASSES; pass++) {
+      long compiling = jit.getTotalCompilationTime();
+      long start = System.nanoTime();
+      for (Map.Entry<String, Target> t : targets.entrySet()) {
+        run(t.getValue().sender(), concurrency, requests);
+      }
+      // The compilers' time is elapsed time summed over their threads: over 100% while C1 and C2
+      // both work.
+      double share =
+          (jit.getTotalCompilationTime() - compiling) * 1e6 / (System.nanoTime() - start);
+      System.out.printf(
+          Locale.ROOT,
+          "  warm-up pass %d: the JIT compiled for %.0f%% of its time%n",
+          pass,
+          share * 100);
+      if (pass >= WARM_UP_PASSES && share < QUIET_JIT_SHARE) {
+        return;
+      }
+    }
+  }
+
+  /**
+   * With {@code -Dfaultline.bench.marks=true}, prints the JVM's uptime in ms beside {@code what}: a
+   * measured round's bounds in the time base of {@code -XX:+PrintCompilation}.
+   */
+  private static void mark(String what) {
+    if (Boolean.getBoolean("faultline.bench.marks")) {
+      System.out.printf(
+          Locale.ROOT, "mark %d %s%n", ManagementFactory.getRuntimeMXBean().getUptime(), what);
     }
   }
 
