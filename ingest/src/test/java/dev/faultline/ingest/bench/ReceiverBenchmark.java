@@ -63,7 +63,11 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * <p>System properties: {@code faultline.bench.out} (a file: also write the figures there as one
  * flat JSON object, for {@code faultline bench}), {@code faultline.bench.backfillEvents} (events
  * per generated GH Archive file, 200000), {@code bench.skipBackfill}, {@code bench.skipReceiver},
- * {@code faultline.bench.warmUpPasses} (3), {@code faultline.bench.targets} (some of {@code
+ * {@code faultline.bench.warmUpPasses} (3, at least), {@code faultline.bench.maxWarmUpPasses} (15:
+ * more while the JIT is still busy), {@code faultline.bench.client} ({@code lean}, the default, or
+ * {@code jdk}: the HTTP targets' load generator), {@code faultline.bench.threads} (print each
+ * thread group's CPU per request), {@code faultline.bench.marks} (print the measured rounds' bounds
+ * in JVM uptime), {@code faultline.bench.targets} (some of {@code
  * receiver,receiver_noop,bare_producer}), {@code faultline.bench.producer.<property>} (a producer
  * setting for both sides), {@code faultline.bench.profile} and {@code faultline.bench.profileLib}
  * (CPU profiles of the measured parts, see {@link Profiler}).
@@ -72,6 +76,15 @@ public final class ReceiverBenchmark {
   private static final String SECRET = "bench-secret";
   private static final int COMMAND_RUNS = 3;
   private static final int WARM_UP_PASSES = Integer.getInteger("faultline.bench.warmUpPasses", 3);
+  private static final int MAX_WARM_UP_PASSES =
+      Math.max(WARM_UP_PASSES, Integer.getInteger("faultline.bench.maxWarmUpPasses", 15));
+  private static final double QUIET_JIT_SHARE = 0.05;
+
+  /**
+   * The load generator of the HTTP targets: {@code lean} ({@link LeanHttpClient}, raw keep-alive
+   * sockets) or {@code jdk} (the JDK's {@link HttpClient}).
+   */
+  private static final String CLIENT = System.getProperty("faultline.bench.client", "lean");
 
   public static void main(String[] args) throws Exception {
     int concurrency = args.length > 0 ? Integer.parseInt(args[0]) : 32;
@@ -120,8 +133,8 @@ public final class ReceiverBenchmark {
       throws Exception {
     Map<String, Target> targets = new java.util.LinkedHashMap<>();
     try {
-      targets.put("receiver", receiver(kafka, dir, payload, false));
-      targets.put("receiver_noop", receiver(kafka, dir, payload, true));
+      targets.put("receiver", receiver(kafka, dir, payload, false, concurrency));
+      targets.put("receiver_noop", receiver(kafka, dir, payload, true, concurrency));
       targets.put("bare_producer", bareProducer(kafka, payload));
       // -Dfaultline.bench.targets=receiver: only some of the three (e.g. one per JVM), for
       // profiles.
@@ -134,22 +147,20 @@ public final class ReceiverBenchmark {
           }
         }
       }
-      // Warm-up: WARM_UP_PASSES passes over the three (they share the HTTP and Kafka client code),
-      // so that the measured rounds see little of the JIT (with one pass of 3,000 the C2 compiler
-      // still took about 0.8-1.1 CPU-ms of each receiver request in the measured rounds).
-      for (int pass = 0; pass < WARM_UP_PASSES; pass++) {
-        for (Map.Entry<String, Target> t : targets.entrySet()) {
-          run(t.getValue().sender(), concurrency, Math.min(requests, 3000));
-        }
-      }
-      Map<String, List<long[]>> rounds = new java.util.LinkedHashMap<>();
+      // Warm-up passes over the three (they share the HTTP and Kafka client code) until the JIT is
+      // nearly quiet, so that the measured rounds see little of it (after three passes of 2,000
+      // the C2 compiler still took over half of the receiver's CPU in the measured rounds).
+      warmUp(targets, concurrency, Math.min(requests, 3000));
+      Map<String, List<Measured>> rounds = new java.util.LinkedHashMap<>();
       List<String> order = new java.util.ArrayList<>(targets.keySet());
       for (int round = 0; round < 2; round++) {
         for (String name : order) {
           String clientId = name.equals("bare_producer") ? "bench-bare" : "bench-receiver";
           double[] before = producerTotals(clientId);
           Profiler.start();
-          long[] measured = run(targets.get(name).sender(), concurrency, requests);
+          mark("start " + name + "-" + round);
+          Measured measured = run(targets.get(name).sender(), concurrency, requests);
+          mark("end " + name + "-" + round);
           Profiler.stop(name + "-" + round);
           double[] after = producerTotals(clientId);
           if (!name.equals("receiver_noop")) {
@@ -165,8 +176,12 @@ public final class ReceiverBenchmark {
         }
         java.util.Collections.reverse(order);
       }
-      for (Map.Entry<String, List<long[]>> r : rounds.entrySet()) {
-        put(results, r.getKey(), summarise(targets.get(r.getKey()).label(), r.getValue()));
+      for (Map.Entry<String, List<Measured>> r : rounds.entrySet()) {
+        String name = r.getKey();
+        put(
+            results,
+            name,
+            summarise(targets.get(name).label(), r.getValue(), !name.equals("bare_producer")));
       }
     } finally {
       for (Target t : targets.values()) {
@@ -207,6 +222,50 @@ public final class ReceiverBenchmark {
     }
   }
 
+  /**
+   * At least {@link #WARM_UP_PASSES} passes over the targets, then more (up to {@link
+   * #MAX_WARM_UP_PASSES}) while the JIT still compiled for more than {@link #QUIET_JIT_SHARE} of a
+   * pass's elapsed time: a method run once per request reaches C2's thresholds only after several
+   * thousand requests, later still while C2's queue is long (its thresholds scale with the queue),
+   * so after three passes of 2,000 requests the compiler took over half the receiver's CPU in the
+   * measured rounds. The measured rounds are to show the receiver as it runs for days, not its
+   * first minute.
+   */
+  private static void warmUp(Map<String, Target> targets, int concurrency, int requests)
+      throws Exception {
+    java.lang.management.CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+    for (int pass = 1; pass <= MAX_WARM_UP_PASSES; pass++) {
+      long compiling = jit.getTotalCompilationTime();
+      long start = System.nanoTime();
+      for (Map.Entry<String, Target> t : targets.entrySet()) {
+        run(t.getValue().sender(), concurrency, requests);
+      }
+      // The compilers' time is elapsed time summed over their threads: over 100% while C1 and C2
+      // both work.
+      double share =
+          (jit.getTotalCompilationTime() - compiling) * 1e6 / (System.nanoTime() - start);
+      System.out.printf(
+          Locale.ROOT,
+          "  warm-up pass %d: the JIT compiled for %.0f%% of its time%n",
+          pass,
+          share * 100);
+      if (pass >= WARM_UP_PASSES && share < QUIET_JIT_SHARE) {
+        return;
+      }
+    }
+  }
+
+  /**
+   * With {@code -Dfaultline.bench.marks=true}, prints the JVM's uptime in ms beside {@code what}: a
+   * measured round's bounds in the time base of {@code -XX:+PrintCompilation}.
+   */
+  private static void mark(String what) {
+    if (Boolean.getBoolean("faultline.bench.marks")) {
+      System.out.printf(
+          Locale.ROOT, "mark %d %s%n", ManagementFactory.getRuntimeMXBean().getUptime(), what);
+    }
+  }
+
   /** One thing to send to: how to send one delivery, what it is, how to stop it. */
   private record Target(String label, Sender sender, AutoCloseable resources)
       implements AutoCloseable {
@@ -221,6 +280,10 @@ public final class ReceiverBenchmark {
     results.put(prefix + "_p50_ms", rateP50P99[1]);
     results.put(prefix + "_p99_ms", rateP50P99[2]);
     results.put(prefix + "_cpu_ms_per_req", rateP50P99[3]);
+    if (!prefix.equals("bare_producer")) {
+      results.put(prefix + "_client_cpu_ms_per_req", rateP50P99[4]);
+      results.put(prefix + "_cpu_ms_per_req_less_client", rateP50P99[5]);
+    }
   }
 
   /**
@@ -260,7 +323,8 @@ public final class ReceiverBenchmark {
     return bytes;
   }
 
-  private static Target receiver(EmbeddedKafka kafka, Path dir, byte[] payload, boolean noKafka)
+  private static Target receiver(
+      EmbeddedKafka kafka, Path dir, byte[] payload, boolean noKafka, int concurrency)
       throws Exception {
     IngestConfig config =
         IngestConfig.builder()
@@ -278,41 +342,97 @@ public final class ReceiverBenchmark {
             : SpoolingPublisher.open(
                 KafkaDeliveryPublisher.create(config), config.spoolDir(), config.handoffTimeout());
     WebhookApp app = Receivers.start(config, publisher);
-    java.util.concurrent.ExecutorService clientThreads = Executors.newFixedThreadPool(4);
-    HttpClient client =
-        HttpClient.newBuilder()
-            .version(HttpClient.Version.HTTP_1_1)
-            .executor(clientThreads)
-            .build();
-    URI uri = URI.create("http://127.0.0.1:" + app.port() + WebhookApp.WEBHOOK_PATH);
-    AtomicLong ids = new AtomicLong(noKafka ? 10_000_000 : 0);
-    Sender send =
-        () -> {
-          HttpRequest request =
-              HttpRequest.newBuilder(uri)
-                  .header("Content-Type", "application/json")
-                  .header("X-GitHub-Event", "issues")
-                  .header("X-GitHub-Delivery", "bench-" + ids.incrementAndGet())
-                  .header(WebhookSignature.HEADER, signature)
-                  .POST(HttpRequest.BodyPublishers.ofByteArray(payload))
-                  .build();
-          return client
-              .sendAsync(request, HttpResponse.BodyHandlers.discarding())
-              .thenAccept(
-                  r -> {
-                    if (r.statusCode() != 200) {
-                      throw new IllegalStateException("status " + r.statusCode());
-                    }
-                  });
-        };
+    long firstId = noKafka ? 500_000_000_000L : 0;
+    AutoCloseable client;
+    Sender send;
+    if (CLIENT.equals("jdk")) {
+      JdkClient jdk = new JdkClient(app.port(), payload, signature, firstId);
+      client = jdk;
+      send = jdk::send;
+    } else {
+      LeanHttpClient lean =
+          LeanHttpClient.post(
+              new java.net.InetSocketAddress("127.0.0.1", app.port()),
+              WebhookApp.WEBHOOK_PATH,
+              List.of(
+                  "Content-Type",
+                  "application/json",
+                  "X-GitHub-Event",
+                  "issues",
+                  WebhookSignature.HEADER,
+                  signature),
+              "X-GitHub-Delivery",
+              "bench-",
+              payload,
+              concurrency,
+              firstId);
+      client = lean;
+      send = lean::send;
+    }
     return new Target(
         noKafka ? "receiver  POST→no-op publisher (ceiling)" : "receiver  POST→Kafka acks=all",
         send,
         () -> {
+          client.close();
           app.stop();
           publisher.close();
-          clientThreads.shutdownNow();
         });
+  }
+
+  /**
+   * The JDK's {@link HttpClient} (HTTP/1.1, 4 executor threads), the benchmark's client before the
+   * lean one ({@code -Dfaultline.bench.client=jdk}): known to be CPU-heavy per request.
+   */
+  private static final class JdkClient implements AutoCloseable {
+    private final java.util.concurrent.ExecutorService threads;
+    private final HttpClient client;
+    private final URI uri;
+    private final byte[] payload;
+    private final String signature;
+    private final AtomicLong ids;
+
+    JdkClient(int port, byte[] payload, String signature, long firstId) {
+      AtomicLong n = new AtomicLong();
+      this.threads =
+          Executors.newFixedThreadPool(
+              4,
+              r -> {
+                Thread t =
+                    new Thread(r, LeanHttpClient.THREAD_PREFIX + "jdk-" + n.incrementAndGet());
+                t.setDaemon(true);
+                return t;
+              });
+      this.client =
+          HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).executor(threads).build();
+      this.uri = URI.create("http://127.0.0.1:" + port + WebhookApp.WEBHOOK_PATH);
+      this.payload = payload;
+      this.signature = signature;
+      this.ids = new AtomicLong(firstId);
+    }
+
+    CompletableFuture<Void> send() {
+      HttpRequest request =
+          HttpRequest.newBuilder(uri)
+              .header("Content-Type", "application/json")
+              .header("X-GitHub-Event", "issues")
+              .header("X-GitHub-Delivery", "bench-" + ids.incrementAndGet())
+              .header(WebhookSignature.HEADER, signature)
+              .POST(HttpRequest.BodyPublishers.ofByteArray(payload))
+              .build();
+      return client
+          .sendAsync(request, HttpResponse.BodyHandlers.discarding())
+          .thenAccept(
+              r -> {
+                if (r.statusCode() / 100 != 2) {
+                  throw new IllegalStateException("status " + r.statusCode());
+                }
+              });
+    }
+
+    @Override
+    public void close() {
+      threads.shutdownNow();
+    }
   }
 
   private static Target bareProducer(EmbeddedKafka kafka, byte[] payload) throws Exception {
@@ -398,15 +518,22 @@ public final class ReceiverBenchmark {
   }
 
   /**
-   * Keeps {@code concurrency} sends outstanding until {@code total} completed; returns each send's
-   * latency in nanoseconds, then its failures, its elapsed nanoseconds and the process CPU
-   * nanoseconds it took (the last three elements).
+   * One measured run: each send's latency in nanoseconds, its failures, elapsed nanoseconds,
+   * process CPU nanoseconds, and the CPU nanoseconds of each group of threads ({@link
+   * #threadGroup}).
    */
-  private static long[] run(Sender sender, int concurrency, int total) throws Exception {
+  record Measured(
+      long[] latencies, long failures, long elapsed, long cpu, Map<String, Long> groups) {}
+
+  /** Keeps {@code concurrency} sends outstanding until {@code total} completed. */
+  private static Measured run(Sender sender, int concurrency, int total) throws Exception {
     Semaphore permits = new Semaphore(concurrency);
-    long[] latencies = new long[total + 3];
+    long[] latencies = new long[total];
+    Map<Long, long[]> threads0 = threadCpu();
     long cpu = processCpu();
     AtomicLong failures = new AtomicLong();
+    java.util.concurrent.atomic.AtomicReference<Throwable> firstFailure =
+        new java.util.concurrent.atomic.AtomicReference<>();
     long start = System.nanoTime();
     for (int i = 0; i < total; i++) {
       permits.acquire();
@@ -419,34 +546,112 @@ public final class ReceiverBenchmark {
                 latencies[n] = System.nanoTime() - t0;
                 if (e != null) {
                   failures.incrementAndGet();
+                  firstFailure.compareAndSet(null, e);
                 }
                 permits.release();
               });
     }
     permits.acquire(concurrency);
-    latencies[total] = failures.get();
-    latencies[total + 1] = System.nanoTime() - start;
-    latencies[total + 2] = processCpu() - cpu;
-    return latencies;
+    long elapsed = System.nanoTime() - start;
+    long cpuUsed = processCpu() - cpu;
+    Map<String, Long> groups = threadGroups(threads0, threadCpu(), cpuUsed);
+    if (failures.get() > 0) {
+      throw new IllegalStateException(
+          failures.get() + " of " + total + " sends failed, the first: " + firstFailure.get());
+    }
+    return new Measured(latencies, failures.get(), elapsed, cpuUsed, groups);
+  }
+
+  /** CPU nanoseconds and thread per live thread id (a thread's name is kept beside its CPU). */
+  private static Map<Long, long[]> threadCpu() {
+    ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+    Map<Long, long[]> cpu = new java.util.HashMap<>();
+    for (long id : mx.getAllThreadIds()) {
+      cpu.put(id, new long[] {mx.getThreadCpuTime(id)});
+    }
+    return cpu;
+  }
+
+  private static final Map<Long, String> THREAD_NAMES =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
+  /**
+   * The CPU each group of threads spent between two snapshots; "not Java threads" is the rest of
+   * the process's (the JIT compiler's and the garbage collector's threads, which {@link
+   * ThreadMXBean} does not list).
+   */
+  private static Map<String, Long> threadGroups(
+      Map<Long, long[]> before, Map<Long, long[]> after, long processCpu) {
+    ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+    long main = Thread.currentThread().getId();
+    Map<String, Long> groups = new TreeMap<>();
+    long listed = 0;
+    for (Map.Entry<Long, long[]> e : after.entrySet()) {
+      long[] b = before.get(e.getKey());
+      long used = Math.max(0, e.getValue()[0]) - (b == null ? 0 : Math.max(0, b[0]));
+      if (used <= 0) {
+        continue;
+      }
+      String name =
+          THREAD_NAMES.computeIfAbsent(
+              e.getKey(),
+              id -> {
+                java.lang.management.ThreadInfo info = mx.getThreadInfo(id);
+                return info == null ? "?" : info.getThreadName();
+              });
+      groups.merge(threadGroup(e.getKey(), main, name), used, Long::sum);
+      listed += used;
+    }
+    groups.put("not Java threads (JIT, GC)", Math.max(0, processCpu - listed));
+    return groups;
+  }
+
+  /** A thread's group: the load generator's, Kafka's (broker, producer), the receiver's. */
+  static String threadGroup(long id, long main, String name) {
+    if (id == main) {
+      return "client: benchmark main thread (sends)";
+    }
+    if (name.startsWith(LeanHttpClient.THREAD_PREFIX) || name.startsWith("HttpClient-")) {
+      return "client: HTTP client threads";
+    }
+    if (BROKER_THREADS.contains(id) || name.startsWith("data-plane-kafka")) {
+      return "kafka: broker";
+    }
+    if (name.startsWith("kafka-producer-network-thread")) {
+      return "kafka: producer I/O thread";
+    }
+    if (name.startsWith("faultline-webhook-answer")) {
+      return "receiver: answer threads";
+    }
+    if (name.startsWith("faultline-spool")) {
+      return "receiver: spool";
+    }
+    if (name.startsWith("JettyServerThreadPool") || name.startsWith("qtp")) {
+      return "receiver: Jetty threads";
+    }
+    return "other: " + name.replaceAll("[0-9]+", "#");
   }
 
   /**
-   * Prints and returns requests/s, p50 ms, p99 ms and process CPU ms per request (the load
-   * generator, receiver and broker together: all in this JVM) over the pooled rounds.
+   * Prints and returns requests/s, p50 ms, p99 ms, process CPU ms per request (the load generator,
+   * receiver and broker together: all in this JVM), the client's CPU ms per request (its threads
+   * and the sending main thread) and the process's less the client's, over the pooled rounds; with
+   * {@code -Dfaultline.bench.threads=true} also each thread group's CPU ms per request.
    */
-  private static double[] summarise(String label, List<long[]> rounds) {
+  private static double[] summarise(String label, List<Measured> rounds, boolean http) {
     long elapsed = 0;
     long failures = 0;
     long cpu = 0;
+    Map<String, Long> groups = new TreeMap<>();
     List<Long> all = new java.util.ArrayList<>();
-    for (long[] r : rounds) {
-      int n = r.length - 3;
-      for (int i = 0; i < n; i++) {
-        all.add(r[i]);
+    for (Measured r : rounds) {
+      for (long l : r.latencies()) {
+        all.add(l);
       }
-      failures += r[n];
-      elapsed += r[n + 1];
-      cpu += r[n + 2];
+      failures += r.failures();
+      elapsed += r.elapsed();
+      cpu += r.cpu();
+      r.groups().forEach((k, v) -> groups.merge(k, v, Long::sum));
     }
     java.util.Collections.sort(all);
     int total = all.size();
@@ -454,6 +659,12 @@ public final class ReceiverBenchmark {
     double p50 = all.get(total / 2) / 1e6;
     double p99 = all.get((int) (total * 0.99)) / 1e6;
     double cpuMs = cpu / 1e6 / total;
+    long client =
+        groups.entrySet().stream()
+            .filter(e -> e.getKey().startsWith("client:"))
+            .mapToLong(Map.Entry::getValue)
+            .sum();
+    double clientMs = http ? client / 1e6 / total : 0;
     System.out.printf(
         Locale.ROOT,
         "%-42s %8.0f req/s  p50 %6.2f ms  p99 %6.2f ms  %5.2f CPU-ms/req  (%d requests in %d rounds,"
@@ -466,7 +677,21 @@ public final class ReceiverBenchmark {
         total,
         rounds.size(),
         failures);
-    return new double[] {rate, p50, p99, cpuMs};
+    if (http) {
+      System.out.printf(
+          Locale.ROOT,
+          "%-42s %5.2f CPU-ms/req the %s client, %5.2f the rest of the process%n",
+          "",
+          clientMs,
+          CLIENT,
+          cpuMs - clientMs);
+    }
+    if (Boolean.getBoolean("faultline.bench.threads")) {
+      groups.forEach(
+          (g, ns) ->
+              System.out.printf(Locale.ROOT, "    %-50s %6.3f CPU-ms/req%n", g, ns / 1e6 / total));
+    }
+    return new double[] {rate, p50, p99, cpuMs, clientMs, cpuMs - clientMs};
   }
 
   // ---------------------------------------------------------------------------------------------------------
