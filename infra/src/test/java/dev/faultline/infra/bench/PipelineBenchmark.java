@@ -135,7 +135,12 @@ public final class PipelineBenchmark {
       }
       cpu = processCpuNanos();
       jit = jitMillis();
-      double pipeline = timed(events, () -> pipelineJob(kafka, neo4j));
+      String group = "bench-pipeline-" + UUID.randomUUID();
+      WarmWindow warm = WarmWindow.startIfAsked(kafka.bootstrapServers(), group);
+      double pipeline = timed(events, () -> pipelineJob(kafka, neo4j, group));
+      if (warm != null) {
+        warm.report(events);
+      }
       double pipelineCpuMs = (processCpuNanos() - cpu) / 1e6 / events;
       double pipelineJitMs = (jitMillis() - jit) / (double) events;
       if (queryStats) {
@@ -294,15 +299,16 @@ public final class PipelineBenchmark {
     env.execute("bench-discard");
   }
 
-  private static void pipelineJob(EmbeddedKafka kafka, EmbeddedNeo4j neo4j) throws Exception {
+  private static void pipelineJob(EmbeddedKafka kafka, EmbeddedNeo4j neo4j, String group)
+      throws Exception {
     StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(2);
     JobConfig config =
         JobConfig.live(
                 new JobIo(
                     KafkaSettings.of(kafka.bootstrapServers()),
-                    "bench-pipeline-" + UUID.randomUUID(),
+                    group,
                     new GraphConfig(neo4j.boltUri().toString(), "neo4j", PASSWORD, "neo4j"),
-                    SinkOptions.DEFAULTS,
+                    sinkOptions(),
                     new JobIo.Checkpoints(
                         Duration.ofSeconds(5),
                         Files.createTempDirectory("bench-ckpt").toUri().toString()),
@@ -310,6 +316,19 @@ public final class PipelineBenchmark {
             .withReplay(Replay.of(ReplayScope.ALL));
     IssuePipelineJob.build(env, config);
     env.execute("bench-pipeline");
+  }
+
+  /**
+   * The sink's options: the defaults, or {@code -Dfaultline.bench.sinkFlushMs} /{@code
+   * -Dfaultline.bench.sinkBatch} to compare others in the same job.
+   */
+  private static SinkOptions sinkOptions() {
+    SinkOptions d = SinkOptions.DEFAULTS;
+    return new SinkOptions(
+        Integer.getInteger("faultline.bench.sinkBatch", d.batchSize()),
+        Duration.ofMillis(
+            Long.getLong("faultline.bench.sinkFlushMs", d.flushInterval().toMillis())),
+        d.maxBackoff());
   }
 
   private List<IssueRow> classifiedRows(List<Delivery> deliveries) throws Exception {
