@@ -1,7 +1,6 @@
 package dev.faultline.stats.records;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import org.apache.flink.api.common.typeutils.SimpleTypeSerializerSnapshot;
 import org.apache.flink.api.common.typeutils.TypeSerializerSchemaCompatibility;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
@@ -36,13 +35,6 @@ public final class IssueHistorySerializer extends TypeSerializerSingleton<Classi
   public static final IssueHistorySerializer INSTANCE = new IssueHistorySerializer();
 
   private static final ClassifiedEvent[] EMPTY = new ClassifiedEvent[0];
-
-  /** Longest string (in chars) sure to fit {@code writeUTF}'s 65,535 bytes. */
-  private static final int SHORT_STRING = 65_535 / 3;
-
-  private static final byte NULL = 0;
-  private static final byte UTF = 1;
-  private static final byte LONG_UTF8 = 2;
 
   @Override
   public boolean isImmutableType() {
@@ -110,16 +102,16 @@ public final class IssueHistorySerializer extends TypeSerializerSingleton<Classi
   }
 
   private static void write(ClassifiedEvent e, DataOutputSerializer out) throws IOException {
-    writeString(e.id, out);
-    writeString(e.framework, out);
-    writeString(e.frameworkVersion, out);
-    writeString(e.state, out);
+    RecordStrings.write(e.id, out);
+    RecordStrings.write(e.framework, out);
+    RecordStrings.write(e.frameworkVersion, out);
+    RecordStrings.write(e.state, out);
     out.writeLong(e.createdAt);
     out.writeLong(e.updatedAt);
     out.writeInt(e.categories == null ? -1 : e.categories.length);
     if (e.categories != null) {
       for (String c : e.categories) {
-        writeString(c, out);
+        RecordStrings.write(c, out);
       }
     }
     out.writeInt(e.probabilities == null ? -1 : e.probabilities.length);
@@ -136,20 +128,6 @@ public final class IssueHistorySerializer extends TypeSerializerSingleton<Classi
     out.writeDouble(e.bug);
   }
 
-  private static void writeString(String s, DataOutputSerializer out) throws IOException {
-    if (s == null) {
-      out.writeByte(NULL);
-    } else if (s.length() <= SHORT_STRING) {
-      out.writeByte(UTF);
-      out.writeUTF(s);
-    } else {
-      byte[] b = s.getBytes(StandardCharsets.UTF_8);
-      out.writeByte(LONG_UTF8);
-      out.writeInt(b.length);
-      out.write(b);
-    }
-  }
-
   @Override
   public ClassifiedEvent[] deserialize(DataInputView source) throws IOException {
     byte[] bytes = new byte[source.readInt()];
@@ -164,16 +142,16 @@ public final class IssueHistorySerializer extends TypeSerializerSingleton<Classi
 
   private static ClassifiedEvent read(DataInputDeserializer in) throws IOException {
     ClassifiedEvent e = new ClassifiedEvent();
-    e.id = readString(in);
-    e.framework = readString(in);
-    e.frameworkVersion = readString(in);
-    e.state = readString(in);
+    e.id = RecordStrings.read(in);
+    e.framework = RecordStrings.read(in);
+    e.frameworkVersion = RecordStrings.read(in);
+    e.state = RecordStrings.read(in);
     e.createdAt = in.readLong();
     e.updatedAt = in.readLong();
     int n = in.readInt();
     e.categories = n < 0 ? null : new String[n];
     for (int k = 0; k < n; k++) {
-      e.categories[k] = readString(in);
+      e.categories[k] = RecordStrings.read(in);
     }
     n = in.readInt();
     e.probabilities = n < 0 ? null : new double[n][];
@@ -189,19 +167,6 @@ public final class IssueHistorySerializer extends TypeSerializerSingleton<Classi
     }
     e.bug = in.readDouble();
     return e;
-  }
-
-  private static String readString(DataInputDeserializer in) throws IOException {
-    byte tag = in.readByte();
-    if (tag == NULL) {
-      return null;
-    }
-    if (tag == UTF) {
-      return in.readUTF();
-    }
-    byte[] b = new byte[in.readInt()];
-    in.readFully(b);
-    return new String(b, StandardCharsets.UTF_8);
   }
 
   @Override
