@@ -4,6 +4,7 @@ import dev.faultline.stats.domain.IssueContributions;
 import dev.faultline.stats.records.ClassifiedEvent;
 import dev.faultline.stats.records.ComboObservation;
 import dev.faultline.stats.records.ContributionDelta;
+import dev.faultline.stats.records.IssueHistorySerializer;
 import dev.faultline.stats.records.ReleaseDelta;
 import java.time.Duration;
 import org.apache.flink.api.common.functions.OpenContext;
@@ -11,7 +12,6 @@ import org.apache.flink.api.common.state.StateTtlConfig;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
-import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
@@ -29,6 +29,12 @@ public final class IssueContributionFunction
   public static final OutputTag<ComboObservation> COMBINATIONS =
       new OutputTag<>("combinations", TypeInformation.of(ComboObservation.class));
 
+  /**
+   * The state holding the issue's records, written by {@link IssueHistorySerializer} (earlier
+   * builds: Flink's POJO array serializer, which restores and is migrated).
+   */
+  public static final String HISTORY = "history";
+
   private final Duration stateTtl;
   private transient ValueState<ClassifiedEvent[]> history;
 
@@ -39,8 +45,7 @@ public final class IssueContributionFunction
   @Override
   public void open(OpenContext openContext) {
     ValueStateDescriptor<ClassifiedEvent[]> d =
-        new ValueStateDescriptor<>(
-            "history", Types.OBJECT_ARRAY(TypeInformation.of(ClassifiedEvent.class)));
+        new ValueStateDescriptor<>(HISTORY, IssueHistorySerializer.INSTANCE);
     d.enableTimeToLive(
         StateTtlConfig.newBuilder(stateTtl)
             .setUpdateType(StateTtlConfig.UpdateType.OnCreateAndWrite)

@@ -1,13 +1,16 @@
 package dev.faultline.stats.records;
 
 import dev.faultline.stats.keys.AlertKeys;
+import org.apache.flink.api.common.typeinfo.TypeInfo;
 
 /**
  * +1 or −1 for one framework's alert detector: an issue in a category ({@code key} = {@code
  * DIMENSION|category}), an issue pairing a category with a stage ({@code
  * DIMENSION|category|stage}), or an issue reporting a release ({@code release} set, {@code key}
- * null), at an event time. A Flink POJO.
+ * null), at an event time. Serialised by {@link AlertCountSerializer} (named by {@code @TypeInfo}),
+ * not Flink's POJO serializer.
  */
+@TypeInfo(AlertCountSerializer.Factory.class)
 public class AlertCount {
   public String framework;
   public String key;

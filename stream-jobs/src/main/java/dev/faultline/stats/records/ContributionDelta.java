@@ -1,6 +1,7 @@
 package dev.faultline.stats.records;
 
 import dev.faultline.schemas.taxonomy.Dimension;
+import org.apache.flink.api.common.typeinfo.TypeInfo;
 
 /**
  * +1 or -1 for one issue in one category of one dimension at one event time: an issue entering a
@@ -8,7 +9,11 @@ import dev.faultline.schemas.taxonomy.Dimension;
  * one issue leave it counted once. Beside the count, the change of the expected count (the issue's
  * probability of being a bug report of the category) and of its variance (p(1 − p)); a delta may
  * move only those ({@code delta} 0: the probabilities changed, the label did not).
+ *
+ * <p>Serialised by {@link ContributionDeltaSerializer} (named by {@code @TypeInfo}), not Flink's
+ * POJO serializer.
  */
+@TypeInfo(ContributionDeltaSerializer.Factory.class)
 public class ContributionDelta {
   public String framework;
   public Dimension dimension;

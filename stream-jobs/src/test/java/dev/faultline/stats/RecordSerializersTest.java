@@ -1,0 +1,120 @@
+package dev.faultline.stats;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
+
+import dev.faultline.schemas.taxonomy.Dimension;
+import dev.faultline.stats.records.AlertCount;
+import dev.faultline.stats.records.AlertCountSerializer;
+import dev.faultline.stats.records.ContributionDelta;
+import dev.faultline.stats.records.ContributionDeltaSerializer;
+import java.lang.reflect.Field;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.function.Function;
+import org.apache.flink.api.common.serialization.SerializerConfigImpl;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeutils.TypeSerializer;
+import org.apache.flink.core.memory.DataInputDeserializer;
+import org.apache.flink.core.memory.DataOutputSerializer;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The job's own serializers of the records that cross its keyed stages ({@link
+ * ContributionDeltaSerializer}, {@link AlertCountSerializer}): random values, every public field
+ * (found by reflection, so a field added later and not written fails here) read back equal, by the
+ * serializer, its copy and its stream-to-stream copy; several records in one stream.
+ */
+class RecordSerializersTest {
+  private static String string(Random r) {
+    return switch (r.nextInt(8)) {
+      case 0 -> null;
+      case 1 -> "";
+      case 2 -> "ü/é#" + r.nextInt(99) + "\u0000ß\uD83D\uDE00";
+      case 3 -> "x".repeat(22_000 + r.nextInt(10)) + "é"; // past writeUTF's 64 KB
+      default -> "o/r#" + r.nextInt(10_000);
+    };
+  }
+
+  private static ContributionDelta delta(Random r) {
+    Dimension[] dims = Dimension.values();
+    ContributionDelta d =
+        new ContributionDelta(
+            string(r),
+            r.nextInt(6) == 0 ? null : dims[r.nextInt(dims.length)],
+            string(r),
+            r.nextLong(),
+            r.nextInt(),
+            string(r),
+            r.nextInt(9) == 0 ? Double.NaN : r.nextGaussian(),
+            r.nextDouble());
+    return d;
+  }
+
+  private static AlertCount count(Random r) {
+    AlertCount c = new AlertCount();
+    c.framework = string(r);
+    c.key = string(r);
+    c.release = string(r);
+    c.time = r.nextLong();
+    c.delta = r.nextInt();
+    c.issueId = string(r);
+    return c;
+  }
+
+  /** Every public instance field, by reflection: the oracle of "the same record". */
+  private static List<Object> fields(Object o) throws Exception {
+    List<Object> out = new ArrayList<>();
+    for (Field f : o.getClass().getFields()) {
+      if (!java.lang.reflect.Modifier.isStatic(f.getModifiers())) {
+        Object v = f.get(o);
+        out.add(f.getName() + "=" + (v instanceof Double x ? Double.doubleToRawLongBits(x) : v));
+      }
+    }
+    return out;
+  }
+
+  private static <T> void roundTrips(
+      Class<T> type, TypeSerializer<T> own, Function<Random, T> random) throws Exception {
+    assertSame(own, TypeInformation.of(type).createSerializer(new SerializerConfigImpl()));
+    Random r = new Random(type.getName().hashCode());
+    for (int trial = 0; trial < 300; trial++) {
+      List<T> values = new ArrayList<>();
+      DataOutputSerializer out = new DataOutputSerializer(64);
+      for (int k = 0; k < 1 + r.nextInt(4); k++) {
+        T v = random.apply(r);
+        values.add(v);
+        own.serialize(v, out);
+      }
+      byte[] bytes = out.getCopyOfBuffer();
+      DataInputDeserializer in = new DataInputDeserializer(bytes);
+      DataOutputSerializer copied = new DataOutputSerializer(64);
+      DataInputDeserializer again = new DataInputDeserializer(bytes);
+      for (T v : values) {
+        assertEquals(fields(v), fields(own.deserialize(in)), "read back, trial " + trial);
+        T c = own.copy(v);
+        assertNotSame(v, c);
+        assertEquals(fields(v), fields(c), "copy, trial " + trial);
+        own.copy(again, copied);
+      }
+      assertEquals(0, in.available(), "bytes left unread, trial " + trial);
+      assertArrayEquals(bytes, copied.getCopyOfBuffer(), "stream copy, trial " + trial);
+    }
+  }
+
+  @Test
+  void contributionDeltasReadBackCopyAndStreamCopyFieldByField() throws Exception {
+    roundTrips(
+        ContributionDelta.class,
+        ContributionDeltaSerializer.INSTANCE,
+        RecordSerializersTest::delta);
+  }
+
+  @Test
+  void alertCountsReadBackCopyAndStreamCopyFieldByField() throws Exception {
+    roundTrips(AlertCount.class, AlertCountSerializer.INSTANCE, RecordSerializersTest::count);
+  }
+}
