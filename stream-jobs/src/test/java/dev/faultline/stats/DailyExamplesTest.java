@@ -91,11 +91,11 @@ class DailyExamplesTest {
   @Test
   void isSerialisedByItsOwnSerializerAndSurvivesIt() throws Exception {
     TypeInformation<DailyExamples> type = TypeInformation.of(DailyExamples.class);
-    assertInstanceOf(
-        DailyExamplesSerializer.Info.class,
-        type,
-        "DailyExamples must serialise with its own serializer, not as a POJO or via Kryo");
     TypeSerializer<DailyExamples> serializer = type.createSerializer(new SerializerConfigImpl());
+    assertInstanceOf(
+        DailyExamplesSerializer.class,
+        serializer,
+        "DailyExamples must serialise with its own serializer, not as a POJO or via Kryo");
     DailyExamples x = new DailyExamples();
     x.set(T + 2, new String[] {"o/r#1", "o/r#2"});
     x.set(T, new String[] {"o/r#3"}); // days between hold no ids (nulls in the array)

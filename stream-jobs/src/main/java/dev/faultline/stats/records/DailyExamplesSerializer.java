@@ -3,11 +3,9 @@ package dev.faultline.stats.records;
 import java.io.IOException;
 import java.lang.reflect.Type;
 import java.util.Map;
-import org.apache.flink.api.common.serialization.SerializerConfig;
 import org.apache.flink.api.common.typeinfo.TypeInfoFactory;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeutils.SimpleTypeSerializerSnapshot;
-import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.api.common.typeutils.TypeSerializerSchemaCompatibility;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
 import org.apache.flink.api.common.typeutils.base.TypeSerializerSingleton;
@@ -149,72 +147,14 @@ public final class DailyExamplesSerializer extends TypeSerializerSingleton<Daily
     }
   }
 
-  /** The type information that {@link DailyExamples}' {@code @TypeInfo} names. */
-  public static final class Info extends TypeInformation<DailyExamples> {
-    private static final long serialVersionUID = 1L;
-
-    @Override
-    public boolean isBasicType() {
-      return false;
-    }
-
-    @Override
-    public boolean isTupleType() {
-      return false;
-    }
-
-    @Override
-    public int getArity() {
-      return 1;
-    }
-
-    @Override
-    public int getTotalFields() {
-      return 1;
-    }
-
-    @Override
-    public Class<DailyExamples> getTypeClass() {
-      return DailyExamples.class;
-    }
-
-    @Override
-    public boolean isKeyType() {
-      return false;
-    }
-
-    @Override
-    public TypeSerializer<DailyExamples> createSerializer(SerializerConfig config) {
-      return INSTANCE;
-    }
-
-    @Override
-    public String toString() {
-      return "DailyExamples(" + DailyExamplesSerializer.class.getSimpleName() + ")";
-    }
-
-    @Override
-    public boolean equals(Object obj) {
-      return obj instanceof Info;
-    }
-
-    @Override
-    public int hashCode() {
-      return Info.class.hashCode();
-    }
-
-    @Override
-    public boolean canEqual(Object obj) {
-      return obj instanceof Info;
-    }
-  }
-
-  /** Makes {@code TypeInformation.of(DailyExamples.class)} this serializer's {@link Info}. */
+  /**
+   * Makes {@code TypeInformation.of(DailyExamples.class)} a type information of this serializer.
+   */
   public static final class Factory extends TypeInfoFactory<DailyExamples> {
     @Override
     public TypeInformation<DailyExamples> createTypeInfo(
         Type t, Map<String, TypeInformation<?>> genericParameters) {
-      return new Info();
+      return new SerializerTypeInfo<>(DailyExamples.class, INSTANCE);
     }
   }
 }
