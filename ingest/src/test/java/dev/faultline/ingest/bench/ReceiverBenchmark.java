@@ -529,7 +529,7 @@ public final class ReceiverBenchmark {
   private static Measured run(Sender sender, int concurrency, int total) throws Exception {
     Semaphore permits = new Semaphore(concurrency);
     long[] latencies = new long[total];
-    Map<Long, long[]> threads0 = threadCpu();
+    Map<Long, Long> threads0 = threadCpu();
     long cpu = processCpu();
     AtomicLong failures = new AtomicLong();
     java.util.concurrent.atomic.AtomicReference<Throwable> firstFailure =
@@ -562,12 +562,12 @@ public final class ReceiverBenchmark {
     return new Measured(latencies, failures.get(), elapsed, cpuUsed, groups);
   }
 
-  /** CPU nanoseconds and thread per live thread id (a thread's name is kept beside its CPU). */
-  private static Map<Long, long[]> threadCpu() {
+  /** CPU nanoseconds per live thread id (-1 where the JVM cannot tell). */
+  private static Map<Long, Long> threadCpu() {
     ThreadMXBean mx = ManagementFactory.getThreadMXBean();
-    Map<Long, long[]> cpu = new java.util.HashMap<>();
+    Map<Long, Long> cpu = new java.util.HashMap<>();
     for (long id : mx.getAllThreadIds()) {
-      cpu.put(id, new long[] {mx.getThreadCpuTime(id)});
+      cpu.put(id, mx.getThreadCpuTime(id));
     }
     return cpu;
   }
@@ -581,14 +581,13 @@ public final class ReceiverBenchmark {
    * ThreadMXBean} does not list).
    */
   private static Map<String, Long> threadGroups(
-      Map<Long, long[]> before, Map<Long, long[]> after, long processCpu) {
+      Map<Long, Long> before, Map<Long, Long> after, long processCpu) {
     ThreadMXBean mx = ManagementFactory.getThreadMXBean();
     long main = Thread.currentThread().getId();
     Map<String, Long> groups = new TreeMap<>();
     long listed = 0;
-    for (Map.Entry<Long, long[]> e : after.entrySet()) {
-      long[] b = before.get(e.getKey());
-      long used = Math.max(0, e.getValue()[0]) - (b == null ? 0 : Math.max(0, b[0]));
+    for (Map.Entry<Long, Long> e : after.entrySet()) {
+      long used = Math.max(0, e.getValue()) - Math.max(0, before.getOrDefault(e.getKey(), 0L));
       if (used <= 0) {
         continue;
       }
