@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.faultline.ingest.internal.PayloadFields;
 import dev.faultline.ingest.internal.RequestBodies;
 import dev.faultline.schemas.Delivery;
 import dev.faultline.schemas.DeliveryKey;
@@ -100,7 +101,11 @@ final class WebhookController {
     }
   }
 
-  /** A delivery whose headers, body and signature passed: what every later decision reads. */
+  /**
+   * A delivery whose headers, body and signature passed: what every later decision reads. {@code
+   * payload} holds only the fields the receiver reads ({@link PayloadFields}); {@code payloadBytes}
+   * the whole payload.
+   */
   record Received(
       String event, String deliveryId, String action, JsonNode payload, byte[] payloadBytes) {}
 
@@ -356,7 +361,7 @@ final class WebhookController {
   private JsonNode parse(byte[] payload) {
     JsonNode node;
     try {
-      node = mapper.readTree(payload);
+      node = PayloadFields.read(mapper, payload);
     } catch (JsonProcessingException e) {
       // The location says where; the original message would quote the payload.
       throw new BadRequestResponse(
