@@ -41,6 +41,18 @@ public interface DeliveryPublisher extends AutoCloseable {
     return publish(key, delivery).thenApply(v -> Handoff.ACKNOWLEDGED);
   }
 
+  /**
+   * Like {@link #handOff}, the delivery given as in {@link #publishEncoded}: publishers that send
+   * or spool bytes override it to keep them as they are; this default decodes them.
+   */
+  default CompletableFuture<Handoff> handOffEncoded(String key, String deliveryId, byte[] value) {
+    try {
+      return handOff(key, AvroCodec.deliveries().decode(value));
+    } catch (IOException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+  }
+
   @Override
   void close();
 }

@@ -21,6 +21,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -112,15 +113,38 @@ public final class SpoolingPublisher implements DeliveryPublisher, MeterBinder {
 
   @Override
   public CompletableFuture<Handoff> handOff(String key, Delivery delivery) {
+    return handOff(
+        key,
+        delivery.getDeliveryId(),
+        () -> delegate.publish(key, delivery),
+        () -> codec.encode(delivery));
+  }
+
+  /** As {@link #handOff(String, Delivery)}, the bytes sent, or spooled, as they are. */
+  @Override
+  public CompletableFuture<Handoff> handOffEncoded(String key, String deliveryId, byte[] value) {
+    return handOff(
+        key, deliveryId, () -> delegate.publishEncoded(key, deliveryId, value), () -> value);
+  }
+
+  /**
+   * @param send hands the delivery to the delegate
+   * @param value the delivery's Avro encoding, for the spool
+   */
+  private CompletableFuture<Handoff> handOff(
+      String key,
+      String deliveryId,
+      Supplier<CompletableFuture<Void>> send,
+      Supplier<byte[]> value) {
     if (!running) {
       return CompletableFuture.failedFuture(new IllegalStateException("Publisher is closed"));
     }
     if (spooling) {
-      return spool(key, delivery).thenApply(v -> Handoff.SPOOLED);
+      return spool(key, value).thenApply(v -> Handoff.SPOOLED);
     }
     CompletableFuture<Void> direct;
     try {
-      direct = delegate.publish(key, delivery);
+      direct = send.get();
     } catch (RuntimeException e) {
       direct = CompletableFuture.failedFuture(e);
     }
@@ -133,18 +157,18 @@ public final class SpoolingPublisher implements DeliveryPublisher, MeterBinder {
               if (spoolingSince.compareAndSet(null, Instant.now())) {
                 LOG.warn(
                     "Kafka did not take delivery {} ({}); spooling deliveries to disk until it is back",
-                    delivery.getDeliveryId(),
+                    deliveryId,
                     describe(error));
               }
-              return spool(key, delivery).thenApply(v -> Handoff.SPOOLED);
+              return spool(key, value).thenApply(v -> Handoff.SPOOLED);
             });
   }
 
-  private CompletableFuture<Void> spool(String key, Delivery delivery) {
+  private CompletableFuture<Void> spool(String key, Supplier<byte[]> encoded) {
     CompletableFuture<Void> done = new CompletableFuture<>();
     byte[] value;
     try {
-      value = codec.encode(delivery);
+      value = encoded.get();
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(e);
     }

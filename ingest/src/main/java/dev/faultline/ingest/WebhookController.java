@@ -5,8 +5,10 @@ import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.faultline.ingest.internal.EncodedDelivery;
 import dev.faultline.ingest.internal.PayloadFields;
 import dev.faultline.ingest.internal.RequestBodies;
+import dev.faultline.schemas.AvroCodec;
 import dev.faultline.schemas.Delivery;
 import dev.faultline.schemas.DeliveryKey;
 import dev.faultline.schemas.DeliverySource;
@@ -18,7 +20,7 @@ import io.javalin.http.UnsupportedMediaTypeResponse;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
+import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -46,6 +48,7 @@ final class WebhookController {
   static final String DELIVERY_HEADER = "X-GitHub-Delivery";
   private static final String JSON = "application/json";
   private static final String FORM = "application/x-www-form-urlencoded";
+  private static final byte[] NO_BYTES = new byte[0];
 
   /** GitHub sends GUIDs; allow any short token without spaces or control characters. */
   private static final Pattern DELIVERY_ID = Pattern.compile("[A-Za-z0-9._:-]{1,128}");
@@ -233,17 +236,33 @@ final class WebhookController {
         .filter(changedAt -> changedAt.isBefore(now.minus(maxAge)));
   }
 
-  /** The raw topic's record of a delivery received at {@code now}. */
+  /**
+   * The raw topic's record of a delivery received at {@code now}, as its Avro single-object
+   * encoding written from the payload's bytes (the payload never becomes a {@code String}).
+   */
+  static byte[] encoded(Received delivery, Instant now) {
+    byte[] payload = delivery.payloadBytes();
+    return EncodedDelivery.encode(
+        new EncodedDelivery.Fields(
+            delivery.deliveryId(),
+            delivery.event(),
+            delivery.action(),
+            DeliveryKey.repository(delivery.payload()).orElse(null),
+            now.truncatedTo(ChronoUnit.MILLIS),
+            DeliverySource.WEBHOOK),
+        payload,
+        0,
+        payload.length,
+        NO_BYTES);
+  }
+
+  /** {@link #encoded} read back: the record as consumers see it. */
   static Delivery envelope(Received delivery, Instant now) {
-    return Delivery.newBuilder()
-        .setDeliveryId(delivery.deliveryId())
-        .setEvent(delivery.event())
-        .setAction(delivery.action())
-        .setRepository(DeliveryKey.repository(delivery.payload()).orElse(null))
-        .setReceivedAt(now.truncatedTo(ChronoUnit.MILLIS))
-        .setSource(DeliverySource.WEBHOOK)
-        .setPayloadJson(new String(delivery.payloadBytes(), StandardCharsets.UTF_8))
-        .build();
+    try {
+      return AvroCodec.deliveries().decode(encoded(delivery, now));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   static Reply pong(String deliveryId) {
@@ -306,13 +325,13 @@ final class WebhookController {
 
   /** Publishes the delivery and answers once Kafka acknowledged it or the spool holds it. */
   private void handOff(Context ctx, Received delivery, CompletableFuture<Handoff> handoff) {
-    Delivery record = envelope(delivery, clock.instant());
+    byte[] record = encoded(delivery, clock.instant());
     String key = DeliveryKey.of(delivery.event(), delivery.payload());
     boolean used = UsedEvent.isUsed(delivery.event(), delivery.action());
     long started = System.nanoTime();
     CompletableFuture<Handoff> publishing;
     try {
-      publishing = publisher.handOff(key, record);
+      publishing = publisher.handOffEncoded(key, delivery.deliveryId(), record);
     } catch (RuntimeException e) {
       publishing = CompletableFuture.failedFuture(e);
     }

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.faultline.ingest.internal.EncodedDelivery;
 import dev.faultline.schemas.Delivery;
 import dev.faultline.schemas.DeliveryKey;
 import dev.faultline.schemas.DeliverySource;

@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /** Reading request bodies within a limit, and GitHub's form-encoded variant. */
 public final class RequestBodies {
@@ -14,29 +15,56 @@ public final class RequestBodies {
 
   /**
    * Reads at most {@code limit} bytes; a body that turns out longer (chunked, or a lying
-   * Content-Length) is refused as soon as the limit is crossed, without reading the rest.
+   * Content-Length) is refused as soon as the limit is crossed, without reading the rest. A body of
+   * its declared length is read straight into an array of that length.
    */
   public static byte[] readLimited(InputStream in, long declaredLength, long limit)
       throws IOException {
     if (declaredLength > limit) {
       throw tooLarge(declaredLength, limit);
     }
-    int initial = declaredLength > 0 ? (int) declaredLength : 8192;
-    ByteArrayOutputStream out = new ByteArrayOutputStream(initial);
+    if (declaredLength <= 0) {
+      return readRest(in, new ByteArrayOutputStream(8192), limit);
+    }
+    byte[] body = new byte[(int) declaredLength];
+    int read = in.readNBytes(body, 0, body.length);
+    if (read < body.length) {
+      return Arrays.copyOf(body, read);
+    }
+    int next = in.read();
+    if (next == -1) {
+      return body;
+    }
+    // Longer than declared: the rest the general way, within the limit.
+    ByteArrayOutputStream out = new ByteArrayOutputStream(body.length * 2);
+    out.write(body);
+    out.write(next);
+    return readRest(in, out, limit);
+  }
+
+  private static byte[] readRest(InputStream in, ByteArrayOutputStream out, long limit)
+      throws IOException {
     byte[] buffer = new byte[16384];
-    long total = 0;
+    long total = out.size();
+    if (total > limit) {
+      throw overLimit(limit);
+    }
     int n;
     while ((n = in.read(buffer)) != -1) {
       total += n;
       if (total > limit) {
-        throw new ContentTooLargeResponse(
-            "Request body is over the limit of "
-                + limit
-                + " bytes (GitHub does not send payloads over 25 MB)");
+        throw overLimit(limit);
       }
       out.write(buffer, 0, n);
     }
     return out.toByteArray();
+  }
+
+  private static ContentTooLargeResponse overLimit(long limit) {
+    return new ContentTooLargeResponse(
+        "Request body is over the limit of "
+            + limit
+            + " bytes (GitHub does not send payloads over 25 MB)");
   }
 
   public static ContentTooLargeResponse tooLarge(long declaredLength, long limit) {

@@ -1,4 +1,4 @@
-package dev.faultline.ingest.backfill;
+package dev.faultline.ingest.internal;
 
 import dev.faultline.schemas.AvroCodec;
 import dev.faultline.schemas.Delivery;
@@ -15,9 +15,10 @@ import org.apache.avro.io.EncoderFactory;
  * Writes a {@link Delivery}'s Avro single-object encoding (the bytes {@link AvroCodec#deliveries()}
  * writes) from its fields with Avro's own binary encoder, the payload given as UTF-8 bytes in two
  * pieces, so a payload never becomes a {@code String} on its way to Kafka. The field order is the
- * schema's ({@code delivery.avsc}); {@code GhArchiveSpliceTest} checks it against the codec.
+ * schema's ({@code delivery.avsc}); {@code GhArchiveSpliceTest} (the backfill's GH Archive reader)
+ * and {@code WebhookDecisionsTest} (the receiver) check it against the codec.
  */
-final class EncodedDelivery {
+public final class EncodedDelivery {
   /** The single-object header: marker and the writer schema's fingerprint. */
   private static final byte[] HEADER = header();
 
@@ -37,7 +38,7 @@ final class EncodedDelivery {
   }
 
   /** One delivery's fields; the payload is {@code head[headFrom, headTo)} then {@code tail}. */
-  record Fields(
+  public record Fields(
       String deliveryId,
       String event,
       String action,
@@ -45,7 +46,7 @@ final class EncodedDelivery {
       Instant receivedAt,
       DeliverySource source) {}
 
-  static byte[] encode(Fields f, byte[] head, int headFrom, int headTo, byte[] tail) {
+  public static byte[] encode(Fields f, byte[] head, int headFrom, int headTo, byte[] tail) {
     int payloadLength = headTo - headFrom + tail.length;
     ByteArrayOutputStream bytes = new ByteArrayOutputStream(HEADER.length + 160 + payloadLength);
     bytes.writeBytes(HEADER);
