@@ -27,7 +27,7 @@ final class RecordStrings {
   private static final byte LONG_UTF8 = 2;
 
   /** Entries of the shared-string table (a power of 2). */
-  static final int SHARED_SLOTS = 1024;
+  static final int SHARED_SLOTS = 4096;
 
   /** Longest encoding (in bytes) looked up in the table; longer strings are read as usual. */
   static final int SHARED_MAX_BYTES = 128;
@@ -109,18 +109,30 @@ final class RecordStrings {
       h = (h ^ b[i]) * 0x01000193;
     }
     int slot = (h ^ (h >>> 16)) & (SHARED_SLOTS - 1);
+    int other = slot ^ 1; // two slots per value: few values that hash alike evict each other
     Shared e = SHARED[slot];
     if (e != null && Arrays.equals(e.bytes, 0, e.bytes.length, b, 0, n)) {
       return e.value;
     }
+    Shared f = SHARED[other];
+    if (f != null && Arrays.equals(f.bytes, 0, f.bytes.length, b, 0, n)) {
+      return f.value;
+    }
     byte[] own = Arrays.copyOf(b, n);
     String value = decode(own);
-    SHARED[slot] = new Shared(own, value);
+    SHARED[e == null || f != null ? slot : other] = new Shared(own, value);
     return value;
   }
 
   /** The string of {@code writeUTF}'s bytes (modified UTF-8, without the length). */
   private static String decode(byte[] utf) throws IOException {
+    boolean ascii = true;
+    for (byte x : utf) {
+      ascii &= x > 0; // modified UTF-8 writes NUL as two bytes: 1 to 127 are the chars themselves
+    }
+    if (ascii) {
+      return new String(utf, StandardCharsets.US_ASCII);
+    }
     byte[] framed = new byte[utf.length + 2];
     framed[0] = (byte) (utf.length >>> 8);
     framed[1] = (byte) utf.length;
