@@ -97,6 +97,13 @@ public final class EmergenceDetector extends KeyedProcessFunction<String, AlertC
   private transient Map<String, Long> timersOf;
 
   /**
+   * Per framework, the retest timer ({@code watermark + 1}) this instance last registered: while
+   * the watermark has not moved it is still in place (it fires only once the watermark passes it),
+   * so the next record of a pending re-test registers none.
+   */
+  private transient Map<String, Long> retestTimerOf;
+
+  /**
    * @param retention how much event-time history is kept before the newest tested day end (at least
    *     the model's look-back); records for older days are ignored
    */
@@ -144,6 +151,7 @@ public final class EmergenceDetector extends KeyedProcessFunction<String, AlertC
         getRuntimeContext()
             .getMapState(new MapStateDescriptor<>("alert-groups-in-force", Types.STRING, alert));
     timersOf = new HashMap<>();
+    retestTimerOf = new HashMap<>();
   }
 
   /**
@@ -271,7 +279,10 @@ public final class EmergenceDetector extends KeyedProcessFunction<String, AlertC
         // after the final watermark no timer fires again
         retest(ctx.getCurrentKey(), new TreeSet<>(), watermark, out);
       } else {
-        ctx.timerService().registerEventTimeTimer(watermark + 1);
+        Long noted = retestTimerOf.put(ctx.getCurrentKey(), watermark + 1);
+        if (noted == null || noted != watermark + 1) {
+          ctx.timerService().registerEventTimeTimer(watermark + 1);
+        }
       }
     }
   }

@@ -68,9 +68,9 @@ public final class AlertCountSerializer extends TypeSerializerSingleton<AlertCou
   @Override
   public AlertCount deserialize(DataInputView source) throws IOException {
     AlertCount c = new AlertCount();
-    c.framework = RecordStrings.read(source);
-    c.key = RecordStrings.read(source);
-    c.release = RecordStrings.read(source);
+    c.framework = RecordStrings.readShared(source);
+    c.key = RecordStrings.readShared(source);
+    c.release = RecordStrings.readShared(source);
     c.time = source.readLong();
     c.delta = source.readInt();
     c.issueId = RecordStrings.read(source);

@@ -75,10 +75,10 @@ public final class ContributionDeltaSerializer extends TypeSerializerSingleton<C
   @Override
   public ContributionDelta deserialize(DataInputView source) throws IOException {
     ContributionDelta d = new ContributionDelta();
-    d.framework = RecordStrings.read(source);
+    d.framework = RecordStrings.readShared(source);
     byte dimension = source.readByte();
     d.dimension = dimension < 0 ? null : DIMENSIONS[dimension];
-    d.category = RecordStrings.read(source);
+    d.category = RecordStrings.readShared(source);
     d.time = source.readLong();
     d.delta = source.readInt();
     d.issueId = RecordStrings.read(source);

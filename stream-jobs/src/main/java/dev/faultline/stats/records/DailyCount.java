@@ -1,11 +1,16 @@
 package dev.faultline.stats.records;
 
 import dev.faultline.schemas.taxonomy.Dimension;
+import org.apache.flink.api.common.typeinfo.TypeInfo;
 
 /**
  * A change of the net count of one statistics key on one UTC day, from one firing of the daily
  * event-time window.
+ *
+ * <p>Serialised by {@link DailyCountSerializer} (named by {@code @TypeInfo}), not Flink's POJO
+ * serializer.
  */
+@TypeInfo(DailyCountSerializer.Factory.class)
 public class DailyCount {
   public String framework;
   public Dimension dimension;

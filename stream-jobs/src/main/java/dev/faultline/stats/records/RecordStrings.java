@@ -1,14 +1,22 @@
 package dev.faultline.stats.records;
 
+import java.io.ByteArrayInputStream;
 import java.io.DataInput;
+import java.io.DataInputStream;
 import java.io.DataOutput;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
  * Nullable strings for the job's own serializers: a tag byte, then modified UTF-8 ({@link
  * DataOutput#writeUTF}, one bulk write on Flink's in-memory buffers) or, past what {@code writeUTF}
  * takes, a length and UTF-8 bytes.
+ *
+ * <p>{@link #readShared} reads the few-valued fields (framework, category, alert key, release) to
+ * one shared {@code String} per value, found by its encoded bytes in a small direct-mapped table:
+ * no new string and no re-hash per record, and the keyed stages' hash-map and key comparisons meet
+ * the same instance ({@code String.equals} returns at its identity check).
  */
 final class RecordStrings {
   /** Longest string (in chars) sure to fit {@code writeUTF}'s 65,535 bytes. */
@@ -18,7 +26,33 @@ final class RecordStrings {
   private static final byte UTF = 1;
   private static final byte LONG_UTF8 = 2;
 
+  /** Entries of the shared-string table (a power of 2). */
+  static final int SHARED_SLOTS = 4096;
+
+  /** Longest encoding (in bytes) looked up in the table; longer strings are read as usual. */
+  static final int SHARED_MAX_BYTES = 128;
+
+  /**
+   * The shared strings by their bytes' hash. Races between threads are benign: an entry is
+   * immutable (final fields) and a lost or replaced entry only costs a miss.
+   */
+  private static final Shared[] SHARED = new Shared[SHARED_SLOTS];
+
+  private static final ThreadLocal<byte[]> SCRATCH =
+      ThreadLocal.withInitial(() -> new byte[SHARED_MAX_BYTES]);
+
   private RecordStrings() {}
+
+  /** One shared string and its modified UTF-8 bytes. */
+  private static final class Shared {
+    final byte[] bytes;
+    final String value;
+
+    Shared(byte[] bytes, String value) {
+      this.bytes = bytes;
+      this.value = value;
+    }
+  }
 
   static void write(String s, DataOutput out) throws IOException {
     if (s == null) {
@@ -45,6 +79,65 @@ final class RecordStrings {
     byte[] b = new byte[in.readInt()];
     in.readFully(b);
     return new String(b, StandardCharsets.UTF_8);
+  }
+
+  /**
+   * Reads what {@link #write} wrote, as {@link #read} does, but a short string comes out as the
+   * instance shared by every earlier read of the same bytes (until another value takes its slot).
+   * For fields with few values only: every distinct value passes through the table.
+   */
+  static String readShared(DataInput in) throws IOException {
+    byte tag = in.readByte();
+    if (tag == NULL) {
+      return null;
+    }
+    if (tag != UTF) {
+      byte[] b = new byte[in.readInt()];
+      in.readFully(b);
+      return new String(b, StandardCharsets.UTF_8);
+    }
+    int n = in.readUnsignedShort();
+    if (n > SHARED_MAX_BYTES) {
+      byte[] b = new byte[n];
+      in.readFully(b);
+      return decode(b);
+    }
+    byte[] b = SCRATCH.get();
+    in.readFully(b, 0, n);
+    int h = 0x811c9dc5;
+    for (int i = 0; i < n; i++) {
+      h = (h ^ b[i]) * 0x01000193;
+    }
+    int slot = (h ^ (h >>> 16)) & (SHARED_SLOTS - 1);
+    int other = slot ^ 1; // two slots per value: few values that hash alike evict each other
+    Shared e = SHARED[slot];
+    if (e != null && Arrays.equals(e.bytes, 0, e.bytes.length, b, 0, n)) {
+      return e.value;
+    }
+    Shared f = SHARED[other];
+    if (f != null && Arrays.equals(f.bytes, 0, f.bytes.length, b, 0, n)) {
+      return f.value;
+    }
+    byte[] own = Arrays.copyOf(b, n);
+    String value = decode(own);
+    SHARED[e == null || f != null ? slot : other] = new Shared(own, value);
+    return value;
+  }
+
+  /** The string of {@code writeUTF}'s bytes (modified UTF-8, without the length). */
+  private static String decode(byte[] utf) throws IOException {
+    boolean ascii = true;
+    for (byte x : utf) {
+      ascii &= x > 0; // modified UTF-8 writes NUL as two bytes: 1 to 127 are the chars themselves
+    }
+    if (ascii) {
+      return new String(utf, StandardCharsets.US_ASCII);
+    }
+    byte[] framed = new byte[utf.length + 2];
+    framed[0] = (byte) (utf.length >>> 8);
+    framed[1] = (byte) utf.length;
+    System.arraycopy(utf, 0, framed, 2, utf.length);
+    return DataInputStream.readUTF(new DataInputStream(new ByteArrayInputStream(framed)));
   }
 
   /** Copies one string as {@link #write} wrote it, without decoding it. */

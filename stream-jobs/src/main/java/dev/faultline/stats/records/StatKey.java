@@ -51,9 +51,17 @@ public class StatKey {
         && Objects.equals(category, k.category);
   }
 
+  /**
+   * {@code Objects.hash(framework, release, dimension name, category)}, the value every earlier
+   * build gave (a key's key group comes from it, so restored state depends on it), computed without
+   * the varargs array: the keyed stages hash a key at every record, state access and timer.
+   */
   @Override
   public int hashCode() {
-    return Objects.hash(framework, release, dimension == null ? null : dimension.name(), category);
+    int h = 31 + Objects.hashCode(framework);
+    h = 31 * h + Objects.hashCode(release);
+    h = 31 * h + (dimension == null ? 0 : dimension.name().hashCode());
+    return 31 * h + Objects.hashCode(category);
   }
 
   @Override

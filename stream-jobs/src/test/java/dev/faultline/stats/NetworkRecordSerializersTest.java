@@ -1,0 +1,150 @@
+package dev.faultline.stats;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
+
+import dev.faultline.schemas.taxonomy.Dimension;
+import dev.faultline.stats.records.ComboObservation;
+import dev.faultline.stats.records.ComboObservationSerializer;
+import dev.faultline.stats.records.DailyCount;
+import dev.faultline.stats.records.DailyCountSerializer;
+import dev.faultline.stats.records.ReleaseDelta;
+import dev.faultline.stats.records.ReleaseDeltaSerializer;
+import java.lang.reflect.Field;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import java.util.function.Function;
+import org.apache.flink.api.common.serialization.SerializerConfigImpl;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeutils.TypeSerializer;
+import org.apache.flink.core.memory.DataInputDeserializer;
+import org.apache.flink.core.memory.DataOutputSerializer;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The job's own serializers of {@link DailyCount}, {@link ReleaseDelta} and {@link
+ * ComboObservation}: random values, every public field (found by reflection, so a field added later
+ * and not written fails here; arrays compared element by element) read back equal, by the
+ * serializer, its copy (sharing no array) and its stream-to-stream copy; several records in one
+ * stream.
+ */
+class NetworkRecordSerializersTest {
+  private static final Dimension[] DIMS = Dimension.values();
+
+  private static String string(Random r) {
+    return switch (r.nextInt(8)) {
+      case 0 -> null;
+      case 1 -> "";
+      case 2 -> "ü/é#" + r.nextInt(99) + "\u0000ß\uD83D\uDE00";
+      case 3 -> "x".repeat(22_000 + r.nextInt(10)) + "é"; // past writeUTF's 64 KB
+      default -> "o/r#" + r.nextInt(10_000);
+    };
+  }
+
+  private static Dimension dimension(Random r) {
+    return r.nextInt(6) == 0 ? null : DIMS[r.nextInt(DIMS.length)];
+  }
+
+  private static DailyCount dailyCount(Random r) {
+    String[] examples = null;
+    if (r.nextInt(5) > 0) {
+      examples = new String[r.nextInt(6)];
+      for (int i = 0; i < examples.length; i++) {
+        examples[i] = string(r);
+      }
+    }
+    DailyCount d =
+        new DailyCount(string(r), dimension(r), string(r), r.nextLong(), r.nextLong(), examples);
+    d.expected = r.nextInt(9) == 0 ? Double.NaN : r.nextGaussian();
+    d.variance = r.nextDouble();
+    return d;
+  }
+
+  private static ReleaseDelta releaseDelta(Random r) {
+    return new ReleaseDelta(
+        string(r), string(r), dimension(r), string(r), r.nextInt(), r.nextLong());
+  }
+
+  private static ComboObservation combo(Random r) {
+    return new ComboObservation(
+        string(r), dimension(r), string(r), string(r), r.nextLong(), string(r));
+  }
+
+  /** Every public instance field, by reflection: the oracle of "the same record". */
+  private static List<Object> fields(Object o) throws Exception {
+    List<Object> out = new ArrayList<>();
+    for (Field f : o.getClass().getFields()) {
+      if (!java.lang.reflect.Modifier.isStatic(f.getModifiers())) {
+        Object v = f.get(o);
+        Object shown =
+            v instanceof Double x
+                ? Double.doubleToRawLongBits(x)
+                : v instanceof Object[] a ? Arrays.asList(a) : v;
+        out.add(f.getName() + "=" + shown);
+      }
+    }
+    return out;
+  }
+
+  private static <T> void roundTrips(
+      Class<T> type, TypeSerializer<T> own, Function<Random, T> random) throws Exception {
+    assertSame(own, TypeInformation.of(type).createSerializer(new SerializerConfigImpl()));
+    Random r = new Random(type.getName().hashCode());
+    for (int trial = 0; trial < 300; trial++) {
+      List<T> values = new ArrayList<>();
+      DataOutputSerializer out = new DataOutputSerializer(64);
+      for (int k = 0; k < 1 + r.nextInt(4); k++) {
+        T v = random.apply(r);
+        values.add(v);
+        own.serialize(v, out);
+      }
+      byte[] bytes = out.getCopyOfBuffer();
+      DataInputDeserializer in = new DataInputDeserializer(bytes);
+      DataOutputSerializer copied = new DataOutputSerializer(64);
+      DataInputDeserializer again = new DataInputDeserializer(bytes);
+      for (T v : values) {
+        assertEquals(fields(v), fields(own.deserialize(in)), "read back, trial " + trial);
+        T c = own.copy(v);
+        assertNotSame(v, c);
+        assertEquals(fields(v), fields(c), "copy, trial " + trial);
+        own.copy(again, copied);
+      }
+      assertEquals(0, in.available(), "bytes left unread, trial " + trial);
+      assertArrayEquals(bytes, copied.getCopyOfBuffer(), "stream copy, trial " + trial);
+    }
+  }
+
+  @Test
+  void dailyCountsReadBackCopyAndStreamCopyFieldByField() throws Exception {
+    roundTrips(
+        DailyCount.class, DailyCountSerializer.INSTANCE, NetworkRecordSerializersTest::dailyCount);
+  }
+
+  @Test
+  void aDailyCountsCopySharesNoExamplesArray() {
+    DailyCount d = new DailyCount("f", Dimension.values()[0], "c", 1, 2, new String[] {"a", "b"});
+    DailyCount c = DailyCountSerializer.INSTANCE.copy(d);
+    assertNotSame(d.examples, c.examples);
+    assertArrayEquals(d.examples, c.examples);
+  }
+
+  @Test
+  void releaseDeltasReadBackCopyAndStreamCopyFieldByField() throws Exception {
+    roundTrips(
+        ReleaseDelta.class,
+        ReleaseDeltaSerializer.INSTANCE,
+        NetworkRecordSerializersTest::releaseDelta);
+  }
+
+  @Test
+  void comboObservationsReadBackCopyAndStreamCopyFieldByField() throws Exception {
+    roundTrips(
+        ComboObservation.class,
+        ComboObservationSerializer.INSTANCE,
+        NetworkRecordSerializersTest::combo);
+  }
+}
