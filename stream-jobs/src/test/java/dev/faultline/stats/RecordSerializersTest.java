@@ -8,10 +8,17 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import dev.faultline.schemas.taxonomy.Dimension;
 import dev.faultline.stats.records.AlertCount;
 import dev.faultline.stats.records.AlertCountSerializer;
+import dev.faultline.stats.records.ComboObservation;
+import dev.faultline.stats.records.ComboObservationSerializer;
 import dev.faultline.stats.records.ContributionDelta;
 import dev.faultline.stats.records.ContributionDeltaSerializer;
+import dev.faultline.stats.records.DailyCount;
+import dev.faultline.stats.records.DailyCountSerializer;
+import dev.faultline.stats.records.ReleaseDelta;
+import dev.faultline.stats.records.ReleaseDeltaSerializer;
 import java.lang.reflect.Field;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.function.Function;
@@ -23,12 +30,16 @@ import org.apache.flink.core.memory.DataOutputSerializer;
 import org.junit.jupiter.api.Test;
 
 /**
- * The job's own serializers of the records that cross its keyed stages ({@link
- * ContributionDeltaSerializer}, {@link AlertCountSerializer}): random values, every public field
- * (found by reflection, so a field added later and not written fails here) read back equal, by the
- * serializer, its copy and its stream-to-stream copy; several records in one stream.
+ * The job's own serializers of the records that cross its keyed stages or are copied between its
+ * chained operators ({@link ContributionDeltaSerializer}, {@link AlertCountSerializer}, {@link
+ * DailyCountSerializer}, {@link ReleaseDeltaSerializer}, {@link ComboObservationSerializer}):
+ * random values, every public field (found by reflection, so a field added later and not written
+ * fails here; arrays compared element by element) read back equal, by the serializer, its copy
+ * (sharing no array) and its stream-to-stream copy; several records in one stream.
  */
 class RecordSerializersTest {
+  private static final Dimension[] DIMS = Dimension.values();
+
   private static String string(Random r) {
     return switch (r.nextInt(8)) {
       case 0 -> null;
@@ -39,12 +50,40 @@ class RecordSerializersTest {
     };
   }
 
+  private static Dimension dimension(Random r) {
+    return r.nextInt(6) == 0 ? null : DIMS[r.nextInt(DIMS.length)];
+  }
+
+  private static DailyCount dailyCount(Random r) {
+    String[] examples = null;
+    if (r.nextInt(5) > 0) {
+      examples = new String[r.nextInt(6)];
+      for (int i = 0; i < examples.length; i++) {
+        examples[i] = string(r);
+      }
+    }
+    DailyCount d =
+        new DailyCount(string(r), dimension(r), string(r), r.nextLong(), r.nextLong(), examples);
+    d.expected = r.nextInt(9) == 0 ? Double.NaN : r.nextGaussian();
+    d.variance = r.nextDouble();
+    return d;
+  }
+
+  private static ReleaseDelta releaseDelta(Random r) {
+    return new ReleaseDelta(
+        string(r), string(r), dimension(r), string(r), r.nextInt(), r.nextLong());
+  }
+
+  private static ComboObservation combo(Random r) {
+    return new ComboObservation(
+        string(r), dimension(r), string(r), string(r), r.nextLong(), string(r));
+  }
+
   private static ContributionDelta delta(Random r) {
-    Dimension[] dims = Dimension.values();
     ContributionDelta d =
         new ContributionDelta(
             string(r),
-            r.nextInt(6) == 0 ? null : dims[r.nextInt(dims.length)],
+            dimension(r),
             string(r),
             r.nextLong(),
             r.nextInt(),
@@ -71,7 +110,11 @@ class RecordSerializersTest {
     for (Field f : o.getClass().getFields()) {
       if (!java.lang.reflect.Modifier.isStatic(f.getModifiers())) {
         Object v = f.get(o);
-        out.add(f.getName() + "=" + (v instanceof Double x ? Double.doubleToRawLongBits(x) : v));
+        Object shown =
+            v instanceof Double x
+                ? Double.doubleToRawLongBits(x)
+                : v instanceof Object[] a ? Arrays.asList(a) : v;
+        out.add(f.getName() + "=" + shown);
       }
     }
     return out;
@@ -103,6 +146,31 @@ class RecordSerializersTest {
       assertEquals(0, in.available(), "bytes left unread, trial " + trial);
       assertArrayEquals(bytes, copied.getCopyOfBuffer(), "stream copy, trial " + trial);
     }
+  }
+
+  @Test
+  void dailyCountsReadBackCopyAndStreamCopyFieldByField() throws Exception {
+    roundTrips(DailyCount.class, DailyCountSerializer.INSTANCE, RecordSerializersTest::dailyCount);
+  }
+
+  @Test
+  void aDailyCountsCopySharesNoExamplesArray() {
+    DailyCount d = new DailyCount("f", Dimension.values()[0], "c", 1, 2, new String[] {"a", "b"});
+    DailyCount c = DailyCountSerializer.INSTANCE.copy(d);
+    assertNotSame(d.examples, c.examples);
+    assertArrayEquals(d.examples, c.examples);
+  }
+
+  @Test
+  void releaseDeltasReadBackCopyAndStreamCopyFieldByField() throws Exception {
+    roundTrips(
+        ReleaseDelta.class, ReleaseDeltaSerializer.INSTANCE, RecordSerializersTest::releaseDelta);
+  }
+
+  @Test
+  void comboObservationsReadBackCopyAndStreamCopyFieldByField() throws Exception {
+    roundTrips(
+        ComboObservation.class, ComboObservationSerializer.INSTANCE, RecordSerializersTest::combo);
   }
 
   @Test
