@@ -7,7 +7,6 @@ import org.apache.flink.api.common.typeinfo.TypeInfoFactory;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeutils.SimpleTypeSerializerSnapshot;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
-import org.apache.flink.api.common.typeutils.base.TypeSerializerSingleton;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 
@@ -18,15 +17,10 @@ import org.apache.flink.core.memory.DataOutputView;
  * replaced reached every field by reflection and wrote strings character by character. Not in any
  * state: only the network format changed.
  */
-public final class AlertCountSerializer extends TypeSerializerSingleton<AlertCount> {
+public final class AlertCountSerializer extends NetworkRecordSerializer<AlertCount> {
   private static final long serialVersionUID = 1L;
 
   public static final AlertCountSerializer INSTANCE = new AlertCountSerializer();
-
-  @Override
-  public boolean isImmutableType() {
-    return false;
-  }
 
   @Override
   public AlertCount createInstance() {
@@ -43,16 +37,6 @@ public final class AlertCountSerializer extends TypeSerializerSingleton<AlertCou
     c.delta = from.delta;
     c.issueId = from.issueId;
     return c;
-  }
-
-  @Override
-  public AlertCount copy(AlertCount from, AlertCount reuse) {
-    return copy(from);
-  }
-
-  @Override
-  public int getLength() {
-    return -1;
   }
 
   @Override
@@ -75,11 +59,6 @@ public final class AlertCountSerializer extends TypeSerializerSingleton<AlertCou
     c.delta = source.readInt();
     c.issueId = RecordStrings.read(source);
     return c;
-  }
-
-  @Override
-  public AlertCount deserialize(AlertCount reuse, DataInputView source) throws IOException {
-    return deserialize(source);
   }
 
   @Override

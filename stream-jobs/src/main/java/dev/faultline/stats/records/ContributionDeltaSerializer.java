@@ -8,7 +8,6 @@ import org.apache.flink.api.common.typeinfo.TypeInfoFactory;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeutils.SimpleTypeSerializerSnapshot;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
-import org.apache.flink.api.common.typeutils.base.TypeSerializerSingleton;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 
@@ -19,17 +18,12 @@ import org.apache.flink.core.memory.DataOutputView;
  * Flink's POJO serializer it replaced reached every field by reflection and wrote strings character
  * by character. Not in any state: only the network format changed.
  */
-public final class ContributionDeltaSerializer extends TypeSerializerSingleton<ContributionDelta> {
+public final class ContributionDeltaSerializer extends NetworkRecordSerializer<ContributionDelta> {
   private static final long serialVersionUID = 1L;
 
   public static final ContributionDeltaSerializer INSTANCE = new ContributionDeltaSerializer();
 
   private static final Dimension[] DIMENSIONS = Dimension.values();
-
-  @Override
-  public boolean isImmutableType() {
-    return false;
-  }
 
   @Override
   public ContributionDelta createInstance() {
@@ -48,16 +42,6 @@ public final class ContributionDeltaSerializer extends TypeSerializerSingleton<C
     c.expected = from.expected;
     c.variance = from.variance;
     return c;
-  }
-
-  @Override
-  public ContributionDelta copy(ContributionDelta from, ContributionDelta reuse) {
-    return copy(from);
-  }
-
-  @Override
-  public int getLength() {
-    return -1;
   }
 
   @Override
@@ -85,12 +69,6 @@ public final class ContributionDeltaSerializer extends TypeSerializerSingleton<C
     d.expected = source.readDouble();
     d.variance = source.readDouble();
     return d;
-  }
-
-  @Override
-  public ContributionDelta deserialize(ContributionDelta reuse, DataInputView source)
-      throws IOException {
-    return deserialize(source);
   }
 
   @Override

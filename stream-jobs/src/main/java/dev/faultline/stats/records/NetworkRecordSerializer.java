@@ -8,7 +8,7 @@ import org.apache.flink.core.memory.DataOutputView;
 /**
  * The common part of the serializers of records that only cross the job's stages (network and
  * chained copies, in no state): a stateless singleton of a mutable type with no reuse, whose stream
- * copy reads one record and writes it again.
+ * copy reads one record and writes it again unless a subclass copies the fields as they stream.
  */
 abstract class NetworkRecordSerializer<T> extends TypeSerializerSingleton<T> {
   private static final long serialVersionUID = 1L;
@@ -34,7 +34,7 @@ abstract class NetworkRecordSerializer<T> extends TypeSerializerSingleton<T> {
   }
 
   @Override
-  public final void copy(DataInputView source, DataOutputView target) throws IOException {
+  public void copy(DataInputView source, DataOutputView target) throws IOException {
     serialize(deserialize(source), target);
   }
 }
