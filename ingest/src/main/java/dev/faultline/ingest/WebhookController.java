@@ -8,8 +8,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.faultline.ingest.internal.EncodedDelivery;
 import dev.faultline.ingest.internal.PayloadFields;
 import dev.faultline.ingest.internal.RequestBodies;
-import dev.faultline.schemas.AvroCodec;
-import dev.faultline.schemas.Delivery;
 import dev.faultline.schemas.DeliveryKey;
 import dev.faultline.schemas.DeliverySource;
 import dev.faultline.schemas.UsedEvent;
@@ -20,7 +18,6 @@ import io.javalin.http.UnsupportedMediaTypeResponse;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -254,15 +251,6 @@ final class WebhookController {
         0,
         payload.length,
         NO_BYTES);
-  }
-
-  /** {@link #encoded} read back: the record as consumers see it. */
-  static Delivery envelope(Received delivery, Instant now) {
-    try {
-      return AvroCodec.deliveries().decode(encoded(delivery, now));
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 
   static Reply pong(String deliveryId) {

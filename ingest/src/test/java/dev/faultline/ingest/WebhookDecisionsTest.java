@@ -11,6 +11,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.faultline.ingest.WebhookController.Received;
 import dev.faultline.ingest.WebhookController.Reply;
 import dev.faultline.ingest.WebhookController.Request;
+import dev.faultline.schemas.AvroCodec;
 import dev.faultline.schemas.Delivery;
 import dev.faultline.schemas.DeliverySource;
 import io.javalin.http.HttpResponseException;
@@ -125,7 +126,8 @@ class WebhookDecisionsTest {
   void theEnvelopeCarriesTheHeadersTheRepositoryAndThePayloadAsSent() throws Exception {
     String payload =
         "{\"action\":\"opened\",\"repository\":{\"full_name\":\"acme/trainer\"},\"x\":\"é\"}";
-    Delivery d = WebhookController.envelope(received("issues", payload), NOW);
+    Delivery d =
+        AvroCodec.deliveries().decode(WebhookController.encoded(received("issues", payload), NOW));
     assertEquals("d-1", d.getDeliveryId());
     assertEquals("issues", d.getEvent());
     assertEquals("opened", d.getAction());
