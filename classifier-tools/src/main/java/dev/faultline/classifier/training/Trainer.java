@@ -26,8 +26,10 @@ import java.util.function.Predicate;
 /**
  * Trains the learned layer on labelled {@link Example}s: per dimension an L2-regularised logistic
  * regression (LIBLINEAR, one-vs-rest, deterministic), then, on a quarter of the items held back by
- * group, a softmax temperature (calibration) and an abstention threshold per dimension; finally the
- * same models refitted on all items with that calibration and those thresholds.
+ * group, a softmax temperature (calibration; with {@link #CALIBRATION} {@code bcts}, a temperature
+ * and one bias per class, folded into the model's biases) and an abstention threshold per
+ * dimension; finally the same models refitted on all items with that calibration and those
+ * thresholds.
  */
 public final class Trainer {
 
@@ -50,6 +52,15 @@ public final class Trainer {
   static final double BALANCE =
       Double.parseDouble(System.getProperty("faultline.train.balance", "0.5"));
 
+  /**
+   * The calibration: {@code temperature} (one softmax temperature per dimension, the default),
+   * {@code bcts} (bias-corrected temperature scaling on every dimension) or a comma-separated list
+   * of the dimensions' artefact names (any case, e.g. {@code kind,symptom,stage}) that get BCTS
+   * (the others keep the temperature alone).
+   */
+  public static final String CALIBRATION =
+      System.getProperty("faultline.train.calibration", "temperature");
+
   static final double EPS = Double.parseDouble(System.getProperty("faultline.train.eps", "0.01"));
 
   static final long RANDOM_SEED = 20261125L;
@@ -70,14 +81,52 @@ public final class Trainer {
 
   private final long seed;
   private final Predicate<String> keepFixed;
+  private final Predicate<Target> bcts;
 
   /**
+   * With the calibration {@link #CALIBRATION} names.
+   *
    * @param seed seeds the held-back split
    * @param keepFixed which named features to use
    */
   public Trainer(long seed, Predicate<String> keepFixed) {
+    this(seed, keepFixed, bctsTargets(CALIBRATION));
+  }
+
+  /**
+   * @param seed seeds the held-back split
+   * @param keepFixed which named features to use
+   * @param bcts which dimensions are calibrated by BCTS (the others by a temperature alone)
+   */
+  public Trainer(long seed, Predicate<String> keepFixed, Predicate<Target> bcts) {
     this.seed = seed;
     this.keepFixed = keepFixed;
+    this.bcts = bcts;
+  }
+
+  /** The dimensions a calibration setting ({@link #CALIBRATION}'s values) gives BCTS. */
+  public static Predicate<Target> bctsTargets(String setting) {
+    String v = setting.trim();
+    if (v.equals("temperature")) {
+      return t -> false;
+    }
+    if (v.equals("bcts")) {
+      return t -> true;
+    }
+    java.util.Set<String> names = new java.util.TreeSet<>();
+    for (String n : v.split(",")) {
+      String name = n.trim().toUpperCase(java.util.Locale.ROOT);
+      if (Target.values().stream().noneMatch(t -> t.name().equals(name))) {
+        throw new IllegalArgumentException(
+            "faultline.train.calibration: '"
+                + name
+                + "' is neither temperature, bcts nor a dimension ("
+                + Target.values().stream().map(Target::name).toList()
+                + ")");
+      }
+      names.add(name);
+    }
+    return t -> names.contains(t.name());
   }
 
   /** A trained set of dimension models and its features. */
@@ -105,32 +154,55 @@ public final class Trainer {
       (inHoldBack(e.group()) ? hold : fit).add(e);
     }
     Fitted first = fitWeights(fit);
-    Map<Target, Double> temperature = new TreeMap<>();
+    Map<Target, Calibration.Bcts> calibration = new TreeMap<>();
     Map<Target, List<double[]>> holdScores = new TreeMap<>();
     List<SparseVector> hx = hold.stream().map(e -> first.vectorizer().vectorize(e.raw())).toList();
     for (Map.Entry<Target, DimensionModel> en : first.models().entrySet()) {
       Target t = en.getKey();
       DimensionModel m = en.getValue();
       List<double[]> scores = hx.stream().map(m::scores).toList();
-      holdScores.put(t, scores);
       List<Integer> gold = hold.stream().map(e -> m.classes().indexOf(e.gold().get(t))).toList();
-      temperature.put(t, Calibration.fitTemperature(scores, gold));
+      Calibration.Bcts c = calibrate(t, scores, gold, m.classes().size());
+      calibration.put(t, c);
+      holdScores.put(t, scores.stream().map(c::shift).toList());
     }
     Map<Target, DimensionModel> calibrated = new TreeMap<>();
-    first.models().forEach((t, m) -> calibrated.put(t, m.with(temperature.get(t), 0.0)));
+    first.models().forEach((t, m) -> calibrated.put(t, calibrated(m, calibration.get(t), 0.0)));
     List<Map<Target, double[]>> holdProbs = new ArrayList<>();
     for (int i = 0; i < hold.size(); i++) {
       Map<Target, double[]> p = new TreeMap<>();
       for (Target t : calibrated.keySet()) {
-        p.put(t, DimensionModel.softmax(holdScores.get(t).get(i), temperature.get(t)));
+        p.put(
+            t, DimensionModel.softmax(holdScores.get(t).get(i), calibration.get(t).temperature()));
       }
       holdProbs.add(p);
     }
     Map<Target, Double> thresholds = chooseThresholds(calibrated, holdProbs, hold);
     Fitted all = fitWeights(items);
     Map<Target, DimensionModel> out = new TreeMap<>();
-    all.models().forEach((t, m) -> out.put(t, m.with(temperature.get(t), thresholds.get(t))));
+    all.models()
+        .forEach((t, m) -> out.put(t, calibrated(m, calibration.get(t), thresholds.get(t))));
     return new Fitted(all.vectorizer(), out);
+  }
+
+  /** A dimension's calibration on the held-back scores: BCTS, or the temperature with no biases. */
+  private Calibration.Bcts calibrate(
+      Target t, List<double[]> scores, List<Integer> gold, int classes) {
+    if (classes > 1 && bcts.test(t)) {
+      return Calibration.fitBcts(scores, gold, classes);
+    }
+    return new Calibration.Bcts(Calibration.fitTemperature(scores, gold), new double[classes]);
+  }
+
+  /** The model with the calibration folded in: biases b + T·c, temperature T, the threshold. */
+  static DimensionModel calibrated(DimensionModel m, Calibration.Bcts c, double threshold) {
+    float[] bias = m.bias().clone();
+    for (int k = 0; k < bias.length; k++) {
+      if (c.bias()[k] != 0) {
+        bias[k] = (float) (bias[k] + c.temperature() * c.bias()[k]);
+      }
+    }
+    return new DimensionModel(m.classes(), m.weights(), bias, c.temperature(), threshold);
   }
 
   /**
