@@ -99,6 +99,7 @@ public final class PriorShiftBenchmark {
     opt.put("--output", "target/prior-shift-bench.md");
     opt.put("--prior-output", "target/training-prior.properties");
     opt.put("--dev-only", "false");
+    opt.put("--calibration", Trainer.CALIBRATION);
     for (int i = 0; i + 1 < args.length; i += 2) {
       if (!opt.containsKey(args[i])) {
         throw new IllegalArgumentException("unknown option " + args[i] + " (" + opt.keySet() + ")");
@@ -119,12 +120,16 @@ public final class PriorShiftBenchmark {
       System.out.println(md);
       return;
     }
-    List<Item> items = outOfFold(Path.of(opt.get("--data")), Path.of(opt.get("--cache")));
+    Predicate<Target> bcts = Trainer.bctsTargets(opt.get("--calibration"));
+    CvScores cv = new CvScores();
+    List<Item> items = outOfFold(Path.of(opt.get("--data")), Path.of(opt.get("--cache")), bcts, cv);
     PriorShiftBenchmark b = new PriorShiftBenchmark();
     b.natural(items);
     b.random(items);
     b.artificial(items);
     StringBuilder md = new StringBuilder();
+    md.append("Calibration of the fold models: ").append(opt.get("--calibration")).append("\n\n");
+    cv.report(md);
     Map<String, double[]> choice = b.report(md);
     Prior all = prior(items, i -> true);
     writePrior(Path.of(opt.get("--prior-output")), all);
@@ -138,7 +143,8 @@ public final class PriorShiftBenchmark {
 
   // ---- the out-of-fold answers ----
 
-  static List<Item> outOfFold(Path data, Path cache) throws Exception {
+  static List<Item> outOfFold(Path data, Path cache, Predicate<Target> bcts, CvScores cv)
+      throws Exception {
     List<TrainingData.Item> raw = new ArrayList<>();
     raw.addAll(TrainingData.read(data.resolve("issues.jsonl")));
     raw.addAll(TrainingData.read(data.resolve("changes.jsonl")));
@@ -154,9 +160,10 @@ public final class PriorShiftBenchmark {
       for (Example e : all) {
         (CrossValidation.fold(e.group(), 5, seed) == f ? test : train).add(e);
       }
-      Trainer.Fitted m = new Trainer(seed, n -> true).train(train);
+      Trainer.Fitted m = new Trainer(seed, n -> true, bcts).train(train);
       for (Example e : test) {
         out.add(item(e, f, m));
+        cv.add(e, m);
       }
       System.err.printf(Locale.ROOT, "fold %d: %d held out%n", f, test.size());
     }
@@ -231,6 +238,50 @@ public final class PriorShiftBenchmark {
   static void add(double[] into, double[] v) {
     for (int k = 0; k < v.length; k++) {
       into[k] += v[k];
+    }
+  }
+
+  /**
+   * The fold models' cross-validated figures per dimension, as {@code train}'s cross-validation
+   * computes them (the same folds, seed and {@link Trainer}): macro-F1 and ECE of the answers (with
+   * abstention), and the mean log loss of the distributions.
+   */
+  static final class CvScores {
+    final Map<Target, List<String>> gold = new TreeMap<>();
+    final Map<Target, List<String>> pred = new TreeMap<>();
+    final Map<Target, List<Double>> conf = new TreeMap<>();
+    final Map<Target, Double> logLoss = new TreeMap<>();
+
+    void add(Example e, Trainer.Fitted m) {
+      Map<Target, double[]> p = m.probabilities(e.raw());
+      Map<Target, dev.faultline.classifier.learned.Decision.Answer> a = m.answer(e.raw());
+      for (Target t : Target.values()) {
+        String g = e.gold().get(t);
+        gold.computeIfAbsent(t, k -> new ArrayList<>()).add(g);
+        pred.computeIfAbsent(t, k -> new ArrayList<>()).add(a.get(t).code());
+        conf.computeIfAbsent(t, k -> new ArrayList<>()).add(a.get(t).confidence());
+        double q = DimensionModel.probabilityOf(m.models().get(t).classes(), p.get(t), g);
+        logLoss.merge(t, -Math.log(Math.max(q, 1e-12)), Double::sum);
+      }
+    }
+
+    void report(StringBuilder md) {
+      md.append("## Cross-validated figures of the fold models (all items)\n\n");
+      md.append("| dimension | macro-F1 | log loss | ECE |\n|---|---|---|---|\n");
+      for (Target t : Target.values()) {
+        dev.faultline.classifier.evaluation.Figures f =
+            dev.faultline.classifier.evaluation.Figures.of(
+                gold.get(t), pred.get(t), conf.get(t), 0, 0L);
+        md.append(
+            String.format(
+                Locale.ROOT,
+                "| %s | %.4f | %.4f | %.4f |%n",
+                t.name(),
+                f.macroF1(),
+                logLoss.get(t) / gold.get(t).size(),
+                f.ece()));
+      }
+      md.append("\n");
     }
   }
 
