@@ -251,6 +251,7 @@ public final class PriorShiftBenchmark {
     final Map<Target, List<String>> pred = new TreeMap<>();
     final Map<Target, List<Double>> conf = new TreeMap<>();
     final Map<Target, Double> logLoss = new TreeMap<>();
+    final Map<Target, Map<String, Double>> meanP = new TreeMap<>();
 
     void add(Example e, Trainer.Fitted m) {
       Map<Target, double[]> p = m.probabilities(e.raw());
@@ -262,12 +263,34 @@ public final class PriorShiftBenchmark {
         conf.computeIfAbsent(t, k -> new ArrayList<>()).add(a.get(t).confidence());
         double q = DimensionModel.probabilityOf(m.models().get(t).classes(), p.get(t), g);
         logLoss.merge(t, -Math.log(Math.max(q, 1e-12)), Double::sum);
+        List<String> classes = m.models().get(t).classes();
+        for (int k = 0; k < classes.size(); k++) {
+          meanP
+              .computeIfAbsent(t, x -> new TreeMap<>())
+              .merge(classes.get(k), p.get(t)[k], Double::sum);
+        }
       }
+    }
+
+    /** Half the summed absolute difference of the mean distribution and the gold codes' shares. */
+    double mixGap(Target t) {
+      int n = gold.get(t).size();
+      Map<String, Double> freq = new TreeMap<>();
+      gold.get(t).forEach(g -> freq.merge(g, 1.0 / n, Double::sum));
+      Set<String> codes = new LinkedHashSet<>(freq.keySet());
+      codes.addAll(meanP.get(t).keySet());
+      double tv = 0;
+      for (String c : codes) {
+        tv += Math.abs(meanP.get(t).getOrDefault(c, 0.0) / n - freq.getOrDefault(c, 0.0)) / 2;
+      }
+      return tv;
     }
 
     void report(StringBuilder md) {
       md.append("## Cross-validated figures of the fold models (all items)\n\n");
-      md.append("| dimension | macro-F1 | log loss | ECE |\n|---|---|---|---|\n");
+      md.append(
+          "| dimension | macro-F1 | log loss | ECE | mix gap (TV: mean distribution vs gold mix)"
+              + " |\n|---|---|---|---|---|\n");
       for (Target t : Target.values()) {
         dev.faultline.classifier.evaluation.Figures f =
             dev.faultline.classifier.evaluation.Figures.of(
@@ -275,11 +298,12 @@ public final class PriorShiftBenchmark {
         md.append(
             String.format(
                 Locale.ROOT,
-                "| %s | %.4f | %.4f | %.4f |%n",
+                "| %s | %.4f | %.4f | %.4f | %.4f |%n",
                 t.name(),
                 f.macroF1(),
                 logLoss.get(t) / gold.get(t).size(),
-                f.ece()));
+                f.ece(),
+                mixGap(t)));
       }
       md.append("\n");
     }
