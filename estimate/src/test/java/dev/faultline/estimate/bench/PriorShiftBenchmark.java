@@ -11,9 +11,11 @@ import dev.faultline.classifier.learned.CachedEmbedder;
 import dev.faultline.classifier.learned.DimensionModel;
 import dev.faultline.classifier.learned.Example;
 import dev.faultline.classifier.learned.LearnedClassifier;
+import dev.faultline.classifier.learned.LearnedModel;
 import dev.faultline.classifier.learned.MiniLmEmbedder;
 import dev.faultline.classifier.learned.Target;
 import dev.faultline.classifier.learned.TrainingData;
+import dev.faultline.classifier.learned.VectorCache;
 import dev.faultline.classifier.rules.Classifier;
 import dev.faultline.classifier.training.CrossValidation;
 import dev.faultline.classifier.training.Trainer;
@@ -100,6 +102,8 @@ public final class PriorShiftBenchmark {
     opt.put("--prior-output", "target/training-prior.properties");
     opt.put("--dev-only", "false");
     opt.put("--calibration", Trainer.CALIBRATION);
+    opt.put("--model", "");
+    opt.put("--prior", "");
     for (int i = 0; i + 1 < args.length; i += 2) {
       if (!opt.containsKey(args[i])) {
         throw new IllegalArgumentException("unknown option " + args[i] + " (" + opt.keySet() + ")");
@@ -108,9 +112,9 @@ public final class PriorShiftBenchmark {
     }
     if (Boolean.parseBoolean(opt.get("--dev-only"))) {
       // dev with the product's bundled prior and the choice as the constants of PriorShift hold it
-      TrainingPrior t = TrainingPrior.bundled();
-      Prior bundled =
-          new Prior(t.of("symptom", SYM).orElseThrow(), t.of("stage", STG).orElseThrow());
+      // (--model FILE and --prior FILE: another artefact and its prior, e.g. a BCTS one)
+      Prior bundled = readPrior(opt.get("--prior"));
+      model = opt.get("--model").isEmpty() ? null : Path.of(opt.get("--model"));
       Map<String, double[]> chosen = new LinkedHashMap<>();
       chosen.put(
           "symptom", new double[] {PriorShift.STRENGTH, band((int) PriorShift.MIN_EXPECTED)});
@@ -656,10 +660,43 @@ public final class PriorShiftBenchmark {
     }
   }
 
+  /** The artefact dev is classified with (null: the committed one). */
+  static Path model;
+
+  /** The training prior of a file PriorShiftBenchmark wrote, or (empty path) the bundled one. */
+  static Prior readPrior(String file) throws Exception {
+    if (file.isEmpty()) {
+      TrainingPrior t = TrainingPrior.bundled();
+      return new Prior(t.of("symptom", SYM).orElseThrow(), t.of("stage", STG).orElseThrow());
+    }
+    java.util.Properties p = new java.util.Properties();
+    try (java.io.Reader r = Files.newBufferedReader(Path.of(file))) {
+      p.load(r);
+    }
+    double[] sym =
+        SYM.stream()
+            .mapToDouble(c -> Double.parseDouble(p.getProperty("symptom." + c, "0")))
+            .toArray();
+    double[] stg =
+        STG.stream()
+            .mapToDouble(c -> Double.parseDouble(p.getProperty("stage." + c, "0")))
+            .toArray();
+    return new Prior(sym, stg);
+  }
+
   static void dev(Path dev, Prior prior, Map<String, double[]> choice, StringBuilder md)
       throws Exception {
     ObjectMapper json = new ObjectMapper();
     LearnedClassifier c = LearnedClassifier.shared();
+    if (model != null) {
+      try (java.io.InputStream in = Files.newInputStream(model)) {
+        c =
+            new LearnedClassifier(
+                new Classifier(ClassifierConfig.defaults()),
+                new VectorCache(MiniLmEmbedder.shared(), VectorCache.CAPACITY),
+                LearnedModel.read(in));
+      }
+    }
     List<Item> all = new ArrayList<>();
     for (String line : Files.readAllLines(dev, StandardCharsets.UTF_8)) {
       if (line.isBlank()) {
