@@ -64,6 +64,11 @@ import org.apache.commons.math3.random.Well19937c;
  * it), classified by the product's learned classifier as {@code faultline classify} does, the
  * distributions rounded as the graph stores them, the training prior the mean out-of-fold
  * distribution over all training issues (written to {@code --prior-output}).
+ *
+ * <p>{@code --calibration} trains the fold models with the trainer's calibration setting ({@code
+ * temperature}, {@code bcts} or a list of dimensions; {@link Trainer#CALIBRATION}) and prints their
+ * cross-validated figures per dimension; {@code --dev-only true --model FILE --prior FILE} scores
+ * dev with another artefact and its training prior.
  */
 public final class PriorShiftBenchmark {
 
