@@ -103,6 +103,9 @@ public final class EmergenceDetector extends KeyedProcessFunction<String, AlertC
    */
   private transient Map<String, Long> retestTimerOf;
 
+  /** The release reports' state keys, built once per release and day (while in the table). */
+  private transient ReleaseDayKeys releaseDayKeys;
+
   /**
    * @param retention how much event-time history is kept before the newest tested day end (at least
    *     the model's look-back); records for older days are ignored
@@ -152,6 +155,7 @@ public final class EmergenceDetector extends KeyedProcessFunction<String, AlertC
             .getMapState(new MapStateDescriptor<>("alert-groups-in-force", Types.STRING, alert));
     timersOf = new HashMap<>();
     retestTimerOf = new HashMap<>();
+    releaseDayKeys = new ReleaseDayKeys();
   }
 
   /**
@@ -248,7 +252,7 @@ public final class EmergenceDetector extends KeyedProcessFunction<String, AlertC
       return; // older than the history kept
     }
     if (c.release != null) {
-      addRelease(c.release + "@" + day, c.delta);
+      addRelease(releaseDayKeys.of(c.release, day), c.delta);
     } else {
       addCount(day, c);
     }
