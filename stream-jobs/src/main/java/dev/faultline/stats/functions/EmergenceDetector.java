@@ -102,9 +102,6 @@ public final class EmergenceDetector extends KeyedProcessFunction<String, AlertC
    */
   private transient Map<String, Long> retestTimerOf;
 
-  /** The release reports' state keys, built once per release and day (while in the table). */
-  private transient ReleaseDayKeys releaseDayKeys;
-
   /**
    * Per framework, its release marks as last built from {@code release-reports}, dropped when a
    * record can move a release's first day or the clean-up forgets reports (a restore starts with
@@ -161,7 +158,6 @@ public final class EmergenceDetector extends KeyedProcessFunction<String, AlertC
             .getMapState(new MapStateDescriptor<>("alert-groups-in-force", Types.STRING, alert));
     timersOf = new HashMap<>();
     retestTimerOf = new HashMap<>();
-    releaseDayKeys = new ReleaseDayKeys();
     releaseMarksOf = new HashMap<>();
   }
 
@@ -300,7 +296,7 @@ public final class EmergenceDetector extends KeyedProcessFunction<String, AlertC
   }
 
   private void addRelease(String framework, String release, long day, int delta) throws Exception {
-    String releaseDay = releaseDayKeys.of(release, day);
+    String releaseDay = release + "@" + day;
     Integer before = releases.get(releaseDay);
     int now = (before == null ? 0 : before) + delta;
     if (now == 0) {
