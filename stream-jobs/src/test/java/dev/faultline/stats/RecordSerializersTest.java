@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import dev.faultline.schemas.taxonomy.Dimension;
 import dev.faultline.stats.records.AlertCount;
 import dev.faultline.stats.records.AlertCountSerializer;
+import dev.faultline.stats.records.CategoryStat;
+import dev.faultline.stats.records.CategoryStatSerializer;
 import dev.faultline.stats.records.ComboObservation;
 import dev.faultline.stats.records.ComboObservationSerializer;
 import dev.faultline.stats.records.ContributionDelta;
@@ -32,10 +34,11 @@ import org.junit.jupiter.api.Test;
 /**
  * The job's own serializers of the records that cross its keyed stages or are copied between its
  * chained operators ({@link ContributionDeltaSerializer}, {@link AlertCountSerializer}, {@link
- * DailyCountSerializer}, {@link ReleaseDeltaSerializer}, {@link ComboObservationSerializer}):
- * random values, every public field (found by reflection, so a field added later and not written
- * fails here; arrays compared element by element) read back equal, by the serializer, its copy
- * (sharing no array) and its stream-to-stream copy; several records in one stream.
+ * DailyCountSerializer}, {@link ReleaseDeltaSerializer}, {@link ComboObservationSerializer}, {@link
+ * CategoryStatSerializer}): random values, every public field (found by reflection, so a field
+ * added later and not written fails here; arrays compared element by element) read back equal, by
+ * the serializer, its copy (sharing no array) and its stream-to-stream copy; several records in one
+ * stream.
  */
 class RecordSerializersTest {
   private static final Dimension[] DIMS = Dimension.values();
@@ -102,6 +105,26 @@ class RecordSerializersTest {
     c.delta = r.nextInt();
     c.issueId = string(r);
     return c;
+  }
+
+  private static <T> T orNull(Random r, T value) {
+    return r.nextInt(4) == 0 ? null : value;
+  }
+
+  private static CategoryStat stat(Random r) {
+    CategoryStat s = new CategoryStat();
+    s.id = string(r);
+    s.framework = string(r);
+    s.dimension = dimension(r);
+    s.category = string(r);
+    s.window = string(r);
+    s.windowStart = orNull(r, r.nextLong());
+    s.windowEnd = orNull(r, r.nextLong());
+    s.release = string(r);
+    s.count = r.nextLong();
+    s.expected = orNull(r, r.nextInt(9) == 0 ? Double.NaN : r.nextGaussian());
+    s.variance = orNull(r, r.nextDouble());
+    return s;
   }
 
   /** Every public instance field, by reflection: the oracle of "the same record". */
@@ -184,5 +207,10 @@ class RecordSerializersTest {
   @Test
   void alertCountsReadBackCopyAndStreamCopyFieldByField() throws Exception {
     roundTrips(AlertCount.class, AlertCountSerializer.INSTANCE, RecordSerializersTest::count);
+  }
+
+  @Test
+  void categoryStatsReadBackCopyAndStreamCopyFieldByField() throws Exception {
+    roundTrips(CategoryStat.class, CategoryStatSerializer.INSTANCE, RecordSerializersTest::stat);
   }
 }

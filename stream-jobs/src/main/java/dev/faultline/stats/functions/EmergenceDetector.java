@@ -16,7 +16,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.TreeSet;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.MapState;
@@ -104,6 +103,13 @@ public final class EmergenceDetector extends KeyedProcessFunction<String, AlertC
   private transient Map<String, Long> retestTimerOf;
 
   /**
+   * Per framework, its release marks as last built from {@code release-reports}, dropped when a
+   * record can move a release's first day or the clean-up forgets reports (a restore starts with
+   * this map empty): a re-test reads them without parsing every report key.
+   */
+  private transient Map<String, ReleaseMarks> releaseMarksOf;
+
+  /**
    * @param retention how much event-time history is kept before the newest tested day end (at least
    *     the model's look-back); records for older days are ignored
    */
@@ -152,6 +158,7 @@ public final class EmergenceDetector extends KeyedProcessFunction<String, AlertC
             .getMapState(new MapStateDescriptor<>("alert-groups-in-force", Types.STRING, alert));
     timersOf = new HashMap<>();
     retestTimerOf = new HashMap<>();
+    releaseMarksOf = new HashMap<>();
   }
 
   /**
@@ -159,7 +166,7 @@ public final class EmergenceDetector extends KeyedProcessFunction<String, AlertC
    * before {@code endDay}: records for those days no longer count (as with the counts' state TTL,
    * but in event time).
    */
-  private void cleanUp(long endDay) throws Exception {
+  private void cleanUp(String framework, long endDay) throws Exception {
     long horizon = endDay - retentionDays;
     Long done = cleanedTo.value();
     Long first = firstDay.value();
@@ -173,6 +180,7 @@ public final class EmergenceDetector extends KeyedProcessFunction<String, AlertC
     dropCountsBefore(horizon);
     dropExamplesBefore(horizon);
     cleanedTo.update(horizon);
+    releaseMarksOf.remove(framework);
     List<String> old = new ArrayList<>();
     for (Map.Entry<String, StatAlert> e : inForce.entries()) {
       if (e.getValue().windowEnd / DAY < horizon) {
@@ -248,7 +256,7 @@ public final class EmergenceDetector extends KeyedProcessFunction<String, AlertC
       return; // older than the history kept
     }
     if (c.release != null) {
-      addRelease(c.release + "@" + day, c.delta);
+      addRelease(ctx.getCurrentKey(), c.release, day, c.delta);
     } else {
       addCount(day, c);
     }
@@ -287,13 +295,21 @@ public final class EmergenceDetector extends KeyedProcessFunction<String, AlertC
     }
   }
 
-  private void addRelease(String releaseDay, int delta) throws Exception {
+  private void addRelease(String framework, String release, long day, int delta) throws Exception {
+    String releaseDay = release + "@" + day;
     Integer before = releases.get(releaseDay);
     int now = (before == null ? 0 : before) + delta;
     if (now == 0) {
       releases.remove(releaseDay);
     } else {
       releases.put(releaseDay, now);
+    }
+    boolean positive = now > 0;
+    if ((before != null && before > 0) != positive) {
+      ReleaseMarks marks = releaseMarksOf.get(framework);
+      if (marks != null && marks.movedBy(release, day, positive)) {
+        releaseMarksOf.remove(framework);
+      }
     }
   }
 
@@ -347,7 +363,7 @@ public final class EmergenceDetector extends KeyedProcessFunction<String, AlertC
     TreeSet<Long> ends = new TreeSet<>();
     if (Math.floorMod(timestamp + 1, DAY) == 0) {
       ends.add((timestamp + 1) / DAY);
-      cleanUp((timestamp + 1) / DAY);
+      cleanUp(ctx.getCurrentKey(), (timestamp + 1) / DAY);
     }
     retest(ctx.getCurrentKey(), ends, ctx.timerService().currentWatermark(), out);
   }
@@ -382,7 +398,7 @@ public final class EmergenceDetector extends KeyedProcessFunction<String, AlertC
     long hi = ends.last();
     long from = Math.max(first, lo - model.lookbackDays());
     DailyTable table = table(from, hi);
-    Map<Long, List<AlertModel.ReleaseMark>> releaseEnds = releaseMarksByEnd();
+    Map<Long, List<AlertModel.ReleaseMark>> releaseEnds = releaseMarksByEnd(framework);
     Set<String> touched = new HashSet<>();
     List<StatAlert> releaseAlerts = new ArrayList<>();
     Set<Long> releaseTested = new HashSet<>();
@@ -473,24 +489,15 @@ public final class EmergenceDetector extends KeyedProcessFunction<String, AlertC
 
   /**
    * The first day each reported release was seen (days with a positive net count of reports), by
-   * comparison end.
+   * comparison end: those last built while no record moved them, else built anew.
    */
-  private Map<Long, List<AlertModel.ReleaseMark>> releaseMarksByEnd() throws Exception {
-    Map<String, Long> firstSeen = new TreeMap<>();
-    for (Map.Entry<String, Integer> e : releases.entries()) {
-      if (e.getValue() <= 0) {
-        continue;
-      }
-      int at = e.getKey().lastIndexOf('@');
-      firstSeen.merge(
-          e.getKey().substring(0, at), Long.parseLong(e.getKey().substring(at + 1)), Math::min);
+  private Map<Long, List<AlertModel.ReleaseMark>> releaseMarksByEnd(String framework)
+      throws Exception {
+    ReleaseMarks marks = releaseMarksOf.get(framework);
+    if (marks == null) {
+      marks = ReleaseMarks.of(releases.entries(), model.releaseAfterDays());
+      releaseMarksOf.put(framework, marks);
     }
-    Map<Long, List<AlertModel.ReleaseMark>> byEnd = new HashMap<>();
-    firstSeen.forEach(
-        (version, day) ->
-            byEnd
-                .computeIfAbsent(day + model.releaseAfterDays(), k -> new ArrayList<>())
-                .add(new AlertModel.ReleaseMark(version, day)));
-    return byEnd;
+    return marks.byEnd();
   }
 }

@@ -5,12 +5,17 @@ import dev.faultline.schemas.taxonomy.Dimension;
 import dev.faultline.stats.keys.StatDimensions;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import org.apache.flink.api.common.typeinfo.TypeInfo;
 
 /**
  * A count of issues in one category, over a rolling window or for a release; a rolling window's
  * also its expected count of bug reports (Σ p) and that count's variance (Σ p(1 − p)). A later
  * record with the same {@link #id} replaces an earlier one.
+ *
+ * <p>Serialised by {@link CategoryStatSerializer} (named by {@code @TypeInfo}), not Flink's POJO
+ * serializer.
  */
+@TypeInfo(CategoryStatSerializer.Factory.class)
 public class CategoryStat {
   public static final String RELEASE_WINDOW = "release";
 
