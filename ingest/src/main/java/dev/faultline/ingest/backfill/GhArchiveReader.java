@@ -302,7 +302,8 @@ public final class GhArchiveReader {
             line,
             payload.start(),
             payload.end() - 1,
-            tail.toByteArray());
+            tail.bytes(),
+            tail.length());
     return BackfillDelivery.encoded(key, deliveryId, value);
   }
 
