@@ -7,6 +7,7 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
 import dev.faultline.ingest.internal.EncodedDelivery;
 import dev.faultline.schemas.Delivery;
 import dev.faultline.schemas.DeliveryKey;
@@ -207,7 +208,7 @@ public final class GhArchiveReader {
     String id = null;
     UsedEvent type = null;
     String createdAt = null;
-    JsonNode repo = null;
+    Repo repo = null;
     JsonSlice actor = null;
     JsonSlice org = null;
     PayloadScan payload = null;
@@ -223,8 +224,8 @@ public final class GhArchiveReader {
           skip |= type == null;
         }
         case "repo" -> {
-          repo = mapper.readTree(p);
-          skip |= !filter.matches(repo.path("name").asText(null));
+          repo = Repo.read(p, mapper);
+          skip |= !filter.matches(repo.name() == null ? null : repo.name().asText(null));
         }
         case "created_at" -> createdAt = p.getValueAsString();
         case "actor" -> actor = skip ? skipValue(p) : JsonSlice.of(p, line, mapper);
@@ -250,9 +251,39 @@ public final class GhArchiveReader {
 
   /** The event's fields besides its payload. */
   private record Event(
-      String id, String event, String createdAt, JsonNode repo, JsonSlice actor, JsonSlice org) {
+      String id, String event, String createdAt, Repo repo, JsonSlice actor, JsonSlice org) {
     String fullName() {
-      return repo.path("name").asText();
+      return repo.name() == null ? "" : repo.name().asText();
+    }
+  }
+
+  /**
+   * The {@code id} and {@code name} of an event's {@code repo}, each the node a tree of {@code
+   * repo} holds (the last of a repeated name; null when absent or when {@code repo} is no object),
+   * read without building the rest of it.
+   */
+  private record Repo(JsonNode id, JsonNode name) {
+    static Repo read(JsonParser p, ObjectMapper mapper) throws IOException {
+      if (p.currentToken() != JsonToken.START_OBJECT) {
+        p.skipChildren();
+        return new Repo(null, null);
+      }
+      JsonNode id = null;
+      JsonNode name = null;
+      while (p.nextToken() == JsonToken.FIELD_NAME) {
+        String field = p.currentName();
+        JsonToken value = p.nextToken();
+        switch (field) {
+          case "id" -> id = mapper.readTree(p);
+          case "name" ->
+              name =
+                  value == JsonToken.VALUE_STRING
+                      ? TextNode.valueOf(p.getText())
+                      : mapper.readTree(p);
+          default -> p.skipChildren();
+        }
+      }
+      return new Repo(id, name);
     }
   }
 
@@ -266,7 +297,7 @@ public final class GhArchiveReader {
     JsonAppender tail = new JsonAppender(payload.fields() > 0);
     if (!payload.has("repository")) {
       tail.field("repository").raw('{');
-      JsonNode repoId = e.repo().get("id");
+      JsonNode repoId = e.repo().id();
       if (repoId != null) {
         tail.raw("\"id\":").raw(JsonSlice.of(repoId, mapper)).raw(',');
       }
@@ -302,7 +333,8 @@ public final class GhArchiveReader {
             line,
             payload.start(),
             payload.end() - 1,
-            tail.toByteArray());
+            tail.bytes(),
+            tail.length());
     return BackfillDelivery.encoded(key, deliveryId, value);
   }
 
@@ -316,8 +348,8 @@ public final class GhArchiveReader {
     String fullName = e.fullName();
     if (!payload.has("repository")) {
       ObjectNode repository = payload.putObject("repository");
-      if (e.repo().has("id")) {
-        repository.set("id", e.repo().get("id"));
+      if (e.repo().id() != null) {
+        repository.set("id", e.repo().id());
       }
       int slash = fullName.indexOf('/');
       repository.put("name", fullName.substring(slash + 1));

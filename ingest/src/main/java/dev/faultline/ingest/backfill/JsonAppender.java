@@ -3,14 +3,16 @@ package dev.faultline.ingest.backfill;
 import static java.nio.charset.StandardCharsets.UTF_8;
 
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
-import java.io.ByteArrayOutputStream;
+import java.util.Arrays;
 
 /**
  * Writes the members the GH Archive reader adds after a payload's own, as UTF-8 JSON: {@code
- * ,"name":value…}, strings escaped as Jackson escapes them.
+ * ,"name":value…}, strings escaped as Jackson escapes them. One appender is written by one thread;
+ * its bytes are {@code bytes()[0, length())}.
  */
 final class JsonAppender {
-  private final ByteArrayOutputStream out = new ByteArrayOutputStream(512);
+  private byte[] out = new byte[512];
+  private int length;
   private boolean comma;
 
   /**
@@ -23,7 +25,7 @@ final class JsonAppender {
   /** Starts a member: {@code ,"name":}. */
   JsonAppender field(String name) {
     if (comma) {
-      out.write(',');
+      raw(',');
     }
     comma = true;
     return string(name).raw(':');
@@ -31,29 +33,49 @@ final class JsonAppender {
 
   /** A JSON string. */
   JsonAppender string(String value) {
-    out.write('"');
-    out.writeBytes(JsonStringEncoder.getInstance().quoteAsUTF8(value));
-    out.write('"');
-    return this;
+    raw('"');
+    append(JsonStringEncoder.getInstance().quoteAsUTF8(value));
+    return raw('"');
   }
 
   /** JSON text as it is. */
   JsonAppender raw(String json) {
-    out.writeBytes(json.getBytes(UTF_8));
-    return this;
+    return append(json.getBytes(UTF_8));
   }
 
   JsonAppender raw(char c) {
-    out.write(c);
+    room(1);
+    out[length++] = (byte) c;
     return this;
   }
 
   JsonAppender raw(JsonSlice value) {
-    out.write(value.bytes(), value.from(), value.to() - value.from());
+    return append(value.bytes(), value.from(), value.to() - value.from());
+  }
+
+  private JsonAppender append(byte[] bytes) {
+    return append(bytes, 0, bytes.length);
+  }
+
+  private JsonAppender append(byte[] bytes, int from, int n) {
+    room(n);
+    System.arraycopy(bytes, from, out, length, n);
+    length += n;
     return this;
   }
 
-  byte[] toByteArray() {
-    return out.toByteArray();
+  private void room(int n) {
+    if (length + n > out.length) {
+      out = Arrays.copyOf(out, Math.max(2 * out.length, length + n));
+    }
+  }
+
+  /** The bytes written: the first {@link #length()} of this array (not a copy). */
+  byte[] bytes() {
+    return out;
+  }
+
+  int length() {
+    return length;
   }
 }

@@ -4,6 +4,9 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
@@ -13,6 +16,13 @@ import java.util.Arrays;
  * multi-byte UTF-8 character, so splitting on bytes splits where the characters would.
  */
 final class Lines {
+  private static final VarHandle WORDS =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final long LOW_BITS = 0x0101010101010101L;
+  private static final long HIGH_BITS = 0x8080808080808080L;
+  private static final long LF_BYTES = LOW_BITS * '\n';
+  private static final long CR_BYTES = LOW_BITS * '\r';
+
   private final InputStream in;
   private final byte[] buffer = new byte[1 << 16];
   private int position;
@@ -38,10 +48,7 @@ final class Lines {
           continue;
         }
       }
-      int end = position;
-      while (end < limit && buffer[end] != '\n' && buffer[end] != '\r') {
-        end++;
-      }
+      int end = lineEnd(buffer, position, limit);
       int n = end - position;
       if (partial == null && end < limit) {
         byte[] line = Arrays.copyOfRange(buffer, position, end);
@@ -61,6 +68,30 @@ final class Lines {
       }
       position = end;
     }
+  }
+
+  /**
+   * The index of the first {@code \n} or {@code \r} in {@code bytes[from, to)}, or {@code to}.
+   * Eight bytes at a time: a byte equal to the sought one is a zero byte of the word xor'ed with
+   * it, and {@code (x - 0x01…) & ~x & 0x80…} marks zero bytes, the lowest mark being the first zero
+   * (a false mark only follows a true one, through the borrow); the line's bytes are read as
+   * little-endian words so the lowest mark is the earliest byte.
+   */
+  static int lineEnd(byte[] bytes, int from, int to) {
+    int i = from;
+    for (; i <= to - Long.BYTES; i += Long.BYTES) {
+      long word = (long) WORDS.get(bytes, i);
+      long lf = word ^ LF_BYTES;
+      long cr = word ^ CR_BYTES;
+      long marks = (((lf - LOW_BITS) & ~lf) | ((cr - LOW_BITS) & ~cr)) & HIGH_BITS;
+      if (marks != 0) {
+        return i + (Long.numberOfTrailingZeros(marks) >>> 3);
+      }
+    }
+    while (i < to && bytes[i] != '\n' && bytes[i] != '\r') {
+      i++;
+    }
+    return i;
   }
 
   private void consumeEnd(int end) {
