@@ -78,6 +78,20 @@ final class DetectorHarness implements AutoCloseable {
   }
 
   /**
+   * The alert in force, if any, that compares around {@code release} and holds a surge of the
+   * symptom {@code symptom}; null when there is none.
+   */
+  static StatAlert releaseSurge(Map<String, StatAlert> inForce, String release, String symptom) {
+    return inForce.values().stream()
+        .filter(
+            x ->
+                release.equals(x.release)
+                    && member(x, AlertKind.SURGE, Dimension.SYMPTOM, symptom).isPresent())
+        .findFirst()
+        .orElse(null);
+  }
+
+  /**
    * What must not depend on arrival order: id, count, expected, p-values, and the members of a
    * group with theirs (examples may differ past 5 a day).
    */

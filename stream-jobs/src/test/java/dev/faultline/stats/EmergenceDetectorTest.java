@@ -230,16 +230,7 @@ class EmergenceDetectorTest {
     counts.sort(Comparator.comparingLong(c -> c.time));
     try (DetectorHarness h = new DetectorHarness(model, Duration.ofDays(400))) {
       Map<String, StatAlert> inForce = h.deliver(counts, 0).finish().inForce();
-      StatAlert a =
-          inForce.values().stream()
-              .filter(
-                  x ->
-                      "0.15.0".equals(x.release)
-                          && DetectorHarness.member(
-                                  x, AlertKind.SURGE, Dimension.SYMPTOM, "OUT_OF_MEMORY")
-                              .isPresent())
-              .findFirst()
-              .orElse(null);
+      StatAlert a = DetectorHarness.releaseSurge(inForce, "0.15.0", "OUT_OF_MEMORY");
       assertTrue(a != null, inForce.keySet().toString());
       assertEquals(T0 + 250 * DAY, a.windowStart);
       assertTrue(a.explanation.contains(" after release 0.15.0 (first reported "), a.explanation);

@@ -5,8 +5,6 @@ import static dev.faultline.stats.Fixtures.T0;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.faultline.schemas.AlertKind;
-import dev.faultline.schemas.taxonomy.Dimension;
 import dev.faultline.stats.detect.AlertModel;
 import dev.faultline.stats.records.AlertCount;
 import dev.faultline.stats.records.StatAlert;
@@ -58,16 +56,7 @@ class EmergenceReleaseRetentionTest {
     assertTrue(retention.toDays() < 240, "the first report must fall out of " + retention);
     try (DetectorHarness h = new DetectorHarness(model, retention)) {
       Map<String, StatAlert> inForce = h.deliver(counts, 0).finish().inForce();
-      StatAlert a =
-          inForce.values().stream()
-              .filter(
-                  x ->
-                      "0.15.0".equals(x.release)
-                          && DetectorHarness.member(
-                                  x, AlertKind.SURGE, Dimension.SYMPTOM, "OUT_OF_MEMORY")
-                              .isPresent())
-              .findFirst()
-              .orElse(null);
+      StatAlert a = DetectorHarness.releaseSurge(inForce, "0.15.0", "OUT_OF_MEMORY");
       assertTrue(a != null, inForce.keySet().toString());
       assertEquals(T0 + 250 * DAY, a.windowStart);
     }
