@@ -218,9 +218,11 @@ class EmergenceDetectorTest {
     }
   }
 
-  @Test
-  void aReleaseFollowedByMoreOfACategoryIsAnAlertNamingTheRelease() throws Exception {
-    List<AlertCount> counts = stream(300, 0, 0, 4);
+  /**
+   * {@code counts} with release 0.15.0 reported on day 250 and 28 OUT_OF_MEMORY issues on the four
+   * weeks from it, in time order.
+   */
+  private static List<AlertCount> withOomAfterRelease(List<AlertCount> counts) {
     counts.add(DetectorHarness.release(FW, "0.15.0", T0 + 250 * DAY + 1000));
     for (int i = 0; i < 28; i++) {
       counts.addAll(
@@ -228,6 +230,12 @@ class EmergenceDetectorTest {
               FW, "oom#" + i, T0 + (250 + i) * DAY + 5000, "OUT_OF_MEMORY", "MEMORY", +1));
     }
     counts.sort(Comparator.comparingLong(c -> c.time));
+    return counts;
+  }
+
+  @Test
+  void aReleaseFollowedByMoreOfACategoryIsAnAlertNamingTheRelease() throws Exception {
+    List<AlertCount> counts = withOomAfterRelease(stream(300, 0, 0, 4));
     try (DetectorHarness h = new DetectorHarness(model, Duration.ofDays(400))) {
       Map<String, StatAlert> inForce = h.deliver(counts, 0).finish().inForce();
       StatAlert a = DetectorHarness.releaseSurge(inForce, "0.15.0", "OUT_OF_MEMORY");
@@ -253,6 +261,27 @@ class EmergenceDetectorTest {
       int before = h.emitted().size();
       h.deliver(DetectorHarness.issue(FW, "ancient#1", T0 + 5 * DAY, "HANG", "MEMORY", +1), 0);
       assertEquals(before, h.emitted().size());
+    }
+  }
+
+  /**
+   * A release reported once, forgotten with the history past the retention, then reported again:
+   * its comparison starts at the second report, as for a release never seen before (the detector's
+   * release marks, kept between re-tests, are rebuilt when the clean-up forgets reports).
+   */
+  @Test
+  void aReleaseReportedAgainAfterItsFirstReportWasForgottenIsComparedFromTheSecond()
+      throws Exception {
+    List<AlertCount> counts = stream(300, 0, 0, 4);
+    counts.add(DetectorHarness.release(FW, "0.15.0", T0 + DAY + 1000));
+    withOomAfterRelease(counts);
+    Duration retention = Duration.ofDays(model.lookbackDays() + model.windowDays());
+    assertTrue(retention.toDays() < 240, "the first report must fall out of " + retention);
+    try (DetectorHarness h = new DetectorHarness(model, retention)) {
+      Map<String, StatAlert> inForce = h.deliver(counts, 0).finish().inForce();
+      StatAlert a = DetectorHarness.releaseSurge(inForce, "0.15.0", "OUT_OF_MEMORY");
+      assertTrue(a != null, inForce.keySet().toString());
+      assertEquals(T0 + 250 * DAY, a.windowStart);
     }
   }
 }
