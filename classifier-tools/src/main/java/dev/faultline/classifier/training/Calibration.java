@@ -2,6 +2,10 @@ package dev.faultline.classifier.training;
 
 import dev.faultline.classifier.learned.DimensionModel;
 import java.util.List;
+import org.apache.commons.math3.linear.Array2DRowRealMatrix;
+import org.apache.commons.math3.linear.ArrayRealVector;
+import org.apache.commons.math3.linear.LUDecomposition;
+import org.apache.commons.math3.linear.RealMatrix;
 
 /**
  * Calibration of a dimension's class scores on held-back gold: temperature scaling (one softmax
@@ -236,42 +240,14 @@ final class Calibration {
   }
 
   /**
-   * Solves h·x = b by Gaussian elimination with partial pivoting (h symmetric positive definite
-   * here: the prior makes the bias block definite); a tiny ridge guards a flat temperature.
+   * Solves h·x = b (h symmetric positive definite here: the prior makes the bias block definite) by
+   * commons-math's LU decomposition with partial pivoting; a tiny ridge guards a flat temperature.
    */
   static double[] solve(double[][] h, double[] b) {
-    int n = b.length;
-    double[][] a = new double[n][n + 1];
-    for (int i = 0; i < n; i++) {
-      System.arraycopy(h[i], 0, a[i], 0, n);
-      a[i][i] += 1e-9;
-      a[i][n] = b[i];
+    RealMatrix a = new Array2DRowRealMatrix(h);
+    for (int i = 0; i < b.length; i++) {
+      a.addToEntry(i, i, 1e-9);
     }
-    for (int col = 0; col < n; col++) {
-      int piv = col;
-      for (int r = col + 1; r < n; r++) {
-        if (Math.abs(a[r][col]) > Math.abs(a[piv][col])) {
-          piv = r;
-        }
-      }
-      double[] tmp = a[col];
-      a[col] = a[piv];
-      a[piv] = tmp;
-      for (int r = col + 1; r < n; r++) {
-        double m = a[r][col] / a[col][col];
-        for (int c = col; c <= n; c++) {
-          a[r][c] -= m * a[col][c];
-        }
-      }
-    }
-    double[] x = new double[n];
-    for (int r = n - 1; r >= 0; r--) {
-      double s = a[r][n];
-      for (int c = r + 1; c < n; c++) {
-        s -= a[r][c] * x[c];
-      }
-      x[r] = s / a[r][r];
-    }
-    return x;
+    return new LUDecomposition(a, 0).getSolver().solve(new ArrayRealVector(b, false)).toArray();
   }
 }
