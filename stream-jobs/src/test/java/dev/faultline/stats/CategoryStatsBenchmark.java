@@ -32,6 +32,12 @@ import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
  * </pre>
  *
  * With {@code -Dfaultline.bench.out=FILE} it also writes the last round's figures there as JSON.
+ * With {@code -Dfaultline.bench.rounds=N} it runs N rounds (default 2; the last is reported); each
+ * round prints, per job, the JIT's compilation time and the GC's collection time within it (both as
+ * the JVM's MXBeans count them: elapsed time, which on a busy machine includes time the threads
+ * waited for a core), and, on Linux, the CPU time the JIT compiler threads and the GC threads used
+ * in it (from /proc; a compiler thread that exits within the round takes its time with it, so that
+ * figure is a lower bound).
  */
 public final class CategoryStatsBenchmark {
   private CategoryStatsBenchmark() {}
@@ -50,21 +56,50 @@ public final class CategoryStatsBenchmark {
             .map(dev.faultline.stats.domain.Explanations::windowLabel)
             .toList(),
         dev.faultline.stats.domain.Explanations.windowLabel(config.slide()));
+    int rounds = Integer.getInteger("faultline.bench.rounds", 2);
+    if (rounds < 1) {
+      throw new IllegalArgumentException("faultline.bench.rounds must be at least 1: " + rounds);
+    }
     double pass = 0;
     double stats = 0;
     double passCpu = 0;
     double statsCpu = 0;
-    for (int round = 1; round <= 2; round++) {
+    for (int round = 1; round <= rounds; round++) {
       long cpu = processCpuNanos();
+      long jit = jitMillis();
+      long gc = gcMillis();
+      java.util.Map<String, Long> threads = threadCpuTicks();
       pass = run(n, config, false);
       passCpu = (processCpuNanos() - cpu) / 1e3 / n;
+      long passJit = jitMillis() - jit;
+      long passGc = gcMillis() - gc;
+      long[] passThreads = compilerAndGcCpuMillis(threads, threadCpuTicks());
       cpu = processCpuNanos();
+      jit = jitMillis();
+      gc = gcMillis();
+      threads = threadCpuTicks();
       stats = run(n, config, true);
       statsCpu = (processCpuNanos() - cpu) / 1e3 / n;
+      long statsJit = jitMillis() - jit;
+      long statsGc = gcMillis() - gc;
+      long[] statsThreads = compilerAndGcCpuMillis(threads, threadCpuTicks());
       System.out.printf(
           "round %d: pass-through %,.0f events/s (%.1f CPU-µs/event); category-stats %,.0f events/s"
               + " (%.1f CPU-µs/event; %.1f%% of pass-through)%n",
           round, pass, passCpu, stats, statsCpu, 100 * stats / pass);
+      System.out.printf(
+          "round %d, JIT and GC: pass-through compile %d ms (compiler threads' CPU %d ms), GC %d ms"
+              + " (GC threads' CPU %d ms); category-stats compile %d ms (compiler threads' CPU %d"
+              + " ms), GC %d ms (GC threads' CPU %d ms)%n",
+          round,
+          passJit,
+          passThreads[0],
+          passGc,
+          passThreads[1],
+          statsJit,
+          statsThreads[0],
+          statsGc,
+          statsThreads[1]);
     }
     // For faultline bench: the last (warm) round's figures as one flat JSON object.
     String out = System.getProperty("faultline.bench.out");
@@ -85,6 +120,79 @@ public final class CategoryStatsBenchmark {
                       "stats_cpu_us_per_event",
                       statsCpu)));
     }
+  }
+
+  /** The JIT compilers' accumulated compilation time (summed over compiler threads), in ms. */
+  private static long jitMillis() {
+    java.lang.management.CompilationMXBean jit =
+        java.lang.management.ManagementFactory.getCompilationMXBean();
+    return jit != null && jit.isCompilationTimeMonitoringSupported()
+        ? jit.getTotalCompilationTime()
+        : -1;
+  }
+
+  /** The collectors' accumulated collection time, in ms. */
+  private static long gcMillis() {
+    long sum = 0;
+    for (java.lang.management.GarbageCollectorMXBean gc :
+        java.lang.management.ManagementFactory.getGarbageCollectorMXBeans()) {
+      sum += Math.max(0, gc.getCollectionTime());
+    }
+    return sum;
+  }
+
+  /**
+   * CPU ticks (user + system) of this process's JIT compiler and GC threads, by thread id and name,
+   * from /proc/self/task (Linux); empty elsewhere.
+   */
+  private static java.util.Map<String, Long> threadCpuTicks() {
+    java.util.Map<String, Long> ticks = new java.util.HashMap<>();
+    java.io.File[] tasks = new java.io.File("/proc/self/task").listFiles();
+    if (tasks == null) {
+      return ticks;
+    }
+    for (java.io.File task : tasks) {
+      try {
+        String stat = Files.readString(task.toPath().resolve("stat"));
+        int open = stat.indexOf('(');
+        int close = stat.lastIndexOf(')');
+        String name = stat.substring(open + 1, close);
+        if (!isCompiler(name) && !isGc(name)) {
+          continue;
+        }
+        // after the name: state (field 3), ..., utime (14), stime (15)
+        String[] f = stat.substring(close + 2).split(" ");
+        ticks.put(task.getName() + "/" + name, Long.parseLong(f[11]) + Long.parseLong(f[12]));
+      } catch (java.io.IOException | RuntimeException e) {
+        // the thread ended meanwhile
+      }
+    }
+    return ticks;
+  }
+
+  private static boolean isCompiler(String thread) {
+    return thread.startsWith("C1 Compiler") || thread.startsWith("C2 Compiler");
+  }
+
+  private static boolean isGc(String thread) {
+    return thread.startsWith("GC Thread") || thread.startsWith("G1 ") || thread.startsWith("ParGC");
+  }
+
+  /** CPU ms used between two {@link #threadCpuTicks} readings: {compiler threads, GC threads}. */
+  private static long[] compilerAndGcCpuMillis(
+      java.util.Map<String, Long> before, java.util.Map<String, Long> after) {
+    long compiler = 0;
+    long gc = 0;
+    for (java.util.Map.Entry<String, Long> e : after.entrySet()) {
+      long used = e.getValue() - before.getOrDefault(e.getKey(), 0L);
+      if (isCompiler(e.getKey().substring(e.getKey().indexOf('/') + 1))) {
+        compiler += used;
+      } else {
+        gc += used;
+      }
+    }
+    // USER_HZ is 100 on Linux
+    return new long[] {compiler * 10, gc * 10};
   }
 
   /** CPU time of the whole process (the MiniCluster runs in it), in nanoseconds. */
