@@ -10,10 +10,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.faultline.stats.records.DayState;
 import dev.faultline.stats.records.DayTable;
+import dev.faultline.stats.records.DayTableSerializer;
 import org.apache.flink.api.common.serialization.SerializerConfigImpl;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
-import org.apache.flink.api.java.typeutils.PojoTypeInfo;
 import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataOutputSerializer;
 import org.junit.jupiter.api.Test;
@@ -71,10 +71,13 @@ class DayTableTest {
   }
 
   @Test
-  void isAFlinkPojoAndSurvivesItsSerializer() throws Exception {
+  void serialisesWithItsOwnSerializerAndSurvivesIt() throws Exception {
     TypeInformation<DayTable> type = TypeInformation.of(DayTable.class);
-    assertInstanceOf(PojoTypeInfo.class, type, "DayTable must serialise as a POJO, not via Kryo");
     TypeSerializer<DayTable> serializer = type.createSerializer(new SerializerConfigImpl());
+    assertInstanceOf(
+        DayTableSerializer.class,
+        serializer,
+        "DayTable must serialise with its own serializer, not as a POJO or via Kryo");
     DayTable t = new DayTable();
     DayState s = state(4);
     s.windowExamples = new String[] {"ds#1", "ds#2"};
@@ -88,5 +91,46 @@ class DayTableTest {
     assertArrayEquals(t.dirty, back.dirty);
     assertEquals(4, back.get(86_400_000L, 9, TTL).windowCount);
     assertArrayEquals(s.windowExamples, back.states[0].windowExamples);
+  }
+
+  /**
+   * 300 random sequences of writes (days in any order, rewrites, processing time mostly rising,
+   * sometimes stepping back, gaps past the TTL): after every write the table holds exactly the days
+   * a full scan for expired days leaves, so skipping the scan while none can have expired drops
+   * nothing late and nothing early.
+   */
+  @Test
+  void aWriteDropsExactlyTheDaysExpiredByThenWhateverTheOrderOfWrites() {
+    java.util.Random r = new java.util.Random(11);
+    for (int trial = 0; trial < 300; trial++) {
+      DayTable t = new DayTable();
+      java.util.TreeMap<Long, Long> oracle = new java.util.TreeMap<>(); // day -> last write
+      long now = r.nextInt(2_000);
+      for (int step = 0; step < 200; step++) {
+        now +=
+            switch (r.nextInt(10)) {
+              case 0 -> -r.nextInt(300); // a processing-time clock may step back
+              case 1 -> TTL + r.nextInt(200);
+              default -> r.nextInt(60);
+            };
+        long day = r.nextInt(40);
+        long at = now;
+        oracle.values().removeIf(w -> w <= at - TTL);
+        oracle.put(day, now);
+        t.put(day, state(day), now, TTL);
+        long[] expected = oracle.keySet().stream().mapToLong(Long::longValue).toArray();
+        assertArrayEquals(expected, t.days, "trial " + trial + ", step " + step);
+        if (r.nextInt(20) == 0) {
+          long later = now + r.nextInt((int) TTL * 2);
+          boolean empty = oracle.values().stream().allMatch(w -> w <= later - TTL);
+          assertEquals(empty, t.isEmpty(later, TTL), "trial " + trial + ", step " + step);
+          oracle.values().removeIf(w -> w <= later - TTL);
+          assertArrayEquals(
+              oracle.keySet().stream().mapToLong(Long::longValue).toArray(),
+              t.days,
+              "after isEmpty, trial " + trial);
+        }
+      }
+    }
   }
 }

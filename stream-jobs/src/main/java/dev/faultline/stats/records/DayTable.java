@@ -1,6 +1,7 @@
 package dev.faultline.stats.records;
 
 import java.util.Arrays;
+import org.apache.flink.api.common.typeinfo.TypeInfo;
 
 /**
  * The rolling counter's state of one key: its {@link DayState}s by day, in one value. A Flink POJO
@@ -12,7 +13,11 @@ import java.util.Arrays;
  * through its serializer) on every state access, which was most of the statistics job's CPU. A day
  * expires {@code ttl} after its last write, as under Flink's TTL ({@code OnCreateAndWrite}, expired
  * entries never returned): {@link #get} hides it and {@link #put} drops it.
+ *
+ * <p>Serialised by {@link DayTableSerializer} (named by {@code @TypeInfo}), not Flink's POJO
+ * serializer; state an earlier build's POJO serializer wrote restores (see there).
  */
+@TypeInfo(DayTableSerializer.Factory.class)
 public class DayTable {
   /** The days with data, ascending (bucket starts, epoch ms). */
   public long[] days = new long[0];
@@ -26,7 +31,20 @@ public class DayTable {
   /** Days changed after windows containing them closed, to re-emit at the next watermark. */
   public long[] dirty = new long[0];
 
+  /**
+   * A lower bound of {@link #writtenAt} (Long.MIN_VALUE: not known), so that a write does not scan
+   * every day for expired ones while none can have expired. Not state: a table read from a
+   * checkpoint or copied starts without it. Kept by {@link #put} and {@link #prune}; code that sets
+   * the arrays directly must reset it ({@link #forgetEarliestWrite}).
+   */
+  private transient long earliestWrite = Long.MIN_VALUE;
+
   public DayTable() {}
+
+  /** After {@link #writtenAt} was changed other than by {@link #put}. */
+  public void forgetEarliestWrite() {
+    earliestWrite = Long.MIN_VALUE;
+  }
 
   /** The state of {@code day}, or null when it has none or it expired at {@code now}. */
   public DayState get(long day, long now, long ttl) {
@@ -41,9 +59,11 @@ public class DayTable {
     if (i >= 0) {
       states[i] = state;
       writtenAt[i] = now;
+      earliestWrite = Math.min(earliestWrite, now);
       return;
     }
     int at = -i - 1;
+    earliestWrite = Math.min(earliestWrite, now);
     days = insert(days, at, day);
     writtenAt = insert(writtenAt, at, now);
     DayState[] grown = new DayState[states.length + 1];
@@ -79,15 +99,21 @@ public class DayTable {
   }
 
   private void prune(long now, long ttl) {
+    if (earliestWrite != Long.MIN_VALUE && earliestWrite > now - ttl) {
+      return; // no day written before the bound, none expired
+    }
+    long earliest = Long.MAX_VALUE;
     int kept = 0;
     for (int i = 0; i < days.length; i++) {
       if (!expired(i, now, ttl)) {
         days[kept] = days[i];
         writtenAt[kept] = writtenAt[i];
         states[kept] = states[i];
+        earliest = Math.min(earliest, writtenAt[i]);
         kept++;
       }
     }
+    earliestWrite = earliest;
     if (kept < days.length) {
       days = Arrays.copyOf(days, kept);
       writtenAt = Arrays.copyOf(writtenAt, kept);
