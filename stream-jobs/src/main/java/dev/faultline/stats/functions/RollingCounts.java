@@ -223,13 +223,7 @@ public final class RollingCounts
   }
 
   /** A window's count, expected count and variance. */
-  private record Totals(long count, double expected, double variance) {
-    Totals plus(DayState s) {
-      return s == null
-          ? this
-          : new Totals(count + s.count(), expected + s.expected(), variance + s.variance());
-    }
-  }
+  private record Totals(long count, double expected, double variance) {}
 
   /** The rolling statistic of window {@code w} ending at {@code end}. */
   private CategoryStat stat(StatKey key, int w, long end, Totals t) {
@@ -348,11 +342,18 @@ public final class RollingCounts
     }
 
     Totals totals(long start, long end) {
-      Totals t = new Totals(0, 0, 0);
+      long count = 0;
+      double expected = 0;
+      double variance = 0;
       for (int i = Math.max(0, index(start)); i < Math.min(days.length, index(end)); i++) {
-        t = t.plus(days[i]);
+        DayState s = days[i];
+        if (s != null) {
+          count += s.count();
+          expected += s.expected();
+          variance += s.variance();
+        }
       }
-      return t;
+      return new Totals(count, expected, variance);
     }
 
     boolean any(long start, long end) {

@@ -17,17 +17,30 @@ public final class AlertKeys {
     return dimension.name() + '|' + category + '|' + stage;
   }
 
-  /** Dimension, category and, for a pair, stage. */
+  /**
+   * Dimension, category and, for a pair, stage (what {@code key.split("\\|", 3)} gives, the
+   * dimension checked), found by {@code indexOf}: the detector splits its keys at every re-test.
+   */
   public static String[] split(String key) {
-    String[] parts = key.split("\\|", 3);
-    if (parts.length < 2) {
+    int first = key.indexOf('|');
+    if (first < 0) {
       throw new IllegalArgumentException("not an alert key: " + key);
     }
-    Dimension.valueOf(parts[0]);
-    return parts;
+    String dimension = key.substring(0, first);
+    Dimension.valueOf(dimension);
+    int second = key.indexOf('|', first + 1);
+    return second < 0
+        ? new String[] {dimension, key.substring(first + 1)}
+        : new String[] {dimension, key.substring(first + 1, second), key.substring(second + 1)};
   }
 
+  /** Whether {@code key} is a category × stage pair ({@link #split} gives three parts). */
   public static boolean isPair(String key) {
-    return split(key).length == 3;
+    int first = key.indexOf('|');
+    if (first < 0) {
+      throw new IllegalArgumentException("not an alert key: " + key);
+    }
+    Dimension.valueOf(key.substring(0, first));
+    return key.indexOf('|', first + 1) >= 0;
   }
 }
