@@ -66,8 +66,9 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * {@code faultline.bench.warmUpPasses} (3, at least), {@code faultline.bench.maxWarmUpPasses} (15:
  * more while the JIT is still busy), {@code faultline.bench.client} ({@code lean}, the default, or
  * {@code jdk}: the HTTP targets' load generator), {@code faultline.bench.threads} (print each
- * thread group's CPU per request), {@code faultline.bench.marks} (print the measured rounds' bounds
- * in JVM uptime), {@code faultline.bench.targets} (some of {@code
+ * thread group's CPU and allocation per request, the JVM's own threads' CPU by kind from {@code
+ * /proc/self/task}, and the collections), {@code faultline.bench.marks} (print the measured rounds'
+ * bounds in JVM uptime), {@code faultline.bench.targets} (some of {@code
  * receiver,receiver_noop,bare_producer}), {@code faultline.bench.producer.<property>} (a producer
  * setting for both sides), {@code faultline.bench.profile} and {@code faultline.bench.profileLib}
  * (CPU profiles of the measured parts, see {@link Profiler}).
@@ -815,7 +816,9 @@ public final class ReceiverBenchmark {
    * Prints and returns requests/s, p50 ms, p99 ms, process CPU ms per request (the load generator,
    * receiver and broker together: all in this JVM), the client's CPU ms per request (its threads
    * and the sending main thread) and the process's less the client's, over the pooled rounds; with
-   * {@code -Dfaultline.bench.threads=true} also each thread group's CPU ms per request.
+   * {@code -Dfaultline.bench.threads=true} also each thread group's CPU ms per request, "not Java
+   * threads" split by the JVM's own threads ({@link NativeThreads}), the Java threads' allocation
+   * per request by group, and the collections ({@code GarbageCollectorMXBean}).
    */
   private static double[] summarise(String label, List<Measured> rounds, boolean http) {
     long elapsed = 0;
