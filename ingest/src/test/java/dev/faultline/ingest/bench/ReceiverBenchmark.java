@@ -556,10 +556,11 @@ public final class ReceiverBenchmark {
   private static Measured run(Sender sender, int concurrency, int total) throws Exception {
     Semaphore permits = new Semaphore(concurrency);
     long[] latencies = new long[total];
-    Map<Long, Long> threads0 = threadCpu();
+    // The other snapshots first: reading them is this thread's CPU, outside the process's figure.
     Map<Long, Long> alloc0 = threadAllocated();
     Map<String, long[]> native0 = NativeThreads.snapshot();
     Map<String, Long> gc0 = gcTotals();
+    Map<Long, Long> threads0 = threadCpu();
     long cpu = processCpu();
     AtomicLong failures = new AtomicLong();
     java.util.concurrent.atomic.AtomicReference<Throwable> firstFailure =
