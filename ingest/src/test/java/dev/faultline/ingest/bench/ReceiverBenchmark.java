@@ -66,8 +66,9 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * {@code faultline.bench.warmUpPasses} (3, at least), {@code faultline.bench.maxWarmUpPasses} (15:
  * more while the JIT is still busy), {@code faultline.bench.client} ({@code lean}, the default, or
  * {@code jdk}: the HTTP targets' load generator), {@code faultline.bench.threads} (print each
- * thread group's CPU per request), {@code faultline.bench.marks} (print the measured rounds' bounds
- * in JVM uptime), {@code faultline.bench.targets} (some of {@code
+ * thread group's CPU and allocation per request, the JVM's own threads' CPU by kind from {@code
+ * /proc/self/task}, and the collections), {@code faultline.bench.marks} (print the measured rounds'
+ * bounds in JVM uptime), {@code faultline.bench.targets} (some of {@code
  * receiver,receiver_noop,bare_producer}), {@code faultline.bench.producer.<property>} (a producer
  * setting for both sides), {@code faultline.bench.profile} and {@code faultline.bench.profileLib}
  * (CPU profiles of the measured parts, see {@link Profiler}).
@@ -236,6 +237,8 @@ public final class ReceiverBenchmark {
     java.lang.management.CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
     for (int pass = 1; pass <= MAX_WARM_UP_PASSES; pass++) {
       long compiling = jit.getTotalCompilationTime();
+      Map<String, long[]> native0 = NativeThreads.snapshot();
+      long cpu0 = processCpu();
       long start = System.nanoTime();
       for (Map.Entry<String, Target> t : targets.entrySet()) {
         run(t.getValue().sender(), concurrency, requests);
@@ -244,11 +247,21 @@ public final class ReceiverBenchmark {
       // both work.
       double share =
           (jit.getTotalCompilationTime() - compiling) * 1e6 / (System.nanoTime() - start);
+      long cpu = processCpu() - cpu0;
+      Map<String, Long> jvm = NativeThreads.groups(native0, NativeThreads.snapshot());
+      long compilers =
+          jvm.entrySet().stream()
+              .filter(e -> e.getKey().startsWith("JIT"))
+              .mapToLong(Map.Entry::getValue)
+              .sum();
+      // Printed only: the compiler threads' CPU (not elapsed) share of the process's in the pass.
       System.out.printf(
           Locale.ROOT,
-          "  warm-up pass %d: the JIT compiled for %.0f%% of its time%n",
+          "  warm-up pass %d: the JIT compiled for %.0f%% of its time (compiler threads %.0f%% of"
+              + " the process's CPU)%n",
           pass,
-          share * 100);
+          share * 100,
+          cpu > 0 ? compilers * 100.0 / cpu : 0.0);
       if (pass >= WARM_UP_PASSES && share < QUIET_JIT_SHARE) {
         return;
       }
@@ -530,12 +543,23 @@ public final class ReceiverBenchmark {
    * #threadGroup}).
    */
   record Measured(
-      long[] latencies, long failures, long elapsed, long cpu, Map<String, Long> groups) {}
+      long[] latencies,
+      long failures,
+      long elapsed,
+      long cpu,
+      Map<String, Long> groups,
+      Map<String, Long> nativeGroups,
+      Map<String, Long> allocated,
+      Map<String, Long> gc) {}
 
   /** Keeps {@code concurrency} sends outstanding until {@code total} completed. */
   private static Measured run(Sender sender, int concurrency, int total) throws Exception {
     Semaphore permits = new Semaphore(concurrency);
     long[] latencies = new long[total];
+    // The other snapshots first: reading them is this thread's CPU, outside the process's figure.
+    Map<Long, Long> alloc0 = threadAllocated();
+    Map<String, long[]> native0 = NativeThreads.snapshot();
+    Map<String, Long> gc0 = gcTotals();
     Map<Long, Long> threads0 = threadCpu();
     long cpu = processCpu();
     AtomicLong failures = new AtomicLong();
@@ -562,11 +586,162 @@ public final class ReceiverBenchmark {
     long elapsed = System.nanoTime() - start;
     long cpuUsed = processCpu() - cpu;
     Map<String, Long> groups = threadGroups(threads0, threadCpu(), cpuUsed);
+    Map<String, Long> nativeGroups = NativeThreads.groups(native0, NativeThreads.snapshot());
+    Map<String, Long> gc = gcTotals();
+    gc0.forEach((k, v) -> gc.merge(k, -v, Long::sum));
+    Map<String, Long> allocated = allocatedGroups(alloc0, threadAllocated());
     if (failures.get() > 0) {
       throw new IllegalStateException(
           failures.get() + " of " + total + " sends failed, the first: " + firstFailure.get());
     }
-    return new Measured(latencies, failures.get(), elapsed, cpuUsed, groups);
+    return new Measured(
+        latencies, failures.get(), elapsed, cpuUsed, groups, nativeGroups, allocated, gc);
+  }
+
+  /**
+   * Bytes allocated so far per live thread id (Java threads only; -1 where the JVM cannot tell).
+   */
+  private static Map<Long, Long> threadAllocated() {
+    com.sun.management.ThreadMXBean mx =
+        (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+    long[] ids = mx.getAllThreadIds();
+    long[] bytes = mx.getThreadAllocatedBytes(ids);
+    Map<Long, Long> allocated = new java.util.HashMap<>();
+    for (int i = 0; i < ids.length; i++) {
+      allocated.put(ids[i], bytes[i]);
+    }
+    return allocated;
+  }
+
+  /**
+   * The bytes each group of Java threads ({@link #threadGroup}) allocated between two snapshots.
+   */
+  private static Map<String, Long> allocatedGroups(Map<Long, Long> before, Map<Long, Long> after) {
+    ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+    long main = Thread.currentThread().getId();
+    Map<String, Long> groups = new TreeMap<>();
+    for (Map.Entry<Long, Long> e : after.entrySet()) {
+      long used = Math.max(0, e.getValue()) - Math.max(0, before.getOrDefault(e.getKey(), 0L));
+      if (used <= 0) {
+        continue;
+      }
+      String name =
+          THREAD_NAMES.computeIfAbsent(
+              e.getKey(),
+              id -> {
+                java.lang.management.ThreadInfo info = mx.getThreadInfo(id);
+                return info == null ? "?" : info.getThreadName();
+              });
+      groups.merge(threadGroup(e.getKey(), main, name), used, Long::sum);
+    }
+    return groups;
+  }
+
+  /**
+   * Each garbage collector's collections ({@code <name> count}) and their time in ms ({@code <name>
+   * ms}) so far, as {@link java.lang.management.GarbageCollectorMXBean} counts them.
+   */
+  private static Map<String, Long> gcTotals() {
+    Map<String, Long> totals = new TreeMap<>();
+    for (java.lang.management.GarbageCollectorMXBean gc :
+        ManagementFactory.getGarbageCollectorMXBeans()) {
+      totals.put(gc.getName() + " count", Math.max(0, gc.getCollectionCount()));
+      totals.put(gc.getName() + " ms", Math.max(0, gc.getCollectionTime()));
+    }
+    return totals;
+  }
+
+  /**
+   * The JVM's own threads, which {@link ThreadMXBean} does not list (the JIT's compiler threads,
+   * the garbage collector's, the VM thread), read from {@code /proc/self/task/<tid>}: each task's
+   * name ({@code comm}, the native thread name, at most 15 characters) and its CPU time ({@code
+   * schedstat}'s first field, ns; else {@code stat}'s utime + stime in clock ticks of 10 ms). Empty
+   * where there is no {@code /proc}.
+   */
+  static final class NativeThreads {
+    private static final Path TASKS = Path.of("/proc/self/task");
+
+    private NativeThreads() {}
+
+    /** Per task id: its name and CPU nanoseconds so far. */
+    static Map<String, long[]> snapshot() {
+      Map<String, long[]> tasks = new java.util.HashMap<>();
+      if (!Files.isDirectory(TASKS)) {
+        return tasks;
+      }
+      try (java.util.stream.Stream<Path> list = Files.list(TASKS)) {
+        for (Path task : (Iterable<Path>) list::iterator) {
+          try {
+            String name = Files.readString(task.resolve("comm")).trim();
+            String group = group(name);
+            if (group == null) {
+              continue;
+            }
+            tasks.put(task.getFileName() + " " + group, new long[] {cpuNanos(task)});
+          } catch (java.io.IOException | RuntimeException e) {
+            // The task ended meanwhile.
+          }
+        }
+      } catch (java.io.IOException e) {
+        return tasks;
+      }
+      return tasks;
+    }
+
+    private static long cpuNanos(Path task) throws java.io.IOException {
+      Path schedstat = task.resolve("schedstat");
+      if (Files.exists(schedstat)) {
+        return Long.parseLong(Files.readString(schedstat).trim().split(" ")[0]);
+      }
+      String stat = Files.readString(task.resolve("stat"));
+      // After the name in parentheses: state is field 3, utime 14, stime 15.
+      String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+      return (Long.parseLong(f[11]) + Long.parseLong(f[12])) * 10_000_000L;
+    }
+
+    /** The CPU nanoseconds of each group between two snapshots. */
+    static Map<String, Long> groups(Map<String, long[]> before, Map<String, long[]> after) {
+      Map<String, Long> groups = new TreeMap<>();
+      for (Map.Entry<String, long[]> e : after.entrySet()) {
+        long[] b = before.get(e.getKey());
+        long used = e.getValue()[0] - (b == null ? 0 : b[0]);
+        String group = e.getKey().substring(e.getKey().indexOf(' ') + 1);
+        groups.merge(group, Math.max(0, used), Long::sum);
+      }
+      return groups;
+    }
+
+    /**
+     * The group of one of the JVM's own threads by its native name, or null for any other (a Java
+     * thread, which {@link #threadGroups} counts).
+     */
+    static String group(String name) {
+      if (name.startsWith("C2 CompilerThre")) {
+        return "JIT: C2 compiler threads";
+      }
+      if (name.startsWith("C1 CompilerThre")) {
+        return "JIT: C1 compiler threads";
+      }
+      if (name.startsWith("GC Thread#")) {
+        return "GC: parallel workers (pauses)";
+      }
+      if (name.startsWith("G1 Conc#") || name.startsWith("G1 Main Marker")) {
+        return "GC: concurrent mark";
+      }
+      if (name.startsWith("G1 Refine#")) {
+        return "GC: concurrent refinement";
+      }
+      if (name.startsWith("G1 Service") || name.startsWith("G1 Young RemSet")) {
+        return "GC: service, remembered sets";
+      }
+      if (name.equals("VM Thread")) {
+        return "VM thread (safepoints)";
+      }
+      if (name.startsWith("VM Periodic Tas") || name.startsWith("Sweeper thread")) {
+        return "other JVM threads";
+      }
+      return null;
+    }
   }
 
   /** CPU nanoseconds per live thread id (-1 where the JVM cannot tell). */
@@ -642,15 +817,23 @@ public final class ReceiverBenchmark {
    * Prints and returns requests/s, p50 ms, p99 ms, process CPU ms per request (the load generator,
    * receiver and broker together: all in this JVM), the client's CPU ms per request (its threads
    * and the sending main thread) and the process's less the client's, over the pooled rounds; with
-   * {@code -Dfaultline.bench.threads=true} also each thread group's CPU ms per request.
+   * {@code -Dfaultline.bench.threads=true} also each thread group's CPU ms per request, "not Java
+   * threads" split by the JVM's own threads ({@link NativeThreads}), the Java threads' allocation
+   * per request by group, and the collections ({@code GarbageCollectorMXBean}).
    */
   private static double[] summarise(String label, List<Measured> rounds, boolean http) {
     long elapsed = 0;
     long failures = 0;
     long cpu = 0;
     Map<String, Long> groups = new TreeMap<>();
+    Map<String, Long> nativeGroups = new TreeMap<>();
+    Map<String, Long> allocated = new TreeMap<>();
+    Map<String, Long> gc = new TreeMap<>();
     List<Long> all = new java.util.ArrayList<>();
     for (Measured r : rounds) {
+      r.nativeGroups().forEach((k, v) -> nativeGroups.merge(k, v, Long::sum));
+      r.allocated().forEach((k, v) -> allocated.merge(k, v, Long::sum));
+      r.gc().forEach((k, v) -> gc.merge(k, v, Long::sum));
       for (long l : r.latencies()) {
         all.add(l);
       }
@@ -696,6 +879,52 @@ public final class ReceiverBenchmark {
       groups.forEach(
           (g, ns) ->
               System.out.printf(Locale.ROOT, "    %-50s %6.3f CPU-ms/req%n", g, ns / 1e6 / total));
+      // "not Java threads" split by the JVM threads' native names (/proc/self/task): the rest is
+      // what no named group holds (and the two clocks' difference).
+      long notJava = groups.getOrDefault("not Java threads (JIT, GC)", 0L);
+      long named = 0;
+      for (Map.Entry<String, Long> e : nativeGroups.entrySet()) {
+        System.out.printf(
+            Locale.ROOT,
+            "      of it %-44s %6.3f CPU-ms/req%n",
+            e.getKey(),
+            e.getValue() / 1e6 / total);
+        named += e.getValue();
+      }
+      if (!nativeGroups.isEmpty()) {
+        System.out.printf(
+            Locale.ROOT,
+            "      of it %-44s %6.3f CPU-ms/req%n",
+            "the rest",
+            (notJava - named) / 1e6 / total);
+      }
+      long allBytes = allocated.values().stream().mapToLong(Long::longValue).sum();
+      System.out.printf(
+          Locale.ROOT,
+          "    %-50s %6.1f KB/req%n",
+          "allocated, all Java threads",
+          allBytes / 1024.0 / total);
+      allocated.forEach(
+          (g, b) ->
+              System.out.printf(Locale.ROOT, "      %-48s %6.1f KB/req%n", g, b / 1024.0 / total));
+      StringBuilder collections = new StringBuilder();
+      gc.forEach(
+          (k, v) ->
+              collections
+                  .append(collections.length() == 0 ? "" : ", ")
+                  .append(k)
+                  .append(' ')
+                  .append(v));
+      System.out.printf(
+          Locale.ROOT,
+          "    %-50s %s (%.3f pause-ms/req)%n",
+          "GC (GarbageCollectorMXBean, both rounds)",
+          collections,
+          gc.entrySet().stream()
+                  .filter(e -> e.getKey().endsWith(" ms"))
+                  .mapToLong(Map.Entry::getValue)
+                  .sum()
+              / (double) total);
     }
     return new double[] {rate, p50, p99, cpuMs, clientMs, cpuMs - clientMs};
   }
