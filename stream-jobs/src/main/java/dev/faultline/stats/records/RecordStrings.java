@@ -13,6 +13,11 @@ import java.util.Arrays;
  * DataOutput#writeUTF}, one bulk write on Flink's in-memory buffers) or, past what {@code writeUTF}
  * takes, a length and UTF-8 bytes.
  *
+ * <p>A string of up to {@link #ASCII_MAX_CHARS} chars, all 1 to 127, is written and read through a
+ * per-thread scratch buffer in one pass (the same bytes as {@code writeUTF}; {@code
+ * RecordStringsFormatTest} compares them with the earlier writer's): Flink's {@code writeUTF}
+ * passes over the chars twice, its {@code readUTF} allocates a byte and a char array per string.
+ *
  * <p>{@link #readShared} reads the few-valued fields (framework, category, alert key, release) to
  * one shared {@code String} per value, found by its encoded bytes in a small direct-mapped table:
  * no new string and no re-hash per record, and the keyed stages' hash-map and key comparisons meet
@@ -38,8 +43,15 @@ final class RecordStrings {
    */
   private static final Shared[] SHARED = new Shared[SHARED_SLOTS];
 
+  /**
+   * Longest string (in chars) that {@link #write} and {@link #read} try as ASCII through a scratch
+   * buffer; longer ones take the generic modified UTF-8 path (same bytes either way).
+   */
+  static final int ASCII_MAX_CHARS = 1022;
+
+  /** Per thread: {@link #readShared}'s look-up key, and the ASCII paths' length and bytes. */
   private static final ThreadLocal<byte[]> SCRATCH =
-      ThreadLocal.withInitial(() -> new byte[SHARED_MAX_BYTES]);
+      ThreadLocal.withInitial(() -> new byte[ASCII_MAX_CHARS + 2]);
 
   private RecordStrings() {}
 
@@ -59,7 +71,9 @@ final class RecordStrings {
       out.writeByte(NULL);
     } else if (s.length() <= SHORT_STRING) {
       out.writeByte(UTF);
-      out.writeUTF(s);
+      if (s.length() > ASCII_MAX_CHARS || !writeAscii(s, out)) {
+        out.writeUTF(s);
+      }
     } else {
       byte[] b = s.getBytes(StandardCharsets.UTF_8);
       out.writeByte(LONG_UTF8);
@@ -68,13 +82,42 @@ final class RecordStrings {
     }
   }
 
+  /**
+   * Writes {@code s} as {@code writeUTF} does (two length bytes, then one byte per char) if every
+   * char is 1 to 127, in one pass and one bulk write; writes nothing and returns false otherwise.
+   * Modified UTF-8 writes NUL as two bytes, so NUL is not on this path.
+   */
+  private static boolean writeAscii(String s, DataOutput out) throws IOException {
+    int n = s.length();
+    byte[] b = SCRATCH.get();
+    for (int i = 0; i < n; i++) {
+      char c = s.charAt(i);
+      if (c == 0 || c > 0x7F) {
+        return false;
+      }
+      b[i + 2] = (byte) c;
+    }
+    b[0] = (byte) (n >>> 8);
+    b[1] = (byte) n;
+    out.write(b, 0, n + 2);
+    return true;
+  }
+
   static String read(DataInput in) throws IOException {
     byte tag = in.readByte();
     if (tag == NULL) {
       return null;
     }
     if (tag == UTF) {
-      return in.readUTF();
+      int n = in.readUnsignedShort();
+      if (n > ASCII_MAX_CHARS + 2) {
+        byte[] b = new byte[n];
+        in.readFully(b);
+        return decode(b, n);
+      }
+      byte[] b = SCRATCH.get();
+      in.readFully(b, 0, n);
+      return decode(b, n);
     }
     byte[] b = new byte[in.readInt()];
     in.readFully(b);
@@ -100,7 +143,7 @@ final class RecordStrings {
     if (n > SHARED_MAX_BYTES) {
       byte[] b = new byte[n];
       in.readFully(b);
-      return decode(b);
+      return decode(b, n);
     }
     byte[] b = SCRATCH.get();
     in.readFully(b, 0, n);
@@ -119,24 +162,28 @@ final class RecordStrings {
       return f.value;
     }
     byte[] own = Arrays.copyOf(b, n);
-    String value = decode(own);
+    String value = decode(own, n);
     SHARED[e == null || f != null ? slot : other] = new Shared(own, value);
     return value;
   }
 
-  /** The string of {@code writeUTF}'s bytes (modified UTF-8, without the length). */
-  private static String decode(byte[] utf) throws IOException {
+  /**
+   * The string of {@code writeUTF}'s bytes (modified UTF-8, without the length): the first {@code
+   * n} bytes of {@code utf}.
+   */
+  private static String decode(byte[] utf, int n) throws IOException {
     boolean ascii = true;
-    for (byte x : utf) {
-      ascii &= x > 0; // modified UTF-8 writes NUL as two bytes: 1 to 127 are the chars themselves
+    for (int i = 0; i < n; i++) {
+      ascii &=
+          utf[i] > 0; // modified UTF-8 writes NUL as two bytes: 1 to 127 are the chars themselves
     }
     if (ascii) {
-      return new String(utf, StandardCharsets.US_ASCII);
+      return new String(utf, 0, n, StandardCharsets.ISO_8859_1);
     }
-    byte[] framed = new byte[utf.length + 2];
-    framed[0] = (byte) (utf.length >>> 8);
-    framed[1] = (byte) utf.length;
-    System.arraycopy(utf, 0, framed, 2, utf.length);
+    byte[] framed = new byte[n + 2];
+    framed[0] = (byte) (n >>> 8);
+    framed[1] = (byte) n;
+    System.arraycopy(utf, 0, framed, 2, n);
     return DataInputStream.readUTF(new DataInputStream(new ByteArrayInputStream(framed)));
   }
 
