@@ -138,7 +138,7 @@ public final class BenchCommand extends CliCommand {
       stages.append(String.format(Locale.ROOT, "  %-11s %s%%n", s.id, s.what));
     }
     stages.append(
-        "%nDefault run: about 20 minutes on 2 cores; --quick about 5. See bench/README.md.");
+        "%nDefault run: about 40 minutes on 2 cores; --quick about 5. See bench/README.md.");
     commandLine.getCommandSpec().usageMessage().footer(stages.toString());
     return Cli.execute(commandLine, args, out, err);
   }
