@@ -50,23 +50,14 @@ class DayTableSerializerTest {
         .createSerializer(new SerializerConfigImpl());
   }
 
-  private static String string(Random r) {
-    return switch (r.nextInt(8)) {
-      case 0 -> null;
-      case 1 -> "";
-      case 2 -> "ü/é#" + r.nextInt(99) + "\u0000ß\uD83D\uDE00";
-      case 3 -> "x".repeat(30_000 + r.nextInt(10)) + "é"; // past writeUTF's 64 KB
-      default -> "o/r#" + r.nextInt(10_000);
-    };
-  }
-
   private static String[] strings(Random r) {
     if (r.nextInt(8) == 0) {
       return null;
     }
     String[] a = new String[r.nextInt(5)];
     for (int i = 0; i < a.length; i++) {
-      a[i] = r.nextInt(10) == 0 ? string(r) : "ds/r#" + r.nextInt(100_000);
+      a[i] =
+          r.nextInt(10) == 0 ? IssueHistorySerializerTest.string(r) : "ds/r#" + r.nextInt(100_000);
     }
     return a;
   }

@@ -32,7 +32,10 @@ class IssueHistorySerializerTest {
         .createSerializer(new SerializerConfigImpl());
   }
 
-  private static String string(Random r) {
+  /**
+   * A random string for round trips: null, empty, non-ASCII with NUL, past 64 KB, or short ASCII.
+   */
+  static String string(Random r) {
     return switch (r.nextInt(8)) {
       case 0 -> null;
       case 1 -> "";

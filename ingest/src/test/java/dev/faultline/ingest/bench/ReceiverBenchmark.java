@@ -627,24 +627,7 @@ public final class ReceiverBenchmark {
    * The bytes each group of Java threads ({@link #threadGroup}) allocated between two snapshots.
    */
   private static Map<String, Long> allocatedGroups(Map<Long, Long> before, Map<Long, Long> after) {
-    ThreadMXBean mx = ManagementFactory.getThreadMXBean();
-    long main = Thread.currentThread().getId();
-    Map<String, Long> groups = new TreeMap<>();
-    for (Map.Entry<Long, Long> e : after.entrySet()) {
-      long used = Math.max(0, e.getValue()) - Math.max(0, before.getOrDefault(e.getKey(), 0L));
-      if (used <= 0) {
-        continue;
-      }
-      String name =
-          THREAD_NAMES.computeIfAbsent(
-              e.getKey(),
-              id -> {
-                java.lang.management.ThreadInfo info = mx.getThreadInfo(id);
-                return info == null ? "?" : info.getThreadName();
-              });
-      groups.merge(threadGroup(e.getKey(), main, name), used, Long::sum);
-    }
-    return groups;
+    return groupDeltas(before, after);
   }
 
   /**
@@ -774,10 +757,20 @@ public final class ReceiverBenchmark {
    */
   private static Map<String, Long> threadGroups(
       Map<Long, Long> before, Map<Long, Long> after, long processCpu) {
+    Map<String, Long> groups = groupDeltas(before, after);
+    long listed = groups.values().stream().mapToLong(Long::longValue).sum();
+    groups.put("not Java threads (JIT, GC)", Math.max(0, processCpu - listed));
+    return groups;
+  }
+
+  /**
+   * Per-thread counters' growth between two snapshots (thread id → counter), summed by {@link
+   * #threadGroup}; threads whose counter did not grow are left out.
+   */
+  private static Map<String, Long> groupDeltas(Map<Long, Long> before, Map<Long, Long> after) {
     ThreadMXBean mx = ManagementFactory.getThreadMXBean();
     long main = Thread.currentThread().getId();
     Map<String, Long> groups = new TreeMap<>();
-    long listed = 0;
     for (Map.Entry<Long, Long> e : after.entrySet()) {
       long used = Math.max(0, e.getValue()) - Math.max(0, before.getOrDefault(e.getKey(), 0L));
       if (used <= 0) {
@@ -791,9 +784,7 @@ public final class ReceiverBenchmark {
                 return info == null ? "?" : info.getThreadName();
               });
       groups.merge(threadGroup(e.getKey(), main, name), used, Long::sum);
-      listed += used;
     }
-    groups.put("not Java threads (JIT, GC)", Math.max(0, processCpu - listed));
     return groups;
   }
 
