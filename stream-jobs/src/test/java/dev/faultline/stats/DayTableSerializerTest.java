@@ -2,9 +2,7 @@ package dev.faultline.stats;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.faultline.stats.records.DayState;
 import dev.faultline.stats.records.DayTable;
@@ -16,7 +14,6 @@ import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
-import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
 import org.apache.flink.api.java.typeutils.PojoField;
 import org.apache.flink.api.java.typeutils.PojoTypeInfo;
 import org.apache.flink.core.memory.DataInputDeserializer;
@@ -184,20 +181,6 @@ class DayTableSerializerTest {
 
   @Test
   void takesThePojoSerializersSnapshotAsMigratableAndItsOwnAsIs() throws Exception {
-    TypeSerializerSnapshot<DayTable> old = pojoSerializer().snapshotConfiguration();
-    assertTrue(
-        OWN.snapshotConfiguration().resolveSchemaCompatibility(old).isCompatibleAfterMigration());
-    assertTrue(
-        OWN.snapshotConfiguration()
-            .resolveSchemaCompatibility(OWN.snapshotConfiguration())
-            .isCompatibleAsIs());
-    TypeSerializerSnapshot<String[]> strings =
-        Types.OBJECT_ARRAY(Types.STRING)
-            .createSerializer(new SerializerConfigImpl())
-            .snapshotConfiguration();
-    @SuppressWarnings({"unchecked", "rawtypes"})
-    TypeSerializerSnapshot<DayTable> other = (TypeSerializerSnapshot) strings;
-    assertFalse(
-        OWN.snapshotConfiguration().resolveSchemaCompatibility(other).isCompatibleAfterMigration());
+    IssueHistorySerializerTest.assertMigratesFromAndKeeps(OWN, pojoSerializer());
   }
 }

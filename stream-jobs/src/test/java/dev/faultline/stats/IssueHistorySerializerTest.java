@@ -148,20 +148,29 @@ class IssueHistorySerializerTest {
 
   @Test
   void takesThePojoArraySerializersSnapshotAsMigratableAndItsOwnAsIs() {
-    TypeSerializerSnapshot<ClassifiedEvent[]> old = pojoSerializer().snapshotConfiguration();
+    assertMigratesFromAndKeeps(OWN, pojoSerializer());
+  }
+
+  /**
+   * {@code own}'s snapshot takes {@code old}'s (the POJO serializer of earlier builds) as
+   * migratable and its own as compatible as is, and refuses another type's (a string array's).
+   */
+  static <T> void assertMigratesFromAndKeeps(TypeSerializer<T> own, TypeSerializer<T> old) {
     assertTrue(
-        OWN.snapshotConfiguration().resolveSchemaCompatibility(old).isCompatibleAfterMigration());
+        own.snapshotConfiguration()
+            .resolveSchemaCompatibility(old.snapshotConfiguration())
+            .isCompatibleAfterMigration());
     assertTrue(
-        OWN.snapshotConfiguration()
-            .resolveSchemaCompatibility(OWN.snapshotConfiguration())
+        own.snapshotConfiguration()
+            .resolveSchemaCompatibility(own.snapshotConfiguration())
             .isCompatibleAsIs());
     TypeSerializerSnapshot<String[]> strings =
         Types.OBJECT_ARRAY(Types.STRING)
             .createSerializer(new SerializerConfigImpl())
             .snapshotConfiguration();
     @SuppressWarnings({"unchecked", "rawtypes"})
-    TypeSerializerSnapshot<ClassifiedEvent[]> other = (TypeSerializerSnapshot) strings;
+    TypeSerializerSnapshot<T> other = (TypeSerializerSnapshot) strings;
     assertFalse(
-        OWN.snapshotConfiguration().resolveSchemaCompatibility(other).isCompatibleAfterMigration());
+        own.snapshotConfiguration().resolveSchemaCompatibility(other).isCompatibleAfterMigration());
   }
 }
