@@ -22,12 +22,8 @@ public final class AlertKeys {
    * dimension checked), found by {@code indexOf}: the detector splits its keys at every re-test.
    */
   public static String[] split(String key) {
-    int first = key.indexOf('|');
-    if (first < 0) {
-      throw new IllegalArgumentException("not an alert key: " + key);
-    }
+    int first = dimensionEnd(key);
     String dimension = key.substring(0, first);
-    Dimension.valueOf(dimension);
     int second = key.indexOf('|', first + 1);
     return second < 0
         ? new String[] {dimension, key.substring(first + 1)}
@@ -36,11 +32,16 @@ public final class AlertKeys {
 
   /** Whether {@code key} is a category × stage pair ({@link #split} gives three parts). */
   public static boolean isPair(String key) {
+    return key.indexOf('|', dimensionEnd(key) + 1) >= 0;
+  }
+
+  /** The index of the separator after the key's dimension, which must name a {@link Dimension}. */
+  private static int dimensionEnd(String key) {
     int first = key.indexOf('|');
     if (first < 0) {
       throw new IllegalArgumentException("not an alert key: " + key);
     }
     Dimension.valueOf(key.substring(0, first));
-    return key.indexOf('|', first + 1) >= 0;
+    return first;
   }
 }

@@ -34,17 +34,13 @@ public class DayTable {
   /**
    * A lower bound of {@link #writtenAt} (Long.MIN_VALUE: not known), so that a write does not scan
    * every day for expired ones while none can have expired. Not state: a table read from a
-   * checkpoint or copied starts without it. Kept by {@link #put} and {@link #prune}; code that sets
-   * the arrays directly must reset it ({@link #forgetEarliestWrite}).
+   * checkpoint or copied starts without it. Kept by {@link #put} and {@link #prune}: the arrays of
+   * a table in use change only through them (a serializer or a test that fills them builds a new
+   * table, whose bound is unknown).
    */
   private transient long earliestWrite = Long.MIN_VALUE;
 
   public DayTable() {}
-
-  /** After {@link #writtenAt} was changed other than by {@link #put}. */
-  public void forgetEarliestWrite() {
-    earliestWrite = Long.MIN_VALUE;
-  }
 
   /** The state of {@code day}, or null when it has none or it expired at {@code now}. */
   public DayState get(long day, long now, long ttl) {

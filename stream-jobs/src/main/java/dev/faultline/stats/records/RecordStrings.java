@@ -110,12 +110,7 @@ final class RecordStrings {
     }
     if (tag == UTF) {
       int n = in.readUnsignedShort();
-      if (n > ASCII_MAX_CHARS + 2) {
-        byte[] b = new byte[n];
-        in.readFully(b);
-        return decode(b, n);
-      }
-      byte[] b = SCRATCH.get();
+      byte[] b = n > ASCII_MAX_CHARS + 2 ? new byte[n] : SCRATCH.get();
       in.readFully(b, 0, n);
       return decode(b, n);
     }
@@ -172,10 +167,10 @@ final class RecordStrings {
    * n} bytes of {@code utf}.
    */
   private static String decode(byte[] utf, int n) throws IOException {
+    // Modified UTF-8 writes NUL as two bytes: bytes 1 to 127 are the chars themselves.
     boolean ascii = true;
     for (int i = 0; i < n; i++) {
-      ascii &=
-          utf[i] > 0; // modified UTF-8 writes NUL as two bytes: 1 to 127 are the chars themselves
+      ascii &= utf[i] > 0;
     }
     if (ascii) {
       return new String(utf, 0, n, StandardCharsets.ISO_8859_1);
