@@ -1,5 +1,6 @@
 package dev.faultline.stats;
 
+import dev.faultline.embedded.testing.NativeThreadCpu;
 import dev.faultline.graph.GraphConfig;
 import dev.faultline.schemas.KafkaSettings;
 import dev.faultline.stats.records.ClassifiedEvent;
@@ -36,8 +37,8 @@ import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
  * round prints, per job, the JIT's compilation time and the GC's collection time within it (both as
  * the JVM's MXBeans count them: elapsed time, which on a busy machine includes time the threads
  * waited for a core), and, on Linux, the CPU time the JIT compiler threads and the GC threads used
- * in it (from /proc; a compiler thread that exits within the round takes its time with it, so that
- * figure is a lower bound).
+ * in it (from /proc, {@link NativeThreadCpu}; a compiler thread that exits within the round takes
+ * its time with it, so that figure is a lower bound).
  */
 public final class CategoryStatsBenchmark {
   private CategoryStatsBenchmark() {}
@@ -68,21 +69,21 @@ public final class CategoryStatsBenchmark {
       long cpu = processCpuNanos();
       long jit = jitMillis();
       long gc = gcMillis();
-      java.util.Map<String, Long> threads = threadCpuTicks();
+      java.util.Map<String, long[]> threads = NativeThreadCpu.snapshot();
       pass = run(n, config, false);
       passCpu = (processCpuNanos() - cpu) / 1e3 / n;
       long passJit = jitMillis() - jit;
       long passGc = gcMillis() - gc;
-      long[] passThreads = compilerAndGcCpuMillis(threads, threadCpuTicks());
+      long[] passThreads = compilerAndGcCpuMillis(threads, NativeThreadCpu.snapshot());
       cpu = processCpuNanos();
       jit = jitMillis();
       gc = gcMillis();
-      threads = threadCpuTicks();
+      threads = NativeThreadCpu.snapshot();
       stats = run(n, config, true);
       statsCpu = (processCpuNanos() - cpu) / 1e3 / n;
       long statsJit = jitMillis() - jit;
       long statsGc = gcMillis() - gc;
-      long[] statsThreads = compilerAndGcCpuMillis(threads, threadCpuTicks());
+      long[] statsThreads = compilerAndGcCpuMillis(threads, NativeThreadCpu.snapshot());
       System.out.printf(
           "round %d: pass-through %,.0f events/s (%.1f CPU-µs/event); category-stats %,.0f events/s"
               + " (%.1f CPU-µs/event; %.1f%% of pass-through)%n",
@@ -142,57 +143,21 @@ public final class CategoryStatsBenchmark {
   }
 
   /**
-   * CPU ticks (user + system) of this process's JIT compiler and GC threads, by thread id and name,
-   * from /proc/self/task (Linux); empty elsewhere.
+   * CPU ms the JVM's compiler threads and GC threads used between two {@link
+   * NativeThreadCpu#snapshot}s: {compiler threads, GC threads}.
    */
-  private static java.util.Map<String, Long> threadCpuTicks() {
-    java.util.Map<String, Long> ticks = new java.util.HashMap<>();
-    java.io.File[] tasks = new java.io.File("/proc/self/task").listFiles();
-    if (tasks == null) {
-      return ticks;
-    }
-    for (java.io.File task : tasks) {
-      try {
-        String stat = Files.readString(task.toPath().resolve("stat"));
-        int open = stat.indexOf('(');
-        int close = stat.lastIndexOf(')');
-        String name = stat.substring(open + 1, close);
-        if (!isCompiler(name) && !isGc(name)) {
-          continue;
-        }
-        // after the name: state (field 3), ..., utime (14), stime (15)
-        String[] f = stat.substring(close + 2).split(" ");
-        ticks.put(task.getName() + "/" + name, Long.parseLong(f[11]) + Long.parseLong(f[12]));
-      } catch (java.io.IOException | RuntimeException e) {
-        // the thread ended meanwhile
-      }
-    }
-    return ticks;
-  }
-
-  private static boolean isCompiler(String thread) {
-    return thread.startsWith("C1 Compiler") || thread.startsWith("C2 Compiler");
-  }
-
-  private static boolean isGc(String thread) {
-    return thread.startsWith("GC Thread") || thread.startsWith("G1 ") || thread.startsWith("ParGC");
-  }
-
-  /** CPU ms used between two {@link #threadCpuTicks} readings: {compiler threads, GC threads}. */
   private static long[] compilerAndGcCpuMillis(
-      java.util.Map<String, Long> before, java.util.Map<String, Long> after) {
+      java.util.Map<String, long[]> before, java.util.Map<String, long[]> after) {
     long compiler = 0;
     long gc = 0;
-    for (java.util.Map.Entry<String, Long> e : after.entrySet()) {
-      long used = e.getValue() - before.getOrDefault(e.getKey(), 0L);
-      if (isCompiler(e.getKey().substring(e.getKey().indexOf('/') + 1))) {
-        compiler += used;
-      } else {
-        gc += used;
+    for (java.util.Map.Entry<String, Long> e : NativeThreadCpu.groups(before, after).entrySet()) {
+      if (e.getKey().startsWith("JIT:")) {
+        compiler += e.getValue();
+      } else if (e.getKey().startsWith("GC:")) {
+        gc += e.getValue();
       }
     }
-    // USER_HZ is 100 on Linux
-    return new long[] {compiler * 10, gc * 10};
+    return new long[] {compiler / 1_000_000, gc / 1_000_000};
   }
 
   /** CPU time of the whole process (the MiniCluster runs in it), in nanoseconds. */

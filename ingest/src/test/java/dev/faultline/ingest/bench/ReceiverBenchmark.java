@@ -3,6 +3,7 @@ package dev.faultline.ingest.bench;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.faultline.embedded.EmbeddedKafka;
+import dev.faultline.embedded.testing.NativeThreadCpu;
 import dev.faultline.ingest.IngestConfig;
 import dev.faultline.ingest.KafkaDeliveryPublisher;
 import dev.faultline.ingest.SpoolingPublisher;
@@ -243,7 +244,7 @@ public final class ReceiverBenchmark {
     java.lang.management.CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
     for (int pass = 1; pass <= MAX_WARM_UP_PASSES; pass++) {
       long compiling = jit.getTotalCompilationTime();
-      Map<String, long[]> native0 = NativeThreads.snapshot();
+      Map<String, long[]> native0 = NativeThreadCpu.snapshot();
       long cpu0 = processCpu();
       long start = System.nanoTime();
       for (Map.Entry<String, Target> t : targets.entrySet()) {
@@ -254,7 +255,7 @@ public final class ReceiverBenchmark {
       double share =
           (jit.getTotalCompilationTime() - compiling) * 1e6 / (System.nanoTime() - start);
       long cpu = processCpu() - cpu0;
-      Map<String, Long> jvm = NativeThreads.groups(native0, NativeThreads.snapshot());
+      Map<String, Long> jvm = NativeThreadCpu.groups(native0, NativeThreadCpu.snapshot());
       long compilers =
           jvm.entrySet().stream()
               .filter(e -> e.getKey().startsWith("JIT"))
@@ -568,7 +569,7 @@ public final class ReceiverBenchmark {
     long[] latencies = new long[total];
     // The other snapshots first: reading them is this thread's CPU, outside the process's figure.
     Map<Long, Long> alloc0 = threadAllocated();
-    Map<String, long[]> native0 = NativeThreads.snapshot();
+    Map<String, long[]> native0 = NativeThreadCpu.snapshot();
     Map<String, Long> gc0 = gcTotals();
     Map<Long, Long> threads0 = threadCpu();
     long cpu = processCpu();
@@ -596,7 +597,7 @@ public final class ReceiverBenchmark {
     long elapsed = System.nanoTime() - start;
     long cpuUsed = processCpu() - cpu;
     Map<String, Long> groups = threadGroups(threads0, threadCpu(), cpuUsed);
-    Map<String, Long> nativeGroups = NativeThreads.groups(native0, NativeThreads.snapshot());
+    Map<String, Long> nativeGroups = NativeThreadCpu.groups(native0, NativeThreadCpu.snapshot());
     Map<String, Long> gc = gcTotals();
     gc0.forEach((k, v) -> gc.merge(k, -v, Long::sum));
     Map<String, Long> allocated = allocatedGroups(alloc0, threadAllocated());
@@ -642,99 +643,6 @@ public final class ReceiverBenchmark {
       totals.put(gc.getName() + " ms", Math.max(0, gc.getCollectionTime()));
     }
     return totals;
-  }
-
-  /**
-   * The JVM's own threads, which {@link ThreadMXBean} does not list (the JIT's compiler threads,
-   * the garbage collector's, the VM thread), read from {@code /proc/self/task/<tid>}: each task's
-   * name ({@code comm}, the native thread name, at most 15 characters) and its CPU time ({@code
-   * schedstat}'s first field, ns; else {@code stat}'s utime + stime in clock ticks of 10 ms). Empty
-   * where there is no {@code /proc}.
-   */
-  static final class NativeThreads {
-    private static final Path TASKS = Path.of("/proc/self/task");
-
-    private NativeThreads() {}
-
-    /** Per task id: its name and CPU nanoseconds so far. */
-    static Map<String, long[]> snapshot() {
-      Map<String, long[]> tasks = new java.util.HashMap<>();
-      if (!Files.isDirectory(TASKS)) {
-        return tasks;
-      }
-      try (java.util.stream.Stream<Path> list = Files.list(TASKS)) {
-        for (Path task : (Iterable<Path>) list::iterator) {
-          try {
-            String name = Files.readString(task.resolve("comm")).trim();
-            String group = group(name);
-            if (group == null) {
-              continue;
-            }
-            tasks.put(task.getFileName() + " " + group, new long[] {cpuNanos(task)});
-          } catch (java.io.IOException | RuntimeException e) {
-            // The task ended meanwhile.
-          }
-        }
-      } catch (java.io.IOException e) {
-        return tasks;
-      }
-      return tasks;
-    }
-
-    private static long cpuNanos(Path task) throws java.io.IOException {
-      Path schedstat = task.resolve("schedstat");
-      if (Files.exists(schedstat)) {
-        return Long.parseLong(Files.readString(schedstat).trim().split(" ")[0]);
-      }
-      String stat = Files.readString(task.resolve("stat"));
-      // After the name in parentheses: state is field 3, utime 14, stime 15.
-      String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-      return (Long.parseLong(f[11]) + Long.parseLong(f[12])) * 10_000_000L;
-    }
-
-    /** The CPU nanoseconds of each group between two snapshots. */
-    static Map<String, Long> groups(Map<String, long[]> before, Map<String, long[]> after) {
-      Map<String, Long> groups = new TreeMap<>();
-      for (Map.Entry<String, long[]> e : after.entrySet()) {
-        long[] b = before.get(e.getKey());
-        long used = e.getValue()[0] - (b == null ? 0 : b[0]);
-        String group = e.getKey().substring(e.getKey().indexOf(' ') + 1);
-        groups.merge(group, Math.max(0, used), Long::sum);
-      }
-      return groups;
-    }
-
-    /**
-     * The group of one of the JVM's own threads by its native name, or null for any other (a Java
-     * thread, which {@link #threadGroups} counts).
-     */
-    static String group(String name) {
-      if (name.startsWith("C2 CompilerThre")) {
-        return "JIT: C2 compiler threads";
-      }
-      if (name.startsWith("C1 CompilerThre")) {
-        return "JIT: C1 compiler threads";
-      }
-      if (name.startsWith("GC Thread#")) {
-        return "GC: parallel workers (pauses)";
-      }
-      if (name.startsWith("G1 Conc#") || name.startsWith("G1 Main Marker")) {
-        return "GC: concurrent mark";
-      }
-      if (name.startsWith("G1 Refine#")) {
-        return "GC: concurrent refinement";
-      }
-      if (name.startsWith("G1 Service") || name.startsWith("G1 Young RemSet")) {
-        return "GC: service, remembered sets";
-      }
-      if (name.equals("VM Thread")) {
-        return "VM thread (safepoints)";
-      }
-      if (name.startsWith("VM Periodic Tas") || name.startsWith("Sweeper thread")) {
-        return "other JVM threads";
-      }
-      return null;
-    }
   }
 
   /** CPU nanoseconds per live thread id (-1 where the JVM cannot tell). */
@@ -819,7 +727,7 @@ public final class ReceiverBenchmark {
    * receiver and broker together: all in this JVM), the client's CPU ms per request (its threads
    * and the sending main thread) and the process's less the client's, over the pooled rounds; with
    * {@code -Dfaultline.bench.threads=true} also each thread group's CPU ms per request, "not Java
-   * threads" split by the JVM's own threads ({@link NativeThreads}), the Java threads' allocation
+   * threads" split by the JVM's own threads ({@link NativeThreadCpu}), the Java threads' allocation
    * per request by group, and the collections ({@code GarbageCollectorMXBean}).
    */
   private static double[] summarise(String label, List<Measured> rounds, boolean http) {
